@@ -1,0 +1,116 @@
+# arena - build, test, demo, bench, install.
+#
+#   make            the library and every binary, into bin/
+#   make test       unit suites, then the end-to-end suite under valgrind
+#   make demo       a full Max-Connect4 game, depth 2 against depth 6
+#   make bench      search speed and node-count signatures
+#   make DEBUG=1 …  the same with -O0 -g and ASan/UBSan, in build/debug
+#   make install    PREFIX (default /usr/local) and DESTDIR as usual
+#
+# cJSON and Criterion come from the distribution via pkg-config; when
+# pkg-config cannot find them, scripts/install-deps.sh installs them.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+
+ifeq ($(DEBUG),1)
+BUILD   := build/debug
+BIN     := build/debug/bin
+OPT     := -O0 -g -fsanitize=address,undefined -fno-omit-frame-pointer
+LDOPT   := -fsanitize=address,undefined
+VALGRIND_E2E := 0
+else
+BUILD   := build/release
+BIN     := bin
+OPT     := -O2 -g
+LDOPT   :=
+VALGRIND_E2E := 1
+endif
+
+# Bitboards count bits; every x86-64 CPU since 2008 has the instruction.
+ARCH_FLAGS ?= $(if $(filter x86_64,$(shell uname -m)),-mpopcnt,)
+
+PKGS     := libcjson criterion
+# Deferred (=), so pkg-config runs after the deps step may have installed them.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+CJSON_LIBS = $(shell pkg-config --libs libcjson)
+CRIT_LIBS  = $(shell pkg-config --libs criterion)
+
+WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
+CFLAGS  ?=
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(OPT) $(ARCH_FLAGS) $(WARN) -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
+
+LIB_SRC  := $(wildcard src/core/*.c) $(wildcard src/games/*/*.c)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB      := $(BUILD)/libarena.a
+
+CLI_SRC  := $(wildcard src/cli/*.c)
+BINARIES := $(CLI_SRC:src/cli/%.c=$(BIN)/%)
+
+UNIT_SRC := $(filter-out tests/test_e2e.c,$(wildcard tests/test_*.c))
+E2E_SRC  := tests/test_e2e.c tests/e2e_util.c
+UNIT_BIN := $(BUILD)/tests/unit
+E2E_BIN  := $(BUILD)/tests/e2e
+
+.PHONY: all deps test unit e2e demo bench clean install uninstall
+
+all: $(BINARIES)
+
+deps:
+	@pkg-config --exists $(PKGS) 2>/dev/null || sh scripts/install-deps.sh
+
+$(BUILD)/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/%: $(BUILD)/src/cli/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDOPT) -o $@ $< $(LIB) $(CJSON_LIBS)
+
+$(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDOPT) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS)
+
+$(E2E_BIN): $(E2E_SRC:%.c=$(BUILD)/%.o) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDOPT) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS)
+
+# The unit suites, then every end-to-end case (binaries on fixtures, output
+# compared byte for byte) under valgrind in the release build.
+test: all $(UNIT_BIN) $(E2E_BIN)
+	@command -v valgrind >/dev/null 2>&1 || sh scripts/install-deps.sh
+	$(UNIT_BIN)
+	ARENA_BIN=$(BIN) ARENA_VALGRIND=$(VALGRIND_E2E) $(E2E_BIN)
+
+unit: $(UNIT_BIN)
+	$(UNIT_BIN)
+
+e2e: all $(E2E_BIN)
+	ARENA_BIN=$(BIN) ARENA_VALGRIND=0 $(E2E_BIN)
+
+demo: all
+	@sh scripts/demo.sh $(BIN)
+
+bench: all
+	$(BIN)/engine bench --game maxconnect4 --depths 1-12 --json results/bench-maxconnect4.json
+	$(BIN)/engine bench --game connect4 --depths 1-12 --json results/bench-connect4.json
+	$(BIN)/engine bench --game maxconnect4 --player minimax --depths 1-8
+	@sh scripts/plot-bench.sh results/bench-maxconnect4.json results/bench-maxconnect4.svg
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BINARIES) $(DESTDIR)$(PREFIX)/bin
+
+uninstall:
+	rm -f $(BINARIES:$(BIN)/%=$(DESTDIR)$(PREFIX)/bin/%)
+
+clean:
+	rm -rf build bin
+
+-include $(shell find build -name '*.d' 2>/dev/null)
+.SECONDARY:

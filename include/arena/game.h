@@ -1,0 +1,113 @@
+/*
+ * game.h - the seam between games and everything else (DESIGN.md).
+ *
+ * Every game exposes one `const struct game`. Search, the engine CLI and the
+ * referee see a game only through it; a new game is one folder under
+ * src/games plus one line in src/core/registry.c.
+ *
+ * Positions are plain bytes of state_size: copied with memcpy, compared with
+ * memcmp. Every function that produces a position (init, parse, play) writes
+ * every byte, padding included, so two equal positions are equal bytes.
+ *
+ * Moves are small non-negative ints whose meaning belongs to the game (the
+ * column for Connect-4). gen lists them in the game's canonical order, which
+ * defines every tie-break in the suite (lowest column first for Connect-4).
+ *
+ * Values are ints from the point of view of the side to move (negamax). A
+ * finished game is worth SCORE_WIN plus a margin (or its negation, or 0 for a
+ * draw), beyond any static evaluation, which stays below SCORE_EVAL_MAX.
+ */
+#ifndef ARENA_GAME_H
+#define ARENA_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "arena/err.h"
+
+#define GAME_MAX_MOVES   128    /* legal moves in any position of any game */
+#define GAME_MAX_STATE   256    /* bytes of the largest position */
+#define GAME_FORMAT_MAX  1024   /* bytes of the largest canonical board file */
+#define GAME_MOVE_TEXT_MAX 32   /* bytes of the longest move text, with NUL */
+
+#define SCORE_INF        1000000000
+#define SCORE_WIN        1000000   /* a won terminal position */
+#define SCORE_MARGIN_MAX 10000     /* |margin| a terminal value may add */
+#define SCORE_EVAL_MAX   100000    /* |evaluate()| is always below this */
+/* Any |value| at or above this is a finished game, not an estimate. */
+#define SCORE_DECIDED    (SCORE_WIN - SCORE_MARGIN_MAX - 1000)
+
+struct game {
+    const char *name;       /* registry name: "connect4", "maxconnect4" */
+    const char *title;      /* banner of the one-move report */
+    size_t state_size;      /* bytes of a position, <= GAME_MAX_STATE */
+
+    /* The start position. */
+    void (*init)(void *state);
+
+    /* Parses a board file (text of len bytes, any line ending). Returns 0, or
+     * -1 with e holding line, column and reason; state is then unspecified. */
+    int (*parse)(void *state, const char *text, size_t len, struct err *e);
+
+    /* Writes the canonical board file (LF endings) into buf, which holds at
+     * least GAME_FORMAT_MAX bytes; returns its length (NUL-terminated). */
+    size_t (*format)(const void *state, char *buf);
+
+    /* Lists the legal moves in canonical order; returns how many (0 when the
+     * side to move cannot move). moves holds GAME_MAX_MOVES ints. */
+    int (*gen)(const void *state, int *moves);
+
+    /* Plays a move returned by gen for this position, in place. */
+    void (*play)(void *state, int move);
+
+    /* The player to move: 1 or 2. */
+    int (*to_move)(const void *state);
+
+    /* 1 when the game is over, with *value its worth to the side to move:
+     * SCORE_WIN + margin, -(SCORE_WIN + margin) or 0, margin in
+     * [0, SCORE_MARGIN_MAX). 0 while the game goes on. */
+    int (*terminal)(const void *state, int *value);
+
+    /* Static evaluation for the side to move, |v| < SCORE_EVAL_MAX. */
+    int (*evaluate)(const void *state);
+
+    /* Move ordering hint: higher is searched first. Never changes results. */
+    int (*priority)(const void *state, int move);
+
+    /* A 64-bit key; equal positions give equal keys. */
+    uint64_t (*hash)(const void *state);
+
+    /* The move as users write it ("4" for column 4); returns its length. */
+    int (*move_text)(const void *state, int move, char *buf, size_t cap);
+
+    /* Parses move text as move_text writes it; returns 0 and sets *move when
+     * it names a legal move of this position, -1 otherwise. */
+    int (*parse_move)(const void *state, const char *text, int *move);
+
+    /* The one-move report (the seed's stdout shape): the board with its
+     * score, the line announcing a move, and the game-over text. */
+    void (*print)(FILE *out, const void *state);
+    void (*print_move)(FILE *out, const void *after, int move, int mover);
+    void (*print_over)(FILE *out, const void *state);
+
+    /* Fixed positions for `engine bench`: NULL-terminated, each a list of
+     * move texts played from init, separated by spaces. */
+    const char *const *bench;
+};
+
+/* The registry. game_find returns NULL for an unknown name. */
+const struct game *game_find(const char *name);
+/* The registered games, NULL-terminated. */
+const struct game *const *game_all(void);
+
+/* -1 while the game goes on, else 0 for a draw or the winner (1 or 2). */
+int game_result(const struct game *g, const void *state);
+
+/* Reads and parses a board file. Returns 0, or -1 with e filled (the caller
+ * prints it with the path). */
+int game_read_file(const struct game *g, const char *path, void *state, struct err *e);
+
+/* Writes the canonical board file atomically. Returns 0 or -1 with e filled. */
+int game_write_file(const struct game *g, const char *path, const void *state, struct err *e);
+
+#endif

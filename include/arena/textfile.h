@@ -1,0 +1,46 @@
+/*
+ * textfile.h - reading and writing the small text files engines exchange.
+ *
+ * Reading: the whole file is read into memory (size-capped) and split into
+ * lines. LF, CRLF and CR-only endings are all accepted, trailing spaces of a
+ * line are dropped, and empty lines after the last non-empty one are ignored:
+ * the course's sample programs write every one of these variants. Columns
+ * reported by parsers are 1-based offsets into the line as it was in the file.
+ *
+ * Writing: tf_write_atomic writes to a temporary file in the same folder and
+ * renames it over the target, so a reader never sees a half-written file and
+ * a failure leaves the target untouched (or absent).
+ */
+#ifndef ARENA_TEXTFILE_H
+#define ARENA_TEXTFILE_H
+
+#include <stddef.h>
+#include "arena/err.h"
+
+#define TF_MAX_LINES 64          /* board files are a handful of lines */
+#define TF_DEFAULT_CAP 65536     /* bytes; larger files are refused */
+
+struct tf_line {
+    const char *s;  /* points into the text; not NUL-terminated */
+    int len;        /* without the line ending and trailing spaces */
+};
+
+struct tf_lines {
+    int n;                              /* lines kept */
+    struct tf_line line[TF_MAX_LINES];
+};
+
+/* Reads the file at path (at most cap bytes) into a newly malloc'd,
+ * NUL-terminated buffer. On success stores it in *text (caller frees) and its
+ * length in *len, returns 0. On failure returns -1 with e filled (line 0). */
+int tf_read(const char *path, size_t cap, char **text, size_t *len, struct err *e);
+
+/* Splits text into lines as described above. Returns 0, or -1 with e filled
+ * when there are more than TF_MAX_LINES lines or the text holds a NUL byte. */
+int tf_split(const char *text, size_t len, struct tf_lines *out, struct err *e);
+
+/* Writes len bytes to path atomically (temp file + fsync + rename). Returns 0,
+ * or -1 with e filled; on failure path is unchanged and no temp file is left. */
+int tf_write_atomic(const char *path, const char *data, size_t len, struct err *e);
+
+#endif

@@ -1,0 +1,34 @@
+/* game.c - what every game shares through the interface: results, and reading
+ * and writing board files (game.h). */
+#include <stdlib.h>
+#include "arena/game.h"
+#include "arena/textfile.h"
+
+int game_result(const struct game *g, const void *state)
+{
+    int value;
+    if (!g->terminal(state, &value))
+        return -1;
+    if (value == 0)
+        return 0;
+    int mover = g->to_move(state);
+    return value > 0 ? mover : 3 - mover;
+}
+
+int game_read_file(const struct game *g, const char *path, void *state, struct err *e)
+{
+    char *text;
+    size_t len;
+    if (tf_read(path, TF_DEFAULT_CAP, &text, &len, e) != 0)
+        return -1;
+    int rc = g->parse(state, text, len, e);
+    free(text);
+    return rc;
+}
+
+int game_write_file(const struct game *g, const char *path, const void *state, struct err *e)
+{
+    char buf[GAME_FORMAT_MAX];
+    size_t len = g->format(state, buf);
+    return tf_write_atomic(path, buf, len, e);
+}

@@ -1,0 +1,147 @@
+/* textfile.c - size-capped whole-file reads, line splitting that accepts every
+ * line ending, and atomic writes (textfile.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "arena/textfile.h"
+
+int tf_read(const char *path, size_t cap, char **text, size_t *len, struct err *e)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return err_set(e, 0, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        return err_set(e, 0, 0, "is a directory, not a board file");
+    }
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        close(fd);
+        return err_set(e, 0, 0, "out of memory");
+    }
+    size_t n = 0;
+    for (;;) {
+        /* Read one byte past the cap so an oversized file is noticed. */
+        ssize_t r = read(fd, buf + n, cap + 1 - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int saved = errno;
+            free(buf);
+            close(fd);
+            return err_set(e, 0, 0, "cannot read: %s", strerror(saved));
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+        if (n > cap) {
+            free(buf);
+            close(fd);
+            return err_set(e, 0, 0, "file is larger than %zu bytes", cap);
+        }
+    }
+    close(fd);
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+int tf_split(const char *text, size_t len, struct tf_lines *out, struct err *e)
+{
+    int n = 0, last_nonempty = 0;
+    size_t i = 0;
+    int lineno = 1;
+    while (i < len) {
+        size_t start = i;
+        while (i < len && text[i] != '\n' && text[i] != '\r') {
+            if (text[i] == '\0')
+                return err_set(e, lineno, (int)(i - start) + 1, "NUL byte in a text file");
+            i++;
+        }
+        size_t end = i;
+        /* One ending: "\r\n", "\n" or a lone "\r". */
+        if (i < len && text[i] == '\r') {
+            i++;
+            if (i < len && text[i] == '\n')
+                i++;
+        } else if (i < len) {
+            i++;
+        }
+        while (end > start && text[end - 1] == ' ')
+            end--;
+        if (n == TF_MAX_LINES) {
+            if (end > start)
+                return err_set(e, lineno, 1, "too many lines (more than %d)", TF_MAX_LINES);
+        } else {
+            out->line[n].s = text + start;
+            out->line[n].len = (int)(end - start);
+            n++;
+            if (end > start)
+                last_nonempty = n;
+        }
+        lineno++;
+    }
+    out->n = last_nonempty;
+    return 0;
+}
+
+int tf_write_atomic(const char *path, const char *data, size_t len, struct err *e)
+{
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + sizeof ".tmpXXXXXX");
+    if (!tmp)
+        return err_set(e, 0, 0, "out of memory");
+    memcpy(tmp, path, plen);
+    memcpy(tmp + plen, ".tmpXXXXXX", sizeof ".tmpXXXXXX");
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int saved = errno;
+        free(tmp);
+        return err_set(e, 0, 0, "cannot create: %s", strerror(saved));
+    }
+    /* mkstemp makes the file 0600; give it the mode a plain fopen would. */
+    mode_t mask = umask(0);
+    umask(mask);
+    int rc = 0, saved = 0;
+    if (fchmod(fd, 0666 & ~mask) != 0) {
+        saved = errno;
+        rc = -1;
+    }
+    size_t off = 0;
+    while (rc == 0 && off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            saved = errno;
+            rc = -1;
+        } else {
+            off += (size_t)w;
+        }
+    }
+    if (rc == 0 && fsync(fd) != 0) {
+        saved = errno;
+        rc = -1;
+    }
+    if (close(fd) != 0 && rc == 0) {
+        saved = errno;
+        rc = -1;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        saved = errno;
+        rc = -1;
+    }
+    if (rc != 0) {
+        unlink(tmp);
+        err_set(e, 0, 0, "cannot write: %s", strerror(saved));
+    }
+    free(tmp);
+    return rc;
+}

@@ -1,0 +1,29 @@
+/*
+ * board.h (private to src/games/connect4) - the game-interface functions the
+ * two Connect-4 rule sets share. Each takes and returns what the matching
+ * member of struct game documents (game.h); positions are struct c4_pos.
+ */
+#ifndef ARENA_C4_BOARD_H
+#define ARENA_C4_BOARD_H
+
+#include "arena/connect4.h"
+#include "arena/textfile.h"
+
+void c4g_init(void *state);
+/* Parses the common format; a rule set may check more afterwards. */
+int c4g_parse(void *state, const char *text, size_t len, struct err *e);
+size_t c4g_format(const void *state, char *buf);
+int c4g_gen(const void *state, int *moves);
+void c4g_play(void *state, int move);
+int c4g_to_move(const void *state);
+int c4g_priority(const void *state, int move);
+uint64_t c4g_hash(const void *state);
+int c4g_move_text(const void *state, int move, char *buf, size_t cap);
+int c4g_parse_move(const void *state, const char *text, int *move);
+void c4g_print(FILE *out, const void *state);
+void c4g_print_move(FILE *out, const void *after, int move, int mover);
+
+/* The 1-based line of the player-to-move line in every board file. */
+#define C4_PLAYER_LINE (C4_HEIGHT + 1)
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * connect4.c - the classic rule set: four in a row wins at once, a full board
+ * is a draw.
+ *
+ * Evaluation (side to move's view): open lines are lines of four holding no
+ * opposing disc. Each open line with three own discs (a threat) counts
+ * C4_EVAL_THREE, each with two C4_EVAL_TWO; the opponent's count against.
+ */
+#include "board.h"
+
+#define C4_EVAL_THREE 10
+#define C4_EVAL_TWO   2
+
+static const struct c4_pos *cpos(const void *state) { return state; }
+
+/* The classic game also rejects positions no game can reach: play stops at
+ * the first four, so the side to move cannot hold one. */
+static int c4_parse_classic(void *state, const char *text, size_t len, struct err *e)
+{
+    if (c4g_parse(state, text, len, e) != 0)
+        return -1;
+    const struct c4_pos *p = state;
+    if (c4_has_four(p->disc[p->to_move]))
+        return err_set(e, C4_PLAYER_LINE, 1,
+                       "impossible position: player %d is to move but already has four in "
+                       "a row",
+                       p->to_move + 1);
+    return 0;
+}
+
+static int c4_terminal(const void *state, int *value)
+{
+    const struct c4_pos *p = cpos(state);
+    if (c4_has_four(p->disc[p->to_move ^ 1])) {
+        *value = -SCORE_WIN;
+        return 1;
+    }
+    if (p->moves == C4_CELLS) {
+        *value = 0;
+        return 1;
+    }
+    return 0;
+}
+
+static int c4_evaluate(const void *state)
+{
+    const struct c4_pos *p = cpos(state);
+    struct c4_lines me, op;
+    c4_count_lines(p->disc[p->to_move], p->disc[p->to_move ^ 1], &me);
+    c4_count_lines(p->disc[p->to_move ^ 1], p->disc[p->to_move], &op);
+    return C4_EVAL_THREE * (me.three - op.three) + C4_EVAL_TWO * (me.two - op.two);
+}
+
+static void c4_print_over(FILE *out, const void *state)
+{
+    const struct c4_pos *p = cpos(state);
+    if (c4_has_four(p->disc[p->to_move ^ 1]))
+        fprintf(out, "\nFOUR IN A ROW: Player %d wins\nGame over!\n\n", (p->to_move ^ 1) + 1);
+    else
+        fputs("\nBOARD FULL\nGame over!\n\n", out);
+}
+
+static const char *const c4_bench[] = {
+    "",
+    "4 4 4 4 3 2",
+    "4 3 5 4 4 2 6 3",
+    "4 4 3 5 2 1 3 3 5 6",
+    "1 2 3 4 5 6 7 7 6 5 4 3 2 1",
+    NULL,
+};
+
+const struct game game_connect4 = {
+    .name = "connect4",
+    .title = "Connect-4 game",
+    .state_size = sizeof(struct c4_pos),
+    .init = c4g_init,
+    .parse = c4_parse_classic,
+    .format = c4g_format,
+    .gen = c4g_gen,
+    .play = c4g_play,
+    .to_move = c4g_to_move,
+    .terminal = c4_terminal,
+    .evaluate = c4_evaluate,
+    .priority = c4g_priority,
+    .hash = c4g_hash,
+    .move_text = c4g_move_text,
+    .parse_move = c4g_parse_move,
+    .print = c4g_print,
+    .print_move = c4g_print_move,
+    .print_over = c4_print_over,
+    .bench = c4_bench,
+};

@@ -1,0 +1,81 @@
+/*
+ * maxconnect4.c - the Max-Connect4 rule set of the seed: play goes on until
+ * all 42 cells are filled; every line of four is a point for its owner
+ * (overlapping lines count separately); most points wins.
+ *
+ * Terminal value: SCORE_WIN plus the point difference (a bigger win is
+ * better), negated for a loss, 0 for a tie.
+ *
+ * Evaluation (side to move's view): MC4_EVAL_POINT per point of the current
+ * score difference, plus still-open lines (lines of four with no opposing
+ * disc, which can still become points): MC4_EVAL_THREE for each with three
+ * own discs, MC4_EVAL_TWO for each with two, the opponent's counted against.
+ * A point outweighs any plausible difference in open threes, so the search
+ * takes a sure point before a possible one.
+ */
+#include "board.h"
+
+#define MC4_EVAL_POINT 100
+#define MC4_EVAL_THREE 10
+#define MC4_EVAL_TWO   3
+
+static const struct c4_pos *cpos(const void *state) { return state; }
+
+static int mc4_terminal(const void *state, int *value)
+{
+    const struct c4_pos *p = cpos(state);
+    if (p->moves < C4_CELLS)
+        return 0;
+    int diff = c4_count_fours(p->disc[p->to_move]) - c4_count_fours(p->disc[p->to_move ^ 1]);
+    *value = diff > 0 ? SCORE_WIN + diff : diff < 0 ? -SCORE_WIN + diff : 0;
+    return 1;
+}
+
+static int mc4_evaluate(const void *state)
+{
+    const struct c4_pos *p = cpos(state);
+    struct c4_lines me, op;
+    c4_count_lines(p->disc[p->to_move], p->disc[p->to_move ^ 1], &me);
+    c4_count_lines(p->disc[p->to_move ^ 1], p->disc[p->to_move], &op);
+    return MC4_EVAL_POINT * (me.four - op.four) + MC4_EVAL_THREE * (me.three - op.three)
+           + MC4_EVAL_TWO * (me.two - op.two);
+}
+
+static void mc4_print_over(FILE *out, const void *state)
+{
+    (void)state;
+    fputs("\nBOARD FULL\nGame over!\n\n", out);
+}
+
+static const char *const mc4_bench[] = {
+    "",
+    "4 4 4 4 3 2",
+    "4 3 5 4 4 2 6 3",
+    "4 4 3 5 2 1 3 3 5 6",
+    "1 2 3 4 5 6 7 7 6 5 4 3 2 1",
+    "4 4 4 4 4 4 3 3 3 3 3 3 5 5 5 5 5 5 1 2",
+    NULL,
+};
+
+const struct game game_maxconnect4 = {
+    .name = "maxconnect4",
+    .title = "MaxConnect-4 game",
+    .state_size = sizeof(struct c4_pos),
+    .init = c4g_init,
+    .parse = c4g_parse,
+    .format = c4g_format,
+    .gen = c4g_gen,
+    .play = c4g_play,
+    .to_move = c4g_to_move,
+    .terminal = mc4_terminal,
+    .evaluate = mc4_evaluate,
+    .priority = c4g_priority,
+    .hash = c4g_hash,
+    .move_text = c4g_move_text,
+    .parse_move = c4g_parse_move,
+    .print = c4g_print,
+    .print_move = c4g_print_move,
+    .print_over = mc4_print_over,
+    .bench = mc4_bench,
+};
+
