@@ -71,7 +71,8 @@ struct game {
     /* Static evaluation for the side to move, |v| < SCORE_EVAL_MAX. */
     int (*evaluate)(const void *state);
 
-    /* Move ordering hint: higher is searched first. Never changes results. */
+    /* Move ordering hint: higher is searched first, |value| < 2^19. Never
+     * changes results; NULL keeps canonical order. */
     int (*priority)(const void *state, int move);
 
     /* A 64-bit key; equal positions give equal keys. */

@@ -131,28 +131,34 @@ static int minimax(struct search *s, int ply, int depth)
 }
 
 /* Sorts moves for searching: first the hint move (TT or previous iteration),
- * then by the game's priority; equal priorities keep canonical order. idx, if
- * not NULL, is permuted along with moves. */
-static void order_moves(const struct search *s, const void *pos, int *moves, int *idx,
-                        int n, int first)
+ * then by the game's priority; equal priorities keep their current order.
+ * Key and position are packed into one int (key * ORDER_SLOTS + reversed
+ * position) so the sort moves a single array. perm, if not NULL, receives
+ * for each new slot the move's old position. */
+#define ORDER_SLOTS 256                 /* > GAME_MAX_MOVES */
+#define ORDER_HINT_KEY (1 << 20)        /* above any priority (game.h) */
+
+static void order_moves(const struct search *s, const void *pos, int *moves, int n, int hint,
+                        int *perm)
 {
-    int key[GAME_MAX_MOVES];
+    int packed[GAME_MAX_MOVES], orig[GAME_MAX_MOVES];
+    int (*priority)(const void *, int) = s->game->priority;
     for (int i = 0; i < n; i++) {
-        key[i] = moves[i] == first ? SCORE_INF
-                 : s->game->priority ? s->game->priority(pos, moves[i]) : 0;
+        int key = moves[i] == hint ? ORDER_HINT_KEY : priority ? priority(pos, moves[i]) : 0;
+        orig[i] = moves[i];
+        packed[i] = key * ORDER_SLOTS + (ORDER_SLOTS - 1 - i);
     }
     for (int i = 1; i < n; i++) {
-        int k = key[i], m = moves[i], x = idx ? idx[i] : 0, j = i;
-        for (; j > 0 && key[j - 1] < k; j--) {
-            key[j] = key[j - 1];
-            moves[j] = moves[j - 1];
-            if (idx)
-                idx[j] = idx[j - 1];
-        }
-        key[j] = k;
-        moves[j] = m;
-        if (idx)
-            idx[j] = x;
+        int v = packed[i], j = i;
+        for (; j > 0 && packed[j - 1] < v; j--)
+            packed[j] = packed[j - 1];
+        packed[j] = v;
+    }
+    for (int j = 0; j < n; j++) {
+        int i = ORDER_SLOTS - 1 - (packed[j] & (ORDER_SLOTS - 1));
+        moves[j] = orig[i];
+        if (perm)
+            perm[j] = i;
     }
 }
 
@@ -189,7 +195,7 @@ static int alphabeta(struct search *s, int ply, int depth, int alpha, int beta)
             }
         }
     }
-    order_moves(s, pos, moves, NULL, n, hint);
+    order_moves(s, pos, moves, n, hint, NULL);
 
     int alpha0 = alpha, best = -SCORE_INF, best_move = moves[0];
     for (int i = 0; i < n; i++) {
@@ -262,7 +268,11 @@ void search_alphabeta(struct search *s, const void *state, int depth, struct sea
         idx[i] = i;
     int best = -SCORE_INF, best_move = moves[0];
     for (int d = 1; d <= depth; d++) {
-        order_moves(s, state, moves, idx, n, d > 1 ? best_move : -1);
+        int perm[GAME_MAX_MOVES], old_idx[GAME_MAX_MOVES];
+        memcpy(old_idx, idx, (size_t)n * sizeof *idx);
+        order_moves(s, state, moves, n, d > 1 ? best_move : -1, perm);
+        for (int i = 0; i < n; i++)
+            idx[i] = old_idx[perm[i]];
         int best_idx = n;
         best = -SCORE_INF;
         for (int i = 0; i < n; i++) {

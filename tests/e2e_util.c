@@ -1,0 +1,187 @@
+/* e2e_util.c - spawning binaries for the end-to-end suite (e2e_util.h). */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "e2e_util.h"
+
+#define E2E_MAX_ARGS 32
+#define SIGNAL_STATUS_BASE 128
+
+static char *absolute(const char *rel)
+{
+    char *p = realpath(rel, NULL);
+    cr_assert_not_null(p, "no such path: %s (run the tests from the repository root)", rel);
+    return p;
+}
+
+char *e2e_fixture(const char *rel)
+{
+    const char *root = getenv("ARENA_FIXTURES") ? getenv("ARENA_FIXTURES") : "fixtures";
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    return absolute(path);
+}
+
+char *e2e_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (cap - n < 2)
+            buf = realloc(buf, cap *= 2);
+    }
+    fclose(f);
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+int e2e_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+char *e2e_tmpdir(void)
+{
+    char tmpl[] = "/tmp/arena-e2e-XXXXXX";
+    cr_assert_not_null(mkdtemp(tmpl), "mkdtemp failed");
+    return strdup(tmpl);
+}
+
+void e2e_rmdir(char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *ent;
+        while ((ent = readdir(d))) {
+            if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0)
+                continue;
+            char path[PATH_MAX];
+            snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+            unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+    free(dir);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text ? text : "", f);
+    fclose(f);
+}
+
+void e2e_run(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *prog, ...)
+{
+    const char *bin_dir = getenv("ARENA_BIN") ? getenv("ARENA_BIN") : "bin";
+    int valgrind = getenv("ARENA_VALGRIND") && strcmp(getenv("ARENA_VALGRIND"), "1") == 0;
+    char bin_rel[PATH_MAX];
+    snprintf(bin_rel, sizeof bin_rel, "%s/%s", bin_dir, prog);
+    char *bin = absolute(bin_rel);
+
+    char *io = e2e_tmpdir();
+    char in_path[PATH_MAX], out_path[PATH_MAX], err_path[PATH_MAX], vg_path[PATH_MAX];
+    snprintf(in_path, sizeof in_path, "%s/stdin", io);
+    snprintf(out_path, sizeof out_path, "%s/stdout", io);
+    snprintf(err_path, sizeof err_path, "%s/stderr", io);
+    snprintf(vg_path, sizeof vg_path, "%s/valgrind", io);
+    write_file(in_path, stdin_text);
+
+    char vg_log[PATH_MAX + 16];
+    snprintf(vg_log, sizeof vg_log, "--log-file=%s", vg_path);
+    const char *argv[E2E_MAX_ARGS + 8];
+    int argc = 0;
+    if (valgrind) {
+        argv[argc++] = "valgrind";
+        argv[argc++] = "-q";
+        argv[argc++] = "--leak-check=full";
+        argv[argc++] = "--show-leak-kinds=all";
+        argv[argc++] = "--errors-for-leak-kinds=all";
+        argv[argc++] = "--error-exitcode=99";
+        argv[argc++] = vg_log;
+    }
+    argv[argc++] = bin;
+    va_list ap;
+    va_start(ap, prog);
+    const char *a;
+    while ((a = va_arg(ap, const char *)) && argc < E2E_MAX_ARGS)
+        argv[argc++] = a;
+    va_end(ap);
+    argv[argc] = NULL;
+
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1, "fork failed");
+    if (pid == 0) {
+        int in = open(in_path, O_RDONLY);
+        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (in < 0 || out < 0 || err < 0 || chdir(cwd) != 0)
+            _exit(127);
+        dup2(in, 0);
+        dup2(out, 1);
+        dup2(err, 2);
+        execvp(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : SIGNAL_STATUS_BASE + WTERMSIG(st);
+    r->out = e2e_slurp(out_path, &r->out_len);
+    r->err = e2e_slurp(err_path, &r->err_len);
+    if (valgrind) {
+        size_t vlen = 0;
+        char *report = e2e_slurp(vg_path, &vlen);
+        cr_assert(vlen == 0 && r->status != 99, "valgrind findings in %s:\n%s", prog,
+                  report ? report : "(no report)");
+        free(report);
+    }
+    unlink(in_path);
+    unlink(out_path);
+    unlink(err_path);
+    unlink(vg_path);
+    e2e_rmdir(io);
+    free(bin);
+}
+
+void e2e_run_free(struct e2e_run *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+void e2e_assert_fixture(const char *actual, size_t len, const char *rel)
+{
+    char *path = e2e_fixture(rel);
+    size_t elen;
+    char *expected = e2e_slurp(path, &elen);
+    cr_assert_not_null(expected, "missing fixture %s", rel);
+    size_t i = 0;
+    while (i < len && i < elen && actual[i] == expected[i])
+        i++;
+    cr_assert(i == len && i == elen,
+              "output differs from %s at byte %zu (lengths %zu and %zu)\n--- got:\n%s\n--- "
+              "expected:\n%s",
+              rel, i, len, elen, actual, expected);
+    free(expected);
+    free(path);
+}

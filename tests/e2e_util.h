@@ -1,0 +1,46 @@
+/*
+ * e2e_util.h - running the suite's binaries from Criterion tests.
+ *
+ * e2e_run starts ARENA_BIN/<prog> (default bin/) in a given folder with a
+ * given stdin, captures stdout, stderr and the exit status. With
+ * ARENA_VALGRIND=1 every run goes through valgrind with leak checking, and a
+ * run with any valgrind finding fails the calling test with valgrind's report.
+ */
+#ifndef ARENA_E2E_UTIL_H
+#define ARENA_E2E_UTIL_H
+
+#include <stddef.h>
+
+struct e2e_run {
+    int status;        /* exit status, or 128 + signal */
+    char *out;         /* stdout, NUL-terminated; free with e2e_run_free */
+    size_t out_len;
+    char *err;         /* stderr, NUL-terminated */
+    size_t err_len;
+};
+
+/* Runs prog (a binary of ARENA_BIN) with args (NULL-terminated) in folder
+ * cwd, stdin fed from stdin_text (NULL: empty). Fails the test on valgrind
+ * findings. */
+void e2e_run(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *prog, ...);
+void e2e_run_free(struct e2e_run *r);
+
+/* Absolute path of a file under fixtures/ (static buffer per call site not
+ * needed: returns malloc'd, caller frees). */
+char *e2e_fixture(const char *rel);
+
+/* Whole file into a malloc'd NUL-terminated buffer, or NULL if missing. */
+char *e2e_slurp(const char *path, size_t *len);
+
+/* A fresh private folder under /tmp (malloc'd path) and its removal. */
+char *e2e_tmpdir(void);
+void e2e_rmdir(char *dir);
+
+/* 1 when path exists. */
+int e2e_exists(const char *path);
+
+/* Asserts that actual (len bytes) equals the fixture file rel byte for byte,
+ * naming the first differing offset. */
+void e2e_assert_fixture(const char *actual, size_t len, const char *rel);
+
+#endif
