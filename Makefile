@@ -97,6 +97,7 @@ demo: all
 	@sh scripts/demo.sh $(BIN)
 
 bench: all
+	@mkdir -p results
 	$(BIN)/engine bench --game maxconnect4 --depths 1-12 --json results/bench-maxconnect4.json
 	$(BIN)/engine bench --game connect4 --depths 1-12 --json results/bench-connect4.json
 	$(BIN)/engine bench --game maxconnect4 --player minimax --depths 1-8

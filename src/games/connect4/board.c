@@ -159,8 +159,10 @@ int c4g_parse(void *state, const char *text, size_t len, struct err *e)
         return bad_char(e, C4_PLAYER_LINE, 1, pl->s[0], "the player to move, 1 or 2");
     if (pl->len > 1)
         return bad_char(e, C4_PLAYER_LINE, 2, pl->s[1], "the end of the line");
-    if (L.n > C4_PLAYER_LINE)
-        return err_set(e, C4_PLAYER_LINE + 1, 1, "unexpected text after the player line");
+    /* tf_split keeps blank lines only before later text: name that text. */
+    for (int i = C4_PLAYER_LINE; i < L.n; i++)
+        if (L.line[i].len > 0)
+            return err_set(e, i + 1, 1, "unexpected text after the player line");
     int mover = pl->s[0] - '1', other = mover ^ 1;
     /* Whoever started, the side to move has as many discs as the other, or
      * one fewer. */
