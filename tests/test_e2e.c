@@ -368,3 +368,19 @@ Test(e2e, bench_signature_is_stable_and_matches_json)
     e2e_run_free(&r2);
     e2e_rmdir(dir);
 }
+
+/* Every game's bench positions are legal, unfinished positions of that game. */
+Test(e2e, bench_runs_for_every_game)
+{
+    const char *games[] = { "connect4", "maxconnect4" };
+    for (int i = 0; i < 2; i++) {
+        char *dir = e2e_tmpdir();
+        struct e2e_run r;
+        e2e_run(&r, dir, NULL, "engine", "bench", "--game", games[i], "--depths", "1-2",
+                "--tt-mb", "1", NULL);
+        cr_assert_eq(r.status, 0, "%s bench exit %d: %s", games[i], r.status, r.err);
+        cr_assert_not_null(strstr(r.out, "positions 6 "), "%s: %s", games[i], r.out);
+        e2e_run_free(&r);
+        e2e_rmdir(dir);
+    }
+}

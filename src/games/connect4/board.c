@@ -101,6 +101,16 @@ void c4_count_lines(uint64_t mine, uint64_t opp, struct c4_lines *out)
 
 /* ---- the game interface, shared part ---------------------------------- */
 
+const char *const c4g_bench[] = {
+    "",
+    "4 4 4 4 3 2",
+    "4 3 5 4 4 2 6 3",
+    "4 4 3 5 2 1 3 3 5 6",
+    "1 2 3 4 5 6 7 7 6 5 4 3 2 1",
+    "4 4 4 4 4 4 3 3 3 3 3 3 5 5 5 5 5 5 1 2",
+    NULL,
+};
+
 void c4g_init(void *state)
 {
     c4_init(state);

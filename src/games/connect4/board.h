@@ -23,6 +23,25 @@ int c4g_parse_move(const void *state, const char *text, int *move);
 void c4g_print(FILE *out, const void *state);
 void c4g_print_move(FILE *out, const void *after, int move, int mover);
 
+/* Bench positions shared by both rule sets (none finishes either game). */
+extern const char *const c4g_bench[];
+
+/* The members of struct game both rule sets share. */
+#define C4_SHARED_MEMBERS                  \
+    .state_size = sizeof(struct c4_pos),   \
+    .init = c4g_init,                      \
+    .format = c4g_format,                  \
+    .gen = c4g_gen,                        \
+    .play = c4g_play,                      \
+    .to_move = c4g_to_move,                \
+    .priority = c4g_priority,              \
+    .hash = c4g_hash,                      \
+    .move_text = c4g_move_text,            \
+    .parse_move = c4g_parse_move,          \
+    .print = c4g_print,                    \
+    .print_move = c4g_print_move,          \
+    .bench = c4g_bench
+
 /* The 1-based line of the player-to-move line in every board file. */
 #define C4_PLAYER_LINE (C4_HEIGHT + 1)
 

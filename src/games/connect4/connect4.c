@@ -60,33 +60,12 @@ static void c4_print_over(FILE *out, const void *state)
         fputs("\nBOARD FULL\nGame over!\n\n", out);
 }
 
-static const char *const c4_bench[] = {
-    "",
-    "4 4 4 4 3 2",
-    "4 3 5 4 4 2 6 3",
-    "4 4 3 5 2 1 3 3 5 6",
-    "1 2 3 4 5 6 7 7 6 5 4 3 2 1",
-    NULL,
-};
-
 const struct game game_connect4 = {
     .name = "connect4",
     .title = "Connect-4 game",
-    .state_size = sizeof(struct c4_pos),
-    .init = c4g_init,
     .parse = c4_parse_classic,
-    .format = c4g_format,
-    .gen = c4g_gen,
-    .play = c4g_play,
-    .to_move = c4g_to_move,
     .terminal = c4_terminal,
     .evaluate = c4_evaluate,
-    .priority = c4g_priority,
-    .hash = c4g_hash,
-    .move_text = c4g_move_text,
-    .parse_move = c4g_parse_move,
-    .print = c4g_print,
-    .print_move = c4g_print_move,
     .print_over = c4_print_over,
-    .bench = c4_bench,
+    C4_SHARED_MEMBERS,
 };

@@ -47,35 +47,13 @@ static void mc4_print_over(FILE *out, const void *state)
     fputs("\nBOARD FULL\nGame over!\n\n", out);
 }
 
-static const char *const mc4_bench[] = {
-    "",
-    "4 4 4 4 3 2",
-    "4 3 5 4 4 2 6 3",
-    "4 4 3 5 2 1 3 3 5 6",
-    "1 2 3 4 5 6 7 7 6 5 4 3 2 1",
-    "4 4 4 4 4 4 3 3 3 3 3 3 5 5 5 5 5 5 1 2",
-    NULL,
-};
-
 const struct game game_maxconnect4 = {
     .name = "maxconnect4",
     .title = "MaxConnect-4 game",
-    .state_size = sizeof(struct c4_pos),
-    .init = c4g_init,
     .parse = c4g_parse,
-    .format = c4g_format,
-    .gen = c4g_gen,
-    .play = c4g_play,
-    .to_move = c4g_to_move,
     .terminal = mc4_terminal,
     .evaluate = mc4_evaluate,
-    .priority = c4g_priority,
-    .hash = c4g_hash,
-    .move_text = c4g_move_text,
-    .parse_move = c4g_parse_move,
-    .print = c4g_print,
-    .print_move = c4g_print_move,
     .print_over = mc4_print_over,
-    .bench = mc4_bench,
+    C4_SHARED_MEMBERS,
 };
 
