@@ -16,7 +16,8 @@ static int bench_position(const struct game *g, const char *line, void *state, s
     g->init(state);
     char buf[GAME_FORMAT_MAX];
     snprintf(buf, sizeof buf, "%s", line);
-    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+    char *save;
+    for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
         int move;
         if (g->parse_move(state, tok, &move) != 0)
             return err_set(e, 0, 0, "bench position \"%s\": illegal move %s", line, tok);
