@@ -25,8 +25,8 @@ struct e2e_run {
 void e2e_run(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *prog, ...);
 void e2e_run_free(struct e2e_run *r);
 
-/* Absolute path of a file under fixtures/ (static buffer per call site not
- * needed: returns malloc'd, caller frees). */
+/* Absolute path of a file under ARENA_FIXTURES (default fixtures/); fails
+ * the test when it does not exist. Returns a malloc'd string: caller frees. */
 char *e2e_fixture(const char *rel);
 
 /* Whole file into a malloc'd NUL-terminated buffer, or NULL if missing. */
