@@ -48,8 +48,8 @@ LIB      := $(BUILD)/libarena.a
 CLI_SRC  := $(wildcard src/cli/*.c)
 BINARIES := $(CLI_SRC:src/cli/%.c=$(BIN)/%)
 
-UNIT_SRC := $(filter-out tests/test_e2e.c,$(wildcard tests/test_*.c))
-E2E_SRC  := tests/test_e2e.c tests/e2e_util.c
+UNIT_SRC := $(filter-out tests/test_e2e%.c,$(wildcard tests/test_*.c)) tests/c4_testutil.c
+E2E_SRC  := $(wildcard tests/test_e2e*.c) tests/e2e_util.c
 UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 

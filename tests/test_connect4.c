@@ -27,11 +27,7 @@
 #include "arena/connect4.h"
 #include "arena/game.h"
 #include "arena/rng.h"
-
-/* Lines of four on a 6x7 board: 24 horizontal, 21 vertical, 12 + 12 diagonal. */
-#define LINES_OF_FOUR 69
-#define LINE_LEN 4
-#define DIRECTIONS 4
+#include "c4_testutil.h"
 
 #define RANDOM_BOARDS 5000
 #define FULL_BOARDS 2000
@@ -45,10 +41,6 @@
 #define SEED_TERMINAL UINT64_C(0x7E2)
 #define SEED_KEYS UINT64_C(0x4E75)
 
-/* (dcol, drow) of the four line directions: horizontal, vertical, up-right,
- * down-right. */
-static const int direction[DIRECTIONS][2] = { { 1, 0 }, { 0, 1 }, { 1, 1 }, { 1, -1 } };
-
 /* A full board with no line of four for either player, 21 discs each. */
 static const char *const draw_rows[C4_HEIGHT] = {
     "1212121",
@@ -61,26 +53,6 @@ static const char *const draw_rows[C4_HEIGHT] = {
 
 /* ---- helpers ------------------------------------------------------------ */
 
-/* A position from rows of '0' (or '.'), '1' and '2', top row first. */
-static struct c4_pos pos_from_rows(const char *const rows[C4_HEIGHT], int to_move)
-{
-    struct c4_pos p;
-    c4_init(&p);
-    for (int r = 0; r < C4_HEIGHT; r++) {
-        int row = C4_HEIGHT - 1 - r;
-        cr_assert_eq(strlen(rows[r]), C4_WIDTH, "row %d: \"%s\"", r + 1, rows[r]);
-        for (int col = 0; col < C4_WIDTH; col++) {
-            char ch = rows[r][col];
-            if (ch == '1' || ch == '2') {
-                p.disc[ch - '1'] |= C4_BIT(col, row);
-                p.moves++;
-            }
-        }
-    }
-    p.to_move = (uint8_t)(to_move - 1);
-    return p;
-}
-
 /* The mask of n cells given as (col, row) pairs. */
 static uint64_t mask_of(const int cells[][2], int n)
 {
@@ -88,11 +60,6 @@ static uint64_t mask_of(const int cells[][2], int n)
     for (int i = 0; i < n; i++)
         m |= C4_BIT(cells[i][0], cells[i][1]);
     return m;
-}
-
-static int on_board(int col, int row)
-{
-    return col >= 0 && col < C4_WIDTH && row >= 0 && row < C4_HEIGHT;
 }
 
 /* The board as an array: grid[row][col] is 1 where discs has a disc. */
@@ -103,50 +70,27 @@ static void grid_of(uint64_t discs, int grid[C4_HEIGHT][C4_WIDTH])
             grid[row][col] = (discs & C4_BIT(col, row)) != 0;
 }
 
-/* Every quadruple of four consecutive cells on the board, overlapping ones
- * separately: fn(cells, ctx) for each; returns how many there are. */
-typedef void (*window_fn)(const int cells[LINE_LEN][2], void *ctx);
+struct brute_fours_ctx {
+    int grid[C4_HEIGHT][C4_WIDTH];
+    int n;
+};
 
-static int for_each_window(window_fn fn, void *ctx)
+static void brute_fours_window(const int cells[LINE_LEN][2], void *ctx_)
 {
-    int n = 0;
-    for (int row = 0; row < C4_HEIGHT; row++)
-        for (int col = 0; col < C4_WIDTH; col++)
-            for (int d = 0; d < DIRECTIONS; d++) {
-                int cells[LINE_LEN][2];
-                int ok = 1;
-                for (int k = 0; k < LINE_LEN; k++) {
-                    cells[k][0] = col + k * direction[d][0];
-                    cells[k][1] = row + k * direction[d][1];
-                    ok &= on_board(cells[k][0], cells[k][1]);
-                }
-                if (ok) {
-                    fn(cells, ctx);
-                    n++;
-                }
-            }
-    return n;
+    struct brute_fours_ctx *ctx = ctx_;
+    int k = 0;
+    while (k < LINE_LEN && ctx->grid[cells[k][1]][cells[k][0]])
+        k++;
+    ctx->n += k == LINE_LEN;
 }
 
 /* Brute-force count of a bitboard's lines of four on a 6x7 array. */
 static int brute_fours(uint64_t discs)
 {
-    int grid[C4_HEIGHT][C4_WIDTH];
-    grid_of(discs, grid);
-    int n = 0;
-    for (int row = 0; row < C4_HEIGHT; row++)
-        for (int col = 0; col < C4_WIDTH; col++)
-            for (int d = 0; d < DIRECTIONS; d++) {
-                int k = 0;
-                while (k < LINE_LEN) {
-                    int c = col + k * direction[d][0], r = row + k * direction[d][1];
-                    if (!on_board(c, r) || !grid[r][c])
-                        break;
-                    k++;
-                }
-                n += k == LINE_LEN;
-            }
-    return n;
+    struct brute_fours_ctx ctx = { .n = 0 };
+    grid_of(discs, ctx.grid);
+    for_each_window(brute_fours_window, &ctx);
+    return ctx.n;
 }
 
 struct brute_lines_ctx {

@@ -1,19 +1,20 @@
 /*
  * test_search.c - search correctness: alpha-beta returns exactly what plain
  * minimax returns (move and value) on random positions of both Connect-4
- * rule sets, ties go to the lowest column, mate distance prefers the quicker
+ * rule sets (and with the SPFIAR seed's score), ties go to the lowest column, mate distance prefers the quicker
  * win, and the table's size never changes a result.
  */
 #include <criterion/criterion.h>
 #include <string.h>
 #include "arena/connect4.h"
 #include "arena/search.h"
+#include "arena/spfiar.h"
 #include "arena/rng.h"
 
 #define RANDOM_POSITIONS 1000
 #define MAX_TEST_DEPTH   5
 #define SMALL_TT_BYTES   (1u << 16)
-#define MAX_RANDOM_PLIES 36
+#define MAX_RANDOM_PLIES (C4_CELLS - 2)   /* deep enough for full boards at depth 5 */
 
 /* A random unfinished position: a random number of random legal moves. */
 static void random_position(const struct game *g, struct rng *r, struct c4_pos *p)
@@ -36,11 +37,11 @@ static void format_position(const struct game *g, const struct c4_pos *p, char *
     g->format(p, buf);
 }
 
-static void check_equivalence(const struct game *g, int mate_distance, uint64_t seed)
+/* Alpha-beta with options o (its table included) against minimax with the
+ * same options and no table. */
+static void check_equivalence_with(const struct game *g, struct search_opts o, uint64_t seed)
 {
     struct search mm, ab;
-    struct search_opts o = search_opts_default();
-    o.mate_distance = mate_distance;
     o.tt_bytes = 0;
     cr_assert_eq(search_init(&mm, g, &o), 0);
     o.tt_bytes = (size_t)4 << 20;
@@ -67,6 +68,13 @@ static void check_equivalence(const struct game *g, int mate_distance, uint64_t 
     search_free(&ab);
 }
 
+static void check_equivalence(const struct game *g, int mate_distance, uint64_t seed)
+{
+    struct search_opts o = search_opts_default();
+    o.mate_distance = mate_distance;
+    check_equivalence_with(g, o, seed);
+}
+
 Test(search, alphabeta_equals_minimax_maxconnect4)
 {
     check_equivalence(&game_maxconnect4, 1, 1);
@@ -80,6 +88,13 @@ Test(search, alphabeta_equals_minimax_connect4)
 Test(search, alphabeta_equals_minimax_without_mate_distance)
 {
     check_equivalence(&game_connect4, 0, 3);
+}
+
+/* The SPFIAR seed's search: span-histogram leaves, finished positions scored
+ * by the same function (a full board by its spans, not 0), no mate distance. */
+Test(search, alphabeta_equals_minimax_with_the_spfiar_score)
+{
+    check_equivalence_with(&game_connect4, spf_search_opts(), 5);
 }
 
 static int flat_evaluation(const void *state)

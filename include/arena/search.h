@@ -31,6 +31,11 @@ struct search_opts {
     size_t tt_bytes;                       /* 0: no table (minimax only) */
     int mate_distance;                     /* 1: prefer quick wins (default) */
     int (*evaluate)(const void *state);    /* NULL: the game's own */
+    /* 1: finished positions too are scored by evaluate (not game->terminal),
+     * which must then give a won or lost one a decided value. The SPFIAR
+     * seed scores every leaf, finished or not, with one function, so its
+     * full board is worth its span score, not 0. Use with mate_distance 0. */
+    int eval_finished;
 };
 
 struct search_result {

@@ -18,6 +18,7 @@ struct search_opts search_opts_default(void)
         .tt_bytes = (size_t)TT_DEFAULT_MB << 20,
         .mate_distance = 1,
         .evaluate = NULL,
+        .eval_finished = 0,
     };
     return o;
 }
@@ -75,7 +76,7 @@ static int leaf_value(struct search *s, int ply, int depth, int *value)
     const void *pos = slot(s, ply);
     int v;
     if (s->game->terminal(pos, &v)) {
-        *value = terminal_at(s, v, ply);
+        *value = s->opts.eval_finished ? s->opts.evaluate(pos) : terminal_at(s, v, ply);
         return 1;
     }
     if (depth == 0) {
