@@ -64,6 +64,13 @@ struct search_opts spf_search_opts(void);
  * for game_connect4. r, if not NULL, receives the search's figures. */
 int spf_best_move(struct search *s, const struct c4_pos *p, int level, struct search_result *r);
 
+/* The level benchmark: the seed's search plays both sides of a game from the
+ * empty board at level, the table cleared before every move, and prints per
+ * move the column, nodes and CPU milliseconds, then the maximum and mean CPU
+ * time and `signature N nodes` (the total, which changes only when the
+ * search does). Returns 0, or 1 when out of memory. */
+int spf_bench(FILE *out, int level);
+
 /* ---- parser (spfiar_parse.c) --------------------------------------------
  *
  * A command line is whitespace-separated tokens (space, tab, CR, LF). */

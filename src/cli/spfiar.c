@@ -12,6 +12,7 @@
 static const char usage_text[] =
     "Usage: spfiar [--level N]\n"
     "       spfiar --suggest FILE [--level N]\n"
+    "       spfiar --bench [--level N]\n"
     "\n"
     "Plays Connect-4 against you on the terminal, exactly as the SPFIAR\n"
     "assignment prints it. You are X and move first; the computer is O and\n"
@@ -27,15 +28,19 @@ static const char usage_text[] =
     "--suggest FILE    print the suggested move for the player to move in a\n"
     "                  connect4 board file and exit (level 7 unless --level);\n"
     "                  search figures go to stderr as one 'info' line\n"
+    "--bench           time the search: it plays both sides of a game from the\n"
+    "                  empty board (level 7 unless --level), per-move nodes and\n"
+    "                  CPU time, then a node-count signature\n"
     "\n"
     "A bad board file or option exits with status 2; a finished game given to\n"
     "--suggest prints 'Error: the game is over' and exits with status 1.\n";
 
-enum { OPT_LEVEL = 256, OPT_SUGGEST };
+enum { OPT_LEVEL = 256, OPT_SUGGEST, OPT_BENCH };
 
 static const struct option long_opts[] = {
     { "level", required_argument, NULL, OPT_LEVEL },
     { "suggest", required_argument, NULL, OPT_SUGGEST },
+    { "bench", no_argument, NULL, OPT_BENCH },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -73,7 +78,7 @@ int main(int argc, char **argv)
 {
     long level = 0;
     const char *suggest = NULL;
-    int c;
+    int c, bench = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
         switch (c) {
@@ -88,7 +93,12 @@ int main(int argc, char **argv)
         case OPT_SUGGEST:
             suggest = optarg;
             break;
+        case OPT_BENCH:
+            bench = 1;
+            break;
         case ':':
+            if (optopt == OPT_SUGGEST)
+                return cli_usage(PROG, "--suggest needs a file");
             return cli_usage(PROG, "option '%s' needs a value", argv[optind - 1]);
         default:
             return cli_usage(PROG, "unknown option '%s'", argv[optind - 1]);
@@ -96,6 +106,15 @@ int main(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage(PROG, "unexpected argument '%s'", argv[optind]);
+    if (suggest && bench)
+        return cli_usage(PROG, "--suggest and --bench exclude each other");
+    if (bench) {
+        if (spf_bench(stdout, level ? (int)level : SPF_LEVEL_MAX) != 0) {
+            fputs("Error: malloc has failed\n", stdout);
+            return 1;
+        }
+        return 0;
+    }
     if (suggest)
         return suggest_file(suggest, level ? (int)level : SPF_LEVEL_MAX);
     struct spf_session_opts o = { .level = (int)level, .tt_bytes = SPF_TT_BYTES };

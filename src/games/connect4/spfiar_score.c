@@ -8,7 +8,10 @@
  * count; each pair of counts is one histogram value. O(1) in the board size
  * per direction, as the seed asks for O(n).
  */
+#include "arena/clock.h"
 #include "arena/spfiar.h"
+
+#define NS_PER_MS 1e6
 
 /* The seed's weight vector {-5, -2, -1, 1, 2, 5} for span values -3..3 (the
  * middle entry, value 0, weighs nothing; neither do +-4, which are fours). */
@@ -93,4 +96,37 @@ int spf_best_move(struct search *s, const struct c4_pos *p, int level, struct se
         r = &mine;
     search_alphabeta(s, p, level, r);
     return r->move;
+}
+
+int spf_bench(FILE *out, int level)
+{
+    struct search s;
+    struct search_opts so = spf_search_opts();
+    if (search_init(&s, &game_connect4, &so) != 0)
+        return 1;
+    struct c4_pos p;
+    c4_init(&p);
+    uint64_t total = 0;
+    double max_ms = 0, sum_ms = 0;
+    int moves = 0;
+    fprintf(out, "spfiar level %d self-play from the empty board\n", level);
+    fprintf(out, "%4s %6s %10s %10s\n", "move", "column", "nodes", "cpu_ms");
+    while (game_result(&game_connect4, &p) < 0) {
+        struct search_result r;
+        search_clear(&s);
+        uint64_t t0 = clock_cpu_ns();
+        int col = spf_best_move(&s, &p, level, &r);
+        double ms = (double)(clock_cpu_ns() - t0) / NS_PER_MS;
+        c4_play(&p, col);
+        moves++;
+        total += r.nodes;
+        sum_ms += ms;
+        if (ms > max_ms)
+            max_ms = ms;
+        fprintf(out, "%4d %6d %10llu %10.3f\n", moves, col + 1, (unsigned long long)r.nodes, ms);
+    }
+    fprintf(out, "moves %d max_cpu_ms %.3f mean_cpu_ms %.3f\n", moves, max_ms, sum_ms / moves);
+    fprintf(out, "signature %llu nodes\n", (unsigned long long)total);
+    search_free(&s);
+    return 0;
 }
