@@ -15,6 +15,7 @@
 #define ARENA_TEXTFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "arena/err.h"
 
 #define TF_MAX_LINES 64          /* board files are a handful of lines */
@@ -42,5 +43,16 @@ int tf_split(const char *text, size_t len, struct tf_lines *out, struct err *e);
 /* Writes len bytes to path atomically (temp file + fsync + rename). Returns 0,
  * or -1 with e filled; on failure path is unchanged and no temp file is left. */
 int tf_write_atomic(const char *path, const char *data, size_t len, struct err *e);
+
+/* Interactive input, one line at a time (the SPFIAR and Nim sessions). */
+enum tf_getline_result { TF_LINE_OK, TF_LINE_TOO_LONG, TF_LINE_EOF, TF_LINE_FAILED };
+
+/* Reads one line from in into buf (which holds max + 1 bytes), without its
+ * newline, NUL-terminated. A line longer than max is consumed whole and
+ * reported TF_LINE_TOO_LONG; a last line without a newline is a line; a NUL
+ * byte becomes '\x01', a byte no command or number holds, so the line cannot
+ * pass for a shorter valid one. TF_LINE_EOF: end of input before any byte;
+ * TF_LINE_FAILED: a read error. */
+enum tf_getline_result tf_getline(FILE *in, char *buf, size_t max);
 
 #endif

@@ -1,5 +1,6 @@
 /* textfile.c - size-capped whole-file reads, line splitting that accepts every
- * line ending, and atomic writes (textfile.h). */
+ * line ending, atomic writes, and line-at-a-time interactive input
+ * (textfile.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -144,4 +145,23 @@ int tf_write_atomic(const char *path, const char *data, size_t len, struct err *
     }
     free(tmp);
     return rc;
+}
+
+enum tf_getline_result tf_getline(FILE *in, char *buf, size_t max)
+{
+    size_t n = 0;
+    int c, too_long = 0;
+    while ((c = getc(in)) != EOF && c != '\n') {
+        if (n == max) {
+            too_long = 1;
+            continue;
+        }
+        buf[n++] = c ? (char)c : '\x01';
+    }
+    buf[n] = '\0';
+    if (c == EOF && ferror(in))
+        return TF_LINE_FAILED;
+    if (c == EOF && n == 0 && !too_long)
+        return TF_LINE_EOF;
+    return too_long ? TF_LINE_TOO_LONG : TF_LINE_OK;
 }

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 #include "arena/spfiar.h"
+#include "arena/textfile.h"
 
 #define SPF_USER     0            /* c4_pos player index of the user */
 #define SPF_COMPUTER 1
@@ -68,31 +69,6 @@ void spf_print_board(FILE *out, const struct c4_pos *p)
 }
 
 /* ---- the session ------------------------------------------------------ */
-
-enum line_read { LINE_OK, LINE_TOO_LONG, LINE_EOF, LINE_FAILED };
-
-/* Reads one line (without its newline) into buf, which holds SPF_LINE_MAX + 1
- * bytes. A longer line is consumed whole and reported LINE_TOO_LONG. A NUL
- * byte becomes a byte no token may hold, so the line cannot pass for a
- * shorter valid one. */
-static enum line_read read_line(FILE *in, char *buf)
-{
-    size_t n = 0;
-    int c, too_long = 0;
-    while ((c = getc(in)) != EOF && c != '\n') {
-        if (n == SPF_LINE_MAX) {
-            too_long = 1;
-            continue;
-        }
-        buf[n++] = c ? (char)c : '\x01';
-    }
-    buf[n] = '\0';
-    if (c == EOF && ferror(in))
-        return LINE_FAILED;
-    if (c == EOF && n == 0 && !too_long)
-        return LINE_EOF;
-    return too_long ? LINE_TOO_LONG : LINE_OK;
-}
 
 static const char game_over_tail[] =
     "Please enter 'quit' to exit or 'restart' to start a new game!\n";
@@ -204,16 +180,17 @@ static enum step command(struct session *ss, const char *line)
 }
 
 /* Asks until a valid level; STEP_QUIT on quit or end of input. */
-static enum step ask_level(struct session *ss, FILE *in, char *line, enum line_read *rd)
+static enum step ask_level(struct session *ss, FILE *in, char *line,
+                           enum tf_getline_result *rd)
 {
     for (;;) {
         fputs("Please enter the difficulty level between [1-7]:\n", ss->out);
         fflush(ss->out);
-        *rd = read_line(in, line);
-        if (*rd == LINE_EOF || *rd == LINE_FAILED)
+        *rd = tf_getline(in, line, SPF_LINE_MAX);
+        if (*rd == TF_LINE_EOF || *rd == TF_LINE_FAILED)
             return STEP_QUIT;
         enum spf_level_reply reply =
-            *rd == LINE_OK ? spf_parse_level(line, &ss->level) : SPF_LEVEL_BAD;
+            *rd == TF_LINE_OK ? spf_parse_level(line, &ss->level) : SPF_LEVEL_BAD;
         if (reply == SPF_LEVEL_OK)
             return STEP_GO_ON;
         if (reply == SPF_LEVEL_QUIT)
@@ -232,7 +209,7 @@ int spf_session_run(const struct spf_session_opts *o, FILE *in, FILE *out)
         return 1;
     }
     char line[SPF_LINE_MAX + 1];
-    enum line_read rd = LINE_OK;
+    enum tf_getline_result rd = TF_LINE_OK;
     enum step step = STEP_RESTART;
     while (step == STEP_RESTART) {
         ss.level = o->level;
@@ -243,15 +220,15 @@ int spf_session_run(const struct spf_session_opts *o, FILE *in, FILE *out)
         step = STEP_GO_ON;
         while (step == STEP_GO_ON) {
             fflush(out);
-            rd = read_line(in, line);
-            if (rd == LINE_EOF || rd == LINE_FAILED)
+            rd = tf_getline(in, line, SPF_LINE_MAX);
+            if (rd == TF_LINE_EOF || rd == TF_LINE_FAILED)
                 step = STEP_QUIT;
             else
-                step = command(&ss, rd == LINE_OK ? line : "");
+                step = command(&ss, rd == TF_LINE_OK ? line : "");
         }
     }
     search_free(&ss.search);
-    if (rd == LINE_FAILED) {
+    if (rd == TF_LINE_FAILED) {
         fputs("Error: getc has failed\n", out);
         return 1;
     }
