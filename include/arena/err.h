@@ -28,6 +28,10 @@ struct err {
 int err_set(struct err *e, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* err_set for an unexpected character: "unexpected character 'c', expected
+ * <expected>", or its byte value when ch is not printable. Returns -1. */
+int err_bad_char(struct err *e, int line, int col, char ch, const char *expected);
+
 /* Prints "file:line:col: msg\n" (or "file: msg\n" when line is 0). */
 void err_print(FILE *out, const char *file, const struct err *e);
 

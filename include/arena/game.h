@@ -91,6 +91,10 @@ struct game {
     void (*print_move)(FILE *out, const void *after, int move, int mover);
     void (*print_over)(FILE *out, const void *state);
 
+    /* The perfect player (--player perfect): a best move of an unfinished
+     * position, by the game's own solver; NULL for games without one. */
+    int (*perfect)(const void *state);
+
     /* Fixed positions for `engine bench`: NULL-terminated, each a list of
      * move texts played from init, separated by spaces. */
     const char *const *bench;

@@ -26,7 +26,8 @@ static const char usage_text[] =
     "      DEPTH (or --depth) is the search depth in plies, default 6.\n"
     "      A finished game is reported and nothing is written.\n"
     "      Players: alphabeta (default), minimax (the plain reference), random\n"
-    "      (uniform, a function of --seed and the position).\n"
+    "      (uniform, a function of --seed and the position), perfect (the game's\n"
+    "      solver: nim).\n"
     "\n"
     "  engine bench [--game G] [--player alphabeta|minimax] [--depth N | --depths A-B]\n"
     "               [--tt-mb N] [--json FILE]\n"
@@ -35,7 +36,7 @@ static const char usage_text[] =
     "      per depth, then the total node count (the search's signature).\n"
     "      Default depths 1-10.\n"
     "\n"
-    "Games: connect4, maxconnect4 (default). --tt-mb sets the transposition table\n"
+    "Games: connect4, maxconnect4 (default), nim. --tt-mb sets the transposition table\n"
     "size in MiB (default 32). Bad input exits with status 2 and writes nothing.\n";
 
 enum { OPT_GAME = 256, OPT_DEPTH, OPT_DEPTHS, OPT_PLAYER, OPT_SEED, OPT_TT, OPT_JSON };
@@ -75,7 +76,7 @@ static int parse_options(int argc, char **argv, const char *cmd, struct engine_a
             return 1;
         case OPT_GAME:
             if (!(a->game = game_find(optarg)))
-                return cli_usage(PROG, "unknown game '%s' (connect4, maxconnect4)", optarg);
+                return cli_usage(PROG, "unknown game '%s' (connect4, maxconnect4, nim)", optarg);
             break;
         case OPT_DEPTH:
             if (cli_int(optarg, 1, SEARCH_MAX_DEPTH, &a->depth) != 0)
@@ -94,7 +95,8 @@ static int parse_options(int argc, char **argv, const char *cmd, struct engine_a
         }
         case OPT_PLAYER:
             if ((a->player = player_parse(optarg)) < 0)
-                return cli_usage(PROG, "unknown player '%s' (alphabeta, minimax, random)", optarg);
+                return cli_usage(PROG, "unknown player '%s' (alphabeta, minimax, random, perfect)",
+                                 optarg);
             break;
         case OPT_SEED:
             if (cli_int(optarg, 0, LONG_MAX, &v) != 0)
@@ -139,6 +141,9 @@ static int cmd_one_move(int argc, char **argv, struct engine_args *a)
     }
     if (a->json)
         return cli_usage(PROG, "--json belongs to bench");
+    if (!player_supports(a->game, (enum player_kind)a->player))
+        return cli_usage(PROG, "game %s has no %s player", a->game->name,
+                         player_name((enum player_kind)a->player));
     struct onemove_opts o = {
         .game = a->game,
         .player = { .kind = (enum player_kind)a->player, .depth = (int)a->depth,
@@ -161,7 +166,7 @@ static int cmd_bench(int argc, char **argv, struct engine_args *a)
         return rc;
     if (optind != argc)
         return cli_usage(PROG, "bench takes no arguments, found '%s'", argv[optind]);
-    if (a->player == PLAYER_RANDOM)
+    if (a->player == PLAYER_RANDOM || a->player == PLAYER_PERFECT)
         return cli_usage(PROG, "bench measures a search: --player alphabeta or minimax");
     if (a->depth_given && a->depths_given)
         return cli_usage(PROG, "give --depth or --depths, not both");

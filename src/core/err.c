@@ -1,4 +1,5 @@
 /* err.c - filling and printing the suite's one error record (err.h). */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include "arena/err.h"
@@ -14,6 +15,14 @@ int err_set(struct err *e, int line, int col, const char *fmt, ...)
         va_end(ap);
     }
     return -1;
+}
+
+int err_bad_char(struct err *e, int line, int col, char ch, const char *expected)
+{
+    if (isprint((unsigned char)ch))
+        return err_set(e, line, col, "unexpected character '%c', expected %s", ch, expected);
+    return err_set(e, line, col, "unexpected byte 0x%02X, expected %s", (unsigned char)ch,
+                   expected);
 }
 
 void err_print(FILE *out, const char *file, const struct err *e)

@@ -7,6 +7,7 @@ static const char *const player_names[] = {
     [PLAYER_ALPHABETA] = "alphabeta",
     [PLAYER_MINIMAX] = "minimax",
     [PLAYER_RANDOM] = "random",
+    [PLAYER_PERFECT] = "perfect",
 };
 
 int player_parse(const char *name)
@@ -20,6 +21,11 @@ int player_parse(const char *name)
 const char *player_name(enum player_kind kind)
 {
     return player_names[kind];
+}
+
+int player_supports(const struct game *g, enum player_kind kind)
+{
+    return kind != PLAYER_PERFECT || g->perfect != NULL;
 }
 
 void player_choose(struct search *s, const struct player_opts *p, const void *state,
@@ -42,6 +48,12 @@ void player_choose(struct search *s, const struct player_opts *p, const void *st
         r->nodes = 0;
         return;
     }
+    case PLAYER_PERFECT:
+        r->move = s->game->perfect(state);
+        r->value = 0;
+        r->depth = 0;
+        r->nodes = 0;
+        return;
     case PLAYER_ALPHABETA:
     default:
         search_alphabeta(s, state, p->depth, r);

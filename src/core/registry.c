@@ -2,10 +2,12 @@
 #include <string.h>
 #include "arena/game.h"
 #include "arena/connect4.h"
+#include "arena/nimgame.h"
 
 static const struct game *const registry[] = {
     &game_connect4,
     &game_maxconnect4,
+    &game_nim,
     NULL,
 };
 

@@ -116,14 +116,6 @@ void c4g_init(void *state)
     c4_init(state);
 }
 
-static int bad_char(struct err *e, int line, int col, char ch, const char *expected)
-{
-    if (isprint((unsigned char)ch))
-        return err_set(e, line, col, "unexpected character '%c', expected %s", ch, expected);
-    return err_set(e, line, col, "unexpected byte 0x%02X, expected %s", (unsigned char)ch,
-                   expected);
-}
-
 int c4g_parse(void *state, const char *text, size_t len, struct err *e)
 {
     struct c4_pos *p = state;
@@ -141,7 +133,7 @@ int c4g_parse(void *state, const char *text, size_t len, struct err *e)
         for (int c = 0; c < l->len && c < C4_WIDTH; c++) {
             char ch = l->s[c];
             if (ch < '0' || ch > '2')
-                return bad_char(e, line, c + 1, ch, "0, 1 or 2");
+                return err_bad_char(e, line, c + 1, ch, "0, 1 or 2");
             if (ch != '0') {
                 p->disc[ch - '1'] |= C4_BIT(c, row);
                 count[ch - '1']++;
@@ -166,9 +158,9 @@ int c4g_parse(void *state, const char *text, size_t len, struct err *e)
     if (pl->len == 0)
         return err_set(e, C4_PLAYER_LINE, 1, "empty player line, expected 1 or 2");
     if (pl->s[0] != '1' && pl->s[0] != '2')
-        return bad_char(e, C4_PLAYER_LINE, 1, pl->s[0], "the player to move, 1 or 2");
+        return err_bad_char(e, C4_PLAYER_LINE, 1, pl->s[0], "the player to move, 1 or 2");
     if (pl->len > 1)
-        return bad_char(e, C4_PLAYER_LINE, 2, pl->s[1], "the end of the line");
+        return err_bad_char(e, C4_PLAYER_LINE, 2, pl->s[1], "the end of the line");
     /* tf_split keeps blank lines only before later text: name that text. */
     for (int i = C4_PLAYER_LINE; i < L.n; i++)
         if (L.line[i].len > 0)
