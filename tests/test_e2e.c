@@ -142,7 +142,9 @@ ParameterizedTestParameters(e2e, bad_board_is_rejected)
         { "maxconnect4", "missing-player" },  { "maxconnect4", "bad-player" },
         { "maxconnect4", "player-12" },       { "maxconnect4", "extra-line" },
         { "maxconnect4", "counts" },          { "maxconnect4", "counts-mover-ahead" },
-        { "connect4", "mover-has-four" },
+        { "connect4", "mover-has-four" },     { "nim", "bad-char" },
+        { "nim", "too-many-matches" },        { "nim", "missing-player" },
+        { "nim", "extra-line" },
     };
     return cr_make_param_array(struct bad_board, cases, sizeof cases / sizeof *cases);
 }
@@ -265,9 +267,9 @@ ParameterizedTestParameters(e2e, usage_error)
         { "engine", { "one-move", "a" }, "engine: one-move needs IN OUT [DEPTH]" },
         { "engine", { "one-move", "a", "b", "0" }, "engine: DEPTH must be a number from 1 to 64" },
         { "engine", { "one-move", "--game", "go", "a" },
-          "engine: unknown game 'go' (connect4, maxconnect4)" },
+          "engine: unknown game 'go' (connect4, maxconnect4, nim)" },
         { "engine", { "one-move", "--player", "oracle", "a" },
-          "engine: unknown player 'oracle' (alphabeta, minimax, random)" },
+          "engine: unknown player 'oracle' (alphabeta, minimax, random, perfect)" },
         { "engine", { "bench", "--depths", "5-2" },
           "engine: --depths must be A-B with 1 <= A <= B <= 64" },
         { "maxconnect4", { "one-move", "a", "b" }, "maxconnect4: expected 4 arguments, got 3" },
