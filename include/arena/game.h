@@ -91,6 +91,13 @@ struct game {
     void (*print_move)(FILE *out, const void *after, int move, int mover);
     void (*print_over)(FILE *out, const void *state);
 
+    /* Why after is not before plus one legal move of the side to move, for
+     * the referee: "tampered-board" (an earlier piece changed or gone),
+     * "wrong-player" (the other side moved, or the side to move did not
+     * change) or "illegal-move". NULL: the referee tells only wrong-player
+     * (side to move unchanged) from illegal-move. */
+    const char *(*explain)(const void *before, const void *after);
+
     /* The perfect player (--player perfect): a best move of an unfinished
      * position, by the game's own solver; NULL for games without one. */
     int (*perfect)(const void *state);

@@ -261,3 +261,16 @@ void c4g_print_move(FILE *out, const void *after, int move, int mover)
 {
     fprintf(out, "\n\nmove %d: Player %d, column %d\n", cpos(after)->moves, mover, move + 1);
 }
+
+const char *c4g_explain(const void *before, const void *after)
+{
+    const struct c4_pos *b = cpos(before), *a = cpos(after);
+    if ((b->disc[0] & ~a->disc[0]) || (b->disc[1] & ~a->disc[1]))
+        return "tampered-board";
+    int mover = b->to_move;
+    uint64_t added_mover = a->disc[mover] & ~b->disc[mover];
+    uint64_t added_other = a->disc[mover ^ 1] & ~b->disc[mover ^ 1];
+    if ((added_other && !added_mover) || a->to_move == b->to_move)
+        return "wrong-player";
+    return "illegal-move";
+}

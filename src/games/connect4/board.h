@@ -22,6 +22,7 @@ int c4g_move_text(const void *state, int move, char *buf, size_t cap);
 int c4g_parse_move(const void *state, const char *text, int *move);
 void c4g_print(FILE *out, const void *state);
 void c4g_print_move(FILE *out, const void *after, int move, int mover);
+const char *c4g_explain(const void *before, const void *after);
 
 /* Bench positions shared by both rule sets (none finishes either game). */
 extern const char *const c4g_bench[];
@@ -40,6 +41,7 @@ extern const char *const c4g_bench[];
     .parse_move = c4g_parse_move,          \
     .print = c4g_print,                    \
     .print_move = c4g_print_move,          \
+    .explain = c4g_explain,                \
     .bench = c4g_bench
 
 /* The 1-based line of the player-to-move line in every board file. */

@@ -205,6 +205,17 @@ static int nim_perfect(const void *state)
     return row * NIM_MOVE_BASE + matches;
 }
 
+static const char *nim_explain(const void *before, const void *after)
+{
+    const struct nim_pos *b = npos(before), *a = npos(after);
+    if (a->rows != b->rows)
+        return "tampered-board";
+    for (int i = 0; i < b->rows; i++)
+        if (a->heap[i] > b->heap[i])
+            return "tampered-board";
+    return a->to_move == b->to_move ? "wrong-player" : "illegal-move";
+}
+
 static uint64_t nim_hash(const void *state)
 {
     const struct nim_pos *p = npos(state);
@@ -288,6 +299,7 @@ const struct game game_nim = {
     .print = nim_print,
     .print_move = nim_print_move,
     .print_over = nim_print_over,
+    .explain = nim_explain,
     .perfect = nim_perfect,
     .bench = nim_bench_lines,
 };

@@ -1,0 +1,48 @@
+/*
+ * runner.h - the referee's one way to run an engine for one move: no shell,
+ * its own process group, resource limits, a wall deadline, the child's own
+ * rusage, and the whole group killed and reaped before the call returns, so
+ * no engine process outlives its move.
+ *
+ * The child gets stdin from /dev/null and stdout/stderr to /dev/null (a
+ * chatty engine cannot block on a full pipe), RLIMIT_CPU, RLIMIT_AS,
+ * RLIMIT_FSIZE and RLIMIT_CORE 0, and runs in cwd.
+ */
+#ifndef ARENA_RUNNER_H
+#define ARENA_RUNNER_H
+
+#include <stdint.h>
+#include "arena/err.h"
+
+#define RUN_MAX_ARGS 64
+
+struct run_limits {
+    long timeout_ms;     /* wall deadline; > 0 */
+    long cpu_limit_s;    /* RLIMIT_CPU; 0: none */
+    long mem_limit_mb;   /* RLIMIT_AS; 0: none */
+    long file_limit_kb;  /* RLIMIT_FSIZE; 0: none */
+};
+
+enum run_end {
+    RUN_EXITED,      /* exited on its own; status holds the exit status */
+    RUN_SIGNALED,    /* killed by a signal it did not get from us; signal */
+    RUN_TIMEOUT,     /* past the wall deadline: we killed the group */
+    RUN_CPU_LIMIT,   /* SIGXCPU / SIGKILL from RLIMIT_CPU */
+    RUN_EXEC_FAILED, /* the command could not be started; err holds why */
+};
+
+struct run_result {
+    enum run_end end;
+    int status;             /* RUN_EXITED: exit status */
+    int signal;             /* RUN_SIGNALED: the signal */
+    double cpu_user_ms, cpu_sys_ms, wall_ms;
+    long max_rss_kb;
+};
+
+/* Runs argv (argv[0] looked up in PATH) in cwd under limits and waits for it.
+ * Returns 0 with r filled, or -1 with e filled when the process could not be
+ * created at all (fork or pipe failure; exec failures are RUN_EXEC_FAILED). */
+int run_engine(char *const argv[], const char *cwd, const struct run_limits *limits,
+               struct run_result *r, struct err *e);
+
+#endif

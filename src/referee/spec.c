@@ -1,0 +1,121 @@
+/*
+ * spec.c - engine SPECs into argv templates (match.h). Words are split the
+ * way a POSIX shell splits them, quotes and backslashes included, so users
+ * can copy a command line from their terminal; nothing is expanded and no
+ * shell ever runs.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "arena/match.h"
+
+#define PLACEHOLDERS 4
+static const char *const placeholder[PLACEHOLDERS] = { "{in}", "{out}", "{depth}", "{player}" };
+
+/* Splits cmd (offset base into the SPEC) into words; 0 or -1 with e. */
+static int split_words(const char *cmd, int base, struct ref_engine *eng, struct err *e)
+{
+    size_t len = strlen(cmd);
+    const char *p = cmd;
+    while (*p) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            break;
+        if (eng->argc == RUN_MAX_ARGS - 1)
+            return err_set(e, 1, base + (int)(p - cmd) + 1, "too many words: at most %d",
+                           RUN_MAX_ARGS - 1);
+        char *word = malloc(len + 1), *w = word;
+        if (!word)
+            return err_set(e, 1, base + 1, "out of memory");
+        eng->argv[eng->argc++] = word;
+        while (*p && *p != ' ' && *p != '\t') {
+            if (*p == '\'') {
+                const char *q = strchr(p + 1, '\'');
+                if (!q)
+                    return err_set(e, 1, base + (int)(p - cmd) + 1, "unterminated ' quote");
+                memcpy(w, p + 1, (size_t)(q - p - 1));
+                w += q - p - 1;
+                p = q + 1;
+            } else if (*p == '"') {
+                const char *start = p;
+                p++;
+                while (*p && *p != '"') {
+                    if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+                        p++;
+                    *w++ = *p++;
+                }
+                if (!*p)
+                    return err_set(e, 1, base + (int)(start - cmd) + 1, "unterminated \" quote");
+                p++;
+            } else if (*p == '\\' && p[1]) {
+                *w++ = p[1];
+                p += 2;
+            } else {
+                *w++ = *p++;
+            }
+        }
+        *w = '\0';
+    }
+    eng->argv[eng->argc] = NULL;
+    return 0;
+}
+
+int ref_engine_parse(const char *spec, struct ref_engine *eng, struct err *e)
+{
+    memset(eng, 0, sizeof *eng);
+    const char *cmd = spec;
+    if (strncmp(spec, "name=", 5) == 0) {
+        const char *comma = strstr(spec, ",cmd=");
+        if (!comma)
+            return err_set(e, 1, 1, "expected name=NAME,cmd=COMMAND");
+        size_t n = (size_t)(comma - spec - 5);
+        if (n == 0 || n >= REF_NAME_MAX)
+            return err_set(e, 1, 6, "the name must have 1 to %d characters", REF_NAME_MAX - 1);
+        memcpy(eng->name, spec + 5, n);
+        cmd = comma + 5;
+    }
+    if (split_words(cmd, (int)(cmd - spec), eng, e) != 0) {
+        ref_engine_free(eng);
+        return -1;
+    }
+    if (eng->argc == 0) {
+        ref_engine_free(eng);
+        return err_set(e, 1, (int)(cmd - spec) + 1, "empty command");
+    }
+    /* Engines run in their game's folder: a relative program path is made
+     * absolute now, against the referee's own folder. */
+    if (strchr(eng->argv[0], '/') && eng->argv[0][0] != '/') {
+        char *abs = realpath(eng->argv[0], NULL);
+        if (abs) {
+            free(eng->argv[0]);
+            eng->argv[0] = abs;
+        }
+    }
+    if (!eng->name[0]) {
+        const char *base = strrchr(eng->argv[0], '/');
+        base = base ? base + 1 : eng->argv[0];
+        snprintf(eng->name, sizeof eng->name, "%s", base);
+    }
+    int any = 0;
+    for (int i = 0; i < eng->argc; i++)
+        for (int k = 0; k < PLACEHOLDERS; k++)
+            any |= strstr(eng->argv[i], placeholder[k]) != NULL;
+    if (!any) {
+        if (eng->argc + 3 > RUN_MAX_ARGS - 1) {
+            ref_engine_free(eng);
+            return err_set(e, 1, 1, "too many words: at most %d", RUN_MAX_ARGS - 1);
+        }
+        for (int k = 0; k < 3; k++)
+            eng->argv[eng->argc++] = strdup(placeholder[k]);
+        eng->argv[eng->argc] = NULL;
+    }
+    return 0;
+}
+
+void ref_engine_free(struct ref_engine *eng)
+{
+    for (int i = 0; i < eng->argc; i++)
+        free(eng->argv[i]);
+    eng->argc = 0;
+    eng->argv[0] = NULL;
+}

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Dies of a segmentation fault.
+kill -SEGV $$

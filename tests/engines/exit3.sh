@@ -1,0 +1,3 @@
+#!/bin/sh
+# Fails with exit status 3.
+exit 3
