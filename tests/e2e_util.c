@@ -15,12 +15,46 @@
 
 #define E2E_MAX_ARGS 32
 #define SIGNAL_STATUS_BASE 128
+#define E2E_REL_MAX 256           /* a fixture's name under fixtures/ */
 
 static char *absolute(const char *rel)
 {
     char *p = realpath(rel, NULL);
     cr_assert_not_null(p, "no such path: %s (run the tests from the repository root)", rel);
     return p;
+}
+
+void e2e_run(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *prog, ...)
+{
+    const char *args[E2E_MAX_ARGS + 1];
+    int n = 0;
+    va_list ap;
+    va_start(ap, prog);
+    const char *a;
+    while ((a = va_arg(ap, const char *)) && n < E2E_MAX_ARGS)
+        args[n++] = a;
+    va_end(ap);
+    args[n] = NULL;
+    e2e_runv(r, cwd, stdin_text, prog, args);
+}
+
+void e2e_assert_transcript(const char *prog, const char *rel, const char *const *args)
+{
+    char path[E2E_REL_MAX];
+    snprintf(path, sizeof path, "%s.in", rel);
+    char *in_path = e2e_fixture(path);
+    char *input = e2e_slurp(in_path, NULL);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_runv(&r, dir, input, prog, args);
+    cr_assert_eq(r.status, 0, "%s: exit %d: %s", rel, r.status, r.err);
+    cr_assert_eq(r.err_len, 0, "%s: stderr: %s", rel, r.err);
+    snprintf(path, sizeof path, "%s.out", rel);
+    e2e_assert_fixture(r.out, r.out_len, path);
+    e2e_run_free(&r);
+    free(input);
+    free(in_path);
+    e2e_rmdir(dir);
 }
 
 char *e2e_fixture(const char *rel)
@@ -90,7 +124,8 @@ static void write_file(const char *path, const char *text)
     fclose(f);
 }
 
-void e2e_run(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *prog, ...)
+void e2e_runv(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *prog,
+              const char *const *args)
 {
     const char *bin_dir = getenv("ARENA_BIN") ? getenv("ARENA_BIN") : "bin";
     int valgrind = getenv("ARENA_VALGRIND") && strcmp(getenv("ARENA_VALGRIND"), "1") == 0;
@@ -120,12 +155,8 @@ void e2e_run(struct e2e_run *r, const char *cwd, const char *stdin_text, const c
         argv[argc++] = vg_log;
     }
     argv[argc++] = bin;
-    va_list ap;
-    va_start(ap, prog);
-    const char *a;
-    while ((a = va_arg(ap, const char *)) && argc < E2E_MAX_ARGS)
-        argv[argc++] = a;
-    va_end(ap);
+    for (int i = 0; args[i] && argc < E2E_MAX_ARGS + 7; i++)
+        argv[argc++] = args[i];
     argv[argc] = NULL;
 
     fflush(NULL);

@@ -23,7 +23,15 @@ struct e2e_run {
  * cwd, stdin fed from stdin_text (NULL: empty). Fails the test on valgrind
  * findings. */
 void e2e_run(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *prog, ...);
+/* The same with the arguments in a NULL-terminated array. */
+void e2e_runv(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *prog,
+              const char *const *args);
 void e2e_run_free(struct e2e_run *r);
+
+/* A scripted session: runs prog with args (NULL-terminated) in a fresh
+ * folder, the fixture REL.in on stdin, and asserts exit status 0, nothing on
+ * stderr and stdout equal to the fixture REL.out byte for byte. */
+void e2e_assert_transcript(const char *prog, const char *rel, const char *const *args);
 
 /* Absolute path of a file under ARENA_FIXTURES (default fixtures/); fails
  * the test when it does not exist. Returns a malloc'd string: caller frees. */

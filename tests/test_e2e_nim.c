@@ -41,23 +41,11 @@ ParameterizedTestParameters(e2e_nim, session_transcript)
 ParameterizedTest(struct nim_session *c, e2e_nim, session_transcript)
 {
     char rel[64];
-    snprintf(rel, sizeof rel, "nim/%s.in", c->name);
-    char *in_path = e2e_fixture(rel);
-    char *input = e2e_slurp(in_path, NULL);
-    char *dir = e2e_tmpdir();
-    struct e2e_run r;
-    if (c->args[3][0])
-        e2e_run(&r, dir, input, "nim", c->args[0], c->args[1], c->args[2], c->args[3], NULL);
-    else
-        e2e_run(&r, dir, input, "nim", c->args[0], c->args[1], c->args[2], NULL);
-    cr_assert_eq(r.status, 0, "%s: exit %d: %s", c->name, r.status, r.err);
-    cr_assert_eq(r.err_len, 0, "%s: stderr: %s", c->name, r.err);
-    snprintf(rel, sizeof rel, "nim/%s.out", c->name);
-    e2e_assert_fixture(r.out, r.out_len, rel);
-    e2e_run_free(&r);
-    free(input);
-    free(in_path);
-    e2e_rmdir(dir);
+    snprintf(rel, sizeof rel, "nim/%s", c->name);
+    const char *args[NIM_MAX_ARGS + 1] = { NULL };
+    for (int i = 0; i < NIM_MAX_ARGS && c->args[i][0]; i++)
+        args[i] = c->args[i];
+    e2e_assert_transcript("nim", rel, args);
 }
 
 struct nim_usage {
@@ -88,12 +76,10 @@ ParameterizedTest(struct nim_usage *c, e2e_nim, usage_error)
 {
     char *dir = e2e_tmpdir();
     struct e2e_run r;
-    if (!c->args[1][0])
-        e2e_run(&r, dir, "0\n1\n", "nim", c->args[0], NULL);
-    else if (!c->args[2][0])
-        e2e_run(&r, dir, "0\n1\n", "nim", c->args[0], c->args[1], NULL);
-    else
-        e2e_run(&r, dir, "0\n1\n", "nim", c->args[0], c->args[1], c->args[2], NULL);
+    const char *args[4] = { NULL };
+    for (int i = 0; i < 3 && c->args[i][0]; i++)
+        args[i] = c->args[i];
+    e2e_runv(&r, dir, "0\n1\n", "nim", args);
     cr_assert_eq(r.status, EXIT_USAGE, "exit %d", r.status);
     cr_assert_eq(r.out_len, 0, "stdout: %s", r.out);
     char want[256];

@@ -18,25 +18,27 @@
 
 #define EXIT_USAGE 2
 
-static void engine_path(char *buf, size_t cap)
+/* The absolute path of rel (relative to the repository root). */
+static void abs_path(const char *rel, char *buf, size_t cap)
 {
-    const char *bin = getenv("ARENA_BIN") ? getenv("ARENA_BIN") : "bin";
-    char rel[PATH_MAX];
-    snprintf(rel, sizeof rel, "%s/engine", bin);
     char *abs = realpath(rel, NULL);
     cr_assert_not_null(abs, "no %s", rel);
     snprintf(buf, cap, "%s", abs);
     free(abs);
 }
 
+static void engine_path(char *buf, size_t cap)
+{
+    char rel[PATH_MAX];
+    snprintf(rel, sizeof rel, "%s/engine", getenv("ARENA_BIN") ? getenv("ARENA_BIN") : "bin");
+    abs_path(rel, buf, cap);
+}
+
 static void hostile_path(const char *name, char *buf, size_t cap)
 {
     char rel[PATH_MAX];
     snprintf(rel, sizeof rel, "tests/engines/%s.sh", name);
-    char *abs = realpath(rel, NULL);
-    cr_assert_not_null(abs, "no %s", rel);
-    snprintf(buf, cap, "%s", abs);
-    free(abs);
+    abs_path(rel, buf, cap);
 }
 
 /* 1 when a process whose command line holds pattern is alive. */
@@ -223,10 +225,10 @@ ParameterizedTest(struct ref_usage *c, e2e_referee, usage_error)
 {
     char *dir = e2e_tmpdir();
     struct e2e_run r;
-    if (!c->args[1][0])
-        e2e_run(&r, dir, NULL, "referee", c->args[0], NULL);
-    else
-        e2e_run(&r, dir, NULL, "referee", c->args[0], c->args[1], c->args[2], NULL);
+    const char *args[4] = { NULL };
+    for (int i = 0; i < 3 && c->args[i][0]; i++)
+        args[i] = c->args[i];
+    e2e_runv(&r, dir, NULL, "referee", args);
     cr_assert_eq(r.status, EXIT_USAGE, "exit %d", r.status);
     char want[160];
     snprintf(want, sizeof want, "%sTry 'referee --help' for more information.\n", c->err);

@@ -42,23 +42,9 @@ ParameterizedTestParameters(e2e_spfiar, session_transcript)
 ParameterizedTest(struct session_case *c, e2e_spfiar, session_transcript)
 {
     char rel[64];
-    snprintf(rel, sizeof rel, "spfiar/%s.in", c->name);
-    char *in_path = e2e_fixture(rel);
-    char *input = e2e_slurp(in_path, NULL);
-    char *dir = e2e_tmpdir();
-    struct e2e_run r;
-    if (c->level[0])
-        e2e_run(&r, dir, input, "spfiar", "--level", c->level, NULL);
-    else
-        e2e_run(&r, dir, input, "spfiar", NULL);
-    cr_assert_eq(r.status, 0, "%s: exit %d: %s", c->name, r.status, r.err);
-    cr_assert_eq(r.err_len, 0, "%s: stderr: %s", c->name, r.err);
-    snprintf(rel, sizeof rel, "spfiar/%s.out", c->name);
-    e2e_assert_fixture(r.out, r.out_len, rel);
-    e2e_run_free(&r);
-    free(input);
-    free(in_path);
-    e2e_rmdir(dir);
+    snprintf(rel, sizeof rel, "spfiar/%s", c->name);
+    const char *with_level[] = { "--level", c->level, NULL }, *none[] = { NULL };
+    e2e_assert_transcript("spfiar", rel, c->level[0] ? with_level : none);
 }
 
 /* The published session itself, not only the fixture written from it. */
@@ -146,10 +132,8 @@ ParameterizedTest(struct usage_case *c, e2e_spfiar, usage_error)
 {
     char *dir = e2e_tmpdir();
     struct e2e_run r;
-    if (c->argc == 2)
-        e2e_run(&r, dir, "1\nquit\n", "spfiar", c->args[0], c->args[1], NULL);
-    else
-        e2e_run(&r, dir, "1\nquit\n", "spfiar", c->args[0], NULL);
+    const char *args[] = { c->args[0], c->argc == 2 ? c->args[1] : NULL, NULL };
+    e2e_runv(&r, dir, "1\nquit\n", "spfiar", args);
     cr_assert_eq(r.status, EXIT_USAGE, "%s: exit %d", c->args[0], r.status);
     cr_assert_eq(r.out_len, 0, "%s: stdout: %s", c->args[0], r.out);
     char want[160];

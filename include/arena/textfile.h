@@ -40,6 +40,12 @@ int tf_read(const char *path, size_t cap, char **text, size_t *len, struct err *
  * when there are more than TF_MAX_LINES lines or the text holds a NUL byte. */
 int tf_split(const char *text, size_t len, struct tf_lines *out, struct err *e);
 
+/* The last line of a board file: line number line (1-based) must hold
+ * exactly "1" or "2", the player to move, and no text may follow it. Returns
+ * 0 with *player set to 1 or 2, or -1 with e filled (the same messages for
+ * every game). */
+int tf_player_line(const struct tf_lines *L, int line, int *player, struct err *e);
+
 /* Writes len bytes to path atomically (temp file + fsync + rename). Returns 0,
  * or -1 with e filled; on failure path is unchanged and no temp file is left. */
 int tf_write_atomic(const char *path, const char *data, size_t len, struct err *e);

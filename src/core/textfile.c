@@ -93,6 +93,25 @@ int tf_split(const char *text, size_t len, struct tf_lines *out, struct err *e)
     return 0;
 }
 
+int tf_player_line(const struct tf_lines *L, int line, int *player, struct err *e)
+{
+    if (L->n < line)
+        return err_set(e, line, 1, "missing the player-to-move line (1 or 2)");
+    const struct tf_line *pl = &L->line[line - 1];
+    if (pl->len == 0)
+        return err_set(e, line, 1, "empty player line, expected 1 or 2");
+    if (pl->s[0] != '1' && pl->s[0] != '2')
+        return err_bad_char(e, line, 1, pl->s[0], "the player to move, 1 or 2");
+    if (pl->len > 1)
+        return err_bad_char(e, line, 2, pl->s[1], "the end of the line");
+    /* tf_split keeps blank lines only before later text: name that text. */
+    for (int i = line; i < L->n; i++)
+        if (L->line[i].len > 0)
+            return err_set(e, i + 1, 1, "unexpected text after the player line");
+    *player = pl->s[0] - '0';
+    return 0;
+}
+
 int tf_write_atomic(const char *path, const char *data, size_t len, struct err *e)
 {
     size_t plen = strlen(path);

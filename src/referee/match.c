@@ -145,21 +145,14 @@ static void opening(const struct game *g, int plies, struct rng *rng, void *pos,
         if (n == 0)
             return;
         unsigned char child[GAME_MAX_STATE];
-        int tries = 0;
+        int played, tries = 0;
         do {
+            played = moves[rng_below(rng, (uint32_t)n)];
             memcpy(child, pos, g->state_size);
-            g->play(child, moves[rng_below(rng, (uint32_t)n)]);
+            g->play(child, played);
         } while (game_result(g, child) >= 0 && ++tries < OPENING_TRIES);
         if (game_result(g, child) >= 0)
             return;
-        int played = -1;
-        for (int i = 0; i < n && played < 0; i++) {
-            unsigned char c2[GAME_MAX_STATE];
-            memcpy(c2, pos, g->state_size);
-            g->play(c2, moves[i]);
-            if (memcmp(c2, child, g->state_size) == 0)
-                played = moves[i];
-        }
         char text[GAME_MOVE_TEXT_MAX];
         g->move_text(pos, played, text, sizeof text);
         cJSON_AddItemToArray(list, cJSON_CreateString(text));

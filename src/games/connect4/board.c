@@ -152,20 +152,10 @@ int c4g_parse(void *state, const char *text, size_t len, struct err *e)
                 return err_set(e, r + 1, c + 1, "floating disc: the cell below it is empty");
         }
     }
-    if (L.n < C4_PLAYER_LINE)
-        return err_set(e, C4_PLAYER_LINE, 1, "missing the player-to-move line (1 or 2)");
-    const struct tf_line *pl = &L.line[C4_PLAYER_LINE - 1];
-    if (pl->len == 0)
-        return err_set(e, C4_PLAYER_LINE, 1, "empty player line, expected 1 or 2");
-    if (pl->s[0] != '1' && pl->s[0] != '2')
-        return err_bad_char(e, C4_PLAYER_LINE, 1, pl->s[0], "the player to move, 1 or 2");
-    if (pl->len > 1)
-        return err_bad_char(e, C4_PLAYER_LINE, 2, pl->s[1], "the end of the line");
-    /* tf_split keeps blank lines only before later text: name that text. */
-    for (int i = C4_PLAYER_LINE; i < L.n; i++)
-        if (L.line[i].len > 0)
-            return err_set(e, i + 1, 1, "unexpected text after the player line");
-    int mover = pl->s[0] - '1', other = mover ^ 1;
+    int player;
+    if (tf_player_line(&L, C4_PLAYER_LINE, &player, e) != 0)
+        return -1;
+    int mover = player - 1, other = mover ^ 1;
     /* Whoever started, the side to move has as many discs as the other, or
      * one fewer. */
     if (count[mover] != count[other] && count[mover] != count[other] - 1)

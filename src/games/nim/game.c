@@ -129,19 +129,10 @@ static int nim_parse(void *state, const char *text, size_t len, struct err *e)
     }
     if (p->rows == 0)
         return err_set(e, NIM_ROWS_LINE, 1, "missing the row sizes (numbers separated by spaces)");
-    if (L.n < NIM_PLAYER_LINE)
-        return err_set(e, NIM_PLAYER_LINE, 1, "missing the player-to-move line (1 or 2)");
-    const struct tf_line *pl = &L.line[NIM_PLAYER_LINE - 1];
-    if (pl->len == 0)
-        return err_set(e, NIM_PLAYER_LINE, 1, "empty player line, expected 1 or 2");
-    if (pl->s[0] != '1' && pl->s[0] != '2')
-        return err_bad_char(e, NIM_PLAYER_LINE, 1, pl->s[0], "the player to move, 1 or 2");
-    if (pl->len > 1)
-        return err_bad_char(e, NIM_PLAYER_LINE, 2, pl->s[1], "the end of the line");
-    for (int i = NIM_PLAYER_LINE; i < L.n; i++)
-        if (L.line[i].len > 0)
-            return err_set(e, i + 1, 1, "unexpected text after the player line");
-    p->to_move = (uint8_t)(pl->s[0] - '1');
+    int player;
+    if (tf_player_line(&L, NIM_PLAYER_LINE, &player, e) != 0)
+        return -1;
+    p->to_move = (uint8_t)(player - 1);
     return 0;
 }
 
