@@ -70,15 +70,15 @@ $(LIB): $(LIB_OBJ)
 
 $(BIN)/%: $(BUILD)/src/cli/%.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) -o $@ $< $(LIB) $(CJSON_LIBS)
+	$(CC) $(LDOPT) -o $@ $< $(LIB) $(CJSON_LIBS) -lm
 
 $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS)
+	$(CC) $(LDOPT) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm
 
 $(E2E_BIN): $(E2E_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS)
+	$(CC) $(LDOPT) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm
 
 # The unit suites, then every end-to-end case (binaries on fixtures, output
 # compared byte for byte) under valgrind in the release build.

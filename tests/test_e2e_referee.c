@@ -71,6 +71,10 @@ ParameterizedTestParameters(e2e_referee, hostile_engine_loses_with_its_reason)
         { "wrong-side", 0,
           "Finished game 1 (wrong-side.sh vs engine): 0-1 {wrong-side.sh forfeits: wrong-player}" },
         { "forker", 0, "Finished game 1 (forker.sh vs engine): 0-1 {forker.sh forfeits: no-output}" },
+        { "escaper", 0,
+          "Finished game 1 (escaper.sh vs engine): 0-1 {escaper.sh forfeits: no-output}" },
+        { "hog", 0,
+          "Finished game 1 (hog.sh vs engine): 0-1 {hog.sh forfeits: memory-limit}" },
         { "tamper", 1,
           "Finished game 1 (engine vs tamper.sh): 1-0 {tamper.sh forfeits: tampered-board}" },
     };
@@ -87,12 +91,12 @@ ParameterizedTest(struct hostile *c, e2e_referee, hostile_engine_loses_with_its_
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine",
             c->second ? good : hostile, "--engine", c->second ? hostile : good, "--games", "1",
-            "--depth", "1", "--timeout-ms", "500", NULL);
+            "--depth", "1", "--timeout-ms", "3000", "--mem-limit-mb", "256", NULL);
     cr_assert_eq(r.status, 0, "%s: exit %d: %s", c->name, r.status, r.err);
     char want[256];
     snprintf(want, sizeof want, "%s\n", c->line);
     cr_assert(strncmp(r.out, want, strlen(want)) == 0, "%s: stdout:\n%s", c->name, r.out);
-    cr_assert(!process_alive("sleep 601[13]"), "%s left a process running", c->name);
+    cr_assert(!process_alive("sleep 60[12][39]"), "%s left a process running", c->name);
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }
@@ -213,10 +217,18 @@ ParameterizedTestParameters(e2e_referee, usage_error)
         { { "match", "--engine", "a", "" }, "referee: match: --game is required\n" },
         { { "match", "--game", "nim", "" }, "referee: match: give two --engine options, got 0\n" },
         { { "match", "--game", "go", "" },
-          "referee: unknown game 'go' (connect4, maxconnect4, nim)\n" },
+          "referee: unknown game 'go' (connect4, maxconnect4, nim, checkers)\n" },
         { { "match", "--engine", "a 'b", "" },
           "referee: --engine 'a 'b': column 3: unterminated ' quote\n" },
-        { { "play", "", "", "" }, "referee: unknown command 'play' (match)\n" },
+        { { "play", "", "", "" },
+          "referee: unknown command 'play' (match, tournament, report, verify, merge)\n" },
+        { { "match", "--games", "0", "" }, "referee: --games must be a number from 1 to 1000000, got '0'\n" },
+        { { "tournament", "--concurrency", "x", "" },
+          "referee: --concurrency must be a number from 1 to 256, got 'x'\n" },
+        { { "tournament", "--shard", "3/2", "" },
+          "referee: shard must be K/N with 1 <= K <= N, got '3/2'\n" },
+        { { "match", "--rounds", "2", "" }, "referee: unknown option '--rounds'\n" },
+        { { "report", "", "", "" }, "referee: report: give one journal or match log\n" },
     };
     return cr_make_param_array(struct ref_usage, cases, sizeof cases / sizeof *cases);
 }

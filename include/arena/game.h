@@ -102,6 +102,13 @@ struct game {
      * position, by the game's own solver; NULL for games without one. */
     int (*perfect)(const void *state);
 
+    /* 1 when move, played from state, can never be undone by later moves (a
+     * capture or a promotion in checkers). The referee adjudicates a draw
+     * after a set number of plies without one, because some games (two
+     * checkers towers) can go on forever. NULL: every game ends by itself,
+     * no draw rule applies. */
+    int (*irreversible)(const void *state, int move);
+
     /* Fixed positions for `engine bench`: NULL-terminated, each a list of
      * move texts played from init, separated by spaces. */
     const char *const *bench;

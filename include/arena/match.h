@@ -1,8 +1,8 @@
 /*
- * match.h - the referee's engines and matches: an engine SPEC turned into an
- * argv template, and a match of N games between two engines through board
- * files, every move validated, CPU time per move logged to JSON (cJSON,
- * schema arena.match/1).
+ * match.h - the referee's engines, games and matches: an engine SPEC turned
+ * into an argv template, one game between two engines through board files
+ * (every move validated, CPU time per move recorded as cJSON), and a match
+ * of N games with its JSON log (schema arena.match/1).
  *
  * SPEC: `name=NAME,cmd=COMMAND` or a bare COMMAND. COMMAND is split into
  * words like a shell would (blanks separate; '...' and "..." quote; \ escapes
@@ -15,8 +15,17 @@
  * (mkdtemp, 0700), the engine runs there (runner.h), and out.txt must hold
  * exactly the position plus one legal move of the side to move. Anything else
  * loses the game for that engine with a named reason: timeout, cpu-limit,
- * crashed: SIGNAME, exit-status N, cannot-run, no-output, unreadable,
- * oversized, illegal-move, wrong-player, tampered-board.
+ * memory-limit, crashed: SIGNAME, exit-status N, cannot-run, no-output,
+ * unreadable, oversized, illegal-move, wrong-player, tampered-board. Games
+ * whose moves can repeat forever (game->irreversible) are drawn after
+ * draw_plies plies without an irreversible move, reason "draw-rule".
+ *
+ * A game's record (JSON, the same in match logs and tournament journals):
+ *   {"index": I, "pair": P, "players": {"1": NAME, "2": NAME},
+ *    "opening": [MOVE...], "moves": [{"ply", "side", "engine", "move" (null
+ *    on a forfeit), "cpu_user_ms", "cpu_sys_ms", "wall_ms", "max_rss_kb",
+ *    "status" ("ok" or the reason)}...], "result": "1-0"|"0-1"|"1/2-1/2",
+ *    "winner": NAME|null, "reason": "normal"|"draw-rule"|forfeit reason}
  */
 #ifndef ARENA_MATCH_H
 #define ARENA_MATCH_H
@@ -25,14 +34,20 @@
 #include <stdio.h>
 #include "arena/game.h"
 #include "arena/runner.h"
+#include "arena/sha256.h"
+
+struct cJSON;
 
 #define REF_NAME_MAX 64
 #define REF_OUTPUT_CAP 65536     /* bytes of an engine's output file */
+#define REF_REASON_MAX 64
+#define REF_DRAW_PLIES 100       /* default of the draw rule */
 
 struct ref_engine {
     char name[REF_NAME_MAX];
     int argc;
     char *argv[RUN_MAX_ARGS];    /* the template, NULL-terminated */
+    char sha256[SHA256_HEX];     /* of the program file; "" if none found */
 };
 
 /* Parses spec into e. Returns 0, or -1 with e filled (col: 1-based offset in
@@ -40,14 +55,58 @@ struct ref_engine {
 int ref_engine_parse(const char *spec, struct ref_engine *eng, struct err *e);
 void ref_engine_free(struct ref_engine *eng);
 
-struct match_opts {
+/* An opening book: one line of move texts (separated by blanks) per
+ * opening, each checked legal from the start when read. */
+struct ref_book {
+    int n;
+    char **line;
+};
+
+/* Reads path: blank lines and lines starting with '#' are skipped. Returns 0,
+ * or -1 with e holding line and column of the first bad move. Free with
+ * ref_book_free. */
+int ref_book_read(const struct game *g, const char *path, struct ref_book *b, struct err *e);
+void ref_book_free(struct ref_book *b);
+
+/* What every game of a match or a tournament shares. */
+struct ref_rules {
     const struct game *game;
+    int depth;                   /* {depth} */
+    int random_plies;            /* opening: random legal plies, unless book */
+    const struct ref_book *book; /* NULL: random openings */
+    uint64_t seed;               /* of the random openings */
+    struct run_limits limits;
+    int draw_plies;              /* the draw rule; 0: none */
+    const char *keep_dir;        /* keep every move's files there; NULL: none */
+};
+
+/* The opening of pair `pair` (both games of a pair get the same): book line
+ * pair % n, or random plies that do not end the game from a generator
+ * seeded by seed and pair. Writes the position to pos and appends the move
+ * texts to list (a cJSON array). */
+void ref_opening(const struct ref_rules *r, long pair, void *pos, struct cJSON *list);
+
+enum ref_play_end { REF_PLAYED = 0, REF_CANCELLED = 1 };
+
+/* Plays game `index` of pair `pair`, side[s] playing side s+1, and fills gj
+ * (a cJSON object) with its record. Returns REF_PLAYED, REF_CANCELLED (the
+ * limits' cancel flag was raised; gj is then incomplete), or -1 with e
+ * filled when the referee itself fails (a folder or file of its own); an
+ * engine's failure is a lost game, not an error. */
+int ref_play(const struct ref_rules *r, long index, long pair,
+             const struct ref_engine *const side[2], struct cJSON *gj, struct err *e);
+
+/* Prints a record's result line: "Finished game I (A vs B): 1-0 {why}". */
+void ref_print_result(FILE *out, const struct cJSON *gj);
+
+/* The JSON of an engine (name, cmd, sha256) and of the shared rules. */
+struct cJSON *ref_engine_json(const struct ref_engine *eng);
+void ref_rules_to_json(const struct ref_rules *r, struct cJSON *obj);
+
+struct match_opts {
+    struct ref_rules rules;
     const struct ref_engine *engine[2];
     int games;               /* games in all; pairs share an opening */
-    int depth;               /* {depth} */
-    int random_plies;        /* opening: random legal plies from the start */
-    uint64_t seed;
-    struct run_limits limits;
     const char *log_path;    /* JSON log; NULL: none */
 };
 

@@ -6,11 +6,18 @@
  *
  * The child gets stdin from /dev/null and stdout/stderr to /dev/null (a
  * chatty engine cannot block on a full pipe), RLIMIT_CPU, RLIMIT_AS,
- * RLIMIT_FSIZE and RLIMIT_CORE 0, and runs in cwd.
+ * RLIMIT_FSIZE, RLIMIT_NPROC and RLIMIT_CORE 0, and runs in cwd.
+ *
+ * A process that leaves the group (setsid) escapes kill(-group). With
+ * reap_all the caller promises it is a child subreaper (run_become_reaper)
+ * with no children of its own but the engine: every orphan of the engine
+ * then becomes our child, and after the move all of them are killed and
+ * reaped, so nothing of the engine survives even a setsid.
  */
 #ifndef ARENA_RUNNER_H
 #define ARENA_RUNNER_H
 
+#include <signal.h>
 #include <stdint.h>
 #include "arena/err.h"
 
@@ -21,6 +28,12 @@ struct run_limits {
     long cpu_limit_s;    /* RLIMIT_CPU; 0: none */
     long mem_limit_mb;   /* RLIMIT_AS; 0: none */
     long file_limit_kb;  /* RLIMIT_FSIZE; 0: none */
+    long proc_limit;     /* RLIMIT_NPROC (tasks of the user, all processes
+                          * counted); 0: none. See run_proc_limit. */
+    int reap_all;        /* 1: sweep every child after the move (above) */
+    /* When non-NULL and it becomes non-zero (a signal handler sets it), the
+     * run is killed and ends RUN_CANCELLED. */
+    const volatile sig_atomic_t *cancel;
 };
 
 enum run_end {
@@ -28,6 +41,13 @@ enum run_end {
     RUN_SIGNALED,    /* killed by a signal it did not get from us; signal */
     RUN_TIMEOUT,     /* past the wall deadline: we killed the group */
     RUN_CPU_LIMIT,   /* SIGXCPU / SIGKILL from RLIMIT_CPU */
+    RUN_MEM_LIMIT,   /* failed (signal or exit status) after its peak RSS
+                      * reached half of RLIMIT_AS: an allocation failed.
+                      * Half, because growing allocators double. A peak
+                      * not above the referee's own size cannot be told
+                      * from the forked copy of the referee, so a limit
+                      * should be well above the referee's size. */
+    RUN_CANCELLED,   /* *cancel became non-zero: we killed the group */
     RUN_EXEC_FAILED, /* the command could not be started; err holds why */
 };
 
@@ -44,5 +64,15 @@ struct run_result {
  * created at all (fork or pipe failure; exec failures are RUN_EXEC_FAILED). */
 int run_engine(char *const argv[], const char *cwd, const struct run_limits *limits,
                struct run_result *r, struct err *e);
+
+/* Kills and reaps every child of this process until none is left. */
+void run_sweep(void);
+
+/* Makes this process the child subreaper of its descendants (Linux). */
+void run_become_reaper(void);
+
+/* An RLIMIT_NPROC that lets engines start `extra` more tasks than the user
+ * runs now (the limit counts all of the user's tasks, not the engine's). */
+long run_proc_limit(long extra);
 
 #endif

@@ -8,10 +8,16 @@
  * exec succeeded.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -27,6 +33,11 @@
  * at most every POLL_MAX_US: no signals, no pidfd (valgrind lacks it). */
 #define POLL_MIN_US 20
 #define POLL_MAX_US 1000
+/* A failed run whose peak RSS reached 1/MEM_NEAR_DIVISOR of RLIMIT_AS ran
+ * out of memory (runner.h). */
+#define MEM_NEAR_DIVISOR 2
+#define PROC_STAT_MAX 512
+#define MEM_SELF_MARGIN_KB 1024
 
 static double tv_ms(struct timeval tv)
 {
@@ -37,6 +48,93 @@ static void set_limit(int resource, rlim_t value)
 {
     struct rlimit rl = { value, value };
     setrlimit(resource, &rl);
+}
+
+/* The parent pid from /proc/PID/stat (the field after the ')' that closes
+ * the command name, which may itself hold ')' and spaces); -1 if gone. */
+static long parent_of(const char *pid)
+{
+    char path[NAME_MAX + 16], buf[PROC_STAT_MAX];
+    snprintf(path, sizeof path, "/proc/%s/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *close = strrchr(buf, ')');
+    long ppid;
+    char state;
+    if (!close || sscanf(close + 1, " %c %ld", &state, &ppid) != 2)
+        return -1;
+    return ppid;
+}
+
+/* Kills every child of ours (orphans of an engine adopted by the subreaper,
+ * setsid escapees included) and reaps them, until none is left. The cheap
+ * check first: most moves leave nothing behind. */
+/* Our resident size now, in KiB (0 if unknown). */
+static long resident_kb(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long size, resident = 0;
+    if (!f)
+        return 0;
+    if (fscanf(f, "%ld %ld", &size, &resident) != 2)
+        resident = 0;
+    fclose(f);
+    return resident * (sysconf(_SC_PAGESIZE) / KB);
+}
+
+void run_sweep(void)
+{
+    int status;
+    pid_t w;
+    while ((w = waitpid(-1, &status, WNOHANG)) > 0)
+        ;
+    if (w < 0)
+        return;   /* ECHILD: no descendant is left */
+    long self = (long)getpid();
+    for (;;) {
+        DIR *d = opendir("/proc");
+        if (d) {
+            struct dirent *de;
+            while ((de = readdir(d)))
+                if (de->d_name[0] >= '1' && de->d_name[0] <= '9' && parent_of(de->d_name) == self)
+                    kill((pid_t)atol(de->d_name), SIGKILL);
+            closedir(d);
+        }
+        if (waitpid(-1, &status, 0) < 0 && errno == ECHILD)
+            return;
+    }
+}
+
+void run_become_reaper(void)
+{
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+long run_proc_limit(long extra)
+{
+    uid_t uid = getuid();
+    long tasks = 0;
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        char path[sizeof de->d_name + 16];
+        struct stat st;
+        if (de->d_name[0] < '1' || de->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/task", de->d_name);
+        if (stat(path, &st) != 0 || st.st_uid != uid)
+            continue;
+        /* A task folder links to itself, its parent and one entry per thread. */
+        tasks += st.st_nlink > 2 ? (long)st.st_nlink - 2 : 1;
+    }
+    closedir(d);
+    return tasks + extra;
 }
 
 /* In the child: never returns. */
@@ -60,6 +158,8 @@ static void child(char *const argv[], const char *cwd, const struct run_limits *
         set_limit(RLIMIT_AS, (rlim_t)l->mem_limit_mb * MB);
     if (l->file_limit_kb > 0)
         set_limit(RLIMIT_FSIZE, (rlim_t)l->file_limit_kb * KB);
+    if (l->proc_limit > 0)
+        set_limit(RLIMIT_NPROC, (rlim_t)l->proc_limit);
     set_limit(RLIMIT_CORE, 0);
     int e = 0;
     if (chdir(cwd) != 0)
@@ -80,6 +180,7 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0)
         return err_set(e, 0, 0, "pipe: %s", strerror(errno));
+    long self_kb = limits->mem_limit_mb > 0 ? resident_kb() : 0;
     uint64_t t0 = clock_wall_ns();
     pid_t pid = fork();
     if (pid < 0) {
@@ -100,6 +201,7 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
     long step_us = POLL_MIN_US;
+    int cancelled = 0;
     while (got <= 0 && !reaped) {
         pid_t w = wait4(pid, &status, WNOHANG, &ru);
         if (w == pid) {
@@ -112,17 +214,23 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
             timed_out = 1;
             break;
         }
+        if (limits->cancel && *limits->cancel) {
+            cancelled = 1;
+            break;
+        }
         usleep((useconds_t)step_us);
         if (step_us < POLL_MAX_US)
             step_us *= 2;
     }
-    if (timed_out)
+    if (timed_out || cancelled)
         kill(-pid, SIGKILL);
     while (!reaped && wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
         ;
     r->wall_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS;
     /* Whatever the leader left behind in its group goes with it. */
     kill(-pid, SIGKILL);
+    if (limits->reap_all)
+        run_sweep();
     r->cpu_user_ms = tv_ms(ru.ru_utime);
     r->cpu_sys_ms = tv_ms(ru.ru_stime);
     r->max_rss_kb = ru.ru_maxrss;
@@ -131,16 +239,24 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
         err_set(e, 0, 0, "cannot run '%s': %s", argv[0], strerror(exec_errno));
         return 0;
     }
-    if (timed_out) {
+    /* ru_maxrss keeps the high-water mark of the child's life before exec,
+     * a copy of us: only a peak above our own size is the engine's. */
+    int near_mem = limits->mem_limit_mb > 0 && r->max_rss_kb > self_kb + MEM_SELF_MARGIN_KB &&
+                   r->max_rss_kb * MEM_NEAR_DIVISOR >= limits->mem_limit_mb * KB;
+    if (cancelled) {
+        r->end = RUN_CANCELLED;
+    } else if (timed_out) {
         r->end = RUN_TIMEOUT;
     } else if (WIFEXITED(status)) {
-        r->end = RUN_EXITED;
+        r->end = WEXITSTATUS(status) != 0 && near_mem ? RUN_MEM_LIMIT : RUN_EXITED;
         r->status = WEXITSTATUS(status);
     } else {
         int sig = WTERMSIG(status);
         int over_cpu = limits->cpu_limit_s > 0 && (r->cpu_user_ms + r->cpu_sys_ms) / 1000.0
                                                       >= (double)limits->cpu_limit_s;
-        r->end = sig == SIGXCPU || (sig == SIGKILL && over_cpu) ? RUN_CPU_LIMIT : RUN_SIGNALED;
+        r->end = sig == SIGXCPU || (sig == SIGKILL && over_cpu) ? RUN_CPU_LIMIT
+                 : near_mem                                    ? RUN_MEM_LIMIT
+                                                               : RUN_SIGNALED;
         r->signal = sig;
     }
     return 0;

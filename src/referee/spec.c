@@ -4,8 +4,11 @@
  * can copy a command line from their terminal; nothing is expanded and no
  * shell ever runs.
  */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "arena/match.h"
 
 #define PLACEHOLDERS 4
@@ -60,6 +63,30 @@ static int split_words(const char *cmd, int base, struct ref_engine *eng, struct
     return 0;
 }
 
+/* The SHA-256 of the program argv[0] names (looked up in PATH like execvp
+ * when it has no '/'), or "" when there is no such readable file. */
+static void program_digest(struct ref_engine *eng)
+{
+    const char *prog = eng->argv[0];
+    char path[PATH_MAX];
+    struct err e;
+    eng->sha256[0] = '\0';
+    if (strchr(prog, '/')) {
+        if (sha256_file(prog, eng->sha256, &e) != 0)
+            eng->sha256[0] = '\0';
+        return;
+    }
+    const char *dirs = getenv("PATH");
+    for (const char *d = dirs ? dirs : ""; *d;) {
+        size_t n = strcspn(d, ":");
+        snprintf(path, sizeof path, "%.*s/%s", (int)n, n ? d : ".", prog);
+        if (access(path, X_OK) == 0 && sha256_file(path, eng->sha256, &e) == 0)
+            return;
+        d += n + (d[n] == ':');
+    }
+    eng->sha256[0] = '\0';
+}
+
 int ref_engine_parse(const char *spec, struct ref_engine *eng, struct err *e)
 {
     memset(eng, 0, sizeof *eng);
@@ -91,6 +118,7 @@ int ref_engine_parse(const char *spec, struct ref_engine *eng, struct err *e)
             eng->argv[0] = abs;
         }
     }
+    program_digest(eng);
     if (!eng->name[0]) {
         const char *base = strrchr(eng->argv[0], '/');
         base = base ? base + 1 : eng->argv[0];

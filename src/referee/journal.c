@@ -1,0 +1,301 @@
+/*
+ * journal.c - tournament journals and match logs on disk: reading them game
+ * by game, opening a journal for appending (resume included), appending a
+ * game, and merging shard journals (tournament.h).
+ *
+ * A journal line is written with one write() on an O_APPEND descriptor and
+ * fsync'd, so after a crash the file is every finished game plus at most one
+ * line cut short, which readers skip and resume cuts off.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "arena/textfile.h"
+#include "arena/tournament.h"
+
+#define JOURNAL_CAP (1L << 30)   /* bytes of a journal or log we read */
+#define JOURNAL_SCHEMA "arena.journal/1"
+#define MATCH_SCHEMA "arena.match/1"
+
+/* Line and column of byte at in text. */
+static void place(const char *text, const char *at, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (const char *p = text; p < at; p++) {
+        if (*p == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+static const char *schema_of(const cJSON *obj)
+{
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(obj, "schema");
+    return cJSON_IsString(s) ? s->valuestring : "";
+}
+
+/* Scans text (NUL-terminated, modified in place). *complete: bytes of whole
+ * lines (a journal's valid prefix). */
+static int scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, size_t *complete,
+                     struct err *e)
+{
+    const char *end = NULL;
+    cJSON *first = cJSON_ParseWithOpts(text, &end, 0);
+    *complete = 0;
+    if (first && strcmp(schema_of(first), MATCH_SCHEMA) == 0) {
+        int rc = fn(ctx, first, 1, 0, e);
+        const cJSON *g;
+        cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(first, "games"))
+            if (!rc)
+                rc = fn(ctx, g, 0, 0, e);
+        cJSON_Delete(first);
+        *complete = len;
+        return rc;
+    }
+    if (!first || strcmp(schema_of(first), JOURNAL_SCHEMA) != 0) {
+        cJSON_Delete(first);
+        if (len == 0)
+            return err_set(e, 0, 0, "empty file: not a journal or a match log");
+        int line, col;
+        place(text, first ? text : end ? end : text, &line, &col);
+        return err_set(e, line, col, "not a journal (%s) or a match log (%s)", JOURNAL_SCHEMA,
+                       MATCH_SCHEMA);
+    }
+    cJSON_Delete(first);
+    int rc = 0, lineno = 0;
+    for (char *p = text; !rc && p < text + len; lineno++) {
+        char *nl = memchr(p, '\n', (size_t)(text + len - p));
+        if (!nl)
+            break;   /* cut short by a crash: not a game */
+        *nl = '\0';
+        const char *bad = NULL;
+        cJSON *rec = cJSON_ParseWithOpts(p, &bad, 1);
+        if (!rec || !cJSON_IsObject(rec)) {
+            cJSON_Delete(rec);
+            return err_set(e, lineno + 1, bad && rec == NULL ? (int)(bad - p) + 1 : 1,
+                           "not a JSON object");
+        }
+        rc = fn(ctx, rec, lineno == 0, lineno + 1, e);
+        cJSON_Delete(rec);
+        p = nl + 1;
+        *complete = (size_t)(p - text);
+    }
+    return rc;
+}
+
+int tour_scan(const char *path, tour_scan_fn fn, void *ctx, struct err *e)
+{
+    char *text;
+    size_t len, complete;
+    if (tf_read(path, JOURNAL_CAP, &text, &len, e) != 0)
+        return -1;
+    int rc = scan_text(text, len, fn, ctx, &complete, e);
+    free(text);
+    return rc;
+}
+
+struct open_ctx {
+    const cJSON *header;
+    tour_scan_fn fn;
+    void *ctx;
+};
+
+static int check_header(void *vctx, const cJSON *rec, int is_header, int line, struct err *e)
+{
+    struct open_ctx *c = vctx;
+    if (!is_header)
+        return c->fn(c->ctx, rec, 0, line, e);
+    if (strcmp(schema_of(rec), JOURNAL_SCHEMA) != 0)
+        return err_set(e, 1, 1, "a match log cannot be resumed, only a journal");
+    const cJSON *item;
+    cJSON_ArrayForEach(item, c->header) {
+        const cJSON *theirs = cJSON_GetObjectItemCaseSensitive(rec, item->string);
+        if (!theirs || !cJSON_Compare(item, theirs, 1))
+            return err_set(e, 1, 1,
+                           "this journal is of another tournament: its \"%s\" differs "
+                           "(resume needs the same engines, rules and shard)",
+                           item->string);
+    }
+    return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, data, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        data += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+int tour_journal_append(int fd, const char *line, struct err *e)
+{
+    size_t len = strlen(line);
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return err_set(e, 0, 0, "out of memory");
+    memcpy(buf, line, len);
+    buf[len] = '\n';
+    /* One write: a crash leaves the line whole or cut, never interleaved. */
+    int rc = write_all(fd, buf, len + 1) != 0 || fsync(fd) != 0
+                 ? err_set(e, 0, 0, "cannot append to the journal: %s", strerror(errno))
+                 : 0;
+    free(buf);
+    return rc;
+}
+
+int tour_journal_open(const char *path, const cJSON *header, int resume, tour_scan_fn fn,
+                      void *ctx, int *fd, struct err *e)
+{
+    struct stat st;
+    if (resume && stat(path, &st) == 0) {
+        char *text;
+        size_t len, complete;
+        if (tf_read(path, JOURNAL_CAP, &text, &len, e) != 0) {
+            char msg[ERR_MSG_MAX];
+            snprintf(msg, sizeof msg, "%s", e->msg);
+            return err_set(e, 0, 0, "%s: %s", path, msg);
+        }
+        struct open_ctx oc = { header, fn, ctx };
+        int rc = scan_text(text, len, check_header, &oc, &complete, e);
+        free(text);
+        if (rc)
+            return -1;
+        if (complete == 0)
+            return err_set(e, 1, 1, "the journal has no complete header line");
+        *fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+        if (*fd < 0)
+            return err_set(e, 0, 0, "%s: cannot open: %s", path, strerror(errno));
+        /* Cut off a line a crash left unfinished; its game runs again. */
+        if (complete < len && ftruncate(*fd, (off_t)complete) != 0) {
+            close(*fd);
+            return err_set(e, 0, 0, "%s: cannot truncate: %s", path, strerror(errno));
+        }
+        return 0;
+    }
+    *fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (*fd < 0)
+        return errno == EEXIST
+                   ? err_set(e, 0, 0, "%s: the journal exists: add --resume to finish its "
+                                      "tournament, or name another file", path)
+                   : err_set(e, 0, 0, "%s: cannot create: %s", path, strerror(errno));
+    char *text = cJSON_PrintUnformatted(header);
+    int rc = text ? tour_journal_append(*fd, text, e) : err_set(e, 0, 0, "out of memory");
+    free(text);
+    if (rc) {
+        close(*fd);
+        unlink(path);
+    }
+    return rc;
+}
+
+/* --- merge ------------------------------------------------------------- */
+
+struct merge_line {
+    long index;
+    char *text;
+};
+
+struct merge_ctx {
+    cJSON *header;          /* the first input's, without "shard" */
+    struct merge_line *line;
+    long n, cap;
+    long total;             /* games in the schedule */
+};
+
+static int merge_collect(void *vctx, const cJSON *rec, int is_header, int line, struct err *e)
+{
+    struct merge_ctx *m = vctx;
+    if (is_header) {
+        if (strcmp(schema_of(rec), JOURNAL_SCHEMA) != 0)
+            return err_set(e, 1, 1, "not a journal: only journals merge");
+        cJSON *h = cJSON_Duplicate(rec, 1);
+        cJSON_DeleteItemFromObjectCaseSensitive(h, "shard");
+        if (!m->header) {
+            m->header = h;
+            m->total = (long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(h, "games"));
+            return 0;
+        }
+        int same = cJSON_Compare(h, m->header, 1);
+        cJSON_Delete(h);
+        return same ? 0 : err_set(e, 1, 1, "a shard of another tournament (headers differ)");
+    }
+    const cJSON *idx = cJSON_GetObjectItemCaseSensitive(rec, "index");
+    if (!cJSON_IsNumber(idx))
+        return err_set(e, line, 1, "a game without \"index\"");
+    if (m->n == m->cap) {
+        long cap = m->cap ? 2 * m->cap : 256;
+        struct merge_line *grown = realloc(m->line, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return err_set(e, line, 1, "out of memory");
+        m->line = grown;
+        m->cap = cap;
+    }
+    char *text = cJSON_PrintUnformatted(rec);
+    if (!text)
+        return err_set(e, line, 1, "out of memory");
+    m->line[m->n].index = (long)idx->valuedouble;
+    m->line[m->n++].text = text;
+    return 0;
+}
+
+static int by_index(const void *a, const void *b)
+{
+    long x = ((const struct merge_line *)a)->index, y = ((const struct merge_line *)b)->index;
+    return (x > y) - (x < y);
+}
+
+int tour_merge(const char *out, char *const inputs[], int n, struct err *e, const char **bad_path)
+{
+    struct merge_ctx m = { 0 };
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        *bad_path = inputs[i];
+        rc = tour_scan(inputs[i], merge_collect, &m, e) ? -1 : 0;
+    }
+    if (!rc) {
+        qsort(m.line, (size_t)m.n, sizeof *m.line, by_index);
+        for (long i = 1; i < m.n && !rc; i++)
+            if (m.line[i].index == m.line[i - 1].index) {
+                *bad_path = out;
+                rc = err_set(e, 0, 0, "game %ld is in two inputs", m.line[i].index);
+            }
+    }
+    if (!rc) {
+        *bad_path = out;
+        cJSON_AddStringToObject(m.header, "shard", "1/1");
+        char *head = cJSON_PrintUnformatted(m.header);
+        size_t len = strlen(head) + 1;
+        for (long i = 0; i < m.n; i++)
+            len += strlen(m.line[i].text) + 1;
+        char *buf = malloc(len + 1), *p = buf;
+        if (!buf || !head) {
+            rc = err_set(e, 0, 0, "out of memory");
+        } else {
+            p += sprintf(p, "%s\n", head);
+            for (long i = 0; i < m.n; i++)
+                p += sprintf(p, "%s\n", m.line[i].text);
+            rc = tf_write_atomic(out, buf, (size_t)(p - buf), e);
+        }
+        free(buf);
+        free(head);
+    }
+    for (long i = 0; i < m.n; i++)
+        free(m.line[i].text);
+    free(m.line);
+    cJSON_Delete(m.header);
+    return rc;
+}

@@ -1,0 +1,222 @@
+/*
+ * test_referee.c - the referee's pure parts: SHA-256 against the FIPS
+ * 180-4 examples, the tournament schedule (every pair, both colours, a
+ * shared opening per pair, the same game for the same index), the
+ * statistics against values computed independently from the cutechess
+ * formulas, and the journal: appends, a line cut short by a crash, resume's
+ * truncation and its header check.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "arena/sha256.h"
+#include "arena/tournament.h"
+
+struct digest {
+    char text[64];
+    long repeat;
+    char hex[SHA256_HEX];
+};
+
+ParameterizedTestParameters(referee, sha256_matches_fips_examples)
+{
+    static struct digest cases[] = {
+        { "", 1, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+        { "abc", 1, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+        { "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 1,
+          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+        { "a", 1000000, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0" },
+    };
+    return cr_make_param_array(struct digest, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct digest *d, referee, sha256_matches_fips_examples)
+{
+    struct sha256 c;
+    char hex[SHA256_HEX];
+    sha256_init(&c);
+    for (long i = 0; i < d->repeat; i++)
+        sha256_update(&c, d->text, strlen(d->text));
+    sha256_final(&c, hex);
+    cr_assert_str_eq(hex, d->hex, "'%s' x %ld", d->text, d->repeat);
+}
+
+Test(referee, sha256_of_a_file_equals_that_of_its_bytes)
+{
+    char path[] = "/tmp/arena-sha-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, "abc", 3), 3);
+    close(fd);
+    char hex[SHA256_HEX];
+    struct err e;
+    cr_assert_eq(sha256_file(path, hex, &e), 0, "%s", e.msg);
+    cr_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    unlink(path);
+    cr_assert_eq(sha256_file(path, hex, &e), -1);
+}
+
+static void config(struct tour_config *c, int engines, enum tour_format f, int rounds)
+{
+    memset(c, 0, sizeof *c);
+    c->nengines = engines;
+    c->format = f;
+    c->rounds = rounds;
+    c->shard_k = c->shard_n = 1;
+}
+
+/* Round-robin: each pair plays 2 games per round, one per colour, on one
+ * opening (the pair index), and game i is a pure function of i. */
+Test(referee, round_robin_schedule_pairs_everyone_in_both_colours)
+{
+    struct tour_config c;
+    config(&c, 5, TOUR_ROUND_ROBIN, 3);
+    long n = tour_games(&c);
+    cr_assert_eq(n, 3 * 10 * 2, "games %ld", n);
+    int as_first[5][5] = { { 0 } };
+    for (long i = 1; i <= n; i++) {
+        struct tour_game g, again;
+        tour_game_at(&c, i, &g);
+        tour_game_at(&c, i, &again);
+        cr_assert(memcmp(&g, &again, sizeof g) == 0, "game %ld is not a pure function", i);
+        cr_assert_eq(g.index, i);
+        cr_assert_eq(g.pair, (i - 1) / 2, "game %ld pair %ld", i, g.pair);
+        cr_assert_neq(g.side[0], g.side[1], "game %ld: an engine against itself", i);
+        as_first[g.side[0]][g.side[1]]++;
+        if (i % 2 == 0) {
+            struct tour_game prev;
+            tour_game_at(&c, i - 1, &prev);
+            cr_assert(prev.side[0] == g.side[1] && prev.side[1] == g.side[0],
+                      "games %ld and %ld do not swap colours", i - 1, i);
+        }
+    }
+    for (int a = 0; a < 5; a++)
+        for (int b = 0; b < 5; b++)
+            cr_assert_eq(as_first[a][b], a == b ? 0 : 3, "%d first against %d: %d games", a, b,
+                         as_first[a][b]);
+}
+
+Test(referee, gauntlet_schedule_plays_the_first_engine_every_game)
+{
+    struct tour_config c;
+    config(&c, 4, TOUR_GAUNTLET, 2);
+    cr_assert_eq(tour_games(&c), 2 * 3 * 2);
+    int opponent[4] = { 0 };
+    for (long i = 1; i <= tour_games(&c); i++) {
+        struct tour_game g;
+        tour_game_at(&c, i, &g);
+        cr_assert(g.side[0] == 0 || g.side[1] == 0, "game %ld without engine 0", i);
+        opponent[g.side[0] + g.side[1]]++;
+    }
+    cr_assert(opponent[1] == 4 && opponent[2] == 4 && opponent[3] == 4, "%d %d %d", opponent[1],
+              opponent[2], opponent[3]);
+}
+
+/* Expected values computed with Python's math module from the formulas
+ * cutechess documents (score -> Elo, normal 95% interval, erf LOS, GSPRT). */
+Test(referee, statistics_match_independent_values)
+{
+    cr_assert_float_eq(tour_elo(0.5), 0.0, 1e-12);
+    cr_assert_float_eq(tour_elo(0.75), 190.848501887865, 1e-9, "%f", tour_elo(0.75));
+    cr_assert(isinf(tour_elo(1.0)) && tour_elo(1.0) > 0);
+    double elo, margin;
+    tour_elo_interval(30, 20, 50, &elo, &margin);
+    cr_assert_float_eq(elo, 34.86007028756008, 1e-9, "%f", elo);
+    cr_assert_float_eq(margin, 48.470228059870166, 1e-9, "%f", margin);
+    cr_assert_float_eq(tour_los(30, 20), 0.9213503964748575, 1e-12);
+    cr_assert_float_eq(tour_los(0, 0), 0.5, 1e-12);
+    cr_assert_float_eq(tour_sprt_llr(30, 20, 50, 0, 10), 0.5027458564789831, 1e-9, "%f",
+                       tour_sprt_llr(30, 20, 50, 0, 10));
+    double lo, hi;
+    tour_sprt_bounds(0.05, 0.05, &lo, &hi);
+    cr_assert_float_eq(lo, -2.9444389791664403, 1e-12);
+    cr_assert_float_eq(hi, 2.9444389791664403, 1e-12);
+    double v[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+    cr_assert_float_eq(tour_percentile(v, 10, 50), 5, 0);
+    cr_assert_float_eq(tour_percentile(v, 10, 95), 10, 0);
+    cr_assert_float_eq(tour_percentile(v, 10, 0), 1, 0);
+}
+
+struct scan_count {
+    int headers, games;
+    long last_index;
+};
+
+static int count(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
+{
+    (void)line;
+    (void)e;
+    struct scan_count *c = ctx;
+    if (is_header) {
+        c->headers++;
+    } else {
+        c->games++;
+        c->last_index = (long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rec, "index"));
+    }
+    return 0;
+}
+
+/* A crash mid-append leaves a cut line: readers skip it, resume cuts it off
+ * and appends after the last whole line; a header of another tournament is
+ * refused at line 1. */
+Test(referee, journal_survives_a_line_cut_short)
+{
+    char path[] = "/tmp/arena-journal-XXXXXX";
+    int tmp = mkstemp(path);
+    close(tmp);
+    unlink(path);
+    cJSON *header = cJSON_CreateObject();
+    cJSON_AddStringToObject(header, "schema", "arena.journal/1");
+    cJSON_AddStringToObject(header, "game", "nim");
+    struct err e;
+    int fd;
+    struct scan_count c = { 0, 0, 0 };
+    cr_assert_eq(tour_journal_open(path, header, 0, count, &c, &fd, &e), 0, "%s", e.msg);
+    cr_assert_eq(tour_journal_append(fd, "{\"index\":1}", &e), 0);
+    cr_assert_eq(tour_journal_append(fd, "{\"index\":2}", &e), 0);
+    cr_assert_eq(write(fd, "{\"index\":3,\"mov", 15), 15);
+    close(fd);
+    cr_assert_eq(tour_scan(path, count, &c, &e), 0, "%s", e.msg);
+    cr_assert(c.headers == 1 && c.games == 2 && c.last_index == 2, "%d %d %ld", c.headers,
+              c.games, c.last_index);
+    cr_assert_eq(tour_journal_open(path, header, 0, count, &c, &fd, &e), -1,
+                 "an existing journal was reopened without resume");
+    memset(&c, 0, sizeof c);
+    cr_assert_eq(tour_journal_open(path, header, 1, count, &c, &fd, &e), 0, "%s", e.msg);
+    cr_assert_eq(c.games, 2, "resume saw %d games", c.games);
+    cr_assert_eq(tour_journal_append(fd, "{\"index\":3}", &e), 0);
+    close(fd);
+    FILE *f = fopen(path, "r");
+    char buf[256] = "";
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    cr_assert_str_eq(buf, "{\"schema\":\"arena.journal/1\",\"game\":\"nim\"}\n{\"index\":1}\n"
+                          "{\"index\":2}\n{\"index\":3}\n");
+    cJSON_ReplaceItemInObject(header, "game", cJSON_CreateString("connect4"));
+    cr_assert_eq(tour_journal_open(path, header, 1, count, &c, &fd, &e), -1);
+    cr_assert_eq(e.line, 1);
+    cr_assert_not_null(strstr(e.msg, "\"game\" differs"), "%s", e.msg);
+    cJSON_Delete(header);
+    unlink(path);
+}
+
+Test(referee, opening_book_names_the_bad_move)
+{
+    char path[] = "/tmp/arena-book-XXXXXX";
+    int fd = mkstemp(path);
+    const char *text = "# book\n4 4 4\n  3 8\n";
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    struct ref_book b;
+    struct err e;
+    cr_assert_eq(ref_book_read(game_find("connect4"), path, &b, &e), -1);
+    cr_assert(e.line == 3 && e.col == 5, "%d:%d %s", e.line, e.col, e.msg);
+    cr_assert_str_eq(e.msg, "'8' is not a legal move here");
+    unlink(path);
+}
