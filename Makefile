@@ -2,8 +2,9 @@
 #
 #   make            the library and every binary, into bin/
 #   make test       unit suites, then the end-to-end suite under valgrind
-#   make demo       a full Max-Connect4 game, depth 2 against depth 6
+#   make demo       a Max-Connect4 round-robin tournament (random, depths 1-7)
 #   make bench      search speed and node-count signatures
+#   make bench-referee  referee overhead, concurrency, a 10,000-game tournament
 #   make DEBUG=1 …  the same with -O0 -g and ASan/UBSan, in build/debug
 #   make install    PREFIX (default /usr/local) and DESTDIR as usual
 #
@@ -53,7 +54,7 @@ E2E_SRC  := $(wildcard tests/test_e2e*.c) tests/e2e_util.c
 UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
-.PHONY: all deps test unit e2e demo bench clean install uninstall
+.PHONY: all deps test unit e2e demo bench bench-referee clean install uninstall
 
 all: $(BINARIES)
 
@@ -104,6 +105,9 @@ bench: all
 	$(BIN)/spfiar --bench --level 7
 	$(BIN)/nim --bench 3 5 7 9 11 13
 	@sh scripts/plot-bench.sh results/bench-maxconnect4.json results/bench-maxconnect4.svg
+
+bench-referee: all
+	@sh scripts/bench-referee.sh $(BIN)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -23,8 +23,10 @@
  * A game's record (JSON, the same in match logs and tournament journals):
  *   {"index": I, "pair": P, "players": {"1": NAME, "2": NAME},
  *    "opening": [MOVE...], "moves": [{"ply", "side", "engine", "move" (null
- *    on a forfeit), "cpu_user_ms", "cpu_sys_ms", "wall_ms", "max_rss_kb",
- *    "status" ("ok" or the reason)}...], "result": "1-0"|"0-1"|"1/2-1/2",
+ *    on a forfeit), "cpu_user_ms", "cpu_sys_ms" (the engine's rusage),
+ *    "wall_ms" (its run), "max_rss_kb", "referee_ms" (the referee's own
+ *    time on the ply: writing, starting, judging), "status" ("ok" or the
+ *    reason)}...], "result": "1-0"|"0-1"|"1/2-1/2",
  *    "winner": NAME|null, "reason": "normal"|"draw-rule"|forfeit reason}
  */
 #ifndef ARENA_MATCH_H

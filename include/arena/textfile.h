@@ -50,6 +50,14 @@ int tf_player_line(const struct tf_lines *L, int line, int *player, struct err *
  * or -1 with e filled; on failure path is unchanged and no temp file is left. */
 int tf_write_atomic(const char *path, const char *data, size_t len, struct err *e);
 
+/* Writes all len bytes to fd, retrying short writes and EINTR. Returns 0, or
+ * -1 with errno set. */
+int tf_write_all(int fd, const void *data, size_t len);
+
+/* The 1-based line and column of at, a pointer into text (for errors in
+ * files parsed whole, such as JSON). */
+void tf_place(const char *text, const char *at, int *line, int *col);
+
 /* Interactive input, one line at a time (the SPFIAR and Nim sessions). */
 enum tf_getline_result { TF_LINE_OK, TF_LINE_TOO_LONG, TF_LINE_EOF, TF_LINE_FAILED };
 

@@ -116,6 +116,8 @@ struct tour_tally {
     long drew[TOUR_MAX_ENGINES][TOUR_MAX_ENGINES];
     double *cpu[TOUR_MAX_ENGINES];               /* ms per move, malloc'd */
     long ncpu[TOUR_MAX_ENGINES], capcpu[TOUR_MAX_ENGINES];
+    double *overhead;                            /* referee_ms per move */
+    long noverhead, capoverhead;
     int nforfeit;
     struct { int engine; char reason[REF_REASON_MAX]; long count; } forfeit[TOUR_MAX_FORFEITS];
 };

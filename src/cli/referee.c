@@ -249,16 +249,7 @@ static void key_place(const char *text, const char *key, struct err *e)
     char quoted[80];
     snprintf(quoted, sizeof quoted, "\"%s\"", key);
     const char *at = strstr(text, quoted);
-    e->line = 1;
-    e->col = 1;
-    for (const char *p = text; at && p < at; p++) {
-        if (*p == '\n') {
-            e->line++;
-            e->col = 1;
-        } else {
-            e->col++;
-        }
-    }
+    tf_place(text, at ? at : text, &e->line, &e->col);
 }
 
 /* Applies the config file's options; 0, or -1 with e (file place) filled. */
@@ -272,11 +263,7 @@ static int read_config(struct settings *s, const char *path, struct err *e)
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     int rc = 0;
     if (!root || !cJSON_IsObject(root)) {
-        const char *at = root ? text : end ? end : text;
-        e->line = 1;
-        e->col = 1;
-        for (const char *p = text; p < at; p++)
-            *p == '\n' ? (e->line++, e->col = 1) : e->col++;
+        tf_place(text, root ? text : end ? end : text, &e->line, &e->col);
         snprintf(e->msg, sizeof e->msg, root ? "expected a JSON object of options"
                                              : "not valid JSON");
         rc = -1;

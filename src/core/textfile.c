@@ -112,6 +112,35 @@ int tf_player_line(const struct tf_lines *L, int line, int *player, struct err *
     return 0;
 }
 
+int tf_write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+void tf_place(const char *text, const char *at, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (const char *p = text; p < at; p++) {
+        if (*p == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
 int tf_write_atomic(const char *path, const char *data, size_t len, struct err *e)
 {
     size_t plen = strlen(path);
@@ -134,17 +163,9 @@ int tf_write_atomic(const char *path, const char *data, size_t len, struct err *
         saved = errno;
         rc = -1;
     }
-    size_t off = 0;
-    while (rc == 0 && off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0) {
-            saved = errno;
-            rc = -1;
-        } else {
-            off += (size_t)w;
-        }
+    if (rc == 0 && tf_write_all(fd, data, len) != 0) {
+        saved = errno;
+        rc = -1;
     }
     if (rc == 0 && fsync(fd) != 0) {
         saved = errno;

@@ -21,21 +21,6 @@
 #define JOURNAL_SCHEMA "arena.journal/1"
 #define MATCH_SCHEMA "arena.match/1"
 
-/* Line and column of byte at in text. */
-static void place(const char *text, const char *at, int *line, int *col)
-{
-    *line = 1;
-    *col = 1;
-    for (const char *p = text; p < at; p++) {
-        if (*p == '\n') {
-            (*line)++;
-            *col = 1;
-        } else {
-            (*col)++;
-        }
-    }
-}
-
 static const char *schema_of(const cJSON *obj)
 {
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(obj, "schema");
@@ -65,7 +50,7 @@ static int scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, size_t 
         if (len == 0)
             return err_set(e, 0, 0, "empty file: not a journal or a match log");
         int line, col;
-        place(text, first ? text : end ? end : text, &line, &col);
+        tf_place(text, first ? text : end ? end : text, &line, &col);
         return err_set(e, line, col, "not a journal (%s) or a match log (%s)", JOURNAL_SCHEMA,
                        MATCH_SCHEMA);
     }
@@ -127,20 +112,6 @@ static int check_header(void *vctx, const cJSON *rec, int is_header, int line, s
     return 0;
 }
 
-static int write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, data, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        data += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
 int tour_journal_append(int fd, const char *line, struct err *e)
 {
     size_t len = strlen(line);
@@ -150,7 +121,7 @@ int tour_journal_append(int fd, const char *line, struct err *e)
     memcpy(buf, line, len);
     buf[len] = '\n';
     /* One write: a crash leaves the line whole or cut, never interleaved. */
-    int rc = write_all(fd, buf, len + 1) != 0 || fsync(fd) != 0
+    int rc = tf_write_all(fd, buf, len + 1) != 0 || fsync(fd) != 0
                  ? err_set(e, 0, 0, "cannot append to the journal: %s", strerror(errno))
                  : 0;
     free(buf);

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <signal.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "arena/clock.h"
 #include "arena/match.h"
 #include "arena/rng.h"
 #include "arena/textfile.h"
@@ -28,6 +30,7 @@
 #define OPENING_TRIES  64
 #define BOOK_CAP       (1 << 20)   /* bytes of an opening book */
 #define PLY_NAME_MAX   32
+#define NS_PER_MS      1e6
 
 /* Replaces every placeholder of word into buf. */
 static void expand(const char *word, char *buf, const char *in, const char *out,
@@ -259,7 +262,7 @@ void ref_opening(const struct ref_rules *r, long pair, void *pos, struct cJSON *
 }
 
 static cJSON *move_json(int ply, int side, const char *engine, const char *move,
-                        const struct run_result *r, const char *status)
+                        const struct run_result *r, double referee_ms, const char *status)
 {
     cJSON *m = cJSON_CreateObject();
     cJSON_AddNumberToObject(m, "ply", ply);
@@ -273,6 +276,7 @@ static cJSON *move_json(int ply, int side, const char *engine, const char *move,
     cJSON_AddNumberToObject(m, "cpu_sys_ms", r->cpu_sys_ms);
     cJSON_AddNumberToObject(m, "wall_ms", r->wall_ms);
     cJSON_AddNumberToObject(m, "max_rss_kb", (double)r->max_rss_kb);
+    cJSON_AddNumberToObject(m, "referee_ms", referee_ms);
     cJSON_AddStringToObject(m, "status", status);
     return m;
 }
@@ -297,6 +301,23 @@ static int game_folder(const struct ref_rules *r, long index, char *dir, size_t 
         return err_set(e, 0, 0, "cannot create a game folder in %s: %s",
                        tmp && *tmp ? tmp : "/tmp", strerror(errno));
     return 0;
+}
+
+/* Writes the position's board file for the engine. A plain write, not
+ * game_write_file's atomic one: the folder is private and rewritten every
+ * ply, so the temporary file, fsync and rename would only cost time. */
+static int write_board(const struct game *g, const char *path, const void *pos)
+{
+    char text[GAME_FORMAT_MAX];
+    size_t len = g->format(pos, text);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    ssize_t w = write(fd, text, len);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return w == (ssize_t)len ? 0 : -1;
 }
 
 /* Keeps this ply's files under names of their own. */
@@ -340,11 +361,11 @@ int ref_play(const struct ref_rules *r, long index, long pair,
             strcpy(reason, "draw-rule");
             break;
         }
+        uint64_t t0 = clock_wall_ns();
         int side = g->to_move(pos);
         const struct ref_engine *eng = side_engine[side - 1];
-        struct err we;
-        if (game_write_file(g, in_path, pos, &we) != 0) {
-            rc = err_set(e, 0, 0, "%s: %s", in_path, we.msg);
+        if (write_board(g, in_path, pos) != 0) {
+            rc = err_set(e, 0, 0, "%s: cannot write: %s", in_path, strerror(errno));
             break;
         }
         unlink(out_path);
@@ -375,8 +396,10 @@ int ref_play(const struct ref_rules *r, long index, long pair,
         char text[GAME_MOVE_TEXT_MAX] = "";
         if (!why[0])
             g->move_text(pos, move, text, sizeof text);
+        /* The referee's own share of the ply: everything but the engine. */
+        double referee_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS - run.wall_ms;
         cJSON_AddItemToArray(moves, move_json(ply, side, eng->name, why[0] ? NULL : text, &run,
-                                              why[0] ? why : "ok"));
+                                              referee_ms, why[0] ? why : "ok"));
         if (r->keep_dir)
             keep_ply(dir, ply, in_path, out_path);
         if (why[0]) {

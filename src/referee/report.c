@@ -110,19 +110,20 @@ void tour_tally_free(struct tour_tally *t)
 {
     for (int i = 0; i < t->n; i++)
         free(t->cpu[i]);
+    free(t->overhead);
 }
 
-static int add_cpu(struct tour_tally *t, int i, double ms)
+static int add_sample(double **v, long *n, long *cap, double x)
 {
-    if (t->ncpu[i] == t->capcpu[i]) {
-        long cap = t->capcpu[i] ? 2 * t->capcpu[i] : 64;
-        double *grown = realloc(t->cpu[i], (size_t)cap * sizeof *grown);
+    if (*n == *cap) {
+        long grow = *cap ? 2 * *cap : 64;
+        double *grown = realloc(*v, (size_t)grow * sizeof *grown);
         if (!grown)
             return -1;
-        t->cpu[i] = grown;
-        t->capcpu[i] = cap;
+        *v = grown;
+        *cap = grow;
     }
-    t->cpu[i][t->ncpu[i]++] = ms;
+    (*v)[(*n)++] = x;
     return 0;
 }
 
@@ -180,7 +181,11 @@ int tour_tally_add(struct tour_tally *t, const cJSON *rec, struct err *e)
             return err_set(e, 0, 0, "a move without a \"side\" of 1 or 2");
         double ms = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m, "cpu_user_ms")) +
                     cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m, "cpu_sys_ms"));
-        if (add_cpu(t, side[s->valueint - 1], isnan(ms) ? 0.0 : ms) != 0)
+        int i = side[s->valueint - 1];
+        const cJSON *over = cJSON_GetObjectItemCaseSensitive(m, "referee_ms");
+        if (add_sample(&t->cpu[i], &t->ncpu[i], &t->capcpu[i], isnan(ms) ? 0.0 : ms) != 0 ||
+            (cJSON_IsNumber(over) &&
+             add_sample(&t->overhead, &t->noverhead, &t->capoverhead, over->valuedouble) != 0))
             return err_set(e, 0, 0, "out of memory");
     }
     return 0;
@@ -350,6 +355,13 @@ void tour_tally_print(struct tour_tally *t, enum tour_report_format f, FILE *out
             struct cpu_stats c = cpu_of(t, i);
             fprintf(out, "%-20s %7ld %9.2f %9.2f %9.2f %9.2f\n", t->name[i], t->ncpu[i], c.mean,
                     c.median, c.p95, c.max);
+        }
+        if (t->noverhead) {
+            qsort(t->overhead, (size_t)t->noverhead, sizeof *t->overhead, by_value);
+            fprintf(out, "Referee overhead per move (ms, wall outside the engine): median %.3f, "
+                         "p95 %.3f\n",
+                    tour_percentile(t->overhead, t->noverhead, 50),
+                    tour_percentile(t->overhead, t->noverhead, 95));
         }
         fprintf(out, "\nForfeits%s\n", t->nforfeit ? "" : ": none");
     }

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "arena/clock.h"
+#include "arena/textfile.h"
 #include "arena/tournament.h"
 
 #define WORKER_CANCELLED 3          /* a worker's exit status when stopped */
@@ -97,20 +98,6 @@ cJSON *tour_header(const struct tour_config *c)
 
 /* --- the worker --------------------------------------------------------- */
 
-static int write_all(int fd, const char *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
 /* In the worker: plays one game, sends its record, never returns. */
 static void worker(const struct tour_config *c, const struct tour_game *tg, int fd,
                    pid_t parent)
@@ -130,7 +117,7 @@ static void worker(const struct tour_config *c, const struct tour_game *tg, int 
     char *text = rc == REF_PLAYED ? cJSON_PrintUnformatted(gj) : NULL;
     if (rc < 0)
         err_print(stderr, "referee", &e);
-    if (text && write_all(fd, text, strlen(text)) != 0)
+    if (text && tf_write_all(fd, text, strlen(text)) != 0)
         status = WORKER_FAILED;
     free(text);
     cJSON_Delete(gj);

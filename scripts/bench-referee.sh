@@ -1,0 +1,46 @@
+#!/bin/sh
+# bench-referee.sh - the referee's benchmarks (`make bench-referee`):
+#   1. overhead per move with a near-trivial engine (Nim, perfect player):
+#      the report's "Referee overhead per move" (wall outside the engine);
+#   2. games per second at --concurrency 1 and 2 with CPU-bound engines
+#      (Max-Connect4, alpha-beta depth 9);
+#   3. a GAMES-game tournament of fast engines, then `referee verify`.
+# Writes journals and reports under results/referee-bench/.
+set -eu
+BIN=${1:-bin}
+GAMES=${GAMES:-10000}
+E=$(cd "$BIN" && pwd)/engine
+R=$BIN/referee
+OUT=results/referee-bench
+rm -rf "$OUT"
+mkdir -p "$OUT"
+now() { date +%s.%N; }
+
+echo "== 1. referee overhead per move (Nim, perfect vs random, 200 games)"
+$R tournament --game nim --random-plies 2 --rounds 100 --journal "$OUT/overhead.jsonl" \
+    --engine "name=perfect,cmd=$E one-move --game nim --player perfect" \
+    --engine "name=random,cmd=$E one-move --game nim --player random --seed {player} {in} {out} 1" \
+    >/dev/null
+$R report "$OUT/overhead.jsonl" | grep -A3 '^CPU time per move'
+$R report "$OUT/overhead.jsonl" | grep '^Referee overhead'
+
+echo "== 2. concurrency 1 vs 2 (Max-Connect4, depth 10 both sides, 8 games)"
+for c in 1 2; do
+    t0=$(now)
+    $R tournament --game maxconnect4 --random-plies 4 --rounds 4 --concurrency $c \
+        --engine "name=d10a,cmd=$E one-move --game maxconnect4 {in} {out} 10" \
+        --engine "name=d10b,cmd=$E one-move --game maxconnect4 --seed 2 {in} {out} 10" >/dev/null
+    t1=$(now)
+    echo "concurrency $c: $(echo "$t0 $t1" | awk '{ printf "%.2f s, %.3f games/s", $2 - $1, 8 / ($2 - $1) }')"
+done
+
+echo "== 3. $GAMES games (Nim, perfect vs random), then verify"
+t0=$(now)
+$R tournament --game nim --random-plies 3 --rounds $((GAMES / 2)) --concurrency 2 \
+    --journal "$OUT/big.jsonl" \
+    --engine "name=perfect,cmd=$E one-move --game nim --player perfect" \
+    --engine "name=random,cmd=$E one-move --game nim --player random --seed {player} {in} {out} 1" \
+    >"$OUT/big.out"
+t1=$(now)
+echo "$GAMES games: $(echo "$t0 $t1" | awk -v g="$GAMES" '{ printf "%.1f s, %.1f games/s", $2 - $1, g / ($2 - $1) }')"
+$R verify "$OUT/big.jsonl"
