@@ -232,7 +232,7 @@ Test(e2e_tournament, hostile_engines_forfeit_and_the_gauntlet_finishes)
         args[n++] = "--engine";
         args[n++] = spec[i];
     }
-    const char *tail[] = { "--timeout-ms", "400", "--mem-limit-mb", "256", "--concurrency", "2",
+    const char *tail[] = { "--timeout-ms", "3000", "--mem-limit-mb", "256", "--concurrency", "2",
                            "--journal", "j.jsonl", NULL };
     memcpy(args + n, tail, sizeof tail);
     char *dir = e2e_tmpdir();
@@ -474,5 +474,34 @@ ParameterizedTest(struct bad_input *c, e2e_tournament, bad_input_is_refused)
     cr_assert_str_eq(after, c->content, "the input was changed");
     free(after);
     e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* Checkers can go on forever: with --draw-plies 2 a game of quiet moves is
+ * drawn by the rule, the log says so, and verify replays the adjudication. */
+Test(e2e_tournament, checkers_draw_rule_adjudicates_and_verifies)
+{
+    char e[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX];
+    bin_path("engine", e, sizeof e);
+    snprintf(a, sizeof a, "name=a,cmd=%s one-move --game checkers {in} {out} 1", e);
+    snprintf(b, sizeof b, "name=b,cmd=%s one-move --game checkers {in} {out} 2", e);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r, v;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "checkers", "--engine", a, "--engine",
+            b, "--games", "2", "--draw-plies", "2", "--log", "m.json", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.out, "Finished game 1 (a vs b): 1/2-1/2 {draw by the no-progress rule}\n"
+                            "Finished game 2 (b vs a): 1/2-1/2 {draw by the no-progress rule}\n"
+                            "Score of a vs b: 0 - 0 - 2  [0.500] 2\n");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/m.json", dir);
+    char *log = e2e_slurp(path, NULL);
+    cr_assert_not_null(strstr(log, "\"reason\":\t\"draw-rule\""), "%.400s", log);
+    cr_assert_not_null(strstr(log, "\"draw_plies\":\t2"), "%.400s", log);
+    free(log);
+    e2e_run(&v, dir, NULL, "referee", "verify", "m.json", NULL);
+    cr_assert_eq(v.status, 0, "verify: %s", v.err);
+    e2e_run_free(&r);
+    e2e_run_free(&v);
     e2e_rmdir(dir);
 }

@@ -54,10 +54,11 @@ double tour_sprt_llr(long w, long l, long d, double elo0, double elo1)
     double s = ((double)w + 0.5 * (double)d) / n;
     double var = ((double)w * (1 - s) * (1 - s) + (double)d * (0.5 - s) * (0.5 - s) +
                   (double)l * s * s) / n;
-    /* All games alike (every one won, say) leave no variance to measure;
-     * one virtual draw gives the smallest spread consistent with them. */
+    /* All games alike (every one won, say) leave no variance to measure:
+     * one virtual win, draw and loss give a spread that shrinks as real
+     * games accumulate, instead of deciding on a handful of games. */
     if (var <= 0.0)
-        return tour_sprt_llr(w, l, d + 1, elo0, elo1);
+        return tour_sprt_llr(w + 1, l + 1, d + 1, elo0, elo1);
     double s0 = 1.0 / (1.0 + pow(10.0, -elo0 / ELO_SCALE));
     double s1 = 1.0 / (1.0 + pow(10.0, -elo1 / ELO_SCALE));
     return n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var);

@@ -111,7 +111,7 @@ void run_sweep(void)
 
 void run_become_reaper(void)
 {
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L);
 }
 
 long run_proc_limit(long extra)

@@ -99,10 +99,14 @@ cJSON *tour_header(const struct tour_config *c)
 /* --- the worker --------------------------------------------------------- */
 
 /* In the worker: plays one game, sends its record, never returns. */
-static void worker(const struct tour_config *c, const struct tour_game *tg, int fd,
-                   pid_t parent)
+struct run_state;
+struct slot;
+static void worker_free(struct run_state *s, struct slot *slots);
+
+static void worker(struct run_state *s, struct slot *slots, const struct tour_config *c,
+                   const struct tour_game *tg, int fd, pid_t parent)
 {
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    prctl(PR_SET_PDEATHSIG, (long)SIGTERM, 0L, 0L, 0L);
     if (getppid() != parent)
         _exit(WORKER_CANCELLED);
     run_become_reaper();
@@ -122,6 +126,7 @@ static void worker(const struct tour_config *c, const struct tour_game *tg, int 
     free(text);
     cJSON_Delete(gj);
     close(fd);
+    worker_free(s, slots);
     _exit(status);
 }
 
@@ -252,7 +257,26 @@ static int reap_worker(struct run_state *s, struct slot *w, struct err *e)
     return rc;
 }
 
-static int spawn(struct run_state *s, struct slot *w, long index, struct err *e)
+/* The worker's copy of everything the parent allocated, freed before the
+ * worker exits, so that each process frees what it holds (valgrind checks
+ * workers too). The configuration is the caller's, but this copy of it
+ * belongs to the worker alone. */
+static void worker_free(struct run_state *s, struct slot *slots)
+{
+    struct tour_config *c = (struct tour_config *)s->c;
+    for (int k = 0; k < c->concurrency; k++)
+        free(slots[k].buf);
+    free(slots);
+    free(s->done);
+    tour_tally_free(&s->tally);
+    for (int i = 0; i < c->nengines; i++)
+        ref_engine_free(&c->engine[i]);
+    if (c->rules.book)
+        ref_book_free((struct ref_book *)c->rules.book);
+}
+
+static int spawn(struct run_state *s, struct slot *slots, struct slot *w, long index,
+                 struct err *e)
 {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
@@ -270,7 +294,7 @@ static int spawn(struct run_state *s, struct slot *w, long index, struct err *e)
     }
     if (pid == 0) {
         close(fds[0]);
-        worker(s->c, &tg, fds[1], parent);
+        worker(s, slots, s->c, &tg, fds[1], parent);
     }
     close(fds[1]);
     w->pid = pid;
@@ -329,7 +353,7 @@ static int run_loop(struct run_state *s, struct slot *slots, struct err *e)
             int k = 0;
             while (slots[k].pid)
                 k++;
-            if ((rc = spawn(s, &slots[k], next++, e)) == 0)
+            if ((rc = spawn(s, slots, &slots[k], next++, e)) == 0)
                 running++;
         }
         if (running == 0)
