@@ -102,6 +102,7 @@ bench: all
 	$(BIN)/engine bench --game maxconnect4 --depths 1-12 --json results/bench-maxconnect4.json
 	$(BIN)/engine bench --game connect4 --depths 1-12 --json results/bench-connect4.json
 	$(BIN)/engine bench --game maxconnect4 --player minimax --depths 1-8
+	$(BIN)/engine bench --game checkers --json results/bench-checkers.json
 	$(BIN)/spfiar --bench --level 7
 	$(BIN)/nim --bench 3 5 7 9 11 13
 	@sh scripts/plot-bench.sh results/bench-maxconnect4.json results/bench-maxconnect4.svg

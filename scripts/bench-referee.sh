@@ -9,11 +9,13 @@
 set -eu
 BIN=${1:-bin}
 GAMES=${GAMES:-10000}
-E=$(cd "$BIN" && pwd)/engine
-R=$BIN/referee
 OUT=results/referee-bench
 rm -rf "$OUT"
-mkdir -p "$OUT"
+mkdir -p "$OUT/bin"
+# Private copies: a rebuild during the run must not swap the engine mid-game.
+cp "$BIN/engine" "$BIN/referee" "$OUT/bin/"
+E=$(cd "$OUT/bin" && pwd)/engine
+R=$OUT/bin/referee
 now() { date +%s.%N; }
 
 echo "== 1. referee overhead per move (Nim, perfect vs random, 200 games)"

@@ -267,7 +267,7 @@ ParameterizedTestParameters(e2e, usage_error)
         { "engine", { "one-move", "a" }, "engine: one-move needs IN OUT [DEPTH]" },
         { "engine", { "one-move", "a", "b", "0" }, "engine: DEPTH must be a number from 1 to 64" },
         { "engine", { "one-move", "--game", "go", "a" },
-          "engine: unknown game 'go' (connect4, maxconnect4, nim)" },
+          "engine: unknown game 'go' (connect4, maxconnect4, nim, checkers)" },
         { "engine", { "one-move", "--player", "oracle", "a" },
           "engine: unknown player 'oracle' (alphabeta, minimax, random, perfect)" },
         { "engine", { "bench", "--depths", "5-2" },

@@ -36,8 +36,8 @@ static const char usage_text[] =
     "      per depth, then the total node count (the search's signature).\n"
     "      Default depths 1-10.\n"
     "\n"
-    "Games: connect4, maxconnect4 (default), nim. --tt-mb sets the transposition table\n"
-    "size in MiB (default 32). Bad input exits with status 2 and writes nothing.\n";
+    "Games: connect4, maxconnect4 (default), nim, checkers. --tt-mb sets the transposition\n"
+    "table size in MiB (default 32). Bad input exits with status 2 and writes nothing.\n";
 
 enum { OPT_GAME = 256, OPT_DEPTH, OPT_DEPTHS, OPT_PLAYER, OPT_SEED, OPT_TT, OPT_JSON };
 
@@ -76,7 +76,8 @@ static int parse_options(int argc, char **argv, const char *cmd, struct engine_a
             return 1;
         case OPT_GAME:
             if (!(a->game = game_find(optarg)))
-                return cli_usage(PROG, "unknown game '%s' (connect4, maxconnect4, nim)", optarg);
+                return cli_usage(PROG, "unknown game '%s' (connect4, maxconnect4, nim, checkers)",
+                                 optarg);
             break;
         case OPT_DEPTH:
             if (cli_int(optarg, 1, SEARCH_MAX_DEPTH, &a->depth) != 0)

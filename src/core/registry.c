@@ -1,6 +1,7 @@
 /* registry.c - the games the suite knows, by name. A new game is one line. */
 #include <string.h>
 #include "arena/game.h"
+#include "arena/checkers.h"
 #include "arena/connect4.h"
 #include "arena/nimgame.h"
 
@@ -8,6 +9,7 @@ static const struct game *const registry[] = {
     &game_connect4,
     &game_maxconnect4,
     &game_nim,
+    &game_checkers,
     NULL,
 };
 
