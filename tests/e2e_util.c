@@ -216,3 +216,25 @@ void e2e_assert_fixture(const char *actual, size_t len, const char *rel)
     free(expected);
     free(path);
 }
+
+void e2e_repo_path(const char *rel, char *buf, size_t cap)
+{
+    char *abs = realpath(rel, NULL);
+    cr_assert_not_null(abs, "no %s", rel);
+    snprintf(buf, cap, "%s", abs);
+    free(abs);
+}
+
+void e2e_bin_path(const char *prog, char *buf, size_t cap)
+{
+    char rel[PATH_MAX];
+    snprintf(rel, sizeof rel, "%s/%s", getenv("ARENA_BIN") ? getenv("ARENA_BIN") : "bin", prog);
+    e2e_repo_path(rel, buf, cap);
+}
+
+int e2e_process_alive(const char *pattern)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "pgrep -f '%s' >/dev/null 2>&1", pattern);
+    return system(cmd) == 0;
+}

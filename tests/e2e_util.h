@@ -44,6 +44,16 @@ char *e2e_slurp(const char *path, size_t *len);
 char *e2e_tmpdir(void);
 void e2e_rmdir(char *dir);
 
+/* Absolute paths: of a binary of ARENA_BIN (default bin/), and of rel under
+ * the repository root (the tests' working folder). Fail the test when the
+ * file does not exist. buf holds cap bytes. */
+void e2e_bin_path(const char *prog, char *buf, size_t cap);
+void e2e_repo_path(const char *rel, char *buf, size_t cap);
+
+/* 1 when a process whose command line matches the pgrep pattern is alive.
+ * Write the pattern so that it does not match itself (sleep 60[1]3). */
+int e2e_process_alive(const char *pattern);
+
 /* 1 when path exists. */
 int e2e_exists(const char *path);
 

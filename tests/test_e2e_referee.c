@@ -18,35 +18,11 @@
 
 #define EXIT_USAGE 2
 
-/* The absolute path of rel (relative to the repository root). */
-static void abs_path(const char *rel, char *buf, size_t cap)
-{
-    char *abs = realpath(rel, NULL);
-    cr_assert_not_null(abs, "no %s", rel);
-    snprintf(buf, cap, "%s", abs);
-    free(abs);
-}
-
-static void engine_path(char *buf, size_t cap)
-{
-    char rel[PATH_MAX];
-    snprintf(rel, sizeof rel, "%s/engine", getenv("ARENA_BIN") ? getenv("ARENA_BIN") : "bin");
-    abs_path(rel, buf, cap);
-}
-
 static void hostile_path(const char *name, char *buf, size_t cap)
 {
     char rel[PATH_MAX];
     snprintf(rel, sizeof rel, "tests/engines/%s.sh", name);
-    abs_path(rel, buf, cap);
-}
-
-/* 1 when a process whose command line holds pattern is alive. */
-static int process_alive(const char *pattern)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "pgrep -f '%s' >/dev/null 2>&1", pattern);
-    return system(cmd) == 0;
+    e2e_repo_path(rel, buf, cap);
 }
 
 struct hostile {
@@ -84,7 +60,7 @@ ParameterizedTestParameters(e2e_referee, hostile_engine_loses_with_its_reason)
 ParameterizedTest(struct hostile *c, e2e_referee, hostile_engine_loses_with_its_reason)
 {
     char engine[PATH_MAX], hostile[PATH_MAX], good[PATH_MAX + 64];
-    engine_path(engine, sizeof engine);
+    e2e_bin_path("engine", engine, sizeof engine);
     hostile_path(c->name, hostile, sizeof hostile);
     snprintf(good, sizeof good, "%s one-move --game connect4", engine);
     char *dir = e2e_tmpdir();
@@ -96,7 +72,7 @@ ParameterizedTest(struct hostile *c, e2e_referee, hostile_engine_loses_with_its_
     char want[256];
     snprintf(want, sizeof want, "%s\n", c->line);
     cr_assert(strncmp(r.out, want, strlen(want)) == 0, "%s: stdout:\n%s", c->name, r.out);
-    cr_assert(!process_alive("sleep 60[12][39]"), "%s left a process running", c->name);
+    cr_assert(!e2e_process_alive("sleep 60[12][39]"), "%s left a process running", c->name);
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }
@@ -105,7 +81,7 @@ ParameterizedTest(struct hostile *c, e2e_referee, hostile_engine_loses_with_its_
 Test(e2e_referee, crlf_and_cr_only_engines_play_normal_games)
 {
     char engine[PATH_MAX], crlf[PATH_MAX], cr[PATH_MAX];
-    engine_path(engine, sizeof engine);
+    e2e_bin_path("engine", engine, sizeof engine);
     hostile_path("crlf", crlf, sizeof crlf);
     hostile_path("cr", cr, sizeof cr);
     char a[2 * PATH_MAX + 32], b[2 * PATH_MAX + 32];
@@ -151,7 +127,7 @@ static int losing(const struct nim_pos *p)
 Test(e2e_referee, perfect_nim_never_gives_away_a_won_position)
 {
     char engine[PATH_MAX], perfect[PATH_MAX + 128], random[PATH_MAX + 128];
-    engine_path(engine, sizeof engine);
+    e2e_bin_path("engine", engine, sizeof engine);
     snprintf(perfect, sizeof perfect, "name=perfect,cmd=%s one-move --game nim --player perfect",
              engine);
     snprintf(random, sizeof random,

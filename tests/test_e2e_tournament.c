@@ -19,27 +19,17 @@
 #include "e2e_util.h"
 
 #define EXIT_BAD 2
-#define SPEC_MAX (PATH_MAX + 256)
+#define SPEC_MAX (2 * PATH_MAX + 256)
 
 struct specs {
     char d1[SPEC_MAX], d2[SPEC_MAX], rnd[SPEC_MAX], perfect[SPEC_MAX];
     char slow[SPEC_MAX];   /* tests/engines/slow.sh, set where used */
 };
 
-static void bin_path(const char *prog, char *buf, size_t cap)
-{
-    char rel[PATH_MAX];
-    snprintf(rel, sizeof rel, "%s/%s", getenv("ARENA_BIN") ? getenv("ARENA_BIN") : "bin", prog);
-    char *abs = realpath(rel, NULL);
-    cr_assert_not_null(abs, "no %s", rel);
-    snprintf(buf, cap, "%s", abs);
-    free(abs);
-}
-
 static void make_specs(struct specs *s)
 {
     char e[PATH_MAX];
-    bin_path("engine", e, sizeof e);
+    e2e_bin_path("engine", e, sizeof e);
     snprintf(s->d1, SPEC_MAX, "name=d1,cmd=%s one-move --game connect4 --depth 1 {in} {out}", e);
     snprintf(s->d2, SPEC_MAX, "name=d2,cmd=%s one-move --game connect4 --depth 2 {in} {out}", e);
     snprintf(s->rnd, SPEC_MAX,
@@ -106,13 +96,6 @@ static void assert_journal_complete(const char *path, int n)
     free(text);
 }
 
-static int process_alive(const char *pattern)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "pgrep -f '%s' >/dev/null 2>&1", pattern);
-    return system(cmd) == 0;
-}
-
 Test(e2e_tournament, round_robin_is_the_same_at_any_concurrency_and_verifies)
 {
     struct specs s;
@@ -154,12 +137,12 @@ static void kill_and_resume(const char *signal_name, int want_status, const char
 {
     struct specs s;
     make_specs(&s);
-    char e[PATH_MAX], *slow = realpath("tests/engines/slow.sh", NULL);
-    bin_path("engine", e, sizeof e);
+    char e[PATH_MAX], slow[PATH_MAX];
+    e2e_bin_path("engine", e, sizeof e);
+    e2e_repo_path("tests/engines/slow.sh", slow, sizeof slow);
     snprintf(s.slow, SPEC_MAX, "name=slow,cmd=%s %s %s {in} {out}", slow, e, delay);
-    free(slow);
     char *dir = e2e_tmpdir(), ref[PATH_MAX], cmd[4 * SPEC_MAX];
-    bin_path("referee", ref, sizeof ref);
+    e2e_bin_path("referee", ref, sizeof ref);
     char script[PATH_MAX];
     snprintf(script, sizeof script, "%s/run.sh", dir);
     FILE *f = fopen(script, "w");
@@ -188,9 +171,9 @@ static void kill_and_resume(const char *signal_name, int want_status, const char
      * their engines: give them a moment. */
     char pattern[32];   /* [.]: so that pgrep's own shell does not match */
     snprintf(pattern, sizeof pattern, "sleep 0[.]%s", delay + 2);
-    for (int i = 0; i < 100 && process_alive(pattern); i++)
+    for (int i = 0; i < 100 && e2e_process_alive(pattern); i++)
         usleep(10000);
-    cr_assert(!process_alive(pattern), "an engine outlived the referee");
+    cr_assert(!e2e_process_alive(pattern), "an engine outlived the referee");
     snprintf(cmd, sizeof cmd, "cd '%s' && sh run.sh --resume >second.out 2>&1", dir);
     cr_assert_eq(system(cmd), 0, "resume failed");
     assert_journal_complete(path, 20);
@@ -223,12 +206,10 @@ Test(e2e_tournament, hostile_engines_forfeit_and_the_gauntlet_finishes)
                              "--engine", s.d1 };
     int n = 7;
     for (int i = 0; i < 6; i++) {
-        char rel[64];
+        char rel[64], abs[PATH_MAX];
         snprintf(rel, sizeof rel, "tests/engines/%s.sh", names[i]);
-        char *abs = realpath(rel, NULL);
-        cr_assert_not_null(abs);
+        e2e_repo_path(rel, abs, sizeof abs);
         snprintf(spec[i], sizeof spec[i], "name=%s,cmd=%s", names[i], abs);
-        free(abs);
         args[n++] = "--engine";
         args[n++] = spec[i];
     }
@@ -240,7 +221,7 @@ Test(e2e_tournament, hostile_engines_forfeit_and_the_gauntlet_finishes)
     e2e_runv(&r, dir, NULL, "referee", args);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_assert_not_null(strstr(r.out, "Standings after 12 games\n"), "%s", r.out);
-    cr_assert(!process_alive("sleep 60[12][39]"), "a hostile engine left a process running");
+    cr_assert(!e2e_process_alive("sleep 60[12][39]"), "a hostile engine left a process running");
     e2e_run(&rep, dir, NULL, "referee", "report", "j.jsonl", NULL);
     cr_assert_eq(rep.status, 0, "report: %s", rep.err);
     for (int i = 0; i < 6; i++) {
@@ -334,7 +315,7 @@ Test(e2e_tournament, shards_merge_into_the_whole_tournament)
 Test(e2e_tournament, sprt_stops_once_decided)
 {
     char e[PATH_MAX], perfect[SPEC_MAX], rnd[SPEC_MAX];
-    bin_path("engine", e, sizeof e);
+    e2e_bin_path("engine", e, sizeof e);
     snprintf(perfect, sizeof perfect, "name=perfect,cmd=%s one-move --game nim --player perfect", e);
     snprintf(rnd, sizeof rnd,
              "name=random,cmd=%s one-move --game nim --player random --seed {player} {in} {out} 1",
@@ -482,7 +463,7 @@ ParameterizedTest(struct bad_input *c, e2e_tournament, bad_input_is_refused)
 Test(e2e_tournament, checkers_draw_rule_adjudicates_and_verifies)
 {
     char e[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX];
-    bin_path("engine", e, sizeof e);
+    e2e_bin_path("engine", e, sizeof e);
     snprintf(a, sizeof a, "name=a,cmd=%s one-move --game checkers {in} {out} 1", e);
     snprintf(b, sizeof b, "name=b,cmd=%s one-move --game checkers {in} {out} 2", e);
     char *dir = e2e_tmpdir();

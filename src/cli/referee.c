@@ -381,6 +381,8 @@ static int finish_rules(struct settings *s, const char *cmd)
         s->t.rules.book = &s->book;
     }
     s->t.rules.keep_dir = s->keep[0] ? s->keep : NULL;
+    /* Only commands that run engines pay for the /proc scan. */
+    s->t.rules.limits.proc_limit = run_proc_limit(DEFAULT_PROC_EXTRA);
     return 0;
 }
 
@@ -394,7 +396,6 @@ static void defaults(struct settings *s, int command)
     s->t.rules.draw_plies = REF_DRAW_PLIES;
     s->t.rules.limits.timeout_ms = DEFAULT_TIMEOUT_MS;
     s->t.rules.limits.file_limit_kb = DEFAULT_FILE_LIMIT_KB;
-    s->t.rules.limits.proc_limit = run_proc_limit(DEFAULT_PROC_EXTRA);
     s->t.rounds = 1;
     s->t.concurrency = 1;
     s->t.shard_k = s->t.shard_n = 1;
