@@ -1,10 +1,12 @@
 /* engine.c - the one-move engine for every game, and its benchmark. */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arena/bench.h"
+#include "arena/c4solver.h"
 #include "arena/cli.h"
 #include "arena/onemove.h"
 
@@ -36,10 +38,22 @@ static const char usage_text[] =
     "      per depth, then the total node count (the search's signature).\n"
     "      Default depths 1-10.\n"
     "\n"
+    "  engine solve [--weak] [--tt-mb N] [FILE...]\n"
+    "      The perfect Connect-4 solver. Reads move strings (1-based column digits\n"
+    "      from the empty board, e.g. 4453), one per line, from the FILEs or stdin;\n"
+    "      a line may also carry the expected score after a space (the public test\n"
+    "      sets' format), which is then checked. Prints per line:\n"
+    "        MOVES SCORE NODES MICROSECONDS\n"
+    "      SCORE: 0 draw; 22 minus the discs the winner has played at the end when\n"
+    "      the side to move wins, its negation when it loses. --weak prints only\n"
+    "      1, 0 or -1 (win, draw, loss). A bad line is reported with file:line:col\n"
+    "      and the run goes on (exit status 2 at the end; 1 when a score differs\n"
+    "      from the expected one). The table (default 64 MiB) is kept across lines.\n"
+    "\n"
     "Games: connect4, maxconnect4 (default), nim, checkers. --tt-mb sets the transposition\n"
     "table size in MiB (default 32). Bad input exits with status 2 and writes nothing.\n";
 
-enum { OPT_GAME = 256, OPT_DEPTH, OPT_DEPTHS, OPT_PLAYER, OPT_SEED, OPT_TT, OPT_JSON };
+enum { OPT_GAME = 256, OPT_DEPTH, OPT_DEPTHS, OPT_PLAYER, OPT_SEED, OPT_TT, OPT_JSON, OPT_WEAK };
 
 static const struct option long_opts[] = {
     { "game", required_argument, NULL, OPT_GAME },
@@ -49,6 +63,7 @@ static const struct option long_opts[] = {
     { "seed", required_argument, NULL, OPT_SEED },
     { "tt-mb", required_argument, NULL, OPT_TT },
     { "json", required_argument, NULL, OPT_JSON },
+    { "weak", no_argument, NULL, OPT_WEAK },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -60,7 +75,8 @@ struct engine_args {
     unsigned long long seed;
     long tt_mb;
     const char *json;
-    int depth_given, depths_given;
+    int depth_given, depths_given, tt_given;
+    int weak;
 };
 
 /* Parses the options of a command; 0, 1 for --help, or EXIT_BAD_INPUT. */
@@ -107,6 +123,10 @@ static int parse_options(int argc, char **argv, const char *cmd, struct engine_a
         case OPT_TT:
             if (cli_int(optarg, 1, TT_MAX_MB, &a->tt_mb) != 0)
                 return cli_usage(PROG, "--tt-mb must be a number from 1 to %ld", TT_MAX_MB);
+            a->tt_given = 1;
+            break;
+        case OPT_WEAK:
+            a->weak = 1;
             break;
         case OPT_JSON:
             a->json = optarg;
@@ -189,6 +209,43 @@ static int cmd_bench(int argc, char **argv, struct engine_args *a)
     return 0;
 }
 
+static int cmd_solve(int argc, char **argv, struct engine_args *a)
+{
+    int rc = parse_options(argc, argv, "solve", a);
+    if (rc == 1) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (rc)
+        return rc;
+    if (a->json || a->depth_given || a->depths_given)
+        return cli_usage(PROG, "solve takes --weak and --tt-mb only");
+    struct c4s s;
+    size_t tt_bytes = (size_t)(a->tt_given ? a->tt_mb : C4S_DEFAULT_TT_MB) << 20;
+    if (c4s_init(&s, tt_bytes) != 0) {
+        fprintf(stderr, PROG ": out of memory for a %zu-byte table\n", tt_bytes);
+        return 1;
+    }
+    int status = 0;
+    if (optind == argc)
+        status = c4s_solve_lines(&s, stdin, "<stdin>", a->weak, stdout, stderr);
+    for (int i = optind; i < argc; i++) {
+        FILE *in = fopen(argv[i], "r");
+        int r;
+        if (!in) {
+            fprintf(stderr, "%s: cannot open: %s\n", argv[i], strerror(errno));
+            r = EXIT_BAD_INPUT;
+        } else {
+            r = c4s_solve_lines(&s, in, argv[i], a->weak, stdout, stderr);
+            fclose(in);
+        }
+        if (r == EXIT_BAD_INPUT || (r && !status))
+            status = r;
+    }
+    c4s_free(&s);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     struct engine_args a = {
@@ -200,7 +257,7 @@ int main(int argc, char **argv)
         .tt_mb = TT_DEFAULT_MB,
     };
     if (argc < 2)
-        return cli_usage(PROG, "missing command (one-move, bench)");
+        return cli_usage(PROG, "missing command (one-move, bench, solve)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fputs(usage_text, stdout);
         return 0;
@@ -209,5 +266,7 @@ int main(int argc, char **argv)
         return cmd_one_move(argc - 1, argv + 1, &a);
     if (strcmp(argv[1], "bench") == 0)
         return cmd_bench(argc - 1, argv + 1, &a);
-    return cli_usage(PROG, "unknown command '%s' (one-move, bench)", argv[1]);
+    if (strcmp(argv[1], "solve") == 0)
+        return cmd_solve(argc - 1, argv + 1, &a);
+    return cli_usage(PROG, "unknown command '%s' (one-move, bench, solve)", argv[1]);
 }

@@ -1,0 +1,93 @@
+/*
+ * c4solver.h - the perfect Connect-4 solver (classic rules: four in a row
+ * wins, a full board draws).
+ *
+ * Scores follow the public test sets (Pons, "Solving Connect 4"): 0 for a
+ * draw; when the side to move wins, 22 minus the discs it has played when the
+ * game ends (1: it wins with its last disc, 21: with its first); when it
+ * loses, the negation of the same count for the winner. So a score says who
+ * wins and how quickly, and the best move maximises it.
+ *
+ * The search is negamax with alpha-beta on the bitboard of connect4.h, driven
+ * to the exact score by null-window searches (iterative narrowing). It keeps
+ * only moves that do not hand the opponent an immediate win, orders them by
+ * the TT's best move, then by how many winning cells they create (centre
+ * first on ties), and remembers bounds in a transposition table of 8-byte
+ * entries keyed by the full position (no false hits) in two-entry buckets:
+ * one slot keeps the entry closest to the root, the other the newest. A
+ * position and its mirror image share entries.
+ *
+ * The solver owns its table (tt_bytes, cleared at init); nodes counts the
+ * positions the last call visited. Keeping the table between calls only makes
+ * later calls faster, never changes a score. No globals: several solvers may
+ * live in one process.
+ */
+#ifndef ARENA_C4SOLVER_H
+#define ARENA_C4SOLVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "arena/connect4.h"
+
+#define C4S_DEFAULT_TT_MB 64
+/* Scores lie in [-C4S_SCORE_MAX, C4S_SCORE_MAX]. */
+#define C4S_SCORE_MAX (C4_CELLS / 2)
+/* What a call returns when its budget ran out before it knew the score. */
+#define C4S_UNKNOWN (-1000)
+
+struct c4s {
+    uint64_t *slot;          /* the table: 2 * buckets entries */
+    size_t buckets;          /* a power of two */
+    uint64_t nodes;          /* positions visited by the last call */
+    uint64_t node_budget;    /* 0: none; else stop after this many nodes */
+    uint64_t deadline_ns;    /* 0: none; else stop at this clock_cpu_ns() */
+    int aborted;             /* set when a budget ran out */
+};
+
+/* Allocates the largest table of two-entry buckets that fits in tt_bytes
+ * (at least 64 KiB). Returns 0, or -1 when out of memory (nothing to free). */
+int c4s_init(struct c4s *s, size_t tt_bytes);
+void c4s_free(struct c4s *s);
+/* Forgets every stored bound. */
+void c4s_clear(struct c4s *s);
+
+/* Sets a budget for the following calls: cpu_us microseconds of CPU time
+ * from now (0: none) and nodes positions per call (0: none). A call that
+ * runs out returns C4S_UNKNOWN; what it stored before stays valid. */
+void c4s_set_budget(struct c4s *s, uint64_t cpu_us, uint64_t nodes);
+
+/* The exact score of p, which must not be finished (no four on the board,
+ * not full). weak: only the sign matters; returns 1, 0 or -1. */
+int c4s_solve(struct c4s *s, const struct c4_pos *p, int weak);
+
+/* The score of each column played from p (which must not be finished):
+ * scores[c] for a legal column, computed as if the opponent moved next
+ * (a column that wins at once scores its win); C4S_UNKNOWN for a full column
+ * or when a budget ran out. Returns the number of legal columns. */
+int c4s_analyze(struct c4s *s, const struct c4_pos *p, int scores[C4_WIDTH]);
+
+/* A best move of p (not finished): the highest score, which is the quickest
+ * win or the slowest loss, then the lowest column. Stores its score in
+ * *score when score is not NULL. Returns the column (0-based), or -1 when a
+ * budget ran out. */
+int c4s_best_move(struct c4s *s, const struct c4_pos *p, int *score);
+
+/* The position after playing the 1-based column digits of moves (e.g.
+ * "4453"): returns 0, or the 1-based index of the first bad character with
+ * *why set to "not a column digit 1-7", "column is full" or "game is already
+ * over" (a move after a four in a row). */
+int c4s_parse_moves(const char *moves, size_t len, struct c4_pos *p, const char **why);
+
+/* `engine solve`: solves every line of in, named name in messages. A line
+ * is a move string, optionally followed by spaces and the expected score
+ * (the test sets' "MOVES SCORE" lines); an empty line is the start position.
+ * Prints "MOVES SCORE NODES MICROSECONDS" per line to out (CPU time of the
+ * solve alone; with weak the score is 1, 0 or -1). A bad line is reported on
+ * diag as name:line:col: why, and the run goes on; so is a solved score that
+ * differs from the expected one (compared by sign when weak). Returns 0,
+ * EXIT_BAD_INPUT when a line was bad, or 1 when a score differed (and no
+ * line was bad). */
+int c4s_solve_lines(struct c4s *s, FILE *in, const char *name, int weak, FILE *out, FILE *diag);
+
+#endif

@@ -1,0 +1,518 @@
+/*
+ * solver.c - the perfect Connect-4 solver (c4solver.h).
+ *
+ * The hot path does not go through struct game: a node is the pair (cur,
+ * mask) of Pons' solver on the layout of connect4.h, cur the discs of the
+ * side to move and mask every disc. Playing a move bit m gives the child
+ * (cur ^ mask, mask | m). cur + mask is a unique key below 2^49: within a
+ * column it is the column's discs plus a carry bit on top of them.
+ *
+ * Invariant of negamax(): the side to move cannot win at once (the parent
+ * only plays moves that leave no immediate win to the opponent, and the root
+ * checks for one before searching).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "arena/c4solver.h"
+#include "arena/clock.h"
+
+#define BOTTOM C4_BOTTOM_ROW
+#define BOARD  C4_BOARD_MASK
+#define COL_FULL_MASK ((UINT64_C(1) << C4_HEIGHT) - 1)
+
+/* The score when the side to move wins with its next disc, and the lowest
+ * score a position with `moves` discs can have (losing to the opponent's
+ * next disc). */
+#define WIN_NOW(moves)   ((C4_CELLS + 1 - (moves)) / 2)
+#define LOSE_NEXT(moves) (-(C4_CELLS - (moves)) / 2)
+
+/* How often (in nodes) a budgeted search looks at the clock: reading the
+ * CPU clock is a system call, far dearer than a node. */
+#define BUDGET_CHECK_NODES 4096
+
+/* Nodes this far from a full board or farther first probe their children
+ * (enhanced transposition cutoff: a child already proven bad enough for the
+ * opponent ends the node without a search). Measured: 19% fewer nodes on
+ * Begin-Medium; nearer the end the probes cost more than they save. */
+#define ETC_MIN_EMPTY 12
+/* Nodes this far from a full board or farther prefetch their children's
+ * buckets before probing their own, so that the children's misses overlap. */
+#define PREFETCH_MIN_EMPTY 4
+
+
+/* ---- the table ---------------------------------------------------------
+ * An entry is one uint64_t:
+ *   bits  0-48  the key (the canonical one when mirrors share entries)
+ *   bits 49-54  the score + SCORE_OFFSET
+ *   bits 55-56  the bound: 0 empty slot, 1 lower, 2 upper, 3 exact
+ *   bits 57-59  the best move's column + 1, 0 for none
+ *   bits 60-63  the work class: how far from the end (42 - discs) / 3, so
+ *               the bucket's first slot keeps the entry nearest the root.
+ */
+#define KEY_BITS 49
+#define KEY_MASK ((UINT64_C(1) << KEY_BITS) - 1)
+#define VAL_SHIFT 49
+#define VAL_MASK 0x3F
+#define SCORE_OFFSET 32
+#define BOUND_SHIFT 55
+#define BOUND_MASK 0x3
+#define MOVE_SHIFT 57
+#define MOVE_MASK 0x7
+#define WORK_SHIFT 60
+#define WORK_DIV 3
+
+enum { B_EMPTY = 0, B_LOWER = 1, B_UPPER = 2, B_EXACT = 3 };
+
+#define HUGE_PAGE_BYTES ((size_t)2 << 20)
+#define TT_BUCKET_BYTES (2 * sizeof(uint64_t))
+#define TT_MIN_BUCKETS 4096
+/* Fibonacci hashing: the product's high bits spread the 49-bit keys. */
+#define KEY_MIX UINT64_C(0x9E3779B97F4A7C15)
+#define KEY_MIX_SHIFT 20
+
+int c4s_init(struct c4s *s, size_t tt_bytes)
+{
+    memset(s, 0, sizeof *s);
+    size_t want = tt_bytes / TT_BUCKET_BYTES, n = TT_MIN_BUCKETS;
+    while (n * 2 <= want)
+        n *= 2;
+    size_t bytes = n * TT_BUCKET_BYTES;
+    /* Huge pages where the kernel grants them: every probe lands on a random
+     * page, and with 4 KiB pages nearly every probe also misses the TLB. */
+    if (bytes % HUGE_PAGE_BYTES == 0) {
+        s->slot = aligned_alloc(HUGE_PAGE_BYTES, bytes);
+        if (s->slot)
+            madvise(s->slot, bytes, MADV_HUGEPAGE);
+    } else {
+        s->slot = malloc(bytes);
+    }
+    if (!s->slot)
+        return -1;
+    s->buckets = n;
+    /* Touch every page now: faulting pages in one at a time during the
+     * first searches would cost more than those searches. */
+    c4s_clear(s);
+    return 0;
+}
+
+void c4s_free(struct c4s *s)
+{
+    free(s->slot);
+    s->slot = NULL;
+}
+
+void c4s_clear(struct c4s *s)
+{
+    memset(s->slot, 0, s->buckets * TT_BUCKET_BYTES);
+}
+
+void c4s_set_budget(struct c4s *s, uint64_t cpu_us, uint64_t nodes)
+{
+    s->deadline_ns = cpu_us ? clock_cpu_ns() + cpu_us * 1000 : 0;
+    s->node_budget = nodes;
+}
+
+static inline uint64_t *bucket_of(const struct c4s *s, uint64_t key)
+{
+    return s->slot + 2 * ((key * KEY_MIX) >> KEY_MIX_SHIFT & (s->buckets - 1));
+}
+
+static inline uint64_t col_mask(int c)
+{
+    return COL_FULL_MASK << (c * C4_COL_BITS);
+}
+
+/* The key with the columns in reverse order: the mirror image's key. */
+static inline uint64_t mirror_key(uint64_t k)
+{
+    const uint64_t col = (UINT64_C(1) << C4_COL_BITS) - 1;
+    uint64_t m = 0;
+    for (int c = 0; c < C4_WIDTH; c++)
+        m |= ((k >> (c * C4_COL_BITS)) & col) << ((C4_WIDTH - 1 - c) * C4_COL_BITS);
+    return m;
+}
+
+/* ---- bitboard rules ---------------------------------------------------- */
+
+/* The empty cells where one more disc of pos would make four in a row. */
+static inline uint64_t winning_cells(uint64_t pos, uint64_t mask)
+{
+    uint64_t r = (pos << 1) & (pos << 2) & (pos << 3);   /* vertical: on top */
+#define ALONG(s)                                          \
+    do {                                                  \
+        uint64_t p = (pos << (s)) & (pos << 2 * (s));     \
+        r |= p & (pos << 3 * (s));                        \
+        r |= p & (pos >> (s));                            \
+        p = (pos >> (s)) & (pos >> 2 * (s));              \
+        r |= p & (pos << (s));                            \
+        r |= p & (pos >> 3 * (s));                        \
+    } while (0)
+    ALONG(C4_COL_BITS);       /* horizontal */
+    ALONG(C4_COL_BITS - 1);   /* diagonal down-right */
+    ALONG(C4_COL_BITS + 1);   /* diagonal up-right */
+#undef ALONG
+    return r & (BOARD ^ mask);
+}
+
+/* 1 when free (one bit per cell a player may still fill) holds four in a
+ * row: that player can still win. */
+static inline int has_open_line(uint64_t free)
+{
+    uint64_t m = free & (free >> 1);
+    if (m & (m >> 2))
+        return 1;
+    m = free & (free >> C4_COL_BITS);
+    if (m & (m >> 2 * C4_COL_BITS))
+        return 1;
+    m = free & (free >> (C4_COL_BITS - 1));
+    if (m & (m >> 2 * (C4_COL_BITS - 1)))
+        return 1;
+    m = free & (free >> (C4_COL_BITS + 1));
+    return (m & (m >> 2 * (C4_COL_BITS + 1))) != 0;
+}
+
+/* One bit per playable cell: the lowest empty cell of each column. */
+static inline uint64_t playable(uint64_t mask)
+{
+    return (mask + BOTTOM) & BOARD;
+}
+
+/* The playable cells that neither leave an opponent's immediate win open
+ * nor fail to block one; 0 when every move loses at once. */
+static inline uint64_t non_losing_moves(uint64_t cur, uint64_t mask)
+{
+    uint64_t moves = playable(mask);
+    uint64_t opp_win = winning_cells(cur ^ mask, mask);
+    uint64_t forced = moves & opp_win;
+    if (forced) {
+        if (forced & (forced - 1))
+            return 0;   /* two threats at once: cannot block both */
+        moves = forced;
+    }
+    /* Never play right under a cell where the opponent would win. */
+    return moves & ~(opp_win >> 1);
+}
+
+/* ---- the search -------------------------------------------------------- */
+
+/* Centre first: the tie-break of move ordering. */
+static const int centre_order[C4_WIDTH] = { 3, 2, 4, 1, 5, 0, 6 };
+
+static inline int budget_spent(struct c4s *s)
+{
+    if (s->aborted)
+        return 1;
+    if ((s->nodes & (BUDGET_CHECK_NODES - 1)) == 0) {
+        if ((s->node_budget && s->nodes >= s->node_budget)
+            || (s->deadline_ns && clock_cpu_ns() >= s->deadline_ns))
+            s->aborted = 1;
+    }
+    return s->aborted;
+}
+
+static void tt_put(struct c4s *s, uint64_t key, int moves, int score, int bound, int col)
+{
+    uint64_t work = (uint64_t)((C4_CELLS - moves) / WORK_DIV);
+    uint64_t e = key | (uint64_t)(score + SCORE_OFFSET) << VAL_SHIFT
+                 | (uint64_t)bound << BOUND_SHIFT | (uint64_t)(col + 1) << MOVE_SHIFT
+                 | work << WORK_SHIFT;
+    uint64_t *b = bucket_of(s, key);
+    if ((b[0] & KEY_MASK) == key || (b[0] >> WORK_SHIFT) <= work
+        || ((b[0] >> BOUND_SHIFT) & BOUND_MASK) == B_EMPTY)
+        b[0] = e;
+    else
+        b[1] = e;
+}
+
+static inline uint64_t tt_get(const struct c4s *s, uint64_t key)
+{
+    const uint64_t *b = bucket_of(s, key);
+    if ((b[0] & KEY_MASK) == key && ((b[0] >> BOUND_SHIFT) & BOUND_MASK))
+        return b[0];
+    if ((b[1] & KEY_MASK) == key && ((b[1] >> BOUND_SHIFT) & BOUND_MASK))
+        return b[1];
+    return 0;
+}
+
+/* The canonical key of (cur, mask): mirror images share it when mirrored is
+ * set on return. */
+static inline uint64_t node_key(uint64_t cur, uint64_t mask, int *mirrored)
+{
+    uint64_t key = cur + mask;
+    *mirrored = 0;
+    uint64_t m = mirror_key(key);
+    if (m < key) {
+        *mirrored = 1;
+        return m;
+    }
+    return key;
+}
+
+static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int alpha, int beta);
+
+/* Searches one child; 1 when it cut off (the bound is stored), else 0 with
+ * *alpha and *best raised when it improved. */
+static inline int search_child(struct c4s *s, uint64_t cur, uint64_t mask, uint64_t m,
+                               int moves, int *alpha, int beta, int *best, int col)
+{
+    int v = -negamax(s, cur ^ mask, mask | m, moves + 1, -beta, -*alpha);
+    if (v >= beta) {
+        *alpha = v;
+        *best = col;
+        return 1;
+    }
+    if (v > *alpha) {
+        *alpha = v;
+        *best = col;
+    }
+    return 0;
+}
+
+static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int alpha, int beta)
+{
+    s->nodes++;
+    if ((s->node_budget || s->deadline_ns) && budget_spent(s))
+        return 0;
+    int mirrored;
+    uint64_t key = node_key(cur, mask, &mirrored);
+    __builtin_prefetch(bucket_of(s, key));
+    uint64_t next = non_losing_moves(cur, mask);
+    if (!next)
+        return -(C4_CELLS - moves) / 2;
+    if (moves >= C4_CELLS - 2)
+        return 0;   /* two cells left, neither side can win: a draw */
+
+    if (C4_CELLS - moves >= PREFETCH_MIN_EMPTY)
+        for (uint64_t rest = next; rest; rest &= rest - 1) {
+            uint64_t m = rest & -rest;
+            int cm;
+            uint64_t ck = node_key(cur ^ mask, mask | m, &cm);
+            __builtin_prefetch(bucket_of(s, ck));
+        }
+    /* The opponent cannot win with its next disc, we cannot with ours. */
+    int lo = -(C4_CELLS - 2 - moves) / 2, hi = (C4_CELLS - 1 - moves) / 2;
+    if (alpha < lo) {
+        alpha = lo;
+        if (alpha >= beta)
+            return alpha;
+    }
+    /* A side with no line of four left free of the other's discs can no
+     * longer win: the game is at best a draw for it. */
+    if (beta > 0 && !has_open_line(BOARD & ~(cur ^ mask)))
+        hi = 0;
+    if (alpha < 0 && !has_open_line(BOARD & ~cur))
+        lo = 0;
+    if (alpha < lo) {
+        alpha = lo;
+        if (alpha >= beta)
+            return alpha;
+    }
+    if (beta > hi) {
+        beta = hi;
+        if (alpha >= beta)
+            return beta;
+    }
+
+    int hint = -1;
+    uint64_t e = tt_get(s, key);
+    if (e) {
+        int v = (int)((e >> VAL_SHIFT) & VAL_MASK) - SCORE_OFFSET;
+        int bound = (int)((e >> BOUND_SHIFT) & BOUND_MASK);
+        if (bound == B_EXACT)
+            return v;
+        if (bound == B_LOWER && v > alpha) {
+            alpha = v;
+            if (alpha >= beta)
+                return alpha;
+        }
+        if (bound == B_UPPER && v < beta) {
+            beta = v;
+            if (alpha >= beta)
+                return beta;
+        }
+        hint = (int)((e >> MOVE_SHIFT) & MOVE_MASK) - 1;
+        if (hint >= 0 && mirrored)
+            hint = C4_WIDTH - 1 - hint;
+    }
+
+    int alpha0 = alpha, best = -1;
+    if (C4_CELLS - moves >= ETC_MIN_EMPTY) {
+        for (uint64_t rest = next; rest; rest &= rest - 1) {
+            uint64_t m = rest & -rest;
+            int cm;
+            uint64_t ck = node_key(cur ^ mask, mask | m, &cm);
+            uint64_t ce = tt_get(s, ck);
+            if (!ce)
+                continue;
+            int cb = (int)((ce >> BOUND_SHIFT) & BOUND_MASK);
+            int cv = -((int)((ce >> VAL_SHIFT) & VAL_MASK) - SCORE_OFFSET);
+            if ((cb == B_UPPER || cb == B_EXACT) && cv >= beta) {
+                int c = __builtin_ctzll(m) / C4_COL_BITS;
+                tt_put(s, key, moves, cv, B_LOWER, mirrored ? C4_WIDTH - 1 - c : c);
+                return cv;
+            }
+        }
+    }
+    /* The table's best move first, before paying for ordering the rest: it
+     * usually cuts off alone. */
+    uint64_t hm = hint >= 0 ? next & col_mask(hint) : 0;
+    if (hm) {
+        int cut = search_child(s, cur, mask, hm, moves, &alpha, beta, &best, hint);
+        if (s->aborted)
+            return 0;
+        if (cut)
+            goto cutoff;
+        next ^= hm;
+    }
+
+    /* The rest: most winning cells created first, centre first on ties
+     * (insertion sort, stable). */
+    uint64_t mv[C4_WIDTH];
+    int sc[C4_WIDTH], col[C4_WIDTH], n = 0;
+    for (int i = 0; i < C4_WIDTH; i++) {
+        int c = centre_order[i];
+        uint64_t m = next & col_mask(c);
+        if (!m)
+            continue;
+        int score = __builtin_popcountll(winning_cells(cur | m, mask | m));
+        int j = n++;
+        for (; j > 0 && sc[j - 1] < score; j--) {
+            mv[j] = mv[j - 1];
+            sc[j] = sc[j - 1];
+            col[j] = col[j - 1];
+        }
+        mv[j] = m;
+        sc[j] = score;
+        col[j] = c;
+    }
+    for (int i = 0; i < n; i++) {
+        int cut = search_child(s, cur, mask, mv[i], moves, &alpha, beta, &best, col[i]);
+        if (s->aborted)
+            return 0;
+        if (cut)
+            goto cutoff;
+    }
+    if (best < 0)
+        best = hm ? hint : col[0];
+    tt_put(s, key, moves, alpha, alpha > alpha0 ? B_EXACT : B_UPPER,
+           mirrored ? C4_WIDTH - 1 - best : best);
+    return alpha;
+
+cutoff:
+    tt_put(s, key, moves, alpha, B_LOWER, mirrored ? C4_WIDTH - 1 - best : best);
+    return alpha;
+}
+
+/* The score of (cur, mask) with `moves` discs, not finished. */
+static int solve_node(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int weak)
+{
+    if (winning_cells(cur, mask) & playable(mask))
+        return weak ? 1 : WIN_NOW(moves);
+    int lo = LOSE_NEXT(moves), hi = WIN_NOW(moves);
+    if (weak) {
+        lo = -1;
+        hi = 1;
+    }
+    while (lo < hi) {
+        /* Null windows, probing nearer 0 first: small scores (long games)
+         * are the expensive ones to prove, and most positions are close. */
+        int med = lo + (hi - lo) / 2;
+        if (med <= 0 && lo / 2 < med)
+            med = lo / 2;
+        else if (med >= 0 && hi / 2 > med)
+            med = hi / 2;
+        int r = negamax(s, cur, mask, moves, med, med + 1);
+        if (s->aborted)
+            return C4S_UNKNOWN;
+        if (r <= med)
+            hi = r;
+        else
+            lo = r;
+    }
+    if (weak)
+        return lo > 0 ? 1 : lo < 0 ? -1 : 0;
+    return lo;
+}
+
+static void begin_call(struct c4s *s)
+{
+    s->nodes = 0;
+    s->aborted = 0;
+}
+
+int c4s_solve(struct c4s *s, const struct c4_pos *p, int weak)
+{
+    begin_call(s);
+    uint64_t mask = p->disc[0] | p->disc[1];
+    return solve_node(s, p->disc[p->to_move], mask, p->moves, weak);
+}
+
+int c4s_analyze(struct c4s *s, const struct c4_pos *p, int scores[C4_WIDTH])
+{
+    begin_call(s);
+    uint64_t cur = p->disc[p->to_move], mask = p->disc[0] | p->disc[1];
+    uint64_t wins = winning_cells(cur, mask);
+    uint64_t nodes = 0;
+    int legal = 0;
+    for (int c = 0; c < C4_WIDTH; c++) {
+        scores[c] = C4S_UNKNOWN;
+        uint64_t m = playable(mask) & col_mask(c);
+        if (!m)
+            continue;
+        legal++;
+        if (m & wins)
+            scores[c] = WIN_NOW(p->moves);
+        else if (p->moves + 1 == C4_CELLS)
+            scores[c] = 0;
+        else if (!s->aborted) {
+            int v = solve_node(s, cur ^ mask, mask | m, p->moves + 1, 0);
+            if (v != C4S_UNKNOWN)
+                scores[c] = -v;
+        }
+        nodes += s->nodes;
+        s->nodes = 0;
+    }
+    s->nodes = nodes;
+    return legal;
+}
+
+int c4s_best_move(struct c4s *s, const struct c4_pos *p, int *score)
+{
+    int scores[C4_WIDTH], best = -1;
+    c4s_analyze(s, p, scores);
+    if (s->aborted)
+        return -1;
+    for (int c = 0; c < C4_WIDTH; c++)
+        if (scores[c] != C4S_UNKNOWN && (best < 0 || scores[c] > scores[best]))
+            best = c;
+    if (score && best >= 0)
+        *score = scores[best];
+    return best;
+}
+
+int c4s_parse_moves(const char *moves, size_t len, struct c4_pos *p, const char **why)
+{
+    c4_init(p);
+    for (size_t i = 0; i < len; i++) {
+        int c = moves[i] - '1';
+        if (c < 0 || c >= C4_WIDTH) {
+            *why = "not a column digit 1-7";
+            return (int)i + 1;
+        }
+        if (p->moves > 0 && c4_has_four(p->disc[p->to_move ^ 1])) {
+            *why = "game is already over";
+            return (int)i + 1;
+        }
+        if (!c4_can_play(p, c)) {
+            *why = "column is full";
+            return (int)i + 1;
+        }
+        c4_play(p, c);
+    }
+    if (c4_has_four(p->disc[p->to_move ^ 1]) || p->moves == C4_CELLS) {
+        *why = "game is already over";
+        return (int)len + 1;
+    }
+    return 0;
+}
