@@ -99,7 +99,8 @@ struct game {
     const char *(*explain)(const void *before, const void *after);
 
     /* The perfect player (--player perfect): a best move of an unfinished
-     * position, by the game's own solver; NULL for games without one. */
+     * position, by the game's own solver, or -1 when it runs out of memory;
+     * NULL for games without one. */
     int (*perfect)(const void *state);
 
     /* 1 when move, played from state, can never be undone by later moves (a

@@ -28,6 +28,7 @@
  *    time on the ply: writing, starting, judging), "status" ("ok" or the
  *    reason)}...], "result": "1-0"|"0-1"|"1/2-1/2",
  *    "winner": NAME|null, "reason": "normal"|"draw-rule"|forfeit reason}
+ * With rules.analyze the record also carries the analysis (analyze.h).
  */
 #ifndef ARENA_MATCH_H
 #define ARENA_MATCH_H
@@ -39,6 +40,7 @@
 #include "arena/sha256.h"
 
 struct cJSON;
+struct ana_opts;
 
 #define REF_NAME_MAX 64
 #define REF_OUTPUT_CAP 65536     /* bytes of an engine's output file */
@@ -80,6 +82,8 @@ struct ref_rules {
     struct run_limits limits;
     int draw_plies;              /* the draw rule; 0: none */
     const char *keep_dir;        /* keep every move's files there; NULL: none */
+    const struct ana_opts *analyze;  /* blunder analysis of each game (analyze.h);
+                                      * NULL: none */
 };
 
 /* The opening of pair `pair` (both games of a pair get the same): book line
@@ -98,7 +102,8 @@ enum ref_play_end { REF_PLAYED = 0, REF_CANCELLED = 1 };
 int ref_play(const struct ref_rules *r, long index, long pair,
              const struct ref_engine *const side[2], struct cJSON *gj, struct err *e);
 
-/* Prints a record's result line: "Finished game I (A vs B): 1-0 {why}". */
+/* Prints a record's result line: "Finished game I (A vs B): 1-0 {why}", and
+ * its analysis line when it has one. */
 void ref_print_result(FILE *out, const struct cJSON *gj);
 
 /* The JSON of an engine (name, cmd, sha256) and of the shared rules. */

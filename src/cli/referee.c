@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "arena/analyze.h"
 #include "arena/cli.h"
 #include "arena/search.h"
 #include "arena/textfile.h"
@@ -31,6 +32,7 @@ static const char usage_text[] =
     "       referee tournament (--config FILE.json | --game G --engine SPEC ...) [OPTIONS]\n"
     "       referee report JOURNAL|LOG [--format text|json|csv]\n"
     "       referee verify JOURNAL|LOG\n"
+    "       referee analyze JOURNAL|LOG [--budget-ms N] [--max-empty N] [--json FILE]\n"
     "       referee merge OUT JOURNAL...\n"
     "\n"
     "Plays games between engines through board files: for every move the\n"
@@ -57,6 +59,8 @@ static const char usage_text[] =
     "  --draw-plies N       games that can go on forever (checkers) are drawn\n"
     "                       after N plies without capture or promotion (100)\n"
     "  --keep-files DIR     keep every move's board files in DIR/game-N\n"
+    "  --analyze            judge every move with the game's exact oracle (as\n"
+    "                       analyze does) and record it in the log or journal\n"
     "Match:\n"
     "  --games N            games in all (default 2)\n"
     "  --log FILE           the JSON log (schema arena.match/1), written atomically\n"
@@ -71,14 +75,22 @@ static const char usage_text[] =
     "  --sprt elo0=A,elo1=B,alpha=X,beta=Y   stop a 2-engine run when decided\n"
     "  --shard K/N          play every N-th game from game K (merge them after)\n"
     "Report:\n"
-    "  --format F           text (default), json or csv\n";
+    "  --format F           text (default), json or csv\n"
+    "Analyze (and --analyze): the outcome with perfect play (win, draw, loss)\n"
+    "before and after every engine move; a move that makes it worse for the mover\n"
+    "is a blunder, and a game's last blunder its decisive mistake. Oracles:\n"
+    "connect4 the solver, nim the closed form, maxconnect4 a full search.\n"
+    "  --budget-ms N        connect4: CPU per position, else \"unknown\" (1000)\n"
+    "  --max-empty N        maxconnect4: exact within N empty cells (16)\n"
+    "  --json FILE          analyze: also write the analysed records as JSON\n";
 
-enum command { CMD_MATCH = 1, CMD_TOURNAMENT = 2, CMD_REPORT = 4 };
+enum command { CMD_MATCH = 1, CMD_TOURNAMENT = 2, CMD_REPORT = 4, CMD_ANALYZE = 8 };
 
 enum opt_id {
     OPT_GAME = 256, OPT_ENGINE, OPT_GAMES, OPT_DEPTH, OPT_PLIES, OPT_OPENINGS, OPT_SEED,
     OPT_TIMEOUT, OPT_CPU, OPT_MEM, OPT_DRAW, OPT_KEEP, OPT_LOG, OPT_CONFIG, OPT_FORMAT,
-    OPT_ROUNDS, OPT_CONCURRENCY, OPT_JOURNAL, OPT_RESUME, OPT_SPRT, OPT_SHARD
+    OPT_ROUNDS, OPT_CONCURRENCY, OPT_JOURNAL, OPT_RESUME, OPT_SPRT, OPT_SHARD, OPT_ANALYZE,
+    OPT_BUDGET, OPT_MAX_EMPTY, OPT_JSON
 };
 
 #define BOTH (CMD_MATCH | CMD_TOURNAMENT)
@@ -104,6 +116,10 @@ static const struct { struct option opt; int commands; } table[] = {
     { { "resume", no_argument, NULL, OPT_RESUME }, CMD_TOURNAMENT },
     { { "sprt", required_argument, NULL, OPT_SPRT }, CMD_TOURNAMENT },
     { { "shard", required_argument, NULL, OPT_SHARD }, CMD_TOURNAMENT },
+    { { "analyze", no_argument, NULL, OPT_ANALYZE }, BOTH },
+    { { "budget-ms", required_argument, NULL, OPT_BUDGET }, BOTH | CMD_ANALYZE },
+    { { "max-empty", required_argument, NULL, OPT_MAX_EMPTY }, BOTH | CMD_ANALYZE },
+    { { "json", required_argument, NULL, OPT_JSON }, CMD_ANALYZE },
 };
 #define NOPTS ((int)(sizeof table / sizeof *table))
 
@@ -111,7 +127,9 @@ struct settings {
     int command;
     struct tour_config t;       /* rules, engines, tournament fields */
     long games;
-    char openings[PATH_MAX], keep[PATH_MAX], log[PATH_MAX], journal[PATH_MAX];
+    char openings[PATH_MAX], keep[PATH_MAX], log[PATH_MAX], journal[PATH_MAX], json[PATH_MAX];
+    int analyze;
+    struct ana_opts ana;
     enum tour_report_format report_format;
     struct ref_book book;
 };
@@ -126,6 +144,7 @@ static int apply(struct settings *s, int id, const char *name, const char *val, 
         { OPT_TIMEOUT, 1, MAX_TIMEOUT_MS, &s->t.rules.limits.timeout_ms },
         { OPT_CPU, 0, MAX_TIMEOUT_MS / 1000, &s->t.rules.limits.cpu_limit_s },
         { OPT_MEM, 0, LONG_MAX / (1 << 20), &s->t.rules.limits.mem_limit_mb },
+        { OPT_BUDGET, 1, MAX_TIMEOUT_MS, &s->ana.budget_ms },
     };
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++)
         if (nums[k].id == id) {
@@ -140,6 +159,7 @@ static int apply(struct settings *s, int id, const char *name, const char *val, 
         { OPT_DRAW, 0, MAX_GAMES, &s->t.rules.draw_plies },
         { OPT_ROUNDS, 1, MAX_GAMES, &s->t.rounds },
         { OPT_CONCURRENCY, 1, TOUR_MAX_CONCURRENCY, &s->t.concurrency },
+        { OPT_MAX_EMPTY, 0, C4_CELLS, &s->ana.max_empty },
     };
     for (size_t k = 0; k < sizeof ints / sizeof *ints; k++)
         if (ints[k].id == id) {
@@ -152,7 +172,7 @@ static int apply(struct settings *s, int id, const char *name, const char *val, 
         }
     struct { int id; char *out; } paths[] = {
         { OPT_OPENINGS, s->openings }, { OPT_KEEP, s->keep },
-        { OPT_LOG, s->log }, { OPT_JOURNAL, s->journal },
+        { OPT_LOG, s->log }, { OPT_JOURNAL, s->journal }, { OPT_JSON, s->json },
     };
     for (size_t k = 0; k < sizeof paths / sizeof *paths; k++)
         if (paths[k].id == id) {
@@ -205,6 +225,9 @@ static int apply(struct settings *s, int id, const char *name, const char *val, 
         return 0;
     case OPT_RESUME:
         s->t.resume = 1;
+        return 0;
+    case OPT_ANALYZE:
+        s->analyze = 1;
         return 0;
     case OPT_SHARD: {
         int k, n, used = 0;
@@ -301,6 +324,8 @@ static int read_config(struct settings *s, const char *path, struct err *e)
             apply(s, id, item->string, val, msg, sizeof msg);
         } else if (cJSON_IsBool(item) && id == OPT_RESUME) {
             s->t.resume = cJSON_IsTrue(item);
+        } else if (cJSON_IsBool(item) && id == OPT_ANALYZE) {
+            s->analyze = cJSON_IsTrue(item);
         } else {
             snprintf(msg, sizeof msg, "\"%s\" must be a string or a number", item->string);
         }
@@ -381,6 +406,12 @@ static int finish_rules(struct settings *s, const char *cmd)
         s->t.rules.book = &s->book;
     }
     s->t.rules.keep_dir = s->keep[0] ? s->keep : NULL;
+    if (s->analyze) {
+        if (!ana_supports(s->t.rules.game))
+            return cli_usage(PROG, "%s: --analyze has no oracle for %s (connect4, maxconnect4, "
+                             "nim)", cmd, s->t.rules.game->name);
+        s->t.rules.analyze = &s->ana;
+    }
     /* Only commands that run engines pay for the /proc scan. */
     s->t.rules.limits.proc_limit = run_proc_limit(DEFAULT_PROC_EXTRA);
     return 0;
@@ -399,6 +430,8 @@ static void defaults(struct settings *s, int command)
     s->t.rounds = 1;
     s->t.concurrency = 1;
     s->t.shard_k = s->t.shard_n = 1;
+    s->ana.budget_ms = ANA_DEFAULT_BUDGET_MS;
+    s->ana.max_empty = ANA_DEFAULT_MAX_EMPTY;
 }
 
 static int cmd_match(int argc, char **argv)
@@ -507,6 +540,25 @@ static int cmd_file(int command, int argc, char **argv)
     return rc > 0 ? 1 : EXIT_BAD_INPUT;
 }
 
+static int cmd_analyze(int argc, char **argv)
+{
+    struct settings s;
+    defaults(&s, CMD_ANALYZE);
+    int rc = parse(&s, CMD_ANALYZE, argc, argv);
+    if (rc == 1)
+        return 0;
+    if (!rc && argc - optind != 1)
+        rc = cli_usage(PROG, "analyze: give one journal or match log");
+    if (rc)
+        return rc;
+    const char *path = argv[optind];
+    struct err e;
+    if (ana_log(path, &s.ana, s.json[0] ? s.json : NULL, stdout, &e) == 0)
+        return 0;
+    err_print(stderr, e.line || !s.json[0] ? path : s.json, &e);
+    return EXIT_BAD_INPUT;
+}
+
 static int cmd_merge(int argc, char **argv)
 {
     struct settings s;
@@ -529,7 +581,7 @@ static int cmd_merge(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return cli_usage(PROG, "missing command (match, tournament, report, verify, merge)");
+        return cli_usage(PROG, "missing command (match, tournament, report, verify, merge, analyze)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fputs(usage_text, stdout);
         return 0;
@@ -544,6 +596,8 @@ int main(int argc, char **argv)
         return cmd_file(0, argc - 1, argv + 1);
     if (strcmp(argv[1], "merge") == 0)
         return cmd_merge(argc - 1, argv + 1);
-    return cli_usage(PROG, "unknown command '%s' (match, tournament, report, verify, merge)",
+    if (strcmp(argv[1], "analyze") == 0)
+        return cmd_analyze(argc - 1, argv + 1);
+    return cli_usage(PROG, "unknown command '%s' (match, tournament, report, verify, merge, analyze)",
                      argv[1]);
 }

@@ -33,6 +33,10 @@ int onemove_run(const struct onemove_opts *o, FILE *out, FILE *diag)
     player_choose(&s, &o->player, before, &r);
     uint64_t cpu_ns = clock_cpu_ns() - t0;
     search_free(&s);
+    if (r.move < 0) {
+        fprintf(diag, "%s: out of memory choosing a move\n", o->in);
+        return 1;
+    }
 
     int mover = g->to_move(before);
     memcpy(after, before, g->state_size);

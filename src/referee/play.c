@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "arena/analyze.h"
 #include "arena/clock.h"
 #include "arena/match.h"
 #include "arena/rng.h"
@@ -420,6 +421,15 @@ int ref_play(const struct ref_rules *r, long index, long pair,
     else
         cJSON_AddNullToObject(gj, "winner");
     cJSON_AddStringToObject(gj, "reason", reason);
+    if (r->analyze) {
+        struct analyzer an;
+        if (ana_init(&an, g, r->analyze, e) != 0)
+            return -1;
+        rc = ana_game(&an, gj, e);
+        ana_free(&an);
+        if (rc != 0)
+            return -1;
+    }
     return REF_PLAYED;
 }
 
@@ -444,6 +454,8 @@ void ref_print_result(FILE *out, const cJSON *gj)
         fprintf(out, "draw by the no-progress rule}\n");
     else
         fprintf(out, "%s forfeits: %s}\n", winner == 1 ? p2 : p1, reason);
+    if (cJSON_GetObjectItemCaseSensitive(gj, "analysis"))
+        ana_print_game(out, gj);
 }
 
 cJSON *ref_engine_json(const struct ref_engine *eng)
@@ -474,6 +486,11 @@ void ref_rules_to_json(const struct ref_rules *r, cJSON *obj)
         cJSON_AddNullToObject(obj, "openings");
     }
     cJSON_AddNumberToObject(obj, "draw_plies", r->game->irreversible ? r->draw_plies : 0);
+    if (r->analyze) {
+        cJSON *an = cJSON_AddObjectToObject(obj, "analyze");
+        cJSON_AddNumberToObject(an, "budget_ms", (double)r->analyze->budget_ms);
+        cJSON_AddNumberToObject(an, "max_empty", r->analyze->max_empty);
+    }
     cJSON *lim = cJSON_AddObjectToObject(obj, "limits");
     cJSON_AddNumberToObject(lim, "timeout_ms", (double)r->limits.timeout_ms);
     cJSON_AddNumberToObject(lim, "cpu_limit_s", (double)r->limits.cpu_limit_s);

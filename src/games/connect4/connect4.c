@@ -6,6 +6,7 @@
  * opposing disc. Each open line with three own discs (a threat) counts
  * C4_EVAL_THREE, each with two C4_EVAL_TWO; the opponent's count against.
  */
+#include "arena/c4solver.h"
 #include "board.h"
 
 #define C4_EVAL_THREE 10
@@ -60,6 +61,19 @@ static void c4_print_over(FILE *out, const void *state)
         fputs("\nBOARD FULL\nGame over!\n\n", out);
 }
 
+/* The solver's best move (c4solver.h: quickest win, slowest loss, lowest
+ * column). A table it cannot get at full size it takes small: slower, still
+ * perfect. */
+static int c4_perfect(const void *state)
+{
+    struct c4s s;
+    if (c4s_init(&s, (size_t)C4S_DEFAULT_TT_MB << 20) != 0 && c4s_init(&s, 0) != 0)
+        return -1;
+    int move = c4s_best_move(&s, state, NULL);
+    c4s_free(&s);
+    return move;
+}
+
 const struct game game_connect4 = {
     .name = "connect4",
     .title = "Connect-4 game",
@@ -67,5 +81,6 @@ const struct game game_connect4 = {
     .terminal = c4_terminal,
     .evaluate = c4_evaluate,
     .print_over = c4_print_over,
+    .perfect = c4_perfect,
     C4_SHARED_MEMBERS,
 };

@@ -479,15 +479,42 @@ int c4s_analyze(struct c4s *s, const struct c4_pos *p, int scores[C4_WIDTH])
 
 int c4s_best_move(struct c4s *s, const struct c4_pos *p, int *score)
 {
-    int scores[C4_WIDTH], best = -1;
-    c4s_analyze(s, p, scores);
+    begin_call(s);
+    uint64_t cur = p->disc[p->to_move], mask = p->disc[0] | p->disc[1];
+    uint64_t moves = playable(mask), wins = winning_cells(cur, mask) & moves;
+    int best = -1, v;
+    if (wins) {
+        best = __builtin_ctzll(wins) / C4_COL_BITS;
+        v = WIN_NOW(p->moves);
+        goto done;
+    }
+    v = solve_node(s, cur, mask, p->moves, 0);
     if (s->aborted)
         return -1;
-    for (int c = 0; c < C4_WIDTH; c++)
-        if (scores[c] != C4S_UNKNOWN && (best < 0 || scores[c] > scores[best]))
+    /* The lowest column that keeps the score: one null-window test per
+     * column (is the opponent held to -v?) instead of an exact solve. */
+    uint64_t safe = non_losing_moves(cur, mask);
+    for (int c = 0; c < C4_WIDTH && best < 0; c++) {
+        uint64_t m = moves & col_mask(c);
+        if (!m)
+            continue;
+        int got;
+        if (p->moves + 1 == C4_CELLS)
+            got = 0;
+        else if (!(m & safe))
+            got = -WIN_NOW(p->moves + 1);   /* the opponent wins at once */
+        else {
+            int r = -negamax(s, cur ^ mask, mask | m, p->moves + 1, -v, -v + 1);
+            if (s->aborted)
+                return -1;
+            got = r >= v ? v : r;
+        }
+        if (got == v)
             best = c;
-    if (score && best >= 0)
-        *score = scores[best];
+    }
+done:
+    if (score)
+        *score = v;
     return best;
 }
 

@@ -1,0 +1,89 @@
+/*
+ * analyze.h - blunder analysis of recorded games (`referee analyze`, and
+ * `--analyze` on match and tournament).
+ *
+ * For every move an engine made, the analyzer asks an exact oracle for the
+ * game's outcome with perfect play from the mover's point of view, before
+ * the move and after it: "win", "draw", "loss", or "unknown" when the oracle
+ * cannot tell within its budget. A move whose outcome after is worse than
+ * before (a win turned into a draw or a loss, a draw into a loss) is a
+ * blunder. A game's decisive mistake is its last blunder: with no blunder
+ * after it, perfect play from there gives the blunderer's opponent at least
+ * the outcome it then held.
+ *
+ * Oracles:
+ *   connect4     the perfect solver (c4solver.h), weak, with a CPU budget
+ *                per position; early positions may be "unknown";
+ *   nim          the closed form (nimgame.h): always exact;
+ *   maxconnect4  an alpha-beta search to the end of the game, for positions
+ *                with at most max_empty empty cells; "unknown" before.
+ * Other games are refused.
+ *
+ * What it writes into a game record (a cJSON object as match.h describes):
+ * each analysed move gains "before", "after" (the outcomes above) and
+ * "blunder" (true/false); the record gains "analysis": {"blunders":
+ * {ENGINE: N...}, "unknown": N, "decisive": {"ply", "engine", "move",
+ * "before", "after"} or null}.
+ */
+#ifndef ARENA_ANALYZE_H
+#define ARENA_ANALYZE_H
+
+#include <stdio.h>
+#include "arena/c4solver.h"
+#include "arena/game.h"
+#include "arena/search.h"
+
+struct cJSON;
+
+#define ANA_DEFAULT_BUDGET_MS 1000
+#define ANA_DEFAULT_MAX_EMPTY 16
+#define ANA_TT_MB 16
+
+enum ana_outcome { ANA_LOSS = -1, ANA_DRAW = 0, ANA_WIN = 1, ANA_UNKNOWN = 2 };
+
+struct ana_opts {
+    long budget_ms;   /* connect4: CPU per position */
+    int max_empty;    /* maxconnect4: exact within this many empty cells */
+};
+
+struct analyzer {
+    const struct game *game;
+    struct ana_opts opts;
+    struct c4s solver;        /* connect4 */
+    struct search search;     /* maxconnect4 */
+    int has_solver, has_search;
+};
+
+/* 1 when game g has an oracle (connect4, maxconnect4, nim). */
+int ana_supports(const struct game *g);
+
+/* Prepares an analyzer for game g. Returns 0, or -1 with e filled (a game
+ * without an oracle, out of memory). Free with ana_free. */
+int ana_init(struct analyzer *a, const struct game *g, const struct ana_opts *o, struct err *e);
+void ana_free(struct analyzer *a);
+
+/* The outcome of pos (finished or not) for its side to move. */
+enum ana_outcome ana_value(struct analyzer *a, const void *pos);
+
+/* "win", "draw", "loss" or "unknown". */
+const char *ana_outcome_name(enum ana_outcome o);
+
+/* Replays rec (opening, then moves) and writes the analysis into it as
+ * described above. Returns 0, or -1 with e filled when a recorded move is
+ * not legal (a record verify would reject). */
+int ana_game(struct analyzer *a, struct cJSON *rec, struct err *e);
+
+/* Prints rec's analysis line: "  decisive mistake: ply P by ENGINE (MOVE):
+ * win -> loss" or "  no blunder", and how many positions stayed unknown. */
+void ana_print_game(FILE *out, const struct cJSON *rec);
+
+/* `referee analyze`: analyses every game of a journal or match log, prints
+ * each game's decisive mistake and the blunders per engine; with json_path,
+ * also writes {"schema": "arena.analysis/1", "source", "game", "engines":
+ * [{"name", "moves", "blunders", "unknown"}...], "games": [records with their
+ * analysis]} there (atomically). Returns 0, or -1 with e filled (e->line:
+ * the journal line). */
+int ana_log(const char *path, const struct ana_opts *o, const char *json_path, FILE *out,
+            struct err *e);
+
+#endif

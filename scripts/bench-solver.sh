@@ -1,0 +1,42 @@
+#!/bin/sh
+# bench-solver.sh - the Connect-4 solver against the public test sets
+# (`make bench-solver`): every position of End-Easy, Middle-Easy,
+# Middle-Medium, Begin-Easy and Begin-Medium, and the first 50 of Begin-Hard
+# (all 1000 with ALL=1). Every score is checked against the set's own;
+# prints mean nodes and mean CPU microseconds per position next to the
+# anchor's published figures (Pons, "Solving Connect 4", strong solver).
+# The solver keeps its table from one position to the next, as the anchor's
+# benchmark does. Outputs under results/solver-bench/.
+set -eu
+BIN=${1:-bin}
+SETS=${SETS:-../shared/reference/connect4-testsets}
+SAMPLE=${ALL:+1000}
+SAMPLE=${SAMPLE:-50}
+OUT=results/solver-bench
+rm -rf "$OUT"
+mkdir -p "$OUT"
+if [ ! -d "$SETS" ]; then
+    echo "bench-solver: no test sets at $SETS (set SETS=DIR)" >&2
+    exit 2
+fi
+
+printf '%-14s %-6s %5s %12s %14s %14s %7s %s\n' set file n "mean nodes" "mean us" \
+    "anchor us" ratio scores
+status=0
+for row in "End-Easy L3_R1 1000 4.568" "Middle-Easy L2_R1 1000 37.45" \
+           "Middle-Medium L2_R2 1000 3212" "Begin-Easy L1_R1 1000 254.6" \
+           "Begin-Medium L1_R2 1000 96630" "Begin-Hard L1_R3 $SAMPLE 5490000"; do
+    set -- $row
+    head -n "$3" "$SETS/Test_$2" > "$OUT/$2.in"
+    if "$BIN/engine" solve "$OUT/$2.in" > "$OUT/$2.out" 2> "$OUT/$2.err"; then
+        verdict="identical"
+    else
+        verdict="DIFFER (see $OUT/$2.err)"
+        status=1
+    fi
+    awk -v set="$1" -v file="$2" -v anchor="$4" -v verdict="$verdict" '
+        { nodes += $3; us += $4; n++ }
+        END { printf "%-14s %-6s %5d %12.0f %14.2f %14.2f %7.2f %s\n", set, file, n,
+              nodes / n, us / n, anchor, (us / n) / anchor, verdict }' "$OUT/$2.out"
+done
+exit $status
