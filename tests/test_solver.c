@@ -1,0 +1,251 @@
+/*
+ * test_solver.c - the perfect Connect-4 solver (c4solver.h): scores on
+ * hand-picked positions checked against a plain reference negamax written
+ * here (no table, no move pruning or ordering), the tutorial's
+ * examples, weak and strong agreeing, mirror images, best moves, budgets,
+ * move-string errors, and samples of the public test sets when
+ * ../shared/reference is there (`make bench-solver` runs them whole).
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <string.h>
+#include "arena/c4solver.h"
+
+#define TT_BYTES ((size_t)4 << 20)
+#define MOVES_MAX 64
+#define SETS_DIR "../shared/reference/connect4-testsets"
+#define SET_SAMPLE 60
+/* The reference is exhaustive: only for positions this near the end (the
+ * tutorial's early examples carry the tutorial's published scores). */
+#define REFERENCE_MAX_EMPTY 12
+
+static struct c4_pos pos_of(const char *moves)
+{
+    struct c4_pos p;
+    const char *why = NULL;
+    int at = c4s_parse_moves(moves, strlen(moves), &p, &why);
+    cr_assert_eq(at, 0, "'%s': bad at %d: %s", moves, at, why ? why : "");
+    return p;
+}
+
+/* The reference: negamax over every legal move, alpha-beta only, scored by
+ * the test sets' rule (22 minus the winner's discs at the end). */
+static int reference(const struct c4_pos *p, int alpha, int beta)
+{
+    if (p->moves == C4_CELLS)
+        return 0;
+    for (int c = 0; c < C4_WIDTH; c++) {
+        if (!c4_can_play(p, c))
+            continue;
+        struct c4_pos q = *p;
+        c4_play(&q, c);
+        if (c4_has_four(q.disc[p->to_move]))
+            return (C4_CELLS + 1 - p->moves) / 2;
+    }
+    for (int c = 0; c < C4_WIDTH; c++) {
+        if (!c4_can_play(p, c))
+            continue;
+        struct c4_pos q = *p;
+        c4_play(&q, c);
+        int v = -reference(&q, -beta, -alpha);
+        if (v >= beta)
+            return v;
+        if (v > alpha)
+            alpha = v;
+    }
+    return alpha;
+}
+
+struct scored {
+    char moves[MOVES_MAX];
+    int score;          /* known: the tutorial's, or the reference's below */
+    char what[MOVES_MAX];
+};
+
+ParameterizedTestParameters(solver, hand_picked_positions)
+{
+    static struct scored cases[] = {
+        { "4455", 18, "the tutorial: wins with its 4th disc" },
+        { "44455554221", -15, "the tutorial: loses to the opponent's 7th disc" },
+        { "112233", 18, "an immediate win in column 4" },
+        { "44335", -18, "an open three on the bottom row: two threats, lost" },
+        { "545134666557644476121554316222", -1, "no threat on the board: a zugzwang loss" },
+        { "612446361123226564136743342112", 2, "no threat on the board: a zugzwang win" },
+        { "746531441472644337251357665366", 0, "a forced draw" },
+        { "216161531324424664726136474321", 0, "a forced draw" },
+        { "425425561655514714266671776144", -3, "late loss, no immediate threat" },
+    };
+    return cr_make_param_array(struct scored, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct scored *c, solver, hand_picked_positions)
+{
+    struct c4s s;
+    cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
+    struct c4_pos p = pos_of(c->moves);
+    int got = c4s_solve(&s, &p, 0);
+    if (C4_CELLS - p.moves <= REFERENCE_MAX_EMPTY) {
+        int ref = reference(&p, -C4S_SCORE_MAX - 1, C4S_SCORE_MAX + 1);
+        cr_expect_eq(ref, c->score, "%s (%s): the reference says %d, the table %d", c->moves,
+                     c->what, ref, c->score);
+    }
+    cr_expect_eq(got, c->score, "%s (%s): solved %d, expected %d", c->moves, c->what, got,
+                 c->score);
+    int weak = c4s_solve(&s, &p, 1);
+    int sign = (c->score > 0) - (c->score < 0);
+    cr_expect_eq(weak, sign, "%s: weak %d, expected %d", c->moves, weak, sign);
+    c4s_free(&s);
+}
+
+/* The move string with every column mirrored (1 <-> 7). */
+static void mirror_moves(const char *in, char *out)
+{
+    size_t i = 0;
+    for (; in[i]; i++)
+        out[i] = (char)('1' + '7' - in[i]);
+    out[i] = '\0';
+}
+
+/* Every position of the reference check, mirrored, scores the same, and
+ * the best move is mirrored too (unless the mirrored column ties lower). */
+Test(solver, mirror_images_score_the_same)
+{
+    static const char *const positions[] = {
+        "545134666557644476121554316222", "612446361123226564136743342112",
+        "425425561655514714266671776144", "4433", "44335", "112233",
+    };
+    struct c4s s;
+    cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
+    for (size_t i = 0; i < sizeof positions / sizeof *positions; i++) {
+        char m[MOVES_MAX];
+        mirror_moves(positions[i], m);
+        struct c4_pos a = pos_of(positions[i]), b = pos_of(m);
+        int sa = c4s_solve(&s, &a, 0);
+        c4s_clear(&s);
+        int sb = c4s_solve(&s, &b, 0);
+        cr_expect_eq(sa, sb, "%s scores %d, its mirror %s %d", positions[i], sa, m, sb);
+    }
+    c4s_free(&s);
+}
+
+/* The best move is the lowest column among those of the highest score, and
+ * its score is the position's. */
+Test(solver, best_move_is_the_lowest_column_of_the_best_score)
+{
+    static const char *const positions[] = {
+        "4433", "112233", "44335", "545134666557644476121554316222",
+        "612446361123226564136743342112", "746531441472644337251357665366",
+        "4455", "44455554221",
+    };
+    struct c4s s;
+    cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
+    for (size_t i = 0; i < sizeof positions / sizeof *positions; i++) {
+        struct c4_pos p = pos_of(positions[i]);
+        int scores[C4_WIDTH], want = -1;
+        c4s_analyze(&s, &p, scores);
+        for (int c = 0; c < C4_WIDTH; c++)
+            if (scores[c] != C4S_UNKNOWN && (want < 0 || scores[c] > scores[want]))
+                want = c;
+        int score;
+        int best = c4s_best_move(&s, &p, &score);
+        cr_expect_eq(best, want, "%s: best move column %d, the scores say %d", positions[i],
+                     best + 1, want + 1);
+        cr_expect_eq(score, scores[want], "%s: best score %d, the column's %d", positions[i],
+                     score, scores[want]);
+        cr_expect_eq(score, c4s_solve(&s, &p, 0), "%s: best score is not the position's",
+                     positions[i]);
+    }
+    c4s_free(&s);
+}
+
+/* A win now beats a slower one: in "112233" column 4 wins at once (score
+ * 18), while other columns still win later for player 1. */
+Test(solver, quickest_win_is_preferred)
+{
+    struct c4s s;
+    cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
+    struct c4_pos p = pos_of("112233");
+    int score;
+    cr_expect_eq(c4s_best_move(&s, &p, &score), 3, "112233: expected column 4");
+    cr_expect_eq(score, 18);
+    c4s_free(&s);
+}
+
+/* A budget that runs out gives C4S_UNKNOWN (budgets are checked every few
+ * thousand nodes; this position takes far more), and what the aborted
+ * search left in the table does not change the next full solve. */
+Test(solver, budget_runs_out_cleanly)
+{
+    struct c4s s;
+    cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
+    struct c4_pos p = pos_of("4433521");
+    c4s_set_budget(&s, 0, 1);
+    cr_expect_eq(c4s_solve(&s, &p, 0), C4S_UNKNOWN, "a one-node budget solved it");
+    cr_expect_eq(c4s_best_move(&s, &p, NULL), -1, "a one-node budget found a move");
+    c4s_set_budget(&s, 0, 0);
+    int v = c4s_solve(&s, &p, 0);
+    cr_expect_eq(v, 6, "after an aborted solve: %d, expected 6", v);
+    c4s_free(&s);
+}
+
+struct bad_moves {
+    char moves[MOVES_MAX];
+    int at;
+    char why[MOVES_MAX];
+};
+
+ParameterizedTestParameters(solver, bad_move_strings)
+{
+    static struct bad_moves cases[] = {
+        { "48", 2, "not a column digit 1-7" },
+        { "40", 2, "not a column digit 1-7" },
+        { "4a4", 2, "not a column digit 1-7" },
+        { "1111111", 7, "column is full" },
+        { "12121212", 8, "game is already over" },
+        { "1212121", 8, "game is already over" },
+    };
+    return cr_make_param_array(struct bad_moves, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct bad_moves *c, solver, bad_move_strings)
+{
+    struct c4_pos p;
+    const char *why = "";
+    int at = c4s_parse_moves(c->moves, strlen(c->moves), &p, &why);
+    cr_expect_eq(at, c->at, "'%s': bad at %d, expected %d", c->moves, at, c->at);
+    cr_expect_str_eq(why, c->why, "'%s': '%s'", c->moves, why);
+}
+
+/* A sample of each quick public set: every score as published. */
+struct set_name {
+    char name[MOVES_MAX];
+};
+
+ParameterizedTestParameters(solver, public_test_set_samples)
+{
+    static struct set_name sets[] = { { "Test_L3_R1" }, { "Test_L2_R1" }, { "Test_L1_R1" } };
+    return cr_make_param_array(struct set_name, sets, sizeof sets / sizeof *sets);
+}
+
+ParameterizedTest(struct set_name *set, solver, public_test_set_samples)
+{
+    char path[256], moves[MOVES_MAX];
+    snprintf(path, sizeof path, "%s/%s", SETS_DIR, set->name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        cr_skip_test("%s is not here", path);
+    struct c4s s;
+    cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
+    int expected, n = 0;
+    while (n < SET_SAMPLE && fscanf(f, "%63s %d", moves, &expected) == 2) {
+        struct c4_pos p = pos_of(moves);
+        int got = c4s_solve(&s, &p, 0);
+        cr_expect_eq(got, expected, "%s line %d (%s): solved %d, published %d", set->name,
+                     n + 1, moves, got, expected);
+        n++;
+    }
+    fclose(f);
+    cr_expect_eq(n, SET_SAMPLE, "%s: read %d positions", set->name, n);
+    c4s_free(&s);
+}
