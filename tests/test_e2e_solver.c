@@ -1,0 +1,273 @@
+/*
+ * test_e2e_solver.c - the perfect Connect-4 solver from the command line
+ * (`engine solve`, `engine one-move --player perfect`) and blunder analysis
+ * (`referee analyze`, `--analyze`), on fixtures/connect4/solve,
+ * fixtures/connect4/perfect-* and fixtures/analyze.
+ *
+ * Solve's NODES and MICROSECONDS columns are measurements; the tests compare
+ * the first two columns (the move string and the score) exactly.
+ */
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "e2e_util.h"
+
+#define EXIT_BAD 2
+#define EXIT_DIFFER 1
+
+/* The first two space-separated fields of every line of text, malloc'd. */
+static char *first_two_fields(const char *text)
+{
+    char *out = malloc(strlen(text) + 1), *o = out;
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        int spaces = 0;
+        for (size_t i = 0; i < len; i++) {
+            if (p[i] == ' ' && ++spaces == 2)
+                break;
+            *o++ = p[i];
+        }
+        *o++ = '\n';
+        p += len + (nl != NULL);
+    }
+    *o = '\0';
+    return out;
+}
+
+static void assert_scores(const struct e2e_run *r, const char *rel)
+{
+    char *scores = first_two_fields(r->out);
+    e2e_assert_fixture(scores, strlen(scores), rel);
+    free(scores);
+}
+
+Test(e2e_solver, solve_prints_the_score_of_each_line)
+{
+    char *dir = e2e_fixture("connect4/solve");
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "engine", "solve", "positions.txt", NULL);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    cr_assert_eq(r.err_len, 0, "stderr: %s", r.err);
+    assert_scores(&r, "connect4/solve/positions.scores");
+    e2e_run_free(&r);
+    free(dir);
+}
+
+Test(e2e_solver, weak_prints_win_draw_loss)
+{
+    char *dir = e2e_fixture("connect4/solve");
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "engine", "solve", "--weak", "positions.txt", NULL);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    assert_scores(&r, "connect4/solve/positions.weak");
+    e2e_run_free(&r);
+    free(dir);
+}
+
+Test(e2e_solver, solve_reads_stdin)
+{
+    struct e2e_run r;
+    e2e_run(&r, ".", "4455\n44455554221\r\n", "engine", "solve", NULL);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    char *scores = first_two_fields(r.out);
+    cr_expect_str_eq(scores, "4455 18\n44455554221 -15\n");
+    free(scores);
+    e2e_run_free(&r);
+}
+
+/* Every bad line is named with line and column, the good lines around them
+ * are still solved, and the run ends with status 2. */
+Test(e2e_solver, bad_lines_are_reported_and_the_run_goes_on)
+{
+    char *dir = e2e_fixture("connect4/solve");
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "engine", "solve", "bad.txt", NULL);
+    cr_assert_eq(r.status, EXIT_BAD, "exit %d", r.status);
+    e2e_assert_fixture(r.err, r.err_len, "connect4/solve/bad.err");
+    assert_scores(&r, "connect4/solve/bad.scores");
+    e2e_run_free(&r);
+    free(dir);
+}
+
+Test(e2e_solver, a_score_that_differs_exits_1)
+{
+    struct e2e_run r;
+    e2e_run(&r, ".", "4455 18\n4455 17\n", "engine", "solve", NULL);
+    cr_assert_eq(r.status, EXIT_DIFFER, "exit %d", r.status);
+    cr_expect_str_eq(r.err, "<stdin>:2: expected score 17, solved 18\n");
+    e2e_run_free(&r);
+}
+
+Test(e2e_solver, missing_file_and_bad_options)
+{
+    struct e2e_run r;
+    e2e_run(&r, ".", NULL, "engine", "solve", "no-such-file.txt", NULL);
+    cr_expect_eq(r.status, EXIT_BAD, "exit %d", r.status);
+    cr_expect_str_eq(r.err, "no-such-file.txt: cannot open: No such file or directory\n");
+    e2e_run_free(&r);
+    e2e_run(&r, ".", NULL, "engine", "solve", "--depth", "3", NULL);
+    cr_expect_eq(r.status, EXIT_BAD, "exit %d", r.status);
+    cr_expect(strstr(r.err, "engine: solve takes --weak and --tt-mb only") == r.err, "%s", r.err);
+    e2e_run_free(&r);
+}
+
+struct perfect_case {
+    char board[48];     /* fixtures/connect4/NAME.board -> NAME.after */
+    char move[4];
+};
+
+/* The perfect player takes the win at once; in a lost position where every
+ * move loses as fast, it takes the lowest column. */
+Test(e2e_solver, perfect_player_moves)
+{
+    static const struct perfect_case cases[] = { { "perfect-win", "4" }, { "perfect-lost", "1" } };
+    char *dir = e2e_fixture("connect4");
+    char *tmp = e2e_tmpdir();
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char in[PATH_MAX], out[PATH_MAX], rel[PATH_MAX], info[64];
+        snprintf(in, sizeof in, "%s.board", cases[i].board);
+        snprintf(out, sizeof out, "%s/%s.txt", tmp, cases[i].board);
+        snprintf(rel, sizeof rel, "connect4/%s.after", cases[i].board);
+        snprintf(info, sizeof info, " move %s value ", cases[i].move);
+        struct e2e_run r;
+        e2e_run(&r, dir, NULL, "engine", "one-move", "--game", "connect4", "--player", "perfect",
+                in, out, NULL);
+        cr_assert_eq(r.status, 0, "%s: exit %d, stderr: %s", in, r.status, r.err);
+        cr_expect(strstr(r.err, info) != NULL, "%s: expected%s in: %s", in, info, r.err);
+        size_t len;
+        char *after = e2e_slurp(out, &len);
+        cr_assert(after != NULL, "%s: no output file", in);
+        e2e_assert_fixture(after, len, rel);
+        free(after);
+        e2e_run_free(&r);
+    }
+    e2e_rmdir(tmp);
+    free(dir);
+}
+
+struct analyzed {
+    char log[48];       /* fixtures/analyze/NAME.{json,jsonl} -> NAME.out */
+    char file[56];
+};
+
+/* Constructed games whose blunders were worked out by hand: the report
+ * names each game's decisive mistake and counts blunders per engine. */
+Test(e2e_solver, analyze_finds_the_known_blunders)
+{
+    static const struct analyzed cases[] = {
+        { "nim-blunders", "nim-blunders.json" },
+        { "connect4-blunder", "connect4-blunder.jsonl" },
+    };
+    char *dir = e2e_fixture("analyze");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char rel[PATH_MAX];
+        snprintf(rel, sizeof rel, "analyze/%s.out", cases[i].log);
+        struct e2e_run r;
+        e2e_run(&r, dir, NULL, "referee", "analyze", cases[i].file, NULL);
+        cr_assert_eq(r.status, 0, "%s: exit %d, stderr: %s", cases[i].file, r.status, r.err);
+        e2e_assert_fixture(r.out, r.out_len, rel);
+        e2e_run_free(&r);
+    }
+    free(dir);
+}
+
+/* --json writes every record with its analysis: the blunder flags per move
+ * and the decisive mistake. */
+Test(e2e_solver, analyze_writes_the_json)
+{
+    char *dir = e2e_fixture("analyze");
+    char *tmp = e2e_tmpdir();
+    char out[PATH_MAX];
+    snprintf(out, sizeof out, "%s/analysis.json", tmp);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "analyze", "nim-blunders.json", "--json", out, NULL);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    size_t len;
+    char *json = e2e_slurp(out, &len);
+    cr_assert(json != NULL, "no %s", out);
+    cr_expect(strstr(json, "\"schema\":\t\"arena.analysis/1\"") != NULL, "%s", json);
+    cr_expect(strstr(json, "\"move\":\t\"1:3\",\n\t\t\t\t\t\"status\":\t\"ok\",\n\t\t\t\t\t"
+                           "\"before\":\t\"win\",\n\t\t\t\t\t\"after\":\t\"loss\",\n\t\t\t\t\t"
+                           "\"blunder\":\ttrue")
+                  != NULL,
+              "ply 2 (1:3) is not marked a win -> loss blunder: %s", json);
+    cr_expect(strstr(json, "\"decisive\":\t{\n\t\t\t\t\t\"ply\":\t5,\n\t\t\t\t\t\"engine\":\t\"A\"")
+                  != NULL,
+              "no decisive mistake at ply 5 by A: %s", json);
+    free(json);
+    e2e_run_free(&r);
+    e2e_rmdir(tmp);
+    free(dir);
+}
+
+Test(e2e_solver, analyze_refuses_bad_input)
+{
+    char *dir = e2e_fixture("analyze");
+    char *tmp = e2e_tmpdir();
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/checkers.jsonl", tmp);
+    FILE *f = fopen(path, "w");
+    cr_assert(f != NULL);
+    fputs("{\"schema\":\"arena.journal/1\",\"game\":\"checkers\"}\n", f);
+    fclose(f);
+    struct e2e_run r;
+    e2e_run(&r, tmp, NULL, "referee", "analyze", "checkers.jsonl", NULL);
+    cr_expect_eq(r.status, EXIT_BAD, "exit %d", r.status);
+    cr_expect_str_eq(r.err, "checkers.jsonl: no exact oracle for checkers: analyze handles "
+                            "connect4, maxconnect4 and nim\n");
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "analyze", "nim-blunders.out", NULL);
+    cr_expect_eq(r.status, EXIT_BAD, "exit %d", r.status);
+    cr_expect(strstr(r.err, "nim-blunders.out:1:1: not a journal") == r.err, "%s", r.err);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "checkers", "--engine", "a", "--engine",
+            "b", "--analyze", NULL);
+    cr_expect_eq(r.status, EXIT_BAD, "exit %d", r.status);
+    cr_expect(strstr(r.err, "referee: match: --analyze has no oracle for checkers") == r.err,
+              "%s", r.err);
+    e2e_run_free(&r);
+    e2e_rmdir(tmp);
+    free(dir);
+}
+
+/* match --analyze: Nim's perfect player never blunders; the log carries
+ * the analysis, and `analyze` on the log agrees with what the match printed. */
+Test(e2e_solver, match_analyze_records_blunders)
+{
+    char *tmp = e2e_tmpdir();
+    char engine[PATH_MAX], perfect[PATH_MAX + 64], random[PATH_MAX + 64], log[PATH_MAX];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(perfect, sizeof perfect, "name=perfect,cmd=%s one-move --game nim --player perfect",
+             engine);
+    snprintf(random, sizeof random,
+             "name=random,cmd=%s one-move --game nim --player random --seed 5", engine);
+    snprintf(log, sizeof log, "%s/log.json", tmp);
+    struct e2e_run r;
+    e2e_run(&r, tmp, NULL, "referee", "match", "--game", "nim", "--engine", perfect, "--engine",
+            random, "--games", "4", "--analyze", "--log", log, NULL);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "decisive mistake: ply") != NULL, "no blunder by random: %s", r.out);
+    cr_expect(strstr(r.out, "by perfect") == NULL, "perfect blundered: %s", r.out);
+    struct e2e_run a;
+    e2e_run(&a, tmp, NULL, "referee", "analyze", "log.json", NULL);
+    cr_assert_eq(a.status, 0, "exit %d, stderr: %s", a.status, a.err);
+    const char *row = strstr(a.out, "\nperfect ");
+    long moves = 0, blunders = -1, unknown = -1;
+    cr_assert(row && sscanf(row, "\nperfect %ld %ld %ld", &moves, &blunders, &unknown) == 3,
+              "no row for perfect: %s", a.out);
+    cr_expect(moves > 0 && blunders == 0 && unknown == 0,
+              "perfect: %ld moves, %ld blunders, %ld unknown", moves, blunders, unknown);
+    /* Every decisive line the match printed is in the analysis. */
+    for (const char *p = strstr(r.out, "  decisive"); p; p = strstr(p + 1, "  decisive")) {
+        char line[160];
+        size_t n = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)n, p);
+        cr_expect(strstr(a.out, line) != NULL, "'%s' is not in the analysis: %s", line, a.out);
+    }
+    e2e_run_free(&a);
+    e2e_run_free(&r);
+    e2e_rmdir(tmp);
+}
