@@ -262,8 +262,8 @@ struct usage_case {
 ParameterizedTestParameters(e2e, usage_error)
 {
     static struct usage_case cases[] = {
-        { "engine", { "" }, "engine: missing command (one-move, bench)" },
-        { "engine", { "fly" }, "engine: unknown command 'fly' (one-move, bench)" },
+        { "engine", { "" }, "engine: missing command (one-move, bench, solve)" },
+        { "engine", { "fly" }, "engine: unknown command 'fly' (one-move, bench, solve)" },
         { "engine", { "one-move", "a" }, "engine: one-move needs IN OUT [DEPTH]" },
         { "engine", { "one-move", "a", "b", "0" }, "engine: DEPTH must be a number from 1 to 64" },
         { "engine", { "one-move", "--game", "go", "a" },

@@ -197,7 +197,8 @@ ParameterizedTestParameters(e2e_referee, usage_error)
         { { "match", "--engine", "a 'b", "" },
           "referee: --engine 'a 'b': column 3: unterminated ' quote\n" },
         { { "play", "", "", "" },
-          "referee: unknown command 'play' (match, tournament, report, verify, merge)\n" },
+          "referee: unknown command 'play' (match, tournament, report, verify, merge, "
+          "analyze)\n" },
         { { "match", "--games", "0", "" }, "referee: --games must be a number from 1 to 1000000, got '0'\n" },
         { { "tournament", "--concurrency", "x", "" },
           "referee: --concurrency must be a number from 1 to 256, got 'x'\n" },

@@ -29,7 +29,7 @@ static const char usage_text[] =
     "      A finished game is reported and nothing is written.\n"
     "      Players: alphabeta (default), minimax (the plain reference), random\n"
     "      (uniform, a function of --seed and the position), perfect (the game's\n"
-    "      solver: nim).\n"
+    "      solver: connect4, nim; the quickest win, then the lowest column).\n"
     "\n"
     "  engine bench [--game G] [--player alphabeta|minimax] [--depth N | --depths A-B]\n"
     "               [--tt-mb N] [--json FILE]\n"
