@@ -545,6 +545,15 @@ static const char weights_usage_text[] =
     "attribute, its name and its weight. --json prints the whole file as JSON:\n"
     "format version, training settings and the weights by name.\n";
 
+/* cJSON prints some doubles a last digit off; the weights file's shortest
+ * exact text is a valid JSON number, so it goes in as it is. */
+static void add_exact(cJSON *obj, const char *key, double v)
+{
+    char num[WTS_NUM_MAX];
+    wts_format_double(v, num);
+    cJSON_AddRawToObject(obj, key, num);
+}
+
 static cJSON *weights_json(const struct wts_file *f)
 {
     const struct wts_settings *st = &f->settings;
@@ -552,18 +561,18 @@ static cJSON *weights_json(const struct wts_file *f)
     cJSON_AddStringToObject(root, "schema", "arena.qlearn-weights/1");
     cJSON_AddNumberToObject(root, "format_version", WTS_VERSION);
     cJSON *set = cJSON_AddObjectToObject(root, "settings");
-    cJSON_AddNumberToObject(set, "gamma", st->gamma);
-    cJSON_AddNumberToObject(set, "alpha", st->alpha);
-    cJSON_AddNumberToObject(set, "alpha_final", st->alpha_final);
-    cJSON_AddNumberToObject(set, "epsilon", st->epsilon);
-    cJSON_AddNumberToObject(set, "switch_prob", st->switch_prob);
+    add_exact(set, "gamma", st->gamma);
+    add_exact(set, "alpha", st->alpha);
+    add_exact(set, "alpha_final", st->alpha_final);
+    add_exact(set, "epsilon", st->epsilon);
+    add_exact(set, "switch_prob", st->switch_prob);
     cJSON_AddStringToObject(set, "opponent", st->opponent);
     cJSON_AddNumberToObject(set, "seed", (double)st->seed);
     cJSON_AddNumberToObject(set, "games", (double)st->games);
     cJSON_AddNumberToObject(set, "total_games", (double)st->total_games);
     cJSON *w = cJSON_AddObjectToObject(root, "weights");
     for (int i = 0; i < FEAT_COUNT; i++)
-        cJSON_AddNumberToObject(w, feat_name(i), f->weights.w[i]);
+        add_exact(w, feat_name(i), f->weights.w[i]);
     return root;
 }
 

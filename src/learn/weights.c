@@ -79,6 +79,8 @@ static int split_kv(const struct tf_line *l, int ln, struct wts_kv *kv, struct e
     while (i < l->len && !is_blank(l->s[i]))
         i++;
     kv->val_len = (int)(l->s + i - kv->val);
+    while (i < l->len && is_blank(l->s[i]))
+        i++;
     if (kv->key_len == 0)
         return err_set(e, ln, 1, "empty line, expected a key and a value");
     if (kv->val_len == 0)
@@ -110,11 +112,12 @@ static int parse_real(const struct wts_kv *kv, int ln, double *out, struct err *
     char buf[WTS_NUM_MAX], *end;
     if (value_text(kv, ln, buf, e) != 0)
         return -1;
-    errno = 0;
     double v = strtod(buf, &end);
     if (end == buf || *end)
         return err_set(e, ln, kv->val_col + (int)(end - buf), "'%s' is not a number", buf);
-    if (!isfinite(v) || errno == ERANGE)
+    /* Overflow is infinite; underflow (ERANGE too) is the nearest subnormal,
+     * which wts_format writes and must read back. */
+    if (!isfinite(v))
         return err_set(e, ln, kv->val_col, "'%s' is not a finite number", buf);
     *out = v;
     return 0;
