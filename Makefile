@@ -5,6 +5,7 @@
 #   make demo       a Max-Connect4 round-robin tournament (random, depths 1-7)
 #   make bench      search speed and node-count signatures
 #   make bench-referee  referee overhead, concurrency, a 10,000-game tournament
+#   make bench-learn    Q-learning: training speed, shipped weights, strength table
 #   make DEBUG=1 …  the same with -O0 -g and ASan/UBSan, in build/debug
 #   make install    PREFIX (default /usr/local) and DESTDIR as usual
 #
@@ -55,7 +56,7 @@ E2E_SRC  := $(wildcard tests/test_e2e*.c) tests/e2e_util.c
 UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
-.PHONY: all deps test unit e2e demo bench bench-referee clean install uninstall
+.PHONY: all deps test unit e2e demo bench bench-referee bench-learn clean install uninstall
 
 all: $(BINARIES)
 
@@ -110,6 +111,9 @@ bench: all
 
 bench-referee: all
 	@sh scripts/bench-referee.sh $(BIN)
+
+bench-learn: all
+	@sh scripts/bench-learn.sh $(BIN)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
