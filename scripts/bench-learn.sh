@@ -42,14 +42,15 @@ else
     exit 1
 fi
 
-match() {   # NAME GAMES ENGINE1 ENGINE2
+match() {   # NAME GAMES ENGINE1 ENGINE2: GAMES/2 colour-swapped pairs
     name=$1 games=$2
     shift 2
-    $R match --game connect4 --depth 4 --random-plies 4 --seed 1 --games "$games" \
-        --concurrency "$CONCURRENCY" --log "$OUT/$name.json" --engine "$1" --engine "$2" \
-        >"$OUT/$name.out"
-    tail -n 1 "$OUT/$name.out"
-    $R report "$OUT/$name.json" | grep ' vs .*Elo'
+    $R tournament --game connect4 --depth 4 --random-plies 4 --seed 1 \
+        --rounds $((games / 2)) --concurrency "$CONCURRENCY" --journal "$OUT/$name.jsonl" \
+        --engine "$1" --engine "$2" >"$OUT/$name.out"
+    $R report "$OUT/$name.jsonl" >"$OUT/$name.report"
+    sed -n '/^Rank/,/^$/p' "$OUT/$name.report"
+    grep ' vs .*Elo' "$OUT/$name.report"
 }
 
 echo "== 3. strength (referee, depth 4, --random-plies 4 --seed 1)"

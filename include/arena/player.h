@@ -7,10 +7,11 @@
  * game's own solver, game->perfect; only for games that have one). Same
  * position and options give the same move.
  *
- * The learned players (connect4 only; qfunc.h): qlearn plays the move of
- * highest Q = w . f(s, a), ties to the lowest column, and reports that Q as
- * its value (qf_to_eval); qlearn-ab is alpha-beta to depth with the linear
- * function scoring the leaves (qf_evaluate). Both need weights.
+ * The learned players (connect4 only; qfunc.h) need weights: qlearn plays
+ * the move of highest Q = w . f(s, a) (qf_best: ties to the centre) and
+ * reports that Q as its value (qf_to_eval); qlearn-ab is alpha-beta to depth,
+ * leaves worth V(s) = max_a Q(s, a) (qf_evaluate), and among root moves of
+ * equal value it too takes the one nearest the centre.
  */
 #ifndef ARENA_PLAYER_H
 #define ARENA_PLAYER_H

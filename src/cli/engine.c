@@ -36,7 +36,7 @@ static const char usage_text[] =
     "      Players: alphabeta (default), minimax (the plain reference), random\n"
     "      (uniform, a function of --seed and the position), perfect (the game's\n"
     "      solver: nim), and for connect4 the learned players qlearn (the move of\n"
-    "      highest Q) and qlearn-ab (alpha-beta, leaves scored by Q), which need\n"
+    "      highest Q) and qlearn-ab (alpha-beta, a leaf worth its best Q), which need\n"
     "      --weights F (a weights file of engine train). --eval spfiar scores the\n"
     "      leaves of alphabeta and minimax on connect4 with the SPFIAR span\n"
     "      histogram instead of the game's evaluation.\n"
@@ -51,7 +51,7 @@ static const char usage_text[] =
     "  engine train --games N --weights-out F [--opponent O] [--weights-in F]\n"
     "               [--opponent-weights F] [--gamma X] [--alpha X] [--alpha-final X]\n"
     "               [--epsilon X] [--switch-prob X] [--seed N] [--log F] [--log-every K]\n"
-    "      Trains the Q-learning Connect-4 player in N self-play games against O:\n"
+    "      Trains the Q-learning Connect-4 player in N games against O, in process:\n"
     "      random (default), trained, alphabeta:D, learning or self. Try\n"
     "      'engine train --help'.\n"
     "\n"
@@ -160,6 +160,17 @@ static int parse_options(int argc, char **argv, const char *cmd, struct engine_a
     return 0;
 }
 
+/* Loads path into *f, printing the error; 0 or EXIT_BAD_INPUT. */
+static int load_weights(const char *path, struct wts_file *f)
+{
+    struct err e;
+    if (wts_load(path, f, &e) != 0) {
+        err_print(stderr, path, &e);
+        return EXIT_BAD_INPUT;
+    }
+    return 0;
+}
+
 static int cmd_one_move(int argc, char **argv, struct engine_args *a)
 {
     int rc = parse_options(argc, argv, "one-move", a);
@@ -195,13 +206,8 @@ static int cmd_one_move(int argc, char **argv, struct engine_args *a)
     if (a->evaluate && kind != PLAYER_ALPHABETA && kind != PLAYER_MINIMAX)
         return cli_usage(PROG, "--eval belongs to --player alphabeta or minimax");
     struct wts_file wf;
-    if (learned) {
-        struct err e;
-        if (wts_load(a->weights, &wf, &e) != 0) {
-            err_print(stderr, a->weights, &e);
-            return EXIT_BAD_INPUT;
-        }
-    }
+    if (learned && (rc = load_weights(a->weights, &wf)) != 0)
+        return rc;
     struct onemove_opts o = {
         .game = a->game,
         .player = { .kind = kind, .depth = (int)a->depth, .seed = a->seed,
@@ -248,13 +254,13 @@ static int cmd_bench(int argc, char **argv, struct engine_args *a)
     return 0;
 }
 
-
 /* ---- train and weights: the Q-learning player (train.h, weights.h) ------ */
 
 #define TRAIN_DEFAULT_LOG_EVERY 1000
-#define TRAIN_PROGRESS_EVERY 500      /* games between progress updates */
+#define TRAIN_PROGRESS_EVERY 256      /* games between looks at the clock */
+#define TRAIN_PROGRESS_NS 100000000   /* redraw the progress line 10 times a second */
 #define NS_PER_S 1e9
-#define SECONDS_PER_MINUTE 60.0
+#define SECONDS_PER_MINUTE 60
 #define PERCENT 100.0
 #define WEIGHTS_NAME_WIDTH 24         /* the longest name, RivalSlotCreates2Threats */
 
@@ -270,7 +276,8 @@ static const char train_usage_text[] =
     "  --weights-in F        start from these weights (default: all 0)\n"
     "  --opponent O          random (default): uniform random moves\n"
     "                        trained: greedy on Q, no learning\n"
-    "                        alphabeta:D: alpha-beta to depth D (1-12), leaves by Q\n"
+    "                        alphabeta:D: alpha-beta to depth D (1-12), leaves by\n"
+    "                        the opponent's Q (the qlearn-ab player)\n"
     "                        learning: a second learner, weights not saved\n"
     "                        self: a second learner sharing the learner's weights\n"
     "  --opponent-weights F  the opponent's weights (default: the starting weights)\n"
@@ -418,24 +425,13 @@ static void train_progress(const struct learn_series *t, uint64_t t0)
     char eta[32] = "--:--";
     if (rate > 0) {
         long e = (long)((double)left / rate);
-        snprintf(eta, sizeof eta, "%ld:%02ld", e / 60, e % 60);
+        snprintf(eta, sizeof eta, "%ld:%02ld", e / SECONDS_PER_MINUTE, e % SECONDS_PER_MINUTE);
     }
     double win, draw, loss;
     learn_rates(t, &win, &draw, &loss);
     fprintf(stderr, "\r\033[K%lld/%lld games  %.0f games/s  ETA %s  win %.1f%% draw %.1f%% loss %.1f%%",
             t->played, t->o.games, rate, eta, PERCENT * win, PERCENT * draw, PERCENT * loss);
     fflush(stderr);
-}
-
-/* Loads path into *f, printing the error; 0 or EXIT_BAD_INPUT. */
-static int load_weights(const char *path, struct wts_file *f)
-{
-    struct err e;
-    if (wts_load(path, f, &e) != 0) {
-        err_print(stderr, path, &e);
-        return EXIT_BAD_INPUT;
-    }
-    return 0;
 }
 
 /* The folder that will receive path can take a new file: checked before
@@ -467,7 +463,7 @@ static int run_training(struct train_args *a, const struct qf_weights *start,
         return 1;
     }
     int tty = isatty(STDERR_FILENO);
-    uint64_t wall0 = clock_wall_ns(), cpu0 = clock_cpu_ns();
+    uint64_t wall0 = clock_wall_ns(), cpu0 = clock_cpu_ns(), shown = wall0;
     int rc = 0;
     while (t.played < a->o.games) {
         learn_play_game(&t);
@@ -477,8 +473,11 @@ static int run_training(struct train_args *a, const struct qf_weights *start,
             rc = EXIT_BAD_INPUT;
             break;
         }
-        if (tty && t.played % TRAIN_PROGRESS_EVERY == 0)
+        if (tty && t.played % TRAIN_PROGRESS_EVERY == 0
+            && clock_wall_ns() - shown >= TRAIN_PROGRESS_NS) {
             train_progress(&t, wall0);
+            shown = clock_wall_ns();
+        }
     }
     double cpu_s = (double)(clock_cpu_ns() - cpu0) / NS_PER_S;
     if (tty)
