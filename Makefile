@@ -6,6 +6,7 @@
 #   make bench      search speed and node-count signatures
 #   make bench-referee  referee overhead, concurrency, a 10,000-game tournament
 #   make bench-solver   the Connect-4 solver on the six public test sets
+#   make bench-learn    Q-learning: training speed, shipped weights, strength table
 #   make DEBUG=1 …  the same with -O0 -g and ASan/UBSan, in build/debug
 #   make install    PREFIX (default /usr/local) and DESTDIR as usual
 #
@@ -43,7 +44,8 @@ WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werr
 CFLAGS  ?=
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(OPT) $(ARCH_FLAGS) $(WARN) -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 
-LIB_SRC  := $(wildcard src/core/*.c) $(wildcard src/games/*/*.c) $(wildcard src/referee/*.c)
+LIB_SRC  := $(wildcard src/core/*.c) $(wildcard src/games/*/*.c) $(wildcard src/referee/*.c) \
+            $(wildcard src/learn/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libarena.a
 
@@ -55,7 +57,7 @@ E2E_SRC  := $(wildcard tests/test_e2e*.c) tests/e2e_util.c
 UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
-.PHONY: all deps test unit e2e demo bench bench-referee bench-solver clean install uninstall
+.PHONY: all deps test unit e2e demo bench bench-referee bench-solver bench-learn clean install uninstall
 
 all: $(BINARIES)
 
@@ -114,6 +116,9 @@ bench-referee: all
 # ALL=1 solves all 1000 Begin-Hard positions instead of the first 50.
 bench-solver: all
 	@sh scripts/bench-solver.sh $(BIN)
+
+bench-learn: all
+	@sh scripts/bench-learn.sh $(BIN)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -262,14 +262,16 @@ struct usage_case {
 ParameterizedTestParameters(e2e, usage_error)
 {
     static struct usage_case cases[] = {
-        { "engine", { "" }, "engine: missing command (one-move, bench, solve)" },
-        { "engine", { "fly" }, "engine: unknown command 'fly' (one-move, bench, solve)" },
+        { "engine", { "" }, "engine: missing command (one-move, bench, solve, train, weights)" },
+        { "engine", { "fly" },
+          "engine: unknown command 'fly' (one-move, bench, solve, train, weights)" },
         { "engine", { "one-move", "a" }, "engine: one-move needs IN OUT [DEPTH]" },
         { "engine", { "one-move", "a", "b", "0" }, "engine: DEPTH must be a number from 1 to 64" },
         { "engine", { "one-move", "--game", "go", "a" },
           "engine: unknown game 'go' (connect4, maxconnect4, nim, checkers)" },
         { "engine", { "one-move", "--player", "oracle", "a" },
-          "engine: unknown player 'oracle' (alphabeta, minimax, random, perfect)" },
+          "engine: unknown player 'oracle' (alphabeta, minimax, random, perfect, qlearn, "
+          "qlearn-ab)" },
         { "engine", { "bench", "--depths", "5-2" },
           "engine: --depths must be A-B with 1 <= A <= B <= 64" },
         { "maxconnect4", { "one-move", "a", "b" }, "maxconnect4: expected 4 arguments, got 3" },

@@ -75,5 +75,12 @@ int c4_count_fours(uint64_t discs);
 int c4_has_four(uint64_t discs);
 /* Counts mine's open lines (see struct c4_lines) with opp's discs blocking. */
 void c4_count_lines(uint64_t mine, uint64_t opp, struct c4_lines *out);
+/* The empty cells that would complete a line of four for discs (a subset of
+ * occupied) if discs had a disc there: its threats, playable or not. Discs
+ * rest on discs, so a vertical threat is only ever the cell on top of three. */
+uint64_t c4_winning_cells(uint64_t discs, uint64_t occupied);
+/* The cells a disc can be dropped into now: the lowest empty cell of every
+ * column that is not full. */
+uint64_t c4_playable_cells(uint64_t occupied);
 
 #endif

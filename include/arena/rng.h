@@ -16,5 +16,7 @@ void rng_seed(struct rng *r, uint64_t seed);
 uint64_t rng_next(struct rng *r);
 /* Uniform in [0, n); n > 0. */
 uint32_t rng_below(struct rng *r, uint32_t n);
+/* Uniform in [0, 1), a multiple of 2^-53: for probabilities. */
+double rng_unit(struct rng *r);
 
 #endif

@@ -31,6 +31,10 @@ struct search_opts {
     size_t tt_bytes;                       /* 0: no table (minimax only) */
     int mate_distance;                     /* 1: prefer quick wins (default) */
     int (*evaluate)(const void *state);    /* NULL: the game's own */
+    /* An evaluation that needs data (learned weights): when not NULL it
+     * scores leaves instead of evaluate, called with eval_ctx. */
+    int (*evaluate_with)(const void *state, const void *ctx);
+    const void *eval_ctx;
     /* 1: finished positions too are scored by evaluate (not game->terminal),
      * which must then give a won or lost one a decided value. The SPFIAR
      * seed scores every leaf, finished or not, with one function, so its
@@ -64,9 +68,9 @@ void search_free(struct search *s);
 /* Forgets everything learned (the TT): the next search starts cold. */
 void search_clear(struct search *s);
 
-/* Searches state to depth (1..SEARCH_MAX_DEPTH). Both fill r; nodes counts
- * this call only. When the position is finished r->move is -1 and r->value
- * its terminal value. */
+/* Searches state to depth (1..SEARCH_MAX_DEPTH; 0 scores state itself, with
+ * r->move -1). Both fill r; nodes counts this call only. When the position is
+ * finished r->move is -1 and r->value its terminal value. */
 void search_minimax(struct search *s, const void *state, int depth, struct search_result *r);
 void search_alphabeta(struct search *s, const void *state, int depth, struct search_result *r);
 

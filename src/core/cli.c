@@ -19,6 +19,20 @@ int cli_int(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+int cli_real(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    if (!s || !*s)
+        return -1;
+    errno = 0;
+    double v = strtod(s, &end);
+    /* The comparisons are false for NaN, so it is refused with the rest. */
+    if (errno || *end || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 int cli_usage(const char *prog, const char *fmt, ...)
 {
     va_list ap;

@@ -21,8 +21,7 @@ int onemove_run(const struct onemove_opts *o, FILE *out, FILE *diag)
     }
 
     struct search s;
-    struct search_opts so = search_opts_default();
-    so.tt_bytes = o->player.kind == PLAYER_ALPHABETA ? o->tt_bytes : 0;
+    struct search_opts so = player_search_opts(&o->player, o->tt_bytes);
     if (search_init(&s, g, &so) != 0) {
         fprintf(diag, "%s: out of memory for a %zu-byte transposition table\n", o->in,
                 o->tt_bytes);

@@ -1,6 +1,8 @@
 /* player.c - the move choosers behind --player (player.h). */
 #include <string.h>
+#include "arena/connect4.h"
 #include "arena/player.h"
+#include "arena/qfunc.h"
 #include "arena/rng.h"
 
 static const char *const player_names[] = {
@@ -8,6 +10,8 @@ static const char *const player_names[] = {
     [PLAYER_MINIMAX] = "minimax",
     [PLAYER_RANDOM] = "random",
     [PLAYER_PERFECT] = "perfect",
+    [PLAYER_QLEARN] = "qlearn",
+    [PLAYER_QLEARN_AB] = "qlearn-ab",
 };
 
 int player_parse(const char *name)
@@ -25,7 +29,58 @@ const char *player_name(enum player_kind kind)
 
 int player_supports(const struct game *g, enum player_kind kind)
 {
+    if (kind == PLAYER_QLEARN || kind == PLAYER_QLEARN_AB)
+        return g == &game_connect4;   /* the attributes know the classic rules only */
     return kind != PLAYER_PERFECT || g->perfect != NULL;
+}
+
+struct search_opts player_search_opts(const struct player_opts *p, size_t tt_bytes)
+{
+    struct search_opts so = search_opts_default();
+    so.tt_bytes = p->kind == PLAYER_ALPHABETA || p->kind == PLAYER_QLEARN_AB ? tt_bytes : 0;
+    if (p->evaluate)
+        so.evaluate = p->evaluate;
+    if (p->kind == PLAYER_QLEARN_AB) {
+        so.evaluate_with = qf_evaluate;
+        so.eval_ctx = p->weights;
+    }
+    return so;
+}
+
+/* qlearn-ab: each root move searched to depth - 1, so that every root value
+ * is exact and ties can go to the move the game orders first (the centre),
+ * as qf_best's do: the learned evaluation is 0 wherever nobody has a threat,
+ * and a lowest-column tie-break would open in column 1. The value is the one
+ * search_alphabeta gives the root at depth. */
+static void search_each_move(struct search *s, const struct player_opts *p, const void *state,
+                             struct search_result *r)
+{
+    const struct game *g = s->game;
+    int moves[GAME_MAX_MOVES];
+    int n = g->gen(state, moves);
+    unsigned char child[GAME_MAX_STATE];
+    int best_priority = 0;
+    r->move = -1;
+    r->value = -SCORE_INF;
+    r->depth = p->depth;
+    r->nodes = 1;
+    for (int i = 0; i < n; i++) {
+        struct search_result cr;
+        memcpy(child, state, g->state_size);
+        g->play(child, moves[i]);
+        search_alphabeta(s, child, p->depth - 1, &cr);
+        r->nodes += cr.nodes;
+        int v = -cr.value;
+        /* The child's search counts plies from the child: one more from here. */
+        if (s->opts.mate_distance)
+            v = v >= SCORE_DECIDED ? v - 1 : v <= -SCORE_DECIDED ? v + 1 : v;
+        int priority = g->priority ? g->priority(state, moves[i]) : 0;
+        if (v > r->value || (v == r->value && priority > best_priority)) {
+            r->value = v;
+            r->move = moves[i];
+            best_priority = priority;
+        }
+    }
 }
 
 void player_choose(struct search *s, const struct player_opts *p, const void *state,
@@ -53,6 +108,19 @@ void player_choose(struct search *s, const struct player_opts *p, const void *st
         r->value = 0;
         r->depth = 0;
         r->nodes = 0;
+        return;
+    case PLAYER_QLEARN: {
+        struct qf_choices c;
+        qf_choices(p->weights, state, &c);
+        int best = qf_best(&c);
+        r->move = c.moves[best];
+        r->value = qf_to_eval(c.q[best]);
+        r->depth = 1;
+        r->nodes = (uint64_t)c.n;
+        return;
+    }
+    case PLAYER_QLEARN_AB:
+        search_each_move(s, p, state, r);
         return;
     case PLAYER_ALPHABETA:
     default:

@@ -20,3 +20,9 @@ uint32_t rng_below(struct rng *r, uint32_t n)
      * the same result on every platform. */
     return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
 }
+
+double rng_unit(struct rng *r)
+{
+    /* The top 53 bits fill a double's mantissa exactly. */
+    return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}

@@ -18,6 +18,8 @@ struct search_opts search_opts_default(void)
         .tt_bytes = (size_t)TT_DEFAULT_MB << 20,
         .mate_distance = 1,
         .evaluate = NULL,
+        .evaluate_with = NULL,
+        .eval_ctx = NULL,
         .eval_finished = 0,
     };
     return o;
@@ -60,6 +62,14 @@ static void *slot(const struct search *s, int ply)
     return s->stack + (size_t)ply * s->game->state_size;
 }
 
+/* The static value of pos for its side to move, by the options' function. */
+static int evaluate(const struct search *s, const void *pos)
+{
+    if (s->opts.evaluate_with)
+        return s->opts.evaluate_with(pos, s->opts.eval_ctx);
+    return s->opts.evaluate(pos);
+}
+
 /* The terminal value seen from ply: with mate distance a win found sooner is
  * worth more and a loss found later hurts less. */
 static int terminal_at(const struct search *s, int value, int ply)
@@ -76,11 +86,11 @@ static int leaf_value(struct search *s, int ply, int depth, int *value)
     const void *pos = slot(s, ply);
     int v;
     if (s->game->terminal(pos, &v)) {
-        *value = s->opts.eval_finished ? s->opts.evaluate(pos) : terminal_at(s, v, ply);
+        *value = s->opts.eval_finished ? evaluate(s, pos) : terminal_at(s, v, ply);
         return 1;
     }
     if (depth == 0) {
-        *value = s->opts.evaluate(pos);
+        *value = evaluate(s, pos);
         return 1;
     }
     return 0;
@@ -120,7 +130,7 @@ static int minimax(struct search *s, int ply, int depth)
     int moves[GAME_MAX_MOVES];
     int n = s->game->gen(slot(s, ply), moves);
     if (n == 0)
-        return s->opts.evaluate(slot(s, ply));
+        return evaluate(s, slot(s, ply));
     int best = -SCORE_INF;
     for (int i = 0; i < n; i++) {
         make_child(s, ply, moves[i]);
@@ -175,7 +185,7 @@ static int alphabeta(struct search *s, int ply, int depth, int alpha, int beta)
     int moves[GAME_MAX_MOVES];
     int n = g->gen(pos, moves);
     if (n == 0)
-        return s->opts.evaluate(pos);
+        return evaluate(s, pos);
 
     /* Below SEARCH_TT_MIN_DEPTH the table costs more (a cache miss per
      * node) than the few leaves it could save. */
@@ -234,7 +244,7 @@ static int root_is_leaf(struct search *s, const void *state, int depth, int *mov
     }
     *n = s->game->gen(state, moves);
     if (*n == 0) {
-        r->value = s->opts.evaluate(state);
+        r->value = evaluate(s, state);
         r->nodes = s->nodes;
         return 1;
     }
