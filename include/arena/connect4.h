@@ -77,10 +77,33 @@ int c4_has_four(uint64_t discs);
 void c4_count_lines(uint64_t mine, uint64_t opp, struct c4_lines *out);
 /* The empty cells that would complete a line of four for discs (a subset of
  * occupied) if discs had a disc there: its threats, playable or not. Discs
- * rest on discs, so a vertical threat is only ever the cell on top of three. */
-uint64_t c4_winning_cells(uint64_t discs, uint64_t occupied);
+ * rest on discs, so a vertical threat is only ever the cell on top of three.
+ * Along the other directions a cell is a threat with three own discs beyond
+ * it on one side, or two on one side and one on the other (Pons's winning
+ * positions). Inline: the solver calls it at every node. */
+static inline uint64_t c4_winning_cells(uint64_t discs, uint64_t occupied)
+{
+    uint64_t r = (discs << 1) & (discs << 2) & (discs << 3);
+    const int shift[3] = { C4_COL_BITS, C4_COL_BITS - 1, C4_COL_BITS + 1 };
+    for (int d = 0; d < 3; d++) {
+        int s = shift[d];
+        uint64_t p = (discs << s) & (discs << 2 * s);
+        r |= p & (discs << 3 * s);
+        r |= p & (discs >> s);
+        p = (discs >> s) & (discs >> 2 * s);
+        r |= p & (discs << s);
+        r |= p & (discs >> 3 * s);
+    }
+    return r & (C4_BOARD_MASK ^ occupied);
+}
+
 /* The cells a disc can be dropped into now: the lowest empty cell of every
- * column that is not full. */
-uint64_t c4_playable_cells(uint64_t occupied);
+ * column that is not full (the bottom row added to the filled cells carries
+ * to each column's lowest empty cell; a full column's carry lands in its
+ * sentinel, which the mask drops). */
+static inline uint64_t c4_playable_cells(uint64_t occupied)
+{
+    return (occupied + C4_BOTTOM_ROW) & C4_BOARD_MASK;
+}
 
 #endif

@@ -99,32 +99,6 @@ void c4_count_lines(uint64_t mine, uint64_t opp, struct c4_lines *out)
     lines_along(mine, open, C4_COL_BITS + 1, out);
 }
 
-/* Every empty cell e such that discs | e holds a four through e: for each
- * direction, the cells with three own discs beyond them on one side, or two
- * on one side and one on the other (Pons's winning positions). */
-uint64_t c4_winning_cells(uint64_t discs, uint64_t occupied)
-{
-    uint64_t r = (discs << 1) & (discs << 2) & (discs << 3);   /* on top of three */
-    for (int d = 1; d < 4; d++) {
-        int s = line_shift[d];
-        uint64_t p = (discs << s) & (discs << 2 * s);
-        r |= p & (discs << 3 * s);
-        r |= p & (discs >> s);
-        p = (discs >> s) & (discs >> 2 * s);
-        r |= p & (discs << s);
-        r |= p & (discs >> 3 * s);
-    }
-    return r & (C4_BOARD_MASK ^ occupied);
-}
-
-uint64_t c4_playable_cells(uint64_t occupied)
-{
-    /* As in c4_play: the bottom row added to the filled cells carries to the
-     * lowest empty cell of each column; a full column carries into its
-     * sentinel, which the mask drops. */
-    return (occupied + C4_BOTTOM_ROW) & C4_BOARD_MASK;
-}
-
 /* ---- the game interface, shared part ---------------------------------- */
 
 const char *const c4g_bench[] = {

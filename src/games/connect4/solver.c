@@ -135,26 +135,6 @@ static inline uint64_t mirror_key(uint64_t k)
 
 /* ---- bitboard rules ---------------------------------------------------- */
 
-/* The empty cells where one more disc of pos would make four in a row. */
-static inline uint64_t winning_cells(uint64_t pos, uint64_t mask)
-{
-    uint64_t r = (pos << 1) & (pos << 2) & (pos << 3);   /* vertical: on top */
-#define ALONG(s)                                          \
-    do {                                                  \
-        uint64_t p = (pos << (s)) & (pos << 2 * (s));     \
-        r |= p & (pos << 3 * (s));                        \
-        r |= p & (pos >> (s));                            \
-        p = (pos >> (s)) & (pos >> 2 * (s));              \
-        r |= p & (pos << (s));                            \
-        r |= p & (pos >> 3 * (s));                        \
-    } while (0)
-    ALONG(C4_COL_BITS);       /* horizontal */
-    ALONG(C4_COL_BITS - 1);   /* diagonal down-right */
-    ALONG(C4_COL_BITS + 1);   /* diagonal up-right */
-#undef ALONG
-    return r & (BOARD ^ mask);
-}
-
 /* 1 when free (one bit per cell a player may still fill) holds four in a
  * row: that player can still win. */
 static inline int has_open_line(uint64_t free)
@@ -172,18 +152,12 @@ static inline int has_open_line(uint64_t free)
     return (m & (m >> 2 * (C4_COL_BITS + 1))) != 0;
 }
 
-/* One bit per playable cell: the lowest empty cell of each column. */
-static inline uint64_t playable(uint64_t mask)
-{
-    return (mask + BOTTOM) & BOARD;
-}
-
 /* The playable cells that neither leave an opponent's immediate win open
  * nor fail to block one; 0 when every move loses at once. */
 static inline uint64_t non_losing_moves(uint64_t cur, uint64_t mask)
 {
-    uint64_t moves = playable(mask);
-    uint64_t opp_win = winning_cells(cur ^ mask, mask);
+    uint64_t moves = c4_playable_cells(mask);
+    uint64_t opp_win = c4_winning_cells(cur ^ mask, mask);
     uint64_t forced = moves & opp_win;
     if (forced) {
         if (forced & (forced - 1))
@@ -375,7 +349,7 @@ static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int al
         uint64_t m = next & col_mask(c);
         if (!m)
             continue;
-        int score = __builtin_popcountll(winning_cells(cur | m, mask | m));
+        int score = __builtin_popcountll(c4_winning_cells(cur | m, mask | m));
         int j = n++;
         for (; j > 0 && sc[j - 1] < score; j--) {
             mv[j] = mv[j - 1];
@@ -407,7 +381,7 @@ cutoff:
 /* The score of (cur, mask) with `moves` discs, not finished. */
 static int solve_node(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int weak)
 {
-    if (winning_cells(cur, mask) & playable(mask))
+    if (c4_winning_cells(cur, mask) & c4_playable_cells(mask))
         return weak ? 1 : WIN_NOW(moves);
     int lo = LOSE_NEXT(moves), hi = WIN_NOW(moves);
     if (weak) {
@@ -452,12 +426,12 @@ int c4s_analyze(struct c4s *s, const struct c4_pos *p, int scores[C4_WIDTH])
 {
     begin_call(s);
     uint64_t cur = p->disc[p->to_move], mask = p->disc[0] | p->disc[1];
-    uint64_t wins = winning_cells(cur, mask);
+    uint64_t wins = c4_winning_cells(cur, mask);
     uint64_t nodes = 0;
     int legal = 0;
     for (int c = 0; c < C4_WIDTH; c++) {
         scores[c] = C4S_UNKNOWN;
-        uint64_t m = playable(mask) & col_mask(c);
+        uint64_t m = c4_playable_cells(mask) & col_mask(c);
         if (!m)
             continue;
         legal++;
@@ -481,7 +455,7 @@ int c4s_best_move(struct c4s *s, const struct c4_pos *p, int *score)
 {
     begin_call(s);
     uint64_t cur = p->disc[p->to_move], mask = p->disc[0] | p->disc[1];
-    uint64_t moves = playable(mask), wins = winning_cells(cur, mask) & moves;
+    uint64_t moves = c4_playable_cells(mask), wins = c4_winning_cells(cur, mask) & moves;
     int best = -1, v;
     if (wins) {
         best = __builtin_ctzll(wins) / C4_COL_BITS;
