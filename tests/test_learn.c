@@ -429,7 +429,7 @@ static void hand_learner(struct learner *l, struct qf_weights *w)
     memset(w, 0, sizeof *w);
     w->w[0] = 0.5;
     w->w[1] = -0.25;
-    learner_init(l, w, HAND_GAMMA, HAND_ALPHA, 0.0);
+    learn_init(l, w, HAND_GAMMA, HAND_ALPHA, 0.0);
     l->has_prev = 1;
     l->prev[0] = 1.0;   /* Q(s, a) = 0.5 * 1 - 0.25 * 0.5 = 0.375 */
     l->prev[1] = 0.5;
@@ -488,7 +488,7 @@ Test(update, learner_turns)
     struct qf_weights w = { { 0 } };
     w.w[FEAT_3INROW] = 1.0;
     struct learner l;
-    learner_init(&l, &w, LEARN_DEFAULT_GAMMA, LEARN_DEFAULT_ALPHA, 0.0);
+    learn_init(&l, &w, LEARN_DEFAULT_GAMMA, LEARN_DEFAULT_ALPHA, 0.0);
     struct rng r;
     rng_seed(&r, 1);
     const char *rows[C4_HEIGHT] = { ".......", ".......", ".......", ".......", ".......",
@@ -522,7 +522,7 @@ Test(update, epsilon_one_explores)
 {
     struct qf_weights w = { { 0 } };
     struct learner l;
-    learner_init(&l, &w, LEARN_DEFAULT_GAMMA, LEARN_DEFAULT_ALPHA, 1.0);
+    learn_init(&l, &w, LEARN_DEFAULT_GAMMA, LEARN_DEFAULT_ALPHA, 1.0);
     struct rng r;
     rng_seed(&r, 3);
     struct c4_pos p;

@@ -62,7 +62,7 @@
 #define LEARN_DEFAULT_SWITCH  0.3
 #define LEARN_WINDOW          1000    /* games behind the logged rates */
 #define LEARN_MAX_DEPTH       12      /* alphabeta:D opponents */
-#define LEARN_TT_BYTES        ((size_t)1 << 20)
+#define LEARN_TT_BYTES        ((size_t)1 << 20)   /* the alphabeta opponent's table */
 
 enum learn_opponent { LEARN_RANDOM, LEARN_TRAINED, LEARN_ALPHABETA, LEARN_LEARNING, LEARN_SELF };
 
@@ -94,7 +94,7 @@ struct learner {
     double prev[FEAT_COUNT];   /* f(s, a) of that move */
 };
 
-void learner_init(struct learner *l, struct qf_weights *w, double gamma, double alpha,
+void learn_init(struct learner *l, struct qf_weights *w, double gamma, double alpha,
                   double epsilon);
 
 /* The update for the learner's previous move (has_prev must hold): delta =

@@ -63,7 +63,7 @@ void learn_opponent_text(const struct learn_opts *o, char *buf)
 
 /* ---- the learner ------------------------------------------------------- */
 
-void learner_init(struct learner *l, struct qf_weights *w, double gamma, double alpha,
+void learn_init(struct learner *l, struct qf_weights *w, double gamma, double alpha,
                   double epsilon)
 {
     memset(l, 0, sizeof *l);
@@ -128,9 +128,9 @@ int learn_series_init(struct learn_series *t, const struct learn_opts *o,
     rng_seed(&t->rng, o->seed);
     t->w = *start;
     t->opp_w = opponent ? *opponent : *start;
-    learner_init(&t->me, &t->w, o->gamma, o->alpha, o->epsilon);
+    learn_init(&t->me, &t->w, o->gamma, o->alpha, o->epsilon);
     struct qf_weights *other_w = o->opponent == LEARN_SELF ? &t->w : &t->opp_w;
-    learner_init(&t->other, other_w, o->gamma, o->alpha, o->epsilon);
+    learn_init(&t->other, other_w, o->gamma, o->alpha, o->epsilon);
     if (o->opponent == LEARN_ALPHABETA) {
         struct player_opts po = opponent_player(t);
         struct search_opts so = player_search_opts(&po, LEARN_TT_BYTES);
