@@ -86,6 +86,9 @@ typedef int (*tour_scan_fn)(void *ctx, const struct cJSON *rec, int is_header, i
                             struct err *e);
 int tour_scan(const char *path, tour_scan_fn fn, void *ctx, struct err *e);
 
+/* A record's string member key, or NULL when it is missing or not a string. */
+const char *tour_text(const struct cJSON *obj, const char *key);
+
 /* Opens a journal to append games: a new file starting with header, or with
  * resume an existing one whose header must equal header; fn then gets each
  * finished game (the header is checked here), and a last line cut short is

@@ -102,12 +102,6 @@ enum ana_outcome ana_value(struct analyzer *a, const void *pos)
     return nim_losing(rows, n->rows) ? ANA_LOSS : ANA_WIN;
 }
 
-static const char *text_of(const cJSON *obj, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static long index_of(const cJSON *rec)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, "index");
@@ -148,8 +142,8 @@ int ana_game(struct analyzer *a, cJSON *rec, struct err *e)
      * from the other side: each position is asked once. */
     enum ana_outcome next_before = ana_value(a, pos);
     cJSON_ArrayForEach(mv, cJSON_GetObjectItemCaseSensitive(rec, "moves")) {
-        const char *status = text_of(mv, "status"), *text = text_of(mv, "move");
-        const char *engine = text_of(mv, "engine");
+        const char *status = tour_text(mv, "status"), *text = tour_text(mv, "move");
+        const char *engine = tour_text(mv, "engine");
         if (!status || strcmp(status, "ok") != 0)
             break;   /* a forfeit ends the game; nothing was played */
         int move;
@@ -200,8 +194,8 @@ void ana_print_game(FILE *out, const cJSON *rec)
     if (cJSON_IsObject(d)) {
         const cJSON *ply = cJSON_GetObjectItemCaseSensitive(d, "ply");
         fprintf(out, "  decisive mistake: ply %d by %s (%s): %s -> %s", ply ? ply->valueint : 0,
-                text_of(d, "engine"), text_of(d, "move"), text_of(d, "before"),
-                text_of(d, "after"));
+                tour_text(d, "engine"), tour_text(d, "move"), tour_text(d, "before"),
+                tour_text(d, "after"));
     } else {
         fputs("  no blunder", out);
     }
@@ -241,7 +235,7 @@ static struct engine_stats *stats_of(struct log_ctx *c, const char *name)
 
 static int log_header(struct log_ctx *c, const cJSON *h, struct err *e)
 {
-    const char *name = text_of(h, "game");
+    const char *name = tour_text(h, "game");
     const struct game *g = name ? game_find(name) : NULL;
     if (!g)
         return err_set(e, 1, 1, "unknown game '%s'", name ? name : "(none)");
@@ -264,13 +258,13 @@ static int log_game(struct log_ctx *c, const cJSON *rec, int line, struct err *e
         return -1;
     }
     const cJSON *players = cJSON_GetObjectItemCaseSensitive(copy, "players");
-    const char *p1 = text_of(players, "1"), *p2 = text_of(players, "2");
+    const char *p1 = tour_text(players, "1"), *p2 = tour_text(players, "2");
     fprintf(c->out, "Game %ld (%s vs %s): %s\n", index_of(copy), p1 ? p1 : "?", p2 ? p2 : "?",
-            text_of(copy, "result") ? text_of(copy, "result") : "?");
+            tour_text(copy, "result") ? tour_text(copy, "result") : "?");
     ana_print_game(c->out, copy);
     const cJSON *mv;
     cJSON_ArrayForEach(mv, cJSON_GetObjectItemCaseSensitive(copy, "moves")) {
-        const char *engine = text_of(mv, "engine"), *before = text_of(mv, "before");
+        const char *engine = tour_text(mv, "engine"), *before = tour_text(mv, "before");
         struct engine_stats *s = engine && before ? stats_of(c, engine) : NULL;
         if (!s)
             continue;

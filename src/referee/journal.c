@@ -76,6 +76,12 @@ static int scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, size_t 
     return rc;
 }
 
+const char *tour_text(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
 int tour_scan(const char *path, tour_scan_fn fn, void *ctx, struct err *e)
 {
     char *text;

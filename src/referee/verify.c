@@ -21,12 +21,6 @@ struct verify_ctx {
     int inconsistent;   /* 1 once a record contradicts the rules */
 };
 
-static const char *text_of(const cJSON *obj, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static int bad(struct verify_ctx *v, struct err *e, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
@@ -43,7 +37,7 @@ static int bad(struct verify_ctx *v, struct err *e, int line, const char *fmt, .
 
 static int verify_header(struct verify_ctx *v, const cJSON *h, struct err *e)
 {
-    const char *name = text_of(h, "game");
+    const char *name = tour_text(h, "game");
     if (!name || !(v->game = game_find(name)))
         return err_set(e, 1, 1, "unknown game '%s'", name ? name : "(none)");
     const cJSON *dp = cJSON_GetObjectItemCaseSensitive(h, "draw_plies");
@@ -71,7 +65,7 @@ static int verify_game(struct verify_ctx *v, const cJSON *rec, int line, struct 
         return bad(v, e, line, "game %ld is recorded twice", index);
     v->seen[index] = 1;
     const cJSON *players = cJSON_GetObjectItemCaseSensitive(rec, "players");
-    const char *name[2] = { text_of(players, "1"), text_of(players, "2") };
+    const char *name[2] = { tour_text(players, "1"), tour_text(players, "2") };
     if (!name[0] || !name[1])
         return bad(v, e, line, "game %ld has no \"players\"", index);
 
@@ -99,7 +93,7 @@ static int verify_game(struct verify_ctx *v, const cJSON *rec, int line, struct 
             return bad(v, e, line, "%s: a move after the draw rule ended the game", where);
         const cJSON *side = cJSON_GetObjectItemCaseSensitive(m, "side");
         const cJSON *pl = cJSON_GetObjectItemCaseSensitive(m, "ply");
-        const char *status = text_of(m, "status"), *engine = text_of(m, "engine");
+        const char *status = tour_text(m, "status"), *engine = tour_text(m, "engine");
         if (!cJSON_IsNumber(pl) || pl->valueint != ply)
             return bad(v, e, line, "%s: \"ply\" is out of order", where);
         if (!cJSON_IsNumber(side) || side->valueint != g->to_move(pos))
@@ -115,7 +109,7 @@ static int verify_game(struct verify_ctx *v, const cJSON *rec, int line, struct 
             forfeit_side = side->valueint;
             continue;
         }
-        const char *text = text_of(m, "move");
+        const char *text = tour_text(m, "move");
         int move;
         if (!text || g->parse_move(pos, text, &move) != 0)
             return bad(v, e, line, "%s: the move is not legal", where);
@@ -123,7 +117,7 @@ static int verify_game(struct verify_ctx *v, const cJSON *rec, int line, struct 
         g->play(pos, move);
         v->moves++;
     }
-    const char *result = text_of(rec, "result"), *reason = text_of(rec, "reason");
+    const char *result = tour_text(rec, "result"), *reason = tour_text(rec, "reason");
     if (!result || !reason)
         return bad(v, e, line, "game %ld has no \"result\" or \"reason\"", index);
     int winner;

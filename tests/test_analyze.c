@@ -1,0 +1,92 @@
+/*
+ * test_analyze.c - the analyzer's oracles (analyze.h) against the suite's
+ * plain minimax searched to the end of the game: Max-Connect4 within the
+ * exact window and "unknown" before it, Nim's closed form on small boards.
+ */
+#include <criterion/criterion.h>
+#include "arena/analyze.h"
+#include "arena/nimgame.h"
+#include "arena/rng.h"
+
+#define POSITIONS 40
+#define MC4_EMPTY 7
+#define SEED 11
+
+static enum ana_outcome sign_outcome(int v)
+{
+    return v > 0 ? ANA_WIN : v < 0 ? ANA_LOSS : ANA_DRAW;
+}
+
+/* Plays random moves from the start until `empty` cells are left. */
+static void random_mc4(struct rng *r, struct c4_pos *p, int empty)
+{
+    c4_init(p);
+    while (C4_CELLS - p->moves > empty) {
+        int moves[GAME_MAX_MOVES];
+        int n = game_maxconnect4.gen(p, moves);
+        c4_play(p, moves[rng_below(r, (uint32_t)n)]);
+    }
+}
+
+Test(analyze, maxconnect4_matches_minimax_to_the_end)
+{
+    struct analyzer a;
+    struct ana_opts o = { .budget_ms = ANA_DEFAULT_BUDGET_MS, .max_empty = MC4_EMPTY };
+    struct err e;
+    cr_assert_eq(ana_init(&a, &game_maxconnect4, &o, &e), 0, "%s", e.msg);
+    struct search s;
+    struct search_opts so = search_opts_default();
+    so.tt_bytes = 0;
+    cr_assert_eq(search_init(&s, &game_maxconnect4, &so), 0);
+    struct rng r;
+    rng_seed(&r, SEED);
+    for (int i = 0; i < POSITIONS; i++) {
+        struct c4_pos p;
+        random_mc4(&r, &p, MC4_EMPTY);
+        struct search_result res;
+        search_minimax(&s, &p, MC4_EMPTY, &res);
+        enum ana_outcome want = sign_outcome(res.value), got = ana_value(&a, &p);
+        cr_expect_eq(got, want, "position %d: analyzer %s, minimax %s (value %d)", i,
+                     ana_outcome_name(got), ana_outcome_name(want), res.value);
+        random_mc4(&r, &p, MC4_EMPTY + 1);
+        cr_expect_eq(ana_value(&a, &p), ANA_UNKNOWN, "position %d: one cell too many", i);
+    }
+    search_free(&s);
+    ana_free(&a);
+}
+
+Test(analyze, nim_closed_form_matches_minimax)
+{
+    struct analyzer a;
+    struct ana_opts o = { .budget_ms = ANA_DEFAULT_BUDGET_MS, .max_empty = 0 };
+    struct err e;
+    cr_assert_eq(ana_init(&a, &game_nim, &o, &e), 0, "%s", e.msg);
+    struct search s;
+    struct search_opts so = search_opts_default();
+    so.tt_bytes = 0;
+    cr_assert_eq(search_init(&s, &game_nim, &so), 0);
+    /* Every board of up to three rows of 0..3 matches, both sides to move. */
+    for (int code = 1; code < 64; code++) {
+        struct nim_pos p = { .rows = 3 };
+        int total = 0;
+        for (int row = 0; row < 3; row++)
+            total += p.heap[row] = (uint8_t)((code >> (2 * row)) & 3);
+        struct search_result res;
+        search_minimax(&s, &p, total, &res);
+        enum ana_outcome want = sign_outcome(res.value), got = ana_value(&a, &p);
+        cr_expect_eq(got, want, "rows %d %d %d: analyzer %s, minimax %s", p.heap[0], p.heap[1],
+                     p.heap[2], ana_outcome_name(got), ana_outcome_name(want));
+    }
+    search_free(&s);
+    ana_free(&a);
+}
+
+Test(analyze, checkers_has_no_oracle)
+{
+    struct analyzer a;
+    struct ana_opts o = { .budget_ms = 1, .max_empty = 0 };
+    struct err e;
+    cr_expect_eq(ana_init(&a, game_find("checkers"), &o, &e), -1);
+    cr_expect_str_eq(e.msg, "no exact oracle for checkers: analyze handles connect4, "
+                            "maxconnect4 and nim");
+}
