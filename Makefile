@@ -130,5 +130,94 @@ uninstall:
 clean:
 	rm -rf build bin
 
+# ---- fuzzing (tests/fuzz/README) -------------------------------------------
+#   make fuzz                 every target FUZZ_SECONDS seconds (default 20)
+#   make fuzz FUZZ_RUNS=N     every target exactly N executions instead
+#   make fuzz FUZZ_TARGETS="journal weights"   only those
+#   make fuzz-regress         every target once over its seeds and regression
+#                             inputs (seconds; fails on any finding)
+# libFuzzer targets built by clang with ASan and UBSan into build/fuzz, over
+# the library compiled there again (never mixed with build/release or
+# build/debug). Corpora grow under build/fuzz/corpus, findings land in
+# build/fuzz/artifacts; nothing generated is written into the source tree.
+# scripts/install-deps.sh fuzz installs clang and libFuzzer when missing.
+
+FUZZ_CC      ?= clang
+FUZZ_BUILD   := build/fuzz
+FUZZ_SECONDS ?= 20
+FUZZ_RUNS    ?=
+FUZZ_TIMEOUT ?= 10
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+                $(ARCH_FLAGS) $(WARN) -Iinclude -Itests/fuzz -MMD -MP $(PKG_CFLAGS)
+FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
+FUZZ_GAMES   := connect4 maxconnect4 checkers nim
+FUZZ_ALL     := $(FUZZ_GAMES:%=board_%) checkers_session spfiar_command spfiar_session \
+                nim_session engine_spec referee_config journal journal_commands weights \
+                c4_moves opening_book
+FUZZ_TARGETS ?= $(FUZZ_ALL)
+FUZZ_LIB     := $(FUZZ_BUILD)/libarena.a
+FUZZ_BINS     = $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/bin/%)
+
+# Seed corpora: the fixtures each input path reads, plus the hand-written
+# seeds and regression inputs under tests/fuzz (scripts/fuzz.sh adds those).
+FUZZ_C4_BOARDS := $(wildcard fixtures/connect4/*.txt fixtures/connect4/*.board \
+                  fixtures/connect4/*.after fixtures/connect4/bad/*.txt fixtures/maxconnect4/*.txt \
+                  fixtures/maxconnect4/*.board fixtures/maxconnect4/bad/*.txt)
+FUZZ_SEEDS_board_connect4    := $(FUZZ_C4_BOARDS)
+FUZZ_SEEDS_board_maxconnect4 := $(FUZZ_C4_BOARDS)
+FUZZ_SEEDS_board_checkers    := $(wildcard fixtures/checkers/*.board fixtures/checkers/bad/*.txt)
+FUZZ_SEEDS_board_nim         := $(wildcard fixtures/nim/*.txt fixtures/nim/*.board fixtures/nim/bad/*.txt)
+FUZZ_SEEDS_checkers_session  := $(wildcard fixtures/checkers/*.in)
+FUZZ_SEEDS_spfiar_command    := $(wildcard fixtures/spfiar/*.in)
+FUZZ_SEEDS_spfiar_session    := $(wildcard fixtures/spfiar/*.in)
+FUZZ_SEEDS_journal           := $(wildcard fixtures/analyze/*.json fixtures/analyze/*.jsonl)
+FUZZ_SEEDS_journal_commands  := $(FUZZ_SEEDS_journal)
+FUZZ_SEEDS_weights           := $(wildcard fixtures/learn/*.weights fixtures/learn/bad/*.weights)
+FUZZ_SEEDS_c4_moves          := $(wildcard fixtures/connect4/solve/*.txt fixtures/connect4/solve/*.scores)
+# Longest input per target: a little more than the largest valid input.
+FUZZ_MAXLEN                  := 4096
+FUZZ_MAXLEN_journal          := 16384
+FUZZ_MAXLEN_journal_commands := 16384
+
+.PHONY: fuzz fuzz-build fuzz-regress fuzz-deps
+
+fuzz-deps:
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 \
+	  && test -f "$$($(FUZZ_CC) -print-resource-dir)/lib/linux/libclang_rt.fuzzer-$$(uname -m).a" \
+	  || sh scripts/install-deps.sh fuzz
+
+$(FUZZ_BUILD)/%.o: %.c | deps fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+# One board target per game, from one source.
+$(FUZZ_BUILD)/tests/fuzz/board_%.o: tests/fuzz/board.c | deps fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_GAME='"$*"' -c $< -o $@
+
+$(FUZZ_LIB): $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_BUILD)/bin/%: $(FUZZ_BUILD)/tests/fuzz/%.o $(FUZZ_BUILD)/tests/fuzz/fuzz.o $(FUZZ_LIB)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $(filter %.o,$^) $(FUZZ_LIB) $(CJSON_LIBS) -lm
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: $(FUZZ_BINS)
+	@rm -f $(FUZZ_BUILD)/summary.txt; status=0; \
+	$(foreach t,$(FUZZ_TARGETS),FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) \
+	  FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) sh scripts/fuzz.sh run $(FUZZ_BUILD) $(t) \
+	  $(or $(FUZZ_MAXLEN_$(t)),$(FUZZ_MAXLEN)) $(FUZZ_SEEDS_$(t)) || status=1;) \
+	cat $(FUZZ_BUILD)/summary.txt; exit $$status
+
+fuzz-regress: $(FUZZ_BINS)
+	@status=0; \
+	$(foreach t,$(FUZZ_TARGETS),FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) sh scripts/fuzz.sh regress \
+	  $(FUZZ_BUILD) $(t) 0 $(FUZZ_SEEDS_$(t)) || status=1;) \
+	exit $$status
+
 -include $(shell find build -name '*.d' 2>/dev/null)
 .SECONDARY:

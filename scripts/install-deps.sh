@@ -2,9 +2,23 @@
 # install-deps.sh: installs the build and test dependencies of arena from the
 # distribution's packages. The Makefile runs it only when pkg-config cannot find
 # cJSON or Criterion; it is safe to run by hand and to run twice.
+#
+#   install-deps.sh        build and test: cJSON, Criterion, valgrind, gnuplot
+#   install-deps.sh fuzz   also clang and its libFuzzer runtime (make fuzz and
+#                          make fuzz-regress run it when clang cannot link a
+#                          fuzzer)
 set -eu
 
 PACKAGES="pkg-config libcjson-dev libcriterion-dev gnuplot-nox valgrind"
+if [ "${1:-}" = fuzz ]; then
+    PACKAGES="$PACKAGES clang"
+    # libFuzzer's runtime has its own package from LLVM 14 on (a Recommends
+    # of clang, which --no-install-recommends skips); before, clang has it.
+    llvm=$(apt-cache depends clang 2>/dev/null | sed -n 's/.*Depends: clang-\([0-9]*\)$/\1/p' | head -n 1)
+    if [ -n "$llvm" ] && apt-cache show "libclang-rt-$llvm-dev" >/dev/null 2>&1; then
+        PACKAGES="$PACKAGES libclang-rt-$llvm-dev"
+    fi
+fi
 
 missing=""
 for p in $PACKAGES; do
