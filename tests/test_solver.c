@@ -172,9 +172,9 @@ Test(solver, quickest_win_is_preferred)
     c4s_free(&s);
 }
 
-/* A budget that runs out gives C4S_UNKNOWN (budgets are checked every few
- * thousand nodes; this position takes far more), and what the aborted
- * search left in the table does not change the next full solve. */
+/* A budget that runs out gives C4S_UNKNOWN (this position takes far more
+ * than one node), and what the aborted search left in the table does not
+ * change the next full solve. */
 Test(solver, budget_runs_out_cleanly)
 {
     struct c4s s;
