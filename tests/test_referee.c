@@ -3,8 +3,10 @@
  * 180-4 examples, the tournament schedule (every pair, both colours, a
  * shared opening per pair, the same game for the same index), the
  * statistics against values computed independently from the cutechess
- * formulas, and the journal: appends, a line cut short by a crash, resume's
- * truncation and its header check.
+ * formulas, the journal: appends, a line cut short by a crash, resume's
+ * truncation and its header check; engine SPECs the fuzz targets broke (an
+ * empty program, a path ending in '/', a device as the program, a name given
+ * apart).
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "arena/match.h"
 #include "arena/sha256.h"
 #include "arena/tournament.h"
 
@@ -219,4 +222,52 @@ Test(referee, opening_book_names_the_bad_move)
     cr_assert(e.line == 3 && e.col == 5, "%d:%d %s", e.line, e.col, e.msg);
     cr_assert_str_eq(e.msg, "'8' is not a legal move here");
     unlink(path);
+}
+
+/* ---- engine SPECs (found by tests/fuzz/engine_spec) ------------------- */
+
+/* '' splits into one empty word, a program that can never run. */
+Test(referee, engine_spec_refuses_an_empty_program)
+{
+    struct ref_engine eng;
+    struct err e;
+    cr_assert_eq(ref_engine_parse("'' {in}", &eng, &e), -1);
+    cr_assert(e.line == 1 && e.col == 1, "%d:%d", e.line, e.col);
+    cr_assert_str_eq(e.msg, "empty program name");
+    cr_assert_eq(ref_engine_parse("name=x,cmd=\"\"", &eng, &e), -1);
+    cr_assert_eq(e.col, 12);
+}
+
+/* A program path ending in '/' has no base name: the path names it. */
+Test(referee, engine_spec_name_of_a_path_ending_in_a_slash)
+{
+    struct ref_engine eng;
+    struct err e;
+    cr_assert_eq(ref_engine_parse("no-such-dir/", &eng, &e), 0, "%s", e.msg);
+    cr_assert_str_eq(eng.name, "no-such-dir/");
+    ref_engine_free(&eng);
+}
+
+/* The digest reads regular files only: a device never ends. */
+Test(referee, engine_spec_does_not_hash_a_device, .timeout = 10)
+{
+    struct ref_engine eng;
+    struct err e;
+    char hex[SHA256_HEX];
+    cr_assert_eq(ref_engine_parse("/dev/zero {in}", &eng, &e), 0, "%s", e.msg);
+    cr_assert_str_eq(eng.sha256, "");
+    ref_engine_free(&eng);
+    cr_assert_eq(sha256_file("/dev/zero", hex, &e), -1);
+    cr_assert_str_eq(e.msg, "not a regular file");
+}
+
+/* A name given apart (a config's {"name", "cmd"}) may hold ",cmd=". */
+Test(referee, engine_name_given_apart_is_taken_whole)
+{
+    struct ref_engine eng;
+    struct err e;
+    cr_assert_eq(ref_engine_make("a,cmd=b", "x {in}", &eng, &e), 0, "%s", e.msg);
+    cr_assert_str_eq(eng.name, "a,cmd=b");
+    cr_assert(eng.argc == 2 && strcmp(eng.argv[0], "x") == 0, "%d %s", eng.argc, eng.argv[0]);
+    ref_engine_free(&eng);
 }

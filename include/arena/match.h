@@ -57,6 +57,10 @@ struct ref_engine {
 /* Parses spec into e. Returns 0, or -1 with e filled (col: 1-based offset in
  * spec). On success free with ref_engine_free. */
 int ref_engine_parse(const char *spec, struct ref_engine *eng, struct err *e);
+/* The same for a name and a COMMAND given apart (a config file's {"name",
+ * "cmd"}), so a name may hold any text, ",cmd=" included. Errors as for
+ * ref_engine_parse, columns counted in cmd. */
+int ref_engine_make(const char *name, const char *cmd, struct ref_engine *eng, struct err *e);
 void ref_engine_free(struct ref_engine *eng);
 
 /* An opening book: one line of move texts (separated by blanks) per

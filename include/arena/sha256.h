@@ -27,8 +27,9 @@ void sha256_update(struct sha256 *c, const void *data, size_t len);
 /* Writes the digest as lowercase hex into hex (SHA256_HEX bytes). */
 void sha256_final(struct sha256 *c, char hex[SHA256_HEX]);
 
-/* The digest of a file's contents into hex. Returns 0, or -1 with e filled
- * when it cannot be read. */
+/* The digest of a regular file's contents into hex. Returns 0, or -1 with e
+ * filled when it cannot be read or is not a regular file (a device or FIFO
+ * would never end or would block). */
 int sha256_file(const char *path, char hex[SHA256_HEX], struct err *e);
 
 #endif

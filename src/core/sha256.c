@@ -1,7 +1,10 @@
 /* sha256.c - SHA-256 of memory and of files (sha256.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "arena/sha256.h"
 
 #define SHA256_BLOCK 64
@@ -104,9 +107,22 @@ void sha256_final(struct sha256 *c, char hex[SHA256_HEX])
 
 int sha256_file(const char *path, char hex[SHA256_HEX], struct err *e)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* Only a regular file has contents to hash: a device such as /dev/zero
+     * never ends and a FIFO blocks, so neither is read. O_NONBLOCK keeps the
+     * open itself from waiting for a FIFO's writer. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return err_set(e, 0, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return err_set(e, 0, 0, "not a regular file");
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return err_set(e, 0, 0, "cannot open: %s", strerror(errno));
+    }
     struct sha256 c;
     sha256_init(&c);
     unsigned char buf[FILE_CHUNK];

@@ -87,27 +87,30 @@ static void program_digest(struct ref_engine *eng)
     eng->sha256[0] = '\0';
 }
 
-int ref_engine_parse(const char *spec, struct ref_engine *eng, struct err *e)
+/* The engine of name (NULL: none given; a bad one is reported at column
+ * name_col) and cmd, which starts at offset base of what the user wrote (for
+ * error columns). */
+static int engine_make(const char *name, size_t name_len, int name_col, const char *cmd,
+                       int base, struct ref_engine *eng, struct err *e)
 {
     memset(eng, 0, sizeof *eng);
-    const char *cmd = spec;
-    if (strncmp(spec, "name=", 5) == 0) {
-        const char *comma = strstr(spec, ",cmd=");
-        if (!comma)
-            return err_set(e, 1, 1, "expected name=NAME,cmd=COMMAND");
-        size_t n = (size_t)(comma - spec - 5);
-        if (n == 0 || n >= REF_NAME_MAX)
-            return err_set(e, 1, 6, "the name must have 1 to %d characters", REF_NAME_MAX - 1);
-        memcpy(eng->name, spec + 5, n);
-        cmd = comma + 5;
+    if (name) {
+        if (name_len == 0 || name_len >= REF_NAME_MAX)
+            return err_set(e, 1, name_col, "the name must have 1 to %d characters",
+                           REF_NAME_MAX - 1);
+        memcpy(eng->name, name, name_len);
     }
-    if (split_words(cmd, (int)(cmd - spec), eng, e) != 0) {
+    if (split_words(cmd, base, eng, e) != 0) {
         ref_engine_free(eng);
         return -1;
     }
     if (eng->argc == 0) {
         ref_engine_free(eng);
-        return err_set(e, 1, (int)(cmd - spec) + 1, "empty command");
+        return err_set(e, 1, base + 1, "empty command");
+    }
+    if (!eng->argv[0][0]) {   /* '' or "": nothing could ever run */
+        ref_engine_free(eng);
+        return err_set(e, 1, base + 1, "empty program name");
     }
     /* Engines run in their game's folder: a relative program path is made
      * absolute now, against the referee's own folder. */
@@ -120,9 +123,10 @@ int ref_engine_parse(const char *spec, struct ref_engine *eng, struct err *e)
     }
     program_digest(eng);
     if (!eng->name[0]) {
-        const char *base = strrchr(eng->argv[0], '/');
-        base = base ? base + 1 : eng->argv[0];
-        snprintf(eng->name, sizeof eng->name, "%s", base);
+        const char *base_name = strrchr(eng->argv[0], '/');
+        /* A path ending in '/' has no base name: the name is the path. */
+        base_name = base_name && base_name[1] ? base_name + 1 : eng->argv[0];
+        snprintf(eng->name, sizeof eng->name, "%s", base_name);
     }
     int any = 0;
     for (int i = 0; i < eng->argc; i++)
@@ -138,6 +142,25 @@ int ref_engine_parse(const char *spec, struct ref_engine *eng, struct err *e)
         eng->argv[eng->argc] = NULL;
     }
     return 0;
+}
+
+int ref_engine_parse(const char *spec, struct ref_engine *eng, struct err *e)
+{
+    if (strncmp(spec, "name=", 5) == 0) {
+        const char *comma = strstr(spec, ",cmd=");
+        if (!comma) {
+            memset(eng, 0, sizeof *eng);
+            return err_set(e, 1, 1, "expected name=NAME,cmd=COMMAND");
+        }
+        return engine_make(spec + 5, (size_t)(comma - spec - 5), 6, comma + 5,
+                           (int)(comma + 5 - spec), eng, e);
+    }
+    return engine_make(NULL, 0, 0, spec, 0, eng, e);
+}
+
+int ref_engine_make(const char *name, const char *cmd, struct ref_engine *eng, struct err *e)
+{
+    return engine_make(name, strlen(name), 1, cmd, 0, eng, e);
 }
 
 void ref_engine_free(struct ref_engine *eng)
