@@ -6,7 +6,7 @@
  * formulas, the journal: appends, a line cut short by a crash, resume's
  * truncation and its header check; engine SPECs the fuzz targets broke (an
  * empty program, a path ending in '/', a device as the program, a name given
- * apart).
+ * apart) and config files (numbers, engine objects, NUL bytes).
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "arena/match.h"
+#include "arena/refopts.h"
 #include "arena/sha256.h"
 #include "arena/tournament.h"
 
@@ -270,4 +271,53 @@ Test(referee, engine_name_given_apart_is_taken_whole)
     cr_assert_str_eq(eng.name, "a,cmd=b");
     cr_assert(eng.argc == 2 && strcmp(eng.argv[0], "x") == 0, "%d %s", eng.argc, eng.argv[0]);
     ref_engine_free(&eng);
+}
+
+/* ---- config files (found by tests/fuzz/referee_config) ---------------- */
+
+static int config_text(struct ref_settings *s, const char *text, struct err *e)
+{
+    ref_settings_init(s, REF_CMD_TOURNAMENT);
+    return ref_config_parse(s, text, strlen(text), e);
+}
+
+/* A number that is not an integer is refused, not rounded (1.5 rounds was 2). */
+Test(referee, config_numbers_must_be_integers)
+{
+    static struct ref_settings s;
+    struct err e;
+    cr_assert_eq(config_text(&s, "{\"game\": \"nim\",\n \"rounds\": 1.5}", &e), -1);
+    cr_assert(e.line == 2 && e.col == 2, "%d:%d", e.line, e.col);
+    cr_assert_str_eq(e.msg, "rounds must be a number from 1 to 1000000, got '1.5'");
+    cr_assert_eq(config_text(&s, "{\"rounds\": 3, \"seed\": 1e3}", &e), 0, "%s", e.msg);
+    cr_assert(s.t.rounds == 3 && s.t.rules.seed == 1000, "%d %llu", s.t.rounds,
+              (unsigned long long)s.t.rules.seed);
+    ref_settings_free(&s);
+}
+
+/* {"name", "cmd"}: the name is taken whole, never re-split as a SPEC (a
+ * name holding ",cmd=" used to cut the command short). */
+Test(referee, config_engine_object_keeps_its_name)
+{
+    static struct ref_settings s;
+    struct err e;
+    cr_assert_eq(config_text(&s, "{\"engines\": [{\"name\": \"a,cmd=b\", \"cmd\": \"x y\"}]}", &e),
+                 0, "%s", e.msg);
+    cr_assert_eq(s.t.nengines, 1);
+    cr_assert_str_eq(s.t.engine[0].name, "a,cmd=b");
+    cr_assert_str_eq(s.t.engine[0].argv[0], "x");
+    cr_assert_str_eq(s.t.engine[0].argv[1], "y");
+    ref_settings_free(&s);
+}
+
+/* A NUL byte used to end the JSON early, whatever followed it. */
+Test(referee, config_nul_byte_is_refused)
+{
+    static struct ref_settings s;
+    struct err e;
+    static const char text[] = "{\"rounds\": 2}\n\0garbage";
+    ref_settings_init(&s, REF_CMD_TOURNAMENT);
+    cr_assert_eq(ref_config_parse(&s, text, sizeof text - 1, &e), -1);
+    cr_assert(e.line == 2 && e.col == 1, "%d:%d", e.line, e.col);
+    cr_assert_str_eq(e.msg, "NUL byte in a text file");
 }

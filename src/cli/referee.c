@@ -1,7 +1,7 @@
 /* referee.c - matches, tournaments, reports, verify and merge between any
- * engines through board files. Options and config-file keys are one table:
- * a config key is an option's name (with '_' or '-'), applied before the
- * command line's options, which override it. */
+ * engines through board files. Options and config-file keys are one table
+ * (refopts.h): a config key is an option's name (with '_' or '-'), applied
+ * before the command line's options, which override it. */
 #include <cjson/cJSON.h>
 #include <getopt.h>
 #include <limits.h>
@@ -12,20 +12,11 @@
 #include <unistd.h>
 #include "arena/analyze.h"
 #include "arena/cli.h"
-#include "arena/search.h"
-#include "arena/textfile.h"
+#include "arena/refopts.h"
 #include "arena/tournament.h"
 
 #define PROG "referee"
-#define DEFAULT_GAMES 2
-#define DEFAULT_DEPTH 4
-#define DEFAULT_TIMEOUT_MS 10000
-#define DEFAULT_FILE_LIMIT_KB 1024
 #define DEFAULT_PROC_EXTRA 64      /* tasks an engine may start (RLIMIT_NPROC) */
-#define MAX_GAMES 1000000
-#define MAX_TIMEOUT_MS 86400000L
-#define CONFIG_CAP (1 << 20)
-#define NUMBER_TEXT 64
 
 static const char usage_text[] =
     "Usage: referee match --game G --engine SPEC --engine SPEC [OPTIONS]\n"
@@ -84,286 +75,20 @@ static const char usage_text[] =
     "  --max-empty N        maxconnect4: exact within N empty cells (16)\n"
     "  --json FILE          analyze: also write the analysed records as JSON\n";
 
-enum command { CMD_MATCH = 1, CMD_TOURNAMENT = 2, CMD_REPORT = 4, CMD_ANALYZE = 8 };
-
-enum opt_id {
-    OPT_GAME = 256, OPT_ENGINE, OPT_GAMES, OPT_DEPTH, OPT_PLIES, OPT_OPENINGS, OPT_SEED,
-    OPT_TIMEOUT, OPT_CPU, OPT_MEM, OPT_DRAW, OPT_KEEP, OPT_LOG, OPT_CONFIG, OPT_FORMAT,
-    OPT_ROUNDS, OPT_CONCURRENCY, OPT_JOURNAL, OPT_RESUME, OPT_SPRT, OPT_SHARD, OPT_ANALYZE,
-    OPT_BUDGET, OPT_MAX_EMPTY, OPT_JSON
-};
-
-#define BOTH (CMD_MATCH | CMD_TOURNAMENT)
-static const struct { struct option opt; int commands; } table[] = {
-    { { "game", required_argument, NULL, OPT_GAME }, BOTH },
-    { { "engine", required_argument, NULL, OPT_ENGINE }, BOTH },
-    { { "games", required_argument, NULL, OPT_GAMES }, CMD_MATCH },
-    { { "depth", required_argument, NULL, OPT_DEPTH }, BOTH },
-    { { "random-plies", required_argument, NULL, OPT_PLIES }, BOTH },
-    { { "openings", required_argument, NULL, OPT_OPENINGS }, BOTH },
-    { { "seed", required_argument, NULL, OPT_SEED }, BOTH },
-    { { "timeout-ms", required_argument, NULL, OPT_TIMEOUT }, BOTH },
-    { { "cpu-limit-s", required_argument, NULL, OPT_CPU }, BOTH },
-    { { "mem-limit-mb", required_argument, NULL, OPT_MEM }, BOTH },
-    { { "draw-plies", required_argument, NULL, OPT_DRAW }, BOTH },
-    { { "keep-files", required_argument, NULL, OPT_KEEP }, BOTH },
-    { { "log", required_argument, NULL, OPT_LOG }, CMD_MATCH },
-    { { "config", required_argument, NULL, OPT_CONFIG }, CMD_TOURNAMENT },
-    { { "format", required_argument, NULL, OPT_FORMAT }, CMD_TOURNAMENT | CMD_REPORT },
-    { { "rounds", required_argument, NULL, OPT_ROUNDS }, CMD_TOURNAMENT },
-    { { "concurrency", required_argument, NULL, OPT_CONCURRENCY }, CMD_TOURNAMENT },
-    { { "journal", required_argument, NULL, OPT_JOURNAL }, CMD_TOURNAMENT },
-    { { "resume", no_argument, NULL, OPT_RESUME }, CMD_TOURNAMENT },
-    { { "sprt", required_argument, NULL, OPT_SPRT }, CMD_TOURNAMENT },
-    { { "shard", required_argument, NULL, OPT_SHARD }, CMD_TOURNAMENT },
-    { { "analyze", no_argument, NULL, OPT_ANALYZE }, BOTH },
-    { { "budget-ms", required_argument, NULL, OPT_BUDGET }, BOTH | CMD_ANALYZE },
-    { { "max-empty", required_argument, NULL, OPT_MAX_EMPTY }, BOTH | CMD_ANALYZE },
-    { { "json", required_argument, NULL, OPT_JSON }, CMD_ANALYZE },
-};
-#define NOPTS ((int)(sizeof table / sizeof *table))
-
-struct settings {
-    int command;
-    struct tour_config t;       /* rules, engines, tournament fields */
-    long games;
-    char openings[PATH_MAX], keep[PATH_MAX], log[PATH_MAX], journal[PATH_MAX], json[PATH_MAX];
-    int analyze;
-    struct ana_opts ana;
-    enum tour_report_format report_format;
-    struct ref_book book;
-};
-
-/* Applies one option (from the command line or the config file) to s.
- * Returns 0, or -1 with msg filled. */
-static int apply(struct settings *s, int id, const char *name, const char *val, char *msg,
-                 size_t cap)
-{
-    struct { int id; long lo, hi; long *out; } nums[] = {
-        { OPT_GAMES, 1, MAX_GAMES, &s->games },
-        { OPT_TIMEOUT, 1, MAX_TIMEOUT_MS, &s->t.rules.limits.timeout_ms },
-        { OPT_CPU, 0, MAX_TIMEOUT_MS / 1000, &s->t.rules.limits.cpu_limit_s },
-        { OPT_MEM, 0, LONG_MAX / (1 << 20), &s->t.rules.limits.mem_limit_mb },
-        { OPT_BUDGET, 1, MAX_TIMEOUT_MS, &s->ana.budget_ms },
-    };
-    for (size_t k = 0; k < sizeof nums / sizeof *nums; k++)
-        if (nums[k].id == id) {
-            if (cli_int(val, nums[k].lo, nums[k].hi, nums[k].out) != 0)
-                return snprintf(msg, cap, "%s must be a number from %ld to %ld, got '%s'", name,
-                                nums[k].lo, nums[k].hi, val), -1;
-            return 0;
-        }
-    struct { int id; long lo, hi; int *out; } ints[] = {
-        { OPT_DEPTH, 1, SEARCH_MAX_DEPTH, &s->t.rules.depth },
-        { OPT_PLIES, 0, GAME_MAX_MOVES, &s->t.rules.random_plies },
-        { OPT_DRAW, 0, MAX_GAMES, &s->t.rules.draw_plies },
-        { OPT_ROUNDS, 1, MAX_GAMES, &s->t.rounds },
-        { OPT_CONCURRENCY, 1, TOUR_MAX_CONCURRENCY, &s->t.concurrency },
-        { OPT_MAX_EMPTY, 0, C4_CELLS, &s->ana.max_empty },
-    };
-    for (size_t k = 0; k < sizeof ints / sizeof *ints; k++)
-        if (ints[k].id == id) {
-            long v;
-            if (cli_int(val, ints[k].lo, ints[k].hi, &v) != 0)
-                return snprintf(msg, cap, "%s must be a number from %ld to %ld, got '%s'", name,
-                                ints[k].lo, ints[k].hi, val), -1;
-            *ints[k].out = (int)v;
-            return 0;
-        }
-    struct { int id; char *out; } paths[] = {
-        { OPT_OPENINGS, s->openings }, { OPT_KEEP, s->keep },
-        { OPT_LOG, s->log }, { OPT_JOURNAL, s->journal }, { OPT_JSON, s->json },
-    };
-    for (size_t k = 0; k < sizeof paths / sizeof *paths; k++)
-        if (paths[k].id == id) {
-            snprintf(paths[k].out, PATH_MAX, "%s", val);
-            return 0;
-        }
-    switch (id) {
-    case OPT_GAME:
-        if (!(s->t.rules.game = game_find(val))) {
-            int n = snprintf(msg, cap, "unknown game '%s' (", val);
-            for (const struct game *const *g = game_all(); *g && n > 0 && (size_t)n < cap; g++)
-                n += snprintf(msg + n, cap - (size_t)n, "%s%s", (*g)->name, g[1] ? ", " : ")");
-            return -1;
-        }
-        return 0;
-    case OPT_ENGINE: {
-        struct err e;
-        if (s->t.nengines == TOUR_MAX_ENGINES)
-            return snprintf(msg, cap, "at most %d engines", TOUR_MAX_ENGINES), -1;
-        if (ref_engine_parse(val, &s->t.engine[s->t.nengines], &e) != 0)
-            return snprintf(msg, cap, "%s '%.100s': column %d: %.120s", name, val, e.col, e.msg), -1;
-        s->t.nengines++;
-        return 0;
-    }
-    case OPT_SEED: {
-        long v;
-        if (cli_int(val, 0, LONG_MAX, &v) != 0)
-            return snprintf(msg, cap, "%s must be a number from 0 to %ld, got '%s'", name,
-                            LONG_MAX, val), -1;
-        s->t.rules.seed = (uint64_t)v;
-        return 0;
-    }
-    case OPT_FORMAT:
-        if (s->command == CMD_REPORT) {
-            if (strcmp(val, "text") == 0)
-                s->report_format = REPORT_TEXT;
-            else if (strcmp(val, "json") == 0)
-                s->report_format = REPORT_JSON;
-            else if (strcmp(val, "csv") == 0)
-                s->report_format = REPORT_CSV;
-            else
-                return snprintf(msg, cap, "format must be text, json or csv, got '%s'", val), -1;
-        } else if (strcmp(val, "round-robin") == 0) {
-            s->t.format = TOUR_ROUND_ROBIN;
-        } else if (strcmp(val, "gauntlet") == 0) {
-            s->t.format = TOUR_GAUNTLET;
-        } else {
-            return snprintf(msg, cap, "format must be round-robin or gauntlet, got '%s'", val), -1;
-        }
-        return 0;
-    case OPT_RESUME:
-        s->t.resume = 1;
-        return 0;
-    case OPT_ANALYZE:
-        s->analyze = 1;
-        return 0;
-    case OPT_SHARD: {
-        int k, n, used = 0;
-        if (sscanf(val, "%d/%d%n", &k, &n, &used) != 2 || val[used] || n < 1 || k < 1 || k > n)
-            return snprintf(msg, cap, "shard must be K/N with 1 <= K <= N, got '%s'", val), -1;
-        s->t.shard_k = k;
-        s->t.shard_n = n;
-        return 0;
-    }
-    case OPT_SPRT: {
-        struct tour_sprt p = { 1, 0, 0, 0, 0 };
-        int used = 0;
-        if (sscanf(val, "elo0=%lf,elo1=%lf,alpha=%lf,beta=%lf%n", &p.elo0, &p.elo1, &p.alpha,
-                   &p.beta, &used) != 4 || val[used] || p.elo1 <= p.elo0 || p.alpha <= 0 ||
-            p.alpha >= 1 || p.beta <= 0 || p.beta >= 1)
-            return snprintf(msg, cap,
-                            "sprt must be elo0=A,elo1=B,alpha=X,beta=Y with A < B and 0 < X, Y "
-                            "< 1, got '%s'", val), -1;
-        s->t.sprt = p;
-        return 0;
-    }
-    }
-    return snprintf(msg, cap, "'%s' is not an option of this command", name), -1;
-}
-
-static int option_of(const char *name, int command)
-{
-    char norm[64];
-    snprintf(norm, sizeof norm, "%s", name);
-    for (char *p = norm; *p; p++)
-        if (*p == '_')
-            *p = '-';
-    for (int i = 0; i < NOPTS; i++)
-        if (strcmp(table[i].opt.name, norm) == 0 && (table[i].commands & command))
-            return table[i].opt.val;
-    return 0;
-}
-
-/* Line and column of the first "key" in text, for a config error. */
-static void key_place(const char *text, const char *key, struct err *e)
-{
-    char quoted[80];
-    snprintf(quoted, sizeof quoted, "\"%s\"", key);
-    const char *at = strstr(text, quoted);
-    tf_place(text, at ? at : text, &e->line, &e->col);
-}
-
-/* Applies the config file's options; 0, or -1 with e (file place) filled. */
-static int read_config(struct settings *s, const char *path, struct err *e)
-{
-    char *text;
-    size_t len;
-    if (tf_read(path, CONFIG_CAP, &text, &len, e) != 0)
-        return -1;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
-    int rc = 0;
-    if (!root || !cJSON_IsObject(root)) {
-        tf_place(text, root ? text : end ? end : text, &e->line, &e->col);
-        snprintf(e->msg, sizeof e->msg, root ? "expected a JSON object of options"
-                                             : "not valid JSON");
-        rc = -1;
-    }
-    const cJSON *item;
-    cJSON_ArrayForEach(item, root) {
-        if (rc)
-            break;
-        char msg[ERR_MSG_MAX] = "", val[PATH_MAX];
-        int id = option_of(item->string, CMD_TOURNAMENT);
-        if (id == OPT_CONFIG)
-            id = 0;
-        if (strcmp(item->string, "engines") == 0 && cJSON_IsArray(item)) {
-            const cJSON *eng;
-            cJSON_ArrayForEach(eng, item) {
-                const cJSON *n = cJSON_GetObjectItemCaseSensitive(eng, "name");
-                const cJSON *c = cJSON_GetObjectItemCaseSensitive(eng, "cmd");
-                if (cJSON_IsString(eng))
-                    snprintf(val, sizeof val, "%s", eng->valuestring);
-                else if (cJSON_IsString(n) && cJSON_IsString(c))
-                    snprintf(val, sizeof val, "name=%s,cmd=%s", n->valuestring, c->valuestring);
-                else
-                    snprintf(msg, sizeof msg, "an engine is a SPEC string or {\"name\", \"cmd\"}");
-                if (!msg[0])
-                    apply(s, OPT_ENGINE, "engines", val, msg, sizeof msg);
-                if (msg[0])
-                    break;
-            }
-        } else if (!id) {
-            snprintf(msg, sizeof msg, "unknown key \"%s\"", item->string);
-        } else if (cJSON_IsString(item)) {
-            apply(s, id, item->string, item->valuestring, msg, sizeof msg);
-        } else if (cJSON_IsNumber(item)) {
-            snprintf(val, sizeof val, "%.0f", item->valuedouble);
-            apply(s, id, item->string, val, msg, sizeof msg);
-        } else if (cJSON_IsBool(item) && id == OPT_RESUME) {
-            s->t.resume = cJSON_IsTrue(item);
-        } else if (cJSON_IsBool(item) && id == OPT_ANALYZE) {
-            s->analyze = cJSON_IsTrue(item);
-        } else {
-            snprintf(msg, sizeof msg, "\"%s\" must be a string or a number", item->string);
-        }
-        if (msg[0]) {
-            key_place(text, item->string, e);
-            snprintf(e->msg, sizeof e->msg, "%s", msg);
-            rc = -1;
-        }
-    }
-    cJSON_Delete(root);
-    free(text);
-    return rc;
-}
-
-static void settings_free(struct settings *s)
-{
-    for (int i = 0; i < s->t.nengines; i++)
-        ref_engine_free(&s->t.engine[i]);
-    ref_book_free(&s->book);
-}
-
 /* Parses the options of command into s; 0, 1 (--help shown) or 2 (usage
  * error printed). Positional arguments are left at argv[optind..]. */
-static int parse(struct settings *s, int command, int argc, char **argv)
+static int parse(struct ref_settings *s, int command, int argc, char **argv)
 {
-    struct option opts[NOPTS + 2];
-    int n = 0;
-    for (int i = 0; i < NOPTS; i++)
-        if (table[i].commands & command)
-            opts[n++] = table[i].opt;
+    struct option opts[REF_OPTIONS + 2];
+    int n = ref_options(command, opts);
     opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
     opts[n] = (struct option){ NULL, 0, NULL, 0 };
     opterr = 0;
     /* The config file first, so that the command line overrides it. */
     for (int i = 1; i + 1 < argc; i++)
-        if (command == CMD_TOURNAMENT && strcmp(argv[i], "--config") == 0) {
+        if (command == REF_CMD_TOURNAMENT && strcmp(argv[i], "--config") == 0) {
             struct err e;
-            if (read_config(s, argv[i + 1], &e) != 0) {
+            if (ref_config_read(s, argv[i + 1], &e) != 0) {
                 err_print(stderr, argv[i + 1], &e);
                 return EXIT_BAD_INPUT;
             }
@@ -380,20 +105,18 @@ static int parse(struct settings *s, int command, int argc, char **argv)
             return cli_usage(PROG, "option '%s' needs a value", argv[optind - 1]);
         if (c == '?')
             return cli_usage(PROG, "unknown option '%s'", argv[optind - 1]);
-        if (c == OPT_CONFIG)
+        if (c == REF_OPT_CONFIG)
             continue;
-        char name[64] = "--?";
-        for (int i = 0; i < NOPTS; i++)
-            if (table[i].opt.val == c)
-                snprintf(name, sizeof name, "--%s", table[i].opt.name);
-        if (apply(s, c, name, optarg ? optarg : "", msg, sizeof msg) != 0)
+        char name[64];
+        ref_option_flag(c, name, sizeof name);
+        if (ref_settings_apply(s, c, name, optarg ? optarg : "", msg, sizeof msg) != 0)
             return cli_usage(PROG, "%s", msg);
     }
     return 0;
 }
 
 /* Checks what match and tournament share and loads the opening book. */
-static int finish_rules(struct settings *s, const char *cmd)
+static int finish_rules(struct ref_settings *s, const char *cmd)
 {
     if (!s->t.rules.game)
         return cli_usage(PROG, "%s: --game is required", cmd);
@@ -417,30 +140,13 @@ static int finish_rules(struct settings *s, const char *cmd)
     return 0;
 }
 
-static void defaults(struct settings *s, int command)
-{
-    memset(s, 0, sizeof *s);
-    s->command = command;
-    s->games = DEFAULT_GAMES;
-    s->t.rules.depth = DEFAULT_DEPTH;
-    s->t.rules.seed = 1;
-    s->t.rules.draw_plies = REF_DRAW_PLIES;
-    s->t.rules.limits.timeout_ms = DEFAULT_TIMEOUT_MS;
-    s->t.rules.limits.file_limit_kb = DEFAULT_FILE_LIMIT_KB;
-    s->t.rounds = 1;
-    s->t.concurrency = 1;
-    s->t.shard_k = s->t.shard_n = 1;
-    s->ana.budget_ms = ANA_DEFAULT_BUDGET_MS;
-    s->ana.max_empty = ANA_DEFAULT_MAX_EMPTY;
-}
-
 static int cmd_match(int argc, char **argv)
 {
-    struct settings s;
-    defaults(&s, CMD_MATCH);
-    int rc = parse(&s, CMD_MATCH, argc, argv);
+    struct ref_settings s;
+    ref_settings_init(&s, REF_CMD_MATCH);
+    int rc = parse(&s, REF_CMD_MATCH, argc, argv);
     if (rc == 1) {
-        settings_free(&s);
+        ref_settings_free(&s);
         return 0;
     }
     if (!rc && optind < argc)
@@ -464,17 +170,17 @@ static int cmd_match(int argc, char **argv)
             rc = 1;
         }
     }
-    settings_free(&s);
+    ref_settings_free(&s);
     return rc;
 }
 
 static int cmd_tournament(int argc, char **argv)
 {
-    struct settings s;
-    defaults(&s, CMD_TOURNAMENT);
-    int rc = parse(&s, CMD_TOURNAMENT, argc, argv);
+    struct ref_settings s;
+    ref_settings_init(&s, REF_CMD_TOURNAMENT);
+    int rc = parse(&s, REF_CMD_TOURNAMENT, argc, argv);
     if (rc == 1) {
-        settings_free(&s);
+        ref_settings_free(&s);
         return 0;
     }
     if (!rc && optind < argc)
@@ -508,16 +214,16 @@ static int cmd_tournament(int argc, char **argv)
             rc = 128 + SIGINT;
         }
     }
-    settings_free(&s);
+    ref_settings_free(&s);
     return rc;
 }
 
 /* report and verify: one file argument. */
 static int cmd_file(int command, int argc, char **argv)
 {
-    struct settings s;
-    defaults(&s, command);
-    const char *name = command == CMD_REPORT ? "report" : "verify";
+    struct ref_settings s;
+    ref_settings_init(&s, command);
+    const char *name = command == REF_CMD_REPORT ? "report" : "verify";
     int rc = parse(&s, command, argc, argv);
     if (rc == 1)
         return 0;
@@ -527,7 +233,7 @@ static int cmd_file(int command, int argc, char **argv)
         return rc;
     const char *path = argv[optind];
     struct err e;
-    if (command == CMD_REPORT) {
+    if (command == REF_CMD_REPORT) {
         if (tour_report(path, s.report_format, stdout, &e) == 0)
             return 0;
         err_print(stderr, path, &e);
@@ -542,9 +248,9 @@ static int cmd_file(int command, int argc, char **argv)
 
 static int cmd_analyze(int argc, char **argv)
 {
-    struct settings s;
-    defaults(&s, CMD_ANALYZE);
-    int rc = parse(&s, CMD_ANALYZE, argc, argv);
+    struct ref_settings s;
+    ref_settings_init(&s, REF_CMD_ANALYZE);
+    int rc = parse(&s, REF_CMD_ANALYZE, argc, argv);
     if (rc == 1)
         return 0;
     if (!rc && argc - optind != 1)
@@ -561,8 +267,8 @@ static int cmd_analyze(int argc, char **argv)
 
 static int cmd_merge(int argc, char **argv)
 {
-    struct settings s;
-    defaults(&s, CMD_REPORT);
+    struct ref_settings s;
+    ref_settings_init(&s, REF_CMD_REPORT);
     int rc = parse(&s, 0, argc, argv);
     if (rc == 1)
         return 0;
@@ -591,7 +297,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "tournament") == 0)
         return cmd_tournament(argc - 1, argv + 1);
     if (strcmp(argv[1], "report") == 0)
-        return cmd_file(CMD_REPORT, argc - 1, argv + 1);
+        return cmd_file(REF_CMD_REPORT, argc - 1, argv + 1);
     if (strcmp(argv[1], "verify") == 0)
         return cmd_file(0, argc - 1, argv + 1);
     if (strcmp(argv[1], "merge") == 0)

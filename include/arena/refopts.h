@@ -1,0 +1,78 @@
+/*
+ * refopts.h - the referee's options: one table for the command line and the
+ * config file (`referee tournament --config FILE`), the settings they fill,
+ * and the config file reader. A config key is an option's name (with '_' or
+ * '-'); the command line, read after the file, overrides it. The CLI
+ * (src/cli/referee.c) owns only getopt, the usage text and the commands.
+ *
+ * Config file: one JSON object of options. Values are strings or numbers
+ * (integral: 1.5 is refused, not rounded), true/false for resume and
+ * analyze; "engines" is a list of SPECs or {"name", "cmd"} objects.
+ * Errors are placed at the offending key: FILE:LINE:COL: what is wrong.
+ */
+#ifndef ARENA_REFOPTS_H
+#define ARENA_REFOPTS_H
+
+#include <getopt.h>
+#include <limits.h>
+#include <stddef.h>
+#include "arena/analyze.h"
+#include "arena/tournament.h"
+
+/* The commands that take options; an option names those it belongs to. */
+enum ref_command {
+    REF_CMD_MATCH = 1,
+    REF_CMD_TOURNAMENT = 2,
+    REF_CMD_REPORT = 4,
+    REF_CMD_ANALYZE = 8,
+};
+
+/* Option ids (getopt_long's val). */
+enum ref_opt_id {
+    REF_OPT_GAME = 256, REF_OPT_ENGINE, REF_OPT_GAMES, REF_OPT_DEPTH, REF_OPT_PLIES,
+    REF_OPT_OPENINGS, REF_OPT_SEED, REF_OPT_TIMEOUT, REF_OPT_CPU, REF_OPT_MEM, REF_OPT_DRAW,
+    REF_OPT_KEEP, REF_OPT_LOG, REF_OPT_CONFIG, REF_OPT_FORMAT, REF_OPT_ROUNDS,
+    REF_OPT_CONCURRENCY, REF_OPT_JOURNAL, REF_OPT_RESUME, REF_OPT_SPRT, REF_OPT_SHARD,
+    REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON
+};
+
+#define REF_OPTIONS 25            /* entries of the table */
+#define REF_CONFIG_CAP (1 << 20)  /* bytes of a config file */
+
+/* What the options of one command set. */
+struct ref_settings {
+    int command;                /* enum ref_command; 0: merge */
+    struct tour_config t;       /* rules, engines, tournament fields */
+    long games;
+    char openings[PATH_MAX], keep[PATH_MAX], log[PATH_MAX], journal[PATH_MAX], json[PATH_MAX];
+    int analyze;
+    struct ana_opts ana;
+    enum tour_report_format report_format;
+    struct ref_book book;
+};
+
+/* The defaults of command. */
+void ref_settings_init(struct ref_settings *s, int command);
+/* Frees the engines and the opening book. */
+void ref_settings_free(struct ref_settings *s);
+
+/* The getopt_long table of command's options (without --help): fills opts,
+ * which holds REF_OPTIONS entries, and returns how many. */
+int ref_options(int command, struct option *opts);
+/* "--NAME" of option id into buf (cap bytes); "--?" for an unknown id. */
+void ref_option_flag(int id, char *buf, size_t cap);
+
+/* Applies option id with value val (name: how the user wrote it, for the
+ * message). Returns 0, or -1 with the message in msg (cap bytes). */
+int ref_settings_apply(struct ref_settings *s, int id, const char *name, const char *val,
+                       char *msg, size_t cap);
+
+/* Applies a config file's text (len bytes, NUL-terminated at text[len]) to
+ * s, which must be a tournament's. Returns 0, or -1 with e holding the line
+ * and column of the bad key or JSON, and what is wrong. */
+int ref_config_parse(struct ref_settings *s, const char *text, size_t len, struct err *e);
+/* Reads path (at most REF_CONFIG_CAP bytes) and applies it; 0, or -1 with e
+ * (line 0 when the file cannot be read). */
+int ref_config_read(struct ref_settings *s, const char *path, struct err *e);
+
+#endif
