@@ -6,7 +6,8 @@
  * formulas, the journal: appends, a line cut short by a crash, resume's
  * truncation and its header check; engine SPECs the fuzz targets broke (an
  * empty program, a path ending in '/', a device as the program, a name given
- * apart) and config files (numbers, engine objects, NUL bytes).
+ * apart), config files (numbers, engine objects, NUL bytes) and journal
+ * records that would not read back as written.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -320,4 +321,36 @@ Test(referee, config_nul_byte_is_refused)
     cr_assert_eq(ref_config_parse(&s, text, sizeof text - 1, &e), -1);
     cr_assert(e.line == 2 && e.col == 1, "%d:%d", e.line, e.col);
     cr_assert_str_eq(e.msg, "NUL byte in a text file");
+}
+
+/* ---- journal records (found by tests/fuzz/journal) -------------------- */
+
+static int scan_string(const char *text, struct err *e)
+{
+    char *copy = strdup(text);
+    struct scan_count c = { 0, 0, 0 };
+    int rc = tour_scan_text(copy, strlen(copy), count, &c, e);
+    free(copy);
+    return rc;
+}
+
+/* A record the referee could not have written (cJSON writes every key once
+ * and only finite numbers) would read back as another record: refused. */
+Test(referee, journal_refuses_records_that_would_not_read_back)
+{
+    struct err e;
+    const char *head = "{\"schema\":\"arena.journal/1\",\"game\":\"nim\"}\n";
+    char text[256];
+    snprintf(text, sizeof text, "%s{\"index\":1,\"moves\":[{\"ply\":1,\"ply\":2}]}\n", head);
+    cr_assert_eq(scan_string(text, &e), -1);
+    cr_assert(e.line == 2 && e.col == 1, "%d:%d", e.line, e.col);
+    cr_assert_str_eq(e.msg, "not a record as the referee writes it: the key \"ply\" twice in one "
+                            "object");
+    snprintf(text, sizeof text, "%s{\"index\":1e999}\n", head);
+    cr_assert_eq(scan_string(text, &e), -1);
+    cr_assert_str_eq(e.msg, "not a record as the referee writes it: a number out of range");
+    cr_assert_eq(scan_string("{\"schema\":\"arena.match/1\",\"games\":[]}\n x", &e), -1);
+    cr_assert(e.line == 2 && e.col == 2, "%d:%d", e.line, e.col);
+    cr_assert_str_eq(e.msg, "unexpected text after the match log");
+    cr_assert_eq(scan_string("{\"schema\":\"arena.match/1\",\"games\":[]}\n\n", &e), 0, "%s", e.msg);
 }

@@ -85,6 +85,10 @@ int tour_run(const struct tour_config *c, FILE *out, struct err *e);
 typedef int (*tour_scan_fn)(void *ctx, const struct cJSON *rec, int is_header, int line,
                             struct err *e);
 int tour_scan(const char *path, tour_scan_fn fn, void *ctx, struct err *e);
+/* tour_scan on a journal or log already in memory: len bytes at text, which
+ * must be NUL-terminated at text[len] and writable (lines are cut in place,
+ * so the text is changed). */
+int tour_scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, struct err *e);
 
 /* A record's string member key, or NULL when it is missing or not a string. */
 const char *tour_text(const struct cJSON *obj, const char *key);

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,15 +28,48 @@ static const char *schema_of(const cJSON *obj)
     return cJSON_IsString(s) ? s->valuestring : "";
 }
 
+/* What makes a parsed record unlike the one written: a key twice in one
+ * object (readers see the first, a rewrite keeps both) or a number beyond
+ * a double (1e999 reads as infinity and is written back as null). cJSON
+ * writes neither, so such a record was not written by the referee. Returns
+ * the reason, or NULL when item is a faithful record. */
+static const char *unfaithful(const cJSON *item, char *why, size_t cap)
+{
+    if (cJSON_IsNumber(item) && !isfinite(item->valuedouble))
+        return snprintf(why, cap, "a number out of range"), why;
+    for (const cJSON *c = item->child; c; c = c->next) {
+        if (cJSON_IsObject(item))
+            for (const cJSON *d = item->child; d != c; d = d->next)
+                if (strcmp(d->string, c->string) == 0)
+                    return snprintf(why, cap, "the key \"%.100s\" twice in one object",
+                                    c->string), why;
+        if (unfaithful(c, why, cap))
+            return why;
+    }
+    return NULL;
+}
+
 /* Scans text (NUL-terminated, modified in place). *complete: bytes of whole
  * lines (a journal's valid prefix). */
 static int scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, size_t *complete,
                      struct err *e)
 {
     const char *end = NULL;
+    char why[ERR_MSG_MAX];
     cJSON *first = cJSON_ParseWithOpts(text, &end, 0);
     *complete = 0;
     if (first && strcmp(schema_of(first), MATCH_SCHEMA) == 0) {
+        const char *after = end ? end + strspn(end, " \t\r\n") : text + len;
+        if (after < text + len) {
+            cJSON_Delete(first);
+            int line, col;
+            tf_place(text, after, &line, &col);
+            return err_set(e, line, col, "unexpected text after the match log");
+        }
+        if (unfaithful(first, why, sizeof why)) {
+            cJSON_Delete(first);
+            return err_set(e, 1, 1, "not a match log as the referee writes it: %s", why);
+        }
         int rc = fn(ctx, first, 1, 0, e);
         const cJSON *g;
         cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(first, "games"))
@@ -68,6 +102,10 @@ static int scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, size_t 
             return err_set(e, lineno + 1, bad && rec == NULL ? (int)(bad - p) + 1 : 1,
                            "not a JSON object");
         }
+        if (unfaithful(rec, why, sizeof why)) {
+            cJSON_Delete(rec);
+            return err_set(e, lineno + 1, 1, "not a record as the referee writes it: %s", why);
+        }
         rc = fn(ctx, rec, lineno == 0, lineno + 1, e);
         cJSON_Delete(rec);
         p = nl + 1;
@@ -82,13 +120,19 @@ const char *tour_text(const cJSON *obj, const char *key)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+int tour_scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, struct err *e)
+{
+    size_t complete;
+    return scan_text(text, len, fn, ctx, &complete, e);
+}
+
 int tour_scan(const char *path, tour_scan_fn fn, void *ctx, struct err *e)
 {
     char *text;
-    size_t len, complete;
+    size_t len;
     if (tf_read(path, JOURNAL_CAP, &text, &len, e) != 0)
         return -1;
-    int rc = scan_text(text, len, fn, ctx, &complete, e);
+    int rc = tour_scan_text(text, len, fn, ctx, e);
     free(text);
     return rc;
 }
