@@ -4,12 +4,15 @@
  * cases, each node's moves and nimsum after join_graph, no deep recursion),
  * the graph, the closed form and a brute-force minimax classifying every
  * position identically, the O(rows) perfect move choosing what the course's
- * driver chooses from the graph, and the engine game (board files, terminal
- * value, a search never giving away a won position).
+ * driver chooses from the graph, the engine game (board files, terminal
+ * value, a search never giving away a won position), and the driver's
+ * answers (a blank one is no number).
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "arena/nimgame.h"
 #include "arena/search.h"
@@ -396,4 +399,24 @@ Test(nim, engine_never_gives_away_a_won_position)
         free_board(board);
     }
     search_free(&s);
+}
+
+/* A blank answer is no number: it used to pass for row 0 (strtol converts
+ * nothing, then the blanks after "nothing" were skipped). Found by
+ * tests/fuzz/nim_session. */
+Test(nim, session_blank_answer_is_an_invalid_move)
+{
+    static const int start[] = { 2, 3 };
+    static char answers[] = " \n1\n";
+    FILE *in = fmemopen(answers, strlen(answers), "r");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    struct nim_session_opts o = { .human_first = 1, .rows = 2, .start = start };
+    cr_assert_eq(nim_session_run(&o, in, out), 0);
+    fclose(in);
+    fclose(out);
+    cr_assert_str_eq(text, "Ready Player 1:\n[ 0]: ||\n[ 1]: |||\nRow: Matches: Invalid move!\n"
+                           "Ready Player 1:\n[ 0]: ||\n[ 1]: |||\nRow: ");
+    free(text);
 }

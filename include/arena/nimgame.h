@@ -67,11 +67,11 @@ struct nim_session_opts {
  * no overflow for any int rows). */
 void nim_table_size(const int *start, int rows, long long *boards, long long *edges);
 
-/* Plays the driver's games, answers read from in, everything printed on
- * stdout (where the course's print_board writes), until the human declines
- * another game or input ends. The table must fit (nim_table_size within the
- * limits). Returns 0. */
-int nim_session_run(const struct nim_session_opts *o, FILE *in);
+/* Plays the driver's games, answers read from in, everything printed on out
+ * (the binary passes stdout, where the course's print_board writes), until
+ * the human declines another game or input ends. The table must fit
+ * (nim_table_size within the limits). Returns 0. */
+int nim_session_run(const struct nim_session_opts *o, FILE *in, FILE *out);
 
 /* The table benchmark: builds the table and graph for start, prints boards,
  * moves, CPU and wall milliseconds and the peak resident memory, frees it. */

@@ -62,5 +62,5 @@ int main(int argc, char **argv)
         return 0;
     }
     struct nim_session_opts o = { .human_first = (int)first, .rows = rows, .start = start };
-    return nim_session_run(&o, stdin);
+    return nim_session_run(&o, stdin, stdout);
 }

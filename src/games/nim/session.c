@@ -4,8 +4,8 @@
  * (nim.h). Where the driver would crash or loop, this one does not: answers
  * are checked in full (a row from 0 to rows-1, 1 to that row's matches),
  * taking the last match ends the game at once (the taker loses), and end of
- * input ends the session. Everything goes to stdout, where the course's
- * print_board writes the board.
+ * input ends the session. Everything goes to the caller's stream (stdout
+ * for the binary), the board in the course's print_board layout.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -42,18 +42,31 @@ static int answer_int(const char *s, int *out)
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
+    if (end == s)   /* no digits: a blank answer is no number, not 0 */
+        return -1;
     while (*end == ' ' || *end == '\t' || *end == '\r')
         end++;
-    if (end == s || *end || errno || v < -1000000 || v > 1000000)
+    if (*end || errno || v < -1000000 || v > 1000000)
         return -1;
     *out = (int)v;
     return 0;
 }
 
-/* Reads one answer after printing prompt: 0, or -1 at end of input. */
-static int ask(FILE *in, const char *prompt, char *line)
+/* The course's print_board (nimhelp.c), on out instead of stdout: one line
+ * per row, "[%2d]: " then one '|' per match. */
+static void print_rows(FILE *out, int rows, const int *board)
 {
-    FILE *out = stdout;
+    for (int row = 0; row < rows; row++) {
+        fprintf(out, "[%2d]: ", row);
+        for (int m = 0; m < board[row]; m++)
+            fputc('|', out);
+        fputc('\n', out);
+    }
+}
+
+/* Reads one answer after printing prompt: 0, or -1 at end of input. */
+static int ask(FILE *in, FILE *out, const char *prompt, char *line)
+{
     fputs(prompt, out);
     fflush(out);
     enum tf_getline_result r = tf_getline(in, line, NIM_INPUT_MAX);
@@ -75,9 +88,8 @@ static int board_total(const int *board, int rows)
 /* The driver's choice: the first move to a node of nimsum 0, else the
  * first move. */
 static void computer_move(const struct node *table, const struct nim_session_opts *o,
-                          int *board)
+                          int *board, FILE *out)
 {
-    FILE *out = stdout;
     const struct node *n = &table[board2hash(o->rows, (int *)o->start, board)];
     int pick = 0;
     for (int i = 0; i < n->moves; i++)
@@ -95,9 +107,8 @@ enum { COMPUTER = 0, HUMAN = 1 };
 /* One game from the start board, player moving first. Returns the loser, or
  * -1 at end of input. */
 static int play_game(const struct node *table, const struct nim_session_opts *o, int player,
-                     FILE *in, char *line)
+                     FILE *in, FILE *out, char *line)
 {
-    FILE *out = stdout;
     int *board = copy_board(o->rows, (int *)o->start);
     int loser = -1;
     for (;;) {
@@ -114,11 +125,11 @@ static int play_game(const struct node *table, const struct nim_session_opts *o,
             int row, matches;
             fputs("Ready Player 1:\n", out);
             fflush(out);
-            print_board(o->rows, board);
-            if (ask(in, "Row: ", line) != 0)
+            print_rows(out, o->rows, board);
+            if (ask(in, out, "Row: ", line) != 0)
                 break;
             int row_ok = answer_int(line, &row) == 0;
-            if (ask(in, "Matches: ", line) != 0)
+            if (ask(in, out, "Matches: ", line) != 0)
                 break;
             int matches_ok = answer_int(line, &matches) == 0;
             if (!row_ok || !matches_ok || row < 0 || row >= o->rows || matches <= 0
@@ -128,7 +139,7 @@ static int play_game(const struct node *table, const struct nim_session_opts *o,
             }
             board[row] -= matches;
         } else {
-            computer_move(table, o, board);
+            computer_move(table, o, board, out);
         }
         player = !player;
     }
@@ -136,23 +147,22 @@ static int play_game(const struct node *table, const struct nim_session_opts *o,
     return loser;
 }
 
-int nim_session_run(const struct nim_session_opts *o, FILE *in)
+int nim_session_run(const struct nim_session_opts *o, FILE *in, FILE *out)
 {
-    FILE *out = stdout;
     int max_hash = compute_max_hash(o->rows, (int *)o->start);
     struct node *table = mk_nim_hash(max_hash, o->rows, (int *)o->start);
     join_graph(table, max_hash - 1, o->rows, (int *)o->start);
     char line[NIM_INPUT_MAX + 1];
     int player = o->human_first ? HUMAN : COMPUTER;
     for (;;) {
-        int loser = play_game(table, o, player, in, line);
+        int loser = play_game(table, o, player, in, out, line);
         if (loser < 0)
             break;
         fputs(loser == HUMAN ? "Sorry, you lost!  Game over.\n" : "Congratulations, you won!\n",
               out);
         /* As in the driver, whoever lost moves first in the next game. */
         player = loser;
-        if (ask(in, "Play again (y/n): ", line) != 0)
+        if (ask(in, out, "Play again (y/n): ", line) != 0)
             break;
         size_t len = strlen(line);
         if (len && line[len - 1] == '\r')
