@@ -6,8 +6,9 @@
  * formulas, the journal: appends, a line cut short by a crash, resume's
  * truncation and its header check; engine SPECs the fuzz targets broke (an
  * empty program, a path ending in '/', a device as the program, a name given
- * apart), config files (numbers, engine objects, NUL bytes) and journal
- * records that would not read back as written.
+ * apart), config files (numbers, engine objects, NUL bytes), journal
+ * records that would not read back as written, and opening books (NUL
+ * bytes, a line that ends the game).
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -353,4 +354,40 @@ Test(referee, journal_refuses_records_that_would_not_read_back)
     cr_assert(e.line == 2 && e.col == 2, "%d:%d", e.line, e.col);
     cr_assert_str_eq(e.msg, "unexpected text after the match log");
     cr_assert_eq(scan_string("{\"schema\":\"arena.match/1\",\"games\":[]}\n\n", &e), 0, "%s", e.msg);
+}
+
+/* ---- opening books (found by tests/fuzz/opening_book) ----------------- */
+
+static int book_text(const char *game, const char *text, size_t len, struct err *e)
+{
+    char *copy = malloc(len + 1);
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    struct ref_book b;
+    int rc = ref_book_parse(game_find(game), copy, len, &b, e);
+    if (rc == 0)
+        ref_book_free(&b);
+    free(copy);
+    return rc;
+}
+
+/* A NUL byte made the line splitter stand still: the referee hung. */
+Test(referee, book_with_a_nul_byte_is_refused, .timeout = 10)
+{
+    static const char text[] = "4 4\n1\0002\n";
+    struct err e;
+    cr_assert_eq(book_text("connect4", text, sizeof text - 1, &e), -1);
+    cr_assert(e.line == 2 && e.col == 2, "%d:%d", e.line, e.col);
+    cr_assert_str_eq(e.msg, "NUL byte in a text file");
+}
+
+/* Like a random opening, a book line must leave a game to play. */
+Test(referee, book_line_that_ends_the_game_is_refused)
+{
+    static const char text[] = "4 4\n4 3 4 3 4 3 4\n";
+    struct err e;
+    cr_assert_eq(book_text("connect4", text, sizeof text - 1, &e), -1);
+    cr_assert(e.line == 2 && e.col == 13, "%d:%d", e.line, e.col);
+    cr_assert_str_eq(e.msg, "the opening ends the game: no move is left to play");
+    cr_assert_eq(book_text("connect4", "4 3 4 3 4 3\n", 12, &e), 0, "%s", e.msg);
 }

@@ -70,10 +70,15 @@ struct ref_book {
     char **line;
 };
 
-/* Reads path: blank lines and lines starting with '#' are skipped. Returns 0,
- * or -1 with e holding line and column of the first bad move. Free with
- * ref_book_free. */
+/* Reads path: blank lines and lines starting with '#' are skipped; a line
+ * must leave the game unfinished. Returns 0, or -1 with e holding line and
+ * column of the first bad move (line 0: the file cannot be read, or holds
+ * no opening). Free with ref_book_free. */
 int ref_book_read(const struct game *g, const char *path, struct ref_book *b, struct err *e);
+/* The same for a book already in memory: len bytes at text, NUL-terminated
+ * at text[len] and writable (lines are cut in place). */
+int ref_book_parse(const struct game *g, char *text, size_t len, struct ref_book *b,
+                   struct err *e);
 void ref_book_free(struct ref_book *b);
 
 /* What every game of a match or a tournament shares. */

@@ -148,17 +148,22 @@ static int judge(const struct game *g, const void *before, const char *out_path,
 }
 
 /* Plays the book line's moves from the start; 0, or -1 with e at the bad
- * move (column counted in line). */
+ * move (column counted in line). Like a random opening, a book line must
+ * leave a game to play: a line whose last move ends the game is refused. */
 static int play_line(const struct game *g, const char *line, int lineno, void *pos,
                      struct cJSON *list, struct err *e)
 {
     g->init(pos);
-    const char *p = line;
+    const char *p = line, *last = NULL;
     for (;;) {
         while (*p == ' ' || *p == '\t')
             p++;
         if (!*p)
-            return 0;
+            return last && game_result(g, pos) >= 0
+                       ? err_set(e, lineno, (int)(last - line) + 1,
+                                 "the opening ends the game: no move is left to play")
+                       : 0;
+        last = p;
         size_t n = strcspn(p, " \t");
         char text[GAME_MOVE_TEXT_MAX];
         int move;
@@ -177,13 +182,16 @@ static int play_line(const struct game *g, const char *line, int lineno, void *p
     }
 }
 
-int ref_book_read(const struct game *g, const char *path, struct ref_book *b, struct err *e)
+int ref_book_parse(const struct game *g, char *text, size_t len, struct ref_book *b,
+                   struct err *e)
 {
     memset(b, 0, sizeof *b);
-    char *text;
-    size_t len;
-    if (tf_read(path, BOOK_CAP, &text, &len, e) != 0)
-        return -1;
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        int line, col;
+        tf_place(text, nul, &line, &col);
+        return err_set(e, line, col, "NUL byte in a text file");
+    }
     int rc = 0, lineno = 0;
     /* Lines are split by hand: strtok would merge empty lines and lose the
      * line numbers errors need. */
@@ -213,11 +221,22 @@ int ref_book_read(const struct game *g, const char *path, struct ref_book *b, st
         }
         p = next;
     }
-    free(text);
     if (!rc && b->n == 0)
         rc = err_set(e, 0, 0, "no opening in the book");
     if (rc)
         ref_book_free(b);
+    return rc;
+}
+
+int ref_book_read(const struct game *g, const char *path, struct ref_book *b, struct err *e)
+{
+    memset(b, 0, sizeof *b);
+    char *text;
+    size_t len;
+    if (tf_read(path, BOOK_CAP, &text, &len, e) != 0)
+        return -1;
+    int rc = ref_book_parse(g, text, len, b, e);
+    free(text);
     return rc;
 }
 
