@@ -35,9 +35,9 @@ if [ "$mode" = regress ]; then
     list=$(inputs "$@")
     [ -z "$list" ] && { echo "fuzz-regress: $target: no inputs" >&2; exit 1; }
     log=$build/logs/$target.regress.log
-    mkdir -p "$build/logs"
-    # shellcheck disable=SC2086
-    if ! echo "$list" | tr '\n' '\0' | xargs -0 "$bin" -timeout="$timeout" >"$log" 2>&1; then
+    mkdir -p "$build/logs" "$build/artifacts/$target"
+    if ! echo "$list" | tr '\n' '\0' | xargs -0 "$bin" -timeout="$timeout" \
+        -artifact_prefix="$build/artifacts/$target/" >"$log" 2>&1; then
         tail -n 40 "$log" >&2
         echo "fuzz-regress: $target FAILED (log: $log)" >&2
         exit 1

@@ -697,6 +697,20 @@ Test(boardfile, read_takes_exactly_cap_bytes_and_refuses_one_more, .init = make_
     assert_err(&e, 0, 0, "file is larger than 8 bytes", "tf_read");
 }
 
+/* The buffer starts at the file's reported size and grows: a file that
+ * reports 0 bytes (procfs) is still read whole, and still capped. */
+Test(boardfile, read_grows_past_the_reported_size)
+{
+    char *text = NULL;
+    size_t n = 0;
+    struct err e = { 0, 0, "" };
+    cr_assert_eq(tf_read("/proc/self/status", TF_DEFAULT_CAP, &text, &n, &e), 0, "%s", e.msg);
+    cr_assert(n > 0 && strncmp(text, "Name:", 5) == 0 && text[n] == '\0', "%zu bytes", n);
+    free(text);
+    cr_assert_eq(tf_read("/proc/self/status", 8, &text, &n, &e), -1);
+    assert_err(&e, 0, 0, "file is larger than 8 bytes", "tf_read");
+}
+
 Test(boardfile, read_of_missing_file_fails_without_place, .init = make_temp_dir,
      .fini = remove_temp_dir)
 {

@@ -7,8 +7,8 @@
  * truncation and its header check; engine SPECs the fuzz targets broke (an
  * empty program, a path ending in '/', a device as the program, a name given
  * apart), config files (numbers, engine objects, NUL bytes), journal
- * records that would not read back as written, and opening books (NUL
- * bytes, a line that ends the game).
+ * records that would not read back as written, opening books (NUL bytes, a
+ * line that ends the game) and verify's game indices.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -390,4 +390,46 @@ Test(referee, book_line_that_ends_the_game_is_refused)
     cr_assert(e.line == 2 && e.col == 13, "%d:%d", e.line, e.col);
     cr_assert_str_eq(e.msg, "the opening ends the game: no move is left to play");
     cr_assert_eq(book_text("connect4", "4 3 4 3 4 3\n", 12, &e), 0, "%s", e.msg);
+}
+
+/* ---- verify (found by tests/fuzz/journal_commands) -------------------- */
+
+#define FORFEIT_GAME(i)                                                                        \
+    "{\"index\":" i ",\"players\":{\"1\":\"a\",\"2\":\"b\"},\"moves\":[{\"ply\":1,\"side\":1,"  \
+    "\"engine\":\"a\",\"move\":null,\"status\":\"crashed: SIGSEGV\"}],\"result\":\"0-1\","       \
+    "\"reason\":\"crashed: SIGSEGV\"}\n"
+
+static int verify_text(const char *text, struct err *e)
+{
+    char path[] = "/tmp/arena-verify-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    FILE *out = fopen("/dev/null", "w");
+    int rc = tour_verify(path, out, e);
+    fclose(out);
+    unlink(path);
+    return rc;
+}
+
+/* An index is a whole number in range (1e300 was cast to long: undefined),
+ * and a large one costs no memory by its size (it was an array index). */
+Test(referee, verify_indices_are_whole_numbers_in_range, .timeout = 20)
+{
+    static const char head[] = "{\"schema\":\"arena.journal/1\",\"game\":\"nim\"}\n";
+    char text[1024];
+    struct err e;
+    snprintf(text, sizeof text, "%s%s", head, FORFEIT_GAME("1e300"));
+    cr_assert_eq(verify_text(text, &e), 1);
+    cr_assert(e.line == 2, "line %d", e.line);
+    cr_assert_str_eq(e.msg, "a game without an \"index\" from 1 to 1099511627776");
+    snprintf(text, sizeof text, "%s%s", head, FORFEIT_GAME("2.5"));
+    cr_assert_eq(verify_text(text, &e), 1);
+    snprintf(text, sizeof text, "%s%s%s", head, FORFEIT_GAME("1000000000000"),
+             FORFEIT_GAME("3"));
+    cr_assert_eq(verify_text(text, &e), 0, "%s", e.msg);
+    snprintf(text, sizeof text, "%s%s%s", head, FORFEIT_GAME("3"), FORFEIT_GAME("3"));
+    cr_assert_eq(verify_text(text, &e), 1);
+    cr_assert(e.line == 3, "line %d", e.line);
+    cr_assert_str_eq(e.msg, "game 3 is recorded twice");
 }

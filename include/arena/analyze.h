@@ -28,6 +28,7 @@
 #ifndef ARENA_ANALYZE_H
 #define ARENA_ANALYZE_H
 
+#include <stddef.h>
 #include <stdio.h>
 #include "arena/c4solver.h"
 #include "arena/game.h"
@@ -44,6 +45,7 @@ enum ana_outcome { ANA_LOSS = -1, ANA_DRAW = 0, ANA_WIN = 1, ANA_UNKNOWN = 2 };
 struct ana_opts {
     long budget_ms;   /* connect4: CPU per position */
     int max_empty;    /* maxconnect4: exact within this many empty cells */
+    size_t tt_bytes;  /* the oracle's table; 0: ANA_TT_MB MiB */
 };
 
 struct analyzer {

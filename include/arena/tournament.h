@@ -93,6 +93,13 @@ int tour_scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, struct er
 /* A record's string member key, or NULL when it is missing or not a string. */
 const char *tour_text(const struct cJSON *obj, const char *key);
 
+/* Game indices are whole numbers from 1 to TOUR_INDEX_MAX: far above any
+ * schedule (rounds and engines are bounded), low enough that a double holds
+ * each exactly and arithmetic on them cannot overflow a long. */
+#define TOUR_INDEX_MAX (1L << 40)
+/* A record's "index", or -1 when it is missing or not such a number. */
+long tour_index(const struct cJSON *rec);
+
 /* Opens a journal to append games: a new file starting with header, or with
  * resume an existing one whose header must equal header; fn then gets each
  * finished game (the header is checked here), and a last line cut short is

@@ -11,25 +11,50 @@
 #include <unistd.h>
 #include "arena/textfile.h"
 
+/* First buffer for a file whose size fstat cannot tell (a pipe). */
+#define TF_READ_START 4096
+
 int tf_read(const char *path, size_t cap, char **text, size_t *len, struct err *e)
 {
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return err_set(e, 0, 0, "cannot open: %s", strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    int known = fstat(fd, &st) == 0;
+    if (known && S_ISDIR(st.st_mode)) {
         close(fd);
         return err_set(e, 0, 0, "is a directory, not a board file");
     }
-    char *buf = malloc(cap + 1);
+    /* The buffer starts at the file's size (plus the byte that shows it
+     * ended) and grows only if the file does: the cap bounds what is read,
+     * not what is allocated, so a small journal never costs a gigabyte. */
+    size_t room = known && S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : TF_READ_START;
+    if (room > cap + 1)
+        room = cap + 1;
+    char *buf = malloc(room + 1);
     if (!buf) {
         close(fd);
         return err_set(e, 0, 0, "out of memory");
     }
     size_t n = 0;
     for (;;) {
-        /* Read one byte past the cap so an oversized file is noticed. */
-        ssize_t r = read(fd, buf + n, cap + 1 - n);
+        if (n == room) {
+            /* Read one byte past the cap so an oversized file is noticed. */
+            if (n > cap) {
+                free(buf);
+                close(fd);
+                return err_set(e, 0, 0, "file is larger than %zu bytes", cap);
+            }
+            room = room > (cap + 1) / 2 ? cap + 1 : 2 * room;
+            char *grown = realloc(buf, room + 1);
+            if (!grown) {
+                free(buf);
+                close(fd);
+                return err_set(e, 0, 0, "out of memory");
+            }
+            buf = grown;
+        }
+        ssize_t r = read(fd, buf + n, room - n);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
@@ -41,11 +66,11 @@ int tf_read(const char *path, size_t cap, char **text, size_t *len, struct err *
         if (r == 0)
             break;
         n += (size_t)r;
-        if (n > cap) {
-            free(buf);
-            close(fd);
-            return err_set(e, 0, 0, "file is larger than %zu bytes", cap);
-        }
+    }
+    if (n > cap) {
+        free(buf);
+        close(fd);
+        return err_set(e, 0, 0, "file is larger than %zu bytes", cap);
     }
     close(fd);
     buf[n] = '\0';

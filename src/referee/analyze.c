@@ -24,13 +24,14 @@ int ana_init(struct analyzer *a, const struct game *g, const struct ana_opts *o,
     memset(a, 0, sizeof *a);
     a->game = g;
     a->opts = *o;
+    size_t tt_bytes = o->tt_bytes ? o->tt_bytes : (size_t)ANA_TT_MB << 20;
     if (g == &game_connect4) {
-        if (c4s_init(&a->solver, (size_t)ANA_TT_MB << 20) != 0)
+        if (c4s_init(&a->solver, tt_bytes) != 0)
             return err_set(e, 0, 0, "out of memory for the solver's table");
         a->has_solver = 1;
     } else if (g == &game_maxconnect4) {
         struct search_opts so = search_opts_default();
-        so.tt_bytes = (size_t)ANA_TT_MB << 20;
+        so.tt_bytes = tt_bytes;
         if (search_init(&a->search, g, &so) != 0)
             return err_set(e, 0, 0, "out of memory for the search's table");
         a->has_search = 1;
@@ -102,10 +103,11 @@ enum ana_outcome ana_value(struct analyzer *a, const void *pos)
     return nim_losing(rows, n->rows) ? ANA_LOSS : ANA_WIN;
 }
 
+/* The record's index for messages; 0 when it has none. */
 static long index_of(const cJSON *rec)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, "index");
-    return cJSON_IsNumber(v) ? (long)v->valuedouble : 0;
+    long i = tour_index(rec);
+    return i > 0 ? i : 0;
 }
 
 /* Adds one blunder of engine to the record's per-engine counts. */
@@ -149,6 +151,7 @@ int ana_game(struct analyzer *a, cJSON *rec, struct err *e)
         int move;
         if (!text || !engine || game_result(g, pos) >= 0 || g->parse_move(pos, text, &move) != 0) {
             cJSON_Delete(analysis);
+            cJSON_Delete(decisive);   /* not in analysis yet */
             return err_set(e, 0, 0, "game %ld: a recorded move is not legal", index);
         }
         enum ana_outcome before = next_before;

@@ -111,6 +111,9 @@ static int scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, size_t 
         p = nl + 1;
         *complete = (size_t)(p - text);
     }
+    /* A header cut short is no journal yet: nothing to report or resume. */
+    if (!rc && lineno == 0)
+        return err_set(e, 1, 1, "the journal has no complete header line");
     return rc;
 }
 
@@ -118,6 +121,16 @@ const char *tour_text(const cJSON *obj, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+long tour_index(const cJSON *rec)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, "index");
+    if (!cJSON_IsNumber(v))
+        return -1;
+    double d = v->valuedouble;
+    /* Compared as doubles first: a cast of 1e300 to long is undefined. */
+    return d >= 1 && d <= (double)TOUR_INDEX_MAX && d == floor(d) ? (long)d : -1;
 }
 
 int tour_scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, struct err *e)
@@ -195,8 +208,6 @@ int tour_journal_open(const char *path, const cJSON *header, int resume, tour_sc
         free(text);
         if (rc)
             return -1;
-        if (complete == 0)
-            return err_set(e, 1, 1, "the journal has no complete header line");
         *fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
         if (*fd < 0)
             return err_set(e, 0, 0, "%s: cannot open: %s", path, strerror(errno));
@@ -234,7 +245,6 @@ struct merge_ctx {
     cJSON *header;          /* the first input's, without "shard" */
     struct merge_line *line;
     long n, cap;
-    long total;             /* games in the schedule */
 };
 
 static int merge_collect(void *vctx, const cJSON *rec, int is_header, int line, struct err *e)
@@ -247,16 +257,15 @@ static int merge_collect(void *vctx, const cJSON *rec, int is_header, int line, 
         cJSON_DeleteItemFromObjectCaseSensitive(h, "shard");
         if (!m->header) {
             m->header = h;
-            m->total = (long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(h, "games"));
             return 0;
         }
         int same = cJSON_Compare(h, m->header, 1);
         cJSON_Delete(h);
         return same ? 0 : err_set(e, 1, 1, "a shard of another tournament (headers differ)");
     }
-    const cJSON *idx = cJSON_GetObjectItemCaseSensitive(rec, "index");
-    if (!cJSON_IsNumber(idx))
-        return err_set(e, line, 1, "a game without \"index\"");
+    long index = tour_index(rec);
+    if (index < 0)
+        return err_set(e, line, 1, "a game without an \"index\" from 1 to %ld", TOUR_INDEX_MAX);
     if (m->n == m->cap) {
         long cap = m->cap ? 2 * m->cap : 256;
         struct merge_line *grown = realloc(m->line, (size_t)cap * sizeof *grown);
@@ -268,7 +277,7 @@ static int merge_collect(void *vctx, const cJSON *rec, int is_header, int line, 
     char *text = cJSON_PrintUnformatted(rec);
     if (!text)
         return err_set(e, line, 1, "out of memory");
-    m->line[m->n].index = (long)idx->valuedouble;
+    m->line[m->n].index = index;
     m->line[m->n++].text = text;
     return 0;
 }
@@ -287,7 +296,7 @@ int tour_merge(const char *out, char *const inputs[], int n, struct err *e, cons
         *bad_path = inputs[i];
         rc = tour_scan(inputs[i], merge_collect, &m, e) ? -1 : 0;
     }
-    if (!rc) {
+    if (!rc && m.n > 0) {
         qsort(m.line, (size_t)m.n, sizeof *m.line, by_index);
         for (long i = 1; i < m.n && !rc; i++)
             if (m.line[i].index == m.line[i - 1].index) {
@@ -299,7 +308,7 @@ int tour_merge(const char *out, char *const inputs[], int n, struct err *e, cons
         *bad_path = out;
         cJSON_AddStringToObject(m.header, "shard", "1/1");
         char *head = cJSON_PrintUnformatted(m.header);
-        size_t len = strlen(head) + 1;
+        size_t len = head ? strlen(head) + 1 : 0;
         for (long i = 0; i < m.n; i++)
             len += strlen(m.line[i].text) + 1;
         char *buf = malloc(len + 1), *p = buf;

@@ -161,8 +161,7 @@ static int in_shard(const struct tour_config *c, long index)
 /* A finished game, from the journal or a worker: count it. */
 static int count_game(struct run_state *s, const cJSON *rec, struct err *e)
 {
-    const cJSON *idx = cJSON_GetObjectItemCaseSensitive(rec, "index");
-    long i = cJSON_IsNumber(idx) ? (long)idx->valuedouble : 0;
+    long i = tour_index(rec);
     if (i < 1 || i > tour_games(s->c) || !in_shard(s->c, i))
         return err_set(e, 0, 0, "a game whose index (%ld) is not in this schedule", i);
     if (s->done[i])

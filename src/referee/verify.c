@@ -15,11 +15,47 @@
 struct verify_ctx {
     const struct game *game;
     int draw_plies;
-    char *seen;         /* seen[i]: game i recorded */
-    long seen_cap;
+    long *seen;         /* the indices recorded: open addressing, 0 = empty */
+    long seen_cap;      /* a power of two, or 0 */
+    long seen_n;
     long games, moves;
     int inconsistent;   /* 1 once a record contradicts the rules */
 };
+
+#define SEEN_START 1024
+
+/* Records index (>= 1) as seen: 1 when it already was, 0 when new, -1 when
+ * out of memory. A set, not an array by index: an index is the record's
+ * word, and "index": 1000000000 must not cost gigabytes. */
+static int seen_add(struct verify_ctx *v, long index)
+{
+    if (2 * (v->seen_n + 1) > v->seen_cap) {
+        long cap = v->seen_cap ? 2 * v->seen_cap : SEEN_START;
+        long *grown = calloc((size_t)cap, sizeof *grown);
+        if (!grown)
+            return -1;
+        for (long i = 0; i < v->seen_cap; i++)
+            if (v->seen[i]) {
+                long k = v->seen[i] & (cap - 1);
+                while (grown[k])
+                    k = (k + 1) & (cap - 1);
+                grown[k] = v->seen[i];
+            }
+        free(v->seen);
+        v->seen = grown;
+        v->seen_cap = cap;
+    }
+    /* Indices are mostly consecutive: the identity spreads them evenly. */
+    long k = index & (v->seen_cap - 1);
+    while (v->seen[k]) {
+        if (v->seen[k] == index)
+            return 1;
+        k = (k + 1) & (v->seen_cap - 1);
+    }
+    v->seen[k] = index;
+    v->seen_n++;
+    return 0;
+}
 
 static int bad(struct verify_ctx *v, struct err *e, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -48,22 +84,14 @@ static int verify_header(struct verify_ctx *v, const cJSON *h, struct err *e)
 static int verify_game(struct verify_ctx *v, const cJSON *rec, int line, struct err *e)
 {
     const struct game *g = v->game;
-    const cJSON *idx = cJSON_GetObjectItemCaseSensitive(rec, "index");
-    long index = cJSON_IsNumber(idx) ? (long)idx->valuedouble : -1;
+    long index = tour_index(rec);
     if (index < 1)
-        return bad(v, e, line, "a game without a positive \"index\"");
-    if (index >= v->seen_cap) {
-        long cap = index * 2;
-        char *grown = realloc(v->seen, (size_t)cap);
-        if (!grown)
-            return err_set(e, line, 1, "out of memory");
-        memset(grown + v->seen_cap, 0, (size_t)(cap - v->seen_cap));
-        v->seen = grown;
-        v->seen_cap = cap;
-    }
-    if (v->seen[index])
+        return bad(v, e, line, "a game without an \"index\" from 1 to %ld", TOUR_INDEX_MAX);
+    int seen = seen_add(v, index);
+    if (seen < 0)
+        return err_set(e, line, 1, "out of memory");
+    if (seen)
         return bad(v, e, line, "game %ld is recorded twice", index);
-    v->seen[index] = 1;
     const cJSON *players = cJSON_GetObjectItemCaseSensitive(rec, "players");
     const char *name[2] = { tour_text(players, "1"), tour_text(players, "2") };
     if (!name[0] || !name[1])

@@ -1,0 +1,160 @@
+/*
+ * journal_commands.c - fuzz target for what the referee does with a journal
+ * or match log it reads from disk: `referee report` (three formats),
+ * `referee verify`, `referee analyze` and `referee merge` (tour_report,
+ * tour_verify, ana_log, tour_merge), each on the file as written.
+ *
+ * Input: the bytes of a journal or match log, written to a file in a
+ * private temporary folder (the commands take paths).
+ *
+ * Properties:
+ *   - every command either succeeds or says why (a message, and a journal
+ *     line where it names one); none faults;
+ *   - a file the reader refuses (tour_scan) is refused by every command,
+ *     with the reader's own message unless a record before the bad line
+ *     was refused first;
+ *   - merge is idempotent: merging its own output again writes the same
+ *     bytes, and that output reads back.
+ * Analysis uses the smallest budgets and tables (connect4: 1 ms a
+ * position; maxconnect4: exact within 4 empty cells) to stay cheap.
+ */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "arena/analyze.h"
+#include "arena/tournament.h"
+#include "fuzz.h"
+
+#define ANA_BUDGET_MS 1
+#define ANA_MAX_EMPTY 4
+#define ANA_TT_BYTES  (64 << 10)   /* the smallest tables: no 16 MiB clear per input */
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/* The private folder and the files in it (set once, removed at exit). */
+static char dir[64], journal[96], merged[96], merged2[96];
+
+static void cleanup(void)
+{
+    unlink(journal);
+    unlink(merged);
+    unlink(merged2);
+    rmdir(dir);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    /* /dev/shm when there is one: a file per input, and no disk. */
+    snprintf(dir, sizeof dir, "%s/arena-fuzz-XXXXXX",
+             access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+    FUZZ_CHECK(mkdtemp(dir) != NULL, "cannot make a temporary folder");
+    snprintf(journal, sizeof journal, "%s/j.jsonl", dir);
+    snprintf(merged, sizeof merged, "%s/m1.jsonl", dir);
+    snprintf(merged2, sizeof merged2, "%s/m2.jsonl", dir);
+    atexit(cleanup);
+    return 0;
+}
+
+static void write_file(const char *path, const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    FUZZ_CHECK(f && fwrite(data, 1, size, f) == size && fclose(f) == 0, "cannot write %s", path);
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    FUZZ_CHECK(f != NULL, "cannot read %s", path);
+    struct fuzz_out o;
+    fuzz_out_open(&o);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, n, o.f);
+    fclose(f);
+    fuzz_out_close(&o);
+    *len = o.len;
+    return o.buf;
+}
+
+static int no_op(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
+{
+    (void)ctx, (void)rec, (void)is_header, (void)line, (void)e;
+    return 0;
+}
+
+/* A command's failure: said, and when the reader failed, either in its
+ * words or on a record before the reader's bad line (commands stop at the
+ * first record they refuse). */
+static void check_failure(const struct err *e, int scan_rc, const struct err *scan_e,
+                          const char *what)
+{
+    fuzz_check_err(e, 0, what);
+    if (scan_rc != 0)
+        FUZZ_CHECK((strcmp(e->msg, scan_e->msg) == 0 && e->line == scan_e->line)
+                       || e->line < scan_e->line,
+                   "%s: '%s' at line %d, the reader: '%s' at line %d", what, e->msg, e->line,
+                   scan_e->msg, scan_e->line);
+}
+
+static void check_merge(int scan_rc, const struct err *scan_e)
+{
+    struct err e = { 0, 0, "" };
+    const char *bad = NULL;
+    char *in1[] = { journal }, *in2[] = { merged };
+    unlink(merged);
+    unlink(merged2);
+    if (tour_merge(merged, in1, 1, &e, &bad) != 0) {
+        check_failure(&e, scan_rc, scan_e, "merge");
+        FUZZ_CHECK(bad != NULL, "merge failed without naming the file");
+        return;
+    }
+    FUZZ_CHECK(scan_rc == 0, "merge read a file the reader refuses");
+    FUZZ_CHECK(tour_merge(merged2, in2, 1, &e, &bad) == 0, "merging merge's output: %s", e.msg);
+    size_t l1, l2;
+    char *m1 = read_file(merged, &l1), *m2 = read_file(merged2, &l2);
+    FUZZ_CHECK(l1 == l2 && memcmp(m1, m2, l1) == 0, "merge is not idempotent:\n%s---\n%s", m1,
+               m2);
+    free(m1);
+    free(m2);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    write_file(journal, data, size);
+    struct err scan_e = { 0, 0, "" }, e = { 0, 0, "" };
+    int scan_rc = tour_scan(journal, no_op, NULL, &scan_e);
+
+    static const enum tour_report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+        struct fuzz_out out;
+        fuzz_out_open(&out);
+        if (tour_report(journal, formats[i], out.f, &e) != 0)
+            check_failure(&e, scan_rc, &scan_e, "report");
+        fuzz_out_close(&out);
+        fuzz_out_free(&out);
+    }
+
+    struct fuzz_out out;
+    fuzz_out_open(&out);
+    int rc = tour_verify(journal, out.f, &e);
+    FUZZ_CHECK(rc >= -1 && rc <= 1, "verify returned %d", rc);
+    if (rc != 0)
+        check_failure(&e, scan_rc, &scan_e, "verify");
+    fuzz_out_close(&out);
+    fuzz_out_free(&out);
+
+    struct ana_opts ao = { .budget_ms = ANA_BUDGET_MS, .max_empty = ANA_MAX_EMPTY,
+                           .tt_bytes = ANA_TT_BYTES };
+    fuzz_out_open(&out);
+    if (ana_log(journal, &ao, NULL, out.f, &e) != 0)
+        check_failure(&e, scan_rc, &scan_e, "analyze");
+    fuzz_out_close(&out);
+    fuzz_out_free(&out);
+
+    check_merge(scan_rc, &scan_e);
+    return 0;
+}
