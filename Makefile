@@ -154,7 +154,7 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_GAMES   := connect4 maxconnect4 checkers nim
 FUZZ_ALL     := $(FUZZ_GAMES:%=board_%) checkers_session spfiar_command spfiar_session \
                 nim_session engine_spec referee_config journal journal_commands weights \
-                c4_moves opening_book
+                c4_moves opening_book interactive
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_LIB     := $(FUZZ_BUILD)/libarena.a
 FUZZ_BINS     = $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/bin/%)

@@ -232,6 +232,33 @@ Test(e2e, interactive_session_to_the_full_board)
     e2e_rmdir(dir);
 }
 
+/* Blank answers (a space, a CRLF empty line) are no column: they played
+ * column 0. A line longer than an answer is one invalid answer, not
+ * several. Found by tests/fuzz/interactive. */
+Test(e2e, interactive_blank_and_long_answers_are_invalid)
+{
+    char *dir = e2e_tmpdir();
+    char script[1200] = " \n\r\n";    /* a space, then a CRLF empty line */
+    memset(script + 4, ' ', 1100);
+    strcpy(script + 1104, "3\n");       /* one long line ending in a column */
+    struct e2e_run r;
+    e2e_run(&r, dir, script, "maxconnect4", "interactive", "missing.txt", "human-next", "1",
+            NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    int invalid = 0, prompts = 0;
+    for (const char *p = r.out; (p = strstr(p, "Invalid move")); p++)
+        invalid++;
+    for (const char *p = r.out; (p = strstr(p, "Your move")); p++)
+        prompts++;
+    cr_assert_eq(invalid, 3, "%d invalid answers:\n%s", invalid, r.out);
+    cr_assert_eq(prompts, 4, "%d prompts:\n%s", prompts, r.out);
+    char *human = tmp_path(dir, "human.txt");
+    cr_assert(!e2e_exists(human), "a blank answer played a move");
+    free(human);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
 /* A missing IN starts from the empty board; end of input stops cleanly. */
 Test(e2e, interactive_missing_file_and_end_of_input)
 {

@@ -12,8 +12,9 @@
 #include "arena/connect4.h"
 #include "arena/interactive.h"
 #include "arena/search.h"
+#include "arena/textfile.h"
 
-#define LINE_MAX_LEN 1024
+#define LINE_MAX_LEN 1024    /* characters of an answer */
 
 static int save(const struct interactive_opts *o, const char *name, const void *state,
                 FILE *diag)
@@ -40,22 +41,30 @@ static int show(const struct game *g, const void *state, FILE *out)
     return 0;
 }
 
-/* Reads the human's column; -1 at end of input. */
+/* Reads the human's column; -1 at end of input. One answer is one whole
+ * line (tf_getline): a long line is one invalid answer, not several, and a
+ * NUL byte cannot cut an answer short. */
 static int ask_human(const struct game *g, const void *state, FILE *in, FILE *out)
 {
-    char line[LINE_MAX_LEN];
+    char line[LINE_MAX_LEN + 1];
     for (;;) {
         fprintf(out, "Your move, player %d: enter a column from 0 (leftmost) to 6 (rightmost): ",
                 g->to_move(state));
         fflush(out);
-        if (!fgets(line, sizeof line, in))
+        enum tf_getline_result r = tf_getline(in, line, LINE_MAX_LEN);
+        if (r == TF_LINE_EOF || r == TF_LINE_FAILED)
             return -1;
+        if (r == TF_LINE_TOO_LONG)
+            line[0] = '\0';   /* never a column */
         char *end;
         errno = 0;
         long col = strtol(line, &end, 10);
-        while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+        /* Digits first: a blank answer (or a CRLF empty line's "\r") is no
+         * column, though skipping its blanks moves end past its start. */
+        int digits = end != line;
+        while (*end == ' ' || *end == '\t' || *end == '\r')
             end++;
-        if (end != line && *end == '\0' && !errno && col >= 0 && col < C4_WIDTH
+        if (digits && *end == '\0' && !errno && col >= 0 && col < C4_WIDTH
             && c4_can_play(state, (int)col))
             return (int)col;
         fputs("Invalid move: the column must be a number from 0 to 6 and not full.\n", out);
