@@ -172,7 +172,7 @@ FUZZ_SEEDS_checkers_session  := $(wildcard fixtures/checkers/*.in)
 FUZZ_SEEDS_spfiar_command    := $(wildcard fixtures/spfiar/*.in)
 FUZZ_SEEDS_spfiar_session    := $(wildcard fixtures/spfiar/*.in)
 FUZZ_SEEDS_journal           := $(wildcard fixtures/analyze/*.json fixtures/analyze/*.jsonl)
-FUZZ_SEEDS_journal_commands  := $(FUZZ_SEEDS_journal)
+FUZZ_SEEDS_journal_commands  := $(FUZZ_SEEDS_journal) $(wildcard tests/fuzz/seeds/journal/*)
 FUZZ_SEEDS_weights           := $(wildcard fixtures/learn/*.weights fixtures/learn/bad/*.weights)
 FUZZ_SEEDS_c4_moves          := $(wildcard fixtures/connect4/solve/*.txt fixtures/connect4/solve/*.scores)
 # Longest input per target: a little more than the largest valid input.
