@@ -85,6 +85,9 @@ static void run_reason(const struct run_result *r, char *reason)
     case RUN_MEM_LIMIT:
         strcpy(reason, "memory-limit");
         break;
+    case RUN_FILE_LIMIT:
+        strcpy(reason, "file-limit");
+        break;
     case RUN_SIGNALED: {
         const char *abbrev = sigabbrev_np(r->signal);
         if (abbrev)
