@@ -7,7 +7,10 @@
 #   make bench-referee  referee overhead, concurrency, a 10,000-game tournament
 #   make bench-solver   the Connect-4 solver on the six public test sets
 #   make bench-learn    Q-learning: training speed, shipped weights, strength table
-#   make DEBUG=1 …  the same with -O0 -g and ASan/UBSan, in build/debug
+#   make check      the suites again under ASan/UBSan (build/check), the
+#                   end-to-end suite under valgrind, the fuzz regressions and a
+#                   short fuzz run
+#   make SAN=1 …    any target built with ASan/UBSan, in build/check
 #   make install    PREFIX (default /usr/local) and DESTDIR as usual
 #
 # cJSON and Criterion come from the distribution via pkg-config; when
@@ -17,11 +20,16 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
 
-ifeq ($(DEBUG),1)
-BUILD   := build/debug
-BIN     := build/debug/bin
-OPT     := -O0 -g -fsanitize=address,undefined -fno-omit-frame-pointer
-LDOPT   := -fsanitize=address,undefined
+# SAN=1: AddressSanitizer (with leak checking) and UndefinedBehaviorSanitizer,
+# every finding fatal, in a folder of its own; -O1 keeps the solver tests fast
+# enough under ASan. valgrind cannot run ASan binaries, so the e2e suite runs
+# them directly.
+SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ifeq ($(SAN),1)
+BUILD   := build/check
+BIN     := build/check/bin
+OPT     := -O1 -g $(SANITIZE)
+LDOPT   := $(SANITIZE)
 VALGRIND_E2E := 0
 else
 BUILD   := build/release
@@ -57,7 +65,8 @@ E2E_SRC  := $(wildcard tests/test_e2e*.c) tests/e2e_util.c
 UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
-.PHONY: all deps test unit e2e demo bench bench-referee bench-solver bench-learn clean install uninstall
+
+.PHONY: all deps test unit e2e check demo bench bench-referee bench-solver bench-learn clean install uninstall
 
 all: $(BINARIES)
 
@@ -90,6 +99,16 @@ test: all $(UNIT_BIN) $(E2E_BIN)
 	@command -v valgrind >/dev/null 2>&1 || sh scripts/install-deps.sh
 	$(UNIT_BIN)
 	ARENA_BIN=$(BIN) ARENA_VALGRIND=$(VALGRIND_E2E) $(E2E_BIN)
+
+# CI runs this after `make test`: the whole test suite again on binaries built
+# with the sanitizers (a finding exits non-zero, so the case fails), the
+# end-to-end suite under valgrind on the release binaries, then the fuzz
+# targets on their regression inputs and FUZZ_SECONDS (default 20) each.
+# ARENA_LIMITED_BIN: the engines that play under --mem-limit-mb (RLIMIT_AS)
+# are release builds, as ASan cannot run in a capped address space.
+check: all $(E2E_BIN)
+	$(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test
+	ARENA_BIN=$(BIN) ARENA_VALGRIND=1 $(E2E_BIN)
 
 unit: $(UNIT_BIN)
 	$(UNIT_BIN)

@@ -225,11 +225,21 @@ void e2e_repo_path(const char *rel, char *buf, size_t cap)
     free(abs);
 }
 
-void e2e_bin_path(const char *prog, char *buf, size_t cap)
+static void bin_path_in(const char *env, const char *prog, char *buf, size_t cap)
 {
     char rel[PATH_MAX];
-    snprintf(rel, sizeof rel, "%s/%s", getenv("ARENA_BIN") ? getenv("ARENA_BIN") : "bin", prog);
+    snprintf(rel, sizeof rel, "%s/%s", getenv(env) ? getenv(env) : "bin", prog);
     e2e_repo_path(rel, buf, cap);
+}
+
+void e2e_bin_path(const char *prog, char *buf, size_t cap)
+{
+    bin_path_in("ARENA_BIN", prog, buf, cap);
+}
+
+void e2e_limited_bin_path(const char *prog, char *buf, size_t cap)
+{
+    bin_path_in(getenv("ARENA_LIMITED_BIN") ? "ARENA_LIMITED_BIN" : "ARENA_BIN", prog, buf, cap);
 }
 
 int e2e_process_alive(const char *pattern)

@@ -48,6 +48,11 @@ void e2e_rmdir(char *dir);
  * the repository root (the tests' working folder). Fail the test when the
  * file does not exist. buf holds cap bytes. */
 void e2e_bin_path(const char *prog, char *buf, size_t cap);
+/* The absolute path of a binary that can play as an engine under the referee's
+ * --mem-limit-mb: that limit is RLIMIT_AS, and a sanitized binary reserves
+ * terabytes of shadow address space, so `make check` points ARENA_LIMITED_BIN
+ * at the release build. Defaults to e2e_bin_path. */
+void e2e_limited_bin_path(const char *prog, char *buf, size_t cap);
 void e2e_repo_path(const char *rel, char *buf, size_t cap);
 
 /* 1 when a process whose command line matches the pgrep pattern is alive.

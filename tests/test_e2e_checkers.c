@@ -373,7 +373,7 @@ Test(e2e_checkers, engine_bench_reports_every_depth)
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_assert(starts_with(r.out, "bench checkers player alphabeta positions 4"), "%s", r.out);
     for (int d = 1; d <= 4; d++) {
-        char row[16];
+        char row[32];
         snprintf(row, sizeof row, "\n    %d ", d);
         cr_assert_not_null(strstr(r.out, row), "no row for depth %d:\n%s", d, r.out);
     }

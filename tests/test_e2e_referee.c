@@ -60,7 +60,7 @@ ParameterizedTestParameters(e2e_referee, hostile_engine_loses_with_its_reason)
 ParameterizedTest(struct hostile *c, e2e_referee, hostile_engine_loses_with_its_reason)
 {
     char engine[PATH_MAX], hostile[PATH_MAX], good[PATH_MAX + 64];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_limited_bin_path("engine", engine, sizeof engine);
     hostile_path(c->name, hostile, sizeof hostile);
     snprintf(good, sizeof good, "%s one-move --game connect4", engine);
     char *dir = e2e_tmpdir();

@@ -198,6 +198,9 @@ Test(e2e_tournament, hostile_engines_forfeit_and_the_gauntlet_finishes)
 {
     struct specs s;
     make_specs(&s);
+    char e[PATH_MAX];
+    e2e_limited_bin_path("engine", e, sizeof e);   /* plays under --mem-limit-mb */
+    snprintf(s.d1, SPEC_MAX, "name=d1,cmd=%s one-move --game connect4 --depth 1 {in} {out}", e);
     const char *names[] = { "crasher", "hog", "escaper", "forker", "sleeper", "tamper" };
     const char *reasons[] = { "crashed: SIGSEGV", "memory-limit", "no-output",
                               "no-output", "timeout", "tampered-board" };

@@ -11,12 +11,17 @@
  * `{in} {out} {depth}` appended. Without name= the name is the first word's
  * base name.
  *
- * A move: the canonical board file is written to in.txt in a private folder
- * (mkdtemp, 0700), the engine runs there (runner.h), and out.txt must hold
- * exactly the position plus one legal move of the side to move. Anything else
- * loses the game for that engine with a named reason: timeout, cpu-limit,
- * memory-limit, crashed: SIGNAME, exit-status N, cannot-run, no-output,
- * unreadable, oversized, illegal-move, wrong-player, tampered-board. Games
+ * A move: the canonical board file is written to in.txt in the game's
+ * private folder (mkdtemp, 0700, in TMPDIR), the engine runs there
+ * (runner.h), and out.txt must hold exactly the position plus one legal move
+ * of the side to move. Anything else loses the game for that engine with a
+ * named reason: timeout, cpu-limit, memory-limit, file-limit (SIGXFSZ),
+ * crashed: SIGNAME, exit-status N, cannot-run, no-output, unreadable (a
+ * symlink, a folder, a FIFO, or no board file), oversized, illegal-move,
+ * wrong-player, tampered-board. The referee reads and writes the folder
+ * through a descriptor and never follows a symlink there; before each move
+ * it removes whatever the last engine left at in.txt and out.txt, and takes
+ * a new folder if that engine moved, replaced or removed the old one. Games
  * whose moves can repeat forever (game->irreversible) are drawn after
  * draw_plies plies without an irreversible move, reason "draw-rule".
  *
@@ -90,7 +95,10 @@ struct ref_rules {
     uint64_t seed;               /* of the random openings */
     struct run_limits limits;
     int draw_plies;              /* the draw rule; 0: none */
-    const char *keep_dir;        /* keep every move's files there; NULL: none */
+    const char *keep_dir;        /* DIR: DIR/game-I/ply-NNN-in.txt (the board
+                                  * given) and -out.txt (the bytes read from
+                                  * the answer, when there was a file to
+                                  * read); NULL: none */
     const struct ana_opts *analyze;  /* blunder analysis of each game (analyze.h);
                                       * NULL: none */
 };

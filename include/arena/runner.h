@@ -6,7 +6,10 @@
  *
  * The child gets stdin from /dev/null and stdout/stderr to /dev/null (a
  * chatty engine cannot block on a full pipe), RLIMIT_CPU, RLIMIT_AS,
- * RLIMIT_FSIZE, RLIMIT_NPROC and RLIMIT_CORE 0, and runs in cwd.
+ * RLIMIT_FSIZE, RLIMIT_NPROC and RLIMIT_CORE 0, and runs in cwd. It dies
+ * with the process that started it (PR_SET_PDEATHSIG, SIGKILL); its own
+ * children do not: a referee that must survive its own death kills them
+ * from a process of its own (tournament.h's workers).
  *
  * A process that leaves the group (setsid) escapes kill(-group). With
  * reap_all the caller promises it is a child subreaper (run_become_reaper)
@@ -47,6 +50,7 @@ enum run_end {
                       * not above the referee's own size cannot be told
                       * from the forked copy of the referee, so a limit
                       * should be well above the referee's size. */
+    RUN_FILE_LIMIT,  /* SIGXFSZ: it wrote past RLIMIT_FSIZE */
     RUN_CANCELLED,   /* *cancel became non-zero: we killed the group */
     RUN_EXEC_FAILED, /* the command could not be started; err holds why */
 };

@@ -191,6 +191,17 @@ int tour_journal_append(int fd, const char *line, struct err *e)
     return rc;
 }
 
+/* Appends the header line; on failure closes fd. */
+static int write_header(int fd, const cJSON *header, struct err *e)
+{
+    char *text = cJSON_PrintUnformatted(header);
+    int rc = text ? tour_journal_append(fd, text, e) : err_set(e, 0, 0, "out of memory");
+    free(text);
+    if (rc)
+        close(fd);
+    return rc;
+}
+
 int tour_journal_open(const char *path, const cJSON *header, int resume, tour_scan_fn fn,
                       void *ctx, int *fd, struct err *e)
 {
@@ -202,6 +213,23 @@ int tour_journal_open(const char *path, const cJSON *header, int resume, tour_sc
             char msg[ERR_MSG_MAX];
             snprintf(msg, sizeof msg, "%s", e->msg);
             return err_set(e, 0, 0, "%s: %s", path, msg);
+        }
+        /* Killed between creating the journal and finishing its header
+         * line: the file is a prefix of that line, and nothing is lost by
+         * writing it anew. */
+        char *head = cJSON_PrintUnformatted(header);
+        int torn_header = head && strlen(head) >= len && memcmp(text, head, len) == 0;
+        free(head);
+        if (torn_header) {
+            free(text);
+            *fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+            if (*fd < 0)
+                return err_set(e, 0, 0, "%s: cannot open: %s", path, strerror(errno));
+            if (ftruncate(*fd, 0) != 0) {
+                close(*fd);
+                return err_set(e, 0, 0, "%s: cannot truncate: %s", path, strerror(errno));
+            }
+            return write_header(*fd, header, e);
         }
         struct open_ctx oc = { header, fn, ctx };
         int rc = scan_text(text, len, check_header, &oc, &complete, e);
@@ -224,13 +252,9 @@ int tour_journal_open(const char *path, const cJSON *header, int resume, tour_sc
                    ? err_set(e, 0, 0, "%s: the journal exists: add --resume to finish its "
                                       "tournament, or name another file", path)
                    : err_set(e, 0, 0, "%s: cannot create: %s", path, strerror(errno));
-    char *text = cJSON_PrintUnformatted(header);
-    int rc = text ? tour_journal_append(*fd, text, e) : err_set(e, 0, 0, "out of memory");
-    free(text);
-    if (rc) {
-        close(*fd);
+    int rc = write_header(*fd, header, e);
+    if (rc)
         unlink(path);
-    }
     return rc;
 }
 

@@ -32,6 +32,8 @@
 #define BOOK_CAP       (1 << 20)   /* bytes of an opening book */
 #define PLY_NAME_MAX   32
 #define NS_PER_MS      1e6
+#define IN_NAME        "in.txt"    /* the board the engine gets, in the game's folder */
+#define OUT_NAME       "out.txt"   /* its answer, there */
 
 /* Replaces every placeholder of word into buf. */
 static void expand(const char *word, char *buf, const char *in, const char *out,
@@ -85,6 +87,9 @@ static void run_reason(const struct run_result *r, char *reason)
     case RUN_MEM_LIMIT:
         strcpy(reason, "memory-limit");
         break;
+    case RUN_FILE_LIMIT:
+        strcpy(reason, "file-limit");
+        break;
     case RUN_SIGNALED: {
         const char *abbrev = sigabbrev_np(r->signal);
         if (abbrev)
@@ -105,27 +110,50 @@ static void run_reason(const struct run_result *r, char *reason)
     }
 }
 
-/* Reads and judges the engine's output file: 0 with *move set, or -1 with
- * the forfeit reason. */
-static int judge(const struct game *g, const void *before, const char *out_path, int *move,
-                 char *reason)
+/* Reads the engine's output file through the game folder's descriptor:
+ * never through a symlink (O_NOFOLLOW), never from a FIFO or a device
+ * (O_NONBLOCK: opening one cannot block, and it is no regular file), at most
+ * REF_OUTPUT_CAP bytes into buf (REF_OUTPUT_CAP + 2 bytes, NUL-terminated).
+ * Returns the length, or -1 with the forfeit reason. */
+static long read_output(int dir_fd, char *buf, char *reason)
 {
+    int fd = openat(dir_fd, OUT_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        strcpy(reason, errno == ENOENT ? "no-output" : "unreadable");
+        return -1;
+    }
     struct stat st;
-    if (lstat(out_path, &st) != 0) {
-        strcpy(reason, "no-output");
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
+    long n = -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         strcpy(reason, "unreadable");
-        return -1;
-    }
-    if (st.st_size > REF_OUTPUT_CAP) {
+    } else if (st.st_size > REF_OUTPUT_CAP) {
         strcpy(reason, "oversized");
-        return -1;
+    } else {
+        ssize_t r;
+        n = 0;
+        /* One byte past the cap, so a file that grew is noticed. */
+        while ((r = read(fd, buf + n, (size_t)(REF_OUTPUT_CAP + 1 - n))) > 0 ||
+               (r < 0 && errno == EINTR))
+            n += r > 0 ? r : 0;
+        if (r < 0 || n > REF_OUTPUT_CAP) {
+            strcpy(reason, r < 0 ? "unreadable" : "oversized");
+            n = -1;
+        } else {
+            buf[n] = '\0';
+        }
     }
+    close(fd);
+    return n;
+}
+
+/* Judges the engine's output text: 0 with *move set, or -1 with the
+ * forfeit reason. */
+static int judge(const struct game *g, const void *before, const char *text, size_t len,
+                 int *move, char *reason)
+{
     unsigned char after[GAME_MAX_STATE];
     struct err e;
-    if (game_read_file(g, out_path, after, &e) != 0) {
+    if (g->parse(after, text, len, &e) != 0) {
         strcpy(reason, "unreadable");
         return -1;
     }
@@ -301,65 +329,140 @@ static cJSON *move_json(int ply, int side, const char *engine, const char *move,
     return m;
 }
 
-/* The game's folder: a fresh private one, or DIR/game-I when files are kept
- * (emptied first: a resumed tournament replays an unfinished game). */
-static int game_folder(const struct ref_rules *r, long index, char *dir, size_t cap,
+/* The folder that keeps the game's files, DIR/game-I, emptied first: a
+ * resumed tournament replays an unfinished game. */
+static int keep_folder(const struct ref_rules *r, long index, char *dir, size_t cap,
                        struct err *e)
 {
-    if (r->keep_dir) {
-        snprintf(dir, cap, "%s/game-%ld", r->keep_dir, index);
-        remove_tree(dir);
-        if (mkdir(r->keep_dir, 0700) != 0 && errno != EEXIST)
-            return err_set(e, 0, 0, "cannot create %s: %s", r->keep_dir, strerror(errno));
-        if (mkdir(dir, 0700) != 0)
-            return err_set(e, 0, 0, "cannot create %s: %s", dir, strerror(errno));
-        return 0;
-    }
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, cap, "%s/arena-game-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir))
-        return err_set(e, 0, 0, "cannot create a game folder in %s: %s",
-                       tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    snprintf(dir, cap, "%s/game-%ld", r->keep_dir, index);
+    remove_tree(dir);
+    if (mkdir(r->keep_dir, 0700) != 0 && errno != EEXIST)
+        return err_set(e, 0, 0, "cannot create %s: %s", r->keep_dir, strerror(errno));
+    if (mkdir(dir, 0700) != 0)
+        return err_set(e, 0, 0, "cannot create %s: %s", dir, strerror(errno));
     return 0;
 }
 
-/* Writes the position's board file for the engine. A plain write, not
- * game_write_file's atomic one: the folder is private and rewritten every
- * ply, so the temporary file, fsync and rename would only cost time. */
-static int write_board(const struct game *g, const char *path, const void *pos)
+/* The engines' folder for one game (mkdtemp, 0700). The referee holds it
+ * open and reads and writes through that descriptor, and before every move
+ * makes sure that the path still names it and that neither in.txt nor
+ * out.txt is there, so nothing the last engine left (a symlink or a folder
+ * where in.txt goes, a renamed, replaced or deleted folder) reaches the
+ * referee's own writes or the next move. One folder per game rather than
+ * per move: removing a folder costs milliseconds on some file systems. */
+struct game_dir {
+    char path[PATH_MAX - PLY_NAME_MAX];
+    int fd;
+};
+
+/* 1 when path (not followed if a symlink) is the folder open as dir_fd. */
+static int names_folder(const char *path, int dir_fd)
 {
-    char text[GAME_FORMAT_MAX];
-    size_t len = g->format(pos, text);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    struct stat at_path, ours;
+    return lstat(path, &at_path) == 0 && fstat(dir_fd, &ours) == 0 &&
+           S_ISDIR(at_path.st_mode) && at_path.st_dev == ours.st_dev &&
+           at_path.st_ino == ours.st_ino;
+}
+
+static int game_dir_open(struct game_dir *d, struct err *e)
+{
+    const char *tmp = getenv("TMPDIR");
+    const char *base = tmp && *tmp ? tmp : "/tmp";
+    snprintf(d->path, sizeof d->path, "%s/arena-game-XXXXXX", base);
+    if (!mkdtemp(d->path))
+        return err_set(e, 0, 0, "cannot create a game folder in %s: %s", base, strerror(errno));
+    d->fd = open(d->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (d->fd < 0) {
+        int saved = errno;
+        rmdir(d->path);
+        return err_set(e, 0, 0, "cannot open %s: %s", d->path, strerror(saved));
+    }
+    return 0;
+}
+
+/* Removes whatever is at the folder's path now (nftw's FTW_PHYS follows no
+ * symlink, so a link an engine put there goes, not what it points to), and
+ * the folder itself where an engine moved it: /proc names its path now, and
+ * it goes only if that path still leads to our folder. */
+static void game_dir_close(struct game_dir *d)
+{
+    remove_tree(d->path);
+    char fd_link[32], moved[PATH_MAX];
+    snprintf(fd_link, sizeof fd_link, "/proc/self/fd/%d", d->fd);
+    ssize_t n = readlink(fd_link, moved, sizeof moved - 1);
+    if (n > 0) {
+        moved[n] = '\0';
+        if (names_folder(moved, d->fd))
+            remove_tree(moved);
+    }
+    close(d->fd);
+}
+
+/* Makes the folder ready for a move. No process of an engine runs now
+ * (runner.h), so nothing changes it between these checks and the move. */
+static int game_dir_reset(struct game_dir *d, struct err *e)
+{
+    if (!names_folder(d->path, d->fd)) {
+        /* The last engine moved, removed or replaced it: a new one. */
+        game_dir_close(d);
+        return game_dir_open(d, e);
+    }
+    fchmod(d->fd, 0700);
+    static const char *const names[] = { IN_NAME, OUT_NAME };
+    for (int i = 0; i < 2; i++)
+        if (unlinkat(d->fd, names[i], 0) != 0 && errno != ENOENT) {
+            /* A folder (EISDIR) or anything else unlinkat cannot take. */
+            char path[PATH_MAX];
+            snprintf(path, sizeof path, "%s/%s", d->path, names[i]);
+            remove_tree(path);
+        }
+    return 0;
+}
+
+/* Writes text to name, a new file: in a folder of the referee's own,
+ * O_EXCL and O_NOFOLLOW make sure it is no file of anyone else's. */
+static int write_new(int dir_fd, const char *name, const char *text, size_t len)
+{
+    int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         return -1;
-    ssize_t w = write(fd, text, len);
+    int rc = tf_write_all(fd, text, len);
     int saved = errno;
     close(fd);
     errno = saved;
-    return w == (ssize_t)len ? 0 : -1;
+    return rc;
 }
 
-/* Keeps this ply's files under names of their own. */
-static void keep_ply(const char *dir, int ply, const char *in_path, const char *out_path)
+/* Keeps this ply's files in the game's keep folder: the board the engine
+ * was given and the bytes the referee read from its output (no file when
+ * there were none to read). */
+static int keep_ply(const char *dir, int ply, const char *board, size_t board_len,
+                    const char *out, long out_len, struct err *e)
 {
-    char name[PATH_MAX];
-    snprintf(name, sizeof name, "%s/ply-%03d-in.txt", dir, ply);
-    rename(in_path, name);
-    snprintf(name, sizeof name, "%s/ply-%03d-out.txt", dir, ply);
-    rename(out_path, name);
+    int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0)
+        return err_set(e, 0, 0, "cannot open %s: %s", dir, strerror(errno));
+    char name[PLY_NAME_MAX];
+    snprintf(name, sizeof name, "ply-%03d-in.txt", ply);
+    int rc = write_new(dir_fd, name, board, board_len);
+    if (rc == 0 && out_len >= 0) {
+        snprintf(name, sizeof name, "ply-%03d-out.txt", ply);
+        rc = write_new(dir_fd, name, out, (size_t)out_len);
+    }
+    if (rc != 0)
+        err_set(e, 0, 0, "cannot write %s/%s: %s", dir, name, strerror(errno));
+    close(dir_fd);
+    return rc;
 }
 
 int ref_play(const struct ref_rules *r, long index, long pair,
              const struct ref_engine *const side_engine[2], cJSON *gj, struct err *e)
 {
     const struct game *g = r->game;
-    char dir[PATH_MAX - PLY_NAME_MAX];
-    if (game_folder(r, index, dir, sizeof dir, e) != 0)
+    char keep[PATH_MAX - PLY_NAME_MAX] = "";
+    if (r->keep_dir && keep_folder(r, index, keep, sizeof keep, e) != 0)
         return -1;
-    char in_path[PATH_MAX], out_path[PATH_MAX], depth[16];
-    snprintf(in_path, sizeof in_path, "%s/in.txt", dir);
-    snprintf(out_path, sizeof out_path, "%s/out.txt", dir);
+    char depth[16];
     snprintf(depth, sizeof depth, "%d", r->depth);
 
     cJSON_AddNumberToObject(gj, "index", (double)index);
@@ -370,6 +473,9 @@ int ref_play(const struct ref_rules *r, long index, long pair,
     unsigned char pos[GAME_MAX_STATE];
     ref_opening(r, pair, pos, cJSON_AddArrayToObject(gj, "opening"));
     cJSON *moves = cJSON_AddArrayToObject(gj, "moves");
+    struct game_dir gd;
+    if (game_dir_open(&gd, e) != 0)
+        return -1;
 
     int rc = REF_PLAYED, winner = -1, quiet = 0;
     char reason[REF_REASON_MAX] = "normal";
@@ -384,12 +490,24 @@ int ref_play(const struct ref_rules *r, long index, long pair,
         uint64_t t0 = clock_wall_ns();
         int side = g->to_move(pos);
         const struct ref_engine *eng = side_engine[side - 1];
-        if (write_board(g, in_path, pos) != 0) {
-            rc = err_set(e, 0, 0, "%s: cannot write: %s", in_path, strerror(errno));
+        if (game_dir_reset(&gd, e) != 0) {
+            gd.fd = -1;
+            rc = -1;
             break;
         }
-        unlink(out_path);
-        char player[4], args[RUN_MAX_ARGS][REF_ARG_MAX];
+        /* A plain write, not game_write_file's atomic one: the folder is
+         * private and rewritten every ply, so a temporary file, fsync and
+         * rename would only cost time. */
+        char board[GAME_FORMAT_MAX];
+        size_t board_len = g->format(pos, board);
+        if (write_new(gd.fd, IN_NAME, board, board_len) != 0) {
+            rc = err_set(e, 0, 0, "%s/%s: cannot write: %s", gd.path, IN_NAME, strerror(errno));
+            break;
+        }
+        char in_path[PATH_MAX], out_path[PATH_MAX], player[4];
+        snprintf(in_path, sizeof in_path, "%s/%s", gd.path, IN_NAME);
+        snprintf(out_path, sizeof out_path, "%s/%s", gd.path, OUT_NAME);
+        char args[RUN_MAX_ARGS][REF_ARG_MAX];
         char *argv[RUN_MAX_ARGS];
         snprintf(player, sizeof player, "%d", side);
         for (int i = 0; i < eng->argc; i++) {
@@ -399,7 +517,7 @@ int ref_play(const struct ref_rules *r, long index, long pair,
         argv[eng->argc] = NULL;
         struct run_result run;
         struct err re;
-        if (run_engine(argv, dir, &r->limits, &run, &re) != 0) {
+        if (run_engine(argv, gd.path, &r->limits, &run, &re) != 0) {
             rc = err_set(e, 0, 0, "%s", re.msg);
             break;
         }
@@ -407,12 +525,15 @@ int ref_play(const struct ref_rules *r, long index, long pair,
             rc = REF_CANCELLED;
             break;
         }
-        char why[REF_REASON_MAX] = "";
-        int move = -1;
-        if (run.end != RUN_EXITED || run.status != 0)
+        /* Every process of the engine is gone by now (runner.h), so what
+         * is read is what it left, and nothing changes it any more. */
+        char why[REF_REASON_MAX] = "", out[REF_OUTPUT_CAP + 2];
+        int move = -1, ran_ok = run.end == RUN_EXITED && run.status == 0;
+        long out_len = ran_ok || r->keep_dir ? read_output(gd.fd, out, why) : -1;
+        if (!ran_ok)
             run_reason(&run, why);
-        else
-            judge(g, pos, out_path, &move, why);
+        else if (out_len >= 0)
+            judge(g, pos, out, (size_t)out_len, &move, why);
         char text[GAME_MOVE_TEXT_MAX] = "";
         if (!why[0])
             g->move_text(pos, move, text, sizeof text);
@@ -420,8 +541,10 @@ int ref_play(const struct ref_rules *r, long index, long pair,
         double referee_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS - run.wall_ms;
         cJSON_AddItemToArray(moves, move_json(ply, side, eng->name, why[0] ? NULL : text, &run,
                                               referee_ms, why[0] ? why : "ok"));
-        if (r->keep_dir)
-            keep_ply(dir, ply, in_path, out_path);
+        if (r->keep_dir && keep_ply(keep, ply, board, board_len, out, out_len, e) != 0) {
+            rc = -1;
+            break;
+        }
         if (why[0]) {
             winner = 3 - side;
             strcpy(reason, why);
@@ -430,8 +553,8 @@ int ref_play(const struct ref_rules *r, long index, long pair,
         quiet = g->irreversible && g->irreversible(pos, move) ? 0 : quiet + 1;
         g->play(pos, move);
     }
-    if (!r->keep_dir)
-        remove_tree(dir);
+    if (gd.fd >= 0)
+        game_dir_close(&gd);
     if (rc != REF_PLAYED)
         return rc;
     cJSON_AddStringToObject(gj, "result", winner == 1 ? "1-0" : winner == 2 ? "0-1" : "1/2-1/2");

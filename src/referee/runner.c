@@ -1,7 +1,7 @@
 /*
  * runner.c - one engine run under limits (runner.h).
  *
- * The deadline is kept by polling the child with wait4(WNOHANG), with no
+ * The deadline is kept by polling the child with waitid(WNOHANG), with no
  * signal handlers and nothing process-wide (several runs may be in flight
  * from several threads). exec failures travel
  * back through a close-on-exec pipe: the parent reads errno, or EOF when the
@@ -138,9 +138,16 @@ long run_proc_limit(long extra)
 }
 
 /* In the child: never returns. */
-static void child(char *const argv[], const char *cwd, const struct run_limits *l, int err_fd)
+static void child(char *const argv[], const char *cwd, const struct run_limits *l, int err_fd,
+                  pid_t parent)
 {
     setpgid(0, 0);
+    /* If the referee dies (SIGKILL, OOM killer), the engine goes with it
+     * rather than running on with nobody to time it out. The check after
+     * covers a parent that died before the prctl. */
+    prctl(PR_SET_PDEATHSIG, (long)SIGKILL, 0L, 0L, 0L);
+    if (getppid() != parent)
+        _exit(127);
     int null = open("/dev/null", O_RDWR);
     if (null >= 0) {
         dup2(null, STDIN_FILENO);
@@ -182,6 +189,7 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
         return err_set(e, 0, 0, "pipe: %s", strerror(errno));
     long self_kb = limits->mem_limit_mb > 0 ? resident_kb() : 0;
     uint64_t t0 = clock_wall_ns();
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(pipefd[0]);
@@ -189,7 +197,7 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
         return err_set(e, 0, 0, "fork: %s", strerror(errno));
     }
     if (pid == 0)
-        child(argv, cwd, limits, pipefd[1]);
+        child(argv, cwd, limits, pipefd[1], parent);
     /* Also here, so the group exists before we might signal it. */
     setpgid(pid, pid);
     close(pipefd[1]);
@@ -197,15 +205,18 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
     ssize_t got = read(pipefd[0], &exec_errno, sizeof exec_errno);
     close(pipefd[0]);
 
-    int timed_out = 0, reaped = 0, status = 0;
+    int timed_out = 0, exited = 0, status = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
     long step_us = POLL_MIN_US;
     int cancelled = 0;
-    while (got <= 0 && !reaped) {
-        pid_t w = wait4(pid, &status, WNOHANG, &ru);
-        if (w == pid) {
-            reaped = 1;
+    while (got <= 0 && !exited) {
+        /* WNOWAIT: the leader's exit is seen but it is not reaped yet. */
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        int w = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT);
+        if (w == 0 && info.si_pid == pid) {
+            exited = 1;
             break;
         }
         if (w < 0 && errno != EINTR)
@@ -222,13 +233,17 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
         if (step_us < POLL_MAX_US)
             step_us *= 2;
     }
+    /* The leader itself: it may have moved to another process group
+     * (setpgid), and then only this reaches it; waiting for it would hang. */
     if (timed_out || cancelled)
-        kill(-pid, SIGKILL);
-    while (!reaped && wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+        kill(pid, SIGKILL);
+    /* The group, with whatever the leader left in it, before the leader is
+     * reaped: until then its pid stays taken, so -pid can name no other
+     * process's group. */
+    kill(-pid, SIGKILL);
+    while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
         ;
     r->wall_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS;
-    /* Whatever the leader left behind in its group goes with it. */
-    kill(-pid, SIGKILL);
     if (limits->reap_all)
         run_sweep();
     r->cpu_user_ms = tv_ms(ru.ru_utime);
@@ -255,6 +270,7 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
         int over_cpu = limits->cpu_limit_s > 0 && (r->cpu_user_ms + r->cpu_sys_ms) / 1000.0
                                                       >= (double)limits->cpu_limit_s;
         r->end = sig == SIGXCPU || (sig == SIGKILL && over_cpu) ? RUN_CPU_LIMIT
+                 : sig == SIGXFSZ && limits->file_limit_kb > 0 ? RUN_FILE_LIMIT
                  : near_mem                                    ? RUN_MEM_LIMIT
                                                                : RUN_SIGNALED;
         r->signal = sig;
