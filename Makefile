@@ -166,7 +166,7 @@ FUZZ_BUILD   := build/fuzz
 FUZZ_SECONDS ?= 20
 FUZZ_RUNS    ?=
 FUZZ_TIMEOUT ?= 10
-FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_SAN      = $(SANITIZE)
 FUZZ_CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
                 $(ARCH_FLAGS) $(WARN) -Iinclude -Itests/fuzz -MMD -MP $(PKG_CFLAGS)
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
