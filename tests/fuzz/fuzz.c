@@ -4,11 +4,23 @@
  * is still reported loudly instead of being skipped.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "fuzz.h"
+
+#define TMP_PREFIX "arena-fuzz-"   /* then the owning process id */
+#define TMP_FDS 8                  /* descriptors nftw may hold */
+
+static char tmp_dir[PATH_MAX];     /* this process's folder, once made */
 
 void fuzz_fail(const char *file, int line, const char *cond, const char *fmt, ...)
 {
@@ -70,4 +82,58 @@ void fuzz_out_free(struct fuzz_out *o)
     free(o->buf);
     o->buf = NULL;
     o->f = NULL;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void remove_tree(const char *dir)
+{
+    nftw(dir, remove_entry, TMP_FDS, FTW_DEPTH | FTW_PHYS);
+}
+
+static void remove_tmp_dir(void)
+{
+    remove_tree(tmp_dir);
+}
+
+/* Removes the folders under base of fuzzer processes that no longer run. */
+static void sweep(const char *base)
+{
+    DIR *d = opendir(base);
+    if (!d)
+        return;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (strncmp(de->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) != 0)
+            continue;
+        char *end;
+        long pid = strtol(de->d_name + strlen(TMP_PREFIX), &end, 10);
+        if (*end || pid <= 0)
+            continue;
+        /* Gone (ESRCH), or a folder an earlier process with our id left;
+         * EPERM means alive under another user. */
+        int gone = pid == (long)getpid() || (kill((pid_t)pid, 0) != 0 && errno == ESRCH);
+        if (!gone)
+            continue;
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", base, de->d_name);
+        remove_tree(path);
+    }
+    closedir(d);
+}
+
+const char *fuzz_tmpdir(void)
+{
+    if (tmp_dir[0])
+        return tmp_dir;
+    const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    sweep(base);
+    snprintf(tmp_dir, sizeof tmp_dir, "%s/" TMP_PREFIX "%ld", base, (long)getpid());
+    FUZZ_CHECK(mkdir(tmp_dir, 0700) == 0, "cannot make %s: %s", tmp_dir, strerror(errno));
+    atexit(remove_tmp_dir);
+    return tmp_dir;
 }

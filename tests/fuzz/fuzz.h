@@ -41,6 +41,12 @@ char *fuzz_text(const uint8_t *data, size_t size);
  * *copy receives; free it after fclose). */
 FILE *fuzz_input(const uint8_t *data, size_t size, char **copy);
 
+/* A private folder for targets whose input path takes files: in /dev/shm
+ * when there is one (no disk), removed at exit. A finding ends the process
+ * without exit handlers, so each call's first run also removes the folders
+ * of fuzzer processes that are gone. The same path on every call. */
+const char *fuzz_tmpdir(void);
+
 /* Output written to a FILE and kept in memory (open_memstream). */
 struct fuzz_out {
     FILE *f;

@@ -17,6 +17,7 @@
  *   - the boards it saves (human.txt, computer.txt) read back.
  */
 #define _GNU_SOURCE   /* memmem */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,27 +34,17 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
-static char dir[64], board[96], human[96], computer[96];
-
-static void cleanup(void)
-{
-    unlink(board);
-    unlink(human);
-    unlink(computer);
-    rmdir(dir);
-}
+/* The private folder (fuzz_tmpdir) and the files in it. */
+static char dir[PATH_MAX], board[PATH_MAX], human[PATH_MAX], computer[PATH_MAX];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    snprintf(dir, sizeof dir, "%s/arena-fuzz-XXXXXX",
-             access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
-    FUZZ_CHECK(mkdtemp(dir) != NULL, "cannot make a temporary folder");
+    snprintf(dir, sizeof dir, "%s", fuzz_tmpdir());
     snprintf(board, sizeof board, "%s/in.txt", dir);
     snprintf(human, sizeof human, "%s/human.txt", dir);
     snprintf(computer, sizeof computer, "%s/computer.txt", dir);
-    atexit(cleanup);
     return 0;
 }
 

@@ -19,6 +19,7 @@
  * position; maxconnect4: exact within 4 empty cells) to stay cheap.
  */
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,28 +34,17 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 /* The private folder and the files in it (set once, removed at exit). */
-static char dir[64], journal[96], merged[96], merged2[96];
-
-static void cleanup(void)
-{
-    unlink(journal);
-    unlink(merged);
-    unlink(merged2);
-    rmdir(dir);
-}
+/* The files in the private folder (fuzz_tmpdir). */
+static char journal[PATH_MAX], merged[PATH_MAX], merged2[PATH_MAX];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    /* /dev/shm when there is one: a file per input, and no disk. */
-    snprintf(dir, sizeof dir, "%s/arena-fuzz-XXXXXX",
-             access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
-    FUZZ_CHECK(mkdtemp(dir) != NULL, "cannot make a temporary folder");
+    const char *dir = fuzz_tmpdir();
     snprintf(journal, sizeof journal, "%s/j.jsonl", dir);
     snprintf(merged, sizeof merged, "%s/m1.jsonl", dir);
     snprintf(merged2, sizeof merged2, "%s/m2.jsonl", dir);
-    atexit(cleanup);
     return 0;
 }
 
