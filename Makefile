@@ -11,6 +11,8 @@
 #                   end-to-end suite under valgrind, the fuzz regressions and a
 #                   short fuzz run
 #   make SAN=1 …    any target built with ASan/UBSan, in build/check
+#   make fuzz       every libFuzzer target of tests/fuzz for FUZZ_SECONDS (20)
+#   make fuzz-regress  every fuzz target once over its seeds and regressions
 #   make install    PREFIX (default /usr/local) and DESTDIR as usual
 #
 # cJSON and Criterion come from the distribution via pkg-config; when
@@ -109,6 +111,8 @@ test: all $(UNIT_BIN) $(E2E_BIN)
 check: all $(E2E_BIN)
 	$(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test
 	ARENA_BIN=$(BIN) ARENA_VALGRIND=1 $(E2E_BIN)
+	$(MAKE) fuzz-regress
+	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 unit: $(UNIT_BIN)
 	$(UNIT_BIN)
@@ -157,7 +161,7 @@ clean:
 #                             inputs (seconds; fails on any finding)
 # libFuzzer targets built by clang with ASan and UBSan into build/fuzz, over
 # the library compiled there again (never mixed with build/release or
-# build/debug). Corpora grow under build/fuzz/corpus, findings land in
+# build/check). Corpora grow under build/fuzz/corpus, findings land in
 # build/fuzz/artifacts; nothing generated is written into the source tree.
 # scripts/install-deps.sh fuzz installs clang and libFuzzer when missing.
 
