@@ -1,7 +1,7 @@
 /* e2e_util.c - spawning binaries for the end-to-end suite (e2e_util.h). */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <dirent.h>
+#include <ftw.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -16,6 +16,7 @@
 #define E2E_MAX_ARGS 32
 #define SIGNAL_STATUS_BASE 128
 #define E2E_REL_MAX 256           /* a fixture's name under fixtures/ */
+#define RM_FD_LIMIT 16            /* descriptors nftw may hold open */
 
 static char *absolute(const char *rel)
 {
@@ -98,21 +99,20 @@ char *e2e_tmpdir(void)
     return strdup(tmpl);
 }
 
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
 void e2e_rmdir(char *dir)
 {
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *ent;
-        while ((ent = readdir(d))) {
-            if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0)
-                continue;
-            char path[PATH_MAX];
-            snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
-            unlink(path);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
+    /* Depth first, links removed and never followed: a hostile engine may
+     * have left folders, FIFOs and symlinks to files outside. */
+    nftw(dir, rm_entry, RM_FD_LIMIT, FTW_DEPTH | FTW_PHYS);
     free(dir);
 }
 

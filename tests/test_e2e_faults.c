@@ -23,7 +23,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -39,7 +38,6 @@
 #define SPEC_MAX (3 * PATH_MAX)
 #define STAT_MAX 1024
 #define STARTTIME_FIELD 20       /* of /proc/PID/stat, counted after "pid (comm)" */
-#define FD_LIMIT 16
 #define HOSTILE_TIMEOUT_MS "500"   /* for engines that must time out */
 #define SOUND_TIMEOUT_MS "20000"   /* for engines that must not: generous under load */
 #define SURVIVOR_WAIT_MS 10000     /* for workers to kill their engines after SIGKILL */
@@ -76,21 +74,11 @@ static void fault_dir_open(struct fault_dir *f)
     setenv("ARENA_PID_LOG", f->pids, 1);
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
 static void fault_dir_close(struct fault_dir *f)
 {
     unsetenv("TMPDIR");
     unsetenv("ARENA_PID_LOG");
-    nftw(f->dir, rm_entry, FD_LIMIT, FTW_DEPTH | FTW_PHYS);
-    free(f->dir);
+    e2e_rmdir(f->dir);   /* frees it */
 }
 
 /* --- what no fault may change ------------------------------------------ */

@@ -33,7 +33,6 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
-/* The private folder and the files in it (set once, removed at exit). */
 /* The files in the private folder (fuzz_tmpdir). */
 static char journal[PATH_MAX], merged[PATH_MAX], merged2[PATH_MAX];
 
