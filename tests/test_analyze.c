@@ -95,7 +95,7 @@ Test(analyze, checkers_has_no_oracle)
 
 /* An illegal move after a blunder is refused, and the blunder's record,
  * not yet in the analysis, goes with it (it leaked; found by
- * tests/fuzz/journal_commands, seen under DEBUG=1's LeakSanitizer). */
+ * tests/fuzz/journal_commands, seen under make check's LeakSanitizer). */
 Test(analyze, illegal_move_after_a_blunder_is_refused)
 {
     struct analyzer a;
