@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -399,13 +400,22 @@ static int check_journal(const char *path, uint64_t seed, int round, int *torn)
     return games;
 }
 
-/* After the referee's death its workers kill their engines: wait for that,
- * then no recorded process may still run. */
+/* After the referee's death its workers kill their engines and exit. The
+ * test is a child subreaper, so those workers and engines become its
+ * children when the referee dies: wait until none is left (or the deadline
+ * passes), then no recorded process may still run. Polling the pid log
+ * alone is not enough: a worker that was starting an engine when the
+ * referee died records and kills it a moment later. */
 static void assert_engines_die_with_referee(const struct fault_dir *f, uint64_t seed, int round)
 {
     char desc[512];
     int count, waited = 0;
-    while (first_survivor(f->pids, desc, sizeof desc, &count) && waited < SURVIVOR_WAIT_MS) {
+    while (waited < SURVIVOR_WAIT_MS) {
+        pid_t w = waitpid(-1, NULL, WNOHANG);
+        if (w < 0 && errno == ECHILD)
+            break;
+        if (w > 0)
+            continue;
         sleep_ms(POLL_MS);
         waited += POLL_MS;
     }
@@ -421,6 +431,9 @@ Test(e2e_faults, sigkill_at_random_points_then_resume_keeps_every_game_once, .ti
     uint64_t rng = seed ? seed : 1;
     struct fault_dir f;
     fault_dir_open(&f);
+    /* Criterion runs each test in a process of its own: only this test's
+     * orphans come here. */
+    cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L), 0);
     char engine[PATH_MAX], logged[PATH_MAX], perfect[SPEC_MAX], random[SPEC_MAX];
     e2e_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/logged.sh", logged, sizeof logged);
