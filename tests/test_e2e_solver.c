@@ -1,8 +1,9 @@
 /*
  * test_e2e_solver.c - the perfect Connect-4 solver from the command line
- * (`engine solve`, `engine one-move --player perfect`) and blunder analysis
- * (`referee analyze`, `--analyze`), on fixtures/connect4/solve,
- * fixtures/connect4/perfect-* and fixtures/analyze.
+ * (`engine solve`, `engine book`, `engine one-move --player perfect`) and
+ * blunder analysis (`referee analyze`, `--analyze`), on
+ * fixtures/connect4/solve, fixtures/connect4/book, fixtures/connect4/perfect-*
+ * and fixtures/analyze.
  *
  * Solve's NODES and MICROSECONDS columns are measurements; the tests compare
  * the first two columns (the move string and the score) exactly.
@@ -110,8 +111,114 @@ Test(e2e_solver, missing_file_and_bad_options)
     e2e_run_free(&r);
     e2e_run(&r, ".", NULL, "engine", "solve", "--depth", "3", NULL);
     cr_expect_eq(r.status, EXIT_BAD, "exit %d", r.status);
-    cr_expect(strstr(r.err, "engine: solve takes --weak and --tt-mb only") == r.err, "%s", r.err);
+    cr_expect(strstr(r.err, "engine: solve takes --weak, --tt-mb and --book only") == r.err, "%s",
+              r.err);
     e2e_run_free(&r);
+}
+
+/* ---- opening books (fixtures/connect4/book) ---- */
+
+#define BOOK_ROOT "274552224131661"
+
+/* engine book writes the fixture book byte for byte: every position within
+ * two moves of BOOK_ROOT, in book order, each with its exact score; and
+ * engine solve, reading the book as a test set, agrees with every line. */
+Test(e2e_solver, book_makes_a_book_that_solve_confirms)
+{
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "engine", "book", "--depth", "2", "--from", BOOK_ROOT, "--tt-mb", "8",
+            "made.txt", NULL);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    cr_expect(strncmp(r.out, "made.txt: 57 positions, 49 solved, ", 35) == 0, "stdout: %s",
+              r.out);
+    e2e_run_free(&r);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/made.txt", dir);
+    size_t len;
+    char *made = e2e_slurp(path, &len);
+    cr_assert_not_null(made, "no book written");
+    e2e_assert_fixture(made, len, "connect4/book/middle.txt");
+    free(made);
+    e2e_run(&r, dir, NULL, "engine", "solve", "made.txt", NULL);
+    cr_expect_eq(r.status, 0, "solving the book: exit %d, stderr: %s", r.status, r.err);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* With --book, the scores are the same and a position the book holds costs
+ * no search: the solver looks it up (at most the root node and one probe
+ * per null window). */
+Test(e2e_solver, solve_with_a_book_looks_positions_up)
+{
+    char *dir = e2e_fixture("connect4/book");
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "engine", "solve", "--book", "middle.txt", "under.txt", NULL);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    assert_scores(&r, "connect4/book/under.scores");
+    const char *line = r.out;
+    for (int i = 0; i < 3; i++) {
+        char moves[64];
+        int score;
+        unsigned long long nodes;
+        cr_assert_eq(sscanf(line, "%63s %d %llu", moves, &score, &nodes), 3, "%s", line);
+        cr_expect_leq(nodes, 2, "%s is in the book, yet took %llu nodes", moves, nodes);
+        line = strchr(line, '\n') + 1;
+    }
+    e2e_run_free(&r);
+    free(dir);
+}
+
+Test(e2e_solver, a_bad_book_stops_solve_before_any_line)
+{
+    char *dir = e2e_fixture("connect4/book");
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "engine", "solve", "--book", "bad.txt", "under.txt", NULL);
+    cr_expect_eq(r.status, EXIT_BAD, "exit %d", r.status);
+    cr_expect_eq(r.out_len, 0, "stdout: %s", r.out);
+    e2e_assert_fixture(r.err, r.err_len, "connect4/book/bad.err");
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "engine", "solve", "--book", "no-such-book.txt", "under.txt", NULL);
+    cr_expect_eq(r.status, EXIT_BAD, "exit %d", r.status);
+    cr_expect_str_eq(r.err, "no-such-book.txt: cannot open: No such file or directory\n");
+    e2e_run_free(&r);
+    free(dir);
+}
+
+struct book_usage {
+    const char *args[8];
+    const char *err;    /* the start of stderr */
+};
+
+/* Bad book command lines exit 2, say why, and write no book. */
+Test(e2e_solver, book_refuses_bad_command_lines)
+{
+    static const struct book_usage cases[] = {
+        { { "book", "out.txt", NULL }, "engine: book needs --depth from 1 to 12" },
+        { { "book", "--depth", "13", "out.txt", NULL }, "engine: book needs --depth from 1 to 12" },
+        { { "book", "--depth", "2", NULL }, "engine: book takes one OUT file" },
+        { { "book", "--depth", "2", "out.txt", "more.txt", NULL }, "engine: book takes one OUT file" },
+        { { "book", "--depth", "2", "--from", "1111111", "out.txt", NULL },
+          "engine: --from '1111111': move 7: column is full" },
+        { { "book", "--depth", "2", "--from", "1212121", "out.txt", NULL },
+          "engine: --from '1212121': move 8: game is already over" },
+        { { "book", "--depth", "2", "--weak", "out.txt", NULL },
+          "engine: book takes --depth, --from and --tt-mb only" },
+        { { "solve", "--from", "4", NULL }, "engine: solve takes --weak, --tt-mb and --book only" },
+    };
+    char *dir = e2e_tmpdir();
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct e2e_run r;
+        e2e_runv(&r, dir, NULL, "engine", cases[i].args);
+        cr_expect_eq(r.status, EXIT_BAD, "case %zu: exit %d", i, r.status);
+        cr_expect(strncmp(r.err, cases[i].err, strlen(cases[i].err)) == 0,
+                  "case %zu: stderr '%s', expected '%s'", i, r.err, cases[i].err);
+        e2e_run_free(&r);
+    }
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    cr_expect(!e2e_exists(path), "a refused command wrote out.txt");
+    e2e_rmdir(dir);
 }
 
 struct perfect_case {

@@ -29,12 +29,21 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "arena/connect4.h"
+#include "arena/err.h"
+#include "arena/textfile.h"
 
 #define C4S_DEFAULT_TT_MB 64
 /* Scores lie in [-C4S_SCORE_MAX, C4S_SCORE_MAX]. */
 #define C4S_SCORE_MAX (C4_CELLS / 2)
+/* The score of a position with `moves` discs when the side to move wins
+ * with its next disc (the highest it can have), and when it loses to the
+ * opponent's next disc (the lowest). */
+#define C4S_WIN_NOW(moves)   ((C4_CELLS + 1 - (moves)) / 2)
+#define C4S_LOSE_NEXT(moves) (-(C4_CELLS - (moves)) / 2)
 /* What a call returns when its budget ran out before it knew the score. */
 #define C4S_UNKNOWN (-1000)
+
+struct c4book;
 
 struct c4s {
     uint64_t *slot;          /* the table: 2 * buckets entries */
@@ -43,6 +52,7 @@ struct c4s {
     uint64_t node_budget;    /* 0: none; else stop after this many nodes */
     uint64_t deadline_ns;    /* 0: none; else stop at this clock_cpu_ns() */
     int aborted;             /* set when a budget ran out */
+    const struct c4book *book; /* NULL, or exact scores to use (not owned) */
 };
 
 /* Allocates the largest table of two-entry buckets that fits in tt_bytes
@@ -51,6 +61,17 @@ int c4s_init(struct c4s *s, size_t tt_bytes);
 void c4s_free(struct c4s *s);
 /* Forgets every stored bound. */
 void c4s_clear(struct c4s *s);
+
+/* Makes the following calls take the score of every position the book
+ * holds from the book instead of searching it (c4book.h). The book must
+ * outlive those calls; NULL stops using one. Scores do not change (a book
+ * holds exact scores); nodes fall. */
+void c4s_set_book(struct c4s *s, const struct c4book *book);
+
+/* The key the table and the book file a position under: equal for a
+ * position and its mirror image, different for any two other positions,
+ * below 2^49. */
+uint64_t c4s_key(const struct c4_pos *p);
 
 /* Sets a budget for the following calls: cpu_us microseconds of CPU time
  * from now (0: none) and nodes positions per call (0: none). A call that
@@ -78,6 +99,23 @@ int c4s_best_move(struct c4s *s, const struct c4_pos *p, int *score);
  * *why set to "not a column digit 1-7", "column is full" or "game is already
  * over" (a move after a four in a row). */
 int c4s_parse_moves(const char *moves, size_t len, struct c4_pos *p, const char **why);
+
+/* One line of `engine solve` input or of a book, parsed. */
+struct c4s_line {
+    struct c4_pos pos;   /* the position after the moves */
+    size_t moves_len;    /* bytes of the move string at the line's start */
+    int has_score;       /* a score followed the moves */
+    int score;           /* that score, in [-C4S_SCORE_MAX, C4S_SCORE_MAX] */
+    int score_col;       /* the 1-based column where the score starts */
+};
+
+/* Parses one line as read by tf_getline (r its result, buf its text, lineno
+ * its 1-based number): "MOVES", or "MOVES SCORE" with spaces or tabs
+ * between; trailing blanks and a CR are cut from buf. Returns 0, or -1 with
+ * e placed at the bad character (a line longer than C4S_LINE_MAX: at the
+ * column past the limit). */
+#define C4S_LINE_MAX 128
+int c4s_parse_line(char *buf, enum tf_getline_result r, int lineno, struct c4s_line *out, struct err *e);
 
 /* `engine solve`: solves every line of in, named name in messages. A line
  * is a move string, optionally followed by spaces and the expected score

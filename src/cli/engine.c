@@ -8,12 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 #include "arena/bench.h"
+#include "arena/c4book.h"
 #include "arena/c4solver.h"
 #include "arena/cli.h"
 #include "arena/clock.h"
 #include "arena/connect4.h"
 #include "arena/onemove.h"
 #include "arena/spfiar.h"
+#include "arena/textfile.h"
 #include "arena/train.h"
 #include "arena/weights.h"
 
@@ -51,7 +53,7 @@ static const char usage_text[] =
     "      per depth, then the total node count (the search's signature).\n"
     "      Default depths 1-10.\n"
     "\n"
-    "  engine solve [--weak] [--tt-mb N] [FILE...]\n"
+    "  engine solve [--weak] [--tt-mb N] [--book BOOK] [FILE...]\n"
     "      The perfect Connect-4 solver. Reads move strings (1-based column digits\n"
     "      from the empty board, e.g. 4453), one per line, from the FILEs or stdin;\n"
     "      a line may also carry the expected score after a space (the public test\n"
@@ -62,6 +64,16 @@ static const char usage_text[] =
     "      1, 0 or -1 (win, draw, loss). A bad line is reported with file:line:col\n"
     "      and the run goes on (exit status 2 at the end; 1 when a score differs\n"
     "      from the expected one). The table (default 64 MiB) is kept across lines.\n"
+    "      --book BOOK takes the score of every position BOOK holds from it instead\n"
+    "      of searching (fixtures/connect4/book.txt is the shipped one).\n"
+    "\n"
+    "  engine book --depth N [--from MOVES] [--tt-mb N] OUT\n"
+    "      Makes a Connect-4 opening book with the solver: the exact score of every\n"
+    "      position at most N moves (1-12) after MOVES (default: the empty board),\n"
+    "      one line 'MOVES SCORE' each (the solve format; a position and its mirror\n"
+    "      image once), in OUT, written whole at the end. The deepest positions are\n"
+    "      solved, the others follow from their moves. Prints the positions, the\n"
+    "      solves, the solver's nodes and the CPU seconds.\n"
     "\n"
     "  engine train --games N --weights-out F [--opponent O] [--weights-in F]\n"
     "               [--opponent-weights F] [--gamma X] [--alpha X] [--alpha-final X]\n"
@@ -77,7 +89,7 @@ static const char usage_text[] =
     "table size in MiB (default 32). Bad input exits with status 2 and writes nothing.\n";
 
 enum { OPT_GAME = 256, OPT_DEPTH, OPT_DEPTHS, OPT_PLAYER, OPT_SEED, OPT_TT, OPT_JSON,
-       OPT_WEIGHTS, OPT_EVAL, OPT_WEAK };
+       OPT_WEIGHTS, OPT_EVAL, OPT_WEAK, OPT_BOOK, OPT_FROM };
 
 static const struct option long_opts[] = {
     { "game", required_argument, NULL, OPT_GAME },
@@ -90,6 +102,8 @@ static const struct option long_opts[] = {
     { "weights", required_argument, NULL, OPT_WEIGHTS },
     { "eval", required_argument, NULL, OPT_EVAL },
     { "weak", no_argument, NULL, OPT_WEAK },
+    { "book", required_argument, NULL, OPT_BOOK },
+    { "from", required_argument, NULL, OPT_FROM },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -105,6 +119,8 @@ struct engine_args {
     int (*evaluate)(const void *state); /* --eval spfiar */
     int depth_given, depths_given, tt_given;
     int weak;                           /* solve --weak */
+    const char *book;                   /* solve --book */
+    const char *from;                   /* book --from */
 };
 
 /* Parses the options of a command; 0, 1 for --help, or EXIT_BAD_INPUT. */
@@ -157,6 +173,12 @@ static int parse_options(int argc, char **argv, const char *cmd, struct engine_a
             break;
         case OPT_WEAK:
             a->weak = 1;
+            break;
+        case OPT_BOOK:
+            a->book = optarg;
+            break;
+        case OPT_FROM:
+            a->from = optarg;
             break;
         case OPT_JSON:
             a->json = optarg;
@@ -651,14 +673,24 @@ static int cmd_solve(int argc, char **argv, struct engine_args *a)
     }
     if (rc)
         return rc;
-    if (a->json || a->depth_given || a->depths_given || a->weights || a->evaluate)
-        return cli_usage(PROG, "solve takes --weak and --tt-mb only");
+    if (a->json || a->depth_given || a->depths_given || a->weights || a->evaluate || a->from)
+        return cli_usage(PROG, "solve takes --weak, --tt-mb and --book only");
+    struct c4book book;
+    struct err e;
+    if (a->book && c4book_load(a->book, &book, &e) != 0) {
+        err_print(stderr, a->book, &e);
+        return EXIT_BAD_INPUT;
+    }
     struct c4s s;
     size_t tt_bytes = (size_t)(a->tt_given ? a->tt_mb : C4S_DEFAULT_TT_MB) << 20;
     if (c4s_init(&s, tt_bytes) != 0) {
         fprintf(stderr, PROG ": out of memory for a %zu-byte table\n", tt_bytes);
+        if (a->book)
+            c4book_free(&book);
         return 1;
     }
+    if (a->book)
+        c4s_set_book(&s, &book);
     int status = 0;
     if (optind == argc)
         status = c4s_solve_lines(&s, stdin, "<stdin>", a->weak, stdout, stderr);
@@ -676,7 +708,58 @@ static int cmd_solve(int argc, char **argv, struct engine_args *a)
             status = r;
     }
     c4s_free(&s);
+    if (a->book)
+        c4book_free(&book);
     return status;
+}
+
+static int cmd_book(int argc, char **argv, struct engine_args *a)
+{
+    int rc = parse_options(argc, argv, "book", a);
+    if (rc == 1) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (rc)
+        return rc;
+    if (a->json || a->depths_given || a->weights || a->evaluate || a->weak || a->book)
+        return cli_usage(PROG, "book takes --depth, --from and --tt-mb only");
+    if (!a->depth_given || a->depth > C4BOOK_MAX_DEPTH)
+        return cli_usage(PROG, "book needs --depth from 1 to %d", C4BOOK_MAX_DEPTH);
+    if (optind != argc - 1)
+        return cli_usage(PROG, "book takes one OUT file");
+    const char *from = a->from ? a->from : "", *why;
+    struct c4_pos root;
+    int col = c4s_parse_moves(from, strlen(from), &root, &why);
+    if (col != 0)
+        return cli_usage(PROG, "--from '%s': move %d: %s", from, col, why);
+    struct c4s s;
+    size_t tt_bytes = (size_t)(a->tt_given ? a->tt_mb : C4S_DEFAULT_TT_MB) << 20;
+    if (c4s_init(&s, tt_bytes) != 0) {
+        fprintf(stderr, PROG ": out of memory for a %zu-byte table\n", tt_bytes);
+        return 1;
+    }
+    char *text;
+    size_t len;
+    struct c4book_stats st;
+    uint64_t t0 = clock_cpu_ns();
+    rc = c4book_make(&s, from, (int)a->depth, &text, &len, &st);
+    double secs = (double)(clock_cpu_ns() - t0) / NS_PER_S;
+    c4s_free(&s);
+    if (rc != 0) {
+        fprintf(stderr, PROG ": out of memory making the book\n");
+        return 1;
+    }
+    struct err e;
+    rc = tf_write_atomic(argv[optind], text, len, &e);
+    free(text);
+    if (rc != 0) {
+        err_print(stderr, argv[optind], &e);
+        return 1;
+    }
+    printf("%s: %zu positions, %zu solved, %llu nodes, %.2f s\n", argv[optind], st.positions,
+           st.solved, (unsigned long long)st.nodes, secs);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -690,7 +773,7 @@ int main(int argc, char **argv)
         .tt_mb = TT_DEFAULT_MB,
     };
     if (argc < 2)
-        return cli_usage(PROG, "missing command (one-move, bench, solve, train, weights)");
+        return cli_usage(PROG, "missing command (one-move, bench, solve, book, train, weights)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fputs(usage_text, stdout);
         return 0;
@@ -701,9 +784,11 @@ int main(int argc, char **argv)
         return cmd_bench(argc - 1, argv + 1, &a);
     if (strcmp(argv[1], "solve") == 0)
         return cmd_solve(argc - 1, argv + 1, &a);
+    if (strcmp(argv[1], "book") == 0)
+        return cmd_book(argc - 1, argv + 1, &a);
     if (strcmp(argv[1], "train") == 0)
         return cmd_train(argc - 1, argv + 1);
     if (strcmp(argv[1], "weights") == 0)
         return cmd_weights(argc - 1, argv + 1);
-    return cli_usage(PROG, "unknown command '%s' (one-move, bench, solve, train, weights)", argv[1]);
+    return cli_usage(PROG, "unknown command '%s' (one-move, bench, solve, book, train, weights)", argv[1]);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "arena/c4book.h"
 #include "arena/c4solver.h"
 #include "arena/clock.h"
 
@@ -21,11 +22,6 @@
 #define BOARD  C4_BOARD_MASK
 #define COL_FULL_MASK ((UINT64_C(1) << C4_HEIGHT) - 1)
 
-/* The score when the side to move wins with its next disc, and the lowest
- * score a position with `moves` discs can have (losing to the opponent's
- * next disc). */
-#define WIN_NOW(moves)   ((C4_CELLS + 1 - (moves)) / 2)
-#define LOSE_NEXT(moves) (-(C4_CELLS - (moves)) / 2)
 
 /* How often (in nodes) a budgeted search looks at the clock: reading the
  * CPU clock is a system call, far dearer than a node. */
@@ -105,6 +101,11 @@ void c4s_free(struct c4s *s)
 void c4s_clear(struct c4s *s)
 {
     memset(s->slot, 0, s->buckets * TT_BUCKET_BYTES);
+}
+
+void c4s_set_book(struct c4s *s, const struct c4book *book)
+{
+    s->book = book;
 }
 
 void c4s_set_budget(struct c4s *s, uint64_t cpu_us, uint64_t nodes)
@@ -224,6 +225,12 @@ static inline uint64_t node_key(uint64_t cur, uint64_t mask, int *mirrored)
     return key;
 }
 
+uint64_t c4s_key(const struct c4_pos *p)
+{
+    int mirrored;
+    return node_key(p->disc[p->to_move], p->disc[0] | p->disc[1], &mirrored);
+}
+
 static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int alpha, int beta);
 
 /* Searches one child; 1 when it cut off (the bound is stored), else 0 with
@@ -252,6 +259,12 @@ static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int al
     int mirrored;
     uint64_t key = node_key(cur, mask, &mirrored);
     __builtin_prefetch(bucket_of(s, key));
+    /* An exact score is an answer for any window. */
+    if (s->book && moves <= s->book->max_moves) {
+        int v = c4book_lookup(s->book, key);
+        if (v != C4S_UNKNOWN)
+            return v;
+    }
     uint64_t next = non_losing_moves(cur, mask);
     if (!next)
         return -(C4_CELLS - moves) / 2;
@@ -383,8 +396,8 @@ cutoff:
 static int solve_node(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int weak)
 {
     if (c4_winning_cells(cur, mask) & c4_playable_cells(mask))
-        return weak ? 1 : WIN_NOW(moves);
-    int lo = LOSE_NEXT(moves), hi = WIN_NOW(moves);
+        return weak ? 1 : C4S_WIN_NOW(moves);
+    int lo = C4S_LOSE_NEXT(moves), hi = C4S_WIN_NOW(moves);
     if (weak) {
         lo = -1;
         hi = 1;
@@ -437,7 +450,7 @@ int c4s_analyze(struct c4s *s, const struct c4_pos *p, int scores[C4_WIDTH])
             continue;
         legal++;
         if (m & wins)
-            scores[c] = WIN_NOW(p->moves);
+            scores[c] = C4S_WIN_NOW(p->moves);
         else if (p->moves + 1 == C4_CELLS)
             scores[c] = 0;
         else if (!s->aborted) {
@@ -460,7 +473,7 @@ int c4s_best_move(struct c4s *s, const struct c4_pos *p, int *score)
     int best = -1, v;
     if (wins) {
         best = __builtin_ctzll(wins) / C4_COL_BITS;
-        v = WIN_NOW(p->moves);
+        v = C4S_WIN_NOW(p->moves);
         goto done;
     }
     v = solve_node(s, cur, mask, p->moves, 0);
@@ -477,7 +490,7 @@ int c4s_best_move(struct c4s *s, const struct c4_pos *p, int *score)
         if (p->moves + 1 == C4_CELLS)
             got = 0;
         else if (!(m & safe))
-            got = -WIN_NOW(p->moves + 1);   /* the opponent wins at once */
+            got = -C4S_WIN_NOW(p->moves + 1);   /* the opponent wins at once */
         else {
             int r = -negamax(s, cur ^ mask, mask | m, p->moves + 1, -v, -v + 1);
             if (s->aborted)
