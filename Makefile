@@ -198,7 +198,7 @@ FUZZ_SEEDS_journal           := $(wildcard fixtures/analyze/*.json fixtures/anal
 FUZZ_SEEDS_journal_commands  := $(FUZZ_SEEDS_journal) $(wildcard tests/fuzz/seeds/journal/*)
 FUZZ_SEEDS_weights           := $(wildcard fixtures/learn/*.weights fixtures/learn/bad/*.weights)
 FUZZ_SEEDS_c4_moves          := $(wildcard fixtures/connect4/solve/*.txt fixtures/connect4/solve/*.scores)
-FUZZ_SEEDS_c4_book           := $(wildcard fixtures/connect4/book/*.txt)
+FUZZ_SEEDS_c4_book           := fixtures/connect4/book.txt $(wildcard fixtures/connect4/book/*.txt)
 # Longest input per target: a little more than the largest valid input.
 FUZZ_MAXLEN                  := 4096
 FUZZ_MAXLEN_journal          := 16384

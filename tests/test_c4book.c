@@ -2,8 +2,9 @@
  * test_c4book.c - the Connect-4 opening book (c4book.h): a made book agrees
  * with solving each of its positions alone, its lines are in book order with
  * each position once, it reads back whole, the solver gives the same scores
- * with it and fewer nodes, mirror images share an entry, and bad book files
- * are refused at their line and column.
+ * with it and fewer nodes, mirror images share an entry, bad book files
+ * are refused at their line and column, and the shipped book holds the
+ * known solution of the game.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -21,6 +22,7 @@
 #define ROOT_MIDDLE "274552224131661"
 #define ROOT_LATE "7422341735647741166133573473242566"
 #define BOOK_DEPTH 3
+#define SHIPPED_BOOK "fixtures/connect4/book.txt"
 
 static struct c4_pos pos_of(const char *moves)
 {
@@ -275,4 +277,39 @@ Test(c4book, load_names_a_missing_file)
     cr_assert_eq(c4book_load("no/such/book.txt", &b, &e), -1);
     cr_expect_eq(e.line, 0, "line %d", e.line);
     cr_expect_str_eq(e.msg, "cannot open: No such file or directory");
+}
+
+/* The shipped book (fixtures/connect4/book.txt, engine book --depth 2) holds
+ * the known solution of Connect-4 (Allis, Tromp): the first player wins
+ * with its last disc (score 1) by the centre column; the columns next to it
+ * draw; the others lose, the farther out the sooner. Read from the
+ * second player's side after each first move. */
+struct known {
+    char moves[MOVES_MAX];
+    int score;
+};
+
+ParameterizedTestParameters(c4book, shipped_book_holds_the_known_solution)
+{
+    static struct known cases[] = {
+        { "", 1 }, { "4", -1 }, { "3", 0 }, { "5", 0 }, { "2", 1 }, { "6", 1 }, { "1", 2 },
+        { "7", 2 },
+    };
+    return cr_make_param_array(struct known, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct known *c, c4book, shipped_book_holds_the_known_solution)
+{
+    struct c4book b;
+    struct err e = { 0, 0, "" };
+    cr_assert_eq(c4book_load(SHIPPED_BOOK, &b, &e), 0, SHIPPED_BOOK ":%d:%d: %s", e.line, e.col,
+                 e.msg);
+    /* Every position of the first two moves, a position and its mirror
+     * once: 1 + 4 + 25. */
+    cr_expect_eq(b.n, 30, "%zu positions", b.n);
+    cr_expect_eq(b.max_moves, 2, "max_moves %d", b.max_moves);
+    struct c4_pos p = pos_of(c->moves);
+    int got = c4book_lookup(&b, c4s_key(&p));
+    cr_expect_eq(got, c->score, "'%s': the book says %d, known %d", c->moves, got, c->score);
+    c4book_free(&b);
 }

@@ -44,11 +44,12 @@ struct c4book {
     int max_moves;     /* discs of the deepest position held; -1 when empty */
 };
 
-/* Reads a book from in (named name in nothing: e holds line and column).
+/* Reads a book from in (the caller names the file: e holds line and column).
  * Every line must be "MOVES SCORE" with a position that is not finished and
  * a score a position with that many discs can have; no position may come
  * twice (or with its mirror image). Returns 0, or -1 with e placed at the
- * first bad line (the book is then empty, nothing to free). */
+ * first line that does not read, or else at the first line that repeats a
+ * position (the book is then empty, nothing to free). */
 int c4book_read(FILE *in, struct c4book *b, struct err *e);
 
 /* c4book_read on the file at path; e has line 0 when it cannot be opened. */
