@@ -1,6 +1,7 @@
 /* c4_testutil.c - Connect-4 helpers shared by the unit suites (c4_testutil.h). */
 #include <criterion/criterion.h>
 #include <string.h>
+#include "arena/c4solver.h"
 #include "c4_testutil.h"
 
 #define DIRECTIONS 4
@@ -8,6 +9,15 @@
 /* (dcol, drow) of the four line directions: horizontal, vertical, up-right,
  * down-right. */
 static const int direction[DIRECTIONS][2] = { { 1, 0 }, { 0, 1 }, { 1, 1 }, { 1, -1 } };
+
+struct c4_pos pos_from_moves(const char *moves)
+{
+    struct c4_pos p;
+    const char *why = NULL;
+    int at = c4s_parse_moves(moves, strlen(moves), &p, &why);
+    cr_assert_eq(at, 0, "'%s': bad at %d: %s", moves, at, why ? why : "");
+    return p;
+}
 
 struct c4_pos pos_from_rows(const char *const rows[C4_HEIGHT], int to_move)
 {

@@ -1,6 +1,6 @@
 /*
  * c4_testutil.h - Connect-4 helpers the unit suites share: positions written
- * as rows of text, and the brute-force walk over every window of four that
+ * as rows of text or as move strings, and the brute-force walk over every window of four that
  * the bit-parallel counters are checked against.
  */
 #ifndef ARENA_C4_TESTUTIL_H
@@ -15,6 +15,10 @@
 /* A position from rows of '0' (or '.'), '1' and '2', top row first, with
  * to_move (1 or 2) to move; fails the test on a row of the wrong length. */
 struct c4_pos pos_from_rows(const char *const rows[C4_HEIGHT], int to_move);
+
+/* The position after the 1-based column digits of moves (c4s_parse_moves);
+ * fails the test when they are not a valid, unfinished game. */
+struct c4_pos pos_from_moves(const char *moves);
 
 /* 1 when (col, row) is on the board. */
 int on_board(int col, int row);

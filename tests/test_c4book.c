@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/c4book.h"
+#include "c4_testutil.h"
 
 #define TT_BYTES ((size_t)4 << 20)
 #define MOVES_MAX 64
@@ -23,15 +24,6 @@
 #define ROOT_LATE "7422341735647741166133573473242566"
 #define BOOK_DEPTH 3
 #define SHIPPED_BOOK "fixtures/connect4/book.txt"
-
-static struct c4_pos pos_of(const char *moves)
-{
-    struct c4_pos p;
-    const char *why = NULL;
-    int at = c4s_parse_moves(moves, strlen(moves), &p, &why);
-    cr_assert_eq(at, 0, "'%s': bad at %d: %s", moves, at, why ? why : "");
-    return p;
-}
 
 static char *make_book(const char *root, int depth, size_t *len, struct c4book_stats *st)
 {
@@ -77,7 +69,7 @@ struct agree {
 static void solve_alone(const char *moves, int score, void *ctx)
 {
     struct agree *a = ctx;
-    struct c4_pos p = pos_of(moves);
+    struct c4_pos p = pos_from_moves(moves);
     c4s_clear(&a->s);
     int got = c4s_solve(&a->s, &p, 0);
     cr_expect_eq(got, score, "%s: the book says %d, a solve alone %d", moves, score, got);
@@ -137,7 +129,7 @@ static void check_order(const char *moves, int score, void *ctx)
     cr_expect(o->prev[0] == '\0' || n > pn || (n == pn && strcmp(moves, o->prev) > 0),
               "%s comes after %s", moves, o->prev);
     snprintf(o->prev, sizeof o->prev, "%s", moves);
-    struct c4_pos p = pos_of(moves);
+    struct c4_pos p = pos_from_moves(moves);
     cr_expect_eq(c4book_lookup(&o->seen, c4s_key(&p)), score, "%s: looked up %d, line says %d",
                  moves, c4book_lookup(&o->seen, c4s_key(&p)), score);
 }
@@ -176,7 +168,7 @@ Test(c4book, solver_with_the_book_gives_the_same_scores_with_fewer_nodes)
         int in_reach = strlen(under[i]) <= BOOK_DEPTH;
         char moves[MOVES_MAX];
         snprintf(moves, sizeof moves, "%s%s", ROOT_MIDDLE, under[i]);
-        struct c4_pos p = pos_of(moves);
+        struct c4_pos p = pos_from_moves(moves);
         c4s_clear(&plain);
         c4s_clear(&booked);
         int want = c4s_solve(&plain, &p, 0), got = c4s_solve(&booked, &p, 0);
@@ -201,7 +193,7 @@ Test(c4book, a_position_and_its_mirror_share_an_entry)
     static const char text[] = "4453 -2\n";
     struct c4book b;
     read_book(text, strlen(text), &b);
-    struct c4_pos p = pos_of("4453"), m = pos_of("4435"), other = pos_of("4452");
+    struct c4_pos p = pos_from_moves("4453"), m = pos_from_moves("4435"), other = pos_from_moves("4452");
     cr_expect_eq(c4book_lookup(&b, c4s_key(&p)), -2, "the position itself");
     cr_expect_eq(c4book_lookup(&b, c4s_key(&m)), -2, "its mirror image");
     cr_expect_eq(c4book_lookup(&b, c4s_key(&other)), C4S_UNKNOWN, "another position");
@@ -214,7 +206,7 @@ Test(c4book, the_empty_board_and_an_empty_book)
     static const char text[] = " 1\r\n1 -1\n";
     struct c4book b;
     read_book(text, strlen(text), &b);
-    struct c4_pos empty = pos_of("");
+    struct c4_pos empty = pos_from_moves("");
     cr_expect_eq(c4book_lookup(&b, c4s_key(&empty)), 1, "the empty board's line ' 1'");
     cr_expect_eq(b.n, 2, "%zu entries", b.n);
     c4book_free(&b);
@@ -308,7 +300,7 @@ ParameterizedTest(struct known *c, c4book, shipped_book_holds_the_known_solution
      * once: 1 + 4 + 25. */
     cr_expect_eq(b.n, 30, "%zu positions", b.n);
     cr_expect_eq(b.max_moves, 2, "max_moves %d", b.max_moves);
-    struct c4_pos p = pos_of(c->moves);
+    struct c4_pos p = pos_from_moves(c->moves);
     int got = c4book_lookup(&b, c4s_key(&p));
     cr_expect_eq(got, c->score, "'%s': the book says %d, known %d", c->moves, got, c->score);
     c4book_free(&b);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "arena/c4solver.h"
+#include "c4_testutil.h"
 
 #define TT_BYTES ((size_t)4 << 20)
 #define MOVES_MAX 64
@@ -19,15 +20,6 @@
 /* The reference is exhaustive: only for positions this near the end (the
  * tutorial's early examples carry the tutorial's published scores). */
 #define REFERENCE_MAX_EMPTY 12
-
-static struct c4_pos pos_of(const char *moves)
-{
-    struct c4_pos p;
-    const char *why = NULL;
-    int at = c4s_parse_moves(moves, strlen(moves), &p, &why);
-    cr_assert_eq(at, 0, "'%s': bad at %d: %s", moves, at, why ? why : "");
-    return p;
-}
 
 /* The reference: negamax over every legal move, alpha-beta only, scored by
  * the test sets' rule (22 minus the winner's discs at the end). */
@@ -83,7 +75,7 @@ ParameterizedTest(struct scored *c, solver, hand_picked_positions)
 {
     struct c4s s;
     cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
-    struct c4_pos p = pos_of(c->moves);
+    struct c4_pos p = pos_from_moves(c->moves);
     int got = c4s_solve(&s, &p, 0);
     if (C4_CELLS - p.moves <= REFERENCE_MAX_EMPTY) {
         int ref = reference(&p, -C4S_SCORE_MAX - 1, C4S_SCORE_MAX + 1);
@@ -120,7 +112,7 @@ Test(solver, mirror_images_score_the_same)
     for (size_t i = 0; i < sizeof positions / sizeof *positions; i++) {
         char m[MOVES_MAX];
         mirror_moves(positions[i], m);
-        struct c4_pos a = pos_of(positions[i]), b = pos_of(m);
+        struct c4_pos a = pos_from_moves(positions[i]), b = pos_from_moves(m);
         int sa = c4s_solve(&s, &a, 0);
         c4s_clear(&s);
         int sb = c4s_solve(&s, &b, 0);
@@ -141,7 +133,7 @@ Test(solver, best_move_is_the_lowest_column_of_the_best_score)
     struct c4s s;
     cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
     for (size_t i = 0; i < sizeof positions / sizeof *positions; i++) {
-        struct c4_pos p = pos_of(positions[i]);
+        struct c4_pos p = pos_from_moves(positions[i]);
         int scores[C4_WIDTH], want = -1;
         c4s_analyze(&s, &p, scores);
         for (int c = 0; c < C4_WIDTH; c++)
@@ -165,7 +157,7 @@ Test(solver, quickest_win_is_preferred)
 {
     struct c4s s;
     cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
-    struct c4_pos p = pos_of("112233");
+    struct c4_pos p = pos_from_moves("112233");
     int score;
     cr_expect_eq(c4s_best_move(&s, &p, &score), 3, "112233: expected column 4");
     cr_expect_eq(score, 18);
@@ -179,7 +171,7 @@ Test(solver, budget_runs_out_cleanly)
 {
     struct c4s s;
     cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
-    struct c4_pos p = pos_of("4433521");
+    struct c4_pos p = pos_from_moves("4433521");
     c4s_set_budget(&s, 0, 1);
     cr_expect_eq(c4s_solve(&s, &p, 0), C4S_UNKNOWN, "a one-node budget solved it");
     cr_expect_eq(c4s_best_move(&s, &p, NULL), -1, "a one-node budget found a move");
@@ -239,7 +231,7 @@ ParameterizedTest(struct set_name *set, solver, public_test_set_samples)
     cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
     int expected, n = 0;
     while (n < SET_SAMPLE && fscanf(f, "%63s %d", moves, &expected) == 2) {
-        struct c4_pos p = pos_of(moves);
+        struct c4_pos p = pos_from_moves(moves);
         int got = c4s_solve(&s, &p, 0);
         cr_expect_eq(got, expected, "%s line %d (%s): solved %d, published %d", set->name,
                      n + 1, moves, got, expected);

@@ -664,6 +664,17 @@ static int cmd_weights(int argc, char **argv)
     return 0;
 }
 
+/* The solver with the table of --tt-mb (default C4S_DEFAULT_TT_MB); 0, or
+ * -1 after saying it is out of memory. */
+static int init_solver(const struct engine_args *a, struct c4s *s)
+{
+    size_t tt_bytes = (size_t)(a->tt_given ? a->tt_mb : C4S_DEFAULT_TT_MB) << 20;
+    if (c4s_init(s, tt_bytes) == 0)
+        return 0;
+    fprintf(stderr, PROG ": out of memory for a %zu-byte table\n", tt_bytes);
+    return -1;
+}
+
 static int cmd_solve(int argc, char **argv, struct engine_args *a)
 {
     int rc = parse_options(argc, argv, "solve", a);
@@ -682,9 +693,7 @@ static int cmd_solve(int argc, char **argv, struct engine_args *a)
         return EXIT_BAD_INPUT;
     }
     struct c4s s;
-    size_t tt_bytes = (size_t)(a->tt_given ? a->tt_mb : C4S_DEFAULT_TT_MB) << 20;
-    if (c4s_init(&s, tt_bytes) != 0) {
-        fprintf(stderr, PROG ": out of memory for a %zu-byte table\n", tt_bytes);
+    if (init_solver(a, &s) != 0) {
         if (a->book)
             c4book_free(&book);
         return 1;
@@ -734,11 +743,8 @@ static int cmd_book(int argc, char **argv, struct engine_args *a)
     if (col != 0)
         return cli_usage(PROG, "--from '%s': move %d: %s", from, col, why);
     struct c4s s;
-    size_t tt_bytes = (size_t)(a->tt_given ? a->tt_mb : C4S_DEFAULT_TT_MB) << 20;
-    if (c4s_init(&s, tt_bytes) != 0) {
-        fprintf(stderr, PROG ": out of memory for a %zu-byte table\n", tt_bytes);
+    if (init_solver(a, &s) != 0)
         return 1;
-    }
     char *text;
     size_t len;
     struct c4book_stats st;
