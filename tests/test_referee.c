@@ -356,6 +356,23 @@ Test(referee, journal_refuses_records_that_would_not_read_back)
     cr_assert_eq(scan_string("{\"schema\":\"arena.match/1\",\"games\":[]}\n\n", &e), 0, "%s", e.msg);
 }
 
+/* A NUL byte after a record used to end the line there: what followed it
+ * was never read. */
+Test(referee, journal_nul_byte_is_refused)
+{
+    static const char text[] = "{\"schema\":\"arena.journal/1\",\"game\":\"nim\"}\n"
+                               "{\"index\":1}\0{\"index\":2}\n";
+    char *copy = malloc(sizeof text);
+    memcpy(copy, text, sizeof text);
+    struct scan_count c = { 0, 0, 0 };
+    struct err e;
+    int rc = tour_scan_text(copy, sizeof text - 1, count, &c, &e);
+    free(copy);
+    cr_assert_eq(rc, -1, "a journal line with a NUL byte was read");
+    cr_assert(e.line == 2 && e.col == 12, "%d:%d", e.line, e.col);
+    cr_assert_str_eq(e.msg, "NUL byte in a text file");
+}
+
 /* ---- opening books (found by tests/fuzz/opening_book) ----------------- */
 
 static int book_text(const char *game, const char *text, size_t len, struct err *e)

@@ -94,6 +94,10 @@ static int scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, size_t 
         char *nl = memchr(p, '\n', (size_t)(text + len - p));
         if (!nl)
             break;   /* cut short by a crash: not a game */
+        /* A NUL would end the record early and hide what follows it. */
+        const char *nul = memchr(p, '\0', (size_t)(nl - p));
+        if (nul)
+            return err_set(e, lineno + 1, (int)(nul - p) + 1, "NUL byte in a text file");
         *nl = '\0';
         const char *bad = NULL;
         cJSON *rec = cJSON_ParseWithOpts(p, &bad, 1);
