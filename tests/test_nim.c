@@ -347,6 +347,41 @@ ParameterizedTest(struct bad_file *c, nim, bad_board_files)
     cr_assert_str_eq(e.msg, c->msg);
 }
 
+/* Move texts on the board "1 3 5": ROW:MATCHES in decimal digits only, as
+ * nim_move_text writes them (a sign or a blank was read by sscanf). */
+struct move_text {
+    char text[32];
+    int move;    /* row * NIM_MOVE_BASE + matches, or -1: refused */
+};
+
+ParameterizedTestParameters(nim, move_texts)
+{
+    static struct move_text cases[] = {
+        { "0:1", 0 * NIM_MOVE_BASE + 1 },
+        { "2:5", 2 * NIM_MOVE_BASE + 5 },
+        { "02:05", 2 * NIM_MOVE_BASE + 5 },
+        { "1:3", 1 * NIM_MOVE_BASE + 3 },
+        { "1:4", -1 },  { "3:1", -1 },  { "0:0", -1 },   { "+1:2", -1 }, { "1:+2", -1 },
+        { "1: 2", -1 }, { " 1:2", -1 }, { "1:2 ", -1 },  { "1:-2", -1 }, { "-1:2", -1 },
+        { "1:", -1 },   { ":2", -1 },   { "12", -1 },    { "", -1 },     { "1:2:3", -1 },
+        { "99999999999999999999:1", -1 }, { "1:99999999999999999999", -1 },
+    };
+    return cr_make_param_array(struct move_text, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct move_text *c, nim, move_texts)
+{
+    struct nim_pos p = parse_ok("1 3 5\n1\n");
+    int move = -1;
+    int rc = game_nim.parse_move(&p, c->text, &move);
+    if (c->move < 0) {
+        cr_expect_eq(rc, -1, "\"%s\" accepted as %d", c->text, move);
+        return;
+    }
+    cr_expect_eq(rc, 0, "\"%s\" refused", c->text);
+    cr_expect_eq(move, c->move, "\"%s\": move %d, expected %d", c->text, move, c->move);
+}
+
 Test(nim, no_match_left_means_the_player_to_move_won)
 {
     struct nim_pos p = parse_ok("0 0\n2\n");

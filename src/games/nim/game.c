@@ -223,14 +223,32 @@ static int nim_move_text(const void *state, int move, char *buf, size_t cap)
     return snprintf(buf, cap, "%d:%d", move / NIM_MOVE_BASE, move % NIM_MOVE_BASE);
 }
 
+/* Reads the digits at *s (at least one, nothing else: no sign, no blank)
+ * into *out, capped at cap + 1 so that no digit string overflows; advances
+ * *s. Returns 0, or -1 when there is no digit. */
+static int parse_digits(const char **s, int cap, int *out)
+{
+    const char *p = *s;
+    long v = 0;
+    if (*p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if (v <= cap)
+            v = v * 10 + (*p - '0');
+    *out = v > cap ? cap + 1 : (int)v;
+    *s = p;
+    return 0;
+}
+
+/* "ROW:MATCHES", decimal digits only (the text nim_move_text writes). */
 static int nim_parse_move(const void *state, const char *text, int *move)
 {
     const struct nim_pos *p = npos(state);
-    int row, matches, used;
-    if (sscanf(text, "%d:%d%n", &row, &matches, &used) != 2 || text[used] != '\0')
+    int row, matches;
+    if (parse_digits(&text, NIM_MOVE_BASE, &row) != 0 || *text++ != ':'
+        || parse_digits(&text, NIM_MOVE_BASE, &matches) != 0 || *text != '\0')
         return -1;
-    if (text[0] < '0' || text[0] > '9' || row < 0 || row >= p->rows || matches < 1
-        || matches > p->heap[row])
+    if (row >= p->rows || matches < 1 || matches > p->heap[row])
         return -1;
     *move = row * NIM_MOVE_BASE + matches;
     return 0;
