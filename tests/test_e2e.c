@@ -289,9 +289,9 @@ struct usage_case {
 ParameterizedTestParameters(e2e, usage_error)
 {
     static struct usage_case cases[] = {
-        { "engine", { "" }, "engine: missing command (one-move, bench, solve, train, weights)" },
+        { "engine", { "" }, "engine: missing command (one-move, bench, solve, book, train, weights)" },
         { "engine", { "fly" },
-          "engine: unknown command 'fly' (one-move, bench, solve, train, weights)" },
+          "engine: unknown command 'fly' (one-move, bench, solve, book, train, weights)" },
         { "engine", { "one-move", "a" }, "engine: one-move needs IN OUT [DEPTH]" },
         { "engine", { "one-move", "a", "b", "0" }, "engine: DEPTH must be a number from 1 to 64" },
         { "engine", { "one-move", "--game", "go", "a" },

@@ -6,8 +6,9 @@
  * fills the disk up to RLIMIT_FSIZE, one that closes its stdio, one that
  * leaves its process group; a tournament killed with SIGKILL 20 times at
  * random points, resumed each time (ARENA_FAULT_SEED=N repeats a run's kill
- * times; the seed is in every failure message); and a journal cut inside
- * its header line.
+ * times; the seed is in every failure message); a journal cut inside its
+ * header line; and a match killed or stopped while an engine's family of
+ * processes thinks.
  *
  * Every case checks the exact result and reason, the match log, that a file
  * outside the engine's folder is unchanged, that the referee left nothing in
@@ -406,7 +407,7 @@ static int check_journal(const char *path, uint64_t seed, int round, int *torn)
  * passes), then no recorded process may still run. Polling the pid log
  * alone is not enough: a worker that was starting an engine when the
  * referee died records and kills it a moment later. */
-static void assert_engines_die_with_referee(const struct fault_dir *f, uint64_t seed, int round)
+static void assert_engines_die_with_referee(const struct fault_dir *f, const char *what)
 {
     char desc[512];
     int count, waited = 0;
@@ -420,8 +421,7 @@ static void assert_engines_die_with_referee(const struct fault_dir *f, uint64_t 
         waited += POLL_MS;
     }
     cr_assert(!first_survivor(f->pids, desc, sizeof desc, &count),
-              "seed %llu, kill %d: an engine outlived the referee by %d ms: %s",
-              (unsigned long long)seed, round, waited, desc);
+              "%s: an engine outlived the referee by %d ms: %s", what, waited, desc);
 }
 
 Test(e2e_faults, sigkill_at_random_points_then_resume_keeps_every_game_once, .timeout = 300)
@@ -468,7 +468,9 @@ Test(e2e_faults, sigkill_at_random_points_then_resume_keeps_every_game_once, .ti
                   "seed %llu, kill %d after %ld ms: the referee failed (status %d); see %s",
                   (unsigned long long)seed, round, delay, status, out);
         killed += WIFSIGNALED(status);
-        assert_engines_die_with_referee(&f, seed, round);
+        char what[64];
+        snprintf(what, sizeof what, "seed %llu, kill %d", (unsigned long long)seed, round);
+        assert_engines_die_with_referee(&f, what);
         int torn;
         int games = check_journal(journal, seed, round, &torn);
         torn_seen += torn;
@@ -496,7 +498,9 @@ Test(e2e_faults, sigkill_at_random_points_then_resume_keeps_every_game_once, .ti
     snprintf(want, sizeof want, "j.jsonl: %d games, ", KILL_GAMES);
     cr_assert(strncmp(v.out, want, strlen(want)) == 0, "seed %llu: verify: %s",
               (unsigned long long)seed, v.out);
-    assert_engines_die_with_referee(&f, seed, KILL_ROUNDS + 1);
+    char what[64];
+    snprintf(what, sizeof what, "seed %llu, the last run", (unsigned long long)seed);
+    assert_engines_die_with_referee(&f, what);
     assert_tmp_clean(&f, "after the kills");
     cr_log_info("seed %llu: %d of %d runs killed mid-run, %d torn journal lines, %d games "
                 "journalled during the kills", (unsigned long long)seed, killed, KILL_ROUNDS,
@@ -569,5 +573,76 @@ Test(e2e_faults, resume_after_a_kill_inside_the_journal_header)
     free(kept);
     e2e_run_free(&r);
     free(text);
+    fault_dir_close(&f);
+}
+
+/* --- a match stopped mid-move ------------------------------------------ */
+
+/* family-sleeper.sh's records: itself, its child, the setsid shell (twice:
+ * by itself and by its parent) and that shell's child. */
+#define FAMILY_RECORDS 5
+#define FAMILY_START_MS 20000
+
+struct stop_signal {
+    int sig;
+    char name[8];
+};
+
+ParameterizedTestParameters(e2e_faults, match_stopped_mid_move_takes_the_engine_family_down)
+{
+    static struct stop_signal cases[] = { { SIGKILL, "SIGKILL" }, { SIGTERM, "SIGTERM" },
+                                          { SIGINT, "SIGINT" } };
+    return cr_make_param_array(struct stop_signal, cases, sizeof cases / sizeof *cases);
+}
+
+/* `referee match` is one process the user may kill at any time: killed
+ * mid-move, even by SIGKILL, it takes the engine's whole family down, the
+ * setsid grandchild too, not the leader alone; stopped by SIGTERM or SIGINT
+ * it also says so and exits 1. */
+ParameterizedTest(struct stop_signal *c, e2e_faults,
+                  match_stopped_mid_move_takes_the_engine_family_down, .timeout = 60)
+{
+    struct fault_dir f;
+    fault_dir_open(&f);
+    /* Criterion runs each test in a process of its own: only this test's
+     * orphans come here. */
+    cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L), 0);
+    char family[PATH_MAX], engine[PATH_MAX], other[SPEC_MAX];
+    e2e_repo_path("tests/engines/family-sleeper.sh", family, sizeof family);
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(other, sizeof other, "%s one-move --game connect4 {in} {out} 2", engine);
+    const char *args[] = { "match", "--game", "connect4", "--engine", family, "--engine", other,
+                           "--games", "1", "--timeout-ms", SOUND_TIMEOUT_MS, NULL };
+    char out[PATH_MAX];
+    snprintf(out, sizeof out, "%s/match.out", f.dir);
+    pid_t pid = spawn_referee(f.dir, args, out);
+    int count = 0, waited = 0;
+    while (waited < FAMILY_START_MS) {
+        char *log = e2e_slurp(f.pids, NULL);
+        count = 0;
+        for (const char *p = log; p && (p = strchr(p, '\n')); p++)
+            count++;
+        free(log);
+        if (count >= FAMILY_RECORDS)
+            break;
+        sleep_ms(POLL_MS);
+        waited += POLL_MS;
+    }
+    cr_assert_geq(count, FAMILY_RECORDS, "the engine recorded %d processes in %d ms", count,
+                  waited);
+    kill(pid, c->sig);
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    char *said = e2e_slurp(out, NULL);
+    if (c->sig == SIGKILL)
+        cr_expect(WIFSIGNALED(status), "%s: status %d", c->name, status);
+    else
+        cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 1
+                      && strcmp(said, "referee: stopped by a signal in game 1: no log written\n")
+                             == 0,
+                  "%s: status %d, said '%s'", c->name, status, said);
+    free(said);
+    assert_engines_die_with_referee(&f, c->name);
+    assert_tmp_clean(&f, c->name);
     fault_dir_close(&f);
 }

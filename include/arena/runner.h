@@ -9,7 +9,8 @@
  * RLIMIT_FSIZE, RLIMIT_NPROC and RLIMIT_CORE 0, and runs in cwd. It dies
  * with the process that started it (PR_SET_PDEATHSIG, SIGKILL); its own
  * children do not: a referee that must survive its own death kills them
- * from a process of its own (tournament.h's workers).
+ * from a process of its own (tournament.h's workers, run_guard's child for
+ * a match).
  *
  * A process that leaves the group (setsid) escapes kill(-group). With
  * reap_all the caller promises it is a child subreaper (run_become_reaper)
@@ -74,6 +75,21 @@ void run_sweep(void);
 
 /* Makes this process the child subreaper of its descendants (Linux). */
 void run_become_reaper(void);
+
+/* Splits this process in two so that its engines die with it, even by
+ * SIGKILL: the child goes on to do the work, the parent waits for it.
+ *
+ * In the child run_guard returns RUN_GUARD_CHILD with *cancel pointing at a
+ * flag that SIGINT, SIGTERM or the parent's death (PR_SET_PDEATHSIG, sent as
+ * SIGTERM) sets; the child is a child subreaper, so with that flag as
+ * run_limits.cancel and reap_all, a signal or a killed parent ends the move
+ * in progress and every process of the engine. In the parent it returns
+ * RUN_GUARD_PARENT once the child has ended, *status its exit status (128 +
+ * the signal when it was killed); a SIGINT or SIGTERM meanwhile is passed on
+ * to the child, and whatever the child left is swept. Returns -1 when fork
+ * fails (nothing changed: do the work in this process). */
+enum { RUN_GUARD_CHILD = 0, RUN_GUARD_PARENT = 1 };
+int run_guard(const volatile sig_atomic_t **cancel, int *status);
 
 /* An RLIMIT_NPROC that lets engines start `extra` more tasks than the user
  * runs now (the limit counts all of the user's tasks, not the engine's). */

@@ -156,7 +156,14 @@ static int cmd_match(int argc, char **argv)
         rc = finish_rules(&s, "match");
     if (!rc && s.t.nengines != 2)
         rc = cli_usage(PROG, "match: give two --engine options, got %d", s.t.nengines);
+    int status;
+    if (!rc && run_guard(&s.t.rules.limits.cancel, &status) == RUN_GUARD_PARENT) {
+        /* The child played the match and said everything. */
+        ref_settings_free(&s);
+        return status;
+    }
     if (!rc) {
+        /* The guard's child, or this process when it could not fork. */
         run_become_reaper();
         s.t.rules.limits.reap_all = 1;
         struct match_opts o = {

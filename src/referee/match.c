@@ -29,8 +29,11 @@ int match_run(const struct match_opts *o, FILE *out, struct err *e)
         const struct ref_engine *const side[2] = { o->engine[swap], o->engine[!swap] };
         cJSON *gj = cJSON_CreateObject();
         cJSON_AddItemToArray(games, gj);
-        if (ref_play(&o->rules, i + 1, i / 2, side, gj, e) != REF_PLAYED) {
-            rc = -1;
+        int played = ref_play(&o->rules, i + 1, i / 2, side, gj, e);
+        if (played != REF_PLAYED) {
+            rc = played == REF_CANCELLED
+                     ? err_set(e, 0, 0, "stopped by a signal in game %d: no log written", i + 1)
+                     : -1;
             break;
         }
         const char *result = cJSON_GetObjectItemCaseSensitive(gj, "result")->valuestring;
