@@ -193,7 +193,8 @@ Test(c4book, a_position_and_its_mirror_share_an_entry)
     static const char text[] = "4453 -2\n";
     struct c4book b;
     read_book(text, strlen(text), &b);
-    struct c4_pos p = pos_from_moves("4453"), m = pos_from_moves("4435"), other = pos_from_moves("4452");
+    struct c4_pos p = pos_from_moves("4453"), m = pos_from_moves("4435");
+    struct c4_pos other = pos_from_moves("4452");
     cr_expect_eq(c4book_lookup(&b, c4s_key(&p)), -2, "the position itself");
     cr_expect_eq(c4book_lookup(&b, c4s_key(&m)), -2, "its mirror image");
     cr_expect_eq(c4book_lookup(&b, c4s_key(&other)), C4S_UNKNOWN, "another position");

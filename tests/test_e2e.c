@@ -289,7 +289,8 @@ struct usage_case {
 ParameterizedTestParameters(e2e, usage_error)
 {
     static struct usage_case cases[] = {
-        { "engine", { "" }, "engine: missing command (one-move, bench, solve, book, train, weights)" },
+        { "engine", { "" },
+          "engine: missing command (one-move, bench, solve, book, train, weights)" },
         { "engine", { "fly" },
           "engine: unknown command 'fly' (one-move, bench, solve, book, train, weights)" },
         { "engine", { "one-move", "a" }, "engine: one-move needs IN OUT [DEPTH]" },

@@ -115,7 +115,8 @@ struct c4s_line {
  * e placed at the bad character (a line longer than C4S_LINE_MAX: at the
  * column past the limit). */
 #define C4S_LINE_MAX 128
-int c4s_parse_line(char *buf, enum tf_getline_result r, int lineno, struct c4s_line *out, struct err *e);
+int c4s_parse_line(char *buf, enum tf_getline_result r, int lineno, struct c4s_line *out,
+                   struct err *e);
 
 /* `engine solve`: solves every line of in, named name in messages. A line
  * is a move string, optionally followed by spaces and the expected score

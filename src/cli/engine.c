@@ -796,5 +796,6 @@ int main(int argc, char **argv)
         return cmd_train(argc - 1, argv + 1);
     if (strcmp(argv[1], "weights") == 0)
         return cmd_weights(argc - 1, argv + 1);
-    return cli_usage(PROG, "unknown command '%s' (one-move, bench, solve, book, train, weights)", argv[1]);
+    return cli_usage(PROG, "unknown command '%s' (one-move, bench, solve, book, train, weights)",
+                     argv[1]);
 }

@@ -22,7 +22,6 @@
 #define BOARD  C4_BOARD_MASK
 #define COL_FULL_MASK ((UINT64_C(1) << C4_HEIGHT) - 1)
 
-
 /* How often (in nodes) a budgeted search looks at the clock: reading the
  * CPU clock is a system call, far dearer than a node. */
 #define BUDGET_CHECK_NODES 4096
