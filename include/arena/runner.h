@@ -76,6 +76,18 @@ void run_sweep(void);
 /* Makes this process the child subreaper of its descendants (Linux). */
 void run_become_reaper(void);
 
+/* What run_catch_stops replaced, for run_release_stops. */
+struct run_stops {
+    struct sigaction old_int, old_term;
+    sigset_t old_mask;
+};
+
+/* Sends SIGINT and SIGTERM to handler and unblocks them (a mask inherited
+ * from whoever started us would hold them back until the work is over);
+ * run_release_stops puts back what was there. */
+void run_catch_stops(void (*handler)(int), struct run_stops *saved);
+void run_release_stops(const struct run_stops *saved);
+
 /* Splits this process in two so that its engines die with it, even by
  * SIGKILL: the child goes on to do the work, the parent waits for it.
  *

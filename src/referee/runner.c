@@ -116,6 +116,28 @@ void run_become_reaper(void)
     prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L);
 }
 
+void run_catch_stops(void (*handler)(int), struct run_stops *saved)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &saved->old_int);
+    sigaction(SIGTERM, &sa, &saved->old_term);
+    sigset_t stops;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    sigprocmask(SIG_UNBLOCK, &stops, &saved->old_mask);
+}
+
+void run_release_stops(const struct run_stops *saved)
+{
+    sigaction(SIGINT, &saved->old_int, NULL);
+    sigaction(SIGTERM, &saved->old_term, NULL);
+    sigprocmask(SIG_SETMASK, &saved->old_mask, NULL);
+}
+
 /* The guard's flag: a signal handler can reach nothing else. */
 static volatile sig_atomic_t guard_stop;
 
@@ -127,26 +149,13 @@ static void on_guard_stop(int sig)
 int run_guard(const volatile sig_atomic_t **cancel, int *status)
 {
     pid_t parent = getpid();
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_guard_stop;
-    sigemptyset(&sa.sa_mask);
+    struct run_stops saved;
     guard_stop = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    /* A mask inherited from whoever started us (a test harness, a job
-     * runner) would hold the signals back until the match is over. */
-    sigset_t stops, old_mask;
-    sigemptyset(&stops);
-    sigaddset(&stops, SIGINT);
-    sigaddset(&stops, SIGTERM);
-    sigprocmask(SIG_UNBLOCK, &stops, &old_mask);
+    run_catch_stops(on_guard_stop, &saved);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
-        sigprocmask(SIG_SETMASK, &old_mask, NULL);
+        run_release_stops(&saved);
         return -1;
     }
     if (pid == 0) {
@@ -174,9 +183,7 @@ int run_guard(const volatile sig_atomic_t **cancel, int *status)
         usleep((useconds_t)(GUARD_POLL_MS * US_PER_MS));
     }
     run_sweep();
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    sigprocmask(SIG_SETMASK, &old_mask, NULL);
+    run_release_stops(&saved);
     *status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1;
     return RUN_GUARD_PARENT;
 }

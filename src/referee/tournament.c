@@ -421,13 +421,9 @@ int tour_run(const struct tour_config *c, FILE *out, struct err *e)
 
     /* Orphans of a worker killed mid-move come to us and are swept below. */
     run_become_reaper();
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
+    struct run_stops saved;
     stop_signal = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    run_catch_stops(on_stop, &saved);
     if (!rc)
         rc = run_loop(&s, slots, e);
     else
@@ -440,8 +436,7 @@ int tour_run(const struct tour_config *c, FILE *out, struct err *e)
         }
     run_sweep();
     int stopped = stop_signal != 0;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    run_release_stops(&saved);
     if (s.journal_fd >= 0)
         close(s.journal_fd);
     if (!rc) {
