@@ -171,7 +171,9 @@ FUZZ_SECONDS ?= 20
 FUZZ_RUNS    ?=
 FUZZ_TIMEOUT ?= 10
 FUZZ_SAN      = $(SANITIZE)
+FUZZ_IGNORE  := tests/fuzz/coverage.ignore
 FUZZ_CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+                -fsanitize-coverage-ignorelist=$(FUZZ_IGNORE) \
                 $(ARCH_FLAGS) $(WARN) -Iinclude -Itests/fuzz -MMD -MP $(PKG_CFLAGS)
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_GAMES   := connect4 maxconnect4 checkers nim
@@ -211,12 +213,12 @@ fuzz-deps:
 	  && test -f "$$($(FUZZ_CC) -print-resource-dir)/lib/linux/libclang_rt.fuzzer-$$(uname -m).a" \
 	  || sh scripts/install-deps.sh fuzz
 
-$(FUZZ_BUILD)/%.o: %.c | deps fuzz-deps
+$(FUZZ_BUILD)/%.o: %.c $(FUZZ_IGNORE) | deps fuzz-deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 
 # One board target per game, from one source.
-$(FUZZ_BUILD)/tests/fuzz/board_%.o: tests/fuzz/board.c | deps fuzz-deps
+$(FUZZ_BUILD)/tests/fuzz/board_%.o: tests/fuzz/board.c $(FUZZ_IGNORE) | deps fuzz-deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_GAME='"$*"' -c $< -o $@
 
