@@ -1,7 +1,6 @@
 /* e2e_util.c - spawning binaries for the end-to-end suite (e2e_util.h). */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <ftw.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -11,12 +10,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "arena/textfile.h"
 #include "e2e_util.h"
 
 #define E2E_MAX_ARGS 32
 #define SIGNAL_STATUS_BASE 128
 #define E2E_REL_MAX 256           /* a fixture's name under fixtures/ */
-#define RM_FD_LIMIT 16            /* descriptors nftw may hold open */
 
 static char *absolute(const char *rel)
 {
@@ -99,20 +98,11 @@ char *e2e_tmpdir(void)
     return strdup(tmpl);
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
 void e2e_rmdir(char *dir)
 {
-    /* Depth first, links removed and never followed: a hostile engine may
-     * have left folders, FIFOs and symlinks to files outside. */
-    nftw(dir, rm_entry, RM_FD_LIMIT, FTW_DEPTH | FTW_PHYS);
+    /* A hostile engine may have left folders, FIFOs and symlinks to files
+     * outside: tf_remove_tree follows no link. */
+    tf_remove_tree(dir);
     free(dir);
 }
 

@@ -551,35 +551,10 @@ static void make_temp_dir(void)
     temp_dir_made = 1;
 }
 
-/* Removes path and, for a folder, everything in it. */
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        if (d) {
-            struct dirent *de;
-            while ((de = readdir(d)) != NULL) {
-                if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-                    continue;
-                char child[PATH_MAX];
-                snprintf(child, sizeof child, "%s/%s", path, de->d_name);
-                remove_tree(child);
-            }
-            closedir(d);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
 static void remove_temp_dir(void)
 {
     if (temp_dir_made)
-        remove_tree(temp_dir);
+        tf_remove_tree(temp_dir);
 }
 
 static void temp_path(const char *name, char *out)

@@ -50,6 +50,11 @@ int tf_player_line(const struct tf_lines *L, int line, int *player, struct err *
  * or -1 with e filled; on failure path is unchanged and no temp file is left. */
 int tf_write_atomic(const char *path, const char *data, size_t len, struct err *e);
 
+/* Removes path and, for a folder, everything in it, depth first. Links are
+ * removed, never followed: a folder an engine wrote into may hold symlinks
+ * to files outside it. Best effort: what cannot be removed stays. */
+void tf_remove_tree(const char *path);
+
 /* Writes all len bytes to fd, retrying short writes and EINTR. Returns 0, or
  * -1 with errno set. */
 int tf_write_all(int fd, const void *data, size_t len);

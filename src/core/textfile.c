@@ -1,9 +1,10 @@
 /* textfile.c - size-capped whole-file reads, line splitting that accepts every
- * line ending, atomic writes, and line-at-a-time interactive input
- * (textfile.h). */
-#define _POSIX_C_SOURCE 200809L
+ * line ending, atomic writes, line-at-a-time interactive input, and removing
+ * a folder tree (textfile.h). */
+#define _XOPEN_SOURCE 700   /* nftw; implies POSIX.1-2008 */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 /* First buffer for a file whose size fstat cannot tell (a pipe). */
 #define TF_READ_START 4096
+#define TF_TREE_FDS 16      /* descriptors nftw may hold open */
 
 int tf_read(const char *path, size_t cap, char **text, size_t *len, struct err *e)
 {
@@ -226,4 +228,18 @@ enum tf_getline_result tf_getline(FILE *in, char *buf, size_t max)
     if (c == EOF && n == 0 && !too_long)
         return TF_LINE_EOF;
     return too_long ? TF_LINE_TOO_LONG : TF_LINE_OK;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;   /* go on: remove what can be removed */
+}
+
+void tf_remove_tree(const char *path)
+{
+    nftw(path, remove_entry, TF_TREE_FDS, FTW_DEPTH | FTW_PHYS);
 }

@@ -13,7 +13,6 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -27,7 +26,6 @@
 #include "arena/textfile.h"
 
 #define REF_ARG_MAX    PATH_MAX
-#define REF_FD_LIMIT   16
 #define OPENING_TRIES  64
 #define BOOK_CAP       (1 << 20)   /* bytes of an opening book */
 #define PLY_NAME_MAX   32
@@ -58,20 +56,6 @@ static void expand(const char *word, char *buf, const char *in, const char *out,
             buf[n++] = *word++;
     }
     buf[n] = '\0';
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
-static void remove_tree(const char *dir)
-{
-    nftw(dir, rm_entry, REF_FD_LIMIT, FTW_DEPTH | FTW_PHYS);
 }
 
 /* The forfeit reason of a run that did not end with exit status 0. */
@@ -335,7 +319,7 @@ static int keep_folder(const struct ref_rules *r, long index, char *dir, size_t 
                        struct err *e)
 {
     snprintf(dir, cap, "%s/game-%ld", r->keep_dir, index);
-    remove_tree(dir);
+    tf_remove_tree(dir);
     if (mkdir(r->keep_dir, 0700) != 0 && errno != EEXIST)
         return err_set(e, 0, 0, "cannot create %s: %s", r->keep_dir, strerror(errno));
     if (mkdir(dir, 0700) != 0)
@@ -380,20 +364,20 @@ static int game_dir_open(struct game_dir *d, struct err *e)
     return 0;
 }
 
-/* Removes whatever is at the folder's path now (nftw's FTW_PHYS follows no
+/* Removes whatever is at the folder's path now (tf_remove_tree follows no
  * symlink, so a link an engine put there goes, not what it points to), and
  * the folder itself where an engine moved it: /proc names its path now, and
  * it goes only if that path still leads to our folder. */
 static void game_dir_close(struct game_dir *d)
 {
-    remove_tree(d->path);
+    tf_remove_tree(d->path);
     char fd_link[32], moved[PATH_MAX];
     snprintf(fd_link, sizeof fd_link, "/proc/self/fd/%d", d->fd);
     ssize_t n = readlink(fd_link, moved, sizeof moved - 1);
     if (n > 0) {
         moved[n] = '\0';
         if (names_folder(moved, d->fd))
-            remove_tree(moved);
+            tf_remove_tree(moved);
     }
     close(d->fd);
 }
@@ -414,7 +398,7 @@ static int game_dir_reset(struct game_dir *d, struct err *e)
             /* A folder (EISDIR) or anything else unlinkat cannot take. */
             char path[PATH_MAX];
             snprintf(path, sizeof path, "%s/%s", d->path, names[i]);
-            remove_tree(path);
+            tf_remove_tree(path);
         }
     return 0;
 }

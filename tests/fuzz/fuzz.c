@@ -6,7 +6,6 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -15,10 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "arena/textfile.h"
 #include "fuzz.h"
 
 #define TMP_PREFIX "arena-fuzz-"   /* then the owning process id */
-#define TMP_FDS 8                  /* descriptors nftw may hold */
 
 static char tmp_dir[PATH_MAX];     /* this process's folder, once made */
 
@@ -84,21 +83,9 @@ void fuzz_out_free(struct fuzz_out *o)
     o->f = NULL;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    remove(path);
-    return 0;
-}
-
-static void remove_tree(const char *dir)
-{
-    nftw(dir, remove_entry, TMP_FDS, FTW_DEPTH | FTW_PHYS);
-}
-
 static void remove_tmp_dir(void)
 {
-    remove_tree(tmp_dir);
+    tf_remove_tree(tmp_dir);
 }
 
 /* Removes the folders under base of fuzzer processes that no longer run. */
@@ -121,7 +108,7 @@ static void sweep(const char *base)
             continue;
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", base, de->d_name);
-        remove_tree(path);
+        tf_remove_tree(path);
     }
     closedir(d);
 }
