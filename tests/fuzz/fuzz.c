@@ -113,6 +113,20 @@ static void sweep(const char *base)
     closedir(d);
 }
 
+const char *fuzz_find(const char *p, const char *end, const char *what)
+{
+    size_t n = strlen(what);
+    while (p < end && (size_t)(end - p) >= n) {
+        p = memchr(p, what[0], (size_t)(end - p) - n + 1);
+        if (!p)
+            return NULL;
+        if (memcmp(p, what, n) == 0)
+            return p;
+        p++;
+    }
+    return NULL;
+}
+
 const char *fuzz_tmpdir(void)
 {
     if (tmp_dir[0])

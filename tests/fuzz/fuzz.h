@@ -37,6 +37,12 @@ void fuzz_check_err(const struct err *e, int placed, const char *what);
 /* A malloc'd NUL-terminated copy of the bytes (NUL bytes inside stay). */
 char *fuzz_text(const uint8_t *data, size_t size);
 
+/* The first occurrence of what (NUL-terminated) in [p, end), or NULL.
+ * It reads the haystack only up to the match: the sanitizers' strstr and
+ * memmem interceptors check the whole haystack on every call, which made
+ * scanning a long output match by match quadratic. */
+const char *fuzz_find(const char *p, const char *end, const char *what);
+
 /* The bytes as a readable stream (fmemopen over a private copy, which
  * *copy receives; free it after fclose). */
 FILE *fuzz_input(const uint8_t *data, size_t size, char **copy);

@@ -51,8 +51,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static int count(const char *text, size_t len, const char *what)
 {
     int n = 0;
-    for (const char *p = text; (p = memmem(p, (size_t)(text + len - p), what, strlen(what)));
-         p++)
+    for (const char *p = text; (p = fuzz_find(p, text + len, what)); p++)
         n++;
     return n;
 }
@@ -80,11 +79,11 @@ static void check_answers(const char *in, long read_to, const char *out, size_t 
     for (const char *p = in; p < in + read_to;) {
         const char *nl = memchr(p, '\n', (size_t)(in + read_to - p));
         size_t n = (size_t)((nl ? nl : in + read_to) - p);
-        prompt = memmem(prompt, (size_t)(end - prompt), PROMPT, strlen(PROMPT));
+        prompt = fuzz_find(prompt, end, PROMPT);
         FUZZ_CHECK(prompt != NULL, "a line read without a prompt");
         const char *answer = memchr(prompt, ':', (size_t)(end - prompt));
         FUZZ_CHECK(answer != NULL, "a prompt cut short");
-        answer = strstr(answer, "(rightmost): ");
+        answer = fuzz_find(answer, end, "(rightmost): ");
         FUZZ_CHECK(answer != NULL, "a prompt cut short");
         answer += strlen("(rightmost): ");
         if (!ref_column(p, n))
