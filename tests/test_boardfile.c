@@ -758,6 +758,31 @@ Test(boardfile, write_atomic_gives_the_file_the_umask_mode, .init = make_temp_di
     cr_assert_eq(st.st_mode & 0777, 0644, "mode %o", (unsigned)(st.st_mode & 0777));
 }
 
+Test(boardfile, write_atomic_never_writes_through_a_taken_temp_name, .init = make_temp_dir,
+     .fini = remove_temp_dir)
+{
+    /* Left by an earlier process with this pid: a file, and a link aimed at
+     * a file outside. Both keep their bytes; the write takes the next name. */
+    char path[PATH_MAX], stale[PATH_MAX], lnk[PATH_MAX], victim[PATH_MAX], name[NAME_MAX];
+    temp_path("board.txt", path);
+    snprintf(name, sizeof name, "board.txt.tmp%ld-0", (long)getpid());
+    temp_path(name, stale);
+    snprintf(name, sizeof name, "board.txt.tmp%ld-1", (long)getpid());
+    temp_path(name, lnk);
+    temp_path("victim", victim);
+    write_plain_file(stale, "stale\n", 6);
+    write_plain_file(victim, "keep\n", 5);
+    cr_assert_eq(symlink(victim, lnk), 0, "symlink: %s", strerror(errno));
+    struct err e = { 0, 0, "" };
+    cr_assert_eq(tf_write_atomic(path, "new\n", 4, &e), 0, "%s", e.msg);
+    assert_file_bytes(path, "new\n", 4);
+    assert_file_bytes(stale, "stale\n", 6);
+    assert_file_bytes(victim, "keep\n", 5);
+    char listing[PATH_MAX];
+    int n = list_dir(temp_dir, listing, sizeof listing);
+    cr_assert_eq(n, 4, "folder holds %d entries: %s", n, listing);
+}
+
 Test(boardfile, write_atomic_into_missing_folder_fails_and_creates_nothing,
      .init = make_temp_dir, .fini = remove_temp_dir)
 {

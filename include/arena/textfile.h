@@ -47,7 +47,10 @@ int tf_split(const char *text, size_t len, struct tf_lines *out, struct err *e);
 int tf_player_line(const struct tf_lines *L, int line, int *player, struct err *e);
 
 /* Writes len bytes to path atomically (temp file + fsync + rename). Returns 0,
- * or -1 with e filled; on failure path is unchanged and no temp file is left. */
+ * or -1 with e filled; on failure path is unchanged and no temp file is left.
+ * The temp file is path.tmp<pid>-<n>, created exclusively (O_EXCL) with the
+ * mode fopen would give, n the first free number: a file or link already
+ * at a name is never written through. */
 int tf_write_atomic(const char *path, const char *data, size_t len, struct err *e);
 
 /* Removes path and, for a folder, everything in it, depth first. Links are

@@ -15,6 +15,12 @@
 /* First buffer for a file whose size fstat cannot tell (a pipe). */
 #define TF_READ_START 4096
 #define TF_TREE_FDS 16      /* descriptors nftw may hold open */
+/* Room for ".tmp<pid>-<n>" and the NUL: a 64-bit pid and an int. */
+#define TF_TEMP_SUFFIX_MAX 48
+/* Temporary names tried before giving up: only files left by an earlier
+ * process with the same pid, or a concurrent writer, can take a name. */
+#define TF_TEMP_TRIES 100
+#define TF_NEW_FILE_MODE 0666   /* less the umask, as fopen creates files */
 
 int tf_read(const char *path, size_t cap, char **text, size_t *len, struct err *e)
 {
@@ -165,29 +171,46 @@ void tf_place(const char *text, const char *at, int *line, int *col)
     }
 }
 
+/* Creates a temporary file next to path (path.tmp<pid>-<n>, the first n
+ * not taken) into *tmp (malloc'd). Opened with mode 0666 so the process's
+ * umask gives it the mode a plain fopen would, with no umask() round trip
+ * (which would change process-wide state) and no fchmod. Returns the
+ * descriptor, or -1 with errno set and *tmp NULL. */
+static int create_temp(const char *path, char **tmp)
+{
+    size_t room = strlen(path) + TF_TEMP_SUFFIX_MAX;
+    char *name = malloc(room);
+    if (!name) {
+        *tmp = NULL;
+        errno = ENOMEM;
+        return -1;
+    }
+    long pid = (long)getpid();
+    for (int n = 0; n < TF_TEMP_TRIES; n++) {
+        snprintf(name, room, "%s.tmp%ld-%d", path, pid, n);
+        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, TF_NEW_FILE_MODE);
+        if (fd >= 0) {
+            *tmp = name;
+            return fd;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    int saved = errno;
+    free(name);
+    *tmp = NULL;
+    errno = saved;
+    return -1;
+}
+
 int tf_write_atomic(const char *path, const char *data, size_t len, struct err *e)
 {
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + sizeof ".tmpXXXXXX");
-    if (!tmp)
-        return err_set(e, 0, 0, "out of memory");
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmpXXXXXX", sizeof ".tmpXXXXXX");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int saved = errno;
-        free(tmp);
-        return err_set(e, 0, 0, "cannot create: %s", strerror(saved));
-    }
-    /* mkstemp makes the file 0600; give it the mode a plain fopen would. */
-    mode_t mask = umask(0);
-    umask(mask);
+    char *tmp;
+    int fd = create_temp(path, &tmp);
+    if (fd < 0)
+        return err_set(e, 0, 0, "cannot create: %s", strerror(errno));
     int rc = 0, saved = 0;
-    if (fchmod(fd, 0666 & ~mask) != 0) {
-        saved = errno;
-        rc = -1;
-    }
-    if (rc == 0 && tf_write_all(fd, data, len) != 0) {
+    if (tf_write_all(fd, data, len) != 0) {
         saved = errno;
         rc = -1;
     }
