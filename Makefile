@@ -18,6 +18,14 @@
 # cJSON and Criterion come from the distribution via pkg-config; when
 # pkg-config cannot find them, scripts/install-deps.sh installs them.
 
+# Every rule is written below. Without this, make's built-in `%: %.o` link
+# rule offers to remake an included dependency file (board_connect4.d) from
+# an object the fuzz board rule can compile (board_connect4.d.o), and does
+# so whenever the .d is older than board.c: a failed link in an incremental
+# fuzz build.
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
+
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
