@@ -16,6 +16,7 @@
 #define E2E_MAX_ARGS 32
 #define SIGNAL_STATUS_BASE 128
 #define E2E_REL_MAX 256           /* a fixture's name under fixtures/ */
+#define E2E_SCORE_LINE_MAX 256    /* "Score of A vs B: " for two engine names */
 
 static char *absolute(const char *rel)
 {
@@ -36,6 +37,22 @@ void e2e_run(struct e2e_run *r, const char *cwd, const char *stdin_text, const c
     va_end(ap);
     args[n] = NULL;
     e2e_runv(r, cwd, stdin_text, prog, args);
+}
+
+void e2e_assert_clean_match(const char *a, const char *b, const char *name_a,
+                            const char *name_b)
+{
+    char score[E2E_SCORE_LINE_MAX];
+    snprintf(score, sizeof score, "Score of %s vs %s: ", name_a, name_b);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", a, "--engine", b,
+            "--games", "2", "--depth", "2", "--random-plies", "2", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_null(strstr(r.out, "forfeits"), "stdout:\n%s", r.out);
+    cr_assert_not_null(strstr(r.out, score), "no '%s' on stdout:\n%s", score, r.out);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
 }
 
 void e2e_assert_transcript(const char *prog, const char *rel, const char *const *args)

@@ -33,6 +33,13 @@ void e2e_run_free(struct e2e_run *r);
  * stderr and stdout equal to the fixture REL.out byte for byte. */
 void e2e_assert_transcript(const char *prog, const char *rel, const char *const *args);
 
+/* A two-game Connect-4 match between engine specs a and b (depth 2, two
+ * random plies) in a fresh folder: asserts exit status 0, no forfeit, and
+ * the score line "Score of NAME_A vs NAME_B: " (names as the specs give
+ * them) on stdout. */
+void e2e_assert_clean_match(const char *a, const char *b, const char *name_a,
+                            const char *name_b);
+
 /* Absolute path of a file under ARENA_FIXTURES (default fixtures/); fails
  * the test when it does not exist. Returns a malloc'd string: caller frees. */
 char *e2e_fixture(const char *rel);

@@ -281,16 +281,8 @@ Test(e2e_learn, referee_plays_the_learned_engines)
              "name=qlearn-ab,cmd=%s one-move --game connect4 --player qlearn-ab --weights %s",
              engine, w);
     snprintf(b, sizeof b, "name=random,cmd=%s one-move --game connect4 --player random", engine);
-    char *dir = e2e_tmpdir();
-    struct e2e_run r;
-    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", a, "--engine", b,
-            "--games", "2", "--depth", "2", "--random-plies", "2", NULL);
-    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    cr_assert_null(strstr(r.out, "forfeits"), "stdout:\n%s", r.out);
-    cr_assert_not_null(strstr(r.out, "Score of qlearn-ab vs random: "), "stdout:\n%s", r.out);
-    e2e_run_free(&r);
+    e2e_assert_clean_match(a, b, "qlearn-ab", "random");
     free(w);
-    e2e_rmdir(dir);
 }
 
 /* ---- rejected weights files --------------------------------------------- */

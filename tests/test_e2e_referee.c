@@ -87,15 +87,7 @@ Test(e2e_referee, crlf_and_cr_only_engines_play_normal_games)
     char a[2 * PATH_MAX + 32], b[2 * PATH_MAX + 32];
     snprintf(a, sizeof a, "name=crlf,cmd=%s %s", crlf, engine);
     snprintf(b, sizeof b, "name=cr,cmd=%s %s", cr, engine);
-    char *dir = e2e_tmpdir();
-    struct e2e_run r;
-    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", a, "--engine", b,
-            "--games", "2", "--depth", "2", "--random-plies", "2", NULL);
-    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    cr_assert_null(strstr(r.out, "forfeits"), "stdout:\n%s", r.out);
-    cr_assert_not_null(strstr(r.out, "Score of crlf vs cr: "), "stdout:\n%s", r.out);
-    e2e_run_free(&r);
-    e2e_rmdir(dir);
+    e2e_assert_clean_match(a, b, "crlf", "cr");
 }
 
 static struct nim_pos replay_start(const cJSON *game)
