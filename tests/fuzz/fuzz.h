@@ -37,7 +37,8 @@ void fuzz_check_err(const struct err *e, int placed, const char *what);
 /* A malloc'd NUL-terminated copy of the bytes (NUL bytes inside stay). */
 char *fuzz_text(const uint8_t *data, size_t size);
 
-/* The first occurrence of what (NUL-terminated) in [p, end), or NULL.
+/* The first occurrence of what (NUL-terminated, not empty) in [p, end), or
+ * NULL.
  * It reads the haystack only up to the match: the sanitizers' strstr and
  * memmem interceptors check the whole haystack on every call, which made
  * scanning a long output match by match quadratic. */
