@@ -1,7 +1,8 @@
 /*
  * test_analyze.c - the analyzer's oracles (analyze.h) against the suite's
  * plain minimax searched to the end of the game: Max-Connect4 within the
- * exact window and "unknown" before it, Nim's closed form on small boards;
+ * exact window and "unknown" before it, Nim's closed form on small boards,
+ * Connect-4's node budget;
  * a record with an illegal move after a blunder.
  */
 #include <criterion/criterion.h>
@@ -9,6 +10,7 @@
 #include "arena/analyze.h"
 #include "arena/nimgame.h"
 #include "arena/rng.h"
+#include "c4_testutil.h"
 
 #define POSITIONS 40
 #define MC4_EMPTY 7
@@ -91,6 +93,26 @@ Test(analyze, checkers_has_no_oracle)
     cr_expect_eq(ana_init(&a, game_find("checkers"), &o, &e), -1);
     cr_expect_str_eq(e.msg, "no exact oracle for checkers: analyze handles connect4, "
                             "maxconnect4 and nim");
+}
+
+/* A node budget stops the solver whatever the CPU budget: the position is
+ * "unknown" with one node, exact without a limit (a zugzwang loss with no
+ * threat on the board, which takes a search). */
+Test(analyze, connect4_node_budget_stops_the_solver)
+{
+    struct c4_pos p = pos_from_moves("545134666557644476121554316222");
+    struct err e;
+    struct analyzer a;
+    struct ana_opts o = { .budget_ms = ANA_DEFAULT_BUDGET_MS, .node_budget = 1 };
+    cr_assert_eq(ana_init(&a, &game_connect4, &o, &e), 0, "%s", e.msg);
+    enum ana_outcome got = ana_value(&a, &p);
+    cr_expect_eq(got, ANA_UNKNOWN, "one node: %s", ana_outcome_name(got));
+    ana_free(&a);
+    o.node_budget = 0;
+    cr_assert_eq(ana_init(&a, &game_connect4, &o, &e), 0, "%s", e.msg);
+    got = ana_value(&a, &p);
+    cr_expect_eq(got, ANA_LOSS, "no node limit: %s", ana_outcome_name(got));
+    ana_free(&a);
 }
 
 /* An illegal move after a blunder is refused, and the blunder's record,

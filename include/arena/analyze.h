@@ -13,7 +13,8 @@
  *
  * Oracles:
  *   connect4     the perfect solver (c4solver.h), weak, with a CPU budget
- *                per position; early positions may be "unknown";
+ *                (and optionally a node budget) per position; early
+ *                positions may be "unknown";
  *   nim          the closed form (nimgame.h): always exact;
  *   maxconnect4  an alpha-beta search to the end of the game, for positions
  *                with at most max_empty empty cells; "unknown" before.
@@ -29,6 +30,7 @@
 #define ARENA_ANALYZE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "arena/c4solver.h"
 #include "arena/game.h"
@@ -44,6 +46,8 @@ enum ana_outcome { ANA_LOSS = -1, ANA_DRAW = 0, ANA_WIN = 1, ANA_UNKNOWN = 2 };
 
 struct ana_opts {
     long budget_ms;   /* connect4: CPU per position */
+    uint64_t node_budget; /* connect4: solver nodes per position; 0: none. Unlike
+                             CPU time, the same on every run and machine */
     int max_empty;    /* maxconnect4: exact within this many empty cells */
     size_t tt_bytes;  /* the oracle's table; 0: ANA_TT_MB MiB */
 };

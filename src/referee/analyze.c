@@ -83,7 +83,7 @@ enum ana_outcome ana_value(struct analyzer *a, const void *pos)
     if (winner >= 0)
         return winner == 0 ? ANA_DRAW : winner == g->to_move(pos) ? ANA_WIN : ANA_LOSS;
     if (a->has_solver) {
-        c4s_set_budget(&a->solver, (uint64_t)a->opts.budget_ms * US_PER_MS, 0);
+        c4s_set_budget(&a->solver, (uint64_t)a->opts.budget_ms * US_PER_MS, a->opts.node_budget);
         int v = c4s_solve(&a->solver, pos, 1);
         return v == C4S_UNKNOWN ? ANA_UNKNOWN : outcome_of_sign(v);
     }
