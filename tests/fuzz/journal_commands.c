@@ -15,7 +15,7 @@
  *     was refused first;
  *   - merge is idempotent: merging its own output again writes the same
  *     bytes, and that output reads back.
- * Analysis uses the smallest budgets and tables (connect4: 512 nodes or
+ * Analysis uses the smallest budgets and tables (connect4: 64 nodes or
  * 1 ms a position; maxconnect4: exact within 4 empty cells) to stay cheap.
  */
 #include <cjson/cJSON.h>
@@ -32,7 +32,7 @@
  * the CPU budget it gives the same verdicts on every run, so a finding
  * replays; and inputs holding long Connect-4 games no longer spend 1 ms a
  * position in the solver (70% of the campaign's time at 3c1084c). */
-#define ANA_NODE_BUDGET 512
+#define ANA_NODE_BUDGET 64
 #define ANA_MAX_EMPTY 4
 #define ANA_TT_BYTES  (64 << 10)   /* the smallest tables: no 16 MiB clear per input */
 
