@@ -81,19 +81,23 @@ void c4_count_lines(uint64_t mine, uint64_t opp, struct c4_lines *out);
  * Along the other directions a cell is a threat with three own discs beyond
  * it on one side, or two on one side and one on the other (Pons's winning
  * positions). Inline: the solver calls it at every node. */
+/* c4_winning_cells along one direction, s the bit distance between two
+ * neighbouring cells on it. Called with constant s, so the shifts are
+ * immediates once inlined. */
+static inline uint64_t c4_dir_threats(uint64_t discs, int s)
+{
+    uint64_t p = (discs << s) & (discs << 2 * s);
+    uint64_t r = p & ((discs << 3 * s) | (discs >> s));
+    p = (discs >> s) & (discs >> 2 * s);
+    return r | (p & ((discs << s) | (discs >> 3 * s)));
+}
+
 static inline uint64_t c4_winning_cells(uint64_t discs, uint64_t occupied)
 {
     uint64_t r = (discs << 1) & (discs << 2) & (discs << 3);
-    const int shift[3] = { C4_COL_BITS, C4_COL_BITS - 1, C4_COL_BITS + 1 };
-    for (int d = 0; d < 3; d++) {
-        int s = shift[d];
-        uint64_t p = (discs << s) & (discs << 2 * s);
-        r |= p & (discs << 3 * s);
-        r |= p & (discs >> s);
-        p = (discs >> s) & (discs >> 2 * s);
-        r |= p & (discs << s);
-        r |= p & (discs >> 3 * s);
-    }
+    r |= c4_dir_threats(discs, C4_COL_BITS);
+    r |= c4_dir_threats(discs, C4_COL_BITS - 1);
+    r |= c4_dir_threats(discs, C4_COL_BITS + 1);
     return r & (C4_BOARD_MASK ^ occupied);
 }
 
