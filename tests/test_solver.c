@@ -181,6 +181,44 @@ Test(solver, budget_runs_out_cleanly)
     c4s_free(&s);
 }
 
+/* Where the solver files a position (the near table, the far one, or the
+ * near one first and then far once the call outgrows it, carrying its
+ * entries over) changes the work, never a score: the same positions solve
+ * the same with a fresh table under every switch point. The first four
+ * lines are Begin-Easy's (published scores); 4433521 takes about half a
+ * million nodes, so every finite switch point is passed mid-search. */
+Test(solver, table_layout_never_changes_a_score)
+{
+    static const struct { const char *moves; int score; } positions[] = {
+        { "32164625", 11 }, { "243335424257", 12 }, { "6146", 18 }, { "5747415", -12 },
+        { "4433521", 6 }, { "545134666557644476121554316222", -1 },
+        { "746531441472644337251357665366", 0 },
+    };
+    static const uint64_t switch_at[] = { 0, 50, 5000, UINT64_MAX };
+    struct c4s s;
+    cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
+    cr_expect_gt(s.small_nodes, 0, "the default layout starts near");
+    for (size_t k = 0; k < sizeof switch_at / sizeof *switch_at; k++) {
+        s.small_nodes = switch_at[k];
+        int went_far = 0;
+        for (size_t i = 0; i < sizeof positions / sizeof *positions; i++) {
+            c4s_clear(&s);
+            struct c4_pos p = pos_from_moves(positions[i].moves);
+            int got = c4s_solve(&s, &p, 0);
+            cr_expect_eq(got, positions[i].score, "%s, switching at %llu nodes: solved %d, "
+                         "expected %d", positions[i].moves, (unsigned long long)switch_at[k],
+                         got, positions[i].score);
+            cr_expect_eq(s.far_mode, s.nodes > switch_at[k], "%s: %llu nodes, switch at %llu, "
+                         "far %d", positions[i].moves, (unsigned long long)s.nodes,
+                         (unsigned long long)switch_at[k], s.far_mode);
+            went_far |= s.far_mode;
+        }
+        cr_expect_eq(went_far, switch_at[k] != UINT64_MAX, "switch at %llu: far %d",
+                     (unsigned long long)switch_at[k], went_far);
+    }
+    c4s_free(&s);
+}
+
 struct bad_moves {
     char moves[MOVES_MAX];
     int at;

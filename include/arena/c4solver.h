@@ -12,15 +12,20 @@
  * to the exact score by null-window searches (iterative narrowing). It keeps
  * only moves that do not hand the opponent an immediate win, orders them by
  * the TT's best move, then by how many winning cells they create (centre
- * first on ties), and remembers bounds in a transposition table of 8-byte
+ * first on ties), and remembers bounds in transposition tables of 8-byte
  * entries keyed by the full position (no false hits) in two-entry buckets:
  * one slot keeps the entry closest to the root, the other the newest. A
  * position and its mirror image share entries.
  *
- * The solver owns its table (tt_bytes, cleared at init); nodes counts the
- * positions the last call visited. Keeping the table between calls only makes
- * later calls faster, never changes a score. No globals: several solvers may
- * live in one process.
+ * There are two tables: a near one of 2 MiB that stays in the caches and a
+ * far one of tt_bytes. A call files every position near until it has visited
+ * small_nodes positions (most solves never do); then it files the positions
+ * more than a few cells from the end far, taking their near entries along.
+ *
+ * The solver owns its tables (cleared at init); nodes counts the positions
+ * the last call visited. Keeping the tables between calls, and where a
+ * position is filed, only changes how fast a call is, never a score. No
+ * globals: several solvers may live in one process.
  */
 #ifndef ARENA_C4SOLVER_H
 #define ARENA_C4SOLVER_H
@@ -46,8 +51,13 @@
 struct c4book;
 
 struct c4s {
-    uint64_t *slot;          /* the table: 2 * buckets entries */
+    uint64_t *slot;          /* the far table: 2 * buckets entries */
     size_t buckets;          /* a power of two */
+    uint64_t *near;          /* the near table: 2 * near_buckets entries */
+    size_t near_buckets;     /* a power of two */
+    uint64_t small_nodes;    /* a call moves to the far table past this many
+                              * nodes (c4s_init sets the default; 0: at once) */
+    int far_mode;            /* the current call has moved */
     uint64_t nodes;          /* positions visited by the last call */
     uint64_t node_budget;    /* 0: none; else stop after this many nodes */
     uint64_t deadline_ns;    /* 0: none; else stop at this clock_cpu_ns() */
@@ -55,8 +65,9 @@ struct c4s {
     const struct c4book *book; /* NULL, or exact scores to use (not owned) */
 };
 
-/* Allocates the largest table of two-entry buckets that fits in tt_bytes
- * (at least 64 KiB). Returns 0, or -1 when out of memory (nothing to free). */
+/* Allocates the near table and the largest far table of two-entry buckets
+ * that fits in tt_bytes (at least 64 KiB). Returns 0, or -1 when out of
+ * memory (nothing to free). */
 int c4s_init(struct c4s *s, size_t tt_bytes);
 void c4s_free(struct c4s *s);
 /* Forgets every stored bound. */
