@@ -13,12 +13,12 @@
  * only moves that do not hand the opponent an immediate win, orders them by
  * the TT's best move, then by how many winning cells they create (centre
  * first on ties), and remembers bounds in transposition tables of 8-byte
- * entries keyed by the full position (no false hits) in two-entry buckets:
- * one slot keeps the entry closest to the root, the other the newest. A
- * position and its mirror image share entries.
+ * entries keyed by the full position (no false hits) in two-entry buckets.
+ * A position and its mirror image share entries.
  *
- * There are two tables: a near one of 2 MiB that stays in the caches and a
- * far one of tt_bytes. A call files every position near until it has visited
+ * There are two tables: a near one of 2 MiB that stays in the caches (a
+ * bucket keeps its two newest entries) and a far one of tt_bytes (one slot
+ * keeps the entry closest to the root, the other the newest). A call files every position near until it has visited
  * small_nodes positions (most solves never do); then it files the positions
  * more than a few cells from the end far, taking their near entries along.
  *
@@ -132,8 +132,8 @@ int c4s_parse_line(char *buf, enum tf_getline_result r, int lineno, struct c4s_l
 /* `engine solve`: solves every line of in, named name in messages. A line
  * is a move string, optionally followed by spaces and the expected score
  * (the test sets' "MOVES SCORE" lines); an empty line is the start position.
- * Prints "MOVES SCORE NODES MICROSECONDS" per line to out (CPU time of the
- * solve alone; with weak the score is 1, 0 or -1). A bad line is reported on
+ * Prints "MOVES SCORE NODES MICROSECONDS" per line to out (elapsed time of the
+ * solve alone, to a hundredth; with weak the score is 1, 0 or -1). A bad line is reported on
  * diag as name:line:col: why, and the run goes on; so is a solved score that
  * differs from the expected one (compared by sign when weak). Returns 0,
  * EXIT_BAD_INPUT when a line was bad, or 1 when a score differed (and no

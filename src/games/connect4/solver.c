@@ -51,7 +51,8 @@
 
 /* ---- the table ---------------------------------------------------------
  * Two tables of two-slot buckets, the same format: near (NEAR_TT_BYTES, in
- * the caches) and far (the rest, huge pages). A call starts with every
+ * the caches; a bucket keeps its two newest entries) and far (the rest, huge
+ * pages; a bucket keeps the entry nearest the root and the newest). A call starts with every
  * position in the near table; a call that passes SMALL_SEARCH_NODES nodes
  * copies the near entries of positions farther than NEAR_MAX_EMPTY from the
  * end into the far table and from then on files those positions there. An
@@ -236,9 +237,11 @@ static inline int budget_spent(struct c4s *s)
     return s->aborted;
 }
 
-/* Files entry e in bucket b: the first slot keeps the entry nearest the
- * root (the one it displaces moves to the second), the second the newest. */
-static inline void tt_store(uint64_t *b, uint64_t e)
+/* Files entry e in far bucket b: the first slot keeps the entry nearest the
+ * root (the one it displaces moves to the second), the second the newest.
+ * The far table outlives calls, and its entries near the root are the ones
+ * that save the most work. */
+static inline void tt_store_far(uint64_t *b, uint64_t e)
 {
     uint64_t key = e & KEY_MASK, work = e >> WORK_SHIFT;
     if ((b[0] & KEY_MASK) == key || (b[0] >> WORK_SHIFT) <= work
@@ -251,13 +254,26 @@ static inline void tt_store(uint64_t *b, uint64_t e)
     }
 }
 
+/* Files entry e in near bucket b: the two newest entries. Preferring the
+ * entries nearest the root here would fill the small table's first slots
+ * with earlier calls' positions (measured: 16% more nodes on Middle-Medium). */
+static inline void tt_store_near(uint64_t *b, uint64_t e)
+{
+    if ((b[0] & KEY_MASK) != (e & KEY_MASK))
+        b[1] = b[0];
+    b[0] = e;
+}
+
 static void tt_put(struct c4s *s, uint64_t key, int moves, int score, int bound, int col)
 {
     uint64_t work = (uint64_t)((C4_CELLS - moves) / WORK_DIV);
     uint64_t e = key | (uint64_t)(score + SCORE_OFFSET) << VAL_SHIFT
                  | (uint64_t)bound << BOUND_SHIFT | (uint64_t)(col + 1) << MOVE_SHIFT
                  | work << WORK_SHIFT;
-    tt_store(bucket_of(s, key, moves), e);
+    if (files_far(s, C4_CELLS - moves))
+        tt_store_far(bucket_in(s->slot, s->buckets, key), e);
+    else
+        tt_store_near(bucket_in(s->near, s->near_buckets, key), e);
 }
 
 /* The call has outgrown the near table: from now on positions farther
@@ -271,7 +287,7 @@ static void enter_far_mode(struct c4s *s)
         uint64_t e = s->near[i];
         int max_empty = (int)(e >> WORK_SHIFT) * WORK_DIV + WORK_DIV - 1;
         if (((e >> BOUND_SHIFT) & BOUND_MASK) && max_empty > NEAR_MAX_EMPTY)
-            tt_store(bucket_in(s->slot, s->buckets, e & KEY_MASK), e);
+            tt_store_far(bucket_in(s->slot, s->buckets, e & KEY_MASK), e);
     }
 }
 
