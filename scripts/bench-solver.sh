@@ -3,7 +3,7 @@
 # (`make bench-solver`): every position of End-Easy, Middle-Easy,
 # Middle-Medium, Begin-Easy and Begin-Medium, and the first 50 of Begin-Hard
 # (all 1000 with ALL=1). Every score is checked against the set's own;
-# prints mean nodes and mean CPU microseconds per position next to the
+# prints mean nodes and mean elapsed microseconds per position next to the
 # anchor's published figures (Pons, "Solving Connect 4", strong solver).
 # The solver keeps its table from one position to the next, as the anchor's
 # benchmark does. Outputs under results/solver-bench/.

@@ -76,6 +76,18 @@ Test(e2e_solver, solve_reads_stdin)
     char *scores = first_two_fields(r.out);
     cr_expect_str_eq(scores, "4455 18\n44455554221 -15\n");
     free(scores);
+    /* Each line's last two fields: the node count, then the microseconds
+     * to a hundredth. */
+    for (const char *line = r.out; *line; line = strchr(line, '\n') + 1) {
+        char moves[32], tail[8];
+        int score, hundredths;
+        unsigned long long nodes, us;
+        int n = sscanf(line, "%31s %d %llu %llu.%2d%7[^\n]", moves, &score, &nodes, &us,
+                       &hundredths, tail);
+        cr_expect_eq(n, 5, "not 'MOVES SCORE NODES US.HH': %s", line);
+        cr_expect(strchr(line, '.') && strchr(line, '.')[3] == '\n', "not two decimals: %s",
+                  line);
+    }
     e2e_run_free(&r);
 }
 

@@ -59,6 +59,7 @@ static const char usage_text[] =
     "      a line may also carry the expected score after a space (the public test\n"
     "      sets' format), which is then checked. Prints per line:\n"
     "        MOVES SCORE NODES MICROSECONDS\n"
+    "      MICROSECONDS: the solve's elapsed time, to a hundredth (monotonic clock).\n"
     "      SCORE: 0 draw; 22 minus the discs the winner has played at the end when\n"
     "      the side to move wins, its negation when it loses. --weak prints only\n"
     "      1, 0 or -1 (win, draw, loss). A bad line is reported with file:line:col\n"

@@ -75,16 +75,20 @@ int c4s_solve_lines(struct c4s *s, FILE *in, const char *name, int weak, FILE *o
             status = EXIT_BAD_INPUT;
             continue;
         }
-        uint64_t t0 = clock_cpu_ns();
+        /* Wall time, as the test sets' published figures are: the CPU
+         * clock is a system call (about 1.4 us on a VM, a third of an
+         * End-Easy solve), the monotonic clock is read in user space. A
+         * solve does no I/O, so on an idle core the two agree. */
+        uint64_t t0 = clock_wall_ns();
         int score = c4s_solve(s, &l.pos, weak);
-        uint64_t us = (clock_cpu_ns() - t0) / NS_PER_US;
+        double us = (double)(clock_wall_ns() - t0) / NS_PER_US;
         if (score == C4S_UNKNOWN) {
             fprintf(diag, "%s:%d: budget ran out\n", name, lineno);
             status = EXIT_BAD_INPUT;
             continue;
         }
-        fprintf(out, "%.*s %d %llu %llu\n", (int)l.moves_len, buf, score,
-                (unsigned long long)s->nodes, (unsigned long long)us);
+        fprintf(out, "%.*s %d %llu %.2f\n", (int)l.moves_len, buf, score,
+                (unsigned long long)s->nodes, us);
         if (l.has_score && (weak ? sign(l.score) != score : l.score != score)) {
             fprintf(diag, "%s:%d: expected score %d, solved %d\n", name, lineno, l.score, score);
             if (status == 0)
