@@ -16,11 +16,12 @@
  * entries keyed by the full position (no false hits) in two-entry buckets.
  * A position and its mirror image share entries.
  *
- * There are two tables: a near one of 2 MiB that stays in the caches (a
- * bucket keeps its two newest entries) and a far one of tt_bytes (one slot
- * keeps the entry closest to the root, the other the newest). A call files every position near until it has visited
- * small_nodes positions (most solves never do); then it files the positions
- * more than a few cells from the end far, taking their near entries along.
+ * There are two tables: a near one of at most 2 MiB that stays in the
+ * caches (a bucket keeps its two newest entries) and a far one of tt_bytes
+ * (one slot keeps the entry closest to the root, the other the newest). A
+ * call files every position near until it has visited small_nodes
+ * positions (most solves never do); then it files the positions more than a
+ * few cells from the end far, taking their near entries along.
  *
  * The solver owns its tables (cleared at init); nodes counts the positions
  * the last call visited. Keeping the tables between calls, and where a
@@ -65,9 +66,10 @@ struct c4s {
     const struct c4book *book; /* NULL, or exact scores to use (not owned) */
 };
 
-/* Allocates the near table and the largest far table of two-entry buckets
- * that fits in tt_bytes (at least 64 KiB). Returns 0, or -1 when out of
- * memory (nothing to free). */
+/* Allocates the largest far table of two-entry buckets that fits in tt_bytes
+ * (at least 64 KiB) and a near table of 2 MiB, or of the far table's size
+ * when that is smaller. Returns 0, or -1 when out of memory (nothing to
+ * free). */
 int c4s_init(struct c4s *s, size_t tt_bytes);
 void c4s_free(struct c4s *s);
 /* Forgets every stored bound. */

@@ -109,10 +109,15 @@ int c4s_init(struct c4s *s, size_t tt_bytes)
     while (n * 2 <= want)
         n *= 2;
     s->buckets = n;
+    /* A far table no larger than the near one is in the caches already;
+     * the near one then only needs its size (callers that solve many tiny
+     * inputs ask for the smallest table so that each init clears little). */
     s->near_buckets = NEAR_TT_BYTES / TT_BUCKET_BYTES;
+    if (s->near_buckets > n)
+        s->near_buckets = n;
     s->small_nodes = SMALL_SEARCH_NODES;
     s->slot = table_alloc(n * TT_BUCKET_BYTES);
-    s->near = table_alloc(NEAR_TT_BYTES);
+    s->near = table_alloc(s->near_buckets * TT_BUCKET_BYTES);
     if (!s->slot || !s->near) {
         c4s_free(s);
         return -1;
