@@ -150,8 +150,12 @@ static void kill_and_resume(const char *signal_name, int want_status, const char
                "--rounds 10 --random-plies 2 --concurrency 2 --journal j.jsonl \"$@\"\n",
             ref, s.perfect, s.slow);
     fclose(f);
+    /* The kill comes once the journal holds its header and a game (polled,
+     * at most 20 s: a fixed sleep came too early on a loaded machine). */
     snprintf(cmd, sizeof cmd,
-             "cd '%s' && { sh run.sh >first.out 2>&1 & pid=$!; sleep 0.8; kill -%s $pid; "
+             "cd '%s' && { sh run.sh >first.out 2>&1 & pid=$!; i=0; "
+             "while [ $i -lt 400 ] && [ \"$(cat j.jsonl 2>/dev/null | wc -l)\" -lt 2 ]; "
+             "do sleep 0.05; i=$((i+1)); done; kill -%s $pid; "
              "wait $pid; echo $? > status; }",
              dir, signal_name);
     cr_assert_eq(system(cmd), 0);
