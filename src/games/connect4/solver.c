@@ -455,12 +455,13 @@ static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int al
      * (insertion sort, stable). */
     uint64_t mv[C4_WIDTH];
     int sc[C4_WIDTH], col[C4_WIDTH], n = 0;
+    int single = (next & (next - 1)) == 0;   /* one move: nothing to order */
     for (int i = 0; i < C4_WIDTH; i++) {
         int c = centre_order[i];
         uint64_t m = next & col_mask(c);
         if (!m)
             continue;
-        int score = __builtin_popcountll(c4_winning_cells(cur | m, mask | m));
+        int score = single ? 0 : __builtin_popcountll(c4_winning_cells(cur | m, mask | m));
         int j = n++;
         for (; j > 0 && sc[j - 1] < score; j--) {
             mv[j] = mv[j - 1];
