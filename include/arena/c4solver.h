@@ -134,9 +134,9 @@ int c4s_parse_line(char *buf, enum tf_getline_result r, int lineno, struct c4s_l
 /* `engine solve`: solves every line of in, named name in messages. A line
  * is a move string, optionally followed by spaces and the expected score
  * (the test sets' "MOVES SCORE" lines); an empty line is the start position.
- * Prints "MOVES SCORE NODES MICROSECONDS" per line to out (elapsed time of the
- * solve alone, to a hundredth; with weak the score is 1, 0 or -1). A bad line is reported on
- * diag as name:line:col: why, and the run goes on; so is a solved score that
+ * Prints "MOVES SCORE NODES MICROSECONDS" per line to out (elapsed time of
+ * the solve alone, to a hundredth; with weak the score is 1, 0 or -1). A bad
+ * line is reported on diag as name:line:col: why, and the run goes on; so is a solved score that
  * differs from the expected one (compared by sign when weak). Returns 0,
  * EXIT_BAD_INPUT when a line was bad, or 1 when a score differed (and no
  * line was bad). */

@@ -75,12 +75,7 @@ int c4_count_fours(uint64_t discs);
 int c4_has_four(uint64_t discs);
 /* Counts mine's open lines (see struct c4_lines) with opp's discs blocking. */
 void c4_count_lines(uint64_t mine, uint64_t opp, struct c4_lines *out);
-/* The empty cells that would complete a line of four for discs (a subset of
- * occupied) if discs had a disc there: its threats, playable or not. Discs
- * rest on discs, so a vertical threat is only ever the cell on top of three.
- * Along the other directions a cell is a threat with three own discs beyond
- * it on one side, or two on one side and one on the other (Pons's winning
- * positions). Inline: the solver calls it at every node. */
+
 /* c4_winning_cells along one direction, s the bit distance between two
  * neighbouring cells on it. Called with constant s, so the shifts are
  * immediates once inlined. */
@@ -92,6 +87,12 @@ static inline uint64_t c4_dir_threats(uint64_t discs, int s)
     return r | (p & ((discs << s) | (discs >> 3 * s)));
 }
 
+/* The empty cells that would complete a line of four for discs (a subset of
+ * occupied) if discs had a disc there: its threats, playable or not. Discs
+ * rest on discs, so a vertical threat is only ever the cell on top of three.
+ * Along the other directions a cell is a threat with three own discs beyond
+ * it on one side, or two on one side and one on the other (Pons's winning
+ * positions). Inline: the solver calls it at every node. */
 static inline uint64_t c4_winning_cells(uint64_t discs, uint64_t occupied)
 {
     uint64_t r = (discs << 1) & (discs << 2) & (discs << 3);

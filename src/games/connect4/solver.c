@@ -52,12 +52,12 @@
 /* ---- the table ---------------------------------------------------------
  * Two tables of two-slot buckets, the same format: near (NEAR_TT_BYTES, in
  * the caches; a bucket keeps its two newest entries) and far (the rest, huge
- * pages; a bucket keeps the entry nearest the root and the newest). A call starts with every
- * position in the near table; a call that passes SMALL_SEARCH_NODES nodes
- * copies the near entries of positions farther than NEAR_MAX_EMPTY from the
- * end into the far table and from then on files those positions there. An
- * entry holds its full key, so where a position is filed changes how much
- * the search remembers, never a score.
+ * pages; a bucket keeps the entry nearest the root and the newest). A call
+ * starts with every position in the near table; a call that passes
+ * SMALL_SEARCH_NODES nodes copies the near entries of positions farther than
+ * NEAR_MAX_EMPTY from the end into the far table and from then on files
+ * those positions there. An entry holds its full key, so where a position is
+ * filed changes how much the search remembers, never a score.
  *
  * An entry is one uint64_t:
  *   bits  0-48  the key (the canonical one when mirrors share entries)
