@@ -89,9 +89,11 @@ enum { B_EMPTY = 0, B_LOWER = 1, B_UPPER = 2, B_EXACT = 3 };
 #define TT_BUCKET_BYTES (2 * sizeof(uint64_t))
 #define TT_MIN_BUCKETS 4096
 #define CACHE_LINE_BYTES 64
-/* Fibonacci hashing: the product's high bits spread the 49-bit keys. */
+/* Fibonacci hashing: the product's top bits pick the bucket. Its bits below
+ * 35 depend only on the key's bits below 35 (columns 1-5): an index taken
+ * from there filed positions that differ only in columns 6 and 7 in one
+ * bucket (22% more nodes on Middle-Medium). */
 #define KEY_MIX UINT64_C(0x9E3779B97F4A7C15)
-#define KEY_MIX_SHIFT 20
 
 /* Cache-line aligned, or for a multiple of the huge page size on huge
  * pages where the kernel grants them: every far probe lands on a random page,
@@ -158,7 +160,7 @@ void c4s_set_budget(struct c4s *s, uint64_t cpu_us, uint64_t nodes)
 
 static inline uint64_t *bucket_in(uint64_t *table, size_t buckets, uint64_t key)
 {
-    return table + 2 * ((key * KEY_MIX) >> KEY_MIX_SHIFT & (buckets - 1));
+    return table + 2 * ((key * KEY_MIX) >> (64 - __builtin_ctzll(buckets)));
 }
 
 /* 1 when a position `empty` cells from a full board is filed far. */
