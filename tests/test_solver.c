@@ -121,6 +121,35 @@ Test(solver, mirror_images_score_the_same)
     c4s_free(&s);
 }
 
+/* A call files a position and its mirror image under one key only when its
+ * root allows both below it (no cell where the root has one side's disc and
+ * its mirror image the other's); either way it reads what calls of the
+ * other kind left in a shared table, and the scores stay those of a fresh
+ * table. */
+Test(solver, mirror_keys_only_where_the_root_allows_mirror_images)
+{
+    static const struct { const char *moves; int mirror; } roots[] = {
+        { "4433521", 1 }, { "443352135", 0 }, { "443352145", 0 }, { "443352133", 1 },
+        { "4433561", 1 }, { "443356145", 0 }, { "443356131", 1 }, { "443356135", 0 },
+        { "545134666557644476121554316222", 0 }, { "4433", 1 },
+    };
+    struct c4s shared, fresh;
+    cr_assert_eq(c4s_init(&shared, TT_BYTES), 0);
+    cr_assert_eq(c4s_init(&fresh, TT_BYTES), 0);
+    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+        struct c4_pos p = pos_from_moves(roots[i].moves);
+        c4s_clear(&fresh);
+        int want = c4s_solve(&fresh, &p, 0);
+        int got = c4s_solve(&shared, &p, 0);
+        cr_expect_eq(shared.mirror, roots[i].mirror, "\"%s\": mirror keys %d, expected %d",
+                     roots[i].moves, shared.mirror, roots[i].mirror);
+        cr_expect_eq(got, want, "\"%s\" after the others: %d, with a fresh table %d",
+                     roots[i].moves, got, want);
+    }
+    c4s_free(&shared);
+    c4s_free(&fresh);
+}
+
 /* The best move is the lowest column among those of the highest score, and
  * its score is the position's. */
 Test(solver, best_move_is_the_lowest_column_of_the_best_score)

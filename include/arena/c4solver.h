@@ -59,6 +59,8 @@ struct c4s {
     uint64_t small_nodes;    /* a call moves to the far table past this many
                               * nodes (c4s_init sets the default; 0: at once) */
     int far_mode;            /* the current call has moved */
+    int mirror;              /* the current call files mirror images
+                              * under one key */
     uint64_t nodes;          /* positions visited by the last call */
     uint64_t node_budget;    /* 0: none; else stop after this many nodes */
     uint64_t deadline_ns;    /* 0: none; else stop at this clock_cpu_ns() */

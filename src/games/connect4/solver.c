@@ -314,7 +314,7 @@ static inline uint64_t tt_get(const struct c4s *s, uint64_t key, int moves)
 
 /* The canonical key of (cur, mask): mirror images share it when mirrored is
  * set on return. */
-static inline uint64_t node_key(uint64_t cur, uint64_t mask, int *mirrored)
+static inline uint64_t canonical_key(uint64_t cur, uint64_t mask, int *mirrored)
 {
     uint64_t key = cur + mask;
     *mirrored = 0;
@@ -329,7 +329,20 @@ static inline uint64_t node_key(uint64_t cur, uint64_t mask, int *mirrored)
 uint64_t c4s_key(const struct c4_pos *p)
 {
     int mirrored;
-    return node_key(p->disc[p->to_move], p->disc[0] | p->disc[1], &mirrored);
+    return canonical_key(p->disc[p->to_move], p->disc[0] | p->disc[1], &mirrored);
+}
+
+/* The key the current call files (cur, mask) under: the canonical one when
+ * the call's positions may meet their mirror images, else the position's
+ * own. Both agree with what other calls filed: an entry stores its best
+ * move as seen from the position its key spells, whichever way it got
+ * there. */
+static inline uint64_t node_key(const struct c4s *s, uint64_t cur, uint64_t mask, int *mirrored)
+{
+    if (s->mirror)
+        return canonical_key(cur, mask, mirrored);
+    *mirrored = 0;
+    return cur + mask;
 }
 
 static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int alpha, int beta);
@@ -366,7 +379,7 @@ static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int al
     if (moves >= C4_CELLS - 2)
         return 0;   /* two cells left, neither side can win: a draw */
     int mirrored;
-    uint64_t key = node_key(cur, mask, &mirrored);
+    uint64_t key = node_key(s, cur, mask, &mirrored);
     /* An exact score is an answer for any window. */
     if (s->book && moves <= s->book->max_moves) {
         int v = c4book_lookup(s->book, key);
@@ -378,7 +391,7 @@ static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int al
         for (uint64_t rest = next; rest; rest &= rest - 1) {
             uint64_t m = rest & -rest;
             int cm;
-            uint64_t ck = node_key(cur ^ mask, mask | m, &cm);
+            uint64_t ck = node_key(s, cur ^ mask, mask | m, &cm);
             __builtin_prefetch(bucket_of(s, ck, moves + 1));
         }
     /* The opponent cannot win with its next disc, we cannot with ours. */
@@ -432,7 +445,7 @@ static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int al
         for (uint64_t rest = next; rest; rest &= rest - 1) {
             uint64_t m = rest & -rest;
             int cm;
-            uint64_t ck = node_key(cur ^ mask, mask | m, &cm);
+            uint64_t ck = node_key(s, cur ^ mask, mask | m, &cm);
             uint64_t ce = tt_get(s, ck, moves + 1);
             if (!ce)
                 continue;
@@ -527,8 +540,14 @@ static int solve_node(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int
     return lo;
 }
 
-static void begin_call(struct c4s *s)
+/* Starts a call from the position (cur, mask). A position below it holds
+ * its discs; its mirror image holds their mirror image, so both can be met
+ * only when no cell of the root holds one side's disc where the root's
+ * mirror image holds the other's. Most roots clash, and their calls skip
+ * mirroring keys (12% of a node's instructions). */
+static void begin_call(struct c4s *s, uint64_t cur, uint64_t mask)
 {
+    s->mirror = (mirror_key(cur) & (cur ^ mask)) == 0;
     s->far_mode = 0;
     s->nodes = 0;
     s->aborted = 0;
@@ -536,15 +555,15 @@ static void begin_call(struct c4s *s)
 
 int c4s_solve(struct c4s *s, const struct c4_pos *p, int weak)
 {
-    begin_call(s);
-    uint64_t mask = p->disc[0] | p->disc[1];
-    return solve_node(s, p->disc[p->to_move], mask, p->moves, weak);
+    uint64_t cur = p->disc[p->to_move], mask = p->disc[0] | p->disc[1];
+    begin_call(s, cur, mask);
+    return solve_node(s, cur, mask, p->moves, weak);
 }
 
 int c4s_analyze(struct c4s *s, const struct c4_pos *p, int scores[C4_WIDTH])
 {
-    begin_call(s);
     uint64_t cur = p->disc[p->to_move], mask = p->disc[0] | p->disc[1];
+    begin_call(s, cur, mask);
     uint64_t wins = c4_winning_cells(cur, mask);
     uint64_t nodes = 0;
     int legal = 0;
@@ -572,8 +591,8 @@ int c4s_analyze(struct c4s *s, const struct c4_pos *p, int scores[C4_WIDTH])
 
 int c4s_best_move(struct c4s *s, const struct c4_pos *p, int *score)
 {
-    begin_call(s);
     uint64_t cur = p->disc[p->to_move], mask = p->disc[0] | p->disc[1];
+    begin_call(s, cur, mask);
     uint64_t moves = c4_playable_cells(mask), wins = c4_winning_cells(cur, mask) & moves;
     int best = -1, v;
     if (wins) {
