@@ -215,11 +215,11 @@ static inline int has_open_line(uint64_t free)
 }
 
 /* The playable cells that neither leave an opponent's immediate win open
- * nor fail to block one; 0 when every move loses at once. */
-static inline uint64_t non_losing_moves(uint64_t cur, uint64_t mask)
+ * nor fail to block one, opp_win being the opponent's winning cells; 0 when
+ * every move loses at once. */
+static inline uint64_t non_losing_moves(uint64_t mask, uint64_t opp_win)
 {
     uint64_t moves = c4_playable_cells(mask);
-    uint64_t opp_win = c4_winning_cells(cur ^ mask, mask);
     uint64_t forced = moves & opp_win;
     if (forced) {
         if (forced & (forced - 1))
@@ -345,14 +345,17 @@ static inline uint64_t node_key(const struct c4s *s, uint64_t cur, uint64_t mask
     return cur + mask;
 }
 
-static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int alpha, int beta);
+static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, uint64_t opp_win, int moves,
+                   int alpha, int beta);
 
-/* Searches one child; 1 when it cut off (the bound is stored), else 0 with
- * *alpha and *best raised when it improved. */
+/* Searches one child, wins being c4_winning_cells(cur | m, mask | m); 1 when
+ * it cut off (the bound is stored), else 0 with *alpha and *best raised when
+ * it improved. */
 static inline int search_child(struct c4s *s, uint64_t cur, uint64_t mask, uint64_t m,
-                               int moves, int *alpha, int beta, int *best, int col)
+                               uint64_t wins, int moves, int *alpha, int beta, int *best,
+                               int col)
 {
-    int v = -negamax(s, cur ^ mask, mask | m, moves + 1, -beta, -*alpha);
+    int v = -negamax(s, cur ^ mask, mask | m, wins, moves + 1, -beta, -*alpha);
     if (v >= beta) {
         *alpha = v;
         *best = col;
@@ -365,7 +368,11 @@ static inline int search_child(struct c4s *s, uint64_t cur, uint64_t mask, uint6
     return 0;
 }
 
-static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int alpha, int beta)
+/* opp_win: c4_winning_cells(cur ^ mask, mask), the opponent's winning cells;
+ * the parent has them (its ordering counted them), so no node computes its
+ * opponent's. */
+static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, uint64_t opp_win, int moves,
+                   int alpha, int beta)
 {
     s->nodes++;
     if (!s->far_mode && s->nodes > s->small_nodes)
@@ -373,7 +380,7 @@ static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int al
     if ((s->node_budget || s->deadline_ns) && budget_spent(s))
         return 0;
     /* The exits that need no key first: most leaves end here. */
-    uint64_t next = non_losing_moves(cur, mask);
+    uint64_t next = non_losing_moves(mask, opp_win);
     if (!next)
         return -(C4_CELLS - moves) / 2;
     if (moves >= C4_CELLS - 2)
@@ -462,7 +469,8 @@ static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int al
      * usually cuts off alone. */
     uint64_t hm = hint >= 0 ? next & col_mask(hint) : 0;
     if (hm) {
-        int cut = search_child(s, cur, mask, hm, moves, &alpha, beta, &best, hint);
+        int cut = search_child(s, cur, mask, hm, c4_winning_cells(cur | hm, mask | hm), moves,
+                               &alpha, beta, &best, hint);
         if (s->aborted)
             return 0;
         if (cut)
@@ -471,28 +479,30 @@ static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int al
     }
 
     /* The rest: most winning cells created first, centre first on ties
-     * (insertion sort, stable). */
-    uint64_t mv[C4_WIDTH];
+     * (insertion sort, stable). The children get the cells counted. */
+    uint64_t mv[C4_WIDTH], wc[C4_WIDTH];
     int sc[C4_WIDTH], col[C4_WIDTH], n = 0;
-    int single = (next & (next - 1)) == 0;   /* one move: nothing to order */
     for (int i = 0; i < C4_WIDTH; i++) {
         int c = centre_order[i];
         uint64_t m = next & col_mask(c);
         if (!m)
             continue;
-        int score = single ? 0 : __builtin_popcountll(c4_winning_cells(cur | m, mask | m));
+        uint64_t wins = c4_winning_cells(cur | m, mask | m);
+        int score = __builtin_popcountll(wins);
         int j = n++;
         for (; j > 0 && sc[j - 1] < score; j--) {
             mv[j] = mv[j - 1];
+            wc[j] = wc[j - 1];
             sc[j] = sc[j - 1];
             col[j] = col[j - 1];
         }
         mv[j] = m;
+        wc[j] = wins;
         sc[j] = score;
         col[j] = c;
     }
     for (int i = 0; i < n; i++) {
-        int cut = search_child(s, cur, mask, mv[i], moves, &alpha, beta, &best, col[i]);
+        int cut = search_child(s, cur, mask, mv[i], wc[i], moves, &alpha, beta, &best, col[i]);
         if (s->aborted)
             return 0;
         if (cut)
@@ -514,6 +524,7 @@ static int solve_node(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int
 {
     if (c4_winning_cells(cur, mask) & c4_playable_cells(mask))
         return weak ? 1 : C4S_WIN_NOW(moves);
+    uint64_t opp_win = c4_winning_cells(cur ^ mask, mask);
     int lo = C4S_LOSE_NEXT(moves), hi = C4S_WIN_NOW(moves);
     if (weak) {
         lo = -1;
@@ -527,7 +538,7 @@ static int solve_node(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int
             med = lo / 2;
         else if (med >= 0 && hi / 2 > med)
             med = hi / 2;
-        int r = negamax(s, cur, mask, moves, med, med + 1);
+        int r = negamax(s, cur, mask, opp_win, moves, med, med + 1);
         if (s->aborted)
             return C4S_UNKNOWN;
         if (r <= med)
@@ -605,7 +616,7 @@ int c4s_best_move(struct c4s *s, const struct c4_pos *p, int *score)
         return -1;
     /* The lowest column that keeps the score: one null-window test per
      * column (is the opponent held to -v?) instead of an exact solve. */
-    uint64_t safe = non_losing_moves(cur, mask);
+    uint64_t safe = non_losing_moves(mask, c4_winning_cells(cur ^ mask, mask));
     for (int c = 0; c < C4_WIDTH && best < 0; c++) {
         uint64_t m = moves & col_mask(c);
         if (!m)
@@ -616,7 +627,8 @@ int c4s_best_move(struct c4s *s, const struct c4_pos *p, int *score)
         else if (!(m & safe))
             got = -C4S_WIN_NOW(p->moves + 1);   /* the opponent wins at once */
         else {
-            int r = -negamax(s, cur ^ mask, mask | m, p->moves + 1, -v, -v + 1);
+            int r = -negamax(s, cur ^ mask, mask | m, c4_winning_cells(cur | m, mask | m),
+                             p->moves + 1, -v, -v + 1);
             if (s->aborted)
                 return -1;
             got = r >= v ? v : r;
