@@ -248,9 +248,9 @@ Test(solver, table_layout_never_changes_a_score)
     c4s_free(&s);
 }
 
-/* The near table is 2 MiB, or the far table's size when that is smaller:
+/* The near table is 512 KiB, or the far table's size when that is smaller:
  * callers that init a solver per tiny input (the analyzer's fuzz target)
- * ask for the smallest table and must not pay for a 2 MiB clear. */
+ * ask for the smallest table and must not pay for a 512 KiB clear. */
 Test(solver, near_table_is_never_larger_than_the_far_one)
 {
     static const size_t sizes[] = { 0, (size_t)64 << 10, (size_t)1 << 20, (size_t)64 << 20 };
@@ -259,7 +259,7 @@ Test(solver, near_table_is_never_larger_than_the_far_one)
         cr_assert_eq(c4s_init(&s, sizes[i]), 0);
         size_t near = s.near_buckets * 2 * sizeof(uint64_t);
         size_t far = s.buckets * 2 * sizeof(uint64_t);
-        size_t want = far < ((size_t)2 << 20) ? far : (size_t)2 << 20;
+        size_t want = far < ((size_t)512 << 10) ? far : (size_t)512 << 10;
         cr_expect_eq(near, want, "tt_bytes %zu: far %zu bytes, near %zu, expected %zu",
                      sizes[i], far, near, want);
         struct c4_pos p = pos_from_moves("4433521");

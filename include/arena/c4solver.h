@@ -14,9 +14,10 @@
  * the TT's best move, then by how many winning cells they create (centre
  * first on ties), and remembers bounds in transposition tables of 8-byte
  * entries keyed by the full position (no false hits) in two-entry buckets.
- * A position and its mirror image share entries.
+ * A position and its mirror image share entries in a call whose root
+ * allows both below it; other calls (most) skip the mirroring.
  *
- * There are two tables: a near one of at most 2 MiB that stays in the
+ * There are two tables: a near one of at most 512 KiB that stays in the
  * caches (a bucket keeps its two newest entries) and a far one of tt_bytes
  * (one slot keeps the entry closest to the root, the other the newest). A
  * call files every position near until it has visited small_nodes
@@ -69,7 +70,7 @@ struct c4s {
 };
 
 /* Allocates the largest far table of two-entry buckets that fits in tt_bytes
- * (at least 64 KiB) and a near table of 2 MiB, or of the far table's size
+ * (at least 64 KiB) and a near table of 512 KiB, or of the far table's size
  * when that is smaller. Returns 0, or -1 when out of memory (nothing to
  * free). */
 int c4s_init(struct c4s *s, size_t tt_bytes);

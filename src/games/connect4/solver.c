@@ -36,20 +36,23 @@
  * (in the far table only: the near one is in the caches). */
 #define PREFETCH_MIN_EMPTY 4
 
-/* The near table's size: it stays in this VM's L2 and L3 caches, where a
- * probe costs 15-25 ns against 190 ns for a random probe of a 64 MiB table
- * (measured with a pointer chase; the VM's pages are 4 KiB on the host, so
- * huge pages in the guest do not spare the far table's TLB misses). */
-#define NEAR_TT_BYTES ((size_t)2 << 20)
+/* The near table's size: half this machine's 1 MiB L2, where a probe costs
+ * about 5 ns against 15-25 ns at 1-2 MiB and 190 ns for a random probe of a
+ * 64 MiB table (measured with a pointer chase; the VM's pages are 4 KiB on
+ * the host, so huge pages in the guest do not spare the far table's TLB
+ * misses). Measured back to back against 2 MiB: Middle-Easy 16.0 against
+ * 17.7 us, Begin-Easy 118 against 124 us, Begin-Medium the same time. */
+#define NEAR_TT_BYTES ((size_t)512 << 10)
 /* A call keeps every position in the near table until it has visited this
  * many: most solves are smaller, and a small solve's entries fit there. */
 #define SMALL_SEARCH_NODES 100000
 /* Past that, positions this near a full board or nearer stay in the near
  * table, the others go far: a far probe costs so much more than a node that
  * searching the near ones' subtrees again is cheaper than remembering them
- * far. Measured on the first 100 Begin-Medium positions: 8 took 110-135 ms
- * a position (943,495 nodes), 14 75-83 ms, 17 64-69 ms, 20 62-69 ms
- * (1,322,206 nodes), 23 66-71 ms. */
+ * far. Measured back to back on the first 50 Begin-Medium positions with
+ * the 512 KiB near table: 12 took 74 ms a position (1,170,930 nodes), 14
+ * 65 ms, 16 59 ms, 17 56 ms, 20 59 ms (1,513,378 nodes), 23 69 ms, 26 84 ms;
+ * runs of the same binary differ by up to a third here. */
 #define NEAR_MAX_EMPTY 20
 
 
