@@ -7,11 +7,18 @@
 # anchor's published figures (Pons, "Solving Connect 4", strong solver).
 # The solver keeps its table from one position to the next, as the anchor's
 # benchmark does. Outputs under results/solver-bench/.
+#
+# ANCHOR=PROGRAM also runs PROGRAM on the same positions right after each
+# set, on this machine (a build of the anchor, say): it reads move strings
+# on stdin and prints "MOVES SCORE NODES MICROSECONDS" per line, as
+# `engine solve` does. The table then adds its mean time and the ratio to
+# it, which does not depend on how fast this machine is.
 set -eu
 BIN=${1:-bin}
 SETS=${SETS:-../shared/reference/connect4-testsets}
 SAMPLE=${ALL:+1000}
 SAMPLE=${SAMPLE:-50}
+ANCHOR=${ANCHOR:-}
 OUT=results/solver-bench
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -20,8 +27,14 @@ if [ ! -d "$SETS" ]; then
     exit 2
 fi
 
-printf '%-14s %-6s %5s %12s %14s %14s %7s %s\n' set file n "mean nodes" "mean us" \
-    "anchor us" ratio scores
+mean_us() {
+    awk '{ us += $4; n++ } END { printf "%.2f", us / n }' "$1"
+}
+
+printf '%-14s %-6s %5s %12s %14s %14s %7s' set file n "mean nodes" "mean us" \
+    "anchor us" ratio
+[ -n "$ANCHOR" ] && printf ' %14s %7s' "here anchor us" ratio
+printf ' %s\n' scores
 status=0
 for row in "End-Easy L3_R1 1000 4.568" "Middle-Easy L2_R1 1000 37.45" \
            "Middle-Medium L2_R2 1000 3212" "Begin-Easy L1_R1 1000 254.6" \
@@ -34,9 +47,16 @@ for row in "End-Easy L3_R1 1000 4.568" "Middle-Easy L2_R1 1000 37.45" \
         verdict="DIFFER (see $OUT/$2.err)"
         status=1
     fi
-    awk -v set="$1" -v file="$2" -v anchor="$4" -v verdict="$verdict" '
-        { nodes += $3; us += $4; n++ }
-        END { printf "%-14s %-6s %5d %12.0f %14.2f %14.2f %7.2f %s\n", set, file, n,
-              nodes / n, us / n, anchor, (us / n) / anchor, verdict }' "$OUT/$2.out"
+    us=$(mean_us "$OUT/$2.out")
+    awk -v set="$1" -v file="$2" -v anchor="$4" -v us="$us" '
+        { nodes += $3; n++ }
+        END { printf "%-14s %-6s %5d %12.0f %14.2f %14.2f %7.2f", set, file, n,
+              nodes / n, us, anchor, us / anchor }' "$OUT/$2.out"
+    if [ -n "$ANCHOR" ]; then
+        cut -d ' ' -f 1 "$OUT/$2.in" | "$ANCHOR" > "$OUT/$2.anchor"
+        here=$(mean_us "$OUT/$2.anchor")
+        awk -v us="$us" -v here="$here" 'BEGIN { printf " %14.2f %7.2f", here, us / here }'
+    fi
+    printf ' %s\n' "$verdict"
 done
 exit $status

@@ -76,7 +76,7 @@ int c4s_solve_lines(struct c4s *s, FILE *in, const char *name, int weak, FILE *o
             continue;
         }
         /* Wall time, as the anchor's benchmark reads: the CPU clock is a
-         * system call (about 1.4 us on this VM, half an End-Easy solve),
+         * system call (about 1.4 us on this VM, most of an End-Easy solve),
          * the monotonic clock is read in user space. A solve does no I/O,
          * so on an idle core the two agree. */
         uint64_t t0 = clock_wall_ns();
