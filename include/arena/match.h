@@ -46,6 +46,7 @@
 
 struct cJSON;
 struct ana_opts;
+struct sbx_policy;
 
 #define REF_NAME_MAX 64
 #define REF_OUTPUT_CAP 65536     /* bytes of an engine's output file */
@@ -101,6 +102,8 @@ struct ref_rules {
                                   * read); NULL: none */
     const struct ana_opts *analyze;  /* blunder analysis of each game (analyze.h);
                                       * NULL: none */
+    const struct sbx_policy *sandbox;  /* where engines run (sandbox.h); NULL or
+                                        * mode SBX_NONE: no sandbox */
 };
 
 /* The opening of pair `pair` (both games of a pair get the same): book line

@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include "arena/analyze.h"
+#include "arena/sandbox.h"
 #include "arena/tournament.h"
 
 /* The commands that take options; an option names those it belongs to. */
@@ -33,10 +34,11 @@ enum ref_opt_id {
     REF_OPT_OPENINGS, REF_OPT_SEED, REF_OPT_TIMEOUT, REF_OPT_CPU, REF_OPT_MEM, REF_OPT_DRAW,
     REF_OPT_KEEP, REF_OPT_LOG, REF_OPT_CONFIG, REF_OPT_FORMAT, REF_OPT_ROUNDS,
     REF_OPT_CONCURRENCY, REF_OPT_JOURNAL, REF_OPT_RESUME, REF_OPT_SPRT, REF_OPT_SHARD,
-    REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON
+    REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON, REF_OPT_SANDBOX,
+    REF_OPT_SANDBOX_RO
 };
 
-#define REF_OPTIONS 25            /* entries of the table */
+#define REF_OPTIONS 27            /* entries of the table */
 #define REF_CONFIG_CAP (1 << 20)  /* bytes of a config file */
 
 /* What the options of one command set. */
@@ -49,11 +51,12 @@ struct ref_settings {
     struct ana_opts ana;
     enum tour_report_format report_format;
     struct ref_book book;
+    struct sbx_policy sandbox;  /* --sandbox, --sandbox-ro */
 };
 
 /* The defaults of command. */
 void ref_settings_init(struct ref_settings *s, int command);
-/* Frees the engines and the opening book. */
+/* Frees the engines, the opening book and the sandbox paths. */
 void ref_settings_free(struct ref_settings *s);
 
 /* The getopt_long table of command's options (without --help): fills opts,

@@ -23,6 +23,8 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
 #include "arena/err.h"
 
 #define RUN_MAX_ARGS 64
@@ -70,6 +72,21 @@ struct run_result {
 int run_engine(char *const argv[], const char *cwd, const struct run_limits *limits,
                struct run_result *r, struct err *e);
 
+/* The parts of run_engine that a sandbox (sandbox.h), which starts the
+ * engine from a process of its own, shares with it. In the child, before
+ * exec: sets limits' rlimits (async-signal-safe, fit for a vfork child). */
+void run_apply_limits(const struct run_limits *limits);
+/* Before the run: the size of this process that a child's peak memory must
+ * exceed to count as its own (see RUN_MEM_LIMIT); 0 without a memory limit. */
+long run_self_kb(const struct run_limits *limits);
+/* r's CPU times and peak memory from the engine's rusage. */
+void run_take_usage(const struct rusage *ru, struct run_result *r);
+/* r->end, status and signal from how the run ended: status is the engine's
+ * wait status (ignored when we killed it: timed_out, cancelled); r's CPU
+ * times and peak memory must be filled. */
+void run_judge(const struct run_limits *limits, int status, int timed_out, int cancelled,
+               long self_kb, struct run_result *r);
+
 /* Kills and reaps every child of this process until none is left. */
 void run_sweep(void);
 
@@ -103,8 +120,9 @@ void run_release_stops(const struct run_stops *saved);
 enum { RUN_GUARD_CHILD = 0, RUN_GUARD_PARENT = 1 };
 int run_guard(const volatile sig_atomic_t **cancel, int *status);
 
-/* An RLIMIT_NPROC that lets engines start `extra` more tasks than the user
- * runs now (the limit counts all of the user's tasks, not the engine's). */
-long run_proc_limit(long extra);
+/* An RLIMIT_NPROC that lets engines running as uid start `extra` more tasks
+ * than that user runs now (the limit counts all of the user's tasks, not the
+ * engine's). */
+long run_proc_limit(uid_t uid, long extra);
 
 #endif

@@ -51,6 +51,11 @@ static const char usage_text[] =
     "  --draw-plies N       games that can go on forever (checkers) are drawn\n"
     "                       after N plies without capture or promotion (100)\n"
     "  --keep-files DIR     keep every move's board files in DIR/game-N\n"
+    "  --sandbox MODE       namespaces (default): each engine in Linux namespaces of\n"
+    "                       its own, seeing the system, its own files read-only and\n"
+    "                       its move folder, no network, no other process; none:\n"
+    "                       engines run as you, with all your files\n"
+    "  --sandbox-ro PATH    let every engine read PATH too (repeat)\n"
     "  --analyze            judge every move with the game's exact oracle (as\n"
     "                       analyze does) and record it in the log or journal\n"
     "Match:\n"
@@ -116,6 +121,33 @@ static int parse(struct ref_settings *s, int command, int argc, char **argv)
     return 0;
 }
 
+/* The sandbox's masks (the referee's own files, every engine's own paths:
+ * sandbox.h), and the probe that it can be made here at all. Prints why
+ * not and returns -1. */
+static int sandbox_rules(struct ref_settings *s)
+{
+    struct sbx_policy *p = &s->sandbox;
+    const char *mine[] = { s->journal, s->log, s->keep };
+    struct err e = { 0, 0, "" };
+    int rc = 0;
+    for (size_t i = 0; !rc && i < sizeof mine / sizeof *mine; i++)
+        if (mine[i][0])
+            rc = sbx_paths_add(&p->mask, mine[i], &e);
+    char cwd[PATH_MAX];
+    if (!rc && !getcwd(cwd, sizeof cwd))
+        rc = err_set(&e, 0, 0, "cannot tell the current directory");
+    for (int i = 0; !rc && i < s->t.nengines; i++)
+        rc = sbx_own_paths(s->t.engine[i].argv, cwd, &p->mask, &e);
+    if (!rc)
+        rc = sbx_probe(&e);
+    if (rc) {
+        err_print(stderr, PROG, &e);
+        return -1;
+    }
+    s->t.rules.sandbox = p;
+    return 0;
+}
+
 /* Checks what match and tournament share and loads the opening book. */
 static int finish_rules(struct ref_settings *s, const char *cmd)
 {
@@ -136,8 +168,11 @@ static int finish_rules(struct ref_settings *s, const char *cmd)
                              "nim)", cmd, s->t.rules.game->name);
         s->t.rules.analyze = &s->ana;
     }
+    if (s->sandbox.mode == SBX_NAMESPACES && sandbox_rules(s) != 0)
+        return EXIT_BAD_INPUT;
     /* Only commands that run engines pay for the /proc scan. */
-    s->t.rules.limits.proc_limit = run_proc_limit(DEFAULT_PROC_EXTRA);
+    s->t.rules.limits.proc_limit =
+        run_proc_limit(sbx_engine_uid(s->t.rules.sandbox), DEFAULT_PROC_EXTRA);
     return 0;
 }
 

@@ -5,11 +5,13 @@
  * the command line, "rounds" in a file).
  */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "arena/cli.h"
 #include "arena/refopts.h"
 #include "arena/search.h"
@@ -51,6 +53,8 @@ static const struct { struct option opt; int commands; } table[] = {
     { { "budget-ms", required_argument, NULL, REF_OPT_BUDGET }, BOTH | REF_CMD_ANALYZE },
     { { "max-empty", required_argument, NULL, REF_OPT_MAX_EMPTY }, BOTH | REF_CMD_ANALYZE },
     { { "json", required_argument, NULL, REF_OPT_JSON }, REF_CMD_ANALYZE },
+    { { "sandbox", required_argument, NULL, REF_OPT_SANDBOX }, BOTH },
+    { { "sandbox-ro", required_argument, NULL, REF_OPT_SANDBOX_RO }, BOTH },
 };
 _Static_assert(sizeof table / sizeof *table == REF_OPTIONS, "REF_OPTIONS counts the table");
 
@@ -77,6 +81,7 @@ void ref_settings_free(struct ref_settings *s)
         ref_engine_free(&s->t.engine[i]);
     s->t.nengines = 0;
     ref_book_free(&s->book);
+    sbx_policy_free(&s->sandbox);
 }
 
 int ref_options(int command, struct option *opts)
@@ -194,6 +199,23 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
     case REF_OPT_RESUME:
         s->t.resume = 1;
         return 0;
+    case REF_OPT_SANDBOX:
+        if (strcmp(val, "namespaces") == 0)
+            s->sandbox.mode = SBX_NAMESPACES;
+        else if (strcmp(val, "none") == 0)
+            s->sandbox.mode = SBX_NONE;
+        else
+            return snprintf(msg, cap, "%s must be namespaces or none, got '%s'", name, val), -1;
+        return 0;
+    case REF_OPT_SANDBOX_RO: {
+        struct stat st;
+        struct err e;
+        if (stat(val, &st) != 0)
+            return snprintf(msg, cap, "%s '%s': %s", name, val, strerror(errno)), -1;
+        if (sbx_paths_add(&s->sandbox.ro, val, &e) != 0)
+            return snprintf(msg, cap, "%s '%.100s': %s", name, val, e.msg), -1;
+        return 0;
+    }
     case REF_OPT_ANALYZE:
         s->analyze = 1;
         return 0;

@@ -23,6 +23,7 @@
 #include "arena/clock.h"
 #include "arena/match.h"
 #include "arena/rng.h"
+#include "arena/sandbox.h"
 #include "arena/textfile.h"
 
 #define REF_ARG_MAX    PATH_MAX
@@ -403,11 +404,12 @@ static int game_dir_reset(struct game_dir *d, struct err *e)
     return 0;
 }
 
-/* Writes text to name, a new file: in a folder of the referee's own,
- * O_EXCL and O_NOFOLLOW make sure it is no file of anyone else's. */
-static int write_new(int dir_fd, const char *name, const char *text, size_t len)
+/* Writes text to name, a new file of mode `mode`: in a folder of the
+ * referee's own, O_EXCL and O_NOFOLLOW make sure it is no file of anyone
+ * else's. */
+static int write_new(int dir_fd, const char *name, const char *text, size_t len, mode_t mode)
 {
-    int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
     if (fd < 0)
         return -1;
     int rc = tf_write_all(fd, text, len);
@@ -428,15 +430,47 @@ static int keep_ply(const char *dir, int ply, const char *board, size_t board_le
         return err_set(e, 0, 0, "cannot open %s: %s", dir, strerror(errno));
     char name[PLY_NAME_MAX];
     snprintf(name, sizeof name, "ply-%03d-in.txt", ply);
-    int rc = write_new(dir_fd, name, board, board_len);
+    int rc = write_new(dir_fd, name, board, board_len, 0600);
     if (rc == 0 && out_len >= 0) {
         snprintf(name, sizeof name, "ply-%03d-out.txt", ply);
-        rc = write_new(dir_fd, name, out, (size_t)out_len);
+        rc = write_new(dir_fd, name, out, (size_t)out_len, 0600);
     }
     if (rc != 0)
         err_set(e, 0, 0, "cannot write %s/%s: %s", dir, name, strerror(errno));
     close(dir_fd);
     return rc;
+}
+
+/* What a game's sandbox needs that must outlive it: each side's own paths
+ * and view. The engines run in the game's folder, which is their working
+ * directory and their move folder. */
+struct game_box {
+    struct sbx_paths own[2];
+    struct sbx_view view[2];
+};
+
+/* Opens the game's sandbox into *box when the rules want one (else *box is
+ * NULL). gb must outlive the sandbox; free it with game_box_free. */
+static int game_box_open(struct game_box *gb, const struct ref_rules *r,
+                         const struct ref_engine *const side_engine[2], const char *folder,
+                         struct sbx **box, struct err *e)
+{
+    memset(gb, 0, sizeof *gb);
+    *box = NULL;
+    if (!r->sandbox || r->sandbox->mode == SBX_NONE)
+        return 0;
+    for (int s = 0; s < 2; s++) {
+        if (sbx_own_paths(side_engine[s]->argv, folder, &gb->own[s], e) != 0)
+            return -1;
+        gb->view[s] = (struct sbx_view){ folder, folder, &gb->own[s], r->sandbox };
+    }
+    return sbx_open(box, gb->view, 2, e);
+}
+
+static void game_box_free(struct game_box *gb)
+{
+    sbx_paths_free(&gb->own[0]);
+    sbx_paths_free(&gb->own[1]);
 }
 
 int ref_play(const struct ref_rules *r, long index, long pair,
@@ -460,6 +494,15 @@ int ref_play(const struct ref_rules *r, long index, long pair,
     struct game_dir gd;
     if (game_dir_open(&gd, e) != 0)
         return -1;
+    /* The first ply's referee time counts the sandbox's opening. */
+    uint64_t opened_at = clock_wall_ns();
+    struct game_box gb;
+    struct sbx *box = NULL;
+    if (game_box_open(&gb, r, side_engine, gd.path, &box, e) != 0) {
+        game_box_free(&gb);
+        game_dir_close(&gd);
+        return -1;
+    }
 
     int rc = REF_PLAYED, winner = -1, quiet = 0;
     char reason[REF_REASON_MAX] = "normal";
@@ -471,7 +514,7 @@ int ref_play(const struct ref_rules *r, long index, long pair,
             strcpy(reason, "draw-rule");
             break;
         }
-        uint64_t t0 = clock_wall_ns();
+        uint64_t t0 = ply == 1 ? opened_at : clock_wall_ns();
         int side = g->to_move(pos);
         const struct ref_engine *eng = side_engine[side - 1];
         if (game_dir_reset(&gd, e) != 0) {
@@ -484,7 +527,9 @@ int ref_play(const struct ref_rules *r, long index, long pair,
          * rename would only cost time. */
         char board[GAME_FORMAT_MAX];
         size_t board_len = g->format(pos, board);
-        if (write_new(gd.fd, IN_NAME, board, board_len) != 0) {
+        /* Readable by others: a root referee's sandboxed engine is not root
+         * (sandbox.h); the folder itself is private. */
+        if (write_new(gd.fd, IN_NAME, board, board_len, 0644) != 0) {
             rc = err_set(e, 0, 0, "%s/%s: cannot write: %s", gd.path, IN_NAME, strerror(errno));
             break;
         }
@@ -501,7 +546,8 @@ int ref_play(const struct ref_rules *r, long index, long pair,
         argv[eng->argc] = NULL;
         struct run_result run;
         struct err re;
-        if (run_engine(argv, gd.path, &r->limits, &run, &re) != 0) {
+        if ((box ? sbx_run(box, side - 1, argv, gd.path, &r->limits, &run, &re)
+                 : run_engine(argv, gd.path, &r->limits, &run, &re)) != 0) {
             rc = err_set(e, 0, 0, "%s", re.msg);
             break;
         }
@@ -537,6 +583,8 @@ int ref_play(const struct ref_rules *r, long index, long pair,
         quiet = g->irreversible && g->irreversible(pos, move) ? 0 : quiet + 1;
         g->play(pos, move);
     }
+    sbx_close(box);
+    game_box_free(&gb);
     if (gd.fd >= 0)
         game_dir_close(&gd);
     if (rc != REF_PLAYED)
@@ -622,4 +670,5 @@ void ref_rules_to_json(const struct ref_rules *r, cJSON *obj)
     cJSON_AddNumberToObject(lim, "cpu_limit_s", (double)r->limits.cpu_limit_s);
     cJSON_AddNumberToObject(lim, "mem_limit_mb", (double)r->limits.mem_limit_mb);
     cJSON_AddNumberToObject(lim, "file_limit_kb", (double)r->limits.file_limit_kb);
+    cJSON_AddItemToObject(obj, "sandbox", sbx_policy_json(r->sandbox));
 }

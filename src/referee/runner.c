@@ -188,9 +188,8 @@ int run_guard(const volatile sig_atomic_t **cancel, int *status)
     return RUN_GUARD_PARENT;
 }
 
-long run_proc_limit(long extra)
+long run_proc_limit(uid_t uid, long extra)
 {
-    uid_t uid = getuid();
     long tasks = 0;
     DIR *d = opendir("/proc");
     if (!d)
@@ -209,6 +208,22 @@ long run_proc_limit(long extra)
     }
     closedir(d);
     return tasks + extra;
+}
+
+void run_apply_limits(const struct run_limits *l)
+{
+    if (l->cpu_limit_s > 0) {
+        /* The soft limit sends SIGXCPU; the hard one, a second later, kills. */
+        struct rlimit rl = { (rlim_t)l->cpu_limit_s, (rlim_t)l->cpu_limit_s + 1 };
+        setrlimit(RLIMIT_CPU, &rl);
+    }
+    if (l->mem_limit_mb > 0)
+        set_limit(RLIMIT_AS, (rlim_t)l->mem_limit_mb * MB);
+    if (l->file_limit_kb > 0)
+        set_limit(RLIMIT_FSIZE, (rlim_t)l->file_limit_kb * KB);
+    if (l->proc_limit > 0)
+        set_limit(RLIMIT_NPROC, (rlim_t)l->proc_limit);
+    set_limit(RLIMIT_CORE, 0);
 }
 
 /* In the child: never returns. */
@@ -230,18 +245,7 @@ static void child(char *const argv[], const char *cwd, const struct run_limits *
         if (null > STDERR_FILENO)
             close(null);
     }
-    if (l->cpu_limit_s > 0) {
-        /* The soft limit sends SIGXCPU; the hard one, a second later, kills. */
-        struct rlimit rl = { (rlim_t)l->cpu_limit_s, (rlim_t)l->cpu_limit_s + 1 };
-        setrlimit(RLIMIT_CPU, &rl);
-    }
-    if (l->mem_limit_mb > 0)
-        set_limit(RLIMIT_AS, (rlim_t)l->mem_limit_mb * MB);
-    if (l->file_limit_kb > 0)
-        set_limit(RLIMIT_FSIZE, (rlim_t)l->file_limit_kb * KB);
-    if (l->proc_limit > 0)
-        set_limit(RLIMIT_NPROC, (rlim_t)l->proc_limit);
-    set_limit(RLIMIT_CORE, 0);
+    run_apply_limits(l);
     int e = 0;
     if (chdir(cwd) != 0)
         e = errno;
@@ -261,7 +265,7 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0)
         return err_set(e, 0, 0, "pipe: %s", strerror(errno));
-    long self_kb = limits->mem_limit_mb > 0 ? resident_kb() : 0;
+    long self_kb = run_self_kb(limits);
     uint64_t t0 = clock_wall_ns();
     pid_t parent = getpid();
     pid_t pid = fork();
@@ -320,18 +324,35 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
     r->wall_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS;
     if (limits->reap_all)
         run_sweep();
-    r->cpu_user_ms = tv_ms(ru.ru_utime);
-    r->cpu_sys_ms = tv_ms(ru.ru_stime);
-    r->max_rss_kb = ru.ru_maxrss;
+    run_take_usage(&ru, r);
     if (got > 0) {
         r->end = RUN_EXEC_FAILED;
         err_set(e, 0, 0, "cannot run '%s': %s", argv[0], strerror(exec_errno));
         return 0;
     }
+    run_judge(limits, status, timed_out, cancelled, self_kb, r);
+    return 0;
+}
+
+void run_take_usage(const struct rusage *ru, struct run_result *r)
+{
+    r->cpu_user_ms = tv_ms(ru->ru_utime);
+    r->cpu_sys_ms = tv_ms(ru->ru_stime);
+    r->max_rss_kb = ru->ru_maxrss;
+}
+
+long run_self_kb(const struct run_limits *l)
+{
+    return l->mem_limit_mb > 0 ? resident_kb() : 0;
+}
+
+void run_judge(const struct run_limits *l, int status, int timed_out, int cancelled,
+               long self_kb, struct run_result *r)
+{
     /* ru_maxrss keeps the high-water mark of the child's life before exec,
      * a copy of us: only a peak above our own size is the engine's. */
-    int near_mem = limits->mem_limit_mb > 0 && r->max_rss_kb > self_kb + MEM_SELF_MARGIN_KB &&
-                   r->max_rss_kb * MEM_NEAR_DIVISOR >= limits->mem_limit_mb * KB;
+    int near_mem = l->mem_limit_mb > 0 && r->max_rss_kb > self_kb + MEM_SELF_MARGIN_KB &&
+                   r->max_rss_kb * MEM_NEAR_DIVISOR >= l->mem_limit_mb * KB;
     if (cancelled) {
         r->end = RUN_CANCELLED;
     } else if (timed_out) {
@@ -341,13 +362,12 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
         r->status = WEXITSTATUS(status);
     } else {
         int sig = WTERMSIG(status);
-        int over_cpu = limits->cpu_limit_s > 0 && (r->cpu_user_ms + r->cpu_sys_ms) / 1000.0
-                                                      >= (double)limits->cpu_limit_s;
+        int over_cpu = l->cpu_limit_s > 0 &&
+                       (r->cpu_user_ms + r->cpu_sys_ms) / 1000.0 >= (double)l->cpu_limit_s;
         r->end = sig == SIGXCPU || (sig == SIGKILL && over_cpu) ? RUN_CPU_LIMIT
-                 : sig == SIGXFSZ && limits->file_limit_kb > 0 ? RUN_FILE_LIMIT
+                 : sig == SIGXFSZ && l->file_limit_kb > 0      ? RUN_FILE_LIMIT
                  : near_mem                                    ? RUN_MEM_LIMIT
                                                                : RUN_SIGNALED;
         r->signal = sig;
     }
-    return 0;
 }
