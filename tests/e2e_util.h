@@ -26,6 +26,10 @@ void e2e_run(struct e2e_run *r, const char *cwd, const char *stdin_text, const c
 /* The same with the arguments in a NULL-terminated array. */
 void e2e_runv(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *prog,
               const char *const *args);
+/* The same, run through prefix (a NULL-terminated argv such as setpriv's or
+ * unshare's, which then executes valgrind or the binary); NULL: none. */
+void e2e_runv_via(struct e2e_run *r, const char *cwd, const char *stdin_text,
+                  const char *const *prefix, const char *prog, const char *const *args);
 void e2e_run_free(struct e2e_run *r);
 
 /* A scripted session: runs prog with args (NULL-terminated) in a fresh

@@ -52,7 +52,7 @@
 /* The view's root and its masks: tmpfs as small as will do. */
 #define ROOT_OPTIONS "size=1m,nr_inodes=1024,mode=0755"
 #define MASK_OPTIONS "size=16k,nr_inodes=64,mode=0755"
-#define EMPTY_NAME ".sbx-empty"   /* in the root while building: masks files */
+#define MASKS_NAME ".sbx-masks"   /* in the root while building: masks files */
 #define OLD_ROOT_NAME ".sbx-old"
 #define MOUNTINFO_LINE_MAX (3 * PATH_MAX)
 #define LAST_CAP_GUESS 63         /* capabilities dropped from the bounding set */
@@ -598,46 +598,75 @@ static int failed(struct build_failure *bf, const char *what, const char *path)
     return -1;
 }
 
-/* Builds a view from its plan in a new mount namespace and returns a
- * descriptor of that namespace; the init is back in m0 after. -1 with bf
- * filled on failure. The root is a tmpfs mounted over the move folder
- * (a folder of ours, which the view sees through rw_fd), unbindable so that
- * a visible folder that holds the move folder does not bring the root into
- * itself; pivot_root then makes it "/". */
-static int build_view(const struct sbx_plan *pl, const char *rw, int m0,
-                      struct build_failure *bf)
+/* The staging of a view: a new mount namespace whose root-to-be is a tmpfs
+ * mounted over the move folder (a folder of ours; the view sees the folder
+ * itself through rw_fd, opened before), unbindable so that a visible folder
+ * that holds the move folder does not bring the root into itself. Beside
+ * it, in a small tmpfs of its own (a bind from an unbindable mount is
+ * refused), the empty file that masks files. */
+struct stage {
+    char root[PATH_MAX];
+    char masks[PATH_MAX + 16];       /* the masks' tmpfs */
+    char empty[PATH_MAX + 32];       /* the empty file in it */
+    char rw_source[64];              /* /proc/self/fd/N of the move folder */
+    int rw_fd;
+};
+
+static int stage_open(struct stage *st, const char *rw, struct build_failure *bf)
 {
-    char stage[PATH_MAX], rw_source[64], empty[PATH_MAX + 16], old[PATH_MAX + 16];
-    if (!realpath(rw, stage))
+    st->rw_fd = -1;
+    if (!realpath(rw, st->root))
         return failed(bf, "cannot find the move folder", rw);
-    snprintf(empty, sizeof empty, "%s/%s", stage, EMPTY_NAME);
-    snprintf(old, sizeof old, "%s/%s", stage, OLD_ROOT_NAME);
-    int rc = -1, fd, rw_fd = -1;
+    snprintf(st->masks, sizeof st->masks, "%s/%s", st->root, MASKS_NAME);
+    snprintf(st->empty, sizeof st->empty, "%s/empty", st->masks);
+    int fd;
     /* The descriptor after unshare: a bind's source must be a mount of the
      * namespace it goes into. */
     if (unshare(CLONE_NEWNS) != 0)
-        failed(bf, "unshare(CLONE_NEWNS)", "");
-    else if ((rw_fd = open(stage, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
-        failed(bf, "cannot open the move folder", stage);
-    else if (mount("tmpfs", stage, "tmpfs", MS_NOSUID | MS_NODEV, ROOT_OPTIONS) != 0 ||
-             mount(NO_TYPE, stage, NO_TYPE, MS_UNBINDABLE, NULL) != 0)
-        failed(bf, "cannot mount the view's root on", stage);
-    else if ((fd = open(empty, O_WRONLY | O_CREAT | O_CLOEXEC, 0444)) < 0)
-        failed(bf, "cannot create", empty);
-    else
-        rc = close(fd);
-    snprintf(rw_source, sizeof rw_source, "/proc/self/fd/%d", rw_fd);
+        return failed(bf, "unshare(CLONE_NEWNS)", "");
+    if ((st->rw_fd = open(st->root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+        return failed(bf, "cannot open the move folder", st->root);
+    snprintf(st->rw_source, sizeof st->rw_source, "/proc/self/fd/%d", st->rw_fd);
+    if (mount("tmpfs", st->root, "tmpfs", MS_NOSUID | MS_NODEV, ROOT_OPTIONS) != 0 ||
+        mount(NO_TYPE, st->root, NO_TYPE, MS_UNBINDABLE, NULL) != 0)
+        return failed(bf, "cannot mount the view's root on", st->root);
+    if (mkdir(st->masks, 0755) != 0 ||
+        mount("tmpfs", st->masks, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, MASK_OPTIONS) != 0 ||
+        (fd = open(st->empty, O_WRONLY | O_CREAT | O_CLOEXEC, 0444)) < 0)
+        return failed(bf, "cannot make the masks' empty file", st->empty);
+    return close(fd);
+}
+
+/* Makes the staged root "/" and drops everything else: the masks' tmpfs
+ * (its file stays where it masks) and the old root. */
+static int stage_enter(struct stage *st, struct build_failure *bf)
+{
+    char old[PATH_MAX + 16];
+    snprintf(old, sizeof old, "%s/%s", st->root, OLD_ROOT_NAME);
+    if (umount2(st->masks, MNT_DETACH) != 0 || rmdir(st->masks) != 0 || mkdir(old, 0755) != 0 ||
+        syscall(SYS_pivot_root, st->root, old) != 0 || chdir("/") != 0)
+        return failed(bf, "cannot make the view the root", st->root);
+    if (umount2("/" OLD_ROOT_NAME, MNT_DETACH) != 0 || rmdir("/" OLD_ROOT_NAME) != 0)
+        return failed(bf, "cannot detach the old root", "/");
+    return 0;
+}
+
+/* Builds a view from its plan in a new mount namespace and returns a
+ * descriptor of that namespace; the init is back in m0 after. -1 with bf
+ * filled on failure. */
+static int build_view(const struct sbx_plan *pl, const char *rw, int m0,
+                      struct build_failure *bf)
+{
+    struct stage st;
+    int rc = stage_open(&st, rw, bf);
     for (int i = 0; !rc && i < pl->n; i++)
-        if (mount_entry(&pl->entry[i], stage, rw_source, empty) != 0)
+        if (mount_entry(&pl->entry[i], st.root, st.rw_source, st.empty) != 0)
             rc = failed(bf, "cannot mount", pl->entry[i].path);
-    if (rw_fd >= 0)
-        close(rw_fd);
-    if (!rc && (unlink(empty) != 0 || mkdir(old, 0755) != 0 ||
-                syscall(SYS_pivot_root, stage, old) != 0 || chdir("/") != 0))
-        rc = failed(bf, "cannot make the view the root", stage);
-    if (!rc && (umount2("/" OLD_ROOT_NAME, MNT_DETACH) != 0 || rmdir("/" OLD_ROOT_NAME) != 0))
-        rc = failed(bf, "cannot detach the old root", "/");
-    if (!rc && make_read_only(stage) != 0)
+    if (st.rw_fd >= 0)
+        close(st.rw_fd);
+    if (!rc)
+        rc = stage_enter(&st, bf);
+    if (!rc && make_read_only(st.root) != 0)
         rc = failed(bf, "cannot make the view read-only", "");
     int ns = rc ? -1 : open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
     if (!rc && ns < 0)

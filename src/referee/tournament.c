@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "arena/clock.h"
+#include "arena/sandbox.h"
 #include "arena/textfile.h"
 #include "arena/tournament.h"
 
@@ -272,6 +273,8 @@ static void worker_free(struct run_state *s, struct slot *slots)
         ref_engine_free(&c->engine[i]);
     if (c->rules.book)
         ref_book_free((struct ref_book *)c->rules.book);
+    if (c->rules.sandbox)
+        sbx_policy_free((struct sbx_policy *)c->rules.sandbox);
 }
 
 static int spawn(struct run_state *s, struct slot *slots, struct slot *w, long index,
