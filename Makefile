@@ -62,8 +62,8 @@ WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werr
 CFLAGS  ?=
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(OPT) $(ARCH_FLAGS) $(WARN) -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 
-LIB_SRC  := $(wildcard src/core/*.c) $(wildcard src/games/*/*.c) $(wildcard src/referee/*.c) \
-            $(wildcard src/learn/*.c)
+LIB_SRC  := $(wildcard src/core/*.c) $(wildcard src/games/*/*.c) $(wildcard src/engine/*.c) \
+            $(wildcard src/referee/*.c) $(wildcard src/learn/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libarena.a
 

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 #include "arena/analyze.h"
 #include "arena/nimgame.h"
+#include "arena/registry.h"
 #include "arena/rng.h"
 #include "c4_testutil.h"
 
@@ -90,7 +91,7 @@ Test(analyze, checkers_has_no_oracle)
     struct analyzer a;
     struct ana_opts o = { .budget_ms = 1, .max_empty = 0 };
     struct err e;
-    cr_expect_eq(ana_init(&a, game_find("checkers"), &o, &e), -1);
+    cr_expect_eq(ana_init(&a, registry_find("checkers"), &o, &e), -1);
     cr_expect_str_eq(e.msg, "no exact oracle for checkers: analyze handles connect4, "
                             "maxconnect4 and nim");
 }

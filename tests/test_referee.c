@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "arena/match.h"
 #include "arena/refopts.h"
+#include "arena/registry.h"
 #include "arena/sha256.h"
 #include "arena/tournament.h"
 
@@ -221,7 +222,7 @@ Test(referee, opening_book_names_the_bad_move)
     close(fd);
     struct ref_book b;
     struct err e;
-    cr_assert_eq(ref_book_read(game_find("connect4"), path, &b, &e), -1);
+    cr_assert_eq(ref_book_read(registry_find("connect4"), path, &b, &e), -1);
     cr_assert(e.line == 3 && e.col == 5, "%d:%d %s", e.line, e.col, e.msg);
     cr_assert_str_eq(e.msg, "'8' is not a legal move here");
     unlink(path);
@@ -381,7 +382,7 @@ static int book_text(const char *game, const char *text, size_t len, struct err 
     memcpy(copy, text, len);
     copy[len] = '\0';
     struct ref_book b;
-    int rc = ref_book_parse(game_find(game), copy, len, &b, e);
+    int rc = ref_book_parse(registry_find(game), copy, len, &b, e);
     if (rc == 0)
         ref_book_free(&b);
     free(copy);

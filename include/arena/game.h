@@ -3,7 +3,7 @@
  *
  * Every game exposes one `const struct game`. Search, the engine CLI and the
  * referee see a game only through it; a new game is one folder under
- * src/games plus one line in src/core/registry.c.
+ * src/games plus one line in src/engine/registry.c (registry.h).
  *
  * Positions are plain bytes of state_size: copied with memcpy, compared with
  * memcmp. Every function that produces a position (init, parse, play) writes
@@ -114,11 +114,6 @@ struct game {
      * move texts played from init, separated by spaces. */
     const char *const *bench;
 };
-
-/* The registry. game_find returns NULL for an unknown name. */
-const struct game *game_find(const char *name);
-/* The registered games, NULL-terminated. */
-const struct game *const *game_all(void);
 
 /* -1 while the game goes on, else 0 for a draw or the winner (1 or 2). */
 int game_result(const struct game *g, const void *state);

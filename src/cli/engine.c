@@ -14,6 +14,7 @@
 #include "arena/clock.h"
 #include "arena/connect4.h"
 #include "arena/onemove.h"
+#include "arena/registry.h"
 #include "arena/spfiar.h"
 #include "arena/textfile.h"
 #include "arena/train.h"
@@ -136,7 +137,7 @@ static int parse_options(int argc, char **argv, const char *cmd, struct engine_a
         case 'h':
             return 1;
         case OPT_GAME:
-            if (!(a->game = game_find(optarg)))
+            if (!(a->game = registry_find(optarg)))
                 return cli_usage(PROG, "unknown game '%s' (connect4, maxconnect4, nim, checkers)",
                                  optarg);
             break;
@@ -772,7 +773,7 @@ static int cmd_book(int argc, char **argv, struct engine_args *a)
 int main(int argc, char **argv)
 {
     struct engine_args a = {
-        .game = game_find(DEFAULT_GAME),
+        .game = registry_find(DEFAULT_GAME),
         .player = PLAYER_ALPHABETA,
         .depth = DEFAULT_DEPTH,
         .depth_min = BENCH_DEFAULT_MIN,

@@ -4,6 +4,7 @@
 #include "arena/cli.h"
 #include "arena/interactive.h"
 #include "arena/onemove.h"
+#include "arena/registry.h"
 
 #define PROG "maxconnect4"
 
@@ -35,7 +36,7 @@ int main(int argc, char **argv)
     if (cli_int(argv[4], 1, SEARCH_MAX_DEPTH, &depth) != 0)
         return cli_usage(PROG, "depth must be a number from 1 to %d, got '%s'",
                          SEARCH_MAX_DEPTH, argv[4]);
-    const struct game *g = game_find("maxconnect4");
+    const struct game *g = registry_find("maxconnect4");
     size_t tt_bytes = (size_t)TT_DEFAULT_MB << 20;
     if (strcmp(argv[1], "one-move") == 0) {
         struct onemove_opts o = {

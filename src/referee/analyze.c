@@ -8,6 +8,7 @@
 #include <string.h>
 #include "arena/analyze.h"
 #include "arena/nimgame.h"
+#include "arena/registry.h"
 #include "arena/textfile.h"
 #include "arena/tournament.h"
 
@@ -239,7 +240,7 @@ static struct engine_stats *stats_of(struct log_ctx *c, const char *name)
 static int log_header(struct log_ctx *c, const cJSON *h, struct err *e)
 {
     const char *name = tour_text(h, "game");
-    const struct game *g = name ? game_find(name) : NULL;
+    const struct game *g = name ? registry_find(name) : NULL;
     if (!g)
         return err_set(e, 1, 1, "unknown game '%s'", name ? name : "(none)");
     if (ana_init(&c->an, g, c->opts, e) != 0)

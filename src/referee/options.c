@@ -12,6 +12,7 @@
 #include <string.h>
 #include "arena/cli.h"
 #include "arena/refopts.h"
+#include "arena/registry.h"
 #include "arena/search.h"
 #include "arena/textfile.h"
 
@@ -156,9 +157,9 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
         }
     switch (id) {
     case REF_OPT_GAME:
-        if (!(s->t.rules.game = game_find(val))) {
+        if (!(s->t.rules.game = registry_find(val))) {
             int n = snprintf(msg, cap, "unknown game '%s' (", val);
-            for (const struct game *const *g = game_all(); *g && n > 0 && (size_t)n < cap; g++)
+            for (const struct game *const *g = registry_all(); *g && n > 0 && (size_t)n < cap; g++)
                 n += snprintf(msg + n, cap - (size_t)n, "%s%s", (*g)->name, g[1] ? ", " : ")");
             return -1;
         }

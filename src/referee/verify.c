@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena/registry.h"
 #include "arena/tournament.h"
 
 struct verify_ctx {
@@ -74,7 +75,7 @@ static int bad(struct verify_ctx *v, struct err *e, int line, const char *fmt, .
 static int verify_header(struct verify_ctx *v, const cJSON *h, struct err *e)
 {
     const char *name = tour_text(h, "game");
-    if (!name || !(v->game = game_find(name)))
+    if (!name || !(v->game = registry_find(name)))
         return err_set(e, 1, 1, "unknown game '%s'", name ? name : "(none)");
     const cJSON *dp = cJSON_GetObjectItemCaseSensitive(h, "draw_plies");
     v->draw_plies = cJSON_IsNumber(dp) && dp->valueint > 0 ? dp->valueint : 0;

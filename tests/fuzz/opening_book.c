@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/match.h"
+#include "arena/registry.h"
 #include "fuzz.h"
 
 static void check_line(const struct game *g, const struct ref_book *b, long i)
@@ -46,9 +47,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
     int ngames = 0;
-    while (game_all()[ngames])
+    while (registry_all()[ngames])
         ngames++;
-    const struct game *g = game_all()[data[0] % ngames];
+    const struct game *g = registry_all()[data[0] % ngames];
     char *text = fuzz_text(data + 1, size - 1);
     struct ref_book b;
     struct err e = { 0, 0, "" };
