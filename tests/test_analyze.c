@@ -11,6 +11,7 @@
 #include "arena/nimgame.h"
 #include "arena/registry.h"
 #include "arena/rng.h"
+#include "arena/search.h"
 #include "c4_testutil.h"
 
 #define POSITIONS 40

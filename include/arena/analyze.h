@@ -11,14 +11,14 @@
  * after it, perfect play from there gives the blunderer's opponent at least
  * the outcome it then held.
  *
- * Oracles:
+ * Oracles are the games' own (game->oracle, game.h); today:
  *   connect4     the perfect solver (c4solver.h), weak, with a CPU budget
  *                (and optionally a node budget) per position; early
  *                positions may be "unknown";
  *   nim          the closed form (nimgame.h): always exact;
  *   maxconnect4  an alpha-beta search to the end of the game, for positions
  *                with at most max_empty empty cells; "unknown" before.
- * Other games are refused.
+ * Games without one are refused.
  *
  * What it writes into a game record (a cJSON object as match.h describes):
  * each analysed move gains "before", "after" (the outcomes above) and
@@ -32,15 +32,16 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "arena/c4solver.h"
 #include "arena/game.h"
-#include "arena/search.h"
 
 struct cJSON;
 
 #define ANA_DEFAULT_BUDGET_MS 1000
 #define ANA_DEFAULT_MAX_EMPTY 16
 #define ANA_TT_MB 16
+/* The largest max_empty accepted: the cells of the largest board whose
+ * oracle counts empty cells (maxconnect4's 7 x 6); any more is the same. */
+#define ANA_MAX_EMPTY_LIMIT 42
 
 enum ana_outcome { ANA_LOSS = -1, ANA_DRAW = 0, ANA_WIN = 1, ANA_UNKNOWN = 2 };
 
@@ -55,12 +56,11 @@ struct ana_opts {
 struct analyzer {
     const struct game *game;
     struct ana_opts opts;
-    struct c4s solver;        /* connect4 */
-    struct search search;     /* maxconnect4 */
-    int has_solver, has_search;
+    void *oracle;             /* game->oracle's, while open */
+    int open;                 /* 1 between ana_init and ana_free */
 };
 
-/* 1 when game g has an oracle (connect4, maxconnect4, nim). */
+/* 1 when game g has an oracle (game->oracle). */
 int ana_supports(const struct game *g);
 
 /* Prepares an analyzer for game g. Returns 0, or -1 with e filled (a game

@@ -246,7 +246,7 @@ static int cmd_one_move(int argc, char **argv, struct engine_args *a)
         return cli_usage(PROG, "--player %s needs --weights FILE", player_name(kind));
     if (!learned && a->weights)
         return cli_usage(PROG, "--weights belongs to --player qlearn or qlearn-ab");
-    if (a->evaluate && a->game != &game_connect4)
+    if (a->evaluate && !game_has_eval(a->game, a->evaluate))
         return cli_usage(PROG, "--eval spfiar is for --game connect4");
     if (a->evaluate && kind != PLAYER_ALPHABETA && kind != PLAYER_MINIMAX)
         return cli_usage(PROG, "--eval belongs to --player alphabeta or minimax");

@@ -4,6 +4,14 @@
 #include "arena/game.h"
 #include "arena/textfile.h"
 
+int game_has_eval(const struct game *g, int (*evaluate)(const void *state))
+{
+    for (const struct game_eval *ev = g->evals; ev && ev->name; ev++)
+        if (ev->evaluate == evaluate)
+            return 1;
+    return 0;
+}
+
 int game_result(const struct game *g, const void *state)
 {
     int value;

@@ -21,7 +21,7 @@ int onemove_run(const struct onemove_opts *o, FILE *out, FILE *diag)
     }
 
     struct search s;
-    struct search_opts so = player_search_opts(&o->player, o->tt_bytes);
+    struct search_opts so = player_search_opts(g, &o->player, o->tt_bytes);
     if (search_init(&s, g, &so) != 0) {
         fprintf(diag, "%s: out of memory for a %zu-byte transposition table\n", o->in,
                 o->tt_bytes);

@@ -1,8 +1,6 @@
 /* player.c - the move choosers behind --player (player.h). */
 #include <string.h>
-#include "arena/connect4.h"
 #include "arena/player.h"
-#include "arena/qfunc.h"
 #include "arena/rng.h"
 
 static const char *const player_names[] = {
@@ -30,18 +28,19 @@ const char *player_name(enum player_kind kind)
 int player_supports(const struct game *g, enum player_kind kind)
 {
     if (kind == PLAYER_QLEARN || kind == PLAYER_QLEARN_AB)
-        return g == &game_connect4;   /* the attributes know the classic rules only */
+        return g->learned != NULL;
     return kind != PLAYER_PERFECT || g->perfect != NULL;
 }
 
-struct search_opts player_search_opts(const struct player_opts *p, size_t tt_bytes)
+struct search_opts player_search_opts(const struct game *g, const struct player_opts *p,
+                                      size_t tt_bytes)
 {
     struct search_opts so = search_opts_default();
     so.tt_bytes = p->kind == PLAYER_ALPHABETA || p->kind == PLAYER_QLEARN_AB ? tt_bytes : 0;
     if (p->evaluate)
         so.evaluate = p->evaluate;
     if (p->kind == PLAYER_QLEARN_AB) {
-        so.evaluate_with = qf_evaluate;
+        so.evaluate_with = g->learned->evaluate;
         so.eval_ctx = p->weights;
     }
     return so;
@@ -109,16 +108,10 @@ void player_choose(struct search *s, const struct player_opts *p, const void *st
         r->depth = 0;
         r->nodes = 0;
         return;
-    case PLAYER_QLEARN: {
-        struct qf_choices c;
-        qf_choices(p->weights, state, &c);
-        int best = qf_best(&c);
-        r->move = c.moves[best];
-        r->value = qf_to_eval(c.q[best]);
+    case PLAYER_QLEARN:
+        r->nodes = (uint64_t)s->game->learned->choose(p->weights, state, &r->move, &r->value);
         r->depth = 1;
-        r->nodes = (uint64_t)c.n;
         return;
-    }
     case PLAYER_QLEARN_AB:
         search_each_move(s, p, state, r);
         return;

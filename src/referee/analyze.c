@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/analyze.h"
-#include "arena/nimgame.h"
 #include "arena/registry.h"
 #include "arena/textfile.h"
 #include "arena/tournament.h"
@@ -17,7 +16,25 @@
 
 int ana_supports(const struct game *g)
 {
-    return g == &game_connect4 || g == &game_maxconnect4 || g == &game_nim;
+    return g->oracle != NULL;
+}
+
+/* "connect4, maxconnect4 and nim": the registered games with an oracle. */
+static void oracle_games(char *buf, size_t cap)
+{
+    const struct game *const *all = registry_all();
+    int n = 0, left = 0;
+    for (int i = 0; all[i]; i++)
+        left += ana_supports(all[i]);
+    buf[0] = '\0';
+    for (int i = 0; all[i]; i++) {
+        if (!ana_supports(all[i]))
+            continue;
+        size_t len = strlen(buf);
+        left--;
+        snprintf(buf + len, cap - len, "%s%s", n++ == 0 ? "" : left == 0 ? " and " : ", ",
+                 all[i]->name);
+    }
 }
 
 int ana_init(struct analyzer *a, const struct game *g, const struct ana_opts *o, struct err *e)
@@ -25,32 +42,29 @@ int ana_init(struct analyzer *a, const struct game *g, const struct ana_opts *o,
     memset(a, 0, sizeof *a);
     a->game = g;
     a->opts = *o;
-    size_t tt_bytes = o->tt_bytes ? o->tt_bytes : (size_t)ANA_TT_MB << 20;
-    if (g == &game_connect4) {
-        if (c4s_init(&a->solver, tt_bytes) != 0)
-            return err_set(e, 0, 0, "out of memory for the solver's table");
-        a->has_solver = 1;
-    } else if (g == &game_maxconnect4) {
-        struct search_opts so = search_opts_default();
-        so.tt_bytes = tt_bytes;
-        if (search_init(&a->search, g, &so) != 0)
-            return err_set(e, 0, 0, "out of memory for the search's table");
-        a->has_search = 1;
-    } else if (!ana_supports(g)) {
-        return err_set(e, 0, 0,
-                       "no exact oracle for %s: analyze handles connect4, maxconnect4 and nim",
-                       g->name);
+    if (!ana_supports(g)) {
+        char games[ERR_MSG_MAX];
+        oracle_games(games, sizeof games);
+        return err_set(e, 0, 0, "no exact oracle for %s: analyze handles %s", g->name, games);
     }
+    struct game_oracle_opts oo = {
+        .budget_us = (uint64_t)o->budget_ms * US_PER_MS,
+        .node_budget = o->node_budget,
+        .max_empty = o->max_empty,
+        .tt_bytes = o->tt_bytes ? o->tt_bytes : (size_t)ANA_TT_MB << 20,
+    };
+    if (g->oracle->open(&a->oracle, &oo, e) != 0)
+        return -1;
+    a->open = 1;
     return 0;
 }
 
 void ana_free(struct analyzer *a)
 {
-    if (a->has_solver)
-        c4s_free(&a->solver);
-    if (a->has_search)
-        search_free(&a->search);
-    a->has_solver = a->has_search = 0;
+    if (a->open)
+        a->game->oracle->close(a->oracle);
+    a->oracle = NULL;
+    a->open = 0;
 }
 
 const char *ana_outcome_name(enum ana_outcome o)
@@ -83,25 +97,8 @@ enum ana_outcome ana_value(struct analyzer *a, const void *pos)
     int winner = game_result(g, pos);
     if (winner >= 0)
         return winner == 0 ? ANA_DRAW : winner == g->to_move(pos) ? ANA_WIN : ANA_LOSS;
-    if (a->has_solver) {
-        c4s_set_budget(&a->solver, (uint64_t)a->opts.budget_ms * US_PER_MS, a->opts.node_budget);
-        int v = c4s_solve(&a->solver, pos, 1);
-        return v == C4S_UNKNOWN ? ANA_UNKNOWN : outcome_of_sign(v);
-    }
-    if (a->has_search) {
-        const struct c4_pos *p = pos;
-        int empty = C4_CELLS - p->moves;
-        if (empty > a->opts.max_empty)
-            return ANA_UNKNOWN;
-        struct search_result r;
-        search_alphabeta(&a->search, pos, empty, &r);
-        return outcome_of_sign(r.value);
-    }
-    const struct nim_pos *n = pos;
-    int rows[NIM_MAX_ROWS];
-    for (int i = 0; i < n->rows; i++)
-        rows[i] = n->heap[i];
-    return nim_losing(rows, n->rows) ? ANA_LOSS : ANA_WIN;
+    int v = g->oracle->value(a->oracle, pos);
+    return v == GAME_ORACLE_UNKNOWN ? ANA_UNKNOWN : outcome_of_sign(v);
 }
 
 /* The record's index for messages; 0 when it has none. */

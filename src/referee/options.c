@@ -135,7 +135,7 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
         { REF_OPT_DRAW, 0, MAX_GAMES, &s->t.rules.draw_plies },
         { REF_OPT_ROUNDS, 1, MAX_GAMES, &s->t.rounds },
         { REF_OPT_CONCURRENCY, 1, TOUR_MAX_CONCURRENCY, &s->t.concurrency },
-        { REF_OPT_MAX_EMPTY, 0, C4_CELLS, &s->ana.max_empty },
+        { REF_OPT_MAX_EMPTY, 0, ANA_MAX_EMPTY_LIMIT, &s->ana.max_empty },
     };
     for (size_t k = 0; k < sizeof ints / sizeof *ints; k++)
         if (ints[k].id == id) {

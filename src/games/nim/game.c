@@ -196,6 +196,35 @@ static int nim_perfect(const void *state)
     return row * NIM_MOVE_BASE + matches;
 }
 
+/* The oracle of blunder analysis is the closed form: exact, no memory. */
+static int nim_oracle_open(void **oracle, const struct game_oracle_opts *o, struct err *e)
+{
+    (void)o;
+    (void)e;
+    *oracle = NULL;
+    return 0;
+}
+
+static int nim_oracle_value(void *oracle, const void *state)
+{
+    (void)oracle;
+    const struct nim_pos *p = npos(state);
+    int rows[NIM_MAX_ROWS];
+    rows_of(p, rows);
+    return nim_losing(rows, p->rows) ? -1 : 1;
+}
+
+static void nim_oracle_close(void *oracle)
+{
+    (void)oracle;
+}
+
+static const struct game_oracle nim_oracle = {
+    .open = nim_oracle_open,
+    .value = nim_oracle_value,
+    .close = nim_oracle_close,
+};
+
 static const char *nim_explain(const void *before, const void *after)
 {
     const struct nim_pos *b = npos(before), *a = npos(after);
@@ -310,5 +339,6 @@ const struct game game_nim = {
     .print_over = nim_print_over,
     .explain = nim_explain,
     .perfect = nim_perfect,
+    .oracle = &nim_oracle,
     .bench = nim_bench_lines,
 };

@@ -63,3 +63,13 @@ int qf_evaluate(const void *state, const void *weights)
         return 0;
     return qf_to_eval(c.q[qf_best(&c)]);
 }
+
+int qf_choose(const void *weights, const void *state, int *move, int *value)
+{
+    struct qf_choices c;
+    qf_choices(weights, state, &c);
+    int best = qf_best(&c);
+    *move = c.moves[best];
+    *value = qf_to_eval(c.q[best]);
+    return c.n;
+}
