@@ -1,7 +1,8 @@
 # arena - build, test, demo, bench, install.
 #
 #   make            the library and every binary, into bin/
-#   make test       unit suites, then the end-to-end suite under valgrind
+#   make test       the layer check, the unit suites, then the end-to-end
+#                   suite under valgrind
 #   make demo       a Max-Connect4 round-robin tournament (random, depths 1-7)
 #   make bench      search speed and node-count signatures
 #   make bench-referee  referee overhead, concurrency, a 10,000-game tournament
@@ -76,7 +77,7 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test unit e2e check demo bench bench-referee bench-solver bench-learn clean install uninstall
+.PHONY: all deps test check-layers unit e2e check demo bench bench-referee bench-solver bench-learn clean install uninstall
 
 all: $(BINARIES)
 
@@ -103,9 +104,13 @@ $(E2E_BIN): $(E2E_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDOPT) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm
 
+# The include graph against the layer order (the script's header lists it).
+check-layers:
+	@sh scripts/check-layers.sh
+
 # The unit suites, then every end-to-end case (binaries on fixtures, output
 # compared byte for byte) under valgrind in the release build.
-test: all $(UNIT_BIN) $(E2E_BIN)
+test: check-layers all $(UNIT_BIN) $(E2E_BIN)
 	@command -v valgrind >/dev/null 2>&1 || sh scripts/install-deps.sh
 	$(UNIT_BIN)
 	ARENA_BIN=$(BIN) ARENA_VALGRIND=$(VALGRIND_E2E) $(E2E_BIN)

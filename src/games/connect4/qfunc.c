@@ -2,6 +2,7 @@
  * (qfunc.h). */
 #include <math.h>
 #include "arena/qfunc.h"
+#include "board.h"
 
 double qf_value(const struct qf_weights *w, const double f[FEAT_COUNT])
 {
@@ -19,7 +20,7 @@ int qf_choices(const struct qf_weights *w, const struct c4_pos *p, struct qf_cho
         if (!c4_can_play(p, col))
             continue;
         c->moves[c->n] = col;
-        c->priority[c->n] = game_connect4.priority(p, col);
+        c->priority[c->n] = c4g_priority(p, col);
         feat_after(p, col, c->f[c->n]);
         c->q[c->n] = qf_value(w, c->f[c->n]);
         c->n++;
