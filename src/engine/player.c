@@ -1,4 +1,5 @@
 /* player.c - the move choosers behind --player (player.h). */
+#include <assert.h>
 #include <string.h>
 #include "arena/player.h"
 #include "arena/rng.h"
@@ -22,6 +23,7 @@ int player_parse(const char *name)
 
 const char *player_name(enum player_kind kind)
 {
+    assert(kind >= 0 && kind < (int)(sizeof player_names / sizeof *player_names));
     return player_names[kind];
 }
 
@@ -35,6 +37,7 @@ int player_supports(const struct game *g, enum player_kind kind)
 struct search_opts player_search_opts(const struct game *g, const struct player_opts *p,
                                       size_t tt_bytes)
 {
+    assert(player_supports(g, p->kind));
     struct search_opts so = search_opts_default();
     so.tt_bytes = p->kind == PLAYER_ALPHABETA || p->kind == PLAYER_QLEARN_AB ? tt_bytes : 0;
     if (p->evaluate)
@@ -85,6 +88,11 @@ static void search_each_move(struct search *s, const struct player_opts *p, cons
 void player_choose(struct search *s, const struct player_opts *p, const void *state,
                    struct search_result *r)
 {
+    assert(player_supports(s->game, p->kind) && game_result(s->game, state) < 0);
+    /* Every searching player needs a depth, every learned one weights. */
+    assert(p->depth >= 1 || p->kind == PLAYER_RANDOM || p->kind == PLAYER_PERFECT
+           || p->kind == PLAYER_QLEARN);
+    assert(p->weights || (p->kind != PLAYER_QLEARN && p->kind != PLAYER_QLEARN_AB));
     switch (p->kind) {
     case PLAYER_MINIMAX:
         search_minimax(s, state, p->depth, r);

@@ -3,6 +3,7 @@
  * interface both rule sets share: board files, move generation, keys, move
  * text and the Max-Connect4 sample program's printed board.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +36,8 @@ int c4_can_play(const struct c4_pos *p, int col)
 
 void c4_play(struct c4_pos *p, int col)
 {
+    assert(p->to_move <= 1 && p->moves < C4_CELLS);
+    assert(c4_can_play(p, col));
     /* Adding the column's bottom bit to the filled cells carries up to the
      * lowest empty cell of that column. */
     uint64_t mask = occupied(p);
@@ -199,6 +202,7 @@ void c4g_play(void *state, int move)
 
 int c4g_to_move(const void *state)
 {
+    assert(cpos(state)->to_move <= 1);
     return cpos(state)->to_move + 1;
 }
 

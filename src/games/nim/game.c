@@ -2,6 +2,7 @@
  * game.c - misère Nim's closed form, the seed driver's perfect move, and the
  * engine's `nim` game (nimgame.h).
  */
+#include <assert.h>
 #include <string.h>
 #include "arena/nimgame.h"
 #include "arena/textfile.h"
@@ -159,12 +160,16 @@ static int nim_gen(const void *state, int *moves)
 static void nim_play(void *state, int move)
 {
     struct nim_pos *p = state;
+    assert(move >= 0 && move / NIM_MOVE_BASE < p->rows && move % NIM_MOVE_BASE >= 1);
+    assert(move % NIM_MOVE_BASE <= p->heap[move / NIM_MOVE_BASE]);
+    assert(p->to_move <= 1);
     p->heap[move / NIM_MOVE_BASE] -= (uint8_t)(move % NIM_MOVE_BASE);
     p->to_move ^= 1;
 }
 
 static int nim_to_move(const void *state)
 {
+    assert(npos(state)->to_move <= 1);
     return npos(state)->to_move + 1;
 }
 
