@@ -34,12 +34,14 @@ CC      ?= cc
 # SAN=1: AddressSanitizer (with leak checking) and UndefinedBehaviorSanitizer,
 # every finding fatal, in a folder of its own; -O1 keeps the solver tests fast
 # enough under ASan. valgrind cannot run ASan binaries, so the e2e suite runs
-# them directly.
+# them directly. ARENA_DEEP_CHECKS turns on the asserts that cost a hot loop
+# a noticeable share of its time (the solver's per-node invariants); the
+# cheap asserts run in every build.
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ifeq ($(SAN),1)
 BUILD   := build/check
 BIN     := build/check/bin
-OPT     := -O1 -g $(SANITIZE)
+OPT     := -O1 -g $(SANITIZE) -DARENA_DEEP_CHECKS
 LDOPT   := $(SANITIZE)
 VALGRIND_E2E := 0
 else

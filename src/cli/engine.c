@@ -9,6 +9,9 @@
 #include <unistd.h>
 #include "arena/bench.h"
 #include "arena/c4book.h"
+#include "arena/c4bookmake.h"
+#include "arena/c4moves.h"
+#include "arena/c4solvelines.h"
 #include "arena/c4solver.h"
 #include "arena/cli.h"
 #include "arena/clock.h"
@@ -704,7 +707,7 @@ static int cmd_solve(int argc, char **argv, struct engine_args *a)
         c4s_set_book(&s, &book);
     int status = 0;
     if (optind == argc)
-        status = c4s_solve_lines(&s, stdin, "<stdin>", a->weak, stdout, stderr);
+        status = c4solvelines_run(&s, stdin, "<stdin>", a->weak, stdout, stderr);
     for (int i = optind; i < argc; i++) {
         FILE *in = fopen(argv[i], "r");
         int r;
@@ -712,7 +715,7 @@ static int cmd_solve(int argc, char **argv, struct engine_args *a)
             fprintf(stderr, "%s: cannot open: %s\n", argv[i], strerror(errno));
             r = EXIT_BAD_INPUT;
         } else {
-            r = c4s_solve_lines(&s, in, argv[i], a->weak, stdout, stderr);
+            r = c4solvelines_run(&s, in, argv[i], a->weak, stdout, stderr);
             fclose(in);
         }
         if (r == EXIT_BAD_INPUT || (r && !status))
@@ -735,13 +738,13 @@ static int cmd_book(int argc, char **argv, struct engine_args *a)
         return rc;
     if (a->json || a->depths_given || a->weights || a->evaluate || a->weak || a->book)
         return cli_usage(PROG, "book takes --depth, --from and --tt-mb only");
-    if (!a->depth_given || a->depth > C4BOOK_MAX_DEPTH)
-        return cli_usage(PROG, "book needs --depth from 1 to %d", C4BOOK_MAX_DEPTH);
+    if (!a->depth_given || a->depth > C4BOOKMAKE_MAX_DEPTH)
+        return cli_usage(PROG, "book needs --depth from 1 to %d", C4BOOKMAKE_MAX_DEPTH);
     if (optind != argc - 1)
         return cli_usage(PROG, "book takes one OUT file");
     const char *from = a->from ? a->from : "", *why;
     struct c4_pos root;
-    int col = c4s_parse_moves(from, strlen(from), &root, &why);
+    int col = c4moves_parse(from, strlen(from), &root, &why);
     if (col != 0)
         return cli_usage(PROG, "--from '%s': move %d: %s", from, col, why);
     struct c4s s;
@@ -749,9 +752,9 @@ static int cmd_book(int argc, char **argv, struct engine_args *a)
         return 1;
     char *text;
     size_t len;
-    struct c4book_stats st;
+    struct c4bookmake_stats st;
     uint64_t t0 = clock_cpu_ns();
-    rc = c4book_make(&s, from, (int)a->depth, &text, &len, &st);
+    rc = c4bookmake_run(&s, from, (int)a->depth, &text, &len, &st);
     double secs = (double)(clock_cpu_ns() - t0) / NS_PER_S;
     c4s_free(&s);
     if (rc != 0) {

@@ -24,11 +24,6 @@ static uint64_t occupied(const struct c4_pos *p)
     return p->disc[0] | p->disc[1];
 }
 
-static uint64_t column_mask(int col)
-{
-    return ((UINT64_C(1) << C4_HEIGHT) - 1) << (col * C4_COL_BITS);
-}
-
 int c4_can_play(const struct c4_pos *p, int col)
 {
     return col >= 0 && col < C4_WIDTH && (occupied(p) & C4_BIT(col, C4_HEIGHT - 1)) == 0;
@@ -41,7 +36,7 @@ void c4_play(struct c4_pos *p, int col)
     /* Adding the column's bottom bit to the filled cells carries up to the
      * lowest empty cell of that column. */
     uint64_t mask = occupied(p);
-    uint64_t bit = (mask + C4_BIT(col, 0)) & column_mask(col);
+    uint64_t bit = (mask + C4_BIT(col, 0)) & c4_column_cells(col);
     p->disc[p->to_move] |= bit;
     p->to_move ^= 1;
     p->moves++;
