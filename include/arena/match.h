@@ -25,15 +25,9 @@
  * whose moves can repeat forever (game->irreversible) are drawn after
  * draw_plies plies without an irreversible move, reason "draw-rule".
  *
- * A game's record (JSON, the same in match logs and tournament journals):
- *   {"index": I, "pair": P, "players": {"1": NAME, "2": NAME},
- *    "opening": [MOVE...], "moves": [{"ply", "side", "engine", "move" (null
- *    on a forfeit), "cpu_user_ms", "cpu_sys_ms" (the engine's rusage),
- *    "wall_ms" (its run), "max_rss_kb", "referee_ms" (the referee's own
- *    time on the ply: writing, starting, judging), "status" ("ok" or the
- *    reason)}...], "result": "1-0"|"0-1"|"1/2-1/2",
- *    "winner": NAME|null, "reason": "normal"|"draw-rule"|forfeit reason}
- * With rules.analyze the record also carries the analysis (analyze.h).
+ * A game's record is a struct game_record (record.h), the same in match logs
+ * and tournament journals. With rules.analyze it also carries the analysis
+ * (analyze.h).
  */
 #ifndef ARENA_MATCH_H
 #define ARENA_MATCH_H
@@ -41,19 +35,18 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "arena/game.h"
+#include "arena/record.h"
 #include "arena/runner.h"
 #include "arena/sha256.h"
 
 struct cJSON;
 struct ana_opts;
 
-#define REF_NAME_MAX 64
 #define REF_OUTPUT_CAP 65536     /* bytes of an engine's output file */
-#define REF_REASON_MAX 64
 #define REF_DRAW_PLIES 100       /* default of the draw rule */
 
 struct ref_engine {
-    char name[REF_NAME_MAX];
+    char name[REC_NAME_MAX];
     int argc;
     char *argv[RUN_MAX_ARGS];    /* the template, NULL-terminated */
     char sha256[SHA256_HEX];     /* of the program file; "" if none found */
@@ -106,22 +99,23 @@ struct ref_rules {
 /* The opening of pair `pair` (both games of a pair get the same): book line
  * pair % n, or random plies that do not end the game from a generator
  * seeded by seed and pair. Writes the position to pos and appends the move
- * texts to list (a cJSON array). */
-void ref_opening(const struct ref_rules *r, long pair, void *pos, struct cJSON *list);
+ * texts to rec's opening. Returns 0, or -1 when out of memory. */
+int ref_opening(const struct ref_rules *r, long pair, void *pos, struct game_record *rec);
 
 enum ref_play_end { REF_PLAYED = 0, REF_CANCELLED = 1 };
 
-/* Plays game `index` of pair `pair`, side[s] playing side s+1, and fills gj
- * (a cJSON object) with its record. Returns REF_PLAYED, REF_CANCELLED (the
- * limits' cancel flag was raised; gj is then incomplete), or -1 with e
- * filled when the referee itself fails (a folder or file of its own); an
- * engine's failure is a lost game, not an error. */
+/* Plays game `index` of pair `pair`, side[s] playing side s+1, and writes
+ * its record to rec (rec_init'd here: the caller rec_frees it whatever the
+ * return). Returns REF_PLAYED, REF_CANCELLED (the limits' cancel flag was
+ * raised; rec is then incomplete), or -1 with e filled when the referee
+ * itself fails (a folder or file of its own); an engine's failure is a lost
+ * game, not an error. */
 int ref_play(const struct ref_rules *r, long index, long pair,
-             const struct ref_engine *const side[2], struct cJSON *gj, struct err *e);
+             const struct ref_engine *const side[2], struct game_record *rec, struct err *e);
 
 /* Prints a record's result line: "Finished game I (A vs B): 1-0 {why}", and
  * its analysis line when it has one. */
-void ref_print_result(FILE *out, const struct cJSON *gj);
+void ref_print_result(FILE *out, const struct game_record *rec);
 
 /* The JSON of an engine (name, cmd, sha256) and of the shared rules. */
 struct cJSON *ref_engine_json(const struct ref_engine *eng);

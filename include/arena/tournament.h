@@ -27,7 +27,7 @@
 #include <stdio.h>
 #include "arena/match.h"
 
-#define TOUR_MAX_ENGINES 32
+#define TOUR_MAX_ENGINES REC_MAX_ENGINES   /* a journal's header names them all */
 #define TOUR_MAX_CONCURRENCY 256
 
 enum tour_format { TOUR_ROUND_ROBIN, TOUR_GAUNTLET };
@@ -90,16 +90,6 @@ int tour_scan(const char *path, tour_scan_fn fn, void *ctx, struct err *e);
  * so the text is changed). */
 int tour_scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, struct err *e);
 
-/* A record's string member key, or NULL when it is missing or not a string. */
-const char *tour_text(const struct cJSON *obj, const char *key);
-
-/* Game indices are whole numbers from 1 to TOUR_INDEX_MAX: far above any
- * schedule (rounds and engines are bounded), low enough that a double holds
- * each exactly and arithmetic on them cannot overflow a long. */
-#define TOUR_INDEX_MAX (1L << 40)
-/* A record's "index", or -1 when it is missing or not such a number. */
-long tour_index(const struct cJSON *rec);
-
 /* Opens a journal to append games: a new file starting with header, or with
  * resume an existing one whose header must equal header; fn then gets each
  * finished game (the header is checked here), and a last line cut short is
@@ -123,7 +113,7 @@ enum tour_report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
  * engine's own user+sys time, every move it was asked for), forfeits. */
 struct tour_tally {
     int n;                                       /* engines */
-    char name[TOUR_MAX_ENGINES][REF_NAME_MAX];
+    char name[TOUR_MAX_ENGINES][REC_NAME_MAX];
     long games;
     long win[TOUR_MAX_ENGINES], draw[TOUR_MAX_ENGINES], loss[TOUR_MAX_ENGINES];
     long beat[TOUR_MAX_ENGINES][TOUR_MAX_ENGINES]; /* beat[i][j]: i's wins over j */
@@ -133,14 +123,16 @@ struct tour_tally {
     double *overhead;                            /* referee_ms per move */
     long noverhead, capoverhead;
     int nforfeit;
-    struct { int engine; char reason[REF_REASON_MAX]; long count; } forfeit[TOUR_MAX_FORFEITS];
+    struct { int engine; char reason[REC_REASON_MAX]; long count; } forfeit[TOUR_MAX_FORFEITS];
 };
 
-/* Starts a tally for the engines of a journal header or match log. 0, or
- * -1 with e filled. Free with tour_tally_free. */
-int tour_tally_init(struct tour_tally *t, const struct cJSON *header, struct err *e);
-/* Counts one game record. 0, or -1 with e filled (an unknown engine). */
-int tour_tally_add(struct tour_tally *t, const struct cJSON *rec, struct err *e);
+/* Starts a tally for n engines (n <= TOUR_MAX_ENGINES) named name[i]
+ * (shorter than REC_NAME_MAX). 0, or -1 with e filled (fewer than two).
+ * Free with tour_tally_free either way. */
+int tour_tally_init(struct tour_tally *t, int n, const char *const name[], struct err *e);
+/* Counts one game record. 0, or -1 with e filled (an unknown engine, no
+ * players, result or reason, a move without a side). */
+int tour_tally_add(struct tour_tally *t, const struct game_record *rec, struct err *e);
 void tour_tally_free(struct tour_tally *t);
 /* Prints the report of t. */
 void tour_tally_print(struct tour_tally *t, enum tour_report_format f, FILE *out);

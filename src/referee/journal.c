@@ -121,22 +121,6 @@ static int scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, size_t 
     return rc;
 }
 
-const char *tour_text(const cJSON *obj, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-long tour_index(const cJSON *rec)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, "index");
-    if (!cJSON_IsNumber(v))
-        return -1;
-    double d = v->valuedouble;
-    /* Compared as doubles first: a cast of 1e300 to long is undefined. */
-    return d >= 1 && d <= (double)TOUR_INDEX_MAX && d == floor(d) ? (long)d : -1;
-}
-
 int tour_scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, struct err *e)
 {
     size_t complete;
@@ -270,6 +254,7 @@ struct merge_line {
 };
 
 struct merge_ctx {
+    char why[ERR_MSG_MAX];  /* a record's error, while e is rewritten */
     cJSON *header;          /* the first input's, without "shard" */
     struct merge_line *line;
     long n, cap;
@@ -291,9 +276,13 @@ static int merge_collect(void *vctx, const cJSON *rec, int is_header, int line, 
         cJSON_Delete(h);
         return same ? 0 : err_set(e, 1, 1, "a shard of another tournament (headers differ)");
     }
-    long index = tour_index(rec);
+    struct game_record r;
+    if (rec_decode(rec, &r, e) != 0)
+        return err_set(e, line, 1, "%s", strcpy(m->why, e->msg));
+    long index = r.index;
+    rec_free(&r);
     if (index < 0)
-        return err_set(e, line, 1, "a game without an \"index\" from 1 to %ld", TOUR_INDEX_MAX);
+        return err_set(e, line, 1, "a game without an \"index\" from 1 to %ld", REC_INDEX_MAX);
     if (m->n == m->cap) {
         long cap = m->cap ? 2 * m->cap : 256;
         struct merge_line *grown = realloc(m->line, (size_t)cap * sizeof *grown);

@@ -27,25 +27,27 @@ int match_run(const struct match_opts *o, FILE *out, struct err *e)
     for (int i = 0; i < o->games && !rc; i++) {
         int swap = i % 2;
         const struct ref_engine *const side[2] = { o->engine[swap], o->engine[!swap] };
-        cJSON *gj = cJSON_CreateObject();
-        cJSON_AddItemToArray(games, gj);
-        int played = ref_play(&o->rules, i + 1, i / 2, side, gj, e);
-        if (played != REF_PLAYED) {
+        struct game_record rec;
+        int played = ref_play(&o->rules, i + 1, i / 2, side, &rec, e);
+        cJSON *gj = played == REF_PLAYED ? rec_encode(&rec) : NULL;
+        if (played != REF_PLAYED || !gj) {
             rc = played == REF_CANCELLED
                      ? err_set(e, 0, 0, "stopped by a signal in game %d: no log written", i + 1)
-                     : -1;
+                 : played == REF_PLAYED ? err_set(e, 0, 0, "out of memory")
+                                        : -1;
+            rec_free(&rec);
             break;
         }
-        const char *result = cJSON_GetObjectItemCaseSensitive(gj, "result")->valuestring;
-        int winner = strcmp(result, "1-0") == 0 ? 1 : strcmp(result, "0-1") == 0 ? 2 : 0;
-        if (!winner)
+        cJSON_AddItemToArray(games, gj);
+        if (rec.result == REC_DRAWN)
             draws++;
-        else if (winner == (swap ? 2 : 1))
+        else if (rec.result == (swap ? REC_WIN_2 : REC_WIN_1))
             wins++;
         else
             losses++;
-        ref_print_result(out, gj);
+        ref_print_result(out, &rec);
         fflush(out);
+        rec_free(&rec);
     }
     if (!rc) {
         int n = wins + losses + draws;

@@ -23,6 +23,7 @@
 #include "arena/clock.h"
 #include "arena/match.h"
 #include "arena/rng.h"
+#include "arena/rules.h"
 #include "arena/textfile.h"
 
 #define REF_ARG_MAX    PATH_MAX
@@ -32,67 +33,6 @@
 #define NS_PER_MS      1e6
 #define IN_NAME        "in.txt"    /* the board the engine gets, in the game's folder */
 #define OUT_NAME       "out.txt"   /* its answer, there */
-
-/* Replaces every placeholder of word into buf. */
-static void expand(const char *word, char *buf, const char *in, const char *out,
-                   const char *depth, const char *player)
-{
-    static const char *const key[] = { "{in}", "{out}", "{depth}", "{player}" };
-    const char *val[] = { in, out, depth, player };
-    size_t n = 0;
-    while (*word && n < REF_ARG_MAX - 1) {
-        int hit = 0;
-        for (int k = 0; k < 4 && !hit; k++) {
-            size_t kl = strlen(key[k]);
-            if (strncmp(word, key[k], kl) == 0) {
-                n += (size_t)snprintf(buf + n, REF_ARG_MAX - n, "%s", val[k]);
-                if (n >= REF_ARG_MAX)
-                    n = REF_ARG_MAX - 1;
-                word += kl;
-                hit = 1;
-            }
-        }
-        if (!hit)
-            buf[n++] = *word++;
-    }
-    buf[n] = '\0';
-}
-
-/* The forfeit reason of a run that did not end with exit status 0. */
-static void run_reason(const struct run_result *r, char *reason)
-{
-    switch (r->end) {
-    case RUN_TIMEOUT:
-        strcpy(reason, "timeout");
-        break;
-    case RUN_CPU_LIMIT:
-        strcpy(reason, "cpu-limit");
-        break;
-    case RUN_MEM_LIMIT:
-        strcpy(reason, "memory-limit");
-        break;
-    case RUN_FILE_LIMIT:
-        strcpy(reason, "file-limit");
-        break;
-    case RUN_SIGNALED: {
-        const char *abbrev = sigabbrev_np(r->signal);
-        if (abbrev)
-            snprintf(reason, REF_REASON_MAX, "crashed: SIG%s", abbrev);
-        else
-            snprintf(reason, REF_REASON_MAX, "crashed: signal %d", r->signal);
-        break;
-    }
-    case RUN_EXEC_FAILED:
-        strcpy(reason, "cannot-run");
-        break;
-    case RUN_CANCELLED:
-        strcpy(reason, "cancelled");
-        break;
-    case RUN_EXITED:
-        snprintf(reason, REF_REASON_MAX, "exit-status %d", r->status);
-        break;
-    }
-}
 
 /* Reads the engine's output file through the game folder's descriptor:
  * never through a symlink (O_NOFOLLOW), never from a FIFO or a device
@@ -130,70 +70,6 @@ static long read_output(int dir_fd, char *buf, char *reason)
     return n;
 }
 
-/* Judges the engine's output text: 0 with *move set, or -1 with the
- * forfeit reason. */
-static int judge(const struct game *g, const void *before, const char *text, size_t len,
-                 int *move, char *reason)
-{
-    unsigned char after[GAME_MAX_STATE];
-    struct err e;
-    if (g->parse(after, text, len, &e) != 0) {
-        strcpy(reason, "unreadable");
-        return -1;
-    }
-    int moves[GAME_MAX_MOVES];
-    int n = g->gen(before, moves);
-    for (int i = 0; i < n; i++) {
-        unsigned char child[GAME_MAX_STATE];
-        memcpy(child, before, g->state_size);
-        g->play(child, moves[i]);
-        if (memcmp(child, after, g->state_size) == 0) {
-            *move = moves[i];
-            return 0;
-        }
-    }
-    const char *why = g->explain ? g->explain(before, after)
-                      : g->to_move(after) == g->to_move(before) ? "wrong-player"
-                                                               : "illegal-move";
-    snprintf(reason, REF_REASON_MAX, "%s", why);
-    return -1;
-}
-
-/* Plays the book line's moves from the start; 0, or -1 with e at the bad
- * move (column counted in line). Like a random opening, a book line must
- * leave a game to play: a line whose last move ends the game is refused. */
-static int play_line(const struct game *g, const char *line, int lineno, void *pos,
-                     struct cJSON *list, struct err *e)
-{
-    g->init(pos);
-    const char *p = line, *last = NULL;
-    for (;;) {
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (!*p)
-            return last && game_result(g, pos) >= 0
-                       ? err_set(e, lineno, (int)(last - line) + 1,
-                                 "the opening ends the game: no move is left to play")
-                       : 0;
-        last = p;
-        size_t n = strcspn(p, " \t");
-        char text[GAME_MOVE_TEXT_MAX];
-        int move;
-        if (n >= sizeof text)
-            return err_set(e, lineno, (int)(p - line) + 1, "move '%.*s' is too long", (int)n, p);
-        memcpy(text, p, n);
-        text[n] = '\0';
-        if (game_result(g, pos) >= 0)
-            return err_set(e, lineno, (int)(p - line) + 1, "the game is over before '%s'", text);
-        if (g->parse_move(pos, text, &move) != 0)
-            return err_set(e, lineno, (int)(p - line) + 1, "'%s' is not a legal move here", text);
-        g->play(pos, move);
-        if (list)
-            cJSON_AddItemToArray(list, cJSON_CreateString(text));
-        p += n;
-    }
-}
-
 int ref_book_parse(const struct game *g, char *text, size_t len, struct ref_book *b,
                    struct err *e)
 {
@@ -223,7 +99,7 @@ int ref_book_parse(const struct game *g, char *text, size_t len, struct ref_book
                 rc = err_set(e, lineno + 1, 1, "out of memory");
             } else {
                 b->line = grown;
-                if (play_line(g, p, lineno + 1, pos, NULL, e) != 0)
+                if (rules_play_line(g, p, lineno + 1, pos, NULL, e) != 0)
                     rc = -1;
                 else if (!(b->line[b->n] = strdup(p)))
                     rc = err_set(e, lineno + 1, 1, "out of memory");
@@ -261,14 +137,12 @@ void ref_book_free(struct ref_book *b)
     b->n = 0;
 }
 
-void ref_opening(const struct ref_rules *r, long pair, void *pos, struct cJSON *list)
+int ref_opening(const struct ref_rules *r, long pair, void *pos, struct game_record *rec)
 {
     const struct game *g = r->game;
-    if (r->book) {
-        struct err e;
-        play_line(g, r->book->line[pair % r->book->n], 0, pos, list, &e);
-        return;
-    }
+    struct err e;
+    if (r->book)
+        return rules_play_line(g, r->book->line[pair % r->book->n], 0, pos, rec, &e);
     struct rng rng;
     rng_seed(&rng, r->seed + (uint64_t)pair);
     g->init(pos);
@@ -276,7 +150,7 @@ void ref_opening(const struct ref_rules *r, long pair, void *pos, struct cJSON *
         int moves[GAME_MAX_MOVES];
         int n = g->gen(pos, moves);
         if (n == 0)
-            return;
+            return 0;
         unsigned char child[GAME_MAX_STATE];
         int played, tries = 0;
         do {
@@ -285,32 +159,35 @@ void ref_opening(const struct ref_rules *r, long pair, void *pos, struct cJSON *
             g->play(child, played);
         } while (game_result(g, child) >= 0 && ++tries < OPENING_TRIES);
         if (game_result(g, child) >= 0)
-            return;
+            return 0;
         char text[GAME_MOVE_TEXT_MAX];
         g->move_text(pos, played, text, sizeof text);
-        cJSON_AddItemToArray(list, cJSON_CreateString(text));
+        if (rec_add_opening(rec, text) != 0)
+            return -1;
         memcpy(pos, child, g->state_size);
     }
+    return 0;
 }
 
-static cJSON *move_json(int ply, int side, const char *engine, const char *move,
-                        const struct run_result *r, double referee_ms, const char *status)
+/* Records a ply: move is "" on a forfeit, status "ok" or the reason. */
+static int add_ply(struct game_record *rec, int ply, int side, const char *engine,
+                   const char *move, const struct run_result *r, double referee_ms,
+                   const char *status)
 {
-    cJSON *m = cJSON_CreateObject();
-    cJSON_AddNumberToObject(m, "ply", ply);
-    cJSON_AddNumberToObject(m, "side", side);
-    cJSON_AddStringToObject(m, "engine", engine);
-    if (move)
-        cJSON_AddStringToObject(m, "move", move);
-    else
-        cJSON_AddNullToObject(m, "move");
-    cJSON_AddNumberToObject(m, "cpu_user_ms", r->cpu_user_ms);
-    cJSON_AddNumberToObject(m, "cpu_sys_ms", r->cpu_sys_ms);
-    cJSON_AddNumberToObject(m, "wall_ms", r->wall_ms);
-    cJSON_AddNumberToObject(m, "max_rss_kb", (double)r->max_rss_kb);
-    cJSON_AddNumberToObject(m, "referee_ms", referee_ms);
-    cJSON_AddStringToObject(m, "status", status);
-    return m;
+    struct rec_move m;
+    rec_move_init(&m);
+    m.ply = ply;
+    m.side = side;
+    snprintf(m.engine, sizeof m.engine, "%s", engine);
+    snprintf(m.move, sizeof m.move, "%s", move);
+    m.cpu_user_ms = r->cpu_user_ms;
+    m.cpu_sys_ms = r->cpu_sys_ms;
+    m.wall_ms = r->wall_ms;
+    m.max_rss_kb = (double)r->max_rss_kb;
+    m.referee_ms = referee_ms;
+    snprintf(m.status, sizeof m.status, "%s", status);
+    m.has = REC_HAS_ENGINE | REC_HAS_MOVE | REC_HAS_STATUS;
+    return rec_add_move(rec, &m);
 }
 
 /* The folder that keeps the game's files, DIR/game-I, emptied first: a
@@ -440,8 +317,10 @@ static int keep_ply(const char *dir, int ply, const char *board, size_t board_le
 }
 
 int ref_play(const struct ref_rules *r, long index, long pair,
-             const struct ref_engine *const side_engine[2], cJSON *gj, struct err *e)
+             const struct ref_engine *const side_engine[2], struct game_record *rec,
+             struct err *e)
 {
+    rec_init(rec, index, pair);
     const struct game *g = r->game;
     char keep[PATH_MAX - PLY_NAME_MAX] = "";
     if (r->keep_dir && keep_folder(r, index, keep, sizeof keep, e) != 0)
@@ -449,28 +328,22 @@ int ref_play(const struct ref_rules *r, long index, long pair,
     char depth[16];
     snprintf(depth, sizeof depth, "%d", r->depth);
 
-    cJSON_AddNumberToObject(gj, "index", (double)index);
-    cJSON_AddNumberToObject(gj, "pair", (double)pair);
-    cJSON *players = cJSON_AddObjectToObject(gj, "players");
-    cJSON_AddStringToObject(players, "1", side_engine[0]->name);
-    cJSON_AddStringToObject(players, "2", side_engine[1]->name);
+    strcpy(rec->player[0], side_engine[0]->name);
+    strcpy(rec->player[1], side_engine[1]->name);
     unsigned char pos[GAME_MAX_STATE];
-    ref_opening(r, pair, pos, cJSON_AddArrayToObject(gj, "opening"));
-    cJSON *moves = cJSON_AddArrayToObject(gj, "moves");
+    if (ref_opening(r, pair, pos, rec) != 0)
+        return err_set(e, 0, 0, "out of memory");
     struct game_dir gd;
     if (game_dir_open(&gd, e) != 0)
         return -1;
 
-    int rc = REF_PLAYED, winner = -1, quiet = 0;
-    char reason[REF_REASON_MAX] = "normal";
-    for (int ply = 1; winner < 0; ply++) {
-        if ((winner = game_result(g, pos)) >= 0)
+    int rc = REF_PLAYED, quiet = 0;
+    enum rec_result result = REC_NO_RESULT;
+    enum rec_reason end = REC_NORMAL;
+    char forfeit[REC_REASON_MAX] = "";
+    for (int ply = 1;; ply++) {
+        if ((result = rules_end(g, pos, r->draw_plies, quiet, &end)) != REC_NO_RESULT)
             break;
-        if (g->irreversible && r->draw_plies > 0 && quiet >= r->draw_plies) {
-            winner = 0;
-            strcpy(reason, "draw-rule");
-            break;
-        }
         uint64_t t0 = clock_wall_ns();
         int side = g->to_move(pos);
         const struct ref_engine *eng = side_engine[side - 1];
@@ -494,8 +367,9 @@ int ref_play(const struct ref_rules *r, long index, long pair,
         char args[RUN_MAX_ARGS][REF_ARG_MAX];
         char *argv[RUN_MAX_ARGS];
         snprintf(player, sizeof player, "%d", side);
+        const char *const value[RULES_PLACEHOLDERS] = { in_path, out_path, depth, player };
         for (int i = 0; i < eng->argc; i++) {
-            expand(eng->argv[i], args[i], in_path, out_path, depth, player);
+            rules_expand(eng->argv[i], args[i], sizeof args[i], value);
             argv[i] = args[i];
         }
         argv[eng->argc] = NULL;
@@ -511,47 +385,47 @@ int ref_play(const struct ref_rules *r, long index, long pair,
         }
         /* Every process of the engine is gone by now (runner.h), so what
          * is read is what it left, and nothing changes it any more. */
-        char why[REF_REASON_MAX] = "", out[REF_OUTPUT_CAP + 2];
+        char why[REC_REASON_MAX] = "", out[REF_OUTPUT_CAP + 2];
         int move = -1, ran_ok = run.end == RUN_EXITED && run.status == 0;
         long out_len = ran_ok || r->keep_dir ? read_output(gd.fd, out, why) : -1;
         if (!ran_ok)
-            run_reason(&run, why);
+            rules_run_reason(&run, why);
         else if (out_len >= 0)
-            judge(g, pos, out, (size_t)out_len, &move, why);
+            rules_judge(g, pos, out, (size_t)out_len, &move, why);
         char text[GAME_MOVE_TEXT_MAX] = "";
         if (!why[0])
             g->move_text(pos, move, text, sizeof text);
         /* The referee's own share of the ply: everything but the engine. */
         double referee_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS - run.wall_ms;
-        cJSON_AddItemToArray(moves, move_json(ply, side, eng->name, why[0] ? NULL : text, &run,
-                                              referee_ms, why[0] ? why : "ok"));
+        if (add_ply(rec, ply, side, eng->name, why[0] ? "" : text, &run, referee_ms,
+                    why[0] ? why : "ok") != 0) {
+            rc = err_set(e, 0, 0, "out of memory");
+            break;
+        }
         if (r->keep_dir && keep_ply(keep, ply, board, board_len, out, out_len, e) != 0) {
             rc = -1;
             break;
         }
         if (why[0]) {
-            winner = 3 - side;
-            strcpy(reason, why);
+            result = side == 1 ? REC_WIN_2 : REC_WIN_1;
+            end = REC_FORFEIT;
+            strcpy(forfeit, why);
             break;
         }
-        quiet = g->irreversible && g->irreversible(pos, move) ? 0 : quiet + 1;
+        quiet = rules_quiet_after(g, pos, move, quiet);
         g->play(pos, move);
     }
     if (gd.fd >= 0)
         game_dir_close(&gd);
     if (rc != REF_PLAYED)
         return rc;
-    cJSON_AddStringToObject(gj, "result", winner == 1 ? "1-0" : winner == 2 ? "0-1" : "1/2-1/2");
-    if (winner)
-        cJSON_AddStringToObject(gj, "winner", side_engine[winner - 1]->name);
-    else
-        cJSON_AddNullToObject(gj, "winner");
-    cJSON_AddStringToObject(gj, "reason", reason);
+    rec_set_end(rec, result, end, end == REC_FORFEIT ? forfeit : NULL);
+    rec->has &= ~(unsigned)REC_HAS_ANALYSIS;
     if (r->analyze) {
         struct analyzer an;
         if (ana_init(&an, g, r->analyze, e) != 0)
             return -1;
-        rc = ana_game(&an, gj, e);
+        rc = ana_game(&an, rec, e);
         ana_free(&an);
         if (rc != 0)
             return -1;
@@ -559,29 +433,20 @@ int ref_play(const struct ref_rules *r, long index, long pair,
     return REF_PLAYED;
 }
 
-static const char *str_field(const cJSON *obj, const char *key)
+void ref_print_result(FILE *out, const struct game_record *rec)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    return cJSON_IsString(v) ? v->valuestring : "?";
-}
-
-void ref_print_result(FILE *out, const cJSON *gj)
-{
-    const cJSON *players = cJSON_GetObjectItemCaseSensitive(gj, "players");
-    const char *p1 = str_field(players, "1"), *p2 = str_field(players, "2");
-    const char *result = str_field(gj, "result"), *reason = str_field(gj, "reason");
-    const cJSON *index = cJSON_GetObjectItemCaseSensitive(gj, "index");
-    int winner = strcmp(result, "1-0") == 0 ? 1 : strcmp(result, "0-1") == 0 ? 2 : 0;
-    fprintf(out, "Finished game %ld (%s vs %s): %s {", (long)cJSON_GetNumberValue(index), p1, p2,
-            result);
-    if (strcmp(reason, "normal") == 0)
+    const char *p1 = rec->player[0], *p2 = rec->player[1];
+    int winner = rec->result > 0 ? rec->result : 0;
+    fprintf(out, "Finished game %ld (%s vs %s): %s {", rec->index, p1, p2,
+            rec_result_text(rec->result));
+    if (rec->reason == REC_NORMAL)
         fprintf(out, "%s}\n", winner ? (winner == 1 ? "player 1 wins" : "player 2 wins") : "draw");
-    else if (strcmp(reason, "draw-rule") == 0)
+    else if (rec->reason == REC_DRAW_RULE)
         fprintf(out, "draw by the no-progress rule}\n");
     else
-        fprintf(out, "%s forfeits: %s}\n", winner == 1 ? p2 : p1, reason);
-    if (cJSON_GetObjectItemCaseSensitive(gj, "analysis"))
-        ana_print_game(out, gj);
+        fprintf(out, "%s forfeits: %s}\n", winner == 1 ? p2 : p1, rec_reason_text(rec));
+    if (rec->has & REC_HAS_ANALYSIS)
+        ana_print_game(out, rec);
 }
 
 cJSON *ref_engine_json(const struct ref_engine *eng)

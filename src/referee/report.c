@@ -4,6 +4,7 @@
  * numbers), the tally of a journal and its report as text, JSON or CSV
  * (tournament.h).
  */
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
@@ -90,20 +91,16 @@ static int engine_number(const struct tour_tally *t, const char *name)
     return -1;
 }
 
-int tour_tally_init(struct tour_tally *t, const cJSON *header, struct err *e)
+int tour_tally_init(struct tour_tally *t, int n, const char *const name[], struct err *e)
 {
+    assert(n >= 0 && n <= TOUR_MAX_ENGINES);
     memset(t, 0, sizeof *t);
-    const cJSON *eng;
-    cJSON_ArrayForEach(eng, cJSON_GetObjectItemCaseSensitive(header, "engines")) {
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(eng, "name");
-        if (!cJSON_IsString(name))
-            return err_set(e, 1, 1, "an engine without a \"name\"");
-        if (t->n == TOUR_MAX_ENGINES)
-            return err_set(e, 1, 1, "more than %d engines", TOUR_MAX_ENGINES);
-        snprintf(t->name[t->n++], REF_NAME_MAX, "%s", name->valuestring);
+    if (n < 2)
+        return err_set(e, 1, 1, "the header names %d engines, a tournament has at least 2", n);
+    for (t->n = 0; t->n < n; t->n++) {
+        assert(strlen(name[t->n]) < REC_NAME_MAX);
+        strcpy(t->name[t->n], name[t->n]);
     }
-    if (t->n < 2)
-        return err_set(e, 1, 1, "the header names %d engines, a tournament has at least 2", t->n);
     return 0;
 }
 
@@ -139,54 +136,45 @@ static void add_forfeit(struct tour_tally *t, int engine, const char *reason)
     if (k == t->nforfeit) {
         t->nforfeit++;
         t->forfeit[k].engine = engine;
-        snprintf(t->forfeit[k].reason, REF_REASON_MAX, "%s", reason);
+        snprintf(t->forfeit[k].reason, REC_REASON_MAX, "%s", reason);
         t->forfeit[k].count = 0;
     }
     t->forfeit[k].count++;
 }
 
-int tour_tally_add(struct tour_tally *t, const cJSON *rec, struct err *e)
+int tour_tally_add(struct tour_tally *t, const struct game_record *rec, struct err *e)
 {
-    const cJSON *players = cJSON_GetObjectItemCaseSensitive(rec, "players");
-    const cJSON *p1 = cJSON_GetObjectItemCaseSensitive(players, "1");
-    const cJSON *p2 = cJSON_GetObjectItemCaseSensitive(players, "2");
-    const cJSON *result = cJSON_GetObjectItemCaseSensitive(rec, "result");
-    const cJSON *reason = cJSON_GetObjectItemCaseSensitive(rec, "reason");
-    if (!cJSON_IsString(p1) || !cJSON_IsString(p2) || !cJSON_IsString(result) ||
-        !cJSON_IsString(reason))
+    if (!rec->player[0][0] || !rec->player[1][0] || rec->result == REC_NO_RESULT ||
+        rec->reason == REC_NO_REASON)
         return err_set(e, 0, 0, "a game without \"players\", \"result\" or \"reason\"");
-    int side[2] = { engine_number(t, p1->valuestring), engine_number(t, p2->valuestring) };
+    int side[2] = { engine_number(t, rec->player[0]), engine_number(t, rec->player[1]) };
     if (side[0] < 0 || side[1] < 0)
         return err_set(e, 0, 0, "a game of an engine the header does not name");
-    int winner = strcmp(result->valuestring, "1-0") == 0   ? 1
-                 : strcmp(result->valuestring, "0-1") == 0 ? 2
-                                                           : 0;
+    int winner = rec->result;
     t->games++;
     if (winner) {
         int w = side[winner - 1], l = side[2 - winner];
         t->win[w]++;
         t->loss[l]++;
         t->beat[w][l]++;
-        if (strcmp(reason->valuestring, "normal") != 0)
-            add_forfeit(t, l, reason->valuestring);
+        if (rec->reason != REC_NORMAL)
+            add_forfeit(t, l, rec_reason_text(rec));
     } else {
         t->draw[side[0]]++;
         t->draw[side[1]]++;
         t->drew[side[0]][side[1]]++;
         t->drew[side[1]][side[0]]++;
     }
-    const cJSON *m;
-    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(rec, "moves")) {
-        const cJSON *s = cJSON_GetObjectItemCaseSensitive(m, "side");
-        if (!cJSON_IsNumber(s) || (s->valueint != 1 && s->valueint != 2))
+    for (int k = 0; k < rec->nmoves; k++) {
+        const struct rec_move *m = &rec->moves[k];
+        if (m->side != 1 && m->side != 2)
             return err_set(e, 0, 0, "a move without a \"side\" of 1 or 2");
-        double ms = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m, "cpu_user_ms")) +
-                    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m, "cpu_sys_ms"));
-        int i = side[s->valueint - 1];
-        const cJSON *over = cJSON_GetObjectItemCaseSensitive(m, "referee_ms");
+        /* A time missing from a hand-made record counts as none. */
+        double ms = m->cpu_user_ms + m->cpu_sys_ms;
+        int i = side[m->side - 1];
         if (add_sample(&t->cpu[i], &t->ncpu[i], &t->capcpu[i], isnan(ms) ? 0.0 : ms) != 0 ||
-            (cJSON_IsNumber(over) &&
-             add_sample(&t->overhead, &t->noverhead, &t->capoverhead, over->valuedouble) != 0))
+            (!isnan(m->referee_ms) &&
+             add_sample(&t->overhead, &t->noverhead, &t->capoverhead, m->referee_ms) != 0))
             return err_set(e, 0, 0, "out of memory");
     }
     return 0;
@@ -391,10 +379,28 @@ void tour_tally_print(struct tour_tally *t, enum tour_report_format f, FILE *out
     }
 }
 
-static int report_add(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
+static int report_header(struct tour_tally *t, const cJSON *json, struct err *e)
+{
+    struct rec_header h;
+    if (rec_header_decode(json, &h, e) != 0)
+        return -1;
+    const char *name[REC_MAX_ENGINES];
+    for (int i = 0; i < h.nengines; i++)
+        name[i] = h.engine[i];
+    return tour_tally_init(t, h.nengines, name, e);
+}
+
+static int report_add(void *ctx, const cJSON *json, int is_header, int line, struct err *e)
 {
     struct tour_tally *t = ctx;
-    int rc = is_header ? tour_tally_init(t, rec, e) : tour_tally_add(t, rec, e);
+    int rc;
+    if (is_header) {
+        rc = report_header(t, json, e);
+    } else {
+        struct game_record rec;
+        rc = rec_decode(json, &rec, e) || tour_tally_add(t, &rec, e) ? -1 : 0;
+        rec_free(&rec);
+    }
     if (rc && line && !e->line)
         e->line = line, e->col = 1;
     return rc;

@@ -10,9 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "arena/match.h"
-
-#define PLACEHOLDERS 4
-static const char *const placeholder[PLACEHOLDERS] = { "{in}", "{out}", "{depth}", "{player}" };
+#include "arena/rules.h"
 
 /* Splits cmd (offset base into the SPEC) into words; 0 or -1 with e. */
 static int split_words(const char *cmd, int base, struct ref_engine *eng, struct err *e)
@@ -95,9 +93,9 @@ static int engine_make(const char *name, size_t name_len, int name_col, const ch
 {
     memset(eng, 0, sizeof *eng);
     if (name) {
-        if (name_len == 0 || name_len >= REF_NAME_MAX)
+        if (name_len == 0 || name_len >= REC_NAME_MAX)
             return err_set(e, 1, name_col, "the name must have 1 to %d characters",
-                           REF_NAME_MAX - 1);
+                           REC_NAME_MAX - 1);
         memcpy(eng->name, name, name_len);
     }
     if (split_words(cmd, base, eng, e) != 0) {
@@ -130,15 +128,14 @@ static int engine_make(const char *name, size_t name_len, int name_col, const ch
     }
     int any = 0;
     for (int i = 0; i < eng->argc; i++)
-        for (int k = 0; k < PLACEHOLDERS; k++)
-            any |= strstr(eng->argv[i], placeholder[k]) != NULL;
+        any |= rules_has_placeholder(eng->argv[i]);
     if (!any) {
-        if (eng->argc + 3 > RUN_MAX_ARGS - 1) {
+        if (eng->argc + RULES_DEFAULT_PLACEHOLDERS > RUN_MAX_ARGS - 1) {
             ref_engine_free(eng);
             return err_set(e, 1, 1, "too many words: at most %d", RUN_MAX_ARGS - 1);
         }
-        for (int k = 0; k < 3; k++)
-            eng->argv[eng->argc++] = strdup(placeholder[k]);
+        for (int k = 0; k < RULES_DEFAULT_PLACEHOLDERS; k++)
+            eng->argv[eng->argc++] = strdup(rules_placeholder[k]);
         eng->argv[eng->argc] = NULL;
     }
     return 0;

@@ -114,17 +114,19 @@ static void worker(struct run_state *s, struct slot *slots, const struct tour_co
     rules.limits.reap_all = 1;
     rules.limits.cancel = &stop_signal;
     const struct ref_engine *const side[2] = { &c->engine[tg->side[0]], &c->engine[tg->side[1]] };
-    cJSON *gj = cJSON_CreateObject();
+    struct game_record rec;
     struct err e;
-    int rc = ref_play(&rules, tg->index, tg->pair, side, gj, &e);
+    int rc = ref_play(&rules, tg->index, tg->pair, side, &rec, &e);
     int status = rc == REF_PLAYED ? 0 : rc == REF_CANCELLED ? WORKER_CANCELLED : WORKER_FAILED;
-    char *text = rc == REF_PLAYED ? cJSON_PrintUnformatted(gj) : NULL;
+    cJSON *gj = rc == REF_PLAYED ? rec_encode(&rec) : NULL;
+    char *text = gj ? cJSON_PrintUnformatted(gj) : NULL;
     if (rc < 0)
         err_print(stderr, "referee", &e);
-    if (text && tf_write_all(fd, text, strlen(text)) != 0)
+    if (rc == REF_PLAYED && (!text || tf_write_all(fd, text, strlen(text)) != 0))
         status = WORKER_FAILED;
     free(text);
     cJSON_Delete(gj);
+    rec_free(&rec);
     close(fd);
     worker_free(s, slots);
     _exit(status);
@@ -159,9 +161,9 @@ static int in_shard(const struct tour_config *c, long index)
 }
 
 /* A finished game, from the journal or a worker: count it. */
-static int count_game(struct run_state *s, const cJSON *rec, struct err *e)
+static int count_game(struct run_state *s, const struct game_record *rec, struct err *e)
 {
-    long i = tour_index(rec);
+    long i = rec->index;
     if (i < 1 || i > tour_games(s->c) || !in_shard(s->c, i))
         return err_set(e, 0, 0, "a game whose index (%ld) is not in this schedule", i);
     if (s->done[i])
@@ -171,10 +173,12 @@ static int count_game(struct run_state *s, const cJSON *rec, struct err *e)
     return tour_tally_add(&s->tally, rec, e);
 }
 
-static int resume_game(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
+static int resume_game(void *ctx, const cJSON *json, int is_header, int line, struct err *e)
 {
     (void)is_header;
-    int rc = count_game(ctx, rec, e);
+    struct game_record rec;
+    int rc = rec_decode(json, &rec, e) || count_game(ctx, &rec, e) ? -1 : 0;
+    rec_free(&rec);
     if (rc && !e->line)
         e->line = line, e->col = 1;
     return rc;
@@ -236,19 +240,22 @@ static int reap_worker(struct run_state *s, struct slot *w, struct err *e)
     int rc = 0;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !s->sprt_decided) {
         w->buf[w->len] = '\0';
-        cJSON *rec = cJSON_Parse(w->buf);
-        if (!rec)
-            rc = err_set(e, 0, 0, "game %ld: the worker's record is not JSON", w->index);
+        cJSON *json = cJSON_Parse(w->buf);
+        struct game_record rec;
+        rec_init(&rec, -1, -1);
+        if (!json || rec_decode(json, &rec, e) != 0)
+            rc = err_set(e, 0, 0, "game %ld: the worker's record is not a record", w->index);
         if (!rc && s->journal_fd >= 0)
             rc = tour_journal_append(s->journal_fd, w->buf, e);
-        if (!rc && (rc = count_game(s, rec, e)) == 0) {
+        if (!rc && (rc = count_game(s, &rec, e)) == 0) {
             s->played_now++;
             clear_progress(s);
-            ref_print_result(s->out, rec);
+            ref_print_result(s->out, &rec);
             fflush(s->out);
             sprt_check(s);
         }
-        cJSON_Delete(rec);
+        rec_free(&rec);
+        cJSON_Delete(json);
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == WORKER_FAILED) {
         rc = err_set(e, 0, 0, "game %ld: the referee could not play it", w->index);
     }
@@ -404,7 +411,10 @@ int tour_run(const struct tour_config *c, FILE *out, struct err *e)
     for (long i = 1; i <= total; i++)
         s.nwanted += in_shard(c, i);
     cJSON *header = tour_header(c);
-    int rc = tour_tally_init(&s.tally, header, e);
+    const char *name[TOUR_MAX_ENGINES];
+    for (int i = 0; i < c->nengines; i++)
+        name[i] = c->engine[i].name;
+    int rc = tour_tally_init(&s.tally, c->nengines, name, e);
     s.done = calloc((size_t)total + 1, 1);
     struct slot *slots = calloc((size_t)c->concurrency, sizeof *slots);
     if (!rc && (!s.done || !slots))

@@ -8,7 +8,7 @@
  *   - a rejection has a message, on line 1, at a column inside the SPEC or
  *     just past its end;
  *   - an accepted SPEC gives 1..RUN_MAX_ARGS-1 words, NULL-terminated, a
- *     program word that is not empty, a name of 1..REF_NAME_MAX-1
+ *     program word that is not empty, a name of 1..REC_NAME_MAX-1
  *     characters, a placeholder in some word (appended when none was
  *     written) and a digest that is empty or 64 hex digits;
  *   - the words, quoted back for a shell ('...' with '\'' for a quote) and
@@ -43,7 +43,7 @@ static void check_engine(const struct ref_engine *eng, const char *spec)
     FUZZ_CHECK(eng->argv[eng->argc] == NULL, "'%s': argv not NULL-terminated", spec);
     FUZZ_CHECK(eng->argv[0][0] != '\0', "'%s': an empty program word", spec);
     size_t nl = strnlen(eng->name, sizeof eng->name);
-    FUZZ_CHECK(nl >= 1 && nl < REF_NAME_MAX, "'%s': a name of %zu characters", spec, nl);
+    FUZZ_CHECK(nl >= 1 && nl < REC_NAME_MAX, "'%s': a name of %zu characters", spec, nl);
     int any = 0;
     for (int i = 0; i < eng->argc; i++) {
         FUZZ_CHECK(eng->argv[i] != NULL, "'%s': word %d is NULL", spec, i);

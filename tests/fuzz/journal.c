@@ -17,8 +17,8 @@
  *   - a journal's last line without its newline (a crash mid-append) is not
  *     a game: reading the file without it gives the same records and the
  *     same verdict;
- *   - the report's tally (tour_tally_*) of the records prints in every
- *     format without fault.
+ *   - the report's tally (tour_tally_*) of the decoded records (record.h)
+ *     prints in every format without fault.
  */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -36,6 +36,29 @@ struct scan {
     struct tour_tally tally;
     int tally_state;     /* 0: no header yet, 1: counting, -1: the tally refused */
 };
+
+/* The tally of a header, as report starts it: 0 or -1 with e. */
+static int tally_header(struct tour_tally *t, const cJSON *json, struct err *e)
+{
+    struct rec_header h;
+    const char *name[REC_MAX_ENGINES];
+    if (rec_header_decode(json, &h, e) != 0) {
+        memset(t, 0, sizeof *t);
+        return -1;
+    }
+    for (int i = 0; i < h.nengines; i++)
+        name[i] = h.engine[i];
+    return tour_tally_init(t, h.nengines, name, e);
+}
+
+/* A record decoded and counted, as report counts it: 0 or -1 with e. */
+static int tally_record(struct tour_tally *t, const cJSON *json, struct err *e)
+{
+    struct game_record rec;
+    int rc = rec_decode(json, &rec, e) || tour_tally_add(t, &rec, e) ? -1 : 0;
+    rec_free(&rec);
+    return rc;
+}
 
 static int on_record(void *vctx, const cJSON *rec, int is_header, int line, struct err *e)
 {
@@ -69,9 +92,9 @@ static int on_record(void *vctx, const cJSON *rec, int is_header, int line, stru
     struct err te = { 0, 0, "" };
     int refused = 0;
     if (is_header)
-        refused = tour_tally_init(&s->tally, rec, &te) != 0;
+        refused = tally_header(&s->tally, rec, &te) != 0;
     else if (s->tally_state == 1)
-        refused = tour_tally_add(&s->tally, rec, &te) != 0;
+        refused = tally_record(&s->tally, rec, &te) != 0;
     if (refused)
         fuzz_check_err(&te, 0, "tally");
     if (is_header || refused)

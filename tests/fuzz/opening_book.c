@@ -14,7 +14,6 @@
  *     it records parses (parse_move) in the position before it, and the
  *     position after the last is not finished (a game is left to play).
  */
-#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arena/match.h"
@@ -24,21 +23,20 @@ static void check_line(const struct game *g, const struct ref_book *b, long i)
 {
     struct ref_rules r = { .game = g, .book = b };
     unsigned char pos[GAME_MAX_STATE], replay[GAME_MAX_STATE];
-    cJSON *list = cJSON_CreateArray();
-    ref_opening(&r, i, pos, list);
+    struct game_record rec;
+    rec_init(&rec, 1, i);
+    FUZZ_CHECK(ref_opening(&r, i, pos, &rec) == 0, "line %ld: out of memory", i);
     g->init(replay);
-    const cJSON *m;
-    cJSON_ArrayForEach(m, list) {
+    for (int k = 0; k < rec.nopening; k++) {
         int move;
-        FUZZ_CHECK(cJSON_IsString(m) && game_result(g, replay) < 0
-                       && g->parse_move(replay, m->valuestring, &move) == 0,
-                   "line %ld: '%s' is not a legal move in turn", i, m->valuestring);
+        FUZZ_CHECK(game_result(g, replay) < 0 && g->parse_move(replay, rec.opening[k], &move) == 0,
+                   "line %ld: '%s' is not a legal move in turn", i, rec.opening[k]);
         g->play(replay, move);
     }
     FUZZ_CHECK(memcmp(pos, replay, g->state_size) == 0, "line %ld: the opening's position is "
                "not its moves' position", i);
     FUZZ_CHECK(game_result(g, pos) < 0, "line %ld ends the game: '%s'", i, b->line[i]);
-    cJSON_Delete(list);
+    rec_free(&rec);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
