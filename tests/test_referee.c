@@ -18,10 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "arena/journal.h"
 #include "arena/match.h"
 #include "arena/refopts.h"
 #include "arena/sha256.h"
+#include "arena/stats.h"
 #include "arena/tournament.h"
+#include "arena/verify.h"
 
 struct digest {
     char text[64];
@@ -127,25 +130,25 @@ Test(referee, gauntlet_schedule_plays_the_first_engine_every_game)
  * cutechess documents (score -> Elo, normal 95% interval, erf LOS, GSPRT). */
 Test(referee, statistics_match_independent_values)
 {
-    cr_assert_float_eq(tour_elo(0.5), 0.0, 1e-12);
-    cr_assert_float_eq(tour_elo(0.75), 190.848501887865, 1e-9, "%f", tour_elo(0.75));
-    cr_assert(isinf(tour_elo(1.0)) && tour_elo(1.0) > 0);
+    cr_assert_float_eq(stats_elo(0.5), 0.0, 1e-12);
+    cr_assert_float_eq(stats_elo(0.75), 190.848501887865, 1e-9, "%f", stats_elo(0.75));
+    cr_assert(isinf(stats_elo(1.0)) && stats_elo(1.0) > 0);
     double elo, margin;
-    tour_elo_interval(30, 20, 50, &elo, &margin);
+    stats_elo_interval(30, 20, 50, &elo, &margin);
     cr_assert_float_eq(elo, 34.86007028756008, 1e-9, "%f", elo);
     cr_assert_float_eq(margin, 48.470228059870166, 1e-9, "%f", margin);
-    cr_assert_float_eq(tour_los(30, 20), 0.9213503964748575, 1e-12);
-    cr_assert_float_eq(tour_los(0, 0), 0.5, 1e-12);
-    cr_assert_float_eq(tour_sprt_llr(30, 20, 50, 0, 10), 0.5027458564789831, 1e-9, "%f",
-                       tour_sprt_llr(30, 20, 50, 0, 10));
+    cr_assert_float_eq(stats_los(30, 20), 0.9213503964748575, 1e-12);
+    cr_assert_float_eq(stats_los(0, 0), 0.5, 1e-12);
+    cr_assert_float_eq(stats_sprt_llr(30, 20, 50, 0, 10), 0.5027458564789831, 1e-9, "%f",
+                       stats_sprt_llr(30, 20, 50, 0, 10));
     double lo, hi;
-    tour_sprt_bounds(0.05, 0.05, &lo, &hi);
+    stats_sprt_bounds(0.05, 0.05, &lo, &hi);
     cr_assert_float_eq(lo, -2.9444389791664403, 1e-12);
     cr_assert_float_eq(hi, 2.9444389791664403, 1e-12);
     double v[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
-    cr_assert_float_eq(tour_percentile(v, 10, 50), 5, 0);
-    cr_assert_float_eq(tour_percentile(v, 10, 95), 10, 0);
-    cr_assert_float_eq(tour_percentile(v, 10, 0), 1, 0);
+    cr_assert_float_eq(stats_percentile(v, 10, 50), 5, 0);
+    cr_assert_float_eq(stats_percentile(v, 10, 95), 10, 0);
+    cr_assert_float_eq(stats_percentile(v, 10, 0), 1, 0);
 }
 
 struct scan_count {
@@ -182,20 +185,20 @@ Test(referee, journal_survives_a_line_cut_short)
     struct err e;
     int fd;
     struct scan_count c = { 0, 0, 0 };
-    cr_assert_eq(tour_journal_open(path, header, 0, count, &c, &fd, &e), 0, "%s", e.msg);
-    cr_assert_eq(tour_journal_append(fd, "{\"index\":1}", &e), 0);
-    cr_assert_eq(tour_journal_append(fd, "{\"index\":2}", &e), 0);
+    cr_assert_eq(journal_open(path, header, 0, count, &c, &fd, &e), 0, "%s", e.msg);
+    cr_assert_eq(journal_append(fd, "{\"index\":1}", &e), 0);
+    cr_assert_eq(journal_append(fd, "{\"index\":2}", &e), 0);
     cr_assert_eq(write(fd, "{\"index\":3,\"mov", 15), 15);
     close(fd);
-    cr_assert_eq(tour_scan(path, count, &c, &e), 0, "%s", e.msg);
+    cr_assert_eq(journal_scan(path, count, &c, &e), 0, "%s", e.msg);
     cr_assert(c.headers == 1 && c.games == 2 && c.last_index == 2, "%d %d %ld", c.headers,
               c.games, c.last_index);
-    cr_assert_eq(tour_journal_open(path, header, 0, count, &c, &fd, &e), -1,
+    cr_assert_eq(journal_open(path, header, 0, count, &c, &fd, &e), -1,
                  "an existing journal was reopened without resume");
     memset(&c, 0, sizeof c);
-    cr_assert_eq(tour_journal_open(path, header, 1, count, &c, &fd, &e), 0, "%s", e.msg);
+    cr_assert_eq(journal_open(path, header, 1, count, &c, &fd, &e), 0, "%s", e.msg);
     cr_assert_eq(c.games, 2, "resume saw %d games", c.games);
-    cr_assert_eq(tour_journal_append(fd, "{\"index\":3}", &e), 0);
+    cr_assert_eq(journal_append(fd, "{\"index\":3}", &e), 0);
     close(fd);
     FILE *f = fopen(path, "r");
     char buf[256] = "";
@@ -205,7 +208,7 @@ Test(referee, journal_survives_a_line_cut_short)
     cr_assert_str_eq(buf, "{\"schema\":\"arena.journal/1\",\"game\":\"nim\"}\n{\"index\":1}\n"
                           "{\"index\":2}\n{\"index\":3}\n");
     cJSON_ReplaceItemInObject(header, "game", cJSON_CreateString("connect4"));
-    cr_assert_eq(tour_journal_open(path, header, 1, count, &c, &fd, &e), -1);
+    cr_assert_eq(journal_open(path, header, 1, count, &c, &fd, &e), -1);
     cr_assert_eq(e.line, 1);
     cr_assert_not_null(strstr(e.msg, "\"game\" differs"), "%s", e.msg);
     cJSON_Delete(header);
@@ -330,7 +333,7 @@ static int scan_string(const char *text, struct err *e)
 {
     char *copy = strdup(text);
     struct scan_count c = { 0, 0, 0 };
-    int rc = tour_scan_text(copy, strlen(copy), count, &c, e);
+    int rc = journal_scan_text(copy, strlen(copy), count, &c, e);
     free(copy);
     return rc;
 }
@@ -366,7 +369,7 @@ Test(referee, journal_nul_byte_is_refused)
     memcpy(copy, text, sizeof text);
     struct scan_count c = { 0, 0, 0 };
     struct err e;
-    int rc = tour_scan_text(copy, sizeof text - 1, count, &c, &e);
+    int rc = journal_scan_text(copy, sizeof text - 1, count, &c, &e);
     free(copy);
     cr_assert_eq(rc, -1, "a journal line with a NUL byte was read");
     cr_assert(e.line == 2 && e.col == 12, "%d:%d", e.line, e.col);
@@ -423,7 +426,7 @@ static int verify_text(const char *text, struct err *e)
     cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
     FILE *out = fopen("/dev/null", "w");
-    int rc = tour_verify(path, out, e);
+    int rc = verify_file(path, out, e);
     fclose(out);
     unlink(path);
     return rc;

@@ -11,6 +11,7 @@
 #include "arena/nimgame.h"
 #include "arena/rules.h"
 #include "arena/textfile.h"
+#include "arena/journal.h"
 #include "arena/tournament.h"
 
 #define US_PER_MS 1000
@@ -276,7 +277,7 @@ int ana_log(const char *path, const struct ana_opts *o, const char *json_path, F
     cJSON_AddStringToObject(c.doc, "schema", ANALYSIS_SCHEMA);
     cJSON_AddStringToObject(c.doc, "source", path);
     c.games = cJSON_AddArrayToObject(c.doc, "games");
-    int rc = tour_scan(path, log_one, &c, e);
+    int rc = journal_scan(path, log_one, &c, e);
     if (c.ready)
         ana_free(&c.an);
     if (rc == 0) {

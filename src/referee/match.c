@@ -9,13 +9,14 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena/journal.h"
 #include "arena/match.h"
 #include "arena/textfile.h"
 
 int match_run(const struct match_opts *o, FILE *out, struct err *e)
 {
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "schema", "arena.match/1");
+    cJSON_AddStringToObject(root, "schema", JOURNAL_MATCH_SCHEMA);
     ref_rules_to_json(&o->rules, root);
     cJSON *engines = cJSON_AddArrayToObject(root, "engines");
     cJSON_AddItemToArray(engines, ref_engine_json(o->engine[0]));

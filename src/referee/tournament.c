@@ -21,6 +21,10 @@
 #include <unistd.h>
 #include "arena/clock.h"
 #include "arena/textfile.h"
+#include "arena/journal.h"
+#include "arena/report.h"
+#include "arena/stats.h"
+#include "arena/tally.h"
 #include "arena/tournament.h"
 
 #define WORKER_CANCELLED 3          /* a worker's exit status when stopped */
@@ -73,7 +77,7 @@ void tour_game_at(const struct tour_config *c, long index, struct tour_game *g)
 cJSON *tour_header(const struct tour_config *c)
 {
     cJSON *h = cJSON_CreateObject();
-    cJSON_AddStringToObject(h, "schema", "arena.journal/1");
+    cJSON_AddStringToObject(h, "schema", JOURNAL_SCHEMA);
     ref_rules_to_json(&c->rules, h);
     cJSON *engines = cJSON_AddArrayToObject(h, "engines");
     for (int i = 0; i < c->nengines; i++)
@@ -144,7 +148,7 @@ struct slot {
 
 struct run_state {
     const struct tour_config *c;
-    struct tour_tally tally;
+    struct tally tally;
     char *done;              /* done[i]: game i is in the journal */
     long ndone, nwanted;     /* of this shard */
     long played_now;         /* games finished by this run */
@@ -170,7 +174,7 @@ static int count_game(struct run_state *s, const struct game_record *rec, struct
         return err_set(e, 0, 0, "game %ld is in the journal twice", i);
     s->done[i] = 1;
     s->ndone++;
-    return tour_tally_add(&s->tally, rec, e);
+    return tally_add(&s->tally, rec, e);
 }
 
 static int resume_game(void *ctx, const cJSON *json, int is_header, int line, struct err *e)
@@ -190,8 +194,8 @@ static void sprt_check(struct run_state *s)
     if (!p->on || s->sprt_decided)
         return;
     long w = s->tally.beat[0][1], l = s->tally.beat[1][0], d = s->tally.drew[0][1];
-    double lo, hi, llr = tour_sprt_llr(w, l, d, p->elo0, p->elo1);
-    tour_sprt_bounds(p->alpha, p->beta, &lo, &hi);
+    double lo, hi, llr = stats_sprt_llr(w, l, d, p->elo0, p->elo1);
+    stats_sprt_bounds(p->alpha, p->beta, &lo, &hi);
     if (llr >= hi)
         s->sprt_decided = 1;
     else if (llr <= lo)
@@ -246,7 +250,7 @@ static int reap_worker(struct run_state *s, struct slot *w, struct err *e)
         if (!json || rec_decode(json, &rec, e) != 0)
             rc = err_set(e, 0, 0, "game %ld: the worker's record is not a record", w->index);
         if (!rc && s->journal_fd >= 0)
-            rc = tour_journal_append(s->journal_fd, w->buf, e);
+            rc = journal_append(s->journal_fd, w->buf, e);
         if (!rc && (rc = count_game(s, &rec, e)) == 0) {
             s->played_now++;
             clear_progress(s);
@@ -274,7 +278,7 @@ static void worker_free(struct run_state *s, struct slot *slots)
         free(slots[k].buf);
     free(slots);
     free(s->done);
-    tour_tally_free(&s->tally);
+    tally_free(&s->tally);
     for (int i = 0; i < c->nengines; i++)
         ref_engine_free(&c->engine[i]);
     if (c->rules.book)
@@ -337,8 +341,8 @@ static void print_sprt(struct run_state *s)
 {
     const struct tour_sprt *p = &s->c->sprt;
     long w = s->tally.beat[0][1], l = s->tally.beat[1][0], d = s->tally.drew[0][1];
-    double lo, hi, llr = tour_sprt_llr(w, l, d, p->elo0, p->elo1);
-    tour_sprt_bounds(p->alpha, p->beta, &lo, &hi);
+    double lo, hi, llr = stats_sprt_llr(w, l, d, p->elo0, p->elo1);
+    stats_sprt_bounds(p->alpha, p->beta, &lo, &hi);
     fprintf(s->out, "SPRT: llr %.3f, lbound %.3f, ubound %.3f - %s\n", llr, lo, hi,
             s->sprt_decided > 0   ? "H1 was accepted"
             : s->sprt_decided < 0 ? "H0 was accepted"
@@ -414,14 +418,14 @@ int tour_run(const struct tour_config *c, FILE *out, struct err *e)
     const char *name[TOUR_MAX_ENGINES];
     for (int i = 0; i < c->nengines; i++)
         name[i] = c->engine[i].name;
-    int rc = tour_tally_init(&s.tally, c->nengines, name, e);
+    int rc = tally_init(&s.tally, c->nengines, name, e);
     s.done = calloc((size_t)total + 1, 1);
     struct slot *slots = calloc((size_t)c->concurrency, sizeof *slots);
     if (!rc && (!s.done || !slots))
         rc = err_set(e, 0, 0, "out of memory");
     int bad_journal = 0;
     if (!rc && c->journal) {
-        rc = tour_journal_open(c->journal, header, c->resume, resume_game, &s, &s.journal_fd, e);
+        rc = journal_open(c->journal, header, c->resume, resume_game, &s, &s.journal_fd, e);
         bad_journal = rc != 0;
     }
     cJSON_Delete(header);
@@ -456,12 +460,12 @@ int tour_run(const struct tour_config *c, FILE *out, struct err *e)
             fprintf(out, "Stopped by a signal: %ld of %ld games in the journal; run again with "
                          "--resume to finish\n", s.ndone, s.nwanted);
         fputc('\n', out);
-        tour_tally_print(&s.tally, REPORT_TEXT, out);
+        report_print(&s.tally, REPORT_TEXT, out);
     }
     for (int k = 0; k < c->concurrency && slots; k++)
         free(slots[k].buf);
     free(slots);
     free(s.done);
-    tour_tally_free(&s.tally);
+    tally_free(&s.tally);
     return bad_journal ? TOUR_BAD_JOURNAL : rc ? -1 : stopped ? TOUR_STOPPED : 0;
 }

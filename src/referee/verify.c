@@ -1,7 +1,7 @@
 /*
  * verify.c - `referee verify`: replays every recorded game of a journal or
  * a match log through the game's rules and names the first record that the
- * rules contradict (tournament.h). It trusts nothing in the record: the
+ * rules contradict (verify.h). It trusts nothing in the record: the
  * side to move, the legality of every move, the ending, the result and the
  * uniqueness of each game come from the replay.
  */
@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/rules.h"
-#include "arena/tournament.h"
+#include "arena/journal.h"
+#include "arena/match.h"
+#include "arena/verify.h"
 
 struct verify_ctx {
     const struct game *game;
@@ -188,10 +190,10 @@ static int verify_one(void *ctx, const cJSON *rec, int is_header, int line, stru
     return is_header ? verify_header(v, rec, e) : verify_game(v, rec, line, e);
 }
 
-int tour_verify(const char *path, FILE *out, struct err *e)
+int verify_file(const char *path, FILE *out, struct err *e)
 {
     struct verify_ctx v = { 0 };
-    int rc = tour_scan(path, verify_one, &v, e);
+    int rc = journal_scan(path, verify_one, &v, e);
     free(v.seen);
     if (rc)
         return v.inconsistent ? 1 : -1;
