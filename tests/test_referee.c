@@ -22,6 +22,7 @@
 #include "arena/match.h"
 #include "arena/refopts.h"
 #include "arena/sha256.h"
+#include "arena/schedule.h"
 #include "arena/stats.h"
 #include "arena/tournament.h"
 #include "arena/verify.h"
@@ -85,21 +86,21 @@ Test(referee, round_robin_schedule_pairs_everyone_in_both_colours)
 {
     struct tour_config c;
     config(&c, 5, TOUR_ROUND_ROBIN, 3);
-    long n = tour_games(&c);
+    long n = schedule_games(&c);
     cr_assert_eq(n, 3 * 10 * 2, "games %ld", n);
     int as_first[5][5] = { { 0 } };
     for (long i = 1; i <= n; i++) {
-        struct tour_game g, again;
-        tour_game_at(&c, i, &g);
-        tour_game_at(&c, i, &again);
+        struct schedule_game g, again;
+        schedule_game_at(&c, i, &g);
+        schedule_game_at(&c, i, &again);
         cr_assert(memcmp(&g, &again, sizeof g) == 0, "game %ld is not a pure function", i);
         cr_assert_eq(g.index, i);
         cr_assert_eq(g.pair, (i - 1) / 2, "game %ld pair %ld", i, g.pair);
         cr_assert_neq(g.side[0], g.side[1], "game %ld: an engine against itself", i);
         as_first[g.side[0]][g.side[1]]++;
         if (i % 2 == 0) {
-            struct tour_game prev;
-            tour_game_at(&c, i - 1, &prev);
+            struct schedule_game prev;
+            schedule_game_at(&c, i - 1, &prev);
             cr_assert(prev.side[0] == g.side[1] && prev.side[1] == g.side[0],
                       "games %ld and %ld do not swap colours", i - 1, i);
         }
@@ -114,11 +115,11 @@ Test(referee, gauntlet_schedule_plays_the_first_engine_every_game)
 {
     struct tour_config c;
     config(&c, 4, TOUR_GAUNTLET, 2);
-    cr_assert_eq(tour_games(&c), 2 * 3 * 2);
+    cr_assert_eq(schedule_games(&c), 2 * 3 * 2);
     int opponent[4] = { 0 };
-    for (long i = 1; i <= tour_games(&c); i++) {
-        struct tour_game g;
-        tour_game_at(&c, i, &g);
+    for (long i = 1; i <= schedule_games(&c); i++) {
+        struct schedule_game g;
+        schedule_game_at(&c, i, &g);
         cr_assert(g.side[0] == 0 || g.side[1] == 0, "game %ld without engine 0", i);
         opponent[g.side[0] + g.side[1]]++;
     }

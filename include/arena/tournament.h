@@ -5,11 +5,7 @@
  * (journal.h) and counted (tally.h), resume, SPRT and shards, the progress
  * line (progress.h) and the standings at the end (report.h).
  *
- * The schedule is a pure function of the configuration: game i (1-based)
- * always has the same engines, colours and opening, so a resumed, sharded or
- * re-run tournament plays exactly the same games. Round-robin: every pair of
- * engines, gauntlet: engine 1 against each other one; per round and pair two
- * games on one opening, colours swapped.
+ * Which games a configuration plays is its schedule (schedule.h).
  *
  * The journal (journal.h) is the only source for resume, reports, verify
  * and merge: the parent alone writes it, one record per finished game.
@@ -48,17 +44,6 @@ struct tour_config {
     int resume;
     int progress;                /* 1: the one-line display on stderr */
 };
-
-struct tour_game {
-    long index;   /* 1-based */
-    long pair;    /* 0-based; both games of a pair share the opening */
-    int side[2];  /* engine numbers (0-based) playing sides 1 and 2 */
-};
-
-/* Games in the whole schedule (all shards). */
-long tour_games(const struct tour_config *c);
-/* Game index (1..tour_games) of the schedule. */
-void tour_game_at(const struct tour_config *c, long index, struct tour_game *g);
 
 /* The journal header of c (a new cJSON object; the caller deletes it). */
 struct cJSON *tour_header(const struct tour_config *c);
