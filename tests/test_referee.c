@@ -223,9 +223,9 @@ Test(referee, opening_book_names_the_bad_move)
     const char *text = "# book\n4 4 4\n  3 8\n";
     cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
-    struct ref_book b;
+    struct book b;
     struct err e;
-    cr_assert_eq(ref_book_read(game_find("connect4"), path, &b, &e), -1);
+    cr_assert_eq(book_read(game_find("connect4"), path, &b, &e), -1);
     cr_assert(e.line == 3 && e.col == 5, "%d:%d %s", e.line, e.col, e.msg);
     cr_assert_str_eq(e.msg, "'8' is not a legal move here");
     unlink(path);
@@ -236,34 +236,34 @@ Test(referee, opening_book_names_the_bad_move)
 /* '' splits into one empty word, a program that can never run. */
 Test(referee, engine_spec_refuses_an_empty_program)
 {
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
-    cr_assert_eq(ref_engine_parse("'' {in}", &eng, &e), -1);
+    cr_assert_eq(spec_parse("'' {in}", &eng, &e), -1);
     cr_assert(e.line == 1 && e.col == 1, "%d:%d", e.line, e.col);
     cr_assert_str_eq(e.msg, "empty program name");
-    cr_assert_eq(ref_engine_parse("name=x,cmd=\"\"", &eng, &e), -1);
+    cr_assert_eq(spec_parse("name=x,cmd=\"\"", &eng, &e), -1);
     cr_assert_eq(e.col, 12);
 }
 
 /* A program path ending in '/' has no base name: the path names it. */
 Test(referee, engine_spec_name_of_a_path_ending_in_a_slash)
 {
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
-    cr_assert_eq(ref_engine_parse("no-such-dir/", &eng, &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_parse("no-such-dir/", &eng, &e), 0, "%s", e.msg);
     cr_assert_str_eq(eng.name, "no-such-dir/");
-    ref_engine_free(&eng);
+    spec_free(&eng);
 }
 
 /* The digest reads regular files only: a device never ends. */
 Test(referee, engine_spec_does_not_hash_a_device, .timeout = 10)
 {
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
     char hex[SHA256_HEX];
-    cr_assert_eq(ref_engine_parse("/dev/zero {in}", &eng, &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_parse("/dev/zero {in}", &eng, &e), 0, "%s", e.msg);
     cr_assert_str_eq(eng.sha256, "");
-    ref_engine_free(&eng);
+    spec_free(&eng);
     cr_assert_eq(sha256_file("/dev/zero", hex, &e), -1);
     cr_assert_str_eq(e.msg, "not a regular file");
 }
@@ -271,12 +271,12 @@ Test(referee, engine_spec_does_not_hash_a_device, .timeout = 10)
 /* A name given apart (a config's {"name", "cmd"}) may hold ",cmd=". */
 Test(referee, engine_name_given_apart_is_taken_whole)
 {
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
-    cr_assert_eq(ref_engine_make("a,cmd=b", "x {in}", &eng, &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_make("a,cmd=b", "x {in}", &eng, &e), 0, "%s", e.msg);
     cr_assert_str_eq(eng.name, "a,cmd=b");
     cr_assert(eng.argc == 2 && strcmp(eng.argv[0], "x") == 0, "%d %s", eng.argc, eng.argv[0]);
-    ref_engine_free(&eng);
+    spec_free(&eng);
 }
 
 /* ---- config files (found by tests/fuzz/referee_config) ---------------- */
@@ -384,10 +384,10 @@ static int book_text(const char *game, const char *text, size_t len, struct err 
     char *copy = malloc(len + 1);
     memcpy(copy, text, len);
     copy[len] = '\0';
-    struct ref_book b;
-    int rc = ref_book_parse(game_find(game), copy, len, &b, e);
+    struct book b;
+    int rc = book_parse(game_find(game), copy, len, &b, e);
     if (rc == 0)
-        ref_book_free(&b);
+        book_free(&b);
     free(copy);
     return rc;
 }

@@ -49,7 +49,7 @@ struct ref_settings {
     int analyze;
     struct ana_opts ana;
     enum report_format report_format;
-    struct ref_book book;
+    struct book book;
 };
 
 /* The defaults of command. */

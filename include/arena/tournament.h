@@ -19,7 +19,7 @@
 #define ARENA_TOURNAMENT_H
 
 #include <stdio.h>
-#include "arena/match.h"
+#include "arena/play.h"
 
 #define TOUR_MAX_ENGINES REC_MAX_ENGINES   /* a journal's header names them all */
 #define TOUR_MAX_CONCURRENCY 256
@@ -32,9 +32,9 @@ struct tour_sprt {
 };
 
 struct tour_config {
-    struct ref_rules rules;
+    struct play_rules rules;
     int nengines;
-    struct ref_engine engine[TOUR_MAX_ENGINES];
+    struct spec engine[TOUR_MAX_ENGINES];
     enum tour_format format;
     int rounds;
     int concurrency;

@@ -14,6 +14,7 @@
 #include "arena/cli.h"
 #include "arena/refopts.h"
 #include "arena/journal.h"
+#include "arena/match.h"
 #include "arena/tournament.h"
 #include "arena/verify.h"
 
@@ -125,7 +126,7 @@ static int finish_rules(struct ref_settings *s, const char *cmd)
         return cli_usage(PROG, "%s: --game is required", cmd);
     if (s->openings[0]) {
         struct err e;
-        if (ref_book_read(s->t.rules.game, s->openings, &s->book, &e) != 0) {
+        if (book_read(s->t.rules.game, s->openings, &s->book, &e) != 0) {
             err_print(stderr, s->openings, &e);
             return EXIT_BAD_INPUT;
         }

@@ -8,11 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/analyze.h"
+#include "arena/journal.h"
 #include "arena/nimgame.h"
 #include "arena/rules.h"
 #include "arena/textfile.h"
-#include "arena/journal.h"
-#include "arena/tournament.h"
 
 #define US_PER_MS 1000
 #define ANALYSIS_SCHEMA "arena.analysis/1"
@@ -195,7 +194,7 @@ struct log_ctx {
     FILE *out;
     cJSON *doc, *games;
     int n;
-    struct engine_stats eng[TOUR_MAX_ENGINES];
+    struct engine_stats eng[REC_MAX_ENGINES];
 };
 
 static struct engine_stats *stats_of(struct log_ctx *c, const char *name)
@@ -203,7 +202,7 @@ static struct engine_stats *stats_of(struct log_ctx *c, const char *name)
     for (int i = 0; i < c->n; i++)
         if (strcmp(c->eng[i].name, name) == 0)
             return &c->eng[i];
-    if (c->n == TOUR_MAX_ENGINES)
+    if (c->n == REC_MAX_ENGINES)
         return NULL;
     struct engine_stats *s = &c->eng[c->n++];
     snprintf(s->name, sizeof s->name, "%s", name);

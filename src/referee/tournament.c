@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "arena/journal.h"
+#include "arena/match.h"
 #include "arena/pool.h"
 #include "arena/progress.h"
 #include "arena/report.h"
@@ -38,10 +39,10 @@ cJSON *tour_header(const struct tour_config *c)
 {
     cJSON *h = cJSON_CreateObject();
     cJSON_AddStringToObject(h, "schema", JOURNAL_SCHEMA);
-    ref_rules_to_json(&c->rules, h);
+    play_rules_json(&c->rules, h);
     cJSON *engines = cJSON_AddArrayToObject(h, "engines");
     for (int i = 0; i < c->nengines; i++)
-        cJSON_AddItemToArray(engines, ref_engine_json(&c->engine[i]));
+        cJSON_AddItemToArray(engines, spec_json(&c->engine[i]));
     cJSON_AddStringToObject(h, "format", c->format == TOUR_GAUNTLET ? "gauntlet" : "round-robin");
     cJSON_AddNumberToObject(h, "rounds", c->rounds);
     char shard[32];
@@ -91,28 +92,28 @@ static int play_job(void *ctx, long index, int fd)
     run_become_reaper();
     struct schedule_game sg;
     schedule_game_at(c, index, &sg);
-    struct ref_rules rules = c->rules;
+    struct play_rules rules = c->rules;
     rules.limits.reap_all = 1;
     rules.limits.cancel = &stop_signal;
-    const struct ref_engine *const side[2] = { &c->engine[sg.side[0]], &c->engine[sg.side[1]] };
+    const struct spec *const side[2] = { &c->engine[sg.side[0]], &c->engine[sg.side[1]] };
     struct game_record rec;
     struct err e;
-    int rc = ref_play(&rules, sg.index, sg.pair, side, &rec, &e);
-    int status = rc == REF_PLAYED ? 0 : rc == REF_CANCELLED ? POOL_CANCELLED : POOL_FAILED;
-    cJSON *gj = rc == REF_PLAYED ? rec_encode(&rec) : NULL;
+    int rc = play_game(&rules, sg.index, sg.pair, side, &rec, &e);
+    int status = rc == PLAY_PLAYED ? 0 : rc == PLAY_CANCELLED ? POOL_CANCELLED : POOL_FAILED;
+    cJSON *gj = rc == PLAY_PLAYED ? rec_encode(&rec) : NULL;
     char *text = gj ? cJSON_PrintUnformatted(gj) : NULL;
     if (rc < 0)
         err_print(stderr, "referee", &e);
-    if (rc == REF_PLAYED && (!text || tf_write_all(fd, text, strlen(text)) != 0))
+    if (rc == PLAY_PLAYED && (!text || tf_write_all(fd, text, strlen(text)) != 0))
         status = POOL_FAILED;
     free(text);
     cJSON_Delete(gj);
     rec_free(&rec);
     run_free(s);
     for (int i = 0; i < c->nengines; i++)
-        ref_engine_free(&c->engine[i]);
+        spec_free(&c->engine[i]);
     if (c->rules.book)
-        ref_book_free((struct ref_book *)c->rules.book);
+        book_free((struct book *)c->rules.book);
     return status;
 }
 
@@ -198,7 +199,7 @@ static int game_done(void *ctx, long index, int status, char *answer, size_t len
     if (!rc && (rc = count_game(s, &rec, e)) == 0) {
         s->played_now++;
         progress_clear(&s->progress);
-        ref_print_result(s->out, &rec);
+        match_print_result(s->out, &rec);
         fflush(s->out);
         sprt_check(s);
     }

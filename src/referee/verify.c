@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arena/rules.h"
 #include "arena/journal.h"
-#include "arena/match.h"
+#include "arena/record.h"
+#include "arena/rules.h"
 #include "arena/verify.h"
 
 struct verify_ctx {

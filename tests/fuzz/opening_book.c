@@ -1,6 +1,6 @@
 /*
  * opening_book.c - fuzz target for the referee's opening books
- * (ref_book_parse, behind ref_book_read: --openings FILE and a config
+ * (book_parse, behind book_read: --openings FILE and a config
  * file's "openings"), with every game's move-text parser under it.
  *
  * Input: one byte choosing the game (its index in the registry, modulo the
@@ -10,22 +10,22 @@
  *   - a rejection has a message and a place, except "no opening in the
  *     book" (no line but blanks and comments);
  *   - an accepted book has at least one line, and each line, played by
- *     ref_opening as a match would, gives a legal sequence: every move text
+ *     play_opening as a match would, gives a legal sequence: every move text
  *     it records parses (parse_move) in the position before it, and the
  *     position after the last is not finished (a game is left to play).
  */
 #include <stdlib.h>
 #include <string.h>
-#include "arena/match.h"
+#include "arena/play.h"
 #include "fuzz.h"
 
-static void check_line(const struct game *g, const struct ref_book *b, long i)
+static void check_line(const struct game *g, const struct book *b, long i)
 {
-    struct ref_rules r = { .game = g, .book = b };
+    struct play_rules r = { .game = g, .book = b };
     unsigned char pos[GAME_MAX_STATE], replay[GAME_MAX_STATE];
     struct game_record rec;
     rec_init(&rec, 1, i);
-    FUZZ_CHECK(ref_opening(&r, i, pos, &rec) == 0, "line %ld: out of memory", i);
+    FUZZ_CHECK(play_opening(&r, i, pos, &rec) == 0, "line %ld: out of memory", i);
     g->init(replay);
     for (int k = 0; k < rec.nopening; k++) {
         int move;
@@ -48,9 +48,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ngames++;
     const struct game *g = game_all()[data[0] % ngames];
     char *text = fuzz_text(data + 1, size - 1);
-    struct ref_book b;
+    struct book b;
     struct err e = { 0, 0, "" };
-    if (ref_book_parse(g, text, size - 1, &b, &e) != 0) {
+    if (book_parse(g, text, size - 1, &b, &e) != 0) {
         int empty = strcmp(e.msg, "no opening in the book") == 0;
         fuzz_check_err(&e, !empty, g->name);
         FUZZ_CHECK(!empty || e.line == 0, "'no opening' placed at %d:%d", e.line, e.col);
@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(b.n >= 1, "a book of %d lines", b.n);
         for (long i = 0; i < b.n; i++)
             check_line(g, &b, i);
-        ref_book_free(&b);
+        book_free(&b);
     }
     free(text);
     return 0;
