@@ -7,6 +7,7 @@
  * fsync'd, so after a crash the file is every finished game plus at most one
  * line cut short, which readers skip and resume cuts off.
  */
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -164,6 +165,7 @@ static int check_header(void *vctx, const cJSON *rec, int is_header, int line, s
 
 int journal_append(int fd, const char *line, struct err *e)
 {
+    assert(fd >= 0 && !strchr(line, '\n'));
     size_t len = strlen(line);
     char *buf = malloc(len + 1);
     if (!buf)

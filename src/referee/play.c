@@ -7,6 +7,7 @@
  * record (record.h) is filled as the game goes, so a match log, a
  * tournament worker's answer and a journal line are one format.
  */
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <limits.h>
@@ -165,6 +166,8 @@ int play_game(const struct play_rules *r, long index, long pair,
               const struct spec *const side_engine[2], struct game_record *rec,
               struct err *e)
 {
+    assert(index >= 1 && pair >= 0 && side_engine[0] && side_engine[1]);
+    assert(!r->book || r->book->n > 0);
     rec_init(rec, index, pair);
     const struct game *g = r->game;
     char keep[PATH_MAX - GAMEDIR_PLY_NAME_MAX] = "";

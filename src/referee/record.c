@@ -57,6 +57,7 @@ int rec_add_opening(struct game_record *r, const char *move)
 
 int rec_add_move(struct game_record *r, const struct rec_move *m)
 {
+    assert(m->before == REC_UNANALYSED || m->after != REC_UNANALYSED);
     if (r->nmoves == r->capmoves) {
         int cap = r->capmoves ? 2 * r->capmoves : GROW_START;
         struct rec_move *grown = realloc(r->moves, (size_t)cap * sizeof *grown);
@@ -183,6 +184,7 @@ cJSON *rec_encode(const struct game_record *r)
 {
     assert(r->nopening == 0 || r->opening);
     assert(r->nmoves == 0 || r->moves);
+    assert((r->reason == REC_FORFEIT) == (r->forfeit[0] != '\0'));
     cJSON *j = cJSON_CreateObject();
     if (!j)
         return NULL;

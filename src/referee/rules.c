@@ -46,6 +46,7 @@ void rules_expand(const char *word, char *buf, size_t cap,
 
 int rules_replay_opening(const struct game *g, const struct game_record *rec, void *pos)
 {
+    assert(rec->nopening == 0 || rec->opening);
     g->init(pos);
     for (int i = 0; i < rec->nopening; i++) {
         int move;
@@ -90,6 +91,7 @@ int rules_play_line(const struct game *g, const char *line, int lineno, void *po
 
 int rules_quiet_after(const struct game *g, const void *pos, int move, int quiet)
 {
+    assert(quiet >= 0);
     return g->irreversible && g->irreversible(pos, move) ? 0 : quiet + 1;
 }
 

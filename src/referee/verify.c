@@ -5,6 +5,7 @@
  * side to move, the legality of every move, the ending, the result and the
  * uniqueness of each game come from the replay.
  */
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -133,6 +134,7 @@ static int replay_moves(struct verify_ctx *v, const struct game_record *rec, voi
 static int verify_record(struct verify_ctx *v, const struct game_record *rec, int line,
                          struct err *e)
 {
+    assert(v->game != NULL);
     long index = rec->index;
     if (index < 1)
         return bad(v, e, line, "a game without an \"index\" from 1 to %ld", REC_INDEX_MAX);

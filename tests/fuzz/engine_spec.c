@@ -13,7 +13,7 @@
  *     written) and a digest that is empty or 64 hex digits;
  *   - the words, quoted back for a shell ('...' with '\'' for a quote) and
  *     given with the same name to spec_make, split to the same words:
- *     the splitter is the inverse of shell quoting, as match.h promises.
+ *     the splitter is the inverse of shell quoting, as spec.h promises.
  */
 #include <stdlib.h>
 #include <string.h>
