@@ -184,7 +184,7 @@ cJSON *rec_encode(const struct game_record *r)
 {
     assert(r->nopening == 0 || r->opening);
     assert(r->nmoves == 0 || r->moves);
-    assert((r->reason == REC_FORFEIT) == (r->forfeit[0] != '\0'));
+    assert(r->reason == REC_FORFEIT || r->forfeit[0] == '\0');
     cJSON *j = cJSON_CreateObject();
     if (!j)
         return NULL;
