@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include "arena/analyze.h"
+#include "arena/report.h"
 #include "arena/tournament.h"
 
 /* The commands that take options; an option names those it belongs to. */
@@ -47,8 +48,8 @@ struct ref_settings {
     char openings[PATH_MAX], keep[PATH_MAX], log[PATH_MAX], journal[PATH_MAX], json[PATH_MAX];
     int analyze;
     struct ana_opts ana;
-    enum tour_report_format report_format;
-    struct ref_book book;
+    enum report_format report_format;
+    struct book book;
 };
 
 /* The defaults of command. */

@@ -13,7 +13,10 @@
 #include "arena/analyze.h"
 #include "arena/cli.h"
 #include "arena/refopts.h"
+#include "arena/journal.h"
+#include "arena/match.h"
 #include "arena/tournament.h"
+#include "arena/verify.h"
 
 #define PROG "referee"
 #define DEFAULT_PROC_EXTRA 64      /* tasks an engine may start (RLIMIT_NPROC) */
@@ -123,7 +126,7 @@ static int finish_rules(struct ref_settings *s, const char *cmd)
         return cli_usage(PROG, "%s: --game is required", cmd);
     if (s->openings[0]) {
         struct err e;
-        if (ref_book_read(s->t.rules.game, s->openings, &s->book, &e) != 0) {
+        if (book_read(s->t.rules.game, s->openings, &s->book, &e) != 0) {
             err_print(stderr, s->openings, &e);
             return EXIT_BAD_INPUT;
         }
@@ -242,12 +245,12 @@ static int cmd_file(int command, int argc, char **argv)
     const char *path = argv[optind];
     struct err e;
     if (command == REF_CMD_REPORT) {
-        if (tour_report(path, s.report_format, stdout, &e) == 0)
+        if (report_file(path, s.report_format, stdout, &e) == 0)
             return 0;
         err_print(stderr, path, &e);
         return EXIT_BAD_INPUT;
     }
-    rc = tour_verify(path, stdout, &e);
+    rc = verify_file(path, stdout, &e);
     if (rc == 0)
         return 0;
     err_print(stderr, path, &e);
@@ -286,7 +289,7 @@ static int cmd_merge(int argc, char **argv)
         return rc;
     struct err e;
     const char *bad = NULL;
-    if (tour_merge(argv[optind], argv + optind + 1, argc - optind - 1, &e, &bad) == 0)
+    if (journal_merge(argv[optind], argv + optind + 1, argc - optind - 1, &e, &bad) == 0)
         return 0;
     err_print(stderr, bad, &e);
     return EXIT_BAD_INPUT;

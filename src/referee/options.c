@@ -62,7 +62,7 @@ void ref_settings_init(struct ref_settings *s, int command)
     s->games = DEFAULT_GAMES;
     s->t.rules.depth = DEFAULT_DEPTH;
     s->t.rules.seed = 1;
-    s->t.rules.draw_plies = REF_DRAW_PLIES;
+    s->t.rules.draw_plies = PLAY_DRAW_PLIES;
     s->t.rules.limits.timeout_ms = DEFAULT_TIMEOUT_MS;
     s->t.rules.limits.file_limit_kb = DEFAULT_FILE_LIMIT_KB;
     s->t.rounds = 1;
@@ -75,9 +75,9 @@ void ref_settings_init(struct ref_settings *s, int command)
 void ref_settings_free(struct ref_settings *s)
 {
     for (int i = 0; i < s->t.nengines; i++)
-        ref_engine_free(&s->t.engine[i]);
+        spec_free(&s->t.engine[i]);
     s->t.nengines = 0;
-    ref_book_free(&s->book);
+    book_free(&s->book);
 }
 
 int ref_options(int command, struct option *opts)
@@ -105,8 +105,8 @@ static int add_engine(struct ref_settings *s, const char *name, const char *val,
     struct err e;
     if (s->t.nengines == TOUR_MAX_ENGINES)
         return snprintf(msg, cap, "at most %d engines", TOUR_MAX_ENGINES), -1;
-    struct ref_engine *eng = &s->t.engine[s->t.nengines];
-    if ((name ? ref_engine_make(name, val, eng, &e) : ref_engine_parse(val, eng, &e)) != 0)
+    struct spec *eng = &s->t.engine[s->t.nengines];
+    if ((name ? spec_make(name, val, eng, &e) : spec_parse(val, eng, &e)) != 0)
         return snprintf(msg, cap, "%s '%.100s': column %d: %.120s", label, val, e.col, e.msg), -1;
     s->t.nengines++;
     return 0;
