@@ -53,8 +53,6 @@ include/arena/c4score.h                                   games/connect4
 '
 
 CYCLE_EXCEPTIONS='
-include/arena/c4book.h include/arena/c4solver.h
-include/arena/analyze.h include/arena/match.h include/arena/tournament.h
 '
 
 # One awk over every file (paths have no spaces; about a hundred of them).
