@@ -67,8 +67,13 @@ LIB_SRC  := $(wildcard src/core/*.c) $(wildcard src/games/*/*.c) $(wildcard src/
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libarena.a
 
-CLI_SRC  := $(wildcard src/cli/*.c)
-BINARIES := $(CLI_SRC:src/cli/%.c=$(BIN)/%)
+# src/cli: one NAME_main.c per binary (bin/NAME), and the parts of the
+# binaries with subcommands (engine_*.c), in an archive of their own so that
+# each binary links only what it calls.
+CLI_MAINS := $(wildcard src/cli/*_main.c)
+CLI_PARTS := $(filter-out $(CLI_MAINS),$(wildcard src/cli/*.c))
+CLI_LIB   := $(BUILD)/libarena-cli.a
+BINARIES  := $(CLI_MAINS:src/cli/%_main.c=$(BIN)/%)
 
 UNIT_SRC := $(filter-out tests/test_e2e%.c,$(wildcard tests/test_*.c)) tests/c4_testutil.c
 E2E_SRC  := $(wildcard tests/test_e2e*.c) tests/e2e_util.c
@@ -91,9 +96,13 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/%: $(BUILD)/src/cli/%.o $(LIB)
+$(CLI_LIB): $(CLI_PARTS:%.c=$(BUILD)/%.o)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/%: $(BUILD)/src/cli/%_main.o $(CLI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) -o $@ $< $(LIB) $(CJSON_LIBS) -lm
+	$(CC) $(LDOPT) -o $@ $< $(CLI_LIB) $(LIB) $(CJSON_LIBS) -lm
 
 $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	@mkdir -p $(dir $@)
