@@ -178,3 +178,104 @@ Test(e2e_cli, solve_refuses_more_than_42_moves)
     cr_expect(strstr(r.out, full) == NULL, "the long line was solved: %s", r.out);
     e2e_run_free(&r);
 }
+
+/* ---- arena: one command for every tool ---- */
+
+/* arena TOOL runs arena-TOOL, which names itself so in every message. */
+Test(e2e_cli, arena_runs_each_tool_under_its_installed_name)
+{
+    const char *tools[] = { "engine", "referee", "maxconnect4", "spfiar", "checkers", "nim" };
+    for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
+        struct e2e_run r;
+        e2e_run(&r, ".", NULL, "arena", tools[i], "--version", NULL);
+        char want[64];
+        snprintf(want, sizeof want, "arena-%s (arena) %s\n", tools[i], ARENA_VERSION);
+        cr_expect_eq(r.status, 0, "arena %s --version: exit %d: %s", tools[i], r.status, r.err);
+        cr_expect_str_eq(r.out, want);
+        e2e_run_free(&r);
+    }
+    struct e2e_run r;
+    e2e_run(&r, ".", "4455\n", "arena", "engine", "solve", NULL);
+    cr_expect_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strncmp(r.out, "4455 18 ", 8) == 0, "%s", r.out);
+    e2e_run_free(&r);
+    e2e_run(&r, ".", NULL, "arena", "nim", "--bogus", NULL);
+    cr_expect_eq(r.status, EXIT_USAGE, "exit %d", r.status);
+    cr_expect_str_eq(r.err, "arena-nim: unknown option '--bogus'\n"
+                            "Try 'arena-nim --help' for more information.\n");
+    e2e_run_free(&r);
+}
+
+ParameterizedTestParameters(e2e_cli, arena_refuses_what_is_not_a_tool)
+{
+    static struct usage_case cases[] = {
+        { "arena", { "" }, "arena: missing tool (engine, referee, maxconnect4, spfiar, checkers, nim)" },
+        { "arena", { "gcc" },
+          "arena: unknown tool 'gcc' (engine, referee, maxconnect4, spfiar, checkers, nim)" },
+        { "arena", { "arena-engine" },
+          "arena: unknown tool 'arena-engine' (engine, referee, maxconnect4, spfiar, checkers, "
+          "nim)" },
+    };
+    return cr_make_param_array(struct usage_case, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct usage_case *c, e2e_cli, arena_refuses_what_is_not_a_tool)
+{
+    const char *args[2] = { c->args[0][0] ? c->args[0] : NULL, NULL };
+    struct e2e_run r;
+    e2e_runv(&r, ".", NULL, "arena", args);
+    cr_assert_eq(r.status, EXIT_USAGE, "exit %d", r.status);
+    char want[256];
+    snprintf(want, sizeof want, "%s\nTry 'arena --help' for more information.\n", c->err);
+    cr_assert_str_eq(r.err, want);
+    e2e_run_free(&r);
+}
+
+Test(e2e_cli, arena_help_lists_the_tools)
+{
+    struct e2e_run r;
+    e2e_run(&r, ".", NULL, "arena", "--help", NULL);
+    cr_assert_eq(r.status, 0);
+    cr_expect(strncmp(r.out, "Usage: arena TOOL [ARGS...]\n", 28) == 0, "%s", r.out);
+    const char *tools[] = { "  engine ", "  referee ", "  maxconnect4 ", "  spfiar ",
+                            "  checkers ", "  nim " };
+    for (size_t i = 0; i < sizeof tools / sizeof *tools; i++)
+        cr_expect(strstr(r.out, tools[i]) != NULL, "no '%s' in %s", tools[i], r.out);
+    e2e_run_free(&r);
+}
+
+/* NEWS's newest entry is the version --version prints. */
+Test(e2e_cli, news_names_the_version)
+{
+    char path[PATH_MAX];
+    e2e_repo_path("NEWS", path, sizeof path);
+    char *news = e2e_slurp(path, NULL);
+    cr_assert_not_null(news, "no NEWS");
+    const char *entry = strstr(news, "\n* arena ");
+    cr_assert_not_null(entry, "NEWS has no '* arena VERSION' entry");
+    char want[64];
+    snprintf(want, sizeof want, "\n* arena %s\n", ARENA_VERSION);
+    cr_expect(strncmp(entry, want, strlen(want)) == 0, "NEWS's first entry: %.40s", entry + 1);
+    free(news);
+}
+
+/* Without --weights, qlearn reads the weights make install puts in the
+ * compiled-in data folder: it plays when they are installed, and otherwise
+ * names the file it looked for (make test-install checks the move). */
+Test(e2e_cli, qlearn_defaults_to_the_installed_weights)
+{
+    char *in = e2e_fixture("connect4/threat-d4.board");
+    char *dir = e2e_tmpdir(), out[PATH_MAX];
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "engine", "one-move", "--game", "connect4", "--player", "qlearn", in,
+            out, NULL);
+    if (r.status == 0)
+        cr_expect(strstr(r.err, "info game connect4 player qlearn ") != NULL, "%s", r.err);
+    else
+        cr_expect(r.status == EXIT_USAGE && strstr(r.err, "/arena/qlearn.weights: ") != NULL,
+                  "exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
+    free(in);
+    e2e_rmdir(dir);
+}

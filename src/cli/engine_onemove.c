@@ -1,10 +1,12 @@
 /* engine_onemove.c - `engine one-move`: one move of any game by any player
  * on a board file (onemove.h), the Max-Connect4 assignment's command line
  * when no option is given. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include "arena/cli.h"
 #include "arena/connect4.h"
+#include "arena/datadir.h"
 #include "arena/limits.h"
 #include "arena/onemove.h"
 #include "arena/spfiar.h"
@@ -97,8 +99,6 @@ static int check(const char *prog, int npos, char **pos, struct onemove_args *a)
     if (!player_supports(a->game, kind))
         return cli_usage(prog, "game %s has no %s player", a->game->name, player_name(kind));
     int learned = kind == PLAYER_QLEARN || kind == PLAYER_QLEARN_AB;
-    if (learned && !a->weights)
-        return cli_usage(prog, "--player %s needs --weights FILE", player_name(kind));
     if (!learned && a->weights)
         return cli_usage(prog, "--weights belongs to --player qlearn or qlearn-ab");
     if (a->evaluate && a->game != &game_connect4)
@@ -123,8 +123,12 @@ int cmd_one_move(const char *prog, int argc, char **argv)
         return rc;
     enum player_kind kind = (enum player_kind)a.player;
     int learned = kind == PLAYER_QLEARN || kind == PLAYER_QLEARN_AB;
+    /* Without --weights, the shipped weights where make install put them. */
+    char installed[PATH_MAX];
+    const char *weights = a.weights ? a.weights
+                                    : datadir_path(DATA_QLEARN_WEIGHTS, installed, sizeof installed);
     struct wts_file wf;
-    if (learned && (rc = eopt_load_weights(a.weights, &wf)) != 0)
+    if (learned && (rc = eopt_load_weights(weights, &wf)) != 0)
         return rc;
     struct onemove_opts o = {
         .game = a.game,
