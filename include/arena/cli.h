@@ -6,7 +6,8 @@
  * The option convention: every binary, and every subcommand of engine and
  * referee, has its own getopt_long table holding exactly the options it
  * takes, ending with CLI_STD_OPTIONS (--help, --version) and a zero entry.
- * cli_next reads it: `--opt value`, `--opt=value` and any unambiguous
+ * cli_next reads it and answers --help (the command's usage text) and
+ * --version itself: `--opt value`, `--opt=value` and any unambiguous
  * abbreviation (`--dep 4`) work as getopt_long promises, and an unknown,
  * ambiguous, valueless or superfluous-valued option is one message,
  * `prog: cmd: ...`, exit status 2.
@@ -55,8 +56,10 @@ int cli_help(const char *text, const char *prog);
     { "version", no_argument, NULL, CLI_OPT_VERSION },    \
     { NULL, 0, NULL, 0 }
 
-/* cli_next's answer after it has printed a usage error. */
+/* cli_next's answers after it has printed a usage error, and after it has
+ * printed the usage text or the version (the command exits 0). */
 #define CLI_BAD (-2)
+#define CLI_DONE (-3)
 
 /* One command line being read. argv[0] is the command's own word (the
  * program, or the subcommand after it); options start at argv[1]. */
@@ -64,6 +67,8 @@ struct cli_parse {
     const char *prog;            /* the program's name, for messages */
     const char *cmd;             /* the subcommand ("solve"), or NULL */
     const struct option *opts;   /* the command's table, ending CLI_STD_OPTIONS */
+    const char *help;            /* the usage text --help prints (cli_help); NULL:
+                                    cli_next returns CLI_OPT_HELP to the caller */
     int in_order;                /* 1: options stop at the first word that is not
                                     one (the seeds' exact positional lines) */
     int argc;
@@ -72,9 +77,13 @@ struct cli_parse {
 };
 
 /* The next option of p: its table value (optarg set as getopt_long sets
- * it), -1 when the options end (the arguments are p->argv[optind..]), or
- * CLI_BAD after printing the usage error (the caller returns
- * EXIT_BAD_INPUT). Uses getopt_long's globals: one parse at a time. */
+ * it), -1 when the options end (the arguments are p->argv[optind..]),
+ * CLI_DONE after printing the usage text or the version, or CLI_BAD after
+ * printing the usage error. Uses getopt_long's globals: one parse at a
+ * time. */
 int cli_next(struct cli_parse *p);
+/* The exit status after cli_next answered CLI_DONE (0) or CLI_BAD
+ * (EXIT_BAD_INPUT). */
+int cli_stop(int c);
 
 #endif

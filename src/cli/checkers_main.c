@@ -43,14 +43,11 @@ int main(int argc, char **argv)
     const char *prog = cli_prog(argv[0], "checkers");
     long depth = CK_SEED_DEPTH;
     const char *board = NULL;
-    struct cli_parse p = { .prog = prog, .opts = long_opts, .argc = argc, .argv = argv };
+    struct cli_parse p = { .prog = prog, .opts = long_opts, .help = usage_text,
+                           .argc = argc, .argv = argv };
     int c;
     while ((c = cli_next(&p)) != -1) {
         switch (c) {
-        case CLI_OPT_HELP:
-            return cli_help(usage_text, prog);
-        case CLI_OPT_VERSION:
-            return cli_version(prog);
         case OPT_DEPTH:
             if (cli_int(optarg, 1, SEARCH_MAX_DEPTH, &depth) != 0)
                 return cli_usage(prog, "--depth must be a number from 1 to %d, got '%s'",
@@ -60,7 +57,7 @@ int main(int argc, char **argv)
             board = optarg;
             break;
         default:
-            return EXIT_BAD_INPUT;
+            return cli_stop(c);
         }
     }
     if (optind != argc)

@@ -22,8 +22,8 @@ int cmd_book(const char *prog, int argc, char **argv);
 int cmd_train(const char *prog, int argc, char **argv);
 int cmd_weights(const char *prog, int argc, char **argv);
 
-/* Prints the engine's usage text (every command) on stdout; returns 0. */
-int engine_usage(const char *prog);
+/* The engine's usage text (every command), for cli_help. */
+extern const char engine_usage_text[];
 
 /* Option values shared by commands: each parses optarg-like text val into
  * *out and returns 0, or prints the usage error and returns

@@ -36,14 +36,10 @@ int cmd_bench(const char *prog, int argc, char **argv)
     long tt_mb = TT_DEFAULT_MB;
     const char *json = NULL;
     struct cli_parse p = { .prog = prog, .cmd = "bench", .opts = options,
-                           .argc = argc, .argv = argv };
+                           .help = engine_usage_text, .argc = argc, .argv = argv };
     int c, rc = 0;
     while (!rc && (c = cli_next(&p)) != -1) {
         switch (c) {
-        case CLI_OPT_HELP:
-            return engine_usage(prog);
-        case CLI_OPT_VERSION:
-            return cli_version(prog);
         case OPT_GAME:
             rc = eopt_game(prog, optarg, &game);
             break;
@@ -65,7 +61,7 @@ int cmd_bench(const char *prog, int argc, char **argv)
             json = optarg;
             break;
         default:
-            return EXIT_BAD_INPUT;
+            return cli_stop(c);
         }
     }
     if (rc)

@@ -94,16 +94,12 @@ static int train_real(const char *prog, const char *name, double lo, double hi, 
 static int parse_train(const char *prog, int argc, char **argv, struct train_args *a)
 {
     struct cli_parse p = { .prog = prog, .cmd = "train", .opts = train_long_opts,
-                           .argc = argc, .argv = argv };
+                           .help = train_usage_text, .argc = argc, .argv = argv };
     int c;
     long v;
     while ((c = cli_next(&p)) != -1) {
         int rc = 0;
         switch (c) {
-        case CLI_OPT_HELP:
-            return cli_help(train_usage_text, prog), -1;
-        case CLI_OPT_VERSION:
-            return cli_version(prog), -1;
         case OPT_T_GAMES:
             if (cli_int(optarg, 1, LONG_MAX, &v) != 0)
                 return cli_usage(prog, "--games must be a positive number");
@@ -155,7 +151,7 @@ static int parse_train(const char *prog, int argc, char **argv, struct train_arg
                 return cli_usage(prog, "--log-every must be a positive number");
             break;
         default:
-            return EXIT_BAD_INPUT;
+            return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         }
         if (rc)
             return rc;
@@ -337,15 +333,11 @@ int cmd_weights(const char *prog, int argc, char **argv)
         CLI_STD_OPTIONS,
     };
     struct cli_parse p = { .prog = prog, .cmd = "weights", .opts = opts,
-                           .argc = argc, .argv = argv };
+                           .help = weights_usage_text, .argc = argc, .argv = argv };
     int c, json = 0;
     while ((c = cli_next(&p)) != -1) {
-        if (c == CLI_OPT_HELP)
-            return cli_help(weights_usage_text, prog);
-        if (c == CLI_OPT_VERSION)
-            return cli_version(prog);
         if (c != 'j')
-            return EXIT_BAD_INPUT;
+            return cli_stop(c);
         json = 1;
     }
     if (argc - optind != 1)

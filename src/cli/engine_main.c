@@ -8,7 +8,7 @@
 #include "arena/limits.h"
 #include "engine.h"
 
-static const char usage_text[] =
+const char engine_usage_text[] =
     "Usage: %1$s COMMAND [OPTIONS]\n"
     "\n"
     "  %1$s one-move [--game G] [--depth N] [--player P] [--seed N] [--tt-mb N]\n"
@@ -76,11 +76,6 @@ static const char usage_text[] =
     "table size in MiB (default " CLI_STR(TT_DEFAULT_MB) "). Bad input exits with status 2 and writes nothing.\n"
     "--version prints the version.\n";
 
-int engine_usage(const char *prog)
-{
-    return cli_help(usage_text, prog);
-}
-
 static const struct {
     const char *name;
     int (*run)(const char *prog, int argc, char **argv);
@@ -95,7 +90,7 @@ int main(int argc, char **argv)
     if (argc < 2)
         return cli_usage(prog, "missing command (one-move, bench, solve, book, train, weights)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
-        return engine_usage(prog);
+        return cli_help(engine_usage_text, prog);
     if (strcmp(argv[1], "--version") == 0)
         return cli_version(prog);
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)

@@ -40,14 +40,10 @@ struct onemove_args {
 static int parse(const char *prog, int argc, char **argv, struct onemove_args *a)
 {
     struct cli_parse p = { .prog = prog, .cmd = "one-move", .opts = options,
-                           .argc = argc, .argv = argv };
+                           .help = engine_usage_text, .argc = argc, .argv = argv };
     int c, rc = 0;
     while (!rc && (c = cli_next(&p)) != -1) {
         switch (c) {
-        case CLI_OPT_HELP:
-            return engine_usage(prog), -1;
-        case CLI_OPT_VERSION:
-            return cli_version(prog), -1;
         case OPT_GAME:
             rc = eopt_game(prog, optarg, &a->game);
             break;
@@ -76,7 +72,7 @@ static int parse(const char *prog, int argc, char **argv, struct onemove_args *a
                 rc = cli_usage(prog, "unknown evaluation '%s' (game, spfiar)", optarg);
             break;
         default:
-            return EXIT_BAD_INPUT;
+            return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         }
     }
     return rc;

@@ -51,14 +51,11 @@ struct solver_args {
 static int parse(const char *prog, const char *cmd, const struct option *opts, int argc,
                  char **argv, struct solver_args *a)
 {
-    struct cli_parse p = { .prog = prog, .cmd = cmd, .opts = opts, .argc = argc, .argv = argv };
+    struct cli_parse p = { .prog = prog, .cmd = cmd, .opts = opts,
+                           .help = engine_usage_text, .argc = argc, .argv = argv };
     int c, rc = 0;
     while (!rc && (c = cli_next(&p)) != -1) {
         switch (c) {
-        case CLI_OPT_HELP:
-            return engine_usage(prog), -1;
-        case CLI_OPT_VERSION:
-            return cli_version(prog), -1;
         case OPT_GAME:
             rc = eopt_solver_game(prog, cmd, optarg);
             break;
@@ -79,7 +76,7 @@ static int parse(const char *prog, const char *cmd, const struct option *opts, i
             a->from = optarg;
             break;
         default:
-            return EXIT_BAD_INPUT;
+            return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         }
     }
     return rc;

@@ -30,15 +30,11 @@ int main(int argc, char **argv)
     const char *prog = cli_prog(argv[0], "maxconnect4");
     /* Options only before the seed's words, so that its command line
      * (even `one-move in out -3`) reads exactly as the seed's. */
-    struct cli_parse p = { .prog = prog, .opts = options, .in_order = 1,
+    struct cli_parse p = { .prog = prog, .opts = options, .help = usage_text, .in_order = 1,
                            .argc = argc, .argv = argv };
     int c = cli_next(&p);
-    if (c == CLI_OPT_HELP)
-        return cli_help(usage_text, prog);
-    if (c == CLI_OPT_VERSION)
-        return cli_version(prog);
     if (c != -1)
-        return EXIT_BAD_INPUT;
+        return cli_stop(c);
     argc -= optind - 1;
     argv += optind - 1;
     if (argc != 5)

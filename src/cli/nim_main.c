@@ -51,7 +51,8 @@ int main(int argc, char **argv)
 {
     const char *prog = cli_prog(argv[0], "nim");
     /* Options only before FIRST, so that the driver's line reads as it
-     * does (a row "-1" is a bad row, not an option). */
+     * does (a row "-1" is a bad row, not an option). --help is answered
+     * here: its text also states the table's limits. */
     struct cli_parse p = { .prog = prog, .opts = options, .in_order = 1,
                            .argc = argc, .argv = argv };
     int c, bench = 0;
@@ -60,10 +61,8 @@ int main(int argc, char **argv)
             printf(usage_text, prog, NIM_MAX_BOARDS, NIM_MAX_EDGES);
             return 0;
         }
-        if (c == CLI_OPT_VERSION)
-            return cli_version(prog);
         if (c != OPT_BENCH)
-            return EXIT_BAD_INPUT;
+            return cli_stop(c);
         bench = 1;
     }
     int words = argc - optind;

@@ -86,15 +86,16 @@ static const char *const command_names[] = {
 
 /* Reads a tournament's --config files (in any spelling getopt_long takes)
  * into s before the other options, so that the command line overrides
- * them; 0 or EXIT_BAD_INPUT. */
+ * them; 0, -1 after --help or --version (printed), or EXIT_BAD_INPUT. */
 static int read_config(const char *prog, struct ref_settings *s, int argc, char **argv)
 {
     struct cli_parse p = { .prog = prog, .cmd = "tournament",
-                           .opts = ref_options(REF_CMD_TOURNAMENT), .argc = argc, .argv = argv };
+                           .opts = ref_options(REF_CMD_TOURNAMENT), .help = usage_text,
+                           .argc = argc, .argv = argv };
     int c;
     while ((c = cli_next(&p)) != -1) {
-        if (c == CLI_BAD)
-            return EXIT_BAD_INPUT;
+        if (c == CLI_BAD || c == CLI_DONE)
+            return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         struct err e;
         if (c == REF_OPT_CONFIG && ref_config_read(s, optarg, &e) != 0) {
             err_print(stderr, optarg, &e);
@@ -109,19 +110,17 @@ static int read_config(const char *prog, struct ref_settings *s, int argc, char 
  * left at argv[optind..]. */
 static int parse(const char *prog, struct ref_settings *s, int argc, char **argv)
 {
-    if (s->command == REF_CMD_TOURNAMENT && read_config(prog, s, argc, argv) != 0)
-        return EXIT_BAD_INPUT;
+    int rc = s->command == REF_CMD_TOURNAMENT ? read_config(prog, s, argc, argv) : 0;
+    if (rc)
+        return rc;
     struct cli_parse p = { .prog = prog, .cmd = command_names[s->command],
-                           .opts = ref_options(s->command), .argc = argc, .argv = argv };
+                           .opts = ref_options(s->command), .help = usage_text,
+                           .argc = argc, .argv = argv };
     int c;
     while ((c = cli_next(&p)) != -1) {
         char msg[ERR_MSG_MAX], name[64];
-        if (c == CLI_BAD)
-            return EXIT_BAD_INPUT;
-        if (c == CLI_OPT_HELP)
-            return cli_help(usage_text, prog), -1;
-        if (c == CLI_OPT_VERSION)
-            return cli_version(prog), -1;
+        if (c == CLI_BAD || c == CLI_DONE)
+            return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         if (c == REF_OPT_CONFIG)
             continue;
         ref_option_flag(c, name, sizeof name);

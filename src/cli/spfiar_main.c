@@ -78,14 +78,11 @@ int main(int argc, char **argv)
     const char *prog = cli_prog(argv[0], "spfiar");
     long level = 0;
     const char *suggest = NULL;
-    struct cli_parse p = { .prog = prog, .opts = long_opts, .argc = argc, .argv = argv };
+    struct cli_parse p = { .prog = prog, .opts = long_opts, .help = usage_text,
+                           .argc = argc, .argv = argv };
     int c, bench = 0;
     while ((c = cli_next(&p)) != -1) {
         switch (c) {
-        case CLI_OPT_HELP:
-            return cli_help(usage_text, prog);
-        case CLI_OPT_VERSION:
-            return cli_version(prog);
         case OPT_LEVEL:
             if (cli_int(optarg, SPF_LEVEL_MIN, SPF_LEVEL_MAX, &level) != 0)
                 return cli_usage(prog, "--level must be a number from %d to %d, got '%s'",
@@ -98,7 +95,7 @@ int main(int argc, char **argv)
             bench = 1;
             break;
         default:
-            return EXIT_BAD_INPUT;
+            return cli_stop(c);
         }
     }
     if (optind < argc)

@@ -141,5 +141,14 @@ int cli_next(struct cli_parse *p)
     }
     if (c == '?')
         return bad_option(p, p->argv[optind - 1]), CLI_BAD;
+    if (c == CLI_OPT_HELP && p->help)
+        return cli_help(p->help, p->prog), CLI_DONE;
+    if (c == CLI_OPT_VERSION)
+        return cli_version(p->prog), CLI_DONE;
     return c;
+}
+
+int cli_stop(int c)
+{
+    return c == CLI_DONE ? 0 : EXIT_BAD_INPUT;
 }
