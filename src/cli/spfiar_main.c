@@ -1,18 +1,17 @@
-/* spfiar.c - the SPFIAR assignment's program: a session on stdin/stdout, or
- * one suggestion for a board file. */
+/* spfiar_main.c - the spfiar binary, the SPFIAR assignment's program: a
+ * session on stdin/stdout, or one suggestion for a board file. */
 #include <getopt.h>
 #include <stdio.h>
 #include "arena/cli.h"
 #include "arena/clock.h"
 #include "arena/spfiar.h"
 
-#define PROG "spfiar"
 #define NS_PER_MS 1e6
 
 static const char usage_text[] =
-    "Usage: spfiar [--level N]\n"
-    "       spfiar --suggest FILE [--level N]\n"
-    "       spfiar --bench [--level N]\n"
+    "Usage: %1$s [--level N]\n"
+    "       %1$s --suggest FILE [--level N]\n"
+    "       %1$s --bench [--level N]\n"
     "\n"
     "Plays Connect-4 against you on the terminal, exactly as the SPFIAR\n"
     "assignment prints it. You are X and move first; the computer is O and\n"
@@ -33,7 +32,8 @@ static const char usage_text[] =
     "                  CPU time, then a node-count signature\n"
     "\n"
     "A bad board file or option exits with status 2; a finished game given to\n"
-    "--suggest prints 'Error: the game is over' and exits with status 1.\n";
+    "--suggest prints 'Error: the game is over' and exits with status 1.\n"
+    "--version prints the version.\n";
 
 enum { OPT_LEVEL = 256, OPT_SUGGEST, OPT_BENCH };
 
@@ -41,8 +41,7 @@ static const struct option long_opts[] = {
     { "level", required_argument, NULL, OPT_LEVEL },
     { "suggest", required_argument, NULL, OPT_SUGGEST },
     { "bench", no_argument, NULL, OPT_BENCH },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
+    CLI_STD_OPTIONS,
 };
 
 static int suggest_file(const char *path, int level)
@@ -76,18 +75,17 @@ static int suggest_file(const char *path, int level)
 
 int main(int argc, char **argv)
 {
+    const char *prog = cli_prog(argv[0], "spfiar");
     long level = 0;
     const char *suggest = NULL;
+    struct cli_parse p = { .prog = prog, .opts = long_opts, .help = usage_text,
+                           .argc = argc, .argv = argv };
     int c, bench = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+    while ((c = cli_next(&p)) != -1) {
         switch (c) {
-        case 'h':
-            fputs(usage_text, stdout);
-            return 0;
         case OPT_LEVEL:
             if (cli_int(optarg, SPF_LEVEL_MIN, SPF_LEVEL_MAX, &level) != 0)
-                return cli_usage(PROG, "--level must be a number from %d to %d, got '%s'",
+                return cli_usage(prog, "--level must be a number from %d to %d, got '%s'",
                                  SPF_LEVEL_MIN, SPF_LEVEL_MAX, optarg);
             break;
         case OPT_SUGGEST:
@@ -96,18 +94,14 @@ int main(int argc, char **argv)
         case OPT_BENCH:
             bench = 1;
             break;
-        case ':':
-            if (optopt == OPT_SUGGEST)
-                return cli_usage(PROG, "--suggest needs a file");
-            return cli_usage(PROG, "option '%s' needs a value", argv[optind - 1]);
         default:
-            return cli_usage(PROG, "unknown option '%s'", argv[optind - 1]);
+            return cli_stop(c);
         }
     }
     if (optind < argc)
-        return cli_usage(PROG, "unexpected argument '%s'", argv[optind]);
+        return cli_usage(prog, "unexpected argument '%s'", argv[optind]);
     if (suggest && bench)
-        return cli_usage(PROG, "--suggest and --bench exclude each other");
+        return cli_usage(prog, "--suggest and --bench exclude each other");
     if (bench) {
         if (spf_bench(stdout, level ? (int)level : SPF_LEVEL_MAX) != 0) {
             fputs("Error: malloc has failed\n", stdout);

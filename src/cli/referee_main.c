@@ -1,6 +1,7 @@
-/* referee.c - matches, tournaments, reports, verify and merge between any
- * engines through board files. Options and config-file keys are one table
- * (refopts.h): a config key is an option's name (with '_' or '-'), applied
+/* referee_main.c - the referee binary: matches, tournaments, reports,
+ * verify and merge between any engines through board files. Each command's
+ * option table and the config file's keys are in refopts.h (a config key is
+ * a tournament option's name, with '_' or '-'); the config file is applied
  * before the command line's options, which override it. */
 #include <cjson/cJSON.h>
 #include <getopt.h>
@@ -12,22 +13,21 @@
 #include <unistd.h>
 #include "arena/analyze.h"
 #include "arena/cli.h"
+#include "arena/limits.h"
 #include "arena/refopts.h"
 #include "arena/journal.h"
 #include "arena/match.h"
 #include "arena/tournament.h"
 #include "arena/verify.h"
 
-#define PROG "referee"
-#define DEFAULT_PROC_EXTRA 64      /* tasks an engine may start (RLIMIT_NPROC) */
 
 static const char usage_text[] =
-    "Usage: referee match --game G --engine SPEC --engine SPEC [OPTIONS]\n"
-    "       referee tournament (--config FILE.json | --game G --engine SPEC ...) [OPTIONS]\n"
-    "       referee report JOURNAL|LOG [--format text|json|csv]\n"
-    "       referee verify JOURNAL|LOG\n"
-    "       referee analyze JOURNAL|LOG [--budget-ms N] [--max-empty N] [--json FILE]\n"
-    "       referee merge OUT JOURNAL...\n"
+    "Usage: %1$s match --game G --engine SPEC --engine SPEC [OPTIONS]\n"
+    "       %1$s tournament (--config FILE.json | --game G --engine SPEC ...) [OPTIONS]\n"
+    "       %1$s report JOURNAL|LOG [--format text|json|csv]\n"
+    "       %1$s verify JOURNAL|LOG\n"
+    "       %1$s analyze JOURNAL|LOG [--budget-ms N] [--max-empty N] [--json FILE]\n"
+    "       %1$s merge OUT JOURNAL...\n"
     "\n"
     "Plays games between engines through board files: for every move the\n"
     "referee writes the position to a private folder, runs the engine (no shell,\n"
@@ -44,11 +44,12 @@ static const char usage_text[] =
     "  --engine SPEC        name=NAME,cmd=COMMAND or COMMAND (repeat). Placeholders\n"
     "                       {in} {out} {depth} {player}; none: {in} {out} {depth}\n"
     "                       are appended\n"
-    "  --depth N            the {depth} given to engines (default 4)\n"
+    "  --depth N            the {depth} given to engines (default "
+    CLI_STR(REF_DEFAULT_DEPTH) ")\n"
     "  --random-plies N     opening: N random plies from the start (default 0)\n"
     "  --openings FILE      opening book: one line of moves per opening\n"
     "  --seed N             seed of the random openings (default 1)\n"
-    "  --timeout-ms N       wall time per move (default 10000)\n"
+    "  --timeout-ms N       wall time per move (default " CLI_STR(REF_DEFAULT_TIMEOUT_MS) ")\n"
     "  --cpu-limit-s N      CPU seconds per move (RLIMIT_CPU; default none)\n"
     "  --mem-limit-mb N     address space per move (RLIMIT_AS; default none)\n"
     "  --draw-plies N       games that can go on forever (checkers) are drawn\n"
@@ -57,7 +58,7 @@ static const char usage_text[] =
     "  --analyze            judge every move with the game's exact oracle (as\n"
     "                       analyze does) and record it in the log or journal\n"
     "Match:\n"
-    "  --games N            games in all (default 2)\n"
+    "  --games N            games in all (default " CLI_STR(REF_DEFAULT_GAMES) ")\n"
     "  --log FILE           the JSON log (schema arena.match/1), written atomically\n"
     "Tournament:\n"
     "  --config FILE        a JSON object of these options ('engines': a list of\n"
@@ -77,53 +78,66 @@ static const char usage_text[] =
     "connect4 the solver, nim the closed form, maxconnect4 a full search.\n"
     "  --budget-ms N        connect4: CPU per position, else \"unknown\" (1000)\n"
     "  --max-empty N        maxconnect4: exact within N empty cells (16)\n"
-    "  --json FILE          analyze: also write the analysed records as JSON\n";
+    "  --json FILE          analyze: also write the analysed records as JSON\n"
+    "--version prints the version.\n";
 
-/* Parses the options of command into s; 0, 1 (--help shown) or 2 (usage
- * error printed). Positional arguments are left at argv[optind..]. */
-static int parse(struct ref_settings *s, int command, int argc, char **argv)
+static const char *const command_names[] = {
+    [REF_CMD_MATCH] = "match",   [REF_CMD_TOURNAMENT] = "tournament",
+    [REF_CMD_REPORT] = "report", [REF_CMD_VERIFY] = "verify",
+    [REF_CMD_MERGE] = "merge",   [REF_CMD_ANALYZE] = "analyze",
+};
+
+/* Reads a tournament's --config files (in any spelling getopt_long takes)
+ * into s before the other options, so that the command line overrides
+ * them; 0, -1 after --help or --version (printed), or EXIT_BAD_INPUT. */
+static int read_config(const char *prog, struct ref_settings *s, int argc, char **argv)
 {
-    struct option opts[REF_OPTIONS + 2];
-    int n = ref_options(command, opts);
-    opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-    opts[n] = (struct option){ NULL, 0, NULL, 0 };
-    opterr = 0;
-    /* The config file first, so that the command line overrides it. */
-    for (int i = 1; i + 1 < argc; i++)
-        if (command == REF_CMD_TOURNAMENT && strcmp(argv[i], "--config") == 0) {
-            struct err e;
-            if (ref_config_read(s, argv[i + 1], &e) != 0) {
-                err_print(stderr, argv[i + 1], &e);
-                return EXIT_BAD_INPUT;
-            }
-        }
-    optind = 1;
+    struct cli_parse p = { .prog = prog, .cmd = "tournament",
+                           .opts = ref_options(REF_CMD_TOURNAMENT), .help = usage_text,
+                           .argc = argc, .argv = argv };
     int c;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        char msg[ERR_MSG_MAX];
-        if (c == 'h') {
-            fputs(usage_text, stdout);
-            return 1;
+    while ((c = cli_next(&p)) != -1) {
+        if (c == CLI_BAD || c == CLI_DONE)
+            return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
+        struct err e;
+        if (c == REF_OPT_CONFIG && ref_config_read(s, optarg, &e) != 0) {
+            err_print(stderr, optarg, &e);
+            return EXIT_BAD_INPUT;
         }
-        if (c == ':')
-            return cli_usage(PROG, "option '%s' needs a value", argv[optind - 1]);
-        if (c == '?')
-            return cli_usage(PROG, "unknown option '%s'", argv[optind - 1]);
+    }
+    return 0;
+}
+
+/* Parses the options of s->command into s; 0, -1 (--help or --version
+ * shown) or EXIT_BAD_INPUT (usage error printed). Positional arguments are
+ * left at argv[optind..]. */
+static int parse(const char *prog, struct ref_settings *s, int argc, char **argv)
+{
+    int rc = s->command == REF_CMD_TOURNAMENT ? read_config(prog, s, argc, argv) : 0;
+    if (rc)
+        return rc;
+    struct cli_parse p = { .prog = prog, .cmd = command_names[s->command],
+                           .opts = ref_options(s->command), .help = usage_text,
+                           .argc = argc, .argv = argv };
+    int c;
+    while ((c = cli_next(&p)) != -1) {
+        char msg[ERR_MSG_MAX], name[64];
+        if (c == CLI_BAD || c == CLI_DONE)
+            return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         if (c == REF_OPT_CONFIG)
             continue;
-        char name[64];
         ref_option_flag(c, name, sizeof name);
         if (ref_settings_apply(s, c, name, optarg ? optarg : "", msg, sizeof msg) != 0)
-            return cli_usage(PROG, "%s", msg);
+            return cli_usage(prog, "%s", msg);
     }
     return 0;
 }
 
 /* Checks what match and tournament share and loads the opening book. */
-static int finish_rules(struct ref_settings *s, const char *cmd)
+static int finish_rules(const char *prog, struct ref_settings *s, const char *cmd)
 {
     if (!s->t.rules.game)
-        return cli_usage(PROG, "%s: --game is required", cmd);
+        return cli_usage(prog, "%s: --game is required", cmd);
     if (s->openings[0]) {
         struct err e;
         if (book_read(s->t.rules.game, s->openings, &s->book, &e) != 0) {
@@ -135,30 +149,30 @@ static int finish_rules(struct ref_settings *s, const char *cmd)
     s->t.rules.keep_dir = s->keep[0] ? s->keep : NULL;
     if (s->analyze) {
         if (!ana_supports(s->t.rules.game))
-            return cli_usage(PROG, "%s: --analyze has no oracle for %s (connect4, maxconnect4, "
+            return cli_usage(prog, "%s: --analyze has no oracle for %s (connect4, maxconnect4, "
                              "nim)", cmd, s->t.rules.game->name);
         s->t.rules.analyze = &s->ana;
     }
     /* Only commands that run engines pay for the /proc scan. */
-    s->t.rules.limits.proc_limit = run_proc_limit(DEFAULT_PROC_EXTRA);
+    s->t.rules.limits.proc_limit = run_proc_limit(REF_DEFAULT_PROC_EXTRA);
     return 0;
 }
 
-static int cmd_match(int argc, char **argv)
+static int cmd_match(const char *prog, int argc, char **argv)
 {
     struct ref_settings s;
     ref_settings_init(&s, REF_CMD_MATCH);
-    int rc = parse(&s, REF_CMD_MATCH, argc, argv);
-    if (rc == 1) {
+    int rc = parse(prog, &s, argc, argv);
+    if (rc < 0) {
         ref_settings_free(&s);
         return 0;
     }
     if (!rc && optind < argc)
-        rc = cli_usage(PROG, "match: unexpected argument '%s'", argv[optind]);
+        rc = cli_usage(prog, "match: unexpected argument '%s'", argv[optind]);
     if (!rc)
-        rc = finish_rules(&s, "match");
+        rc = finish_rules(prog, &s, "match");
     if (!rc && s.t.nengines != 2)
-        rc = cli_usage(PROG, "match: give two --engine options, got %d", s.t.nengines);
+        rc = cli_usage(prog, "match: give two --engine options, got %d", s.t.nengines);
     int status;
     if (!rc && run_guard(&s.t.rules.limits.cancel, &status) == RUN_GUARD_PARENT) {
         /* The child played the match and said everything. */
@@ -177,7 +191,7 @@ static int cmd_match(int argc, char **argv)
         };
         struct err e;
         if (match_run(&o, stdout, &e) != 0) {
-            err_print(stderr, o.log_path && !strstr(e.msg, o.log_path) ? o.log_path : PROG, &e);
+            err_print(stderr, o.log_path && !strstr(e.msg, o.log_path) ? o.log_path : prog, &e);
             rc = 1;
         }
     }
@@ -185,41 +199,41 @@ static int cmd_match(int argc, char **argv)
     return rc;
 }
 
-static int cmd_tournament(int argc, char **argv)
+static int cmd_tournament(const char *prog, int argc, char **argv)
 {
     struct ref_settings s;
     ref_settings_init(&s, REF_CMD_TOURNAMENT);
-    int rc = parse(&s, REF_CMD_TOURNAMENT, argc, argv);
-    if (rc == 1) {
+    int rc = parse(prog, &s, argc, argv);
+    if (rc < 0) {
         ref_settings_free(&s);
         return 0;
     }
     if (!rc && optind < argc)
-        rc = cli_usage(PROG, "tournament: unexpected argument '%s'", argv[optind]);
+        rc = cli_usage(prog, "tournament: unexpected argument '%s'", argv[optind]);
     if (!rc && !s.t.rules.game)
-        rc = cli_usage(PROG, "tournament: --game is required");
+        rc = cli_usage(prog, "tournament: --game is required");
     if (!rc && s.t.nengines < 2)
-        rc = cli_usage(PROG, "tournament: give at least two engines, got %d", s.t.nengines);
+        rc = cli_usage(prog, "tournament: give at least two engines, got %d", s.t.nengines);
     for (int i = 0; !rc && i < s.t.nengines; i++)
         for (int j = 0; j < i; j++)
             if (strcmp(s.t.engine[i].name, s.t.engine[j].name) == 0) {
-                rc = cli_usage(PROG, "tournament: two engines are named '%s' (use name=)",
+                rc = cli_usage(prog, "tournament: two engines are named '%s' (use name=)",
                                s.t.engine[i].name);
                 break;
             }
     if (!rc && s.t.sprt.on && s.t.nengines != 2)
-        rc = cli_usage(PROG, "tournament: --sprt needs exactly two engines");
+        rc = cli_usage(prog, "tournament: --sprt needs exactly two engines");
     if (!rc && s.t.resume && !s.journal[0])
-        rc = cli_usage(PROG, "tournament: --resume needs --journal");
+        rc = cli_usage(prog, "tournament: --resume needs --journal");
     if (!rc)
-        rc = finish_rules(&s, "tournament");
+        rc = finish_rules(prog, &s, "tournament");
     if (!rc) {
         s.t.journal = s.journal[0] ? s.journal : NULL;
         s.t.progress = isatty(STDERR_FILENO);
         struct err e;
         int r = tour_run(&s.t, stdout, &e);
         if (r < 0) {
-            err_print(stderr, s.t.journal && e.line ? s.t.journal : PROG, &e);
+            err_print(stderr, s.t.journal && e.line ? s.t.journal : prog, &e);
             rc = r == TOUR_BAD_JOURNAL ? EXIT_BAD_INPUT : 1;
         } else if (r == TOUR_STOPPED) {
             rc = 128 + SIGINT;
@@ -230,16 +244,16 @@ static int cmd_tournament(int argc, char **argv)
 }
 
 /* report and verify: one file argument. */
-static int cmd_file(int command, int argc, char **argv)
+static int cmd_file(const char *prog, enum ref_command command, int argc, char **argv)
 {
     struct ref_settings s;
     ref_settings_init(&s, command);
     const char *name = command == REF_CMD_REPORT ? "report" : "verify";
-    int rc = parse(&s, command, argc, argv);
-    if (rc == 1)
+    int rc = parse(prog, &s, argc, argv);
+    if (rc < 0)
         return 0;
     if (!rc && argc - optind != 1)
-        rc = cli_usage(PROG, "%s: give one journal or match log", name);
+        rc = cli_usage(prog, "%s: give one journal or match log", name);
     if (rc)
         return rc;
     const char *path = argv[optind];
@@ -257,15 +271,15 @@ static int cmd_file(int command, int argc, char **argv)
     return rc > 0 ? 1 : EXIT_BAD_INPUT;
 }
 
-static int cmd_analyze(int argc, char **argv)
+static int cmd_analyze(const char *prog, int argc, char **argv)
 {
     struct ref_settings s;
     ref_settings_init(&s, REF_CMD_ANALYZE);
-    int rc = parse(&s, REF_CMD_ANALYZE, argc, argv);
-    if (rc == 1)
+    int rc = parse(prog, &s, argc, argv);
+    if (rc < 0)
         return 0;
     if (!rc && argc - optind != 1)
-        rc = cli_usage(PROG, "analyze: give one journal or match log");
+        rc = cli_usage(prog, "analyze: give one journal or match log");
     if (rc)
         return rc;
     const char *path = argv[optind];
@@ -276,15 +290,15 @@ static int cmd_analyze(int argc, char **argv)
     return EXIT_BAD_INPUT;
 }
 
-static int cmd_merge(int argc, char **argv)
+static int cmd_merge(const char *prog, int argc, char **argv)
 {
     struct ref_settings s;
-    ref_settings_init(&s, REF_CMD_REPORT);
-    int rc = parse(&s, 0, argc, argv);
-    if (rc == 1)
+    ref_settings_init(&s, REF_CMD_MERGE);
+    int rc = parse(prog, &s, argc, argv);
+    if (rc < 0)
         return 0;
     if (!rc && argc - optind < 2)
-        rc = cli_usage(PROG, "merge: give OUT and at least one journal");
+        rc = cli_usage(prog, "merge: give OUT and at least one journal");
     if (rc)
         return rc;
     struct err e;
@@ -297,24 +311,25 @@ static int cmd_merge(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    const char *prog = cli_prog(argv[0], "referee");
     if (argc < 2)
-        return cli_usage(PROG, "missing command (match, tournament, report, verify, merge, analyze)");
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        fputs(usage_text, stdout);
-        return 0;
-    }
+        return cli_usage(prog, "missing command (match, tournament, report, verify, merge, analyze)");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+        return cli_help(usage_text, prog);
+    if (strcmp(argv[1], "--version") == 0)
+        return cli_version(prog);
     if (strcmp(argv[1], "match") == 0)
-        return cmd_match(argc - 1, argv + 1);
+        return cmd_match(prog, argc - 1, argv + 1);
     if (strcmp(argv[1], "tournament") == 0)
-        return cmd_tournament(argc - 1, argv + 1);
+        return cmd_tournament(prog, argc - 1, argv + 1);
     if (strcmp(argv[1], "report") == 0)
-        return cmd_file(REF_CMD_REPORT, argc - 1, argv + 1);
+        return cmd_file(prog, REF_CMD_REPORT, argc - 1, argv + 1);
     if (strcmp(argv[1], "verify") == 0)
-        return cmd_file(0, argc - 1, argv + 1);
+        return cmd_file(prog, REF_CMD_VERIFY, argc - 1, argv + 1);
     if (strcmp(argv[1], "merge") == 0)
-        return cmd_merge(argc - 1, argv + 1);
+        return cmd_merge(prog, argc - 1, argv + 1);
     if (strcmp(argv[1], "analyze") == 0)
-        return cmd_analyze(argc - 1, argv + 1);
-    return cli_usage(PROG, "unknown command '%s' (match, tournament, report, verify, merge, analyze)",
+        return cmd_analyze(prog, argc - 1, argv + 1);
+    return cli_usage(prog, "unknown command '%s' (match, tournament, report, verify, merge, analyze)",
                      argv[1]);
 }

@@ -1,14 +1,13 @@
-/* checkers.c - the checkers seed's program: replays an action list from
- * stdin with the A and P commands, from the initial setup or a board file. */
+/* checkers_main.c - the checkers binary, the checkers seed's program:
+ * replays an action list from stdin with the A and P commands, from the
+ * initial setup or a board file. */
 #include <getopt.h>
 #include <stdio.h>
 #include "arena/checkers.h"
 #include "arena/cli.h"
 
-#define PROG "checkers"
-
 static const char usage_text[] =
-    "Usage: checkers [--depth N] [--board FILE] < ACTIONS\n"
+    "Usage: %1$s [--depth N] [--board FILE] < ACTIONS\n"
     "\n"
     "Replays a game of the course's checkers variant read from stdin, printing\n"
     "exactly what the course's program prints: the initial board, then each\n"
@@ -28,44 +27,41 @@ static const char usage_text[] =
     "               or white, the side to move\n"
     "\n"
     "A line that is not an action or command, or a bad board file, prints\n"
-    "file:line:column: what is wrong on stderr and exits with status 2.\n";
+    "file:line:column: what is wrong on stderr and exits with status 2.\n"
+    "--version prints the version.\n";
 
 enum { OPT_DEPTH = 256, OPT_BOARD };
 
 static const struct option long_opts[] = {
     { "depth", required_argument, NULL, OPT_DEPTH },
     { "board", required_argument, NULL, OPT_BOARD },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
+    CLI_STD_OPTIONS,
 };
 
 int main(int argc, char **argv)
 {
+    const char *prog = cli_prog(argv[0], "checkers");
     long depth = CK_SEED_DEPTH;
     const char *board = NULL;
+    struct cli_parse p = { .prog = prog, .opts = long_opts, .help = usage_text,
+                           .argc = argc, .argv = argv };
     int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+    while ((c = cli_next(&p)) != -1) {
         switch (c) {
-        case 'h':
-            fputs(usage_text, stdout);
-            return 0;
         case OPT_DEPTH:
             if (cli_int(optarg, 1, SEARCH_MAX_DEPTH, &depth) != 0)
-                return cli_usage(PROG, "--depth must be a number from 1 to %d, got '%s'",
+                return cli_usage(prog, "--depth must be a number from 1 to %d, got '%s'",
                                  SEARCH_MAX_DEPTH, optarg);
             break;
         case OPT_BOARD:
             board = optarg;
             break;
-        case ':':
-            return cli_usage(PROG, "option '%s' needs a value", argv[optind - 1]);
         default:
-            return cli_usage(PROG, "unknown option '%s'", argv[optind - 1]);
+            return cli_stop(c);
         }
     }
     if (optind != argc)
-        return cli_usage(PROG, "unexpected argument '%s' (the actions come on stdin)",
+        return cli_usage(prog, "unexpected argument '%s' (the actions come on stdin)",
                          argv[optind]);
     struct ck_pos start;
     if (board) {
