@@ -49,6 +49,8 @@ UNITS='
 # Headers with no .c (macros and inline functions only), and their module.
 HEADER_ONLY='
 include/arena/check.h                                     core
+include/arena/limits.h                                    core
+include/arena/version.h                                   core
 include/arena/c4score.h                                   games/connect4
 '
 
