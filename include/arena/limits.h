@@ -38,7 +38,7 @@
  * under 0.1 s (Max-Connect4 from the empty board: 3,450 nodes, 6 ms) that
  * still sees every threat three moves ahead. */
 #define ENGINE_DEFAULT_DEPTH 6
-/* engine bench without --depth/--depths: 1-10 takes about a second per game
+/* engine bench without --depth/--depths: 1-10 takes 1-2 s per game
  * and its node total is the search's signature; changing it changes every
  * recorded signature. */
 #define BENCH_DEFAULT_DEPTH_MIN 1
