@@ -72,7 +72,7 @@ Test(referee, sha256_of_a_file_equals_that_of_its_bytes)
     cr_assert_eq(sha256_file(path, hex, &e), -1);
 }
 
-static void config(struct tour_config *c, int engines, enum tour_format f, int rounds)
+static void config(struct schedule *c, int engines, enum schedule_format f, int rounds)
 {
     memset(c, 0, sizeof *c);
     c->nengines = engines;
@@ -85,8 +85,8 @@ static void config(struct tour_config *c, int engines, enum tour_format f, int r
  * opening (the pair index), and game i is a pure function of i. */
 Test(referee, round_robin_schedule_pairs_everyone_in_both_colours)
 {
-    struct tour_config c;
-    config(&c, 5, TOUR_ROUND_ROBIN, 3);
+    struct schedule c;
+    config(&c, 5, SCHEDULE_ROUND_ROBIN, 3);
     long n = schedule_games(&c);
     cr_assert_eq(n, 3 * 10 * 2, "games %ld", n);
     int as_first[5][5] = { { 0 } };
@@ -114,8 +114,8 @@ Test(referee, round_robin_schedule_pairs_everyone_in_both_colours)
 
 Test(referee, gauntlet_schedule_plays_the_first_engine_every_game)
 {
-    struct tour_config c;
-    config(&c, 4, TOUR_GAUNTLET, 2);
+    struct schedule c;
+    config(&c, 4, SCHEDULE_GAUNTLET, 2);
     cr_assert_eq(schedule_games(&c), 2 * 3 * 2);
     int opponent[4] = { 0 };
     for (long i = 1; i <= schedule_games(&c); i++) {

@@ -9,7 +9,18 @@
 #ifndef ARENA_SCHEDULE_H
 #define ARENA_SCHEDULE_H
 
-#include "arena/tournament.h"
+/* Round-robin: every pair of engines; gauntlet: the first against each
+ * other one. */
+enum schedule_format { SCHEDULE_ROUND_ROBIN, SCHEDULE_GAUNTLET };
+
+/* What the schedule depends on, and nothing else: the engines' count, the
+ * format, the rounds, and this shard (k of n, 1 <= k <= n). */
+struct schedule {
+    int nengines;
+    enum schedule_format format;
+    int rounds;
+    int shard_k, shard_n;
+};
 
 struct schedule_game {
     long index;   /* 1-based */
@@ -19,10 +30,10 @@ struct schedule_game {
 
 /* Games in the whole schedule (all shards). Assumes at least two engines
  * and one round. */
-long schedule_games(const struct tour_config *c);
+long schedule_games(const struct schedule *c);
 /* Game index (1..schedule_games) of the schedule. */
-void schedule_game_at(const struct tour_config *c, long index, struct schedule_game *g);
+void schedule_game_at(const struct schedule *c, long index, struct schedule_game *g);
 /* 1 when game index belongs to c's shard. */
-int schedule_in_shard(const struct tour_config *c, long index);
+int schedule_in_shard(const struct schedule *c, long index);
 
 #endif

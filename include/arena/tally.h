@@ -4,33 +4,33 @@
  * move it was asked for), the referee's overhead per move, forfeits; and
  * the views every report renderer (report.h) shows of them.
  *
- * Representation: fixed arrays per engine (at most TOUR_MAX_ENGINES), and
+ * Representation: fixed arrays per engine (at most REC_MAX_ENGINES), and
  * the per-move samples in malloc'd arrays the tally owns (tally_free).
  */
 #ifndef ARENA_TALLY_H
 #define ARENA_TALLY_H
 
 #include "arena/record.h"
-#include "arena/tournament.h"
+#include "arena/record.h"
 
 #define TALLY_MAX_FORFEITS 64     /* distinct (engine, reason) counted; more are dropped */
 
 struct tally {
     int n;                                       /* engines */
-    char name[TOUR_MAX_ENGINES][REC_NAME_MAX];
+    char name[REC_MAX_ENGINES][REC_NAME_MAX];
     long games;
-    long win[TOUR_MAX_ENGINES], draw[TOUR_MAX_ENGINES], loss[TOUR_MAX_ENGINES];
-    long beat[TOUR_MAX_ENGINES][TOUR_MAX_ENGINES]; /* beat[i][j]: i's wins over j */
-    long drew[TOUR_MAX_ENGINES][TOUR_MAX_ENGINES];
-    double *cpu[TOUR_MAX_ENGINES];               /* ms per move, malloc'd */
-    long ncpu[TOUR_MAX_ENGINES], capcpu[TOUR_MAX_ENGINES];
+    long win[REC_MAX_ENGINES], draw[REC_MAX_ENGINES], loss[REC_MAX_ENGINES];
+    long beat[REC_MAX_ENGINES][REC_MAX_ENGINES]; /* beat[i][j]: i's wins over j */
+    long drew[REC_MAX_ENGINES][REC_MAX_ENGINES];
+    double *cpu[REC_MAX_ENGINES];               /* ms per move, malloc'd */
+    long ncpu[REC_MAX_ENGINES], capcpu[REC_MAX_ENGINES];
     double *overhead;                            /* referee_ms per move */
     long noverhead, capoverhead;
     int nforfeit;
     struct { int engine; char reason[REC_REASON_MAX]; long count; } forfeit[TALLY_MAX_FORFEITS];
 };
 
-/* Starts a tally for n engines (n <= TOUR_MAX_ENGINES) named name[i]
+/* Starts a tally for n engines (n <= REC_MAX_ENGINES) named name[i]
  * (shorter than REC_NAME_MAX). 0, or -1 with e filled (fewer than two).
  * Free with tally_free either way. */
 int tally_init(struct tally *t, int n, const char *const name[], struct err *e);

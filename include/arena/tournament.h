@@ -20,11 +20,11 @@
 
 #include <stdio.h>
 #include "arena/play.h"
+#include "arena/schedule.h"
 
 #define TOUR_MAX_ENGINES REC_MAX_ENGINES   /* a journal's header names them all */
 #define TOUR_MAX_CONCURRENCY 256
 
-enum tour_format { TOUR_ROUND_ROBIN, TOUR_GAUNTLET };
 
 struct tour_sprt {
     int on;
@@ -35,7 +35,7 @@ struct tour_config {
     struct play_rules rules;
     int nengines;
     struct spec engine[TOUR_MAX_ENGINES];
-    enum tour_format format;
+    enum schedule_format format;
     int rounds;
     int concurrency;
     int shard_k, shard_n;        /* this shard: games with (i-1) % n == k-1 */
@@ -44,6 +44,9 @@ struct tour_config {
     int resume;
     int progress;                /* 1: the one-line display on stderr */
 };
+
+/* The schedule c plays (schedule.h). */
+struct schedule tour_schedule(const struct tour_config *c);
 
 /* The journal header of c (a new cJSON object; the caller deletes it). */
 struct cJSON *tour_header(const struct tour_config *c);

@@ -218,9 +218,9 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
             else
                 return snprintf(msg, cap, "format must be text, json or csv, got '%s'", val), -1;
         } else if (strcmp(val, "round-robin") == 0) {
-            s->t.format = TOUR_ROUND_ROBIN;
+            s->t.format = SCHEDULE_ROUND_ROBIN;
         } else if (strcmp(val, "gauntlet") == 0) {
-            s->t.format = TOUR_GAUNTLET;
+            s->t.format = SCHEDULE_GAUNTLET;
         } else {
             return snprintf(msg, cap, "format must be round-robin or gauntlet, got '%s'", val), -1;
         }

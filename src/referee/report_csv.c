@@ -7,7 +7,7 @@
 
 void report_csv(struct tally *t, FILE *out)
 {
-    int order[TOUR_MAX_ENGINES];
+    int order[REC_MAX_ENGINES];
     tally_standings(t, order);
     fprintf(out, "rank,engine,games,points,wins,draws,losses,score,cpu_moves,cpu_mean_ms,"
                  "cpu_median_ms,cpu_p95_ms,cpu_max_ms,forfeits\n");

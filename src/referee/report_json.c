@@ -62,7 +62,7 @@ static cJSON *pair(const struct tally *t, int a, int b, const struct tally_pair 
 
 void report_json(struct tally *t, FILE *out)
 {
-    int order[TOUR_MAX_ENGINES];
+    int order[REC_MAX_ENGINES];
     tally_standings(t, order);
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "schema", REPORT_SCHEMA);

@@ -60,7 +60,7 @@ static void cpu(struct tally *t, const int order[], FILE *out)
 
 void report_text(struct tally *t, FILE *out)
 {
-    int order[TOUR_MAX_ENGINES];
+    int order[REC_MAX_ENGINES];
     tally_standings(t, order);
     standings(t, order, out);
     pairs(t, order, out);

@@ -19,7 +19,7 @@ static int engine_number(const struct tally *t, const char *name)
 
 int tally_init(struct tally *t, int n, const char *const name[], struct err *e)
 {
-    assert(n >= 0 && n <= TOUR_MAX_ENGINES);
+    assert(n >= 0 && n <= REC_MAX_ENGINES);
     memset(t, 0, sizeof *t);
     if (n < 2)
         return err_set(e, 1, 1, "the header names %d engines, a tournament has at least 2", n);

@@ -35,6 +35,12 @@ static void on_stop(int sig)
     stop_signal = sig;
 }
 
+struct schedule tour_schedule(const struct tour_config *c)
+{
+    return (struct schedule){ .nengines = c->nengines, .format = c->format, .rounds = c->rounds,
+                              .shard_k = c->shard_k, .shard_n = c->shard_n };
+}
+
 cJSON *tour_header(const struct tour_config *c)
 {
     cJSON *h = cJSON_CreateObject();
@@ -43,12 +49,13 @@ cJSON *tour_header(const struct tour_config *c)
     cJSON *engines = cJSON_AddArrayToObject(h, "engines");
     for (int i = 0; i < c->nengines; i++)
         cJSON_AddItemToArray(engines, spec_json(&c->engine[i]));
-    cJSON_AddStringToObject(h, "format", c->format == TOUR_GAUNTLET ? "gauntlet" : "round-robin");
+    cJSON_AddStringToObject(h, "format", c->format == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin");
     cJSON_AddNumberToObject(h, "rounds", c->rounds);
     char shard[32];
     snprintf(shard, sizeof shard, "%d/%d", c->shard_k, c->shard_n);
     cJSON_AddStringToObject(h, "shard", shard);
-    cJSON_AddNumberToObject(h, "games", (double)schedule_games(c));
+    struct schedule sched = tour_schedule(c);
+    cJSON_AddNumberToObject(h, "games", (double)schedule_games(&sched));
     if (c->sprt.on) {
         cJSON *s = cJSON_AddObjectToObject(h, "sprt");
         cJSON_AddNumberToObject(s, "elo0", c->sprt.elo0);
@@ -63,6 +70,7 @@ cJSON *tour_header(const struct tour_config *c)
 
 struct run_state {
     const struct tour_config *c;
+    struct schedule sched;   /* tour_schedule(c) */
     struct pool pool;
     struct tally tally;
     char *done;              /* done[i]: game i is in the journal */
@@ -91,7 +99,7 @@ static int play_job(void *ctx, long index, int fd)
     struct tour_config *c = (struct tour_config *)s->c;
     run_become_reaper();
     struct schedule_game sg;
-    schedule_game_at(c, index, &sg);
+    schedule_game_at(&s->sched, index, &sg);
     struct play_rules rules = c->rules;
     rules.limits.reap_all = 1;
     rules.limits.cancel = &stop_signal;
@@ -121,7 +129,7 @@ static int play_job(void *ctx, long index, int fd)
 static int count_game(struct run_state *s, const struct game_record *rec, struct err *e)
 {
     long i = rec->index;
-    if (i < 1 || i > schedule_games(s->c) || !schedule_in_shard(s->c, i))
+    if (i < 1 || i > schedule_games(&s->sched) || !schedule_in_shard(&s->sched, i))
         return err_set(e, 0, 0, "a game whose index (%ld) is not in this schedule", i);
     if (s->done[i])
         return err_set(e, 0, 0, "game %ld is in the journal twice", i);
@@ -212,9 +220,9 @@ static int game_done(void *ctx, long index, int status, char *answer, size_t len
 static int start_games(struct run_state *s, long *next, struct err *e)
 {
     const struct tour_config *c = s->c;
-    long total = schedule_games(c);
+    long total = schedule_games(&s->sched);
     while (!stop_signal && !s->sprt_decided && s->pool.running < c->concurrency) {
-        while (*next <= total && (!schedule_in_shard(c, *next) || s->done[*next]))
+        while (*next <= total && (!schedule_in_shard(&s->sched, *next) || s->done[*next]))
             (*next)++;
         if (*next > total)
             break;
@@ -254,10 +262,11 @@ static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
     s->c = c;
     s->out = out;
     s->journal_fd = -1;
+    s->sched = tour_schedule(c);
     progress_start(&s->progress, c->progress);
-    long total = schedule_games(c);
+    long total = schedule_games(&s->sched);
     for (long i = 1; i <= total; i++)
-        s->nwanted += schedule_in_shard(c, i);
+        s->nwanted += schedule_in_shard(&s->sched, i);
     const char *name[TOUR_MAX_ENGINES];
     for (int i = 0; i < c->nengines; i++)
         name[i] = c->engine[i].name;
