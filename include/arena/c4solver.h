@@ -25,8 +25,8 @@
 #include "arena/c4score.h"
 #include "arena/c4tt.h"
 #include "arena/connect4.h"
+#include "arena/limits.h"
 
-#define C4S_DEFAULT_TT_MB 64
 /* What a call returns when its budget ran out before it knew the score. */
 #define C4S_UNKNOWN (-1000)
 

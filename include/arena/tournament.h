@@ -19,11 +19,11 @@
 #define ARENA_TOURNAMENT_H
 
 #include <stdio.h>
+#include "arena/limits.h"
 #include "arena/play.h"
 #include "arena/schedule.h"
 
 #define TOUR_MAX_ENGINES REC_MAX_ENGINES   /* a journal's header names them all */
-#define TOUR_MAX_CONCURRENCY 256
 
 
 struct tour_sprt {
