@@ -83,6 +83,20 @@
  * thousands of lines, more than any tournament plays. */
 #define BOOK_CAP (1 << 20)
 
+/* ---- the engines' sandbox (--sandbox, sandbox.h) ------------------------- */
+
+/* The user a root referee's engines run as: nobody, an unprivileged user
+ * that every system has. Not root, because the kernel never applies
+ * RLIMIT_NPROC to root, so a root engine's fork bomb would have no bound. */
+#define SBX_ROOT_ENGINE_UID 65534
+/* The private /tmp of an engine: bounded, since tmpfs pages are memory
+ * that RLIMIT_AS does not count; 64 MiB and 4096 files hold a JVM's perf
+ * data and any sane scratch file. */
+#define SBX_TMP_OPTIONS "size=64m,nr_inodes=4096,mode=1777"
+/* Paths of one list (--sandbox-ro, the masks, one engine's own paths): a
+ * round-robin of 32 engines with a few folders each. */
+#define SBX_MAX_PATHS 256
+
 /* ---- analysis (referee analyze, --analyze) -------------------------------- */
 
 /* Connect-4: CPU per position (--budget-ms) for the solver; most positions

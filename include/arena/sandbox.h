@@ -61,6 +61,7 @@
 
 #include <sys/types.h>
 #include "arena/err.h"
+#include "arena/limits.h"
 #include "arena/runner.h"
 
 struct cJSON;
@@ -68,15 +69,10 @@ struct cJSON;
 /* The read-only system folders (those that exist): a program needs its
  * interpreter, its libraries and /etc (passwd, ld.so.cache, locale). */
 #define SBX_SYSTEM_DIRS "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"
-/* Nobody: an unprivileged user that exists on every system. */
-#define SBX_ROOT_ENGINE_UID 65534
-/* The private /tmp: bounded, since tmpfs pages are memory that RLIMIT_AS
- * does not count. 64 MiB holds a JVM's perf data and any sane scratch file. */
-#define SBX_TMP_OPTIONS "size=64m,nr_inodes=4096,mode=1777"
-/* How long a stopped move's init may take to kill and reap the engine. */
+/* How long a stopped move's init may take to kill and reap the engine
+ * before the referee kills it: killing is immediate, reaping a fork bomb's
+ * hundred processes takes well under a second on a loaded machine. */
 #define SBX_STOP_GRACE_MS 2000
-/* Paths of one list: --sandbox-ro paths, masks, one engine's own paths. */
-#define SBX_MAX_PATHS 256
 
 enum sbx_mode {
     SBX_NAMESPACES = 0,  /* the default */
