@@ -72,6 +72,10 @@
 /* Most games a tournament runs at once (--concurrency): each is a worker
  * process and an engine; more than this is a typo on any machine here. */
 #define TOUR_MAX_CONCURRENCY 256
+/* Times a game is played again after its worker died (a signal, the OOM
+ * killer): a passing accident does not strike thrice, and a game that kills
+ * its worker every time must not hold the tournament for ever. */
+#define TOUR_GAME_REPLAYS 2
 /* Bytes the referee reads of an engine's output file: a board file is under
  * 1 KiB; more is not a board, and the judge says so. */
 #define PLAY_OUTPUT_CAP 65536

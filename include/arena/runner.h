@@ -118,6 +118,7 @@ void run_release_stops(const struct run_stops *saved);
  * to the child, and whatever the child left is swept. Returns -1 when fork
  * fails (nothing changed: do the work in this process). */
 enum { RUN_GUARD_CHILD = 0, RUN_GUARD_PARENT = 1 };
+#define RUN_GUARD_SIGNALED 128   /* + the signal: *status of a killed child */
 int run_guard(const volatile sig_atomic_t **cancel, int *status);
 
 /* An RLIMIT_NPROC that lets engines running as uid start `extra` more tasks

@@ -3,6 +3,7 @@
  * option table and the config file's keys are in refopts.h (a config key is
  * a tournament option's name, with '_' or '-'); the config file is applied
  * before the command line's options, which override it. */
+#define _GNU_SOURCE
 #include <cjson/cJSON.h>
 #include <getopt.h>
 #include <limits.h>
@@ -210,7 +211,13 @@ static int cmd_match(const char *prog, int argc, char **argv)
         rc = cli_usage(prog, "match: give two --engine options, got %d", s.t.nengines);
     int status;
     if (!rc && run_guard(&s.t.rules.limits.cancel, &status) == RUN_GUARD_PARENT) {
-        /* The child played the match and said everything. */
+        /* The child played the match and said everything, unless it was
+         * killed (an engine without a sandbox, the OOM killer). */
+        const char *sig = status > RUN_GUARD_SIGNALED
+                              ? sigabbrev_np(status - RUN_GUARD_SIGNALED) : NULL;
+        if (sig)
+            fprintf(stderr, "%s: the process playing the match was killed by SIG%s: no log "
+                            "written\n", prog, sig);
         ref_settings_free(&s);
         return status;
     }
@@ -278,6 +285,21 @@ static int cmd_tournament(const char *prog, int argc, char **argv)
     return rc;
 }
 
+/* Says so when a referee is appending to a journal the command is about
+ * to read: reading waits for it to end (journal.h). */
+static void say_if_written(const char *prog, char *const paths[], int n)
+{
+    for (int i = 0; i < n; i++) {
+        long pid = journal_writer(paths[i]);
+        if (pid > 0)
+            fprintf(stderr, "%s: %s: waiting for the referee writing it (pid %ld) to finish\n",
+                    prog, paths[i], pid);
+        else if (pid < 0)
+            fprintf(stderr, "%s: %s: waiting for the referee writing it to finish\n", prog,
+                    paths[i]);
+    }
+}
+
 /* report and verify: one file argument. */
 static int cmd_file(const char *prog, enum ref_command command, int argc, char **argv)
 {
@@ -293,6 +315,7 @@ static int cmd_file(const char *prog, enum ref_command command, int argc, char *
         return rc;
     const char *path = argv[optind];
     struct err e;
+    say_if_written(prog, argv + optind, 1);
     if (command == REF_CMD_REPORT) {
         if (report_file(path, s.report_format, stdout, &e) == 0)
             return 0;
@@ -319,6 +342,7 @@ static int cmd_analyze(const char *prog, int argc, char **argv)
         return rc;
     const char *path = argv[optind];
     struct err e;
+    say_if_written(prog, argv + optind, 1);
     if (ana_log(path, &s.ana, s.json[0] ? s.json : NULL, stdout, &e) == 0)
         return 0;
     err_print(stderr, e.line || !s.json[0] ? path : s.json, &e);
@@ -338,6 +362,7 @@ static int cmd_merge(const char *prog, int argc, char **argv)
         return rc;
     struct err e;
     const char *bad = NULL;
+    say_if_written(prog, argv + optind + 1, argc - optind - 1);
     if (journal_merge(argv[optind], argv + optind + 1, argc - optind - 1, &e, &bad) == 0)
         return 0;
     err_print(stderr, bad, &e);

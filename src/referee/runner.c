@@ -184,7 +184,9 @@ int run_guard(const volatile sig_atomic_t **cancel, int *status)
     }
     run_sweep();
     run_release_stops(&saved);
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1;
+    *status = WIFEXITED(st)     ? WEXITSTATUS(st)
+              : WIFSIGNALED(st) ? RUN_GUARD_SIGNALED + WTERMSIG(st)
+                                : 1;
     return RUN_GUARD_PARENT;
 }
 

@@ -15,10 +15,10 @@
  * exit of a process that holds a copy of the referee's memory.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <limits.h>
 #include <linux/capability.h>
 #include <poll.h>
@@ -127,6 +127,7 @@ static int in_system(const char *path)
 
 int sbx_paths_add(struct sbx_paths *p, const char *path, struct err *e)
 {
+    assert(p && path && p->n >= 0 && p->n <= SBX_MAX_PATHS);
     char abs[PATH_MAX];
     if (lexical_abs(path, NULL, abs) != 0)
         return err_set(e, 0, 0, "path too long: %.100s", path);
@@ -405,6 +406,7 @@ static int plan_settle(struct sbx_plan *pl)
 
 int sbx_plan_build(const struct sbx_view *v, struct sbx_plan *pl, struct err *e)
 {
+    assert(v && v->rw);
     memset(pl, 0, sizeof *pl);
     const struct sbx_policy *p = v->policy;
     int rc = plan_base(pl, e);
@@ -977,6 +979,7 @@ static int map_ids(pid_t pid, int root, struct err *e)
 
 int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *e)
 {
+    assert(out && (views || n == 0));
     *out = NULL;
     if (n < 0 || n > SBX_MAX_VIEWS)
         return err_set(e, 0, 0, "a sandbox holds 0 to %d views, not %d", SBX_MAX_VIEWS, n);
@@ -1128,6 +1131,8 @@ static int await_answer(struct sbx *box, uint64_t t0, const struct run_limits *l
 int sbx_run(struct sbx *box, int view, char *const argv[], const char *cwd,
             const struct run_limits *limits, struct run_result *r, struct err *e)
 {
+    assert(box && view >= 0 && view < box->n && argv && argv[0] && cwd && limits);
+    assert(limits->timeout_ms > 0);
     memset(r, 0, sizeof *r);
     if (box->init <= 0)
         return err_set(e, 0, 0, "the sandbox is gone: its init was killed");

@@ -6,6 +6,8 @@ attack that worked would leave no trace of its own, it exits 3 (a forfeit
 the test notices). PARAM is the attack's own argument, "-" when it has none.
 
   kill-parent     SIGKILL to its parent (unsandboxed: the tournament's worker)
+  kill-parent-once  the same, once: only when the file $ARENA_ONCE is not
+                  there yet, which it creates
   kill-ancestors  SIGKILL to every ancestor it finds by walking /proc/PID/stat
   kill-all        kill(-1, SIGKILL): every process it may signal
   read-other      reads $ARENA_VICTIM (another engine's program) and writes
@@ -53,6 +55,14 @@ def kill_ancestors(_):
         except OSError:
             return
         pid = parent
+
+
+def kill_parent_once(_):
+    try:
+        os.close(os.open(os.environ["ARENA_ONCE"], os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return
+    os.kill(os.getppid(), signal.SIGKILL)
 
 
 def read_other(out):
@@ -150,6 +160,7 @@ def needs(_):
 
 ATTACKS = {
     "kill-parent": lambda _: os.kill(os.getppid(), signal.SIGKILL),
+    "kill-parent-once": kill_parent_once,
     "kill-ancestors": kill_ancestors,
     "kill-all": lambda _: os.kill(-1, signal.SIGKILL),
     "read-other": read_other,
