@@ -3,13 +3,14 @@
 # distribution's packages. The Makefile runs it only when pkg-config cannot find
 # cJSON or Criterion; it is safe to run by hand and to run twice.
 #
-#   install-deps.sh        build and test: cJSON, Criterion, valgrind, gnuplot
+#   install-deps.sh        build and test: cJSON, Criterion, valgrind, gnuplot,
+#                          python3 (the student engines of the e2e tests)
 #   install-deps.sh fuzz   also clang and its libFuzzer runtime (make fuzz and
 #                          make fuzz-regress run it when clang cannot link a
 #                          fuzzer)
 set -eu
 
-PACKAGES="pkg-config libcjson-dev libcriterion-dev gnuplot-nox valgrind"
+PACKAGES="pkg-config libcjson-dev libcriterion-dev gnuplot-nox valgrind python3"
 if [ "${1:-}" = fuzz ]; then
     PACKAGES="$PACKAGES clang"
     # libFuzzer's runtime has its own package from LLVM 14 on (a Recommends

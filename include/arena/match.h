@@ -1,20 +1,14 @@
 /*
- * match.h - the referee's engines, games and matches: an engine SPEC turned
- * into an argv template, one game between two engines through board files
- * (every move validated, CPU time per move recorded as cJSON), and a match
- * of N games with its JSON log (schema arena.match/1).
- *
- * SPEC: `name=NAME,cmd=COMMAND` or a bare COMMAND. COMMAND is split into
- * words like a shell would (blanks separate; '...' and "..." quote; \ escapes
- * outside single quotes) but no shell runs. Placeholders {in} {out} {depth}
- * {player} are replaced inside words; a command without any gets
- * `{in} {out} {depth}` appended. Without name= the name is the first word's
- * base name.
+ * match.h - the referee's games and matches: one game between two engines
+ * (spec.h) through board files (every move validated, CPU time per move
+ * recorded as cJSON), and a match of N games with its JSON log (schema
+ * arena.match/1).
  *
  * A move: the canonical board file is written to in.txt in the game's
- * private folder (mkdtemp, 0700, in TMPDIR), the engine runs there
- * (runner.h), and out.txt must hold exactly the position plus one legal move
- * of the side to move. Anything else loses the game for that engine with a
+ * private folder (mkdtemp, 0700, in TMPDIR), the engine runs in its own
+ * working directory (spec.h's dir=) with {in} and {out} the absolute paths
+ * of in.txt and out.txt there (runner.h), and out.txt must hold exactly the
+ * position plus one legal move of the side to move. Anything else loses the game for that engine with a
  * named reason: timeout, cpu-limit, memory-limit, file-limit (SIGXFSZ),
  * crashed: SIGNAME, exit-status N, cannot-run, no-output, unreadable (a
  * symlink, a folder, a FIFO, or no board file), oversized, illegal-move,
@@ -43,30 +37,14 @@
 #include "arena/game.h"
 #include "arena/runner.h"
 #include "arena/sha256.h"
+#include "arena/spec.h"
 
 struct cJSON;
 struct ana_opts;
 
-#define REF_NAME_MAX 64
 #define REF_OUTPUT_CAP 65536     /* bytes of an engine's output file */
 #define REF_REASON_MAX 64
 #define REF_DRAW_PLIES 100       /* default of the draw rule */
-
-struct ref_engine {
-    char name[REF_NAME_MAX];
-    int argc;
-    char *argv[RUN_MAX_ARGS];    /* the template, NULL-terminated */
-    char sha256[SHA256_HEX];     /* of the program file; "" if none found */
-};
-
-/* Parses spec into e. Returns 0, or -1 with e filled (col: 1-based offset in
- * spec). On success free with ref_engine_free. */
-int ref_engine_parse(const char *spec, struct ref_engine *eng, struct err *e);
-/* The same for a name and a COMMAND given apart (a config file's {"name",
- * "cmd"}), so a name may hold any text, ",cmd=" included. Errors as for
- * ref_engine_parse, columns counted in cmd. */
-int ref_engine_make(const char *name, const char *cmd, struct ref_engine *eng, struct err *e);
-void ref_engine_free(struct ref_engine *eng);
 
 /* An opening book: one line of move texts (separated by blanks) per
  * opening, each checked legal from the start when read. */
@@ -123,7 +101,8 @@ int ref_play(const struct ref_rules *r, long index, long pair,
  * its analysis line when it has one. */
 void ref_print_result(FILE *out, const struct cJSON *gj);
 
-/* The JSON of an engine (name, cmd, sha256) and of the shared rules. */
+/* The JSON of an engine (name, cmd, dir, depth when its own, sha256) and
+ * of the shared rules. */
 struct cJSON *ref_engine_json(const struct ref_engine *eng);
 void ref_rules_to_json(const struct ref_rules *r, struct cJSON *obj);
 

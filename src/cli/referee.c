@@ -38,9 +38,10 @@ static const char usage_text[] =
     "\n"
     "Match and tournament options:\n"
     "  --game G             connect4, maxconnect4, nim, ... (the registry)\n"
-    "  --engine SPEC        name=NAME,cmd=COMMAND or COMMAND (repeat). Placeholders\n"
-    "                       {in} {out} {depth} {player}; none: {in} {out} {depth}\n"
-    "                       are appended\n"
+    "  --engine SPEC        KEY=VALUE options (name=, cmd=, dir=, args=, stderr=,\n"
+    "                       depth=) or a COMMAND (repeat). Placeholders {in} {out}\n"
+    "                       {depth} {player}; none: {in} {out} {depth} are appended\n"
+    "  --each KEY=VALUE...  options shared by every engine (its own win)\n"
     "  --depth N            the {depth} given to engines (default 4)\n"
     "  --random-plies N     opening: N random plies from the start (default 0)\n"
     "  --openings FILE      opening book: one line of moves per opening\n"
@@ -121,8 +122,12 @@ static int finish_rules(struct ref_settings *s, const char *cmd)
 {
     if (!s->t.rules.game)
         return cli_usage(PROG, "%s: --game is required", cmd);
+    struct err e;
+    if (ref_engines_resolve(s->t.engine, s->t.nengines, &s->each, 1, &e) != 0) {
+        err_print(stderr, PROG, &e);
+        return EXIT_BAD_INPUT;
+    }
     if (s->openings[0]) {
-        struct err e;
         if (ref_book_read(s->t.rules.game, s->openings, &s->book, &e) != 0) {
             err_print(stderr, s->openings, &e);
             return EXIT_BAD_INPUT;
@@ -197,13 +202,6 @@ static int cmd_tournament(int argc, char **argv)
         rc = cli_usage(PROG, "tournament: --game is required");
     if (!rc && s.t.nengines < 2)
         rc = cli_usage(PROG, "tournament: give at least two engines, got %d", s.t.nengines);
-    for (int i = 0; !rc && i < s.t.nengines; i++)
-        for (int j = 0; j < i; j++)
-            if (strcmp(s.t.engine[i].name, s.t.engine[j].name) == 0) {
-                rc = cli_usage(PROG, "tournament: two engines are named '%s' (use name=)",
-                               s.t.engine[i].name);
-                break;
-            }
     if (!rc && s.t.sprt.on && s.t.nengines != 2)
         rc = cli_usage(PROG, "tournament: --sprt needs exactly two engines");
     if (!rc && s.t.resume && !s.journal[0])

@@ -355,6 +355,10 @@ static int game_dir_open(struct game_dir *d, struct err *e)
     snprintf(d->path, sizeof d->path, "%s/arena-game-XXXXXX", base);
     if (!mkdtemp(d->path))
         return err_set(e, 0, 0, "cannot create a game folder in %s: %s", base, strerror(errno));
+    /* Engines run in their own folder: {in} and {out} must be absolute. */
+    char abs[PATH_MAX];
+    if (d->path[0] != '/' && realpath(d->path, abs) && strlen(abs) < sizeof d->path)
+        strcpy(d->path, abs);
     d->fd = open(d->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (d->fd < 0) {
         int saved = errno;
@@ -446,8 +450,6 @@ int ref_play(const struct ref_rules *r, long index, long pair,
     char keep[PATH_MAX - PLY_NAME_MAX] = "";
     if (r->keep_dir && keep_folder(r, index, keep, sizeof keep, e) != 0)
         return -1;
-    char depth[16];
-    snprintf(depth, sizeof depth, "%d", r->depth);
 
     cJSON_AddNumberToObject(gj, "index", (double)index);
     cJSON_AddNumberToObject(gj, "pair", (double)pair);
@@ -488,7 +490,8 @@ int ref_play(const struct ref_rules *r, long index, long pair,
             rc = err_set(e, 0, 0, "%s/%s: cannot write: %s", gd.path, IN_NAME, strerror(errno));
             break;
         }
-        char in_path[PATH_MAX], out_path[PATH_MAX], player[4];
+        char in_path[PATH_MAX], out_path[PATH_MAX], player[4], depth[16];
+        snprintf(depth, sizeof depth, "%d", eng->depth ? eng->depth : r->depth);
         snprintf(in_path, sizeof in_path, "%s/%s", gd.path, IN_NAME);
         snprintf(out_path, sizeof out_path, "%s/%s", gd.path, OUT_NAME);
         char args[RUN_MAX_ARGS][REF_ARG_MAX];
@@ -501,7 +504,7 @@ int ref_play(const struct ref_rules *r, long index, long pair,
         argv[eng->argc] = NULL;
         struct run_result run;
         struct err re;
-        if (run_engine(argv, gd.path, &r->limits, &run, &re) != 0) {
+        if (run_engine(argv, eng->dir, &r->limits, &run, &re) != 0) {
             rc = err_set(e, 0, 0, "%s", re.msg);
             break;
         }
@@ -591,6 +594,9 @@ cJSON *ref_engine_json(const struct ref_engine *eng)
     cJSON *cmd = cJSON_AddArrayToObject(j, "cmd");
     for (int i = 0; i < eng->argc; i++)
         cJSON_AddItemToArray(cmd, cJSON_CreateString(eng->argv[i]));
+    cJSON_AddStringToObject(j, "dir", eng->dir);
+    if (eng->depth)
+        cJSON_AddNumberToObject(j, "depth", eng->depth);
     if (eng->sha256[0])
         cJSON_AddStringToObject(j, "sha256", eng->sha256);
     else
