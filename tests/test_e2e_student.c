@@ -5,7 +5,9 @@
  * them (any order, blanks or commas, --each, per-engine depth= and args=);
  * default names made unique and reported apart; two engines given one
  * name, an unknown SPEC key and a program that does not exist stop the
- * referee before any game.
+ * referee before any game; a Python traceback in the engine's stderr= file
+ * and in --keep-files; a Python engine past the file-size limit loses by
+ * file-limit.
  */
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
@@ -194,4 +196,82 @@ Test(e2e_student, unknown_spec_key_is_named)
                          "cmd, dir, args, stderr, depth)\nTry 'referee --help' for more "
                          "information.\n" };
     assert_refused(&c);
+}
+
+/* What crash.py (in folder dir) writes to stderr. */
+static void crash_traceback(const char *dir, char *buf, size_t cap)
+{
+    snprintf(buf, cap,
+             "debug: thinking\n"
+             "Traceback (most recent call last):\n"
+             "  File \"%s/crash.py\", line 11, in <module>\n"
+             "    evaluate(None)\n"
+             "  File \"%s/crash.py\", line 7, in evaluate\n"
+             "    raise ValueError(\"no legal move found\")\n"
+             "ValueError: no legal move found\n",
+             dir, dir);
+}
+
+static void assert_file(const char *dir, const char *rel, const char *want)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    char *text = e2e_slurp(path, NULL);
+    cr_assert_not_null(text, "no file %s", path);
+    cr_assert_str_eq(text, want, "%s", rel);
+    free(text);
+}
+
+/* stderr=FILE gets every move's stderr under a header (the engine's file
+ * is relative to the referee's folder, not to dir=); --keep-files keeps
+ * each move's stderr beside its boards. */
+Test(e2e_student, stderr_file_and_kept_files_hold_the_traceback, .timeout = 120)
+{
+    use_system_python();
+    char *dir = e2e_tmpdir(), engine[PATH_MAX], b[SPEC_MAX], alice[PATH_MAX];
+    student_folder(dir, "alice");
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(b, sizeof b, "%s one-move --game connect4", engine);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine",
+            "name=crash dir=alice cmd=python3 crash.py one-move stderr=crash.err", "--engine", b,
+            "--games", "2", "--depth", "1", "--keep-files", "keep", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    snprintf(alice, sizeof alice, "%s/alice", dir);
+    char tb[2 * PATH_MAX + 512], want[2 * sizeof tb + 128];
+    crash_traceback(alice, tb, sizeof tb);
+    snprintf(want, sizeof want,
+             "--- game 1, ply 1, crash (player 1): exit-status 1 ---\n%s"
+             "--- game 2, ply 2, crash (player 2): exit-status 1 ---\n%s",
+             tb, tb);
+    assert_file(dir, "crash.err", want);
+    assert_file(dir, "keep/game-1/ply-001-err.txt", tb);
+    assert_file(dir, "keep/game-2/ply-002-err.txt", tb);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/keep/game-2/ply-001-err.txt", dir);
+    char *info = e2e_slurp(path, NULL);
+    cr_assert(info && strncmp(info, "info game connect4 ", 19) == 0, "engine's stderr: %s", info);
+    free(info);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* Python ignores SIGXFSZ: past the file-size limit its write fails with
+ * EFBIG and it exits 1. The limit is still why it lost. */
+Test(e2e_student, python_engine_past_the_file_limit_is_file_limit, .timeout = 120)
+{
+    use_system_python();
+    char *dir = e2e_tmpdir(), engine[PATH_MAX], b[SPEC_MAX];
+    student_folder(dir, "alice");
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(b, sizeof b, "%s one-move --game connect4", engine);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine",
+            "name=big dir=alice cmd=python3 bigfile.py one-move", "--engine", b, "--games", "1",
+            "--depth", "1", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.out, "Finished game 1 (big vs engine): 0-1 {big forfeits: file-limit}\n"
+                            "Score of big vs engine: 0 - 1 - 0  [0.000] 1\n");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
 }

@@ -17,6 +17,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arena/analyze.h"
@@ -157,6 +159,55 @@ static int judge(const struct game *g, const void *before, const char *text, siz
                                                                : "illegal-move";
     snprintf(reason, REF_REASON_MAX, "%s", why);
     return -1;
+}
+
+/* 1 when the engine's output file reached RLIMIT_FSIZE: whatever its exit
+ * status says (Python ignores SIGXFSZ and fails with EFBIG), the limit is
+ * why it failed. */
+static int at_file_limit(int dir_fd, const struct run_limits *l)
+{
+    struct stat st;
+    return l->file_limit_kb > 0 && fstatat(dir_fd, OUT_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+           S_ISREG(st.st_mode) && st.st_size >= l->file_limit_kb * 1024;
+}
+
+/* Copies the first n bytes of the file from (read at offsets, its position
+ * unchanged) to the end of to. 0, or -1 with errno. */
+static int copy_head(int from, long long n, int to)
+{
+    char buf[8192];
+    for (long long off = 0; off < n;) {
+        size_t want = n - off < (long long)sizeof buf ? (size_t)(n - off) : sizeof buf;
+        ssize_t got = pread(from, buf, want, off);
+        if (got == 0)
+            errno = EIO;   /* the copy is shorter than the runner said */
+        if (got <= 0 || tf_write_all(to, buf, (size_t)got) != 0)
+            return -1;
+        off += got;
+    }
+    return 0;
+}
+
+/* Appends a move's stderr (the run's copy in sink) to path under a header,
+ * in one locked piece: an engine's file is shared by its games, which a
+ * tournament plays at once. */
+static int append_stderr(const char *path, const char *header, int sink,
+                         const struct run_result *run, struct err *e)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return err_set(e, 0, 0, "stderr=%s: %s", path, strerror(errno));
+    flock(fd, LOCK_EX);
+    char cut[64] = "";
+    if (run->err.total > run->err_copied)
+        snprintf(cut, sizeof cut, "[%lld more bytes not kept]\n",
+                 run->err.total - run->err_copied);
+    int rc = tf_write_all(fd, header, strlen(header)) != 0 ||
+             copy_head(sink, run->err_copied, fd) != 0 || tf_write_all(fd, cut, strlen(cut)) != 0;
+    if (rc)
+        err_set(e, 0, 0, "stderr=%s: %s", path, strerror(errno));
+    close(fd);   /* and the lock with it */
+    return rc ? -1 : 0;
 }
 
 /* Plays the book line's moves from the start; 0, or -1 with e at the bad
@@ -422,10 +473,11 @@ static int write_new(int dir_fd, const char *name, const char *text, size_t len)
 }
 
 /* Keeps this ply's files in the game's keep folder: the board the engine
- * was given and the bytes the referee read from its output (no file when
- * there were none to read). */
+ * was given, the bytes the referee read from its output (no file when there
+ * were none to read) and its stderr (sink's first err_len bytes; no file
+ * when it wrote none). */
 static int keep_ply(const char *dir, int ply, const char *board, size_t board_len,
-                    const char *out, long out_len, struct err *e)
+                    const char *out, long out_len, int sink, long long err_len, struct err *e)
 {
     int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dir_fd < 0)
@@ -437,10 +489,34 @@ static int keep_ply(const char *dir, int ply, const char *board, size_t board_le
         snprintf(name, sizeof name, "ply-%03d-out.txt", ply);
         rc = write_new(dir_fd, name, out, (size_t)out_len);
     }
+    if (rc == 0 && err_len > 0) {
+        snprintf(name, sizeof name, "ply-%03d-err.txt", ply);
+        int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        rc = fd < 0 ? -1 : copy_head(sink, err_len, fd);
+        if (fd >= 0) {
+            int saved = errno;
+            close(fd);
+            errno = saved;
+        }
+    }
     if (rc != 0)
         err_set(e, 0, 0, "cannot write %s/%s: %s", dir, name, strerror(errno));
     close(dir_fd);
     return rc;
+}
+
+/* The file that gets each move's whole stderr from the runner, when the
+ * engines' stderr= or --keep-files want it: in memory, emptied per move.
+ * -1 when nobody does; -2 with e when it cannot be made. */
+static int stderr_sink(const struct ref_rules *r, const struct ref_engine *const side[2],
+                       struct err *e)
+{
+    if (!r->keep_dir && !side[0]->stderr_path && !side[1]->stderr_path)
+        return -1;
+    int fd = memfd_create("arena-stderr", MFD_CLOEXEC);
+    if (fd < 0)
+        err_set(e, 0, 0, "memfd_create: %s", strerror(errno));
+    return fd < 0 ? -2 : fd;
 }
 
 int ref_play(const struct ref_rules *r, long index, long pair,
@@ -459,9 +535,13 @@ int ref_play(const struct ref_rules *r, long index, long pair,
     unsigned char pos[GAME_MAX_STATE];
     ref_opening(r, pair, pos, cJSON_AddArrayToObject(gj, "opening"));
     cJSON *moves = cJSON_AddArrayToObject(gj, "moves");
+    int sink = stderr_sink(r, side_engine, e);
     struct game_dir gd;
-    if (game_dir_open(&gd, e) != 0)
+    if (sink == -2 || game_dir_open(&gd, e) != 0) {
+        if (sink >= 0)
+            close(sink);
         return -1;
+    }
 
     int rc = REF_PLAYED, winner = -1, quiet = 0;
     char reason[REF_REASON_MAX] = "normal";
@@ -504,7 +584,12 @@ int ref_play(const struct ref_rules *r, long index, long pair,
         argv[eng->argc] = NULL;
         struct run_result run;
         struct err re;
-        if (run_engine(argv, eng->dir, &r->limits, &run, &re) != 0) {
+        int copy = eng->stderr_path || r->keep_dir ? sink : -1;
+        if (copy >= 0 && (lseek(copy, 0, SEEK_SET) != 0 || ftruncate(copy, 0) != 0)) {
+            rc = err_set(e, 0, 0, "the stderr copy: %s", strerror(errno));
+            break;
+        }
+        if (run_engine(argv, eng->dir, &r->limits, copy, &run, &re) != 0) {
             rc = err_set(e, 0, 0, "%s", re.msg);
             break;
         }
@@ -521,6 +606,9 @@ int ref_play(const struct ref_rules *r, long index, long pair,
             run_reason(&run, why);
         else if (out_len >= 0)
             judge(g, pos, out, (size_t)out_len, &move, why);
+        if (why[0] && (run.end == RUN_EXITED || run.end == RUN_SIGNALED) &&
+            at_file_limit(gd.fd, &r->limits))
+            strcpy(why, "file-limit");
         char text[GAME_MOVE_TEXT_MAX] = "";
         if (!why[0])
             g->move_text(pos, move, text, sizeof text);
@@ -528,9 +616,19 @@ int ref_play(const struct ref_rules *r, long index, long pair,
         double referee_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS - run.wall_ms;
         cJSON_AddItemToArray(moves, move_json(ply, side, eng->name, why[0] ? NULL : text, &run,
                                               referee_ms, why[0] ? why : "ok"));
-        if (r->keep_dir && keep_ply(keep, ply, board, board_len, out, out_len, e) != 0) {
+        if (r->keep_dir && keep_ply(keep, ply, board, board_len, out, out_len, sink,
+                                    run.err_copied, e) != 0) {
             rc = -1;
             break;
+        }
+        if (eng->stderr_path) {
+            char header[REF_NAME_MAX + REF_REASON_MAX + 64];
+            snprintf(header, sizeof header, "--- game %ld, ply %d, %s (player %d): %s ---\n",
+                     index, ply, eng->name, side, why[0] ? why : "ok");
+            if (append_stderr(eng->stderr_path, header, sink, &run, e) != 0) {
+                rc = -1;
+                break;
+            }
         }
         if (why[0]) {
             winner = 3 - side;
@@ -542,6 +640,8 @@ int ref_play(const struct ref_rules *r, long index, long pair,
     }
     if (gd.fd >= 0)
         game_dir_close(&gd);
+    if (sink >= 0)
+        close(sink);
     if (rc != REF_PLAYED)
         return rc;
     cJSON_AddStringToObject(gj, "result", winner == 1 ? "1-0" : winner == 2 ? "0-1" : "1/2-1/2");
