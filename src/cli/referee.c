@@ -123,10 +123,6 @@ static int finish_rules(struct ref_settings *s, const char *cmd)
     if (!s->t.rules.game)
         return cli_usage(PROG, "%s: --game is required", cmd);
     struct err e;
-    if (ref_engines_resolve(s->t.engine, s->t.nengines, &s->each, 1, &e) != 0) {
-        err_print(stderr, PROG, &e);
-        return EXIT_BAD_INPUT;
-    }
     if (s->openings[0]) {
         if (ref_book_read(s->t.rules.game, s->openings, &s->book, &e) != 0) {
             err_print(stderr, s->openings, &e);
@@ -146,6 +142,17 @@ static int finish_rules(struct ref_settings *s, const char *cmd)
     return 0;
 }
 
+/* Once the options are consistent: the engines' folders and programs
+ * (spec.h), before the first game. */
+static int resolve_engines(struct ref_settings *s)
+{
+    struct err e;
+    if (ref_engines_resolve(s->t.engine, s->t.nengines, &s->each, 1, &e) == 0)
+        return 0;
+    err_print(stderr, PROG, &e);
+    return EXIT_BAD_INPUT;
+}
+
 static int cmd_match(int argc, char **argv)
 {
     struct ref_settings s;
@@ -161,6 +168,8 @@ static int cmd_match(int argc, char **argv)
         rc = finish_rules(&s, "match");
     if (!rc && s.t.nengines != 2)
         rc = cli_usage(PROG, "match: give two --engine options, got %d", s.t.nengines);
+    if (!rc)
+        rc = resolve_engines(&s);
     int status;
     if (!rc && run_guard(&s.t.rules.limits.cancel, &status) == RUN_GUARD_PARENT) {
         /* The child played the match and said everything. */
@@ -208,6 +217,8 @@ static int cmd_tournament(int argc, char **argv)
         rc = cli_usage(PROG, "tournament: --resume needs --journal");
     if (!rc)
         rc = finish_rules(&s, "tournament");
+    if (!rc)
+        rc = resolve_engines(&s);
     if (!rc) {
         s.t.journal = s.journal[0] ? s.journal : NULL;
         s.t.progress = isatty(STDERR_FILENO);
