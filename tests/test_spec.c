@@ -18,7 +18,7 @@
 #include "arena/spec.h"
 
 /* The words of eng joined by '|'. */
-static void joined(const struct ref_engine *eng, char *buf, size_t cap)
+static void joined(const struct spec *eng, char *buf, size_t cap)
 {
     size_t n = 0;
     buf[0] = '\0';
@@ -58,15 +58,15 @@ ParameterizedTestParameters(spec, options_in_any_order_give_the_engine)
 
 ParameterizedTest(struct spec_case *c, spec, options_in_any_order_give_the_engine)
 {
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
-    cr_assert_eq(ref_engine_parse(c->spec, &eng, &e), 0, "'%s': %s", c->spec, e.msg);
+    cr_assert_eq(spec_parse(c->spec, &eng, &e), 0, "'%s': %s", c->spec, e.msg);
     char words[256];
     joined(&eng, words, sizeof words);
     cr_expect_str_eq(eng.name, c->name, "'%s'", c->spec);
     cr_expect_str_eq(words, c->words, "'%s'", c->spec);
     cr_expect_eq(eng.depth, c->depth, "'%s': depth %d", c->spec, eng.depth);
-    ref_engine_free(&eng);
+    spec_free(&eng);
 }
 
 struct spec_error {
@@ -98,18 +98,18 @@ ParameterizedTestParameters(spec, refusal_is_placed_and_says_why)
 
 ParameterizedTest(struct spec_error *c, spec, refusal_is_placed_and_says_why)
 {
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
-    cr_assert_eq(ref_engine_parse(c->spec, &eng, &e), -1, "'%s' accepted", c->spec);
+    cr_assert_eq(spec_parse(c->spec, &eng, &e), -1, "'%s' accepted", c->spec);
     cr_expect(e.line == 1 && e.col == c->col, "'%s': at %d:%d", c->spec, e.line, e.col);
     cr_expect_str_eq(e.msg, c->msg, "'%s'", c->spec);
 }
 
 Test(spec, an_engine_needs_a_command)
 {
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
-    cr_assert_eq(ref_engine_parse("name=x depth=2", &eng, &e), -1);
+    cr_assert_eq(spec_parse("name=x depth=2", &eng, &e), -1);
     cr_assert(e.line == 0 && e.col == 0, "%d:%d", e.line, e.col);
     cr_assert_str_eq(e.msg, "no cmd= (the command that runs the engine)");
 }
@@ -118,22 +118,22 @@ Test(spec, an_engine_needs_a_command)
  * replaces a key; an engine's own option wins. */
 Test(spec, each_is_shared_and_loses_to_the_engines_own)
 {
-    struct ref_spec each = { { NULL } };
+    struct spec_keys each = { { NULL } };
     struct err e;
-    cr_assert_eq(ref_spec_parse("engine one-move", REF_SPEC_EACH, &each, &e), -1);
+    cr_assert_eq(spec_keys_parse("engine one-move", SPEC_EACH, &each, &e), -1);
     cr_assert_str_eq(e.msg, "expected KEY=VALUE options (name, cmd, dir, args, stderr, depth)");
-    cr_assert_eq(ref_spec_parse("depth=2 name=x", REF_SPEC_EACH, &each, &e), -1);
+    cr_assert_eq(spec_keys_parse("depth=2 name=x", SPEC_EACH, &each, &e), -1);
     cr_assert(e.col == 9, "col %d", e.col);
     cr_assert_str_eq(e.msg, "name= belongs to one engine, not to --each");
-    ref_spec_free(&each);
-    cr_assert_eq(ref_spec_parse("cmd=prog one-move depth=2", REF_SPEC_EACH, &each, &e), 0, "%s",
+    spec_keys_free(&each);
+    cr_assert_eq(spec_keys_parse("cmd=prog one-move depth=2", SPEC_EACH, &each, &e), 0, "%s",
                  e.msg);
-    cr_assert_eq(ref_spec_parse("depth=3", REF_SPEC_EACH, &each, &e), 0, "%s", e.msg);
-    struct ref_engine eng[2];
+    cr_assert_eq(spec_keys_parse("depth=3", SPEC_EACH, &each, &e), 0, "%s", e.msg);
+    struct spec eng[2];
     memset(eng, 0, sizeof eng);
-    cr_assert_eq(ref_spec_parse("name=deep depth=9", REF_SPEC_ENGINE, &eng[0].spec, &e), 0);
-    cr_assert_eq(ref_spec_parse("name=own cmd=mine", REF_SPEC_ENGINE, &eng[1].spec, &e), 0);
-    cr_assert_eq(ref_engines_resolve(eng, 2, &each, 0, &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_keys_parse("name=deep depth=9", SPEC_ENGINE, &eng[0].keys, &e), 0);
+    cr_assert_eq(spec_keys_parse("name=own cmd=mine", SPEC_ENGINE, &eng[1].keys, &e), 0);
+    cr_assert_eq(spec_resolve_all(eng, 2, &each, 0, &e), 0, "%s", e.msg);
     char words[256];
     joined(&eng[0], words, sizeof words);
     cr_expect_str_eq(words, "prog|one-move|{in}|{out}|{depth}");
@@ -142,29 +142,29 @@ Test(spec, each_is_shared_and_loses_to_the_engines_own)
     cr_expect_str_eq(words, "mine|{in}|{out}|{depth}");
     cr_expect_eq(eng[1].depth, 3);
     for (int i = 0; i < 2; i++)
-        ref_engine_free(&eng[i]);
-    ref_spec_free(&each);
+        spec_free(&eng[i]);
+    spec_keys_free(&each);
 }
 
 /* A config file's object: values taken whole, keys checked. */
 Test(spec, keys_given_apart_are_taken_whole)
 {
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
     memset(&eng, 0, sizeof eng);
-    cr_assert_eq(ref_spec_set(&eng.spec, "name", "a,cmd=b 'c", &e), 0, "%s", e.msg);
-    cr_assert_eq(ref_spec_set(&eng.spec, "cmd", "x {in}", &e), 0, "%s", e.msg);
-    cr_assert_eq(ref_spec_set(&eng.spec, "depth", "7", &e), 0, "%s", e.msg);
-    cr_assert_eq(ref_spec_set(&eng.spec, "args", "", &e), 0, "%s", e.msg);
-    cr_assert_eq(ref_spec_set(&eng.spec, "stdin", "x", &e), -1);
+    cr_assert_eq(spec_keys_set(&eng.keys, "name", "a,cmd=b 'c", &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_keys_set(&eng.keys, "cmd", "x {in}", &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_keys_set(&eng.keys, "depth", "7", &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_keys_set(&eng.keys, "args", "", &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_keys_set(&eng.keys, "stdin", "x", &e), -1);
     cr_assert_str_eq(e.msg, "unknown key 'stdin' (name, cmd, dir, args, stderr, depth)");
-    cr_assert_eq(ref_spec_set(&eng.spec, "cmd", "x 'y", &e), -1);
+    cr_assert_eq(spec_keys_set(&eng.keys, "cmd", "x 'y", &e), -1);
     cr_assert(e.col == 3, "col %d", e.col);
-    cr_assert_eq(ref_engine_resolve(&eng, NULL, &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_resolve(&eng, NULL, &e), 0, "%s", e.msg);
     cr_assert_str_eq(eng.name, "a,cmd=b 'c");
     cr_assert(eng.argc == 2 && strcmp(eng.argv[0], "x") == 0, "%d %s", eng.argc, eng.argv[0]);
     cr_assert_eq(eng.depth, 7);
-    ref_engine_free(&eng);
+    spec_free(&eng);
 }
 
 /* A fresh folder with an executable ./bin/prog and a script.py inside;
@@ -206,9 +206,9 @@ Test(spec, paths_resolve_against_dir)
 {
     char root[PATH_MAX], dir[PATH_MAX], want[3 * PATH_MAX];
     make_student(root, sizeof root, dir, sizeof dir);
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
-    cr_assert_eq(ref_engine_parse("name=a dir=alice cmd=bin/prog script.py one-move alice "
+    cr_assert_eq(spec_parse("name=a dir=alice cmd=bin/prog script.py one-move alice "
                                   "stderr=logs/a.txt",
                                   &eng, &e),
                  0, "%s", e.msg);
@@ -223,15 +223,15 @@ Test(spec, paths_resolve_against_dir)
     cr_expect_eq(strlen(eng.sha256), SHA256_HEX - 1, "digest '%s'", eng.sha256);
     snprintf(want, sizeof want, "%s/logs/a.txt", root);
     cr_expect_str_eq(eng.stderr_path, want);
-    cr_expect_eq(ref_engine_check(&eng, &e), 0, "%s", e.msg);
-    ref_engine_free(&eng);
+    cr_expect_eq(spec_check(&eng, &e), 0, "%s", e.msg);
+    spec_free(&eng);
     /* Without dir=, the referee's folder. */
-    cr_assert_eq(ref_engine_parse("alice/bin/prog", &eng, &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_parse("alice/bin/prog", &eng, &e), 0, "%s", e.msg);
     cr_expect_str_eq(eng.dir, root);
     snprintf(want, sizeof want, "%s/bin/prog", dir);
     cr_expect_str_eq(eng.argv[0], want);
     cr_expect_str_eq(eng.name, "prog");
-    ref_engine_free(&eng);
+    spec_free(&eng);
     remove_student(root);
 }
 
@@ -258,11 +258,11 @@ ParameterizedTest(struct dir_error *c, spec, bad_dir_or_program_is_refused_befor
 {
     char root[PATH_MAX], dir[PATH_MAX], want[2 * PATH_MAX];
     make_student(root, sizeof root, dir, sizeof dir);
-    struct ref_engine eng;
+    struct spec eng;
     memset(&eng, 0, sizeof eng);
     struct err e;
-    cr_assert_eq(ref_spec_parse(c->spec, REF_SPEC_ENGINE, &eng.spec, &e), 0, "%s", e.msg);
-    cr_assert_eq(ref_engines_resolve(&eng, 1, NULL, 1, &e), -1, "'%s' accepted", c->spec);
+    cr_assert_eq(spec_keys_parse(c->spec, SPEC_ENGINE, &eng.keys, &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_resolve_all(&eng, 1, NULL, 1, &e), -1, "'%s' accepted", c->spec);
     const char *at = strstr(c->msg, "ROOT");
     if (at)
         snprintf(want, sizeof want, "engine 1: %.*s%s%s", (int)(at - c->msg), c->msg, root,
@@ -270,7 +270,7 @@ ParameterizedTest(struct dir_error *c, spec, bad_dir_or_program_is_refused_befor
     else
         snprintf(want, sizeof want, "engine 1: %s", c->msg);
     cr_expect_str_eq(e.msg, want);
-    ref_engine_free(&eng);
+    spec_free(&eng);
     remove_student(root);
 }
 
@@ -282,46 +282,46 @@ Test(spec, default_names_are_made_unique)
                                          "engine c", "name=engine cmd=z" };
     static const char *const names[] = { "engine-3", "engine-4", "engine-2", "engine-5",
                                          "engine" };
-    struct ref_engine eng[5];
+    struct spec eng[5];
     memset(eng, 0, sizeof eng);
     struct err e;
     for (int i = 0; i < 5; i++)
-        cr_assert_eq(ref_spec_parse(specs[i], REF_SPEC_ENGINE, &eng[i].spec, &e), 0);
-    cr_assert_eq(ref_engines_resolve(eng, 5, NULL, 0, &e), 0, "%s", e.msg);
+        cr_assert_eq(spec_keys_parse(specs[i], SPEC_ENGINE, &eng[i].keys, &e), 0);
+    cr_assert_eq(spec_resolve_all(eng, 5, NULL, 0, &e), 0, "%s", e.msg);
     for (int i = 0; i < 5; i++)
         cr_expect_str_eq(eng[i].name, names[i], "engine %d", i + 1);
     for (int i = 0; i < 5; i++)
-        ref_engine_free(&eng[i]);
+        spec_free(&eng[i]);
     memset(eng, 0, sizeof eng);
     static const char *const twice[] = { "name=a cmd=x", "engine", "name=a cmd=y" };
     for (int i = 0; i < 3; i++)
-        cr_assert_eq(ref_spec_parse(twice[i], REF_SPEC_ENGINE, &eng[i].spec, &e), 0);
-    cr_assert_eq(ref_engines_resolve(eng, 3, NULL, 0, &e), -1);
+        cr_assert_eq(spec_keys_parse(twice[i], SPEC_ENGINE, &eng[i].keys, &e), 0);
+    cr_assert_eq(spec_resolve_all(eng, 3, NULL, 0, &e), -1);
     cr_assert_str_eq(e.msg, "engines 1 and 3 are both named 'a'");
     for (int i = 0; i < 3; i++)
-        ref_engine_free(&eng[i]);
+        spec_free(&eng[i]);
 }
 
-/* A long default name keeps its suffix within REF_NAME_MAX. */
+/* A long default name keeps its suffix within REC_NAME_MAX. */
 Test(spec, long_default_names_stay_unique)
 {
     char spec[2][128];
-    struct ref_engine eng[2];
+    struct spec eng[2];
     memset(eng, 0, sizeof eng);
     struct err e;
     for (int i = 0; i < 2; i++) {
         snprintf(spec[i], sizeof spec[i], "%.*s %d", 80,
                  "pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp",
                  i);
-        cr_assert_eq(ref_spec_parse(spec[i], REF_SPEC_ENGINE, &eng[i].spec, &e), 0);
+        cr_assert_eq(spec_keys_parse(spec[i], SPEC_ENGINE, &eng[i].keys, &e), 0);
     }
-    cr_assert_eq(ref_engines_resolve(eng, 2, NULL, 0, &e), 0, "%s", e.msg);
-    cr_assert_eq(strlen(eng[0].name), REF_NAME_MAX - 1);
-    cr_assert_eq(strlen(eng[1].name), REF_NAME_MAX - 1);
-    cr_assert_str_eq(eng[1].name + REF_NAME_MAX - 3, "-2", "%s", eng[1].name);
+    cr_assert_eq(spec_resolve_all(eng, 2, NULL, 0, &e), 0, "%s", e.msg);
+    cr_assert_eq(strlen(eng[0].name), REC_NAME_MAX - 1);
+    cr_assert_eq(strlen(eng[1].name), REC_NAME_MAX - 1);
+    cr_assert_str_eq(eng[1].name + REC_NAME_MAX - 3, "-2", "%s", eng[1].name);
     cr_assert_str_neq(eng[0].name, eng[1].name);
     for (int i = 0; i < 2; i++)
-        ref_engine_free(&eng[i]);
+        spec_free(&eng[i]);
 }
 
 /* ---- found by tests/fuzz/engine_spec ---------------------------------- */
@@ -329,22 +329,22 @@ Test(spec, long_default_names_stay_unique)
 /* A program path ending in '/' has no base name: the path names it. */
 Test(spec, name_of_a_path_ending_in_a_slash)
 {
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
-    cr_assert_eq(ref_engine_parse("no-such-dir/", &eng, &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_parse("no-such-dir/", &eng, &e), 0, "%s", e.msg);
     cr_assert_str_eq(eng.name, "no-such-dir/");
-    ref_engine_free(&eng);
+    spec_free(&eng);
 }
 
 /* The digest reads regular files only: a device never ends. */
 Test(spec, does_not_hash_a_device, .timeout = 10)
 {
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
     char hex[SHA256_HEX];
-    cr_assert_eq(ref_engine_parse("/dev/zero {in}", &eng, &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_parse("/dev/zero {in}", &eng, &e), 0, "%s", e.msg);
     cr_assert_str_eq(eng.sha256, "");
-    ref_engine_free(&eng);
+    spec_free(&eng);
     cr_assert_eq(sha256_file("/dev/zero", hex, &e), -1);
     cr_assert_str_eq(e.msg, "not a regular file");
 }

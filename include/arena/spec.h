@@ -1,8 +1,8 @@
 /*
  * spec.h - engine SPECs as users of cutechess-cli and fastchess write them,
- * and the engines they resolve to. Prefixes: ref_spec_ for what the user
- * wrote (a SPEC, a config file's engine object, --each), ref_engine_ for the
- * engine the referee runs.
+ * and the engines they resolve to (struct spec), and an engine's JSON.
+ * spec_keys_* is what the user wrote (a SPEC, a config file's engine object,
+ * --each), spec_* the engine the referee runs.
  *
  * SPEC: KEY=VALUE options in any order, separated by blanks or commas:
  *   name=NAME      the engine's name in results and reports
@@ -21,8 +21,9 @@
  *
  * COMMAND is split into words like a shell would (blanks separate; '...' and
  * "..." quote; \ escapes outside single quotes) but no shell runs.
- * Placeholders {in} {out} {depth} {player} are replaced inside words; a
- * command without any gets `{in} {out} {depth}` appended.
+ * The placeholders (rules.h) {in} {out} {depth} {player} are replaced inside
+ * words when a move is played; a command without any gets `{in} {out}
+ * {depth}` appended.
  *
  * --each KEY=VALUE...: the same options (all but name=) for every engine;
  * an engine's own option wins over --each's.
@@ -41,45 +42,46 @@
 #define ARENA_SPEC_H
 
 #include "arena/err.h"
+#include "arena/record.h"
 #include "arena/runner.h"
 #include "arena/sha256.h"
 
-#define REF_NAME_MAX 64
+struct cJSON;
 
-enum ref_spec_key {
-    REF_SPEC_NAME, REF_SPEC_CMD, REF_SPEC_DIR, REF_SPEC_ARGS, REF_SPEC_STDERR, REF_SPEC_DEPTH,
-    REF_SPEC_KEYS
+enum spec_key {
+    SPEC_NAME, SPEC_CMD, SPEC_DIR, SPEC_ARGS, SPEC_STDERR, SPEC_DEPTH,
+    SPEC_KEYS
 };
 
 /* What the user wrote: each key's value, NULL when not given. name, dir,
  * stderr and depth are plain text (quotes removed, checked: a name of 1 to
- * REF_NAME_MAX-1 printable characters, a depth in 1..SEARCH_MAX_DEPTH, a
+ * REC_NAME_MAX-1 printable characters, a depth in 1..SEARCH_MAX_DEPTH, a
  * non-empty path); cmd and args are COMMAND text, split when resolved
  * (checked: cmd has a program word that is not empty). Owned (malloc'd);
- * zero it before first use, free with ref_spec_free. */
-struct ref_spec {
-    char *value[REF_SPEC_KEYS];
+ * zero it before first use, free with spec_keys_free. */
+struct spec_keys {
+    char *value[SPEC_KEYS];
 };
 
-enum ref_spec_mode { REF_SPEC_ENGINE, REF_SPEC_EACH };
+enum spec_mode { SPEC_ENGINE, SPEC_EACH };
 
-/* Adds the options of text to spec. REF_SPEC_ENGINE: a SPEC (a bare COMMAND
- * becomes cmd=); REF_SPEC_EACH: KEY=VALUE options only, name= refused. A key
- * given twice in text is an error; a key spec already had is replaced.
- * Returns 0, or -1 with e at line 1 and the 1-based column in text (spec
+/* Adds the options of text to keys. SPEC_ENGINE: a SPEC (a bare COMMAND
+ * becomes cmd=); SPEC_EACH: KEY=VALUE options only, name= refused. A key
+ * given twice in text is an error; a key keys already had is replaced.
+ * Returns 0, or -1 with e at line 1 and the 1-based column in text (keys
  * then holds what came before the error). */
-int ref_spec_parse(const char *text, enum ref_spec_mode mode, struct ref_spec *spec,
-                   struct err *e);
+int spec_keys_parse(const char *text, enum spec_mode mode, struct spec_keys *keys,
+                    struct err *e);
 /* Sets one key to value as given apart (a config file's {"name": ...,
  * "cmd": ...}): value is taken whole, never unquoted or cut, but checked as
  * above (columns counted in value). Returns 0, or -1 with e (an unknown key
  * is named). */
-int ref_spec_set(struct ref_spec *spec, const char *key, const char *value, struct err *e);
-void ref_spec_free(struct ref_spec *spec);
+int spec_keys_set(struct spec_keys *keys, const char *key, const char *value, struct err *e);
+void spec_keys_free(struct spec_keys *keys);
 
 /* An engine the referee runs. */
-struct ref_engine {
-    char name[REF_NAME_MAX];
+struct spec {
+    char name[REC_NAME_MAX];
     int argc;
     char *argv[RUN_MAX_ARGS];    /* the template, NULL-terminated */
     char *dir;                   /* absolute working directory */
@@ -89,26 +91,31 @@ struct ref_engine {
     char *stderr_path;           /* stderr=FILE, absolute; NULL: none */
     int depth;                   /* {depth}; 0: the rules' */
     int named;                   /* 1: name= given (never renamed) */
-    struct ref_spec spec;        /* what the user wrote */
+    struct spec_keys keys;       /* what the user wrote */
 };
 
-/* Resolves eng->spec, with each (NULL: none) for the keys it lacks, into
+/* Resolves eng->keys, with each (NULL: none) for the keys it lacks, into
  * the rest of eng (see above); the name is not made unique here. Returns 0,
  * or -1 with e (no place: line and column 0). */
-int ref_engine_resolve(struct ref_engine *eng, const struct ref_spec *each, struct err *e);
+int spec_resolve(struct spec *eng, const struct spec_keys *each, struct err *e);
 /* Resolves n engines, makes default names unique and refuses two engines
- * given one name=; with check, also ref_engine_check on each. Messages name
+ * given one name=; with check, also spec_check on each. Messages name
  * the engine ("engine 2: ..." or "engine 'rand': ..."). 0 or -1 with e. */
-int ref_engines_resolve(struct ref_engine *eng, int n, const struct ref_spec *each, int check,
-                        struct err *e);
+int spec_resolve_all(struct spec *eng, int n, const struct spec_keys *each, int check,
+                     struct err *e);
 /* 0 when eng's program exists and is an executable file, else -1 with e
  * saying which. */
-int ref_engine_check(const struct ref_engine *eng, struct err *e);
-/* ref_spec_parse (REF_SPEC_ENGINE) then ref_engine_resolve without --each:
- * one SPEC into eng. Errors as for ref_spec_parse, or without a place when
- * resolving fails. On success free with ref_engine_free. */
-int ref_engine_parse(const char *text, struct ref_engine *eng, struct err *e);
-/* Frees what eng holds (spec included); eng may be zeroed or resolved. */
-void ref_engine_free(struct ref_engine *eng);
+int spec_check(const struct spec *eng, struct err *e);
+/* spec_keys_parse (SPEC_ENGINE) then spec_resolve without --each:
+ * one SPEC into eng. Errors as for spec_keys_parse, or without a place when
+ * resolving fails. On success free with spec_free. */
+int spec_parse(const char *text, struct spec *eng, struct err *e);
+/* Frees what eng holds (its keys included); eng may be zeroed or resolved. */
+void spec_free(struct spec *eng);
+
+/* The JSON of an engine in a log's header: {"name", "cmd": [words], "dir",
+ * "depth" (when its own), "sha256": HEX|null} (a new cJSON object; the
+ * caller deletes it). */
+struct cJSON *spec_json(const struct spec *eng);
 
 #endif

@@ -6,6 +6,7 @@
  * program, its script) is resolved once, before the first game, so every
  * game runs the same files and a bad path stops the referee before it plays.
  */
+#include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -15,14 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arena/cli.h"
-#include "arena/search.h"
+#include "arena/limits.h"
+#include "arena/rules.h"
 #include "arena/spec.h"
 
-#define PLACEHOLDERS 4
-static const char *const placeholder[PLACEHOLDERS] = { "{in}", "{out}", "{depth}", "{player}" };
-/* Appended to a command that has no placeholder: the assignment's order. */
-#define APPENDED 3
-static const char *const key_name[REF_SPEC_KEYS] = {
+static const char *const key_name[SPEC_KEYS] = {
     "name", "cmd", "dir", "args", "stderr", "depth"
 };
 #define KEY_LIST "name, cmd, dir, args, stderr, depth"
@@ -145,27 +143,27 @@ static const char *value_end(const char *p)
 }
 
 /* Checks value for key k (col: where it starts in what the user wrote, for
- * errors) and stores a copy in spec, replacing what was there. */
-static int spec_store(struct ref_spec *spec, int k, const char *value, int col, struct err *e)
+ * errors) and stores a copy in keys, replacing what was there. */
+static int keys_store(struct spec_keys *keys, int k, const char *value, int col, struct err *e)
 {
-    if (k == REF_SPEC_NAME) {
+    if (k == SPEC_NAME) {
         size_t n = strlen(value);
-        if (n == 0 || n >= REF_NAME_MAX)
-            return err_set(e, 1, col, "the name must have 1 to %d characters", REF_NAME_MAX - 1);
+        if (n == 0 || n >= REC_NAME_MAX)
+            return err_set(e, 1, col, "the name must have 1 to %d characters", REC_NAME_MAX - 1);
         for (size_t i = 0; i < n; i++)
             if (iscntrl((unsigned char)value[i]))
                 return err_set(e, 1, col + (int)i, "a name cannot hold control characters");
-    } else if (k == REF_SPEC_DEPTH) {
+    } else if (k == SPEC_DEPTH) {
         long v;
         if (cli_int(value, 1, SEARCH_MAX_DEPTH, &v) != 0)
             return err_set(e, 1, col, "depth= must be a number from 1 to %d, got '%s'",
                            SEARCH_MAX_DEPTH, value);
-    } else if (k == REF_SPEC_CMD || k == REF_SPEC_ARGS) {
+    } else if (k == SPEC_CMD || k == SPEC_ARGS) {
         char *words[RUN_MAX_ARGS];
         int n = 0, rc = split_words(value, col - 1, words, &n, RUN_MAX_ARGS - 1, e);
-        if (rc == 0 && k == REF_SPEC_CMD && n == 0)
+        if (rc == 0 && k == SPEC_CMD && n == 0)
             rc = err_set(e, 1, col, "empty command");
-        else if (rc == 0 && k == REF_SPEC_CMD && !words[0][0])   /* '' or "" */
+        else if (rc == 0 && k == SPEC_CMD && !words[0][0])   /* '' or "" */
             rc = err_set(e, 1, col, "empty program name");
         free_words(words, &n);
         if (rc)
@@ -176,15 +174,15 @@ static int spec_store(struct ref_spec *spec, int k, const char *value, int col, 
     char *copy = strdup(value);
     if (!copy)
         return err_set(e, 1, col, "out of memory");
-    free(spec->value[k]);
-    spec->value[k] = copy;
+    free(keys->value[k]);
+    keys->value[k] = copy;
     return 0;
 }
 
 /* The key named by the n bytes at key, or -1. */
 static int key_index(const char *key, size_t n)
 {
-    for (int k = 0; k < REF_SPEC_KEYS; k++)
+    for (int k = 0; k < SPEC_KEYS; k++)
         if (strlen(key_name[k]) == n && strncmp(key, key_name[k], n) == 0)
             return k;
     return -1;
@@ -192,7 +190,7 @@ static int key_index(const char *key, size_t n)
 
 /* One KEY=VALUE option at p (key: its length); the value ends at end. */
 static int parse_option(const char *text, const char *p, size_t key, const char *end,
-                        enum ref_spec_mode mode, struct ref_spec *spec, unsigned *seen,
+                        enum spec_mode mode, struct spec_keys *keys, unsigned *seen,
                         struct err *e)
 {
     int col = (int)(p - text) + 1, k = key_index(p, key);
@@ -200,7 +198,7 @@ static int parse_option(const char *text, const char *p, size_t key, const char 
         return err_set(e, 1, col, "unknown key '%.*s' (" KEY_LIST ")", (int)key, p);
     if (*seen & 1u << k)
         return err_set(e, 1, col, "%s= given twice", key_name[k]);
-    if (k == REF_SPEC_NAME && mode == REF_SPEC_EACH)
+    if (k == SPEC_NAME && mode == SPEC_EACH)
         return err_set(e, 1, col, "name= belongs to one engine, not to --each");
     *seen |= 1u << k;
     const char *v = p + key + 1;
@@ -209,7 +207,7 @@ static int parse_option(const char *text, const char *p, size_t key, const char 
     if (!value)
         return err_set(e, 1, col, "out of memory");
     int rc = 0;
-    if (k == REF_SPEC_CMD || k == REF_SPEC_ARGS) {
+    if (k == SPEC_CMD || k == SPEC_ARGS) {
         /* COMMAND text stays quoted: it is split into words when resolved. */
         memcpy(value, v, (size_t)(end - v));
         value[end - v] = '\0';
@@ -217,25 +215,25 @@ static int parse_option(const char *text, const char *p, size_t key, const char 
         rc = -1;
     }
     if (rc == 0)
-        rc = spec_store(spec, k, value, vcol, e);
+        rc = keys_store(keys, k, value, vcol, e);
     free(value);
     return rc;
 }
 
-int ref_spec_parse(const char *text, enum ref_spec_mode mode, struct ref_spec *spec,
-                   struct err *e)
+int spec_keys_parse(const char *text, enum spec_mode mode, struct spec_keys *keys,
+                    struct err *e)
 {
     const char *p = text + strspn(text, SEPARATORS);
     size_t key = key_at(p);
-    if (!key && mode == REF_SPEC_ENGINE)
-        return spec_store(spec, REF_SPEC_CMD, text, 1, e);
+    if (!key && mode == SPEC_ENGINE)
+        return keys_store(keys, SPEC_CMD, text, 1, e);
     if (!key)
         return err_set(e, 1, (int)(p - text) + 1,
                        "expected KEY=VALUE options (" KEY_LIST ")");
     unsigned seen = 0;
     while (*p) {
         const char *end = value_end(p + key + 1);
-        if (parse_option(text, p, key, end, mode, spec, &seen, e) != 0)
+        if (parse_option(text, p, key, end, mode, keys, &seen, e) != 0)
             return -1;
         p = end + strspn(end, SEPARATORS);
         key = key_at(p);
@@ -243,19 +241,19 @@ int ref_spec_parse(const char *text, enum ref_spec_mode mode, struct ref_spec *s
     return 0;
 }
 
-int ref_spec_set(struct ref_spec *spec, const char *key, const char *value, struct err *e)
+int spec_keys_set(struct spec_keys *keys, const char *key, const char *value, struct err *e)
 {
     int k = key_index(key, strlen(key));
     if (k < 0)
         return err_set(e, 1, 1, "unknown key '%s' (" KEY_LIST ")", key);
-    return spec_store(spec, k, value, 1, e);
+    return keys_store(keys, k, value, 1, e);
 }
 
-void ref_spec_free(struct ref_spec *spec)
+void spec_keys_free(struct spec_keys *keys)
 {
-    for (int k = 0; k < REF_SPEC_KEYS; k++) {
-        free(spec->value[k]);
-        spec->value[k] = NULL;
+    for (int k = 0; k < SPEC_KEYS; k++) {
+        free(keys->value[k]);
+        keys->value[k] = NULL;
     }
 }
 
@@ -287,7 +285,7 @@ static int is_regular(const char *path)
 
 /* The file argv[0] names, as execvp would find it from dir (malloc'd), or
  * NULL when there is none. */
-static char *find_program(const struct ref_engine *eng)
+static char *find_program(const struct spec *eng)
 {
     const char *prog = eng->argv[0];
     if (strchr(prog, '/'))
@@ -309,14 +307,11 @@ static char *find_program(const struct ref_engine *eng)
 
 /* Makes the program word and every word naming a regular file in dir=
  * absolute (words with a placeholder are the referee's, not files). */
-static int absolute_words(struct ref_engine *eng, struct err *e)
+static int absolute_words(struct spec *eng, struct err *e)
 {
     for (int i = 0; i < eng->argc; i++) {
         const char *w = eng->argv[i];
-        int any = 0;
-        for (int k = 0; k < PLACEHOLDERS; k++)
-            any |= strstr(w, placeholder[k]) != NULL;
-        if (w[0] == '/' || any || (i == 0 ? !strchr(w, '/') : 0))
+        if (w[0] == '/' || rules_has_placeholder(w) || (i == 0 && !strchr(w, '/')))
             continue;
         char *abs = absolute(eng->dir, w);
         if (!abs)
@@ -332,7 +327,7 @@ static int absolute_words(struct ref_engine *eng, struct err *e)
 }
 
 /* The working directory: dir= made absolute against ours, or ours. */
-static int resolve_dir(struct ref_engine *eng, const char *given, struct err *e)
+static int resolve_dir(struct spec *eng, const char *given, struct err *e)
 {
     char *cwd = getcwd(NULL, 0);
     if (!cwd)
@@ -360,7 +355,7 @@ static int resolve_dir(struct ref_engine *eng, const char *given, struct err *e)
 
 /* The words of cmd= and args=, then {in} {out} {depth} when none holds a
  * placeholder. */
-static int resolve_words(struct ref_engine *eng, const char *cmd, const char *args,
+static int resolve_words(struct spec *eng, const char *cmd, const char *args,
                          struct err *e)
 {
     const int max = RUN_MAX_ARGS - 1;
@@ -371,33 +366,32 @@ static int resolve_words(struct ref_engine *eng, const char *cmd, const char *ar
     }
     int any = 0;
     for (int i = 0; i < eng->argc; i++)
-        for (int k = 0; k < PLACEHOLDERS; k++)
-            any |= strstr(eng->argv[i], placeholder[k]) != NULL;
+        any |= rules_has_placeholder(eng->argv[i]);
     if (!any) {
-        if (eng->argc + APPENDED > max)
+        if (eng->argc + RULES_DEFAULT_PLACEHOLDERS > max)
             return err_set(e, 0, 0, "too many words: at most %d", max);
-        for (int k = 0; k < APPENDED; k++)
-            if (!(eng->argv[eng->argc++] = strdup(placeholder[k])))
+        for (int k = 0; k < RULES_DEFAULT_PLACEHOLDERS; k++)
+            if (!(eng->argv[eng->argc++] = strdup(rules_placeholder[k])))
                 return err_set(e, 0, 0, "out of memory");
     }
     eng->argv[eng->argc] = NULL;
     return 0;
 }
 
-int ref_engine_resolve(struct ref_engine *eng, const struct ref_spec *each, struct err *e)
+int spec_resolve(struct spec *eng, const struct spec_keys *each, struct err *e)
 {
-    const char *v[REF_SPEC_KEYS];
-    for (int k = 0; k < REF_SPEC_KEYS; k++)
-        v[k] = eng->spec.value[k] ? eng->spec.value[k] : each ? each->value[k] : NULL;
-    if (!v[REF_SPEC_CMD])
+    const char *v[SPEC_KEYS];
+    for (int k = 0; k < SPEC_KEYS; k++)
+        v[k] = eng->keys.value[k] ? eng->keys.value[k] : each ? each->value[k] : NULL;
+    if (!v[SPEC_CMD])
         return err_set(e, 0, 0, "no cmd= (the command that runs the engine)");
-    if (resolve_dir(eng, v[REF_SPEC_DIR], e) != 0 ||
-        resolve_words(eng, v[REF_SPEC_CMD], v[REF_SPEC_ARGS], e) != 0)
+    if (resolve_dir(eng, v[SPEC_DIR], e) != 0 ||
+        resolve_words(eng, v[SPEC_CMD], v[SPEC_ARGS], e) != 0)
         return -1;
     /* The name before the program word becomes a path. */
-    eng->named = v[REF_SPEC_NAME] != NULL;
+    eng->named = v[SPEC_NAME] != NULL;
     if (eng->named) {
-        snprintf(eng->name, sizeof eng->name, "%s", v[REF_SPEC_NAME]);
+        snprintf(eng->name, sizeof eng->name, "%s", v[SPEC_NAME]);
     } else {
         const char *base = strrchr(eng->argv[0], '/');
         /* A path ending in '/' has no base name: the name is the path. */
@@ -413,19 +407,19 @@ int ref_engine_resolve(struct ref_engine *eng, const struct ref_spec *each, stru
     struct err ignored;
     if (!eng->program || sha256_file(eng->program, eng->sha256, &ignored) != 0)
         eng->sha256[0] = '\0';
-    if (v[REF_SPEC_DEPTH])
-        eng->depth = atoi(v[REF_SPEC_DEPTH]);   /* checked when stored */
-    if (v[REF_SPEC_STDERR]) {
+    if (v[SPEC_DEPTH])
+        eng->depth = atoi(v[SPEC_DEPTH]);   /* checked when stored */
+    if (v[SPEC_STDERR]) {
         char *cwd = getcwd(NULL, 0);
-        eng->stderr_path = cwd ? absolute(cwd, v[REF_SPEC_STDERR]) : NULL;
+        eng->stderr_path = cwd ? absolute(cwd, v[SPEC_STDERR]) : NULL;
         free(cwd);
         if (!eng->stderr_path)
-            return err_set(e, 0, 0, "stderr=%s: cannot make it absolute", v[REF_SPEC_STDERR]);
+            return err_set(e, 0, 0, "stderr=%s: cannot make it absolute", v[SPEC_STDERR]);
     }
     return 0;
 }
 
-int ref_engine_check(const struct ref_engine *eng, struct err *e)
+int spec_check(const struct spec *eng, struct err *e)
 {
     const char *prog = eng->argv[0];
     if (!eng->program && !strchr(prog, '/'))
@@ -441,12 +435,12 @@ int ref_engine_check(const struct ref_engine *eng, struct err *e)
 /* Gives default names a suffix until every name is unique: the first of a
  * name keeps it (engine, engine-2, engine-3, ...). Names given with name=
  * are never changed. */
-static void unique_names(struct ref_engine *eng, int n)
+static void unique_names(struct spec *eng, int n)
 {
     for (int i = 0; i < n; i++) {
         if (eng[i].named)
             continue;
-        char base[REF_NAME_MAX];
+        char base[REC_NAME_MAX];
         snprintf(base, sizeof base, "%s", eng[i].name);
         for (int suffix = 2;; suffix++) {
             int taken = 0;
@@ -457,27 +451,27 @@ static void unique_names(struct ref_engine *eng, int n)
                 break;
             char tail[16];
             int t = snprintf(tail, sizeof tail, "-%d", suffix);
-            snprintf(eng[i].name, sizeof eng[i].name, "%.*s%s", REF_NAME_MAX - 1 - t, base, tail);
+            snprintf(eng[i].name, sizeof eng[i].name, "%.*s%s", REC_NAME_MAX - 1 - t, base, tail);
         }
     }
 }
 
 /* Prefixes e's message with the engine it is about. */
-static int engine_error(const struct ref_engine *eng, int i, struct err *e)
+static int engine_error(const struct spec *eng, int i, struct err *e)
 {
     char msg[ERR_MSG_MAX];
     snprintf(msg, sizeof msg, "%s", e->msg);
-    if (eng->spec.value[REF_SPEC_NAME])
-        return err_set(e, 0, 0, "engine '%s': %s", eng->spec.value[REF_SPEC_NAME], msg);
+    if (eng->keys.value[SPEC_NAME])
+        return err_set(e, 0, 0, "engine '%s': %s", eng->keys.value[SPEC_NAME], msg);
     return err_set(e, 0, 0, "engine %d: %s", i + 1, msg);
 }
 
-int ref_engines_resolve(struct ref_engine *eng, int n, const struct ref_spec *each, int check,
-                        struct err *e)
+int spec_resolve_all(struct spec *eng, int n, const struct spec_keys *each, int check,
+                     struct err *e)
 {
     for (int i = 0; i < n; i++)
-        if (ref_engine_resolve(&eng[i], each, e) != 0 ||
-            (check && ref_engine_check(&eng[i], e) != 0))
+        if (spec_resolve(&eng[i], each, e) != 0 ||
+            (check && spec_check(&eng[i], e) != 0))
             return engine_error(&eng[i], i, e);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++)
@@ -488,23 +482,40 @@ int ref_engines_resolve(struct ref_engine *eng, int n, const struct ref_spec *ea
     return 0;
 }
 
-int ref_engine_parse(const char *text, struct ref_engine *eng, struct err *e)
+int spec_parse(const char *text, struct spec *eng, struct err *e)
 {
     memset(eng, 0, sizeof *eng);
-    if (ref_spec_parse(text, REF_SPEC_ENGINE, &eng->spec, e) != 0 ||
-        ref_engine_resolve(eng, NULL, e) != 0) {
-        ref_engine_free(eng);
+    if (spec_keys_parse(text, SPEC_ENGINE, &eng->keys, e) != 0 ||
+        spec_resolve(eng, NULL, e) != 0) {
+        spec_free(eng);
         return -1;
     }
     return 0;
 }
 
-void ref_engine_free(struct ref_engine *eng)
+void spec_free(struct spec *eng)
 {
     free_words(eng->argv, &eng->argc);
     free(eng->dir);
     free(eng->program);
     free(eng->stderr_path);
     eng->dir = eng->program = eng->stderr_path = NULL;
-    ref_spec_free(&eng->spec);
+    spec_keys_free(&eng->keys);
+}
+
+cJSON *spec_json(const struct spec *eng)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "name", eng->name);
+    cJSON *cmd = cJSON_AddArrayToObject(j, "cmd");
+    for (int i = 0; i < eng->argc; i++)
+        cJSON_AddItemToArray(cmd, cJSON_CreateString(eng->argv[i]));
+    cJSON_AddStringToObject(j, "dir", eng->dir);
+    if (eng->depth)
+        cJSON_AddNumberToObject(j, "depth", eng->depth);
+    if (eng->sha256[0])
+        cJSON_AddStringToObject(j, "sha256", eng->sha256);
+    else
+        cJSON_AddNullToObject(j, "sha256");
+    return j;
 }

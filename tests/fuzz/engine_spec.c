@@ -1,6 +1,6 @@
 /*
  * engine_spec.c - fuzz target for the referee's engine SPECs (spec.h:
- * ref_engine_parse, behind --engine SPEC and a config file's engine strings).
+ * spec_parse, behind --engine SPEC and a config file's engine strings).
  *
  * Input: one SPEC (the bytes up to a NUL: argv and JSON strings end there).
  *
@@ -9,7 +9,7 @@
  *     inside the SPEC or just past its end; a SPEC that reads but cannot be
  *     resolved (no cmd=, a dir= that is no folder) says why, with no place;
  *   - an accepted SPEC gives 1..RUN_MAX_ARGS-1 words, NULL-terminated, a
- *     program word that is not empty, a name of 1..REF_NAME_MAX-1
+ *     program word that is not empty, a name of 1..REC_NAME_MAX-1
  *     characters, none a control character, a placeholder in some word
  *     (appended when none was written), a digest that is empty or 64 hex
  *     digits, an absolute dir that is a folder, a depth of 0 or
@@ -26,11 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "arena/search.h"
+#include "arena/limits.h"
 #include "arena/spec.h"
 #include "fuzz.h"
 
-static const char *const keys[REF_SPEC_KEYS] = { "name", "cmd", "dir", "args", "stderr", "depth" };
+static const char *const keys[SPEC_KEYS] = { "name", "cmd", "dir", "args", "stderr", "depth" };
 
 /* Appends word to buf in single quotes; returns the new length. */
 static size_t quote(char *buf, size_t n, const char *word)
@@ -48,14 +48,14 @@ static size_t quote(char *buf, size_t n, const char *word)
     return n;
 }
 
-static void check_engine(const struct ref_engine *eng, const char *spec)
+static void check_engine(const struct spec *eng, const char *spec)
 {
     FUZZ_CHECK(eng->argc >= 1 && eng->argc <= RUN_MAX_ARGS - 1, "'%s': %d words", spec,
                eng->argc);
     FUZZ_CHECK(eng->argv[eng->argc] == NULL, "'%s': argv not NULL-terminated", spec);
     FUZZ_CHECK(eng->argv[0][0] != '\0', "'%s': an empty program word", spec);
     size_t nl = strnlen(eng->name, sizeof eng->name);
-    FUZZ_CHECK(nl >= 1 && nl < REF_NAME_MAX, "'%s': a name of %zu characters", spec, nl);
+    FUZZ_CHECK(nl >= 1 && nl < REC_NAME_MAX, "'%s': a name of %zu characters", spec, nl);
     for (size_t i = 0; i < nl; i++)
         FUZZ_CHECK(!iscntrl((unsigned char)eng->name[i]), "'%s': a control character in the "
                    "name", spec);
@@ -74,7 +74,7 @@ static void check_engine(const struct ref_engine *eng, const char *spec)
                "'%s': dir '%s'", spec, eng->dir ? eng->dir : "(null)");
     FUZZ_CHECK(eng->depth >= 0 && eng->depth <= SEARCH_MAX_DEPTH, "'%s': depth %d", spec,
                eng->depth);
-    FUZZ_CHECK(!eng->spec.value[REF_SPEC_STDERR] == !eng->stderr_path &&
+    FUZZ_CHECK(!eng->keys.value[SPEC_STDERR] == !eng->stderr_path &&
                    (!eng->stderr_path || eng->stderr_path[0] == '/'),
                "'%s': stderr path '%s'", spec, eng->stderr_path ? eng->stderr_path : "(null)");
 }
@@ -90,19 +90,19 @@ static int is_options(const char *text)
     return *p == '=';
 }
 
-static void check_reordered(const struct ref_engine *eng, const char *spec)
+static void check_reordered(const struct spec *eng, const char *spec)
 {
     size_t cap = 16;
-    for (int k = 0; k < REF_SPEC_KEYS; k++)
-        cap += eng->spec.value[k] ? 4 * strlen(eng->spec.value[k]) + 16 : 0;
+    for (int k = 0; k < SPEC_KEYS; k++)
+        cap += eng->keys.value[k] ? 4 * strlen(eng->keys.value[k]) + 16 : 0;
     char *text = malloc(cap);
     size_t n = 0;
-    for (int k = REF_SPEC_KEYS - 1; k >= 0; k--) {
-        const char *v = eng->spec.value[k];
+    for (int k = SPEC_KEYS - 1; k >= 0; k--) {
+        const char *v = eng->keys.value[k];
         if (!v)
             continue;
         n += (size_t)sprintf(text + n, "%s%s=", n ? (k % 2 ? " " : ", ") : "", keys[k]);
-        if (k == REF_SPEC_CMD || k == REF_SPEC_ARGS) {
+        if (k == SPEC_CMD || k == SPEC_ARGS) {
             strcpy(text + n, v);
             n += strlen(v);
         } else {
@@ -110,20 +110,20 @@ static void check_reordered(const struct ref_engine *eng, const char *spec)
         }
     }
     text[n] = '\0';
-    struct ref_spec back = { { NULL } };
+    struct spec_keys back = { { NULL } };
     struct err e = { 0, 0, "" };
-    FUZZ_CHECK(ref_spec_parse(text, REF_SPEC_ENGINE, &back, &e) == 0,
+    FUZZ_CHECK(spec_keys_parse(text, SPEC_ENGINE, &back, &e) == 0,
                "'%s': written back as '%s', refused: %d:%d: %s", spec, text, e.line, e.col, e.msg);
-    for (int k = 0; k < REF_SPEC_KEYS; k++) {
-        const char *a = eng->spec.value[k], *b = back.value[k];
+    for (int k = 0; k < SPEC_KEYS; k++) {
+        const char *a = eng->keys.value[k], *b = back.value[k];
         FUZZ_CHECK(!a == !b && (!a || strcmp(a, b) == 0), "'%s': %s= '%s' became '%s' in '%s'",
                    spec, keys[k], a ? a : "(none)", b ? b : "(none)", text);
     }
-    ref_spec_free(&back);
+    spec_keys_free(&back);
     free(text);
 }
 
-static void check_requoted(const struct ref_engine *eng, const char *spec)
+static void check_requoted(const struct spec *eng, const char *spec)
 {
     size_t cap = 4;
     for (int i = 0; i < eng->argc; i++)
@@ -136,13 +136,13 @@ static void check_requoted(const struct ref_engine *eng, const char *spec)
         n = quote(cmd, n, eng->argv[i]);
     }
     cmd[n] = '\0';
-    struct ref_engine back;
+    struct spec back;
     memset(&back, 0, sizeof back);
     struct err e = { 0, 0, "" };
-    int rc = ref_spec_set(&back.spec, "name", eng->name, &e);
-    rc = rc ? rc : ref_spec_set(&back.spec, "cmd", cmd, &e);
-    rc = rc ? rc : ref_spec_set(&back.spec, "dir", eng->dir, &e);
-    rc = rc ? rc : ref_engine_resolve(&back, NULL, &e);
+    int rc = spec_keys_set(&back.keys, "name", eng->name, &e);
+    rc = rc ? rc : spec_keys_set(&back.keys, "cmd", cmd, &e);
+    rc = rc ? rc : spec_keys_set(&back.keys, "dir", eng->dir, &e);
+    rc = rc ? rc : spec_resolve(&back, NULL, &e);
     FUZZ_CHECK(rc == 0, "'%s': its words quoted back (%s) are rejected: %s", spec, cmd, e.msg);
     FUZZ_CHECK(strcmp(back.name, eng->name) == 0, "'%s': name '%s' became '%s'", spec, eng->name,
                back.name);
@@ -151,21 +151,21 @@ static void check_requoted(const struct ref_engine *eng, const char *spec)
     for (int i = 0; i < eng->argc; i++)
         FUZZ_CHECK(strcmp(back.argv[i], eng->argv[i]) == 0, "'%s': word %d '%s' became '%s'",
                    spec, i, eng->argv[i], back.argv[i]);
-    ref_engine_free(&back);
+    spec_free(&back);
     free(cmd);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *spec = fuzz_text(data, size);
-    struct ref_engine eng;
+    struct spec eng;
     memset(&eng, 0, sizeof eng);
     struct err e = { 0, 0, "" };
-    if (ref_spec_parse(spec, REF_SPEC_ENGINE, &eng.spec, &e) != 0) {
+    if (spec_keys_parse(spec, SPEC_ENGINE, &eng.keys, &e) != 0) {
         fuzz_check_err(&e, 1, spec);
         FUZZ_CHECK(e.line == 1 && (size_t)e.col <= strlen(spec) + 1,
                    "'%s': error at %d:%d: %s", spec, e.line, e.col, e.msg);
-    } else if (ref_engine_resolve(&eng, NULL, &e) != 0) {
+    } else if (spec_resolve(&eng, NULL, &e) != 0) {
         fuzz_check_err(&e, 0, spec);
         FUZZ_CHECK(e.line == 0 && e.col == 0, "'%s': resolving placed at %d:%d: %s", spec,
                    e.line, e.col, e.msg);
@@ -175,7 +175,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_reordered(&eng, spec);
         check_requoted(&eng, spec);
     }
-    ref_engine_free(&eng);
+    spec_free(&eng);
     free(spec);
     return 0;
 }

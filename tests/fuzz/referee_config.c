@@ -23,7 +23,7 @@ static void check_settings(struct ref_settings *s)
     struct tour_config *t = &s->t;
     FUZZ_CHECK(t->nengines >= 0 && t->nengines <= TOUR_MAX_ENGINES, "%d engines", t->nengines);
     struct err e = { 0, 0, "" };
-    if (ref_engines_resolve(t->engine, t->nengines, &s->each, 0, &e) != 0)
+    if (spec_resolve_all(t->engine, t->nengines, &s->each, 0, &e) != 0)
         fuzz_check_err(&e, 0, "resolving the engines");
     else
         for (int i = 0; i < t->nengines; i++) {
@@ -47,7 +47,7 @@ static void check_settings(struct ref_settings *s)
     FUZZ_CHECK(!t->sprt.on || (t->sprt.elo0 < t->sprt.elo1 && t->sprt.alpha > 0
                                && t->sprt.alpha < 1 && t->sprt.beta > 0 && t->sprt.beta < 1),
                "sprt");
-    FUZZ_CHECK(s->ana.budget_ms >= 1 && s->ana.max_empty >= 0 && s->ana.max_empty <= C4_CELLS,
+    FUZZ_CHECK(s->ana.budget_ms >= 1 && s->ana.max_empty >= 0 && s->ana.max_empty <= ANA_MAX_EMPTY_LIMIT,
                "analysis budget %ld, max empty %d", s->ana.budget_ms, s->ana.max_empty);
 }
 
