@@ -229,6 +229,20 @@ static inline int order_moves(const struct node *n, uint64_t next, struct child 
     return k;
 }
 
+/* 1 when one of the k moves of ch leaves the opponent no move that does not
+ * lose at once: n wins with its second disc (*v that score). Else lowers
+ * beta to a win with the third disc; 1 when that closes the window. */
+static inline int narrow_by_children(const struct node *n, const struct child *ch, int k,
+                                     struct window *w, int *v)
+{
+    for (int i = 0; i < k; i++)
+        if (!c4_non_losing_moves(n->mask | ch[i].move, ch[i].wins)) {
+            *v = (C4_CELLS - 1 - n->moves) / 2;
+            return 1;
+        }
+    return lower_beta(w, (C4_CELLS - 3 - n->moves) / 2, v);
+}
+
 static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, uint64_t opp_win, int moves,
                    int alpha, int beta);
 
@@ -267,6 +281,9 @@ static inline int search_moves(struct c4s *s, const struct node *n, uint64_t nex
     }
     if (!cut) {
         k = order_moves(n, next, ch);
+        int v;
+        if (narrow_by_children(n, ch, k, &w, &v))
+            return v;
         for (int i = 0; i < k && !cut; i++) {
             cut = search_child(s, n, &ch[i], &w, &best);
             if (s->aborted)
