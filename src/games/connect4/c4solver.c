@@ -319,6 +319,12 @@ static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, uint64_t opp_win,
         return -(C4_CELLS - moves) / 2;
     if (moves >= C4_CELLS - 2)
         return 0;   /* two cells left, neither side can win: a draw */
+    /* One move left (most often a forced block): its child's value is the
+     * node's, and the table would only remember what the child's entry
+     * holds. */
+    if (!(next & (next - 1)))
+        return -negamax(s, cur ^ mask, mask | next, c4_winning_cells(cur | next, mask | next),
+                        moves + 1, -beta, -alpha);
     struct node n = { .cur = cur, .mask = mask, .moves = moves };
     n.key = node_key(s, cur, mask, &n.mirrored);
     /* An exact score is an answer for any window. */
