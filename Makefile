@@ -7,7 +7,8 @@
 #   make bench-referee  referee overhead, concurrency, a 10,000-game tournament
 #   make bench-solver   the Connect-4 solver on the six public test sets
 #   make bench-learn    Q-learning: training speed, shipped weights, strength table
-#   make check      the suites again under ASan/UBSan (build/check), the
+#   make tsan       the solver's thread tests under ThreadSanitizer (build/tsan)
+#   make check      the suites again under ASan/UBSan (build/check), tsan, the
 #                   end-to-end suite under valgrind, the fuzz regressions and a
 #                   short fuzz run
 #   make SAN=1 …    any target built with ASan/UBSan, in build/check
@@ -42,6 +43,13 @@ BUILD   := build/check
 BIN     := build/check/bin
 OPT     := -O1 -g $(SANITIZE) -DARENA_DEEP_CHECKS
 LDOPT   := $(SANITIZE)
+VALGRIND_E2E := 0
+else ifeq ($(SAN),thread)
+# SAN=thread: ThreadSanitizer, for the solver's threads (make tsan).
+BUILD   := build/tsan
+BIN     := build/tsan/bin
+OPT     := -O1 -g -fsanitize=thread -DARENA_DEEP_CHECKS
+LDOPT   := -fsanitize=thread
 VALGRIND_E2E := 0
 else
 BUILD   := build/release
@@ -78,7 +86,7 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test unit e2e check demo bench bench-referee bench-solver bench-learn clean install uninstall
+.PHONY: all deps test unit e2e check tsan demo bench bench-referee bench-solver bench-learn clean install uninstall
 
 all: $(BINARIES)
 
@@ -95,15 +103,15 @@ $(LIB): $(LIB_OBJ)
 
 $(BIN)/%: $(BUILD)/src/cli/%.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) -o $@ $< $(LIB) $(CJSON_LIBS) -lm
+	$(CC) $(LDOPT) -o $@ $< $(LIB) $(CJSON_LIBS) -lm -pthread
 
 $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm
+	$(CC) $(LDOPT) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm -pthread
 
 $(E2E_BIN): $(E2E_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm
+	$(CC) $(LDOPT) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm -pthread
 
 # The unit suites, then every end-to-end case (binaries on fixtures, output
 # compared byte for byte) under valgrind in the release build.
@@ -120,12 +128,19 @@ test: all $(UNIT_BIN) $(E2E_BIN)
 # are release builds, as ASan cannot run in a capped address space.
 check: all $(E2E_BIN)
 	$(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test
+	$(MAKE) tsan
 	ARENA_BIN=$(BIN) ARENA_VALGRIND=1 $(E2E_BIN)
 	$(MAKE) fuzz-regress
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 unit: $(UNIT_BIN)
 	$(UNIT_BIN)
+
+# The suites that run threads (the solver's lazy SMP) under ThreadSanitizer,
+# in build/tsan; `make check` runs it. TSAN_OPTIONS makes a race fail the case.
+tsan:
+	$(MAKE) SAN=thread build/tsan/tests/unit
+	TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/unit --filter 'solver/*threads*'
 
 e2e: all $(E2E_BIN)
 	ARENA_BIN=$(BIN) ARENA_VALGRIND=0 $(E2E_BIN)
