@@ -57,6 +57,23 @@ Test(e2e_solver, solve_prints_the_score_of_each_line)
     free(dir);
 }
 
+/* Lazy SMP: the scores do not depend on the number of threads. */
+Test(e2e_solver, threads_print_the_same_scores)
+{
+    char *dir = e2e_fixture("connect4/solve");
+    static const char *const threads[] = { "1", "2", "4" };
+    for (size_t i = 0; i < sizeof threads / sizeof *threads; i++) {
+        struct e2e_run r;
+        e2e_run(&r, dir, NULL, "engine", "solve", "--threads", threads[i], "positions.txt",
+                NULL);
+        cr_assert_eq(r.status, 0, "--threads %s: exit %d, stderr: %s", threads[i], r.status,
+                     r.err);
+        assert_scores(&r, "connect4/solve/positions.scores");
+        e2e_run_free(&r);
+    }
+    free(dir);
+}
+
 Test(e2e_solver, weak_prints_win_draw_loss)
 {
     char *dir = e2e_fixture("connect4/solve");
@@ -123,8 +140,9 @@ Test(e2e_solver, missing_file_and_bad_options)
     e2e_run_free(&r);
     e2e_run(&r, ".", NULL, "engine", "solve", "--depth", "3", NULL);
     cr_expect_eq(r.status, EXIT_BAD, "exit %d", r.status);
-    cr_expect(strstr(r.err, "engine: solve takes --weak, --tt-mb and --book only") == r.err, "%s",
-              r.err);
+    cr_expect(strstr(r.err, "engine: solve takes --weak, --tt-mb, --threads and --book only")
+                  == r.err,
+              "%s", r.err);
     e2e_run_free(&r);
 }
 
@@ -217,7 +235,11 @@ Test(e2e_solver, book_refuses_bad_command_lines)
           "engine: --from '1212121': move 8: game is already over" },
         { { "book", "--depth", "2", "--weak", "out.txt", NULL },
           "engine: book takes --depth, --from and --tt-mb only" },
-        { { "solve", "--from", "4", NULL }, "engine: solve takes --weak, --tt-mb and --book only" },
+        { { "solve", "--from", "4", NULL },
+          "engine: solve takes --weak, --tt-mb, --threads and --book only" },
+        { { "solve", "--threads", "0", NULL }, "engine: --threads must be a number from 1 to 64" },
+        { { "book", "--depth", "2", "--threads", "2", "out.txt", NULL },
+          "engine: book takes --depth, --from and --tt-mb only" },
     };
     char *dir = e2e_tmpdir();
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

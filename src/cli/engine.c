@@ -56,7 +56,7 @@ static const char usage_text[] =
     "      per depth, then the total node count (the search's signature).\n"
     "      Default depths 1-10.\n"
     "\n"
-    "  engine solve [--weak] [--tt-mb N] [--book BOOK] [FILE...]\n"
+    "  engine solve [--weak] [--tt-mb N] [--threads N] [--book BOOK] [FILE...]\n"
     "      The perfect Connect-4 solver. Reads move strings (1-based column digits\n"
     "      from the empty board, e.g. 4453), one per line, from the FILEs or stdin;\n"
     "      a line may also carry the expected score after a space (the public test\n"
@@ -70,6 +70,8 @@ static const char usage_text[] =
     "      from the expected one). The table (default 64 MiB) is kept across lines.\n"
     "      --book BOOK takes the score of every position BOOK holds from it instead\n"
     "      of searching (fixtures/connect4/book.txt is the shipped one).\n"
+    "      --threads N (1-64, default 1) searches with N threads sharing the table;\n"
+    "      scores are the same for any N, NODES (all threads') and times vary.\n"
     "\n"
     "  engine book --depth N [--from MOVES] [--tt-mb N] OUT\n"
     "      Makes a Connect-4 opening book with the solver: the exact score of every\n"
@@ -93,7 +95,7 @@ static const char usage_text[] =
     "table size in MiB (default 32). Bad input exits with status 2 and writes nothing.\n";
 
 enum { OPT_GAME = 256, OPT_DEPTH, OPT_DEPTHS, OPT_PLAYER, OPT_SEED, OPT_TT, OPT_JSON,
-       OPT_WEIGHTS, OPT_EVAL, OPT_WEAK, OPT_BOOK, OPT_FROM };
+       OPT_WEIGHTS, OPT_EVAL, OPT_WEAK, OPT_BOOK, OPT_FROM, OPT_THREADS };
 
 static const struct option long_opts[] = {
     { "game", required_argument, NULL, OPT_GAME },
@@ -108,6 +110,7 @@ static const struct option long_opts[] = {
     { "weak", no_argument, NULL, OPT_WEAK },
     { "book", required_argument, NULL, OPT_BOOK },
     { "from", required_argument, NULL, OPT_FROM },
+    { "threads", required_argument, NULL, OPT_THREADS },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -125,6 +128,7 @@ struct engine_args {
     int weak;                           /* solve --weak */
     const char *book;                   /* solve --book */
     const char *from;                   /* book --from */
+    long threads;                       /* solve --threads; 0: not given */
 };
 
 /* Parses the options of a command; 0, 1 for --help, or EXIT_BAD_INPUT. */
@@ -183,6 +187,11 @@ static int parse_options(int argc, char **argv, const char *cmd, struct engine_a
             break;
         case OPT_FROM:
             a->from = optarg;
+            break;
+        case OPT_THREADS:
+            if (cli_int(optarg, 1, C4S_MAX_THREADS, &a->threads) != 0)
+                return cli_usage(PROG, "--threads must be a number from 1 to %d",
+                                 C4S_MAX_THREADS);
             break;
         case OPT_JSON:
             a->json = optarg;
@@ -689,7 +698,7 @@ static int cmd_solve(int argc, char **argv, struct engine_args *a)
     if (rc)
         return rc;
     if (a->json || a->depth_given || a->depths_given || a->weights || a->evaluate || a->from)
-        return cli_usage(PROG, "solve takes --weak, --tt-mb and --book only");
+        return cli_usage(PROG, "solve takes --weak, --tt-mb, --threads and --book only");
     struct c4book book;
     struct err e;
     if (a->book && c4book_load(a->book, &book, &e) != 0) {
@@ -704,6 +713,9 @@ static int cmd_solve(int argc, char **argv, struct engine_args *a)
     }
     if (a->book)
         c4s_set_book(&s, &book);
+    if (a->threads > 1 && c4s_set_threads(&s, (int)a->threads) != 0)
+        fprintf(stderr, PROG ": out of memory for %ld threads' tables, solving with one\n",
+                a->threads);
     int status = 0;
     if (optind == argc)
         status = c4solvelines_run(&s, stdin, "<stdin>", a->weak, stdout, stderr);
@@ -735,7 +747,8 @@ static int cmd_book(int argc, char **argv, struct engine_args *a)
     }
     if (rc)
         return rc;
-    if (a->json || a->depths_given || a->weights || a->evaluate || a->weak || a->book)
+    if (a->json || a->depths_given || a->weights || a->evaluate || a->weak || a->book
+        || a->threads)
         return cli_usage(PROG, "book takes --depth, --from and --tt-mb only");
     if (!a->depth_given || a->depth > C4BOOKMAKE_MAX_DEPTH)
         return cli_usage(PROG, "book needs --depth from 1 to %d", C4BOOKMAKE_MAX_DEPTH);
