@@ -381,7 +381,8 @@ ParameterizedTest(struct set_name *set, solver, public_test_set_samples)
  * a table kept from one position to the next, every score is the published
  * one (Begin-Easy's first lines and positions of the layout test, the same
  * table going far on the larger ones), and clearing between positions does
- * not change that. `make tsan` runs these under ThreadSanitizer. */
+ * not change that (tests/tsan/solver_threads.c runs the same under
+ * ThreadSanitizer, `make tsan`). */
 struct threads_case {
     int threads;
 };
