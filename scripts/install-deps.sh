@@ -4,12 +4,14 @@
 # cJSON or Criterion; it is safe to run by hand and to run twice.
 #
 #   install-deps.sh        build and test: cJSON, Criterion, valgrind, gnuplot
+#                          and jq (scripts/plot-bench.sh), xmllint (the
+#                          tests read the plots' SVG with it)
 #   install-deps.sh fuzz   also clang and its libFuzzer runtime (make fuzz and
 #                          make fuzz-regress run it when clang cannot link a
 #                          fuzzer)
 set -eu
 
-PACKAGES="pkg-config libcjson-dev libcriterion-dev gnuplot-nox valgrind"
+PACKAGES="pkg-config libcjson-dev libcriterion-dev gnuplot-nox jq libxml2-utils valgrind"
 if [ "${1:-}" = fuzz ]; then
     PACKAGES="$PACKAGES clang"
     # libFuzzer's runtime has its own package from LLVM 14 on (a Recommends
