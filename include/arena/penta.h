@@ -73,9 +73,11 @@ int penta_model_parse(const char *name, enum penta_model *m);
  * model m, elo0 < elo1 assumed. PENTA_EXACT maximises the likelihood under
  * each hypothesis (the global maximum: see penta.c); PENTA_APPROX is
  * fishtest's closed form (LLR_alt2 for logistic, LLR_normalized_alt for
- * normalized), close to exact when the test is near its bounds. No pair:
- * 0. Always finite for finite Elo bounds with |nelo| < PENTA_NELO_MAX and
- * logistic |elo| < PENTA_ELO_MAX. */
+ * normalized): within 1e-3 of exact on fishtest's runs of thousands of
+ * pairs with bounds a few Elo apart, 0.006 on 128 pairs, but far off on
+ * lopsided counts (5550 pairs all won, nelo 0 to 5: 0.26 where exact gives
+ * 111.8). No pair: 0. Finite whenever the bounds
+ * are within PENTA_NELO_MAX (normalized) or PENTA_ELO_MAX (logistic) of 0. */
 #define PENTA_NELO_MAX 1000.0
 #define PENTA_ELO_MAX 1000.0
 double penta_llr(const struct penta *p, enum penta_model m, enum penta_method method,
