@@ -1,7 +1,8 @@
 # arena - build, test, demo, bench, install.
 #
 #   make            the library and every binary, into bin/
-#   make test       unit suites, then the end-to-end suite under valgrind
+#   make test       the layer check, the unit suites, then the end-to-end
+#                   suite under valgrind
 #   make demo       a Max-Connect4 round-robin tournament (random, depths 1-7)
 #   make bench      search speed and node-count signatures
 #   make bench-referee  referee overhead, concurrency, a 10,000-game tournament
@@ -13,7 +14,12 @@
 #   make SAN=1 …    any target built with ASan/UBSan, in build/check
 #   make fuzz       every libFuzzer target of tests/fuzz for FUZZ_SECONDS (20)
 #   make fuzz-regress  every fuzz target once over its seeds and regressions
-#   make install    PREFIX (default /usr/local) and DESTDIR as usual
+#   make install    arena and arena-TOOL commands, man pages, data, license;
+#                   PREFIX (default /usr/local), DESTDIR, CFLAGS, CPPFLAGS,
+#                   LDFLAGS as usual (docs/install.md)
+#   make uninstall  the same PREFIX and DESTDIR: removes all of it
+#   make test-install  installs into temporary folders, runs the installed
+#                   commands from elsewhere, checks the man pages, uninstalls
 #
 # cJSON and Criterion come from the distribution via pkg-config; when
 # pkg-config cannot find them, scripts/install-deps.sh installs them.
@@ -28,17 +34,29 @@ MAKEFLAGS += --no-builtin-rules
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
+# The GNU installation folders, each overridable.
+bindir      ?= $(PREFIX)/bin
+datarootdir ?= $(PREFIX)/share
+datadir     ?= $(datarootdir)
+mandir      ?= $(datarootdir)/man
+docdir      ?= $(datarootdir)/doc/arena
+# The installed data, compiled into the binaries (datadir.h).
+ARENA_DATADIR = $(datadir)/arena
+# include/arena/version.h is the one place the version is written.
+VERSION := $(shell sed -n 's/^\#define ARENA_VERSION "\(.*\)"/\1/p' include/arena/version.h)
 CC      ?= cc
 
 # SAN=1: AddressSanitizer (with leak checking) and UndefinedBehaviorSanitizer,
 # every finding fatal, in a folder of its own; -O1 keeps the solver tests fast
 # enough under ASan. valgrind cannot run ASan binaries, so the e2e suite runs
-# them directly.
+# them directly. ARENA_DEEP_CHECKS turns on the asserts that cost a hot loop
+# a noticeable share of its time (the solver's per-node invariants); the
+# cheap asserts run in every build.
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ifeq ($(SAN),1)
 BUILD   := build/check
 BIN     := build/check/bin
-OPT     := -O1 -g $(SANITIZE)
+OPT     := -O1 -g $(SANITIZE) -DARENA_DEEP_CHECKS
 LDOPT   := $(SANITIZE)
 VALGRIND_E2E := 0
 else
@@ -60,15 +78,29 @@ CRIT_LIBS  = $(shell pkg-config --libs criterion)
 
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
 CFLAGS  ?=
-ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(OPT) $(ARCH_FLAGS) $(WARN) -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
+CPPFLAGS ?=
+LDFLAGS ?=
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(OPT) $(ARCH_FLAGS) $(WARN) -Iinclude -MMD -MP $(PKG_CFLAGS) \
+             $(CPPFLAGS) $(CFLAGS)
 
-LIB_SRC  := $(wildcard src/core/*.c) $(wildcard src/games/*/*.c) $(wildcard src/referee/*.c) \
-            $(wildcard src/learn/*.c)
+LIB_SRC  := $(wildcard src/core/*.c) $(wildcard src/games/*/*.c) $(wildcard src/engine/*.c) \
+            $(wildcard src/referee/*.c) $(wildcard src/learn/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libarena.a
 
-CLI_SRC  := $(wildcard src/cli/*.c)
-BINARIES := $(CLI_SRC:src/cli/%.c=$(BIN)/%)
+# src/cli: one NAME_main.c per binary (bin/NAME), and the parts of the
+# binaries with subcommands (engine_*.c), in an archive of their own so that
+# each binary links only what it calls.
+CLI_MAINS := $(wildcard src/cli/*_main.c)
+CLI_PARTS := $(filter-out $(CLI_MAINS),$(wildcard src/cli/*.c))
+CLI_LIB   := $(BUILD)/libarena-cli.a
+BINARIES  := $(CLI_MAINS:src/cli/%_main.c=$(BIN)/%)
+# The tools `arena TOOL` runs, installed as arena-TOOL (bin/ keeps the
+# assignments' names, with arena-TOOL links beside them for bin/arena).
+TOOLS       := engine referee maxconnect4 spfiar checkers nim
+ARENA_LINKS := $(TOOLS:%=$(BIN)/arena-%)
+MAN_PAGES   := $(wildcard man/*.1)
+DOC_FILES   := LICENSE NEWS README.md docs/install.md
 
 UNIT_SRC := $(filter-out tests/test_e2e%.c,$(wildcard tests/test_*.c)) tests/c4_testutil.c
 E2E_SRC  := $(wildcard tests/test_e2e*.c) tests/e2e_util.c
@@ -76,9 +108,21 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test unit e2e check demo bench bench-referee bench-solver bench-learn clean install uninstall
+.PHONY: all deps test check-layers unit e2e check demo bench bench-referee bench-solver bench-learn clean install \
+        uninstall test-install
 
-all: $(BINARIES)
+all: $(BINARIES) $(ARENA_LINKS)
+
+# The data folder is compiled into datadir.o alone; the stamp changes (and
+# the object is rebuilt) only when the folder does, e.g. another PREFIX.
+DATADIR_STAMP := $(BUILD)/datadir.stamp
+$(DATADIR_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(ARENA_DATADIR)' | cmp -s - $@ 2>/dev/null || echo '$(ARENA_DATADIR)' > $@
+$(BUILD)/src/core/datadir.o: $(DATADIR_STAMP)
+$(BUILD)/src/core/datadir.o: ALL_CFLAGS += -DARENA_DATADIR='"$(ARENA_DATADIR)"'
+.PHONY: FORCE
+FORCE:
 
 deps:
 	@pkg-config --exists $(PKGS) 2>/dev/null || sh scripts/install-deps.sh
@@ -91,24 +135,35 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/%: $(BUILD)/src/cli/%.o $(LIB)
+$(CLI_LIB): $(CLI_PARTS:%.c=$(BUILD)/%.o)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/%: $(BUILD)/src/cli/%_main.o $(CLI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) -o $@ $< $(LIB) $(CJSON_LIBS) -lm
+	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $< $(CLI_LIB) $(LIB) $(CJSON_LIBS) -lm
+
+$(BIN)/arena-%: $(BIN)/%
+	ln -sf $* $@
 
 $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm
+	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm
 
 $(E2E_BIN): $(E2E_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm
+	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm
+
+# The include graph against the layer order (the script's header lists it).
+check-layers:
+	@sh scripts/check-layers.sh
 
 # The unit suites, then every end-to-end case (binaries on fixtures, output
 # compared byte for byte) under valgrind in the release build.
 # The tools the tests run besides the binaries come from install-deps too.
 TEST_TOOLS := valgrind gnuplot jq xmllint
 
-test: all $(UNIT_BIN) $(E2E_BIN)
+test: check-layers all $(UNIT_BIN) $(E2E_BIN)
 	@for t in $(TEST_TOOLS); do command -v $$t >/dev/null 2>&1 || { sh scripts/install-deps.sh; break; }; done
 	$(UNIT_BIN)
 	ARENA_BIN=$(BIN) ARENA_VALGRIND=$(VALGRIND_E2E) $(E2E_BIN)
@@ -154,12 +209,36 @@ bench-solver: all
 bench-learn: all
 	@sh scripts/bench-learn.sh $(BIN)
 
+# Nothing goes under a bare name another package owns: arena, arena-TOOL,
+# man pages arena(1) and arena-TOOL(1), data and docs in folders named arena.
+# The man pages name the data folder and the version as installed.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(BINARIES) $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(ARENA_DATADIR) $(DESTDIR)$(mandir)/man1 \
+	    $(DESTDIR)$(docdir)
+	install -m 755 $(BIN)/arena $(DESTDIR)$(bindir)/arena
+	for t in $(TOOLS); do install -m 755 $(BIN)/$$t $(DESTDIR)$(bindir)/arena-$$t || exit 1; done
+	install -m 644 fixtures/learn/trained.weights $(DESTDIR)$(ARENA_DATADIR)/qlearn.weights
+	install -m 644 fixtures/connect4/book.txt $(DESTDIR)$(ARENA_DATADIR)/connect4-book.txt
+	for p in $(MAN_PAGES); do \
+	    sed -e 's|@DATADIR@|$(ARENA_DATADIR)|g' -e 's|@VERSION@|$(VERSION)|g' $$p \
+	        > $(DESTDIR)$(mandir)/man1/$${p#man/} && chmod 644 $(DESTDIR)$(mandir)/man1/$${p#man/} \
+	        || exit 1; \
+	done
+	install -m 644 $(DOC_FILES) $(DESTDIR)$(docdir)
 
 uninstall:
-	rm -f $(BINARIES:$(BIN)/%=$(DESTDIR)$(PREFIX)/bin/%)
+	rm -f $(DESTDIR)$(bindir)/arena $(TOOLS:%=$(DESTDIR)$(bindir)/arena-%)
+	rm -f $(DESTDIR)$(ARENA_DATADIR)/qlearn.weights $(DESTDIR)$(ARENA_DATADIR)/connect4-book.txt
+	rm -f $(MAN_PAGES:man/%=$(DESTDIR)$(mandir)/man1/%)
+	rm -f $(patsubst %,$(DESTDIR)$(docdir)/%,$(notdir $(DOC_FILES)))
+	rmdir $(DESTDIR)$(ARENA_DATADIR) $(DESTDIR)$(docdir) 2>/dev/null || true
+
+# Install into temporary folders, run the installed commands from another
+# folder against the installed data, check every man page, uninstall
+# (scripts/test-install.sh). CI runs it after `make test`.
+test-install: all
+	@command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1 || sh scripts/install-deps.sh
+	MAKE="$(MAKE)" sh scripts/test-install.sh
 
 clean:
 	rm -rf build bin

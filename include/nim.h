@@ -16,12 +16,14 @@
  * Boards from new_board, copy_board, board_from_argv and hash2board are the
  * caller's, freed with free_board; a table from mk_nim_hash is freed, boards
  * and moves included, with free_nim_hash.
+ *
+ * Like the course's own nim.h it includes nothing: a file that uses the C
+ * library includes what it uses before this header (the course's graders
+ * compile nim.c against their original header; tests/test_e2e_nim.c
+ * checks that it builds so).
  */
 #ifndef NIM_H
 #define NIM_H
-
-#include <stdio.h>
-#include <stdlib.h>
 
 struct move {
     int row;

@@ -5,13 +5,15 @@
 #
 #   install-deps.sh        build and test: cJSON, Criterion, valgrind, gnuplot
 #                          and jq (scripts/plot-bench.sh), xmllint (the
-#                          tests read the plots' SVG with it)
+#                          tests read the plots' SVG with it), Python 3 (the
+#                          quick start's engines, docs/quickstart), man and
+#                          groff (make test-install checks the man pages)
 #   install-deps.sh fuzz   also clang and its libFuzzer runtime (make fuzz and
 #                          make fuzz-regress run it when clang cannot link a
 #                          fuzzer)
 set -eu
 
-PACKAGES="pkg-config libcjson-dev libcriterion-dev gnuplot-nox jq libxml2-utils valgrind"
+PACKAGES="pkg-config libcjson-dev libcriterion-dev gnuplot-nox jq libxml2-utils valgrind python3 man-db groff-base"
 if [ "${1:-}" = fuzz ]; then
     PACKAGES="$PACKAGES clang"
     # libFuzzer's runtime has its own package from LLVM 14 on (a Recommends

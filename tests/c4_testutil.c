@@ -1,7 +1,7 @@
 /* c4_testutil.c - Connect-4 helpers shared by the unit suites (c4_testutil.h). */
 #include <criterion/criterion.h>
 #include <string.h>
-#include "arena/c4solver.h"
+#include "arena/c4moves.h"
 #include "c4_testutil.h"
 
 #define DIRECTIONS 4
@@ -14,7 +14,7 @@ struct c4_pos pos_from_moves(const char *moves)
 {
     struct c4_pos p;
     const char *why = NULL;
-    int at = c4s_parse_moves(moves, strlen(moves), &p, &why);
+    int at = c4moves_parse(moves, strlen(moves), &p, &why);
     cr_assert_eq(at, 0, "'%s': bad at %d: %s", moves, at, why ? why : "");
     return p;
 }

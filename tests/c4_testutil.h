@@ -16,7 +16,7 @@
  * to_move (1 or 2) to move; fails the test on a row of the wrong length. */
 struct c4_pos pos_from_rows(const char *const rows[C4_HEIGHT], int to_move);
 
-/* The position after the 1-based column digits of moves (c4s_parse_moves);
+/* The position after the 1-based column digits of moves (c4moves_parse);
  * fails the test when they are not a valid, unfinished game. */
 struct c4_pos pos_from_moves(const char *moves);
 

@@ -9,16 +9,18 @@
 #include <cjson/cJSON.h>
 #include "arena/analyze.h"
 #include "arena/nimgame.h"
+#include "arena/registry.h"
 #include "arena/rng.h"
+#include "arena/search.h"
 #include "c4_testutil.h"
 
 #define POSITIONS 40
 #define MC4_EMPTY 7
 #define SEED 11
 
-static enum ana_outcome sign_outcome(int v)
+static enum rec_outcome sign_outcome(int v)
 {
-    return v > 0 ? ANA_WIN : v < 0 ? ANA_LOSS : ANA_DRAW;
+    return v > 0 ? REC_WIN : v < 0 ? REC_LOSS : REC_DRAW;
 }
 
 /* Plays random moves from the start until `empty` cells are left. */
@@ -49,11 +51,11 @@ Test(analyze, maxconnect4_matches_minimax_to_the_end)
         random_mc4(&r, &p, MC4_EMPTY);
         struct search_result res;
         search_minimax(&s, &p, MC4_EMPTY, &res);
-        enum ana_outcome want = sign_outcome(res.value), got = ana_value(&a, &p);
+        enum rec_outcome want = sign_outcome(res.value), got = ana_value(&a, &p);
         cr_expect_eq(got, want, "position %d: analyzer %s, minimax %s (value %d)", i,
-                     ana_outcome_name(got), ana_outcome_name(want), res.value);
+                     rec_outcome_name(got), rec_outcome_name(want), res.value);
         random_mc4(&r, &p, MC4_EMPTY + 1);
-        cr_expect_eq(ana_value(&a, &p), ANA_UNKNOWN, "position %d: one cell too many", i);
+        cr_expect_eq(ana_value(&a, &p), REC_UNKNOWN, "position %d: one cell too many", i);
     }
     search_free(&s);
     ana_free(&a);
@@ -77,9 +79,9 @@ Test(analyze, nim_closed_form_matches_minimax)
             total += p.heap[row] = (uint8_t)((code >> (2 * row)) & 3);
         struct search_result res;
         search_minimax(&s, &p, total, &res);
-        enum ana_outcome want = sign_outcome(res.value), got = ana_value(&a, &p);
+        enum rec_outcome want = sign_outcome(res.value), got = ana_value(&a, &p);
         cr_expect_eq(got, want, "rows %d %d %d: analyzer %s, minimax %s", p.heap[0], p.heap[1],
-                     p.heap[2], ana_outcome_name(got), ana_outcome_name(want));
+                     p.heap[2], rec_outcome_name(got), rec_outcome_name(want));
     }
     search_free(&s);
     ana_free(&a);
@@ -90,7 +92,7 @@ Test(analyze, checkers_has_no_oracle)
     struct analyzer a;
     struct ana_opts o = { .budget_ms = 1, .max_empty = 0 };
     struct err e;
-    cr_expect_eq(ana_init(&a, game_find("checkers"), &o, &e), -1);
+    cr_expect_eq(ana_init(&a, registry_find("checkers"), &o, &e), -1);
     cr_expect_str_eq(e.msg, "no exact oracle for checkers: analyze handles connect4, "
                             "maxconnect4 and nim");
 }
@@ -105,13 +107,13 @@ Test(analyze, connect4_node_budget_stops_the_solver)
     struct analyzer a;
     struct ana_opts o = { .budget_ms = ANA_DEFAULT_BUDGET_MS, .node_budget = 1 };
     cr_assert_eq(ana_init(&a, &game_connect4, &o, &e), 0, "%s", e.msg);
-    enum ana_outcome got = ana_value(&a, &p);
-    cr_expect_eq(got, ANA_UNKNOWN, "one node: %s", ana_outcome_name(got));
+    enum rec_outcome got = ana_value(&a, &p);
+    cr_expect_eq(got, REC_UNKNOWN, "one node: %s", rec_outcome_name(got));
     ana_free(&a);
     o.node_budget = 0;
     cr_assert_eq(ana_init(&a, &game_connect4, &o, &e), 0, "%s", e.msg);
     got = ana_value(&a, &p);
-    cr_expect_eq(got, ANA_LOSS, "no node limit: %s", ana_outcome_name(got));
+    cr_expect_eq(got, REC_LOSS, "no node limit: %s", rec_outcome_name(got));
     ana_free(&a);
 }
 
@@ -125,13 +127,17 @@ Test(analyze, illegal_move_after_a_blunder_is_refused)
     struct err e;
     cr_assert_eq(ana_init(&a, &game_nim, &o, &e), 0, "%s", e.msg);
     /* From 1 3 5 7: a's 0:1 leaves b a win, b's 1:3 throws it away. */
-    cJSON *rec = cJSON_Parse(
+    cJSON *json = cJSON_Parse(
         "{\"index\":7,\"moves\":["
         "{\"ply\":1,\"engine\":\"a\",\"move\":\"0:1\",\"status\":\"ok\"},"
         "{\"ply\":2,\"engine\":\"b\",\"move\":\"1:3\",\"status\":\"ok\"},"
         "{\"ply\":3,\"engine\":\"a\",\"move\":\"9:9\",\"status\":\"ok\"}]}");
-    cr_assert_eq(ana_game(&a, rec, &e), -1);
+    struct game_record rec;
+    cr_assert_eq(rec_decode(json, &rec, &e), 0, "%s", e.msg);
+    cr_assert_eq(ana_game(&a, &rec, &e), -1);
     cr_assert_str_eq(e.msg, "game 7: a recorded move is not legal");
-    cJSON_Delete(rec);
+    cr_assert_eq(rec.has & REC_HAS_ANALYSIS, 0, "a refused record was given an analysis");
+    rec_free(&rec);
+    cJSON_Delete(json);
     ana_free(&a);
 }

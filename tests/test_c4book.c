@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/c4book.h"
+#include "arena/c4bookmake.h"
+#include "arena/c4key.h"
+#include "arena/c4solver.h"
 #include "c4_testutil.h"
 
 #define TT_BYTES ((size_t)4 << 20)
@@ -25,12 +28,12 @@
 #define BOOK_DEPTH 3
 #define SHIPPED_BOOK "fixtures/connect4/book.txt"
 
-static char *make_book(const char *root, int depth, size_t *len, struct c4book_stats *st)
+static char *make_book(const char *root, int depth, size_t *len, struct c4bookmake_stats *st)
 {
     struct c4s s;
     cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
     char *text;
-    cr_assert_eq(c4book_make(&s, root, depth, &text, len, st), 0, "making the book of %s",
+    cr_assert_eq(c4bookmake_run(&s, root, depth, &text, len, st), 0, "making the book of %s",
                  root);
     c4s_free(&s);
     return text;
@@ -87,7 +90,7 @@ ParameterizedTestParameters(c4book, made_book_agrees_with_solving_each_position)
         { ROOT_MIDDLE, BOOK_DEPTH },
         { ROOT_LATE, BOOK_DEPTH + 1 },
         /* Deeper than the game lasts: the book ends at the full board. */
-        { "545134666557644476121554316222", C4BOOK_MAX_DEPTH },
+        { "545134666557644476121554316222", C4BOOKMAKE_MAX_DEPTH },
     };
     return cr_make_param_array(struct scored_root, roots, sizeof roots / sizeof *roots);
 }
@@ -95,7 +98,7 @@ ParameterizedTestParameters(c4book, made_book_agrees_with_solving_each_position)
 ParameterizedTest(struct scored_root *r, c4book, made_book_agrees_with_solving_each_position)
 {
     size_t len;
-    struct c4book_stats st;
+    struct c4bookmake_stats st;
     char *text = make_book(r->root, r->depth, &len, &st);
     struct agree a = { .lines = 0 };
     /* The smallest table: it is cleared before every line. */
@@ -131,14 +134,14 @@ static void check_order(const char *moves, int score, void *ctx)
               "%s comes after %s", moves, o->prev);
     snprintf(o->prev, sizeof o->prev, "%s", moves);
     struct c4_pos p = pos_from_moves(moves);
-    cr_expect_eq(c4book_lookup(&o->seen, c4s_key(&p)), score, "%s: looked up %d, line says %d",
-                 moves, c4book_lookup(&o->seen, c4s_key(&p)), score);
+    cr_expect_eq(c4book_lookup(&o->seen, c4key_of(&p)), score, "%s: looked up %d, line says %d",
+                 moves, c4book_lookup(&o->seen, c4key_of(&p)), score);
 }
 
 Test(c4book, lines_are_in_book_order_and_read_back)
 {
     size_t len;
-    struct c4book_stats st;
+    struct c4bookmake_stats st;
     char *text = make_book(ROOT_MIDDLE, BOOK_DEPTH, &len, &st);
     struct order o = { .prev = "", .root = ROOT_MIDDLE, .depth = BOOK_DEPTH };
     read_book(text, len, &o.seen);
@@ -196,9 +199,9 @@ Test(c4book, a_position_and_its_mirror_share_an_entry)
     read_book(text, strlen(text), &b);
     struct c4_pos p = pos_from_moves("4453"), m = pos_from_moves("4435");
     struct c4_pos other = pos_from_moves("4452");
-    cr_expect_eq(c4book_lookup(&b, c4s_key(&p)), -2, "the position itself");
-    cr_expect_eq(c4book_lookup(&b, c4s_key(&m)), -2, "its mirror image");
-    cr_expect_eq(c4book_lookup(&b, c4s_key(&other)), C4S_UNKNOWN, "another position");
+    cr_expect_eq(c4book_lookup(&b, c4key_of(&p)), -2, "the position itself");
+    cr_expect_eq(c4book_lookup(&b, c4key_of(&m)), -2, "its mirror image");
+    cr_expect_eq(c4book_lookup(&b, c4key_of(&other)), C4BOOK_NONE, "another position");
     cr_expect_eq(b.max_moves, 4, "max_moves %d", b.max_moves);
     c4book_free(&b);
 }
@@ -209,7 +212,7 @@ Test(c4book, the_empty_board_and_an_empty_book)
     struct c4book b;
     read_book(text, strlen(text), &b);
     struct c4_pos empty = pos_from_moves("");
-    cr_expect_eq(c4book_lookup(&b, c4s_key(&empty)), 1, "the empty board's line ' 1'");
+    cr_expect_eq(c4book_lookup(&b, c4key_of(&empty)), 1, "the empty board's line ' 1'");
     cr_expect_eq(b.n, 2, "%zu entries", b.n);
     c4book_free(&b);
     FILE *f = fopen("/dev/null", "r");
@@ -219,7 +222,7 @@ Test(c4book, the_empty_board_and_an_empty_book)
     fclose(f);
     cr_expect_eq(b.n, 0, "%zu entries in an empty book", b.n);
     cr_expect_eq(b.max_moves, -1, "max_moves %d", b.max_moves);
-    cr_expect_eq(c4book_lookup(&b, c4s_key(&empty)), C4S_UNKNOWN, "nothing in an empty book");
+    cr_expect_eq(c4book_lookup(&b, c4key_of(&empty)), C4BOOK_NONE, "nothing in an empty book");
     c4book_free(&b);
 }
 
@@ -303,7 +306,7 @@ ParameterizedTest(struct known *c, c4book, shipped_book_holds_the_known_solution
     cr_expect_eq(b.n, 30, "%zu positions", b.n);
     cr_expect_eq(b.max_moves, 2, "max_moves %d", b.max_moves);
     struct c4_pos p = pos_from_moves(c->moves);
-    int got = c4book_lookup(&b, c4s_key(&p));
+    int got = c4book_lookup(&b, c4key_of(&p));
     cr_expect_eq(got, c->score, "'%s': the book says %d, known %d", c->moves, got, c->score);
     c4book_free(&b);
 }

@@ -371,8 +371,6 @@ struct usage_case {
 ParameterizedTestParameters(e2e_learn, usage_error)
 {
     static struct usage_case cases[] = {
-        { { "one-move", "--game", "connect4", "--player", "qlearn", "a", "b" },
-          "engine: --player qlearn needs --weights FILE" },
         { { "one-move", "--game", "connect4", "--weights", "w", "a", "b" },
           "engine: --weights belongs to --player qlearn or qlearn-ab" },
         { { "one-move", "--player", "qlearn-ab", "--weights", "w", "a", "b" },

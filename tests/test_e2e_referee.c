@@ -196,7 +196,7 @@ ParameterizedTestParameters(e2e_referee, usage_error)
           "referee: --concurrency must be a number from 1 to 256, got 'x'\n" },
         { { "tournament", "--shard", "3/2", "" },
           "referee: shard must be K/N with 1 <= K <= N, got '3/2'\n" },
-        { { "match", "--rounds", "2", "" }, "referee: unknown option '--rounds'\n" },
+        { { "match", "--rounds", "2", "" }, "referee: match: unknown option '--rounds'\n" },
         { { "report", "", "", "" }, "referee: report: give one journal or match log\n" },
     };
     return cr_make_param_array(struct ref_usage, cases, sizeof cases / sizeof *cases);

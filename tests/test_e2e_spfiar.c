@@ -119,7 +119,7 @@ ParameterizedTestParameters(e2e_spfiar, usage_error)
         { 2, { "--level", "8" }, "spfiar: --level must be a number from 1 to 7, got '8'\n" },
         { 2, { "--level", "x" }, "spfiar: --level must be a number from 1 to 7, got 'x'\n" },
         { 2, { "--level", "" }, "spfiar: --level must be a number from 1 to 7, got ''\n" },
-        { 1, { "--suggest", "" }, "spfiar: --suggest needs a file\n" },
+        { 1, { "--suggest", "" }, "spfiar: option '--suggest' needs a value\n" },
         { 1, { "--bogus", "" }, "spfiar: unknown option '--bogus'\n" },
         { 1, { "play", "" }, "spfiar: unexpected argument 'play'\n" },
     };

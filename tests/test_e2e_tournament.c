@@ -421,6 +421,12 @@ ParameterizedTestParameters(e2e_tournament, bad_input_is_refused)
     static struct bad_input cases[] = {
         { "t.json", "{\n  \"game\": \"connect4\",\n  \"rounds\": 0\n}\n",
           { "--config", "t.json", "" }, "t.json:3:3: rounds must be a number from 1 to 1000000, got '0'" },
+        /* --config=FILE and an abbreviation read the file as --config FILE
+         * does (the =FILE form used to be ignored). */
+        { "t.json", "{\n  \"game\": \"connect4\",\n  \"rounds\": 0\n}\n",
+          { "--config=t.json", "", "" }, "t.json:3:3: rounds must be a number from 1 to 1000000, got '0'" },
+        { "t.json", "{\n  \"game\": \"connect4\",\n  \"rounds\": 0\n}\n",
+          { "--conf", "t.json", "" }, "t.json:3:3: rounds must be a number from 1 to 1000000, got '0'" },
         { "t.json", "{\n  \"game\": \"connect4\",\n  \"colour\": 1\n}\n",
           { "--config", "t.json", "" }, "t.json:3:3: unknown key \"colour\"" },
         { "t.json", "{\n  \"game\": \"connect4\"\n  \"rounds\": 1\n}\n",

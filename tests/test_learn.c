@@ -919,7 +919,7 @@ static int choose(enum player_kind kind, int depth, const struct qf_weights *w,
                   const struct c4_pos *p, struct search_result *r)
 {
     struct player_opts po = { .kind = kind, .depth = depth, .weights = w };
-    struct search_opts so = player_search_opts(&po, SMALL_TT_BYTES);
+    struct search_opts so = player_search_opts(&game_connect4, &po, SMALL_TT_BYTES);
     struct search s;
     cr_assert_eq(search_init(&s, &game_connect4, &so), 0);
     player_choose(&s, &po, p, r);
@@ -968,7 +968,7 @@ Test(players, qlearn_ab_value_is_the_alphabeta_value)
     struct rng r;
     rng_seed(&r, SEED_SEARCH);
     struct player_opts po = { .kind = PLAYER_QLEARN_AB, .weights = &w };
-    struct search_opts so = player_search_opts(&po, SMALL_TT_BYTES);
+    struct search_opts so = player_search_opts(&game_connect4, &po, SMALL_TT_BYTES);
     struct search s;
     cr_assert_eq(search_init(&s, &game_connect4, &so), 0);
     for (int i = 0; i < SEARCH_POSITIONS; i++) {
@@ -1003,8 +1003,8 @@ Test(players, search_with_learned_evaluation_matches_minimax)
     struct rng r;
     rng_seed(&r, SEED_SEARCH + 1);
     struct player_opts po = { .kind = PLAYER_QLEARN_AB, .weights = &w };
-    struct search_opts with_tt = player_search_opts(&po, SMALL_TT_BYTES);
-    struct search_opts no_tt = player_search_opts(&po, 0);
+    struct search_opts with_tt = player_search_opts(&game_connect4, &po, SMALL_TT_BYTES);
+    struct search_opts no_tt = player_search_opts(&game_connect4, &po, 0);
     struct search ab, mm;
     cr_assert_eq(search_init(&ab, &game_connect4, &with_tt), 0);
     cr_assert_eq(search_init(&mm, &game_connect4, &no_tt), 0);

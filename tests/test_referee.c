@@ -18,10 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "arena/journal.h"
 #include "arena/match.h"
 #include "arena/refopts.h"
+#include "arena/registry.h"
 #include "arena/sha256.h"
+#include "arena/schedule.h"
+#include "arena/stats.h"
 #include "arena/tournament.h"
+#include "arena/verify.h"
 
 struct digest {
     char text[64];
@@ -67,7 +72,7 @@ Test(referee, sha256_of_a_file_equals_that_of_its_bytes)
     cr_assert_eq(sha256_file(path, hex, &e), -1);
 }
 
-static void config(struct tour_config *c, int engines, enum tour_format f, int rounds)
+static void config(struct schedule *c, int engines, enum schedule_format f, int rounds)
 {
     memset(c, 0, sizeof *c);
     c->nengines = engines;
@@ -80,23 +85,23 @@ static void config(struct tour_config *c, int engines, enum tour_format f, int r
  * opening (the pair index), and game i is a pure function of i. */
 Test(referee, round_robin_schedule_pairs_everyone_in_both_colours)
 {
-    struct tour_config c;
-    config(&c, 5, TOUR_ROUND_ROBIN, 3);
-    long n = tour_games(&c);
+    struct schedule c;
+    config(&c, 5, SCHEDULE_ROUND_ROBIN, 3);
+    long n = schedule_games(&c);
     cr_assert_eq(n, 3 * 10 * 2, "games %ld", n);
     int as_first[5][5] = { { 0 } };
     for (long i = 1; i <= n; i++) {
-        struct tour_game g, again;
-        tour_game_at(&c, i, &g);
-        tour_game_at(&c, i, &again);
+        struct schedule_game g, again;
+        schedule_game_at(&c, i, &g);
+        schedule_game_at(&c, i, &again);
         cr_assert(memcmp(&g, &again, sizeof g) == 0, "game %ld is not a pure function", i);
         cr_assert_eq(g.index, i);
         cr_assert_eq(g.pair, (i - 1) / 2, "game %ld pair %ld", i, g.pair);
         cr_assert_neq(g.side[0], g.side[1], "game %ld: an engine against itself", i);
         as_first[g.side[0]][g.side[1]]++;
         if (i % 2 == 0) {
-            struct tour_game prev;
-            tour_game_at(&c, i - 1, &prev);
+            struct schedule_game prev;
+            schedule_game_at(&c, i - 1, &prev);
             cr_assert(prev.side[0] == g.side[1] && prev.side[1] == g.side[0],
                       "games %ld and %ld do not swap colours", i - 1, i);
         }
@@ -109,13 +114,13 @@ Test(referee, round_robin_schedule_pairs_everyone_in_both_colours)
 
 Test(referee, gauntlet_schedule_plays_the_first_engine_every_game)
 {
-    struct tour_config c;
-    config(&c, 4, TOUR_GAUNTLET, 2);
-    cr_assert_eq(tour_games(&c), 2 * 3 * 2);
+    struct schedule c;
+    config(&c, 4, SCHEDULE_GAUNTLET, 2);
+    cr_assert_eq(schedule_games(&c), 2 * 3 * 2);
     int opponent[4] = { 0 };
-    for (long i = 1; i <= tour_games(&c); i++) {
-        struct tour_game g;
-        tour_game_at(&c, i, &g);
+    for (long i = 1; i <= schedule_games(&c); i++) {
+        struct schedule_game g;
+        schedule_game_at(&c, i, &g);
         cr_assert(g.side[0] == 0 || g.side[1] == 0, "game %ld without engine 0", i);
         opponent[g.side[0] + g.side[1]]++;
     }
@@ -127,25 +132,25 @@ Test(referee, gauntlet_schedule_plays_the_first_engine_every_game)
  * cutechess documents (score -> Elo, normal 95% interval, erf LOS, GSPRT). */
 Test(referee, statistics_match_independent_values)
 {
-    cr_assert_float_eq(tour_elo(0.5), 0.0, 1e-12);
-    cr_assert_float_eq(tour_elo(0.75), 190.848501887865, 1e-9, "%f", tour_elo(0.75));
-    cr_assert(isinf(tour_elo(1.0)) && tour_elo(1.0) > 0);
+    cr_assert_float_eq(stats_elo(0.5), 0.0, 1e-12);
+    cr_assert_float_eq(stats_elo(0.75), 190.848501887865, 1e-9, "%f", stats_elo(0.75));
+    cr_assert(isinf(stats_elo(1.0)) && stats_elo(1.0) > 0);
     double elo, margin;
-    tour_elo_interval(30, 20, 50, &elo, &margin);
+    stats_elo_interval(30, 20, 50, &elo, &margin);
     cr_assert_float_eq(elo, 34.86007028756008, 1e-9, "%f", elo);
     cr_assert_float_eq(margin, 48.470228059870166, 1e-9, "%f", margin);
-    cr_assert_float_eq(tour_los(30, 20), 0.9213503964748575, 1e-12);
-    cr_assert_float_eq(tour_los(0, 0), 0.5, 1e-12);
-    cr_assert_float_eq(tour_sprt_llr(30, 20, 50, 0, 10), 0.5027458564789831, 1e-9, "%f",
-                       tour_sprt_llr(30, 20, 50, 0, 10));
+    cr_assert_float_eq(stats_los(30, 20), 0.9213503964748575, 1e-12);
+    cr_assert_float_eq(stats_los(0, 0), 0.5, 1e-12);
+    cr_assert_float_eq(stats_sprt_llr(30, 20, 50, 0, 10), 0.5027458564789831, 1e-9, "%f",
+                       stats_sprt_llr(30, 20, 50, 0, 10));
     double lo, hi;
-    tour_sprt_bounds(0.05, 0.05, &lo, &hi);
+    stats_sprt_bounds(0.05, 0.05, &lo, &hi);
     cr_assert_float_eq(lo, -2.9444389791664403, 1e-12);
     cr_assert_float_eq(hi, 2.9444389791664403, 1e-12);
     double v[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
-    cr_assert_float_eq(tour_percentile(v, 10, 50), 5, 0);
-    cr_assert_float_eq(tour_percentile(v, 10, 95), 10, 0);
-    cr_assert_float_eq(tour_percentile(v, 10, 0), 1, 0);
+    cr_assert_float_eq(stats_percentile(v, 10, 50), 5, 0);
+    cr_assert_float_eq(stats_percentile(v, 10, 95), 10, 0);
+    cr_assert_float_eq(stats_percentile(v, 10, 0), 1, 0);
 }
 
 struct scan_count {
@@ -182,20 +187,20 @@ Test(referee, journal_survives_a_line_cut_short)
     struct err e;
     int fd;
     struct scan_count c = { 0, 0, 0 };
-    cr_assert_eq(tour_journal_open(path, header, 0, count, &c, &fd, &e), 0, "%s", e.msg);
-    cr_assert_eq(tour_journal_append(fd, "{\"index\":1}", &e), 0);
-    cr_assert_eq(tour_journal_append(fd, "{\"index\":2}", &e), 0);
+    cr_assert_eq(journal_open(path, header, 0, count, &c, &fd, &e), 0, "%s", e.msg);
+    cr_assert_eq(journal_append(fd, "{\"index\":1}", &e), 0);
+    cr_assert_eq(journal_append(fd, "{\"index\":2}", &e), 0);
     cr_assert_eq(write(fd, "{\"index\":3,\"mov", 15), 15);
     close(fd);
-    cr_assert_eq(tour_scan(path, count, &c, &e), 0, "%s", e.msg);
+    cr_assert_eq(journal_scan(path, count, &c, &e), 0, "%s", e.msg);
     cr_assert(c.headers == 1 && c.games == 2 && c.last_index == 2, "%d %d %ld", c.headers,
               c.games, c.last_index);
-    cr_assert_eq(tour_journal_open(path, header, 0, count, &c, &fd, &e), -1,
+    cr_assert_eq(journal_open(path, header, 0, count, &c, &fd, &e), -1,
                  "an existing journal was reopened without resume");
     memset(&c, 0, sizeof c);
-    cr_assert_eq(tour_journal_open(path, header, 1, count, &c, &fd, &e), 0, "%s", e.msg);
+    cr_assert_eq(journal_open(path, header, 1, count, &c, &fd, &e), 0, "%s", e.msg);
     cr_assert_eq(c.games, 2, "resume saw %d games", c.games);
-    cr_assert_eq(tour_journal_append(fd, "{\"index\":3}", &e), 0);
+    cr_assert_eq(journal_append(fd, "{\"index\":3}", &e), 0);
     close(fd);
     FILE *f = fopen(path, "r");
     char buf[256] = "";
@@ -205,7 +210,7 @@ Test(referee, journal_survives_a_line_cut_short)
     cr_assert_str_eq(buf, "{\"schema\":\"arena.journal/1\",\"game\":\"nim\"}\n{\"index\":1}\n"
                           "{\"index\":2}\n{\"index\":3}\n");
     cJSON_ReplaceItemInObject(header, "game", cJSON_CreateString("connect4"));
-    cr_assert_eq(tour_journal_open(path, header, 1, count, &c, &fd, &e), -1);
+    cr_assert_eq(journal_open(path, header, 1, count, &c, &fd, &e), -1);
     cr_assert_eq(e.line, 1);
     cr_assert_not_null(strstr(e.msg, "\"game\" differs"), "%s", e.msg);
     cJSON_Delete(header);
@@ -219,9 +224,9 @@ Test(referee, opening_book_names_the_bad_move)
     const char *text = "# book\n4 4 4\n  3 8\n";
     cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
-    struct ref_book b;
+    struct book b;
     struct err e;
-    cr_assert_eq(ref_book_read(game_find("connect4"), path, &b, &e), -1);
+    cr_assert_eq(book_read(registry_find("connect4"), path, &b, &e), -1);
     cr_assert(e.line == 3 && e.col == 5, "%d:%d %s", e.line, e.col, e.msg);
     cr_assert_str_eq(e.msg, "'8' is not a legal move here");
     unlink(path);
@@ -232,34 +237,34 @@ Test(referee, opening_book_names_the_bad_move)
 /* '' splits into one empty word, a program that can never run. */
 Test(referee, engine_spec_refuses_an_empty_program)
 {
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
-    cr_assert_eq(ref_engine_parse("'' {in}", &eng, &e), -1);
+    cr_assert_eq(spec_parse("'' {in}", &eng, &e), -1);
     cr_assert(e.line == 1 && e.col == 1, "%d:%d", e.line, e.col);
     cr_assert_str_eq(e.msg, "empty program name");
-    cr_assert_eq(ref_engine_parse("name=x,cmd=\"\"", &eng, &e), -1);
+    cr_assert_eq(spec_parse("name=x,cmd=\"\"", &eng, &e), -1);
     cr_assert_eq(e.col, 12);
 }
 
 /* A program path ending in '/' has no base name: the path names it. */
 Test(referee, engine_spec_name_of_a_path_ending_in_a_slash)
 {
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
-    cr_assert_eq(ref_engine_parse("no-such-dir/", &eng, &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_parse("no-such-dir/", &eng, &e), 0, "%s", e.msg);
     cr_assert_str_eq(eng.name, "no-such-dir/");
-    ref_engine_free(&eng);
+    spec_free(&eng);
 }
 
 /* The digest reads regular files only: a device never ends. */
 Test(referee, engine_spec_does_not_hash_a_device, .timeout = 10)
 {
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
     char hex[SHA256_HEX];
-    cr_assert_eq(ref_engine_parse("/dev/zero {in}", &eng, &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_parse("/dev/zero {in}", &eng, &e), 0, "%s", e.msg);
     cr_assert_str_eq(eng.sha256, "");
-    ref_engine_free(&eng);
+    spec_free(&eng);
     cr_assert_eq(sha256_file("/dev/zero", hex, &e), -1);
     cr_assert_str_eq(e.msg, "not a regular file");
 }
@@ -267,12 +272,12 @@ Test(referee, engine_spec_does_not_hash_a_device, .timeout = 10)
 /* A name given apart (a config's {"name", "cmd"}) may hold ",cmd=". */
 Test(referee, engine_name_given_apart_is_taken_whole)
 {
-    struct ref_engine eng;
+    struct spec eng;
     struct err e;
-    cr_assert_eq(ref_engine_make("a,cmd=b", "x {in}", &eng, &e), 0, "%s", e.msg);
+    cr_assert_eq(spec_make("a,cmd=b", "x {in}", &eng, &e), 0, "%s", e.msg);
     cr_assert_str_eq(eng.name, "a,cmd=b");
     cr_assert(eng.argc == 2 && strcmp(eng.argv[0], "x") == 0, "%d %s", eng.argc, eng.argv[0]);
-    ref_engine_free(&eng);
+    spec_free(&eng);
 }
 
 /* ---- config files (found by tests/fuzz/referee_config) ---------------- */
@@ -330,7 +335,7 @@ static int scan_string(const char *text, struct err *e)
 {
     char *copy = strdup(text);
     struct scan_count c = { 0, 0, 0 };
-    int rc = tour_scan_text(copy, strlen(copy), count, &c, e);
+    int rc = journal_scan_text(copy, strlen(copy), count, &c, e);
     free(copy);
     return rc;
 }
@@ -366,7 +371,7 @@ Test(referee, journal_nul_byte_is_refused)
     memcpy(copy, text, sizeof text);
     struct scan_count c = { 0, 0, 0 };
     struct err e;
-    int rc = tour_scan_text(copy, sizeof text - 1, count, &c, &e);
+    int rc = journal_scan_text(copy, sizeof text - 1, count, &c, &e);
     free(copy);
     cr_assert_eq(rc, -1, "a journal line with a NUL byte was read");
     cr_assert(e.line == 2 && e.col == 12, "%d:%d", e.line, e.col);
@@ -380,10 +385,10 @@ static int book_text(const char *game, const char *text, size_t len, struct err 
     char *copy = malloc(len + 1);
     memcpy(copy, text, len);
     copy[len] = '\0';
-    struct ref_book b;
-    int rc = ref_book_parse(game_find(game), copy, len, &b, e);
+    struct book b;
+    int rc = book_parse(registry_find(game), copy, len, &b, e);
     if (rc == 0)
-        ref_book_free(&b);
+        book_free(&b);
     free(copy);
     return rc;
 }
@@ -423,7 +428,7 @@ static int verify_text(const char *text, struct err *e)
     cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
     FILE *out = fopen("/dev/null", "w");
-    int rc = tour_verify(path, out, e);
+    int rc = verify_file(path, out, e);
     fclose(out);
     unlink(path);
     return rc;

@@ -8,9 +8,13 @@
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include "arena/c4key.h"
+#include "arena/c4moves.h"
 #include "arena/c4solver.h"
+#include "arena/c4tt.h"
 #include "c4_testutil.h"
 
 #define TT_BYTES ((size_t)4 << 20)
@@ -78,7 +82,7 @@ ParameterizedTest(struct scored *c, solver, hand_picked_positions)
     struct c4_pos p = pos_from_moves(c->moves);
     int got = c4s_solve(&s, &p, 0);
     if (C4_CELLS - p.moves <= REFERENCE_MAX_EMPTY) {
-        int ref = reference(&p, -C4S_SCORE_MAX - 1, C4S_SCORE_MAX + 1);
+        int ref = reference(&p, -C4SCORE_MAX - 1, C4SCORE_MAX + 1);
         cr_expect_eq(ref, c->score, "%s (%s): the reference says %d, the table %d", c->moves,
                      c->what, ref, c->score);
     }
@@ -226,9 +230,9 @@ Test(solver, table_layout_never_changes_a_score)
     static const uint64_t switch_at[] = { 0, 50, 5000, UINT64_MAX };
     struct c4s s;
     cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
-    cr_expect_gt(s.small_nodes, 0, "the default layout starts near");
+    cr_expect_gt(s.tt.small_nodes, 0, "the default layout starts near");
     for (size_t k = 0; k < sizeof switch_at / sizeof *switch_at; k++) {
-        s.small_nodes = switch_at[k];
+        s.tt.small_nodes = switch_at[k];
         int went_far = 0;
         for (size_t i = 0; i < sizeof positions / sizeof *positions; i++) {
             c4s_clear(&s);
@@ -237,10 +241,10 @@ Test(solver, table_layout_never_changes_a_score)
             cr_expect_eq(got, positions[i].score, "%s, switching at %llu nodes: solved %d, "
                          "expected %d", positions[i].moves, (unsigned long long)switch_at[k],
                          got, positions[i].score);
-            cr_expect_eq(s.far_mode, s.nodes > switch_at[k], "%s: %llu nodes, switch at %llu, "
+            cr_expect_eq(s.tt.far_mode, s.nodes > switch_at[k], "%s: %llu nodes, switch at %llu, "
                          "far %d", positions[i].moves, (unsigned long long)s.nodes,
-                         (unsigned long long)switch_at[k], s.far_mode);
-            went_far |= s.far_mode;
+                         (unsigned long long)switch_at[k], s.tt.far_mode);
+            went_far |= s.tt.far_mode;
         }
         cr_expect_eq(went_far, switch_at[k] != UINT64_MAX, "switch at %llu: far %d",
                      (unsigned long long)switch_at[k], went_far);
@@ -257,8 +261,8 @@ Test(solver, near_table_is_never_larger_than_the_far_one)
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
         struct c4s s;
         cr_assert_eq(c4s_init(&s, sizes[i]), 0);
-        size_t near = s.near_buckets * 2 * sizeof(uint64_t);
-        size_t far = s.buckets * 2 * sizeof(uint64_t);
+        size_t near = s.tt.near_buckets * 2 * sizeof(uint64_t);
+        size_t far = s.tt.buckets * 2 * sizeof(uint64_t);
         size_t want = far < ((size_t)512 << 10) ? far : (size_t)512 << 10;
         cr_expect_eq(near, want, "tt_bytes %zu: far %zu bytes, near %zu, expected %zu",
                      sizes[i], far, near, want);
@@ -266,6 +270,50 @@ Test(solver, near_table_is_never_larger_than_the_far_one)
         cr_expect_eq(c4s_solve(&s, &p, 0), 6, "tt_bytes %zu: 4433521 is not 6", sizes[i]);
         c4s_free(&s);
     }
+}
+
+/* A table entry gives back every field it was filed with, at the ends of
+ * each field's range (c4tt.h's entry layout), for positions filed near and
+ * far. */
+Test(solver, table_entries_keep_every_field)
+{
+    static const int scores[] = { -C4SCORE_MAX, -1, 0, 1, C4SCORE_MAX };
+    static const int moves[] = { 0, C4_CELLS - C4TT_NEAR_MAX_EMPTY, C4_CELLS - 1 };
+    struct c4tt t;
+    cr_assert_eq(c4tt_init(&t, (size_t)1 << 20), 0);
+    t.far_mode = 1;
+    uint64_t key = C4KEY_MASK;
+    for (size_t i = 0; i < sizeof scores / sizeof *scores; i++)
+        for (size_t j = 0; j < sizeof moves / sizeof *moves; j++)
+            for (int bound = C4TT_LOWER; bound <= C4TT_EXACT; bound++) {
+                int col = (int)(i + j + (size_t)bound) % C4_WIDTH;
+                key = (key * 0x9E3779B97F4A7C15u + 1) & C4KEY_MASK;
+                c4tt_put(&t, key, moves[j], scores[i], bound, col);
+                uint64_t e = c4tt_get(&t, key, moves[j]);
+                cr_expect(e != 0, "key %llx with %d discs not found", (unsigned long long)key,
+                          moves[j]);
+                cr_expect_eq(c4tt_entry_score(e), scores[i], "score %d read as %d", scores[i],
+                             c4tt_entry_score(e));
+                cr_expect_eq(c4tt_entry_bound(e), bound, "bound %d read as %d", bound,
+                             c4tt_entry_bound(e));
+                cr_expect_eq(c4tt_entry_move(e), col, "column %d read as %d", col,
+                             c4tt_entry_move(e));
+            }
+    c4tt_free(&t);
+}
+
+/* The solver's contract: a finished game has no score to search for, and
+ * asking for one stops the program (assert) instead of returning garbage. */
+Test(solver, a_finished_game_breaks_the_contract, .signal = SIGABRT)
+{
+    struct c4_pos p;
+    c4_init(&p);
+    for (const char *m = "1212121"; *m; m++)
+        c4_play(&p, *m - '1');
+    struct c4s s;
+    cr_assert_eq(c4s_init(&s, 0), 0);
+    c4s_solve(&s, &p, 0);
+    c4s_free(&s);
 }
 
 struct bad_moves {
@@ -291,7 +339,7 @@ ParameterizedTest(struct bad_moves *c, solver, bad_move_strings)
 {
     struct c4_pos p;
     const char *why = "";
-    int at = c4s_parse_moves(c->moves, strlen(c->moves), &p, &why);
+    int at = c4moves_parse(c->moves, strlen(c->moves), &p, &why);
     cr_expect_eq(at, c->at, "'%s': bad at %d, expected %d", c->moves, at, c->at);
     cr_expect_str_eq(why, c->why, "'%s': '%s'", c->moves, why);
 }

@@ -11,20 +11,19 @@
  * after it, perfect play from there gives the blunderer's opponent at least
  * the outcome it then held.
  *
- * Oracles:
+ * Oracles are the games' own (game->oracle, game.h); today:
  *   connect4     the perfect solver (c4solver.h), weak, with a CPU budget
  *                (and optionally a node budget) per position; early
  *                positions may be "unknown";
  *   nim          the closed form (nimgame.h): always exact;
  *   maxconnect4  an alpha-beta search to the end of the game, for positions
  *                with at most max_empty empty cells; "unknown" before.
- * Other games are refused.
+ * Games without one are refused.
  *
- * What it writes into a game record (a cJSON object as match.h describes):
- * each analysed move gains "before", "after" (the outcomes above) and
- * "blunder" (true/false); the record gains "analysis": {"blunders":
- * {ENGINE: N...}, "unknown": N, "decisive": {"ply", "engine", "move",
- * "before", "after"} or null}.
+ * What it writes into a game record (record.h): each analysed move gets
+ * its outcomes before and after (above) and whether it is a blunder; the
+ * record gets its analysis: blunders per engine, positions unknown, and the
+ * decisive mistake or none.
  */
 #ifndef ARENA_ANALYZE_H
 #define ARENA_ANALYZE_H
@@ -32,17 +31,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "arena/c4solver.h"
 #include "arena/game.h"
-#include "arena/search.h"
-
-struct cJSON;
+#include "arena/record.h"
 
 #define ANA_DEFAULT_BUDGET_MS 1000
 #define ANA_DEFAULT_MAX_EMPTY 16
 #define ANA_TT_MB 16
-
-enum ana_outcome { ANA_LOSS = -1, ANA_DRAW = 0, ANA_WIN = 1, ANA_UNKNOWN = 2 };
+/* The largest max_empty accepted: the cells of the largest board whose
+ * oracle counts empty cells (maxconnect4's 7 x 6); any more is the same. */
+#define ANA_MAX_EMPTY_LIMIT 42
 
 struct ana_opts {
     long budget_ms;   /* connect4: CPU per position */
@@ -55,12 +52,11 @@ struct ana_opts {
 struct analyzer {
     const struct game *game;
     struct ana_opts opts;
-    struct c4s solver;        /* connect4 */
-    struct search search;     /* maxconnect4 */
-    int has_solver, has_search;
+    void *oracle;             /* game->oracle's, while open */
+    int open;                 /* 1 between ana_init and ana_free */
 };
 
-/* 1 when game g has an oracle (connect4, maxconnect4, nim). */
+/* 1 when game g has an oracle (game->oracle). */
 int ana_supports(const struct game *g);
 
 /* Prepares an analyzer for game g. Returns 0, or -1 with e filled (a game
@@ -68,20 +64,20 @@ int ana_supports(const struct game *g);
 int ana_init(struct analyzer *a, const struct game *g, const struct ana_opts *o, struct err *e);
 void ana_free(struct analyzer *a);
 
-/* The outcome of pos (finished or not) for its side to move. */
-enum ana_outcome ana_value(struct analyzer *a, const void *pos);
-
-/* "win", "draw", "loss" or "unknown". */
-const char *ana_outcome_name(enum ana_outcome o);
+/* The outcome of pos (finished or not) for its side to move: REC_WIN,
+ * REC_DRAW, REC_LOSS or REC_UNKNOWN (record.h). */
+enum rec_outcome ana_value(struct analyzer *a, const void *pos);
 
 /* Replays rec (opening, then moves) and writes the analysis into it as
- * described above. Returns 0, or -1 with e filled when a recorded move is
- * not legal (a record verify would reject). */
-int ana_game(struct analyzer *a, struct cJSON *rec, struct err *e);
+ * described above (any earlier analysis replaced). Returns 0, or -1 with e
+ * filled when a recorded move is not legal (a record verify would reject);
+ * rec then keeps its earlier analysis, if any. */
+int ana_game(struct analyzer *a, struct game_record *rec, struct err *e);
 
 /* Prints rec's analysis line: "  decisive mistake: ply P by ENGINE (MOVE):
- * win -> loss" or "  no blunder", and how many positions stayed unknown. */
-void ana_print_game(FILE *out, const struct cJSON *rec);
+ * win -> loss" or "  no blunder", and how many positions stayed unknown.
+ * Assumes rec has an analysis. */
+void ana_print_game(FILE *out, const struct game_record *rec);
 
 /* `referee analyze`: analyses every game of a journal or match log, prints
  * each game's decisive mistake and the blunders per engine; with json_path,

@@ -1,9 +1,9 @@
 /*
  * c4book.h - the Connect-4 opening book: the exact scores of the positions
- * near the start, which the solver reads instead of searching them, and
- * `engine book`, which makes one with the solver.
+ * near the start, which the solver reads instead of searching them
+ * (c4bookmake.h makes one with the solver).
  *
- * File format: the public test sets' lines (c4solver.h), one position per
+ * File format: the public test sets' lines (c4moves.h), one position per
  * line,
  *
  *   MOVES SCORE      e.g. "4453 -2"; the empty board is " 1"
@@ -11,14 +11,14 @@
  * the 1-based column digits played from the empty board, a space, and the
  * position's exact score. So `engine solve BOOK` re-solves a book and checks
  * every line, and any line of a test set is a book line. A position and its
- * mirror image are one entry (the solver's key, c4s_key): a book names at
+ * mirror image are one entry (their canonical key, c4key.h): a book names at
  * most one of the two, and answers for both. `engine book` writes the lines
  * by number of moves, then by move string; a reader takes them in any order.
  *
  * In memory: one uint64_t per position, sorted for binary search,
  *
- *   bits 8-56  the key (c4s_key)
- *   bits 0-7   the score + C4S_SCORE_MAX
+ *   bits 8-56  the key (c4key_of)
+ *   bits 0-7   the score + C4SCORE_MAX
  *
  * so that 8 bytes hold a position and the table needs no pointers.
  */
@@ -28,15 +28,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "arena/c4solver.h"
+#include "arena/c4score.h"
 #include "arena/err.h"
 
 /* Positions a book may hold: far more than every position up to 10 discs,
  * and a bound on what a hostile file can make the reader allocate. */
 #define C4BOOK_MAX_ENTRIES (UINT64_C(1) << 24)
-/* The deepest book `engine book` makes: the number of positions grows
- * about fourfold per disc, and their solves dominate. */
-#define C4BOOK_MAX_DEPTH 12
+/* What c4book_lookup returns for a position the book does not hold: no
+ * score is this low. */
+#define C4BOOK_NONE (-C4SCORE_MAX - 1)
 
 struct c4book {
     uint64_t *entry;   /* n entries, sorted; malloc'd, c4book_free frees */
@@ -57,25 +57,8 @@ int c4book_load(const char *path, struct c4book *b, struct err *e);
 
 void c4book_free(struct c4book *b);
 
-/* The score of the position with key (c4s_key), or C4S_UNKNOWN when the book
- * does not hold it. */
+/* The score of the position with canonical key key (c4key.h), or
+ * C4BOOK_NONE when the book does not hold it. */
 int c4book_lookup(const struct c4book *b, uint64_t key);
-
-/* What c4book_make did. */
-struct c4book_stats {
-    size_t positions;   /* lines written */
-    size_t solved;      /* positions the solver searched (the deepest ones) */
-    uint64_t nodes;     /* the solver's nodes over those searches */
-};
-
-/* Makes the book of every position reachable from root (the position after
- * root_moves, which must be valid and not finished) in at most depth moves
- * (0 <= depth <= C4BOOK_MAX_DEPTH): the deepest positions are solved with s
- * (its table kept from one to the next), the others are the best of their
- * moves' scores, as negamax would have them. Writes the book text into
- * *text (malloc'd, NUL-terminated, caller frees; *len its length). Returns 0,
- * or -1 when out of memory or when s's budget ran out (nothing to free). */
-int c4book_make(struct c4s *s, const char *root_moves, int depth, char **text, size_t *len,
-                struct c4book_stats *st);
 
 #endif

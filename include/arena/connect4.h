@@ -111,4 +111,43 @@ static inline uint64_t c4_playable_cells(uint64_t occupied)
     return (occupied + C4_BOTTOM_ROW) & C4_BOARD_MASK;
 }
 
+/* Every cell of column col (0-based). */
+static inline uint64_t c4_column_cells(int col)
+{
+    return ((UINT64_C(1) << C4_HEIGHT) - 1) << (col * C4_COL_BITS);
+}
+
+/* The playable cells that neither leave an opponent's immediate win open
+ * nor fail to block one, opp_win being the opponent's winning cells
+ * (c4_winning_cells); 0 when every move loses at once. */
+static inline uint64_t c4_non_losing_moves(uint64_t occupied, uint64_t opp_win)
+{
+    uint64_t moves = c4_playable_cells(occupied);
+    uint64_t forced = moves & opp_win;
+    if (forced) {
+        if (forced & (forced - 1))
+            return 0;   /* two threats at once: cannot block both */
+        moves = forced;
+    }
+    /* Never play right under a cell where the opponent would win. */
+    return moves & ~(opp_win >> 1);
+}
+
+/* 1 when free (one bit per cell a player may still fill: the board minus
+ * the other player's discs) holds four in a row: that player can still win. */
+static inline int c4_has_open_line(uint64_t free)
+{
+    uint64_t m = free & (free >> 1);
+    if (m & (m >> 2))
+        return 1;
+    m = free & (free >> C4_COL_BITS);
+    if (m & (m >> 2 * C4_COL_BITS))
+        return 1;
+    m = free & (free >> (C4_COL_BITS - 1));
+    if (m & (m >> 2 * (C4_COL_BITS - 1)))
+        return 1;
+    m = free & (free >> (C4_COL_BITS + 1));
+    return (m & (m >> 2 * (C4_COL_BITS + 1))) != 0;
+}
+
 #endif

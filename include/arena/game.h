@@ -3,7 +3,7 @@
  *
  * Every game exposes one `const struct game`. Search, the engine CLI and the
  * referee see a game only through it; a new game is one folder under
- * src/games plus one line in src/core/registry.c.
+ * src/games plus one line in src/engine/registry.c (registry.h).
  *
  * Positions are plain bytes of state_size: copied with memcpy, compared with
  * memcmp. Every function that produces a position (init, parse, play) writes
@@ -36,6 +36,56 @@
 #define SCORE_EVAL_MAX   100000    /* |evaluate()| is always below this */
 /* Any |value| at or above this is a finished game, not an estimate. */
 #define SCORE_DECIDED    (SCORE_WIN - SCORE_MARGIN_MAX - 1000)
+
+/* ---- optional capabilities (a member NULL when the game has none) ------
+ * What a game offers beyond its rules, so that the layers above ask the game
+ * instead of recognising it: nothing outside a game's folder compares game
+ * pointers or includes a game's header to choose what to do. */
+
+/* An exact oracle for blunder analysis (`referee analyze`, analyze.h). */
+struct game_oracle_opts {
+    uint64_t budget_us;     /* oracles that search with a clock: CPU per position */
+    uint64_t node_budget;   /* ...and nodes per position; 0: no node budget */
+    int max_empty;          /* oracles that search to the end: exact only
+                               within this many plies of it */
+    size_t tt_bytes;        /* the oracle's table, > 0 */
+};
+
+/* oracle->value's answer when it cannot tell within its budget. */
+#define GAME_ORACLE_UNKNOWN 2
+
+struct game_oracle {
+    /* Prepares an oracle into *oracle (NULL is a valid oracle for games that
+     * need no memory). Returns 0, or -1 with e filled (out of memory). */
+    int (*open)(void **oracle, const struct game_oracle_opts *o, struct err *e);
+    /* The outcome of an unfinished position with perfect play, for its side
+     * to move: 1 a win, 0 a draw, -1 a loss, or GAME_ORACLE_UNKNOWN. */
+    int (*value)(void *oracle, const void *state);
+    /* Frees what open made; oracle may be NULL. */
+    void (*close)(void *oracle);
+};
+
+/* A learned player (--player qlearn and qlearn-ab, player.h). weights is the
+ * game's own weight record (connect4: struct qf_weights, qfunc.h), opaque to
+ * everything outside the game's folder; the caller owns it. */
+struct game_learned {
+    /* The greedy move of state (not finished): the move of highest learned
+     * value, which it stores in *move and, scaled as an evaluation
+     * (|v| < SCORE_EVAL_MAX), in *value. Returns how many moves it scored
+     * (>= 1). */
+    int (*choose)(const void *weights, const void *state, int *move, int *value);
+    /* The learned value of state for its side to move, |v| < SCORE_EVAL_MAX:
+     * the leaf evaluation of search (search_opts.evaluate_with, ctx =
+     * weights). */
+    int (*evaluate)(const void *state, const void *weights);
+};
+
+/* A leaf evaluation other than the game's own, picked by name (engine
+ * --eval NAME); it scores what evaluate scores. */
+struct game_eval {
+    const char *name;
+    int (*evaluate)(const void *state);
+};
 
 struct game {
     const char *name;       /* registry name: "connect4", "maxconnect4" */
@@ -113,12 +163,15 @@ struct game {
     /* Fixed positions for `engine bench`: NULL-terminated, each a list of
      * move texts played from init, separated by spaces. */
     const char *const *bench;
+
+    /* Capabilities (above); NULL: the game has none. */
+    const struct game_oracle *oracle;
+    const struct game_learned *learned;
+    const struct game_eval *evals;   /* terminated by a NULL name */
 };
 
-/* The registry. game_find returns NULL for an unknown name. */
-const struct game *game_find(const char *name);
-/* The registered games, NULL-terminated. */
-const struct game *const *game_all(void);
+/* 1 when evaluate is one of g->evals. */
+int game_has_eval(const struct game *g, int (*evaluate)(const void *state));
 
 /* -1 while the game goes on, else 0 for a draw or the winner (1 or 2). */
 int game_result(const struct game *g, const void *state);

@@ -39,8 +39,6 @@
  * near equal strength one standard deviation of a game's score is this many
  * normalized Elo. */
 #define PENTA_NELO_PER_T 347.43558552260146
-/* The two-sided 95% normal quantile. */
-#define PENTA_Z95 1.959963984540054
 /* The pairs an outcome never seen counts as (fishtest, fastchess). */
 #define PENTA_REGULARIZE 1e-3
 

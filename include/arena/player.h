@@ -7,11 +7,13 @@
  * game's own solver, game->perfect; only for games that have one). Same
  * position and options give the same move.
  *
- * The learned players (connect4 only; qfunc.h) need weights: qlearn plays
- * the move of highest Q = w . f(s, a) (qf_best: ties to the centre) and
- * reports that Q as its value (qf_to_eval); qlearn-ab is alpha-beta to depth,
- * leaves worth V(s) = max_a Q(s, a) (qf_evaluate), and among root moves of
- * equal value it too takes the one nearest the centre.
+ * The learned players (games with game->learned; for connect4 see qfunc.h)
+ * need the game's weights: qlearn plays game->learned->choose's move (for
+ * connect4 the highest Q = w . f(s, a), ties to the centre) and reports its
+ * value; qlearn-ab is alpha-beta to depth, leaves scored by
+ * game->learned->evaluate (connect4: V(s) = max_a Q(s, a)), and among root
+ * moves of equal value it takes the one the game's move ordering puts first
+ * (connect4: nearest the centre).
  */
 #ifndef ARENA_PLAYER_H
 #define ARENA_PLAYER_H
@@ -25,15 +27,15 @@ enum player_kind {
     PLAYER_QLEARN, PLAYER_QLEARN_AB,
 };
 
-struct qf_weights;
-
 struct player_opts {
     enum player_kind kind;
     int depth;           /* plies, >= 1 (search players) */
     uint64_t seed;       /* random player */
     /* alphabeta and minimax: the leaf evaluation, NULL for the game's own. */
     int (*evaluate)(const void *state);
-    const struct qf_weights *weights;   /* qlearn, qlearn-ab; caller owns */
+    /* qlearn, qlearn-ab: the game's learned weights (game->learned); caller
+     * owns. */
+    const void *weights;
 };
 
 /* The kind named name, or -1 for an unknown name. */
@@ -41,12 +43,14 @@ int player_parse(const char *name);
 const char *player_name(enum player_kind kind);
 
 /* 1 when game g can be played by kind (perfect needs g->perfect; the
- * learned players need connect4). */
+ * learned players need g->learned). */
 int player_supports(const struct game *g, enum player_kind kind);
 
-/* The options of the search p's moves need: a table of tt_bytes for the
- * alpha-beta players (none for the others), p's evaluation. */
-struct search_opts player_search_opts(const struct player_opts *p, size_t tt_bytes);
+/* The options of the search p's moves in game g need: a table of tt_bytes
+ * for the alpha-beta players (none for the others), p's evaluation. g must
+ * support p->kind (player_supports). */
+struct search_opts player_search_opts(const struct game *g, const struct player_opts *p,
+                                      size_t tt_bytes);
 
 /* Chooses a move for state, which must not be finished. s is an initialised
  * search for the same game made with player_search_opts(p, ...) (its TT is

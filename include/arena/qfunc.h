@@ -61,6 +61,12 @@ int qf_best(const struct qf_choices *c);
  * qf_weights *. Fits search_opts.evaluate_with. */
 int qf_evaluate(const void *state, const void *weights);
 
+/* The qlearn player's choice, as struct game_learned's choose (game.h) asks:
+ * the qf_best move of state (a struct c4_pos, not finished) under weights (a
+ * const struct qf_weights *), its Q as an evaluation (qf_to_eval) in *value.
+ * Returns how many moves it scored. */
+int qf_choose(const void *weights, const void *state, int *move, int *value);
+
 /* Q scaled to evaluation points and clamped to +-QF_EVAL_MAX. */
 int qf_to_eval(double q);
 

@@ -2,8 +2,11 @@
  * refopts.h - the referee's options: one table for the command line and the
  * config file (`referee tournament --config FILE`), the settings they fill,
  * and the config file reader. A config key is an option's name (with '_' or
- * '-'); the command line, read after the file, overrides it. The CLI
- * (src/cli/referee.c) owns only getopt, the usage text and the commands.
+ * '-'); the command line, read after the file, overrides it. Each command
+ * has its own getopt_long table (cli.h's convention); the tournament's
+ * table also names the config file's keys. The CLI
+ * (src/cli/referee_main.c) owns only the parse loop, the usage text and the
+ * commands.
  *
  * Config file: one JSON object of options. Values are strings or numbers
  * (integral: 1.5 is refused, not rounded), true/false for resume and
@@ -17,14 +20,17 @@
 #include <limits.h>
 #include <stddef.h>
 #include "arena/analyze.h"
+#include "arena/report.h"
 #include "arena/tournament.h"
 
-/* The commands that take options; an option names those it belongs to. */
+/* The referee's commands. */
 enum ref_command {
-    REF_CMD_MATCH = 1,
-    REF_CMD_TOURNAMENT = 2,
-    REF_CMD_REPORT = 4,
-    REF_CMD_ANALYZE = 8,
+    REF_CMD_MATCH,
+    REF_CMD_TOURNAMENT,
+    REF_CMD_REPORT,
+    REF_CMD_VERIFY,
+    REF_CMD_MERGE,
+    REF_CMD_ANALYZE,
 };
 
 /* Option ids (getopt_long's val). */
@@ -36,29 +42,28 @@ enum ref_opt_id {
     REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON
 };
 
-#define REF_OPTIONS 25            /* entries of the table */
 #define REF_CONFIG_CAP (1 << 20)  /* bytes of a config file */
 
 /* What the options of one command set. */
 struct ref_settings {
-    int command;                /* enum ref_command; 0: merge */
+    enum ref_command command;
     struct tour_config t;       /* rules, engines, tournament fields */
     long games;
     char openings[PATH_MAX], keep[PATH_MAX], log[PATH_MAX], journal[PATH_MAX], json[PATH_MAX];
     int analyze;
     struct ana_opts ana;
-    enum tour_report_format report_format;
-    struct ref_book book;
+    enum report_format report_format;
+    struct book book;
 };
 
 /* The defaults of command. */
-void ref_settings_init(struct ref_settings *s, int command);
+void ref_settings_init(struct ref_settings *s, enum ref_command command);
 /* Frees the engines and the opening book. */
 void ref_settings_free(struct ref_settings *s);
 
-/* The getopt_long table of command's options (without --help): fills opts,
- * which holds REF_OPTIONS entries, and returns how many. */
-int ref_options(int command, struct option *opts);
+/* The getopt_long table of command's options, ending with
+ * CLI_STD_OPTIONS (--help, --version): static, not to be freed. */
+const struct option *ref_options(enum ref_command command);
 /* "--NAME" of option id into buf (cap bytes); "--?" for an unknown id. */
 void ref_option_flag(int id, char *buf, size_t cap);
 

@@ -23,9 +23,8 @@
 
 #include <stdint.h>
 #include "arena/game.h"
+#include "arena/limits.h"   /* SEARCH_MAX_DEPTH */
 #include "arena/tt.h"
-
-#define SEARCH_MAX_DEPTH 64
 
 struct search_opts {
     size_t tt_bytes;                       /* 0: no table (minimax only) */

@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "arena/limits.h"   /* TT_DEFAULT_MB */
 
-#define TT_DEFAULT_MB 32
 #define TT_MIN_BYTES  (1u << 16)
 
 enum tt_bound { TT_NONE = 0, TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };

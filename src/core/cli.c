@@ -1,10 +1,13 @@
-/* cli.c - number arguments and usage errors shared by every binary (cli.h). */
+/* cli.c - number arguments, usage errors, --version and the option
+ * convention shared by every binary (cli.h). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "arena/cli.h"
 #include "arena/err.h"
+#include "arena/version.h"
 
 int cli_int(const char *s, long lo, long hi, long *out)
 {
@@ -42,4 +45,110 @@ int cli_usage(const char *prog, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
     return EXIT_BAD_INPUT;
+}
+
+const char *cli_prog(const char *argv0, const char *fallback)
+{
+    if (!argv0 || !*argv0)
+        return fallback;
+    const char *slash = strrchr(argv0, '/');
+    return slash && slash[1] ? slash + 1 : argv0;
+}
+
+int cli_version(const char *prog)
+{
+    printf("%s (arena) %s\n", prog, ARENA_VERSION);
+    return 0;
+}
+
+int cli_help(const char *text, const char *prog)
+{
+    printf(text, prog);
+    return 0;
+}
+
+/* The table entries whose name starts with the len bytes of name: how many,
+ * and the first of them in *first. */
+static int prefix_matches(const struct option *opts, const char *name, size_t len,
+                          const struct option **first)
+{
+    int n = 0;
+    *first = NULL;
+    for (const struct option *o = opts; o->name; o++)
+        if (strncmp(o->name, name, len) == 0) {
+            if (strlen(o->name) == len) {
+                *first = o;
+                return 1;
+            }
+            if (!n++)
+                *first = o;
+        }
+    return n;
+}
+
+/* The usage error for the word getopt_long refused. */
+static int bad_option(const struct cli_parse *p, const char *word)
+{
+    char where[64] = "";
+    if (p->cmd)
+        snprintf(where, sizeof where, "%s: ", p->cmd);
+    if (strncmp(word, "--", 2) != 0)
+        return cli_usage(p->prog, "%sunknown option '-%c'", where, optopt ? optopt : '?');
+    const char *name = word + 2, *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    const struct option *o;
+    int n = prefix_matches(p->opts, name, len, &o);
+    if (n > 1) {
+        char list[256];
+        int used = 0;
+        for (const struct option *q = p->opts; q->name && used < (int)sizeof list; q++)
+            if (strncmp(q->name, name, len) == 0)
+                used += snprintf(list + used, sizeof list - (size_t)used, "%s--%s",
+                                 used ? ", " : "", q->name);
+        return cli_usage(p->prog, "%soption '%.*s' is ambiguous (%s)", where, (int)len + 2, word,
+                         list);
+    }
+    if (n == 1 && eq && o->has_arg == no_argument)
+        return cli_usage(p->prog, "%soption '--%s' takes no value", where, o->name);
+    return cli_usage(p->prog, "%sunknown option '%s'", where, word);
+}
+
+int cli_next(struct cli_parse *p)
+{
+    if (!p->started) {
+        p->started = 1;
+        optind = 0;  /* glibc: start afresh, also after another parse */
+        opterr = 0;
+    }
+    /* The seeds' command lines: a word that is not an option ends the
+     * options, even one that looks like a negative number. */
+    int next = optind ? optind : 1;
+    if (p->in_order && next < p->argc) {
+        const char *w = p->argv[next];
+        if (strncmp(w, "--", 2) != 0 && strcmp(w, "-h") != 0) {
+            optind = next;
+            return -1;
+        }
+    }
+    int c = getopt_long(p->argc, p->argv, p->in_order ? "+:h" : ":h", p->opts, NULL);
+    if (c == ':') {
+        const char *word = p->argv[optind - 1];
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(word, "="), word);
+        if (p->cmd)
+            return cli_usage(p->prog, "%s: option '%s' needs a value", p->cmd, name), CLI_BAD;
+        return cli_usage(p->prog, "option '%s' needs a value", name), CLI_BAD;
+    }
+    if (c == '?')
+        return bad_option(p, p->argv[optind - 1]), CLI_BAD;
+    if (c == CLI_OPT_HELP && p->help)
+        return cli_help(p->help, p->prog), CLI_DONE;
+    if (c == CLI_OPT_VERSION)
+        return cli_version(p->prog), CLI_DONE;
+    return c;
+}
+
+int cli_stop(int c)
+{
+    return c == CLI_DONE ? 0 : EXIT_BAD_INPUT;
 }

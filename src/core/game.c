@@ -1,8 +1,17 @@
 /* game.c - what every game shares through the interface: results, and reading
  * and writing board files (game.h). */
+#include <assert.h>
 #include <stdlib.h>
 #include "arena/game.h"
 #include "arena/textfile.h"
+
+int game_has_eval(const struct game *g, int (*evaluate)(const void *state))
+{
+    for (const struct game_eval *ev = g->evals; ev && ev->name; ev++)
+        if (ev->evaluate == evaluate)
+            return 1;
+    return 0;
+}
 
 int game_result(const struct game *g, const void *state)
 {
@@ -12,6 +21,7 @@ int game_result(const struct game *g, const void *state)
     if (value == 0)
         return 0;
     int mover = g->to_move(state);
+    assert(mover == 1 || mover == 2);
     return value > 0 ? mover : 3 - mover;
 }
 

@@ -133,7 +133,7 @@ int learn_series_init(struct learn_series *t, const struct learn_opts *o,
     learn_init(&t->other, other_w, o->gamma, o->alpha, o->epsilon);
     if (o->opponent == LEARN_ALPHABETA) {
         struct player_opts po = opponent_player(t);
-        struct search_opts so = player_search_opts(&po, LEARN_TT_BYTES);
+        struct search_opts so = player_search_opts(&game_connect4, &po, LEARN_TT_BYTES);
         if (search_init(&t->search, &game_connect4, &so) != 0)
             return err_set(e, 0, 0, "out of memory for the opponent's search");
         t->has_search = 1;

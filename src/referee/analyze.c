@@ -3,20 +3,40 @@
  * per game, the per-move judgement written into the records, and
  * `referee analyze`.
  */
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arena/analyze.h"
-#include "arena/nimgame.h"
+#include "arena/journal.h"
+#include "arena/registry.h"
+#include "arena/rules.h"
 #include "arena/textfile.h"
-#include "arena/tournament.h"
 
 #define US_PER_MS 1000
 #define ANALYSIS_SCHEMA "arena.analysis/1"
 
 int ana_supports(const struct game *g)
 {
-    return g == &game_connect4 || g == &game_maxconnect4 || g == &game_nim;
+    return g->oracle != NULL;
+}
+
+/* "connect4, maxconnect4 and nim": the registered games with an oracle. */
+static void oracle_games(char *buf, size_t cap)
+{
+    const struct game *const *all = registry_all();
+    int n = 0, left = 0;
+    for (int i = 0; all[i]; i++)
+        left += ana_supports(all[i]);
+    buf[0] = '\0';
+    for (int i = 0; all[i]; i++) {
+        if (!ana_supports(all[i]))
+            continue;
+        size_t len = strlen(buf);
+        left--;
+        snprintf(buf + len, cap - len, "%s%s", n++ == 0 ? "" : left == 0 ? " and " : ", ",
+                 all[i]->name);
+    }
 }
 
 int ana_init(struct analyzer *a, const struct game *g, const struct ana_opts *o, struct err *e)
@@ -24,193 +44,144 @@ int ana_init(struct analyzer *a, const struct game *g, const struct ana_opts *o,
     memset(a, 0, sizeof *a);
     a->game = g;
     a->opts = *o;
-    size_t tt_bytes = o->tt_bytes ? o->tt_bytes : (size_t)ANA_TT_MB << 20;
-    if (g == &game_connect4) {
-        if (c4s_init(&a->solver, tt_bytes) != 0)
-            return err_set(e, 0, 0, "out of memory for the solver's table");
-        a->has_solver = 1;
-    } else if (g == &game_maxconnect4) {
-        struct search_opts so = search_opts_default();
-        so.tt_bytes = tt_bytes;
-        if (search_init(&a->search, g, &so) != 0)
-            return err_set(e, 0, 0, "out of memory for the search's table");
-        a->has_search = 1;
-    } else if (!ana_supports(g)) {
-        return err_set(e, 0, 0,
-                       "no exact oracle for %s: analyze handles connect4, maxconnect4 and nim",
-                       g->name);
+    if (!ana_supports(g)) {
+        char games[ERR_MSG_MAX];
+        oracle_games(games, sizeof games);
+        return err_set(e, 0, 0, "no exact oracle for %s: analyze handles %s", g->name, games);
     }
+    struct game_oracle_opts oo = {
+        .budget_us = (uint64_t)o->budget_ms * US_PER_MS,
+        .node_budget = o->node_budget,
+        .max_empty = o->max_empty,
+        .tt_bytes = o->tt_bytes ? o->tt_bytes : (size_t)ANA_TT_MB << 20,
+    };
+    if (g->oracle->open(&a->oracle, &oo, e) != 0)
+        return -1;
+    a->open = 1;
     return 0;
 }
 
 void ana_free(struct analyzer *a)
 {
-    if (a->has_solver)
-        c4s_free(&a->solver);
-    if (a->has_search)
-        search_free(&a->search);
-    a->has_solver = a->has_search = 0;
+    if (a->open)
+        a->game->oracle->close(a->oracle);
+    a->oracle = NULL;
+    a->open = 0;
 }
 
-const char *ana_outcome_name(enum ana_outcome o)
+static enum rec_outcome outcome_of_sign(int v)
 {
-    switch (o) {
-    case ANA_WIN:
-        return "win";
-    case ANA_DRAW:
-        return "draw";
-    case ANA_LOSS:
-        return "loss";
-    default:
-        return "unknown";
-    }
+    return v > 0 ? REC_WIN : v < 0 ? REC_LOSS : REC_DRAW;
 }
 
-static enum ana_outcome outcome_of_sign(int v)
+static enum rec_outcome negate(enum rec_outcome o)
 {
-    return v > 0 ? ANA_WIN : v < 0 ? ANA_LOSS : ANA_DRAW;
+    return o == REC_UNKNOWN ? REC_UNKNOWN : (enum rec_outcome)(-(int)o);
 }
 
-static enum ana_outcome negate(enum ana_outcome o)
-{
-    return o == ANA_UNKNOWN ? ANA_UNKNOWN : (enum ana_outcome)(-(int)o);
-}
-
-enum ana_outcome ana_value(struct analyzer *a, const void *pos)
+enum rec_outcome ana_value(struct analyzer *a, const void *pos)
 {
     const struct game *g = a->game;
     int winner = game_result(g, pos);
     if (winner >= 0)
-        return winner == 0 ? ANA_DRAW : winner == g->to_move(pos) ? ANA_WIN : ANA_LOSS;
-    if (a->has_solver) {
-        c4s_set_budget(&a->solver, (uint64_t)a->opts.budget_ms * US_PER_MS, a->opts.node_budget);
-        int v = c4s_solve(&a->solver, pos, 1);
-        return v == C4S_UNKNOWN ? ANA_UNKNOWN : outcome_of_sign(v);
-    }
-    if (a->has_search) {
-        const struct c4_pos *p = pos;
-        int empty = C4_CELLS - p->moves;
-        if (empty > a->opts.max_empty)
-            return ANA_UNKNOWN;
-        struct search_result r;
-        search_alphabeta(&a->search, pos, empty, &r);
-        return outcome_of_sign(r.value);
-    }
-    const struct nim_pos *n = pos;
-    int rows[NIM_MAX_ROWS];
-    for (int i = 0; i < n->rows; i++)
-        rows[i] = n->heap[i];
-    return nim_losing(rows, n->rows) ? ANA_LOSS : ANA_WIN;
+        return winner == 0 ? REC_DRAW : winner == g->to_move(pos) ? REC_WIN : REC_LOSS;
+    int v = g->oracle->value(a->oracle, pos);
+    return v == GAME_ORACLE_UNKNOWN ? REC_UNKNOWN : outcome_of_sign(v);
 }
 
-/* The record's index for messages; 0 when it has none. */
-static long index_of(const cJSON *rec)
+/* Adds one blunder of engine to the analysis' per-engine counts; -1 when
+ * a third engine blunders (no record the referee writes has one). */
+static int count_blunder(struct rec_analysis *an, const char *engine)
 {
-    long i = tour_index(rec);
-    return i > 0 ? i : 0;
-}
-
-/* Adds one blunder of engine to the record's per-engine counts. */
-static void count_blunder(cJSON *counts, const char *engine)
-{
-    cJSON *n = cJSON_GetObjectItemCaseSensitive(counts, engine);
-    if (n)
-        cJSON_SetNumberValue(n, n->valuedouble + 1);
-    else
-        cJSON_AddNumberToObject(counts, engine, 1);
-}
-
-int ana_game(struct analyzer *a, cJSON *rec, struct err *e)
-{
-    const struct game *g = a->game;
-    unsigned char pos[GAME_MAX_STATE];
-    long index = index_of(rec);
-    g->init(pos);
-    const cJSON *m;
-    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(rec, "opening")) {
-        int move;
-        if (!cJSON_IsString(m) || game_result(g, pos) >= 0
-            || g->parse_move(pos, m->valuestring, &move) != 0)
-            return err_set(e, 0, 0, "game %ld: its opening is not legal", index);
-        g->play(pos, move);
+    int k = 0;
+    while (k < an->nblunders && strcmp(an->blunders[k].engine, engine) != 0)
+        k++;
+    if (k == 2)
+        return -1;
+    if (k == an->nblunders) {
+        an->nblunders++;
+        strcpy(an->blunders[k].engine, engine);
+        an->blunders[k].count = 0;
     }
-
-    cJSON *analysis = cJSON_CreateObject();
-    cJSON *counts = cJSON_AddObjectToObject(analysis, "blunders");
-    cJSON *decisive = NULL;
-    long unknown = 0;
-    cJSON *mv;
-    /* The outcome after one move is the next move's outcome before, seen
-     * from the other side: each position is asked once. */
-    enum ana_outcome next_before = ana_value(a, pos);
-    cJSON_ArrayForEach(mv, cJSON_GetObjectItemCaseSensitive(rec, "moves")) {
-        const char *status = tour_text(mv, "status"), *text = tour_text(mv, "move");
-        const char *engine = tour_text(mv, "engine");
-        if (!status || strcmp(status, "ok") != 0)
-            break;   /* a forfeit ends the game; nothing was played */
-        int move;
-        if (!text || !engine || game_result(g, pos) >= 0 || g->parse_move(pos, text, &move) != 0) {
-            cJSON_Delete(analysis);
-            cJSON_Delete(decisive);   /* not in analysis yet */
-            return err_set(e, 0, 0, "game %ld: a recorded move is not legal", index);
-        }
-        enum ana_outcome before = next_before;
-        g->play(pos, move);
-        next_before = ana_value(a, pos);
-        enum ana_outcome after = negate(next_before);
-        int blunder = before != ANA_UNKNOWN && after != ANA_UNKNOWN && after < before;
-        unknown += (before == ANA_UNKNOWN);
-        cJSON_DeleteItemFromObjectCaseSensitive(mv, "before");
-        cJSON_DeleteItemFromObjectCaseSensitive(mv, "after");
-        cJSON_DeleteItemFromObjectCaseSensitive(mv, "blunder");
-        cJSON_AddStringToObject(mv, "before", ana_outcome_name(before));
-        cJSON_AddStringToObject(mv, "after", ana_outcome_name(after));
-        cJSON_AddBoolToObject(mv, "blunder", blunder);
-        if (blunder) {
-            count_blunder(counts, engine);
-            cJSON_Delete(decisive);
-            decisive = cJSON_CreateObject();
-            cJSON_AddItemToObject(decisive, "ply",
-                                  cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(mv, "ply"), 1));
-            cJSON_AddStringToObject(decisive, "engine", engine);
-            cJSON_AddStringToObject(decisive, "move", text);
-            cJSON_AddStringToObject(decisive, "before", ana_outcome_name(before));
-            cJSON_AddStringToObject(decisive, "after", ana_outcome_name(after));
-        }
-    }
-    cJSON_AddNumberToObject(analysis, "unknown", (double)unknown);
-    if (decisive)
-        cJSON_AddItemToObject(analysis, "decisive", decisive);
-    else
-        cJSON_AddNullToObject(analysis, "decisive");
-    cJSON_DeleteItemFromObjectCaseSensitive(rec, "analysis");
-    cJSON_AddItemToObject(rec, "analysis", analysis);
+    an->blunders[k].count++;
     return 0;
 }
 
-void ana_print_game(FILE *out, const cJSON *rec)
+/* Judges the recorded moves from pos on into rec's moves and an; 0, or -1
+ * at a move that is not legal or a third engine's blunder. */
+static int judge_moves(struct analyzer *a, struct game_record *rec, void *pos,
+                       struct rec_analysis *an)
 {
-    const cJSON *an = cJSON_GetObjectItemCaseSensitive(rec, "analysis");
-    const cJSON *d = cJSON_GetObjectItemCaseSensitive(an, "decisive");
-    const cJSON *unknown = cJSON_GetObjectItemCaseSensitive(an, "unknown");
-    long nunknown = cJSON_IsNumber(unknown) ? (long)unknown->valuedouble : 0;
-    if (cJSON_IsObject(d)) {
-        const cJSON *ply = cJSON_GetObjectItemCaseSensitive(d, "ply");
-        fprintf(out, "  decisive mistake: ply %d by %s (%s): %s -> %s", ply ? ply->valueint : 0,
-                tour_text(d, "engine"), tour_text(d, "move"), tour_text(d, "before"),
-                tour_text(d, "after"));
-    } else {
-        fputs("  no blunder", out);
+    const struct game *g = a->game;
+    /* The outcome after one move is the next move's outcome before, seen
+     * from the other side: each position is asked once. */
+    enum rec_outcome next_before = ana_value(a, pos);
+    for (int i = 0; i < rec->nmoves; i++) {
+        struct rec_move *m = &rec->moves[i];
+        if (strcmp(m->status, "ok") != 0)
+            break;   /* a forfeit ends the game; nothing was played */
+        int move;
+        if (!m->move[0] || !(m->has & REC_HAS_ENGINE) || game_result(g, pos) >= 0 ||
+            g->parse_move(pos, m->move, &move) != 0)
+            return -1;
+        m->before = next_before;
+        g->play(pos, move);
+        next_before = ana_value(a, pos);
+        m->after = negate(next_before);
+        m->blunder = m->before != REC_UNKNOWN && m->after != REC_UNKNOWN && m->after < m->before;
+        an->unknown += (m->before == REC_UNKNOWN);
+        if (m->blunder) {
+            if (count_blunder(an, m->engine) != 0)
+                return -1;
+            an->has_decisive = 1;
+            an->decisive.ply = m->ply;
+            strcpy(an->decisive.engine, m->engine);
+            strcpy(an->decisive.move, m->move);
+            an->decisive.before = m->before;
+            an->decisive.after = m->after;
+        }
     }
-    if (nunknown)
-        fprintf(out, " (%ld position%s unknown)", nunknown, nunknown == 1 ? "" : "s");
+    return 0;
+}
+
+int ana_game(struct analyzer *a, struct game_record *rec, struct err *e)
+{
+    unsigned char pos[GAME_MAX_STATE];
+    long index = rec->index > 0 ? rec->index : 0;
+    if (rules_replay_opening(a->game, rec, pos) != 0)
+        return err_set(e, 0, 0, "game %ld: its opening is not legal", index);
+    struct rec_analysis an;
+    memset(&an, 0, sizeof an);
+    if (judge_moves(a, rec, pos, &an) != 0) {
+        for (int i = 0; i < rec->nmoves; i++)
+            rec->moves[i].before = rec->moves[i].after = REC_UNANALYSED;
+        rec->has &= ~(unsigned)REC_HAS_ANALYSIS;
+        return err_set(e, 0, 0, "game %ld: a recorded move is not legal", index);
+    }
+    rec->analysis = an;
+    rec->has |= REC_HAS_ANALYSIS;
+    return 0;
+}
+
+void ana_print_game(FILE *out, const struct game_record *rec)
+{
+    assert(rec->has & REC_HAS_ANALYSIS);
+    const struct rec_analysis *an = &rec->analysis;
+    if (an->has_decisive)
+        fprintf(out, "  decisive mistake: ply %d by %s (%s): %s -> %s", an->decisive.ply,
+                an->decisive.engine, an->decisive.move, rec_outcome_name(an->decisive.before),
+                rec_outcome_name(an->decisive.after));
+    else
+        fputs("  no blunder", out);
+    if (an->unknown)
+        fprintf(out, " (%ld position%s unknown)", an->unknown, an->unknown == 1 ? "" : "s");
     fputc('\n', out);
 }
 
 /* ---- referee analyze --------------------------------------------------- */
 
 struct engine_stats {
-    char name[REF_NAME_MAX];
+    char name[REC_NAME_MAX];
     long moves, blunders, unknown;
 };
 
@@ -221,7 +192,7 @@ struct log_ctx {
     FILE *out;
     cJSON *doc, *games;
     int n;
-    struct engine_stats eng[TOUR_MAX_ENGINES];
+    struct engine_stats eng[REC_MAX_ENGINES];
 };
 
 static struct engine_stats *stats_of(struct log_ctx *c, const char *name)
@@ -229,19 +200,21 @@ static struct engine_stats *stats_of(struct log_ctx *c, const char *name)
     for (int i = 0; i < c->n; i++)
         if (strcmp(c->eng[i].name, name) == 0)
             return &c->eng[i];
-    if (c->n == TOUR_MAX_ENGINES)
+    if (c->n == REC_MAX_ENGINES)
         return NULL;
     struct engine_stats *s = &c->eng[c->n++];
     snprintf(s->name, sizeof s->name, "%s", name);
     return s;
 }
 
-static int log_header(struct log_ctx *c, const cJSON *h, struct err *e)
+static int log_header(struct log_ctx *c, const cJSON *json, struct err *e)
 {
-    const char *name = tour_text(h, "game");
-    const struct game *g = name ? game_find(name) : NULL;
+    struct rec_header h;
+    if (rec_header_decode(json, &h, e) != 0)
+        return -1;
+    const struct game *g = registry_find(h.game);
     if (!g)
-        return err_set(e, 1, 1, "unknown game '%s'", name ? name : "(none)");
+        return err_set(e, 1, 1, "unknown game '%s'", h.game[0] ? h.game : "(none)");
     if (ana_init(&c->an, g, c->opts, e) != 0)
         return -1;
     c->ready = 1;
@@ -249,34 +222,42 @@ static int log_header(struct log_ctx *c, const cJSON *h, struct err *e)
     return 0;
 }
 
-static int log_game(struct log_ctx *c, const cJSON *rec, int line, struct err *e)
+/* Counts each analysed move of rec for its engine. */
+static void count_moves(struct log_ctx *c, const struct game_record *rec)
 {
-    cJSON *copy = cJSON_Duplicate(rec, 1);
-    if (!copy)
-        return err_set(e, line, 1, "out of memory");
-    if (ana_game(&c->an, copy, e) != 0) {
-        cJSON_Delete(copy);
-        e->line = line;
-        e->col = line ? 1 : 0;
-        return -1;
-    }
-    const cJSON *players = cJSON_GetObjectItemCaseSensitive(copy, "players");
-    const char *p1 = tour_text(players, "1"), *p2 = tour_text(players, "2");
-    fprintf(c->out, "Game %ld (%s vs %s): %s\n", index_of(copy), p1 ? p1 : "?", p2 ? p2 : "?",
-            tour_text(copy, "result") ? tour_text(copy, "result") : "?");
-    ana_print_game(c->out, copy);
-    const cJSON *mv;
-    cJSON_ArrayForEach(mv, cJSON_GetObjectItemCaseSensitive(copy, "moves")) {
-        const char *engine = tour_text(mv, "engine"), *before = tour_text(mv, "before");
-        struct engine_stats *s = engine && before ? stats_of(c, engine) : NULL;
+    for (int i = 0; i < rec->nmoves; i++) {
+        const struct rec_move *m = &rec->moves[i];
+        struct engine_stats *s = m->has & REC_HAS_ENGINE && m->before != REC_UNANALYSED
+                                     ? stats_of(c, m->engine)
+                                     : NULL;
         if (!s)
             continue;
         s->moves++;
-        s->unknown += strcmp(before, "unknown") == 0;
-        s->blunders += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mv, "blunder"));
+        s->unknown += m->before == REC_UNKNOWN;
+        s->blunders += m->blunder;
     }
-    cJSON_AddItemToArray(c->games, copy);
-    return 0;
+}
+
+static int log_game(struct log_ctx *c, const cJSON *json, int line, struct err *e)
+{
+    struct game_record rec;
+    cJSON *copy = NULL;
+    int rc = rec_decode(json, &rec, e) != 0 || ana_game(&c->an, &rec, e) != 0 ? -1 : 0;
+    if (rc == 0 && !(copy = rec_encode(&rec)))
+        rc = err_set(e, 0, 0, "out of memory");
+    if (rc == 0) {
+        const char *p1 = rec.player[0], *p2 = rec.player[1];
+        fprintf(c->out, "Game %ld (%s vs %s): %s\n", rec.index > 0 ? rec.index : 0,
+                p1[0] ? p1 : "?", p2[0] ? p2 : "?", rec_result_text(rec.result));
+        ana_print_game(c->out, &rec);
+        count_moves(c, &rec);
+        cJSON_AddItemToArray(c->games, copy);
+    } else {
+        e->line = line;
+        e->col = line ? 1 : 0;
+    }
+    rec_free(&rec);
+    return rc;
 }
 
 static int log_one(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
@@ -293,7 +274,7 @@ int ana_log(const char *path, const struct ana_opts *o, const char *json_path, F
     cJSON_AddStringToObject(c.doc, "schema", ANALYSIS_SCHEMA);
     cJSON_AddStringToObject(c.doc, "source", path);
     c.games = cJSON_AddArrayToObject(c.doc, "games");
-    int rc = tour_scan(path, log_one, &c, e);
+    int rc = journal_scan(path, log_one, &c, e);
     if (c.ready)
         ana_free(&c.an);
     if (rc == 0) {

@@ -1,12 +1,13 @@
 /*
  * journal.c - tournament journals and match logs on disk: reading them game
  * by game, opening a journal for appending (resume included), appending a
- * game, and merging shard journals (tournament.h).
+ * game, and merging shard journals (journal.h).
  *
  * A journal line is written with one write() on an O_APPEND descriptor and
  * fsync'd, so after a crash the file is every finished game plus at most one
  * line cut short, which readers skip and resume cuts off.
  */
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -16,11 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arena/textfile.h"
-#include "arena/tournament.h"
+#include "arena/journal.h"
+#include "arena/record.h"
 
 #define JOURNAL_CAP (1L << 30)   /* bytes of a journal or log we read */
-#define JOURNAL_SCHEMA "arena.journal/1"
-#define MATCH_SCHEMA "arena.match/1"
 
 static const char *schema_of(const cJSON *obj)
 {
@@ -51,14 +51,14 @@ static const char *unfaithful(const cJSON *item, char *why, size_t cap)
 
 /* Scans text (NUL-terminated, modified in place). *complete: bytes of whole
  * lines (a journal's valid prefix). */
-static int scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, size_t *complete,
+static int scan_text(char *text, size_t len, journal_fn fn, void *ctx, size_t *complete,
                      struct err *e)
 {
     const char *end = NULL;
     char why[ERR_MSG_MAX];
     cJSON *first = cJSON_ParseWithOpts(text, &end, 0);
     *complete = 0;
-    if (first && strcmp(schema_of(first), MATCH_SCHEMA) == 0) {
+    if (first && strcmp(schema_of(first), JOURNAL_MATCH_SCHEMA) == 0) {
         const char *after = end ? end + strspn(end, " \t\r\n") : text + len;
         if (after < text + len) {
             cJSON_Delete(first);
@@ -86,7 +86,7 @@ static int scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, size_t 
         int line, col;
         tf_place(text, first ? text : end ? end : text, &line, &col);
         return err_set(e, line, col, "not a journal (%s) or a match log (%s)", JOURNAL_SCHEMA,
-                       MATCH_SCHEMA);
+                       JOURNAL_MATCH_SCHEMA);
     }
     cJSON_Delete(first);
     int rc = 0, lineno = 0;
@@ -121,42 +121,26 @@ static int scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, size_t 
     return rc;
 }
 
-const char *tour_text(const cJSON *obj, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-long tour_index(const cJSON *rec)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, "index");
-    if (!cJSON_IsNumber(v))
-        return -1;
-    double d = v->valuedouble;
-    /* Compared as doubles first: a cast of 1e300 to long is undefined. */
-    return d >= 1 && d <= (double)TOUR_INDEX_MAX && d == floor(d) ? (long)d : -1;
-}
-
-int tour_scan_text(char *text, size_t len, tour_scan_fn fn, void *ctx, struct err *e)
+int journal_scan_text(char *text, size_t len, journal_fn fn, void *ctx, struct err *e)
 {
     size_t complete;
     return scan_text(text, len, fn, ctx, &complete, e);
 }
 
-int tour_scan(const char *path, tour_scan_fn fn, void *ctx, struct err *e)
+int journal_scan(const char *path, journal_fn fn, void *ctx, struct err *e)
 {
     char *text;
     size_t len;
     if (tf_read(path, JOURNAL_CAP, &text, &len, e) != 0)
         return -1;
-    int rc = tour_scan_text(text, len, fn, ctx, e);
+    int rc = journal_scan_text(text, len, fn, ctx, e);
     free(text);
     return rc;
 }
 
 struct open_ctx {
     const cJSON *header;
-    tour_scan_fn fn;
+    journal_fn fn;
     void *ctx;
 };
 
@@ -179,8 +163,9 @@ static int check_header(void *vctx, const cJSON *rec, int is_header, int line, s
     return 0;
 }
 
-int tour_journal_append(int fd, const char *line, struct err *e)
+int journal_append(int fd, const char *line, struct err *e)
 {
+    assert(fd >= 0 && !strchr(line, '\n'));
     size_t len = strlen(line);
     char *buf = malloc(len + 1);
     if (!buf)
@@ -199,14 +184,14 @@ int tour_journal_append(int fd, const char *line, struct err *e)
 static int write_header(int fd, const cJSON *header, struct err *e)
 {
     char *text = cJSON_PrintUnformatted(header);
-    int rc = text ? tour_journal_append(fd, text, e) : err_set(e, 0, 0, "out of memory");
+    int rc = text ? journal_append(fd, text, e) : err_set(e, 0, 0, "out of memory");
     free(text);
     if (rc)
         close(fd);
     return rc;
 }
 
-int tour_journal_open(const char *path, const cJSON *header, int resume, tour_scan_fn fn,
+int journal_open(const char *path, const cJSON *header, int resume, journal_fn fn,
                       void *ctx, int *fd, struct err *e)
 {
     struct stat st;
@@ -270,6 +255,7 @@ struct merge_line {
 };
 
 struct merge_ctx {
+    char why[ERR_MSG_MAX];  /* a record's error, while e is rewritten */
     cJSON *header;          /* the first input's, without "shard" */
     struct merge_line *line;
     long n, cap;
@@ -291,9 +277,13 @@ static int merge_collect(void *vctx, const cJSON *rec, int is_header, int line, 
         cJSON_Delete(h);
         return same ? 0 : err_set(e, 1, 1, "a shard of another tournament (headers differ)");
     }
-    long index = tour_index(rec);
+    struct game_record r;
+    if (rec_decode(rec, &r, e) != 0)
+        return err_set(e, line, 1, "%s", strcpy(m->why, e->msg));
+    long index = r.index;
+    rec_free(&r);
     if (index < 0)
-        return err_set(e, line, 1, "a game without an \"index\" from 1 to %ld", TOUR_INDEX_MAX);
+        return err_set(e, line, 1, "a game without an \"index\" from 1 to %ld", REC_INDEX_MAX);
     if (m->n == m->cap) {
         long cap = m->cap ? 2 * m->cap : 256;
         struct merge_line *grown = realloc(m->line, (size_t)cap * sizeof *grown);
@@ -316,13 +306,13 @@ static int by_index(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int tour_merge(const char *out, char *const inputs[], int n, struct err *e, const char **bad_path)
+int journal_merge(const char *out, char *const inputs[], int n, struct err *e, const char **bad_path)
 {
     struct merge_ctx m = { 0 };
     int rc = 0;
     for (int i = 0; i < n && !rc; i++) {
         *bad_path = inputs[i];
-        rc = tour_scan(inputs[i], merge_collect, &m, e) ? -1 : 0;
+        rc = journal_scan(inputs[i], merge_collect, &m, e) ? -1 : 0;
     }
     if (!rc && m.n > 0) {
         qsort(m.line, (size_t)m.n, sizeof *m.line, by_index);

@@ -9,43 +9,47 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena/analyze.h"
+#include "arena/journal.h"
 #include "arena/match.h"
 #include "arena/textfile.h"
 
 int match_run(const struct match_opts *o, FILE *out, struct err *e)
 {
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "schema", "arena.match/1");
-    ref_rules_to_json(&o->rules, root);
+    cJSON_AddStringToObject(root, "schema", JOURNAL_MATCH_SCHEMA);
+    play_rules_json(&o->rules, root);
     cJSON *engines = cJSON_AddArrayToObject(root, "engines");
-    cJSON_AddItemToArray(engines, ref_engine_json(o->engine[0]));
-    cJSON_AddItemToArray(engines, ref_engine_json(o->engine[1]));
+    cJSON_AddItemToArray(engines, spec_json(o->engine[0]));
+    cJSON_AddItemToArray(engines, spec_json(o->engine[1]));
     cJSON *games = cJSON_AddArrayToObject(root, "games");
 
     /* Wins, losses and draws of the first engine. */
     int wins = 0, losses = 0, draws = 0, rc = 0;
     for (int i = 0; i < o->games && !rc; i++) {
         int swap = i % 2;
-        const struct ref_engine *const side[2] = { o->engine[swap], o->engine[!swap] };
-        cJSON *gj = cJSON_CreateObject();
-        cJSON_AddItemToArray(games, gj);
-        int played = ref_play(&o->rules, i + 1, i / 2, side, gj, e);
-        if (played != REF_PLAYED) {
-            rc = played == REF_CANCELLED
+        const struct spec *const side[2] = { o->engine[swap], o->engine[!swap] };
+        struct game_record rec;
+        int played = play_game(&o->rules, i + 1, i / 2, side, &rec, e);
+        cJSON *gj = played == PLAY_PLAYED ? rec_encode(&rec) : NULL;
+        if (played != PLAY_PLAYED || !gj) {
+            rc = played == PLAY_CANCELLED
                      ? err_set(e, 0, 0, "stopped by a signal in game %d: no log written", i + 1)
-                     : -1;
+                 : played == PLAY_PLAYED ? err_set(e, 0, 0, "out of memory")
+                                        : -1;
+            rec_free(&rec);
             break;
         }
-        const char *result = cJSON_GetObjectItemCaseSensitive(gj, "result")->valuestring;
-        int winner = strcmp(result, "1-0") == 0 ? 1 : strcmp(result, "0-1") == 0 ? 2 : 0;
-        if (!winner)
+        cJSON_AddItemToArray(games, gj);
+        if (rec.result == REC_DRAWN)
             draws++;
-        else if (winner == (swap ? 2 : 1))
+        else if (rec.result == (swap ? REC_WIN_2 : REC_WIN_1))
             wins++;
         else
             losses++;
-        ref_print_result(out, gj);
+        match_print_result(out, &rec);
         fflush(out);
+        rec_free(&rec);
     }
     if (!rc) {
         int n = wins + losses + draws;
@@ -66,4 +70,20 @@ int match_run(const struct match_opts *o, FILE *out, struct err *e)
     }
     cJSON_Delete(root);
     return rc;
+}
+
+void match_print_result(FILE *out, const struct game_record *rec)
+{
+    const char *p1 = rec->player[0], *p2 = rec->player[1];
+    int winner = rec->result > 0 ? rec->result : 0;
+    fprintf(out, "Finished game %ld (%s vs %s): %s {", rec->index, p1, p2,
+            rec_result_text(rec->result));
+    if (rec->reason == REC_NORMAL)
+        fprintf(out, "%s}\n", winner ? (winner == 1 ? "player 1 wins" : "player 2 wins") : "draw");
+    else if (rec->reason == REC_DRAW_RULE)
+        fprintf(out, "draw by the no-progress rule}\n");
+    else
+        fprintf(out, "%s forfeits: %s}\n", winner == 1 ? p2 : p1, rec_reason_text(rec));
+    if (rec->has & REC_HAS_ANALYSIS)
+        ana_print_game(out, rec);
 }

@@ -11,59 +11,79 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/cli.h"
+#include "arena/limits.h"
 #include "arena/refopts.h"
+#include "arena/registry.h"
 #include "arena/search.h"
 #include "arena/textfile.h"
 
-#define DEFAULT_GAMES 2
-#define DEFAULT_DEPTH 4
-#define DEFAULT_TIMEOUT_MS 10000
-#define DEFAULT_FILE_LIMIT_KB 1024
-#define MAX_GAMES 1000000
-#define MAX_TIMEOUT_MS 86400000L
 #define KEY_MAX 64               /* bytes of an option name we compare */
 #define KEY_QUOTED_MAX 80        /* bytes of "key" searched for a config error */
 
-#define BOTH (REF_CMD_MATCH | REF_CMD_TOURNAMENT)
-static const struct { struct option opt; int commands; } table[] = {
-    { { "game", required_argument, NULL, REF_OPT_GAME }, BOTH },
-    { { "engine", required_argument, NULL, REF_OPT_ENGINE }, BOTH },
-    { { "games", required_argument, NULL, REF_OPT_GAMES }, REF_CMD_MATCH },
-    { { "depth", required_argument, NULL, REF_OPT_DEPTH }, BOTH },
-    { { "random-plies", required_argument, NULL, REF_OPT_PLIES }, BOTH },
-    { { "openings", required_argument, NULL, REF_OPT_OPENINGS }, BOTH },
-    { { "seed", required_argument, NULL, REF_OPT_SEED }, BOTH },
-    { { "timeout-ms", required_argument, NULL, REF_OPT_TIMEOUT }, BOTH },
-    { { "cpu-limit-s", required_argument, NULL, REF_OPT_CPU }, BOTH },
-    { { "mem-limit-mb", required_argument, NULL, REF_OPT_MEM }, BOTH },
-    { { "draw-plies", required_argument, NULL, REF_OPT_DRAW }, BOTH },
-    { { "keep-files", required_argument, NULL, REF_OPT_KEEP }, BOTH },
-    { { "log", required_argument, NULL, REF_OPT_LOG }, REF_CMD_MATCH },
-    { { "config", required_argument, NULL, REF_OPT_CONFIG }, REF_CMD_TOURNAMENT },
-    { { "format", required_argument, NULL, REF_OPT_FORMAT }, REF_CMD_TOURNAMENT | REF_CMD_REPORT },
-    { { "rounds", required_argument, NULL, REF_OPT_ROUNDS }, REF_CMD_TOURNAMENT },
-    { { "concurrency", required_argument, NULL, REF_OPT_CONCURRENCY }, REF_CMD_TOURNAMENT },
-    { { "journal", required_argument, NULL, REF_OPT_JOURNAL }, REF_CMD_TOURNAMENT },
-    { { "resume", no_argument, NULL, REF_OPT_RESUME }, REF_CMD_TOURNAMENT },
-    { { "sprt", required_argument, NULL, REF_OPT_SPRT }, REF_CMD_TOURNAMENT },
-    { { "shard", required_argument, NULL, REF_OPT_SHARD }, REF_CMD_TOURNAMENT },
-    { { "analyze", no_argument, NULL, REF_OPT_ANALYZE }, BOTH },
-    { { "budget-ms", required_argument, NULL, REF_OPT_BUDGET }, BOTH | REF_CMD_ANALYZE },
-    { { "max-empty", required_argument, NULL, REF_OPT_MAX_EMPTY }, BOTH | REF_CMD_ANALYZE },
-    { { "json", required_argument, NULL, REF_OPT_JSON }, REF_CMD_ANALYZE },
-};
-_Static_assert(sizeof table / sizeof *table == REF_OPTIONS, "REF_OPTIONS counts the table");
+/* Each command's own table (cli.h's convention). The options of the rules
+ * of play are match's and tournament's alike. */
+#define RULE_OPTIONS                                                  \
+    { "game", required_argument, NULL, REF_OPT_GAME },                \
+    { "engine", required_argument, NULL, REF_OPT_ENGINE },            \
+    { "depth", required_argument, NULL, REF_OPT_DEPTH },              \
+    { "random-plies", required_argument, NULL, REF_OPT_PLIES },       \
+    { "openings", required_argument, NULL, REF_OPT_OPENINGS },        \
+    { "seed", required_argument, NULL, REF_OPT_SEED },                \
+    { "timeout-ms", required_argument, NULL, REF_OPT_TIMEOUT },       \
+    { "cpu-limit-s", required_argument, NULL, REF_OPT_CPU },          \
+    { "mem-limit-mb", required_argument, NULL, REF_OPT_MEM },         \
+    { "draw-plies", required_argument, NULL, REF_OPT_DRAW },          \
+    { "keep-files", required_argument, NULL, REF_OPT_KEEP },          \
+    { "analyze", no_argument, NULL, REF_OPT_ANALYZE },                \
+    { "budget-ms", required_argument, NULL, REF_OPT_BUDGET },         \
+    { "max-empty", required_argument, NULL, REF_OPT_MAX_EMPTY }
 
-void ref_settings_init(struct ref_settings *s, int command)
+static const struct option match_options[] = {
+    RULE_OPTIONS,
+    { "games", required_argument, NULL, REF_OPT_GAMES },
+    { "log", required_argument, NULL, REF_OPT_LOG },
+    CLI_STD_OPTIONS,
+};
+
+/* Also the config file's keys. */
+static const struct option tournament_options[] = {
+    RULE_OPTIONS,
+    { "config", required_argument, NULL, REF_OPT_CONFIG },
+    { "format", required_argument, NULL, REF_OPT_FORMAT },
+    { "rounds", required_argument, NULL, REF_OPT_ROUNDS },
+    { "concurrency", required_argument, NULL, REF_OPT_CONCURRENCY },
+    { "journal", required_argument, NULL, REF_OPT_JOURNAL },
+    { "resume", no_argument, NULL, REF_OPT_RESUME },
+    { "sprt", required_argument, NULL, REF_OPT_SPRT },
+    { "shard", required_argument, NULL, REF_OPT_SHARD },
+    CLI_STD_OPTIONS,
+};
+
+static const struct option report_options[] = {
+    { "format", required_argument, NULL, REF_OPT_FORMAT },
+    CLI_STD_OPTIONS,
+};
+
+static const struct option analyze_options[] = {
+    { "budget-ms", required_argument, NULL, REF_OPT_BUDGET },
+    { "max-empty", required_argument, NULL, REF_OPT_MAX_EMPTY },
+    { "json", required_argument, NULL, REF_OPT_JSON },
+    CLI_STD_OPTIONS,
+};
+
+/* verify and merge take no option of their own. */
+static const struct option plain_options[] = { CLI_STD_OPTIONS };
+
+void ref_settings_init(struct ref_settings *s, enum ref_command command)
 {
     memset(s, 0, sizeof *s);
     s->command = command;
-    s->games = DEFAULT_GAMES;
-    s->t.rules.depth = DEFAULT_DEPTH;
+    s->games = REF_DEFAULT_GAMES;
+    s->t.rules.depth = REF_DEFAULT_DEPTH;
     s->t.rules.seed = 1;
-    s->t.rules.draw_plies = REF_DRAW_PLIES;
-    s->t.rules.limits.timeout_ms = DEFAULT_TIMEOUT_MS;
-    s->t.rules.limits.file_limit_kb = DEFAULT_FILE_LIMIT_KB;
+    s->t.rules.draw_plies = PLAY_DRAW_PLIES;
+    s->t.rules.limits.timeout_ms = REF_DEFAULT_TIMEOUT_MS;
+    s->t.rules.limits.file_limit_kb = REF_DEFAULT_FILE_LIMIT_KB;
     s->t.rounds = 1;
     s->t.concurrency = 1;
     s->t.shard_k = s->t.shard_n = 1;
@@ -74,26 +94,40 @@ void ref_settings_init(struct ref_settings *s, int command)
 void ref_settings_free(struct ref_settings *s)
 {
     for (int i = 0; i < s->t.nengines; i++)
-        ref_engine_free(&s->t.engine[i]);
+        spec_free(&s->t.engine[i]);
     s->t.nengines = 0;
-    ref_book_free(&s->book);
+    book_free(&s->book);
 }
 
-int ref_options(int command, struct option *opts)
+const struct option *ref_options(enum ref_command command)
 {
-    int n = 0;
-    for (int i = 0; i < REF_OPTIONS; i++)
-        if (table[i].commands & command)
-            opts[n++] = table[i].opt;
-    return n;
+    switch (command) {
+    case REF_CMD_MATCH:
+        return match_options;
+    case REF_CMD_TOURNAMENT:
+        return tournament_options;
+    case REF_CMD_REPORT:
+        return report_options;
+    case REF_CMD_ANALYZE:
+        return analyze_options;
+    case REF_CMD_VERIFY:
+    case REF_CMD_MERGE:
+        break;
+    }
+    return plain_options;
 }
 
 void ref_option_flag(int id, char *buf, size_t cap)
 {
+    static const struct option *const tables[] = { match_options, tournament_options,
+                                                   analyze_options };
     snprintf(buf, cap, "--?");
-    for (int i = 0; i < REF_OPTIONS; i++)
-        if (table[i].opt.val == id)
-            snprintf(buf, cap, "--%s", table[i].opt.name);
+    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
+        for (const struct option *o = tables[t]; o->name; o++)
+            if (o->val == id) {
+                snprintf(buf, cap, "--%s", o->name);
+                return;
+            }
 }
 
 /* Adds an engine from a SPEC, or from a name and a COMMAND given apart
@@ -104,8 +138,8 @@ static int add_engine(struct ref_settings *s, const char *name, const char *val,
     struct err e;
     if (s->t.nengines == TOUR_MAX_ENGINES)
         return snprintf(msg, cap, "at most %d engines", TOUR_MAX_ENGINES), -1;
-    struct ref_engine *eng = &s->t.engine[s->t.nengines];
-    if ((name ? ref_engine_make(name, val, eng, &e) : ref_engine_parse(val, eng, &e)) != 0)
+    struct spec *eng = &s->t.engine[s->t.nengines];
+    if ((name ? spec_make(name, val, eng, &e) : spec_parse(val, eng, &e)) != 0)
         return snprintf(msg, cap, "%s '%.100s': column %d: %.120s", label, val, e.col, e.msg), -1;
     s->t.nengines++;
     return 0;
@@ -115,11 +149,11 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
                        char *msg, size_t cap)
 {
     struct { int id; long lo, hi; long *out; } nums[] = {
-        { REF_OPT_GAMES, 1, MAX_GAMES, &s->games },
-        { REF_OPT_TIMEOUT, 1, MAX_TIMEOUT_MS, &s->t.rules.limits.timeout_ms },
-        { REF_OPT_CPU, 0, MAX_TIMEOUT_MS / 1000, &s->t.rules.limits.cpu_limit_s },
+        { REF_OPT_GAMES, 1, REF_MAX_GAMES, &s->games },
+        { REF_OPT_TIMEOUT, 1, REF_MAX_TIMEOUT_MS, &s->t.rules.limits.timeout_ms },
+        { REF_OPT_CPU, 0, REF_MAX_TIMEOUT_MS / 1000, &s->t.rules.limits.cpu_limit_s },
         { REF_OPT_MEM, 0, LONG_MAX / (1 << 20), &s->t.rules.limits.mem_limit_mb },
-        { REF_OPT_BUDGET, 1, MAX_TIMEOUT_MS, &s->ana.budget_ms },
+        { REF_OPT_BUDGET, 1, REF_MAX_TIMEOUT_MS, &s->ana.budget_ms },
     };
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++)
         if (nums[k].id == id) {
@@ -131,10 +165,10 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
     struct { int id; long lo, hi; int *out; } ints[] = {
         { REF_OPT_DEPTH, 1, SEARCH_MAX_DEPTH, &s->t.rules.depth },
         { REF_OPT_PLIES, 0, GAME_MAX_MOVES, &s->t.rules.random_plies },
-        { REF_OPT_DRAW, 0, MAX_GAMES, &s->t.rules.draw_plies },
-        { REF_OPT_ROUNDS, 1, MAX_GAMES, &s->t.rounds },
+        { REF_OPT_DRAW, 0, REF_MAX_GAMES, &s->t.rules.draw_plies },
+        { REF_OPT_ROUNDS, 1, REF_MAX_GAMES, &s->t.rounds },
         { REF_OPT_CONCURRENCY, 1, TOUR_MAX_CONCURRENCY, &s->t.concurrency },
-        { REF_OPT_MAX_EMPTY, 0, C4_CELLS, &s->ana.max_empty },
+        { REF_OPT_MAX_EMPTY, 0, ANA_MAX_EMPTY_LIMIT, &s->ana.max_empty },
     };
     for (size_t k = 0; k < sizeof ints / sizeof *ints; k++)
         if (ints[k].id == id) {
@@ -156,9 +190,9 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
         }
     switch (id) {
     case REF_OPT_GAME:
-        if (!(s->t.rules.game = game_find(val))) {
+        if (!(s->t.rules.game = registry_find(val))) {
             int n = snprintf(msg, cap, "unknown game '%s' (", val);
-            for (const struct game *const *g = game_all(); *g && n > 0 && (size_t)n < cap; g++)
+            for (const struct game *const *g = registry_all(); *g && n > 0 && (size_t)n < cap; g++)
                 n += snprintf(msg + n, cap - (size_t)n, "%s%s", (*g)->name, g[1] ? ", " : ")");
             return -1;
         }
@@ -184,9 +218,9 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
             else
                 return snprintf(msg, cap, "format must be text, json or csv, got '%s'", val), -1;
         } else if (strcmp(val, "round-robin") == 0) {
-            s->t.format = TOUR_ROUND_ROBIN;
+            s->t.format = SCHEDULE_ROUND_ROBIN;
         } else if (strcmp(val, "gauntlet") == 0) {
-            s->t.format = TOUR_GAUNTLET;
+            s->t.format = SCHEDULE_GAUNTLET;
         } else {
             return snprintf(msg, cap, "format must be round-robin or gauntlet, got '%s'", val), -1;
         }
@@ -221,17 +255,17 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
     return snprintf(msg, cap, "'%s' is not an option of this command", name), -1;
 }
 
-/* The id of the option a config key names for command, or 0. */
-static int option_of(const char *name, int command)
+/* The id of the tournament option a config key names, or 0. */
+static int option_of(const char *name)
 {
     char norm[KEY_MAX];
     snprintf(norm, sizeof norm, "%s", name);
     for (char *p = norm; *p; p++)
         if (*p == '_')
             *p = '-';
-    for (int i = 0; i < REF_OPTIONS; i++)
-        if (strcmp(table[i].opt.name, norm) == 0 && (table[i].commands & command))
-            return table[i].opt.val;
+    for (const struct option *o = tournament_options; o->name; o++)
+        if (strcmp(o->name, norm) == 0 && o->val != CLI_OPT_HELP && o->val != CLI_OPT_VERSION)
+            return o->val;
     return 0;
 }
 
@@ -293,7 +327,7 @@ int ref_config_parse(struct ref_settings *s, const char *text, size_t len, struc
     const cJSON *item;
     cJSON_ArrayForEach(item, root) {
         char msg[ERR_MSG_MAX] = "", val[PATH_MAX];
-        int id = option_of(item->string, REF_CMD_TOURNAMENT);
+        int id = option_of(item->string);
         if (id == REF_OPT_CONFIG)
             id = 0;
         if (strcmp(item->string, "engines") == 0 && cJSON_IsArray(item)) {

@@ -30,9 +30,9 @@
 #include <math.h>
 #include <string.h>
 #include "arena/penta.h"
+#include "arena/stats.h"
 
 #define K PENTA_OUTCOMES
-#define ELO_SCALE 400.0
 #define REF_SCORE 0.5        /* the score of equal engines */
 #define SIGMA_MAX 0.5        /* a score in [0, 1] deviates at most 1/2 */
 /* The profile scan: grid points over sigma, then golden-section steps;
@@ -99,7 +99,7 @@ void penta_nelo(const struct penta *p, double *nelo, double *margin)
      * deviates sqrt(2) times more than a pair's. */
     double per_game = sqrt(2.0 * var);
     *nelo = (mean - REF_SCORE) / per_game * PENTA_NELO_PER_T;
-    *margin = PENTA_Z95 * sqrt(var / (double)n) / per_game * PENTA_NELO_PER_T;
+    *margin = STATS_Z95 * sqrt(var / (double)n) / per_game * PENTA_NELO_PER_T;
 }
 
 const char *penta_model_name(enum penta_model m)
@@ -326,11 +326,6 @@ static double mle_t(const double phat[K], double t)
     return fmax(best, fmax(fc, fd));
 }
 
-static double logistic_score(double elo)
-{
-    return 1.0 / (1.0 + pow(10.0, -elo / ELO_SCALE));
-}
-
 double penta_llr(const struct penta *p, enum penta_model m, enum penta_method method,
                  double elo0, double elo1)
 {
@@ -342,7 +337,7 @@ double penta_llr(const struct penta *p, enum penta_model m, enum penta_method me
     double phat[K], n = frequencies(p, phat), mean, var;
     moments(phat, &mean, &var);   /* var > 0: every outcome has mass */
     if (m == PENTA_LOGISTIC) {
-        double s0 = logistic_score(elo0), s1 = logistic_score(elo1);
+        double s0 = stats_score(elo0), s1 = stats_score(elo1);
         if (method == PENTA_APPROX)
             return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var);
         return n * (mle_mean(phat, s1) - mle_mean(phat, s0));

@@ -1,21 +1,20 @@
 /*
- * spec.c - engine SPECs into argv templates (match.h). Words are split the
+ * spec.c - engine SPECs into argv templates (spec.h). Words are split the
  * way a POSIX shell splits them, quotes and backslashes included, so users
  * can copy a command line from their terminal; nothing is expanded and no
  * shell ever runs.
  */
+#include <cjson/cJSON.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "arena/match.h"
-
-#define PLACEHOLDERS 4
-static const char *const placeholder[PLACEHOLDERS] = { "{in}", "{out}", "{depth}", "{player}" };
+#include "arena/spec.h"
+#include "arena/rules.h"
 
 /* Splits cmd (offset base into the SPEC) into words; 0 or -1 with e. */
-static int split_words(const char *cmd, int base, struct ref_engine *eng, struct err *e)
+static int split_words(const char *cmd, int base, struct spec *eng, struct err *e)
 {
     size_t len = strlen(cmd);
     const char *p = cmd;
@@ -65,7 +64,7 @@ static int split_words(const char *cmd, int base, struct ref_engine *eng, struct
 
 /* The SHA-256 of the program argv[0] names (looked up in PATH like execvp
  * when it has no '/'), or "" when there is no such readable file. */
-static void program_digest(struct ref_engine *eng)
+static void program_digest(struct spec *eng)
 {
     const char *prog = eng->argv[0];
     char path[PATH_MAX];
@@ -91,25 +90,25 @@ static void program_digest(struct ref_engine *eng)
  * name_col) and cmd, which starts at offset base of what the user wrote (for
  * error columns). */
 static int engine_make(const char *name, size_t name_len, int name_col, const char *cmd,
-                       int base, struct ref_engine *eng, struct err *e)
+                       int base, struct spec *eng, struct err *e)
 {
     memset(eng, 0, sizeof *eng);
     if (name) {
-        if (name_len == 0 || name_len >= REF_NAME_MAX)
+        if (name_len == 0 || name_len >= REC_NAME_MAX)
             return err_set(e, 1, name_col, "the name must have 1 to %d characters",
-                           REF_NAME_MAX - 1);
+                           REC_NAME_MAX - 1);
         memcpy(eng->name, name, name_len);
     }
     if (split_words(cmd, base, eng, e) != 0) {
-        ref_engine_free(eng);
+        spec_free(eng);
         return -1;
     }
     if (eng->argc == 0) {
-        ref_engine_free(eng);
+        spec_free(eng);
         return err_set(e, 1, base + 1, "empty command");
     }
     if (!eng->argv[0][0]) {   /* '' or "": nothing could ever run */
-        ref_engine_free(eng);
+        spec_free(eng);
         return err_set(e, 1, base + 1, "empty program name");
     }
     /* Engines run in their game's folder: a relative program path is made
@@ -130,21 +129,20 @@ static int engine_make(const char *name, size_t name_len, int name_col, const ch
     }
     int any = 0;
     for (int i = 0; i < eng->argc; i++)
-        for (int k = 0; k < PLACEHOLDERS; k++)
-            any |= strstr(eng->argv[i], placeholder[k]) != NULL;
+        any |= rules_has_placeholder(eng->argv[i]);
     if (!any) {
-        if (eng->argc + 3 > RUN_MAX_ARGS - 1) {
-            ref_engine_free(eng);
+        if (eng->argc + RULES_DEFAULT_PLACEHOLDERS > RUN_MAX_ARGS - 1) {
+            spec_free(eng);
             return err_set(e, 1, 1, "too many words: at most %d", RUN_MAX_ARGS - 1);
         }
-        for (int k = 0; k < 3; k++)
-            eng->argv[eng->argc++] = strdup(placeholder[k]);
+        for (int k = 0; k < RULES_DEFAULT_PLACEHOLDERS; k++)
+            eng->argv[eng->argc++] = strdup(rules_placeholder[k]);
         eng->argv[eng->argc] = NULL;
     }
     return 0;
 }
 
-int ref_engine_parse(const char *spec, struct ref_engine *eng, struct err *e)
+int spec_parse(const char *spec, struct spec *eng, struct err *e)
 {
     if (strncmp(spec, "name=", 5) == 0) {
         const char *comma = strstr(spec, ",cmd=");
@@ -158,15 +156,29 @@ int ref_engine_parse(const char *spec, struct ref_engine *eng, struct err *e)
     return engine_make(NULL, 0, 0, spec, 0, eng, e);
 }
 
-int ref_engine_make(const char *name, const char *cmd, struct ref_engine *eng, struct err *e)
+int spec_make(const char *name, const char *cmd, struct spec *eng, struct err *e)
 {
     return engine_make(name, strlen(name), 1, cmd, 0, eng, e);
 }
 
-void ref_engine_free(struct ref_engine *eng)
+void spec_free(struct spec *eng)
 {
     for (int i = 0; i < eng->argc; i++)
         free(eng->argv[i]);
     eng->argc = 0;
     eng->argv[0] = NULL;
+}
+
+cJSON *spec_json(const struct spec *eng)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "name", eng->name);
+    cJSON *cmd = cJSON_AddArrayToObject(j, "cmd");
+    for (int i = 0; i < eng->argc; i++)
+        cJSON_AddItemToArray(cmd, cJSON_CreateString(eng->argv[i]));
+    if (eng->sha256[0])
+        cJSON_AddStringToObject(j, "sha256", eng->sha256);
+    else
+        cJSON_AddNullToObject(j, "sha256");
+    return j;
 }

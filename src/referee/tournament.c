@@ -1,33 +1,30 @@
 /*
- * tournament.c - the schedule and the run of a tournament: worker processes
- * playing games concurrently, the journal, resume, SPRT, SIGINT, progress
- * (tournament.h).
+ * tournament.c - the run of a tournament (tournament.h): each game of the
+ * schedule played by a worker of the pool, each finished game journaled,
+ * counted and printed, resume, SPRT, SIGINT and SIGTERM, the progress line.
  *
  * Why processes, not threads: a worker is a child subreaper with no other
  * children, so after every move it can kill and reap whatever the engine
  * left behind, setsid escapees included (runner.h); and a worker that the
  * parent's death takes down (PR_SET_PDEATHSIG) kills its engine on the way.
  */
-#define _GNU_SOURCE
 #include <cjson/cJSON.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
-#include "arena/clock.h"
+#include "arena/journal.h"
+#include "arena/match.h"
+#include "arena/pool.h"
+#include "arena/progress.h"
+#include "arena/report.h"
+#include "arena/schedule.h"
+#include "arena/stats.h"
+#include "arena/tally.h"
 #include "arena/textfile.h"
 #include "arena/tournament.h"
 
-#define WORKER_CANCELLED 3          /* a worker's exit status when stopped */
-#define WORKER_FAILED 4             /* the referee's own failure in a worker */
 #define PROGRESS_EVERY_MS 250
-#define READ_CHUNK 65536
-#define NS_PER_S 1e9
 
 /* The one process-wide variable: a signal handler can reach nothing else.
  * The parent's stops the tournament; a worker's copy cancels its engine. */
@@ -38,52 +35,27 @@ static void on_stop(int sig)
     stop_signal = sig;
 }
 
-static long pairs_per_round(const struct tour_config *c)
+struct schedule tour_schedule(const struct tour_config *c)
 {
-    return c->format == TOUR_GAUNTLET ? c->nengines - 1
-                                      : (long)c->nengines * (c->nengines - 1) / 2;
-}
-
-long tour_games(const struct tour_config *c)
-{
-    return (long)c->rounds * pairs_per_round(c) * 2;
-}
-
-void tour_game_at(const struct tour_config *c, long index, struct tour_game *g)
-{
-    long i = index - 1, per_round = pairs_per_round(c);
-    long k = (i / 2) % per_round;   /* the engine pair within the round */
-    int a = 0, b = 1;
-    if (c->format == TOUR_GAUNTLET) {
-        b = (int)k + 1;
-    } else {
-        /* Pairs in order (0,1) (0,2) ... (0,n-1) (1,2) ... */
-        while (k >= c->nengines - 1 - a) {
-            k -= c->nengines - 1 - a;
-            a++;
-        }
-        b = a + 1 + (int)k;
-    }
-    g->index = index;
-    g->pair = i / 2;
-    g->side[0] = i % 2 ? b : a;
-    g->side[1] = i % 2 ? a : b;
+    return (struct schedule){ .nengines = c->nengines, .format = c->format, .rounds = c->rounds,
+                              .shard_k = c->shard_k, .shard_n = c->shard_n };
 }
 
 cJSON *tour_header(const struct tour_config *c)
 {
     cJSON *h = cJSON_CreateObject();
-    cJSON_AddStringToObject(h, "schema", "arena.journal/1");
-    ref_rules_to_json(&c->rules, h);
+    cJSON_AddStringToObject(h, "schema", JOURNAL_SCHEMA);
+    play_rules_json(&c->rules, h);
     cJSON *engines = cJSON_AddArrayToObject(h, "engines");
     for (int i = 0; i < c->nengines; i++)
-        cJSON_AddItemToArray(engines, ref_engine_json(&c->engine[i]));
-    cJSON_AddStringToObject(h, "format", c->format == TOUR_GAUNTLET ? "gauntlet" : "round-robin");
+        cJSON_AddItemToArray(engines, spec_json(&c->engine[i]));
+    cJSON_AddStringToObject(h, "format", c->format == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin");
     cJSON_AddNumberToObject(h, "rounds", c->rounds);
     char shard[32];
     snprintf(shard, sizeof shard, "%d/%d", c->shard_k, c->shard_n);
     cJSON_AddStringToObject(h, "shard", shard);
-    cJSON_AddNumberToObject(h, "games", (double)tour_games(c));
+    struct schedule sched = tour_schedule(c);
+    cJSON_AddNumberToObject(h, "games", (double)schedule_games(&sched));
     if (c->sprt.on) {
         cJSON *s = cJSON_AddObjectToObject(h, "sprt");
         cJSON_AddNumberToObject(s, "elo0", c->sprt.elo0);
@@ -96,325 +68,227 @@ cJSON *tour_header(const struct tour_config *c)
     return h;
 }
 
-/* --- the worker --------------------------------------------------------- */
-
-/* In the worker: plays one game, sends its record, never returns. */
-struct run_state;
-struct slot;
-static void worker_free(struct run_state *s, struct slot *slots);
-
-static void worker(struct run_state *s, struct slot *slots, const struct tour_config *c,
-                   const struct tour_game *tg, int fd, pid_t parent)
-{
-    prctl(PR_SET_PDEATHSIG, (long)SIGTERM, 0L, 0L, 0L);
-    if (getppid() != parent)
-        _exit(WORKER_CANCELLED);
-    run_become_reaper();
-    struct ref_rules rules = c->rules;
-    rules.limits.reap_all = 1;
-    rules.limits.cancel = &stop_signal;
-    const struct ref_engine *const side[2] = { &c->engine[tg->side[0]], &c->engine[tg->side[1]] };
-    cJSON *gj = cJSON_CreateObject();
-    struct err e;
-    int rc = ref_play(&rules, tg->index, tg->pair, side, gj, &e);
-    int status = rc == REF_PLAYED ? 0 : rc == REF_CANCELLED ? WORKER_CANCELLED : WORKER_FAILED;
-    char *text = rc == REF_PLAYED ? cJSON_PrintUnformatted(gj) : NULL;
-    if (rc < 0)
-        err_print(stderr, "referee", &e);
-    if (text && tf_write_all(fd, text, strlen(text)) != 0)
-        status = WORKER_FAILED;
-    free(text);
-    cJSON_Delete(gj);
-    close(fd);
-    worker_free(s, slots);
-    _exit(status);
-}
-
-/* --- the parent --------------------------------------------------------- */
-
-struct slot {
-    pid_t pid;      /* 0: free */
-    int fd;         /* the worker's pipe */
-    long index;
-    char *buf;      /* what it sent */
-    size_t len, cap;
-};
-
 struct run_state {
     const struct tour_config *c;
-    struct tour_tally tally;
+    struct schedule sched;   /* tour_schedule(c) */
+    struct pool pool;
+    struct tally tally;
     char *done;              /* done[i]: game i is in the journal */
     long ndone, nwanted;     /* of this shard */
     long played_now;         /* games finished by this run */
     int journal_fd;
     int sprt_decided;        /* -1 H0 accepted, 1 H1 accepted, 0 not yet */
     FILE *out;
-    uint64_t t0;
-    int progress_shown;
+    struct progress progress;
 };
 
-static int in_shard(const struct tour_config *c, long index)
+/* Frees what the run holds. A worker calls it too: each process frees what
+ * it holds (valgrind checks workers too). */
+static void run_free(struct run_state *s)
 {
-    return (index - 1) % c->shard_n == c->shard_k - 1;
+    free(s->done);
+    tally_free(&s->tally);
+}
+
+/* In a worker: plays game `index`, writes its record to fd; the exit
+ * status (pool.h). The worker's copy of the configuration is its own, and
+ * freed here with the rest of the parent's state. */
+static int play_job(void *ctx, long index, int fd)
+{
+    struct run_state *s = ctx;
+    struct tour_config *c = (struct tour_config *)s->c;
+    run_become_reaper();
+    struct schedule_game sg;
+    schedule_game_at(&s->sched, index, &sg);
+    struct play_rules rules = c->rules;
+    rules.limits.reap_all = 1;
+    rules.limits.cancel = &stop_signal;
+    const struct spec *const side[2] = { &c->engine[sg.side[0]], &c->engine[sg.side[1]] };
+    struct game_record rec;
+    struct err e;
+    int rc = play_game(&rules, sg.index, sg.pair, side, &rec, &e);
+    int status = rc == PLAY_PLAYED ? 0 : rc == PLAY_CANCELLED ? POOL_CANCELLED : POOL_FAILED;
+    cJSON *gj = rc == PLAY_PLAYED ? rec_encode(&rec) : NULL;
+    char *text = gj ? cJSON_PrintUnformatted(gj) : NULL;
+    if (rc < 0)
+        err_print(stderr, "referee", &e);
+    if (rc == PLAY_PLAYED && (!text || tf_write_all(fd, text, strlen(text)) != 0))
+        status = POOL_FAILED;
+    free(text);
+    cJSON_Delete(gj);
+    rec_free(&rec);
+    run_free(s);
+    for (int i = 0; i < c->nengines; i++)
+        spec_free(&c->engine[i]);
+    if (c->rules.book)
+        book_free((struct book *)c->rules.book);
+    return status;
 }
 
 /* A finished game, from the journal or a worker: count it. */
-static int count_game(struct run_state *s, const cJSON *rec, struct err *e)
+static int count_game(struct run_state *s, const struct game_record *rec, struct err *e)
 {
-    long i = tour_index(rec);
-    if (i < 1 || i > tour_games(s->c) || !in_shard(s->c, i))
+    long i = rec->index;
+    if (i < 1 || i > schedule_games(&s->sched) || !schedule_in_shard(&s->sched, i))
         return err_set(e, 0, 0, "a game whose index (%ld) is not in this schedule", i);
     if (s->done[i])
         return err_set(e, 0, 0, "game %ld is in the journal twice", i);
     s->done[i] = 1;
     s->ndone++;
-    return tour_tally_add(&s->tally, rec, e);
+    return tally_add(&s->tally, rec, e);
 }
 
-static int resume_game(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
+static int resume_game(void *ctx, const cJSON *json, int is_header, int line, struct err *e)
 {
     (void)is_header;
-    int rc = count_game(ctx, rec, e);
+    struct game_record rec;
+    int rc = rec_decode(json, &rec, e) || count_game(ctx, &rec, e) ? -1 : 0;
+    rec_free(&rec);
     if (rc && !e->line)
         e->line = line, e->col = 1;
     return rc;
 }
 
-static void sprt_check(struct run_state *s)
+/* The SPRT's log-likelihood ratio so far and its bounds. */
+static double sprt_llr(const struct run_state *s, double *lo, double *hi)
 {
     const struct tour_sprt *p = &s->c->sprt;
-    if (!p->on || s->sprt_decided)
-        return;
     long w = s->tally.beat[0][1], l = s->tally.beat[1][0], d = s->tally.drew[0][1];
-    double lo, hi, llr = tour_sprt_llr(w, l, d, p->elo0, p->elo1);
-    tour_sprt_bounds(p->alpha, p->beta, &lo, &hi);
+    stats_sprt_bounds(p->alpha, p->beta, lo, hi);
+    return stats_sprt_llr(w, l, d, p->elo0, p->elo1);
+}
+
+static void sprt_check(struct run_state *s)
+{
+    if (!s->c->sprt.on || s->sprt_decided)
+        return;
+    double lo, hi, llr = sprt_llr(s, &lo, &hi);
     if (llr >= hi)
         s->sprt_decided = 1;
     else if (llr <= lo)
         s->sprt_decided = -1;
 }
 
-static void clear_progress(struct run_state *s)
-{
-    if (s->progress_shown) {
-        fputs("\r\033[K", stderr);
-        s->progress_shown = 0;
-    }
-}
-
-static void show_progress(struct run_state *s)
-{
-    if (!s->c->progress)
-        return;
-    double secs = (double)(clock_wall_ns() - s->t0) / NS_PER_S;
-    double rate = secs > 0 ? (double)s->played_now / secs : 0.0;
-    long left = s->nwanted - s->ndone;
-    int leader = 0;
-    for (int i = 1; i < s->tally.n; i++)
-        if (2 * s->tally.win[i] + s->tally.draw[i] > 2 * s->tally.win[leader] + s->tally.draw[leader])
-            leader = i;
-    char eta[32] = "--:--";
-    if (rate > 0) {
-        long t = (long)((double)left / rate);
-        snprintf(eta, sizeof eta, "%ld:%02ld", t / 60, t % 60);
-    }
-    fprintf(stderr, "\r\033[K%ld/%ld games  %.2f games/s  ETA %s  leader %s (%.1f)", s->ndone,
-            s->nwanted, rate, eta, s->tally.name[leader],
-            (double)s->tally.win[leader] + 0.5 * (double)s->tally.draw[leader]);
-    fflush(stderr);
-    s->progress_shown = 1;
-}
-
-/* A worker ended: journal and count its game if it finished one. */
-static int reap_worker(struct run_state *s, struct slot *w, struct err *e)
-{
-    int status = 0;
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    close(w->fd);
-    w->pid = 0;
-    int rc = 0;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !s->sprt_decided) {
-        w->buf[w->len] = '\0';
-        cJSON *rec = cJSON_Parse(w->buf);
-        if (!rec)
-            rc = err_set(e, 0, 0, "game %ld: the worker's record is not JSON", w->index);
-        if (!rc && s->journal_fd >= 0)
-            rc = tour_journal_append(s->journal_fd, w->buf, e);
-        if (!rc && (rc = count_game(s, rec, e)) == 0) {
-            s->played_now++;
-            clear_progress(s);
-            ref_print_result(s->out, rec);
-            fflush(s->out);
-            sprt_check(s);
-        }
-        cJSON_Delete(rec);
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == WORKER_FAILED) {
-        rc = err_set(e, 0, 0, "game %ld: the referee could not play it", w->index);
-    }
-    w->len = 0;
-    return rc;
-}
-
-/* The worker's copy of everything the parent allocated, freed before the
- * worker exits, so that each process frees what it holds (valgrind checks
- * workers too). The configuration is the caller's, but this copy of it
- * belongs to the worker alone. */
-static void worker_free(struct run_state *s, struct slot *slots)
-{
-    struct tour_config *c = (struct tour_config *)s->c;
-    for (int k = 0; k < c->concurrency; k++)
-        free(slots[k].buf);
-    free(slots);
-    free(s->done);
-    tour_tally_free(&s->tally);
-    for (int i = 0; i < c->nengines; i++)
-        ref_engine_free(&c->engine[i]);
-    if (c->rules.book)
-        ref_book_free((struct ref_book *)c->rules.book);
-}
-
-static int spawn(struct run_state *s, struct slot *slots, struct slot *w, long index,
-                 struct err *e)
-{
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        return err_set(e, 0, 0, "pipe: %s", strerror(errno));
-    fcntl(fds[0], F_SETFL, O_NONBLOCK);
-    struct tour_game tg;
-    tour_game_at(s->c, index, &tg);
-    fflush(NULL);
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return err_set(e, 0, 0, "fork: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        worker(s, slots, s->c, &tg, fds[1], parent);
-    }
-    close(fds[1]);
-    w->pid = pid;
-    w->fd = fds[0];
-    w->index = index;
-    w->len = 0;
-    return 0;
-}
-
-/* Reads what a worker sent; 1 at end of file. */
-static int drain(struct slot *w)
-{
-    for (;;) {
-        if (w->cap - w->len < READ_CHUNK + 1) {
-            size_t cap = w->cap ? 2 * w->cap : 4 * READ_CHUNK;
-            char *grown = realloc(w->buf, cap);
-            if (!grown)
-                return 1;
-            w->buf = grown;
-            w->cap = cap;
-        }
-        ssize_t r = read(w->fd, w->buf + w->len, READ_CHUNK);
-        if (r > 0) {
-            w->len += (size_t)r;
-            continue;
-        }
-        if (r < 0 && errno == EINTR)
-            continue;
-        return r == 0 || errno != EAGAIN;
-    }
-}
-
 static void print_sprt(struct run_state *s)
 {
-    const struct tour_sprt *p = &s->c->sprt;
-    long w = s->tally.beat[0][1], l = s->tally.beat[1][0], d = s->tally.drew[0][1];
-    double lo, hi, llr = tour_sprt_llr(w, l, d, p->elo0, p->elo1);
-    tour_sprt_bounds(p->alpha, p->beta, &lo, &hi);
+    double lo, hi, llr = sprt_llr(s, &lo, &hi);
     fprintf(s->out, "SPRT: llr %.3f, lbound %.3f, ubound %.3f - %s\n", llr, lo, hi,
             s->sprt_decided > 0   ? "H1 was accepted"
             : s->sprt_decided < 0 ? "H0 was accepted"
                                   : "no decision yet");
 }
 
-static int run_loop(struct run_state *s, struct slot *slots, struct err *e)
+static void show_progress(struct run_state *s)
+{
+    int order[TOUR_MAX_ENGINES];
+    tally_standings(&s->tally, order);
+    progress_show(&s->progress, s->ndone, s->nwanted, s->played_now, s->tally.name[order[0]],
+                  tally_points(&s->tally, order[0]));
+}
+
+/* A worker ended: journal, count and print its game if it finished one. */
+static int game_done(void *ctx, long index, int status, char *answer, size_t len,
+                     struct err *e)
+{
+    (void)len;
+    struct run_state *s = ctx;
+    if (status == POOL_FAILED)
+        return err_set(e, 0, 0, "game %ld: the referee could not play it", index);
+    if (status != 0 || s->sprt_decided)
+        return 0;
+    cJSON *json = cJSON_Parse(answer);
+    struct game_record rec;
+    rec_init(&rec, -1, -1);
+    int rc = 0;
+    if (!json || rec_decode(json, &rec, e) != 0)
+        rc = err_set(e, 0, 0, "game %ld: the worker's record is not a record", index);
+    if (!rc && s->journal_fd >= 0)
+        rc = journal_append(s->journal_fd, answer, e);
+    if (!rc && (rc = count_game(s, &rec, e)) == 0) {
+        s->played_now++;
+        progress_clear(&s->progress);
+        match_print_result(s->out, &rec);
+        fflush(s->out);
+        sprt_check(s);
+    }
+    rec_free(&rec);
+    cJSON_Delete(json);
+    return rc;
+}
+
+/* Starts games while there are slots and games left. */
+static int start_games(struct run_state *s, long *next, struct err *e)
 {
     const struct tour_config *c = s->c;
-    long next = 1, total = tour_games(c);
-    int running = 0, rc = 0;
+    long total = schedule_games(&s->sched);
+    while (!stop_signal && !s->sprt_decided && s->pool.running < c->concurrency) {
+        while (*next <= total && (!schedule_in_shard(&s->sched, *next) || s->done[*next]))
+            (*next)++;
+        if (*next > total)
+            break;
+        if (pool_start(&s->pool, (*next)++, play_job, s, e) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int run_loop(struct run_state *s, struct err *e)
+{
+    long next = 1;
+    int rc = 0;
     for (;;) {
-        while (!rc && !stop_signal && !s->sprt_decided && running < c->concurrency) {
-            while (next <= total && (!in_shard(c, next) || s->done[next]))
-                next++;
-            if (next > total)
-                break;
-            int k = 0;
-            while (slots[k].pid)
-                k++;
-            if ((rc = spawn(s, slots, &slots[k], next++, e)) == 0)
-                running++;
-        }
-        if (running == 0)
+        if (!rc)
+            rc = start_games(s, &next, e);
+        if (s->pool.running == 0)
             break;
         if (rc || stop_signal || s->sprt_decided)
-            for (int k = 0; k < c->concurrency; k++)
-                if (slots[k].pid)
-                    kill(slots[k].pid, SIGTERM);
-        struct pollfd pfd[TOUR_MAX_CONCURRENCY];
-        int map[TOUR_MAX_CONCURRENCY], n = 0;
-        for (int k = 0; k < c->concurrency; k++)
-            if (slots[k].pid) {
-                pfd[n].fd = slots[k].fd;
-                pfd[n].events = POLLIN;
-                map[n++] = k;
-            }
-        int ready = poll(pfd, (nfds_t)n, PROGRESS_EVERY_MS);
-        if (ready < 0 && errno != EINTR) {
-            rc = err_set(e, 0, 0, "poll: %s", strerror(errno));
-            continue;
-        }
-        for (int i = 0; i < n && ready > 0; i++) {
-            if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            struct slot *w = &slots[map[i]];
-            if (drain(w)) {
-                running--;
-                int r = reap_worker(s, w, e);
-                if (!rc)
-                    rc = r;
-            }
-        }
+            pool_signal(&s->pool, SIGTERM);
+        int r = pool_wait(&s->pool, PROGRESS_EVERY_MS, game_done, s, e);
+        if (!rc)
+            rc = r;
         if (!rc)
             show_progress(s);
     }
-    clear_progress(s);
+    progress_clear(&s->progress);
+    return rc;
+}
+
+/* Sets up s: the tally, the pool, and the journal (resumed games counted).
+ * 0, or -1 with e filled; *bad_journal when the journal was the trouble. */
+static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
+                    int *bad_journal, struct err *e)
+{
+    memset(s, 0, sizeof *s);
+    s->c = c;
+    s->out = out;
+    s->journal_fd = -1;
+    s->sched = tour_schedule(c);
+    progress_start(&s->progress, c->progress);
+    long total = schedule_games(&s->sched);
+    for (long i = 1; i <= total; i++)
+        s->nwanted += schedule_in_shard(&s->sched, i);
+    const char *name[TOUR_MAX_ENGINES];
+    for (int i = 0; i < c->nengines; i++)
+        name[i] = c->engine[i].name;
+    if (tally_init(&s->tally, c->nengines, name, e) != 0)
+        return -1;
+    s->done = calloc((size_t)total + 1, 1);
+    if (!s->done || pool_init(&s->pool, c->concurrency) != 0)
+        return err_set(e, 0, 0, "out of memory");
+    if (!c->journal)
+        return 0;
+    cJSON *header = tour_header(c);
+    int rc = journal_open(c->journal, header, c->resume, resume_game, s, &s->journal_fd, e);
+    cJSON_Delete(header);
+    *bad_journal = rc != 0;
     return rc;
 }
 
 int tour_run(const struct tour_config *c, FILE *out, struct err *e)
 {
     struct run_state s;
-    memset(&s, 0, sizeof s);
-    s.c = c;
-    s.out = out;
-    s.journal_fd = -1;
-    s.t0 = clock_wall_ns();
-    long total = tour_games(c);
-    for (long i = 1; i <= total; i++)
-        s.nwanted += in_shard(c, i);
-    cJSON *header = tour_header(c);
-    int rc = tour_tally_init(&s.tally, header, e);
-    s.done = calloc((size_t)total + 1, 1);
-    struct slot *slots = calloc((size_t)c->concurrency, sizeof *slots);
-    if (!rc && (!s.done || !slots))
-        rc = err_set(e, 0, 0, "out of memory");
     int bad_journal = 0;
-    if (!rc && c->journal) {
-        rc = tour_journal_open(c->journal, header, c->resume, resume_game, &s, &s.journal_fd, e);
-        bad_journal = rc != 0;
-    }
-    cJSON_Delete(header);
+    int rc = run_open(&s, c, out, &bad_journal, e);
     if (!rc && s.ndone)
         fprintf(out, "Resuming: %ld of %ld games are in the journal\n", s.ndone, s.nwanted);
     sprt_check(&s);
@@ -425,15 +299,12 @@ int tour_run(const struct tour_config *c, FILE *out, struct err *e)
     stop_signal = 0;
     run_catch_stops(on_stop, &saved);
     if (!rc)
-        rc = run_loop(&s, slots, e);
+        rc = run_loop(&s, e);
     else
         stop_signal = 0;
     /* Every worker is reaped; take anything an engine left to us. */
-    for (int k = 0; k < c->concurrency && slots; k++)
-        if (slots[k].pid) {
-            kill(slots[k].pid, SIGKILL);
-            waitpid(slots[k].pid, NULL, 0);
-        }
+    if (s.pool.slot)
+        pool_kill(&s.pool);
     run_sweep();
     int stopped = stop_signal != 0;
     run_release_stops(&saved);
@@ -446,12 +317,9 @@ int tour_run(const struct tour_config *c, FILE *out, struct err *e)
             fprintf(out, "Stopped by a signal: %ld of %ld games in the journal; run again with "
                          "--resume to finish\n", s.ndone, s.nwanted);
         fputc('\n', out);
-        tour_tally_print(&s.tally, REPORT_TEXT, out);
+        report_print(&s.tally, REPORT_TEXT, out);
     }
-    for (int k = 0; k < c->concurrency && slots; k++)
-        free(slots[k].buf);
-    free(slots);
-    free(s.done);
-    tour_tally_free(&s.tally);
+    pool_free(&s.pool);
+    run_free(&s);
     return bad_journal ? TOUR_BAD_JOURNAL : rc ? -1 : stopped ? TOUR_STOPPED : 0;
 }

@@ -1,16 +1,21 @@
 /*
  * verify.c - `referee verify`: replays every recorded game of a journal or
  * a match log through the game's rules and names the first record that the
- * rules contradict (tournament.h). It trusts nothing in the record: the
+ * rules contradict (verify.h). It trusts nothing in the record: the
  * side to move, the legality of every move, the ending, the result and the
  * uniqueness of each game come from the replay.
  */
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arena/tournament.h"
+#include "arena/journal.h"
+#include "arena/record.h"
+#include "arena/rules.h"
+#include "arena/verify.h"
+#include "arena/registry.h"
 
 struct verify_ctx {
     const struct game *game;
@@ -71,103 +76,115 @@ static int bad(struct verify_ctx *v, struct err *e, int line, const char *fmt, .
     return err_set(e, line, line ? 1 : 0, "%s", msg);
 }
 
-static int verify_header(struct verify_ctx *v, const cJSON *h, struct err *e)
+static int verify_header(struct verify_ctx *v, const cJSON *json, struct err *e)
 {
-    const char *name = tour_text(h, "game");
-    if (!name || !(v->game = game_find(name)))
-        return err_set(e, 1, 1, "unknown game '%s'", name ? name : "(none)");
-    const cJSON *dp = cJSON_GetObjectItemCaseSensitive(h, "draw_plies");
-    v->draw_plies = cJSON_IsNumber(dp) && dp->valueint > 0 ? dp->valueint : 0;
+    struct rec_header h;
+    if (rec_header_decode(json, &h, e) != 0)
+        return -1;
+    if (!(v->game = registry_find(h.game)))
+        return err_set(e, 1, 1, "unknown game '%s'", h.game[0] ? h.game : "(none)");
+    v->draw_plies = h.draw_plies;
     return 0;
 }
 
-static int verify_game(struct verify_ctx *v, const cJSON *rec, int line, struct err *e)
+/* Replays rec's moves from pos; 0 with *forfeit_side (0: none) and *quiet
+ * set, or -1 through bad() at the first move the rules contradict. */
+static int replay_moves(struct verify_ctx *v, const struct game_record *rec, void *pos,
+                        int line, int *forfeit_side, int *quiet, struct err *e)
 {
     const struct game *g = v->game;
-    long index = tour_index(rec);
+    *forfeit_side = 0;
+    *quiet = 0;
+    for (int i = 0; i < rec->nmoves; i++) {
+        const struct rec_move *m = &rec->moves[i];
+        int ply = i + 1;
+        char where[64];
+        snprintf(where, sizeof where, "game %ld, ply %d", rec->index, ply);
+        if (*forfeit_side)
+            return bad(v, e, line, "%s: a move after the forfeit", where);
+        enum rec_reason why;
+        if (rules_end(g, pos, v->draw_plies, *quiet, &why) != REC_NO_RESULT)
+            return bad(v, e, line, why == REC_DRAW_RULE
+                                       ? "%s: a move after the draw rule ended the game"
+                                       : "%s: a move after the game ended",
+                       where);
+        if (m->ply != ply)
+            return bad(v, e, line, "%s: \"ply\" is out of order", where);
+        if (m->side != g->to_move(pos))
+            return bad(v, e, line, "%s: \"side\" is not the side to move (%d)", where,
+                       g->to_move(pos));
+        if (!(m->has & REC_HAS_ENGINE) || strcmp(m->engine, rec->player[m->side - 1]) != 0)
+            return bad(v, e, line, "%s: \"engine\" is not the player of side %d", where,
+                       m->side);
+        if (!(m->has & REC_HAS_STATUS))
+            return bad(v, e, line, "%s: no \"status\"", where);
+        if (strcmp(m->status, "ok") != 0) {
+            *forfeit_side = m->side;
+            continue;
+        }
+        int move;
+        if (!m->move[0] || g->parse_move(pos, m->move, &move) != 0)
+            return bad(v, e, line, "%s: the move is not legal", where);
+        *quiet = rules_quiet_after(g, pos, move, *quiet);
+        g->play(pos, move);
+        v->moves++;
+    }
+    return 0;
+}
+
+static int verify_record(struct verify_ctx *v, const struct game_record *rec, int line,
+                         struct err *e)
+{
+    assert(v->game != NULL);
+    long index = rec->index;
     if (index < 1)
-        return bad(v, e, line, "a game without an \"index\" from 1 to %ld", TOUR_INDEX_MAX);
+        return bad(v, e, line, "a game without an \"index\" from 1 to %ld", REC_INDEX_MAX);
     int seen = seen_add(v, index);
     if (seen < 0)
         return err_set(e, line, 1, "out of memory");
     if (seen)
         return bad(v, e, line, "game %ld is recorded twice", index);
-    const cJSON *players = cJSON_GetObjectItemCaseSensitive(rec, "players");
-    const char *name[2] = { tour_text(players, "1"), tour_text(players, "2") };
-    if (!name[0] || !name[1])
+    if (!rec->player[0][0] || !rec->player[1][0])
         return bad(v, e, line, "game %ld has no \"players\"", index);
-
     unsigned char pos[GAME_MAX_STATE];
-    g->init(pos);
-    const cJSON *m;
-    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(rec, "opening")) {
-        int move;
-        if (!cJSON_IsString(m) || game_result(g, pos) >= 0 ||
-            g->parse_move(pos, m->valuestring, &move) != 0)
-            return bad(v, e, line, "game %ld: its opening is not legal", index);
-        g->play(pos, move);
-    }
-    int ply = 0, quiet = 0, forfeit_side = 0;
-    const char *forfeit = NULL;
-    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(rec, "moves")) {
-        ply++;
-        char where[64];
-        snprintf(where, sizeof where, "game %ld, ply %d", index, ply);
-        if (forfeit)
-            return bad(v, e, line, "%s: a move after the forfeit", where);
-        if (game_result(g, pos) >= 0)
-            return bad(v, e, line, "%s: a move after the game ended", where);
-        if (g->irreversible && v->draw_plies > 0 && quiet >= v->draw_plies)
-            return bad(v, e, line, "%s: a move after the draw rule ended the game", where);
-        const cJSON *side = cJSON_GetObjectItemCaseSensitive(m, "side");
-        const cJSON *pl = cJSON_GetObjectItemCaseSensitive(m, "ply");
-        const char *status = tour_text(m, "status"), *engine = tour_text(m, "engine");
-        if (!cJSON_IsNumber(pl) || pl->valueint != ply)
-            return bad(v, e, line, "%s: \"ply\" is out of order", where);
-        if (!cJSON_IsNumber(side) || side->valueint != g->to_move(pos))
-            return bad(v, e, line, "%s: \"side\" is not the side to move (%d)", where,
-                       g->to_move(pos));
-        if (!engine || strcmp(engine, name[side->valueint - 1]) != 0)
-            return bad(v, e, line, "%s: \"engine\" is not the player of side %d", where,
-                       side->valueint);
-        if (!status)
-            return bad(v, e, line, "%s: no \"status\"", where);
-        if (strcmp(status, "ok") != 0) {
-            forfeit = status;
-            forfeit_side = side->valueint;
-            continue;
-        }
-        const char *text = tour_text(m, "move");
-        int move;
-        if (!text || g->parse_move(pos, text, &move) != 0)
-            return bad(v, e, line, "%s: the move is not legal", where);
-        quiet = g->irreversible && g->irreversible(pos, move) ? 0 : quiet + 1;
-        g->play(pos, move);
-        v->moves++;
-    }
-    const char *result = tour_text(rec, "result"), *reason = tour_text(rec, "reason");
-    if (!result || !reason)
+    if (rules_replay_opening(v->game, rec, pos) != 0)
+        return bad(v, e, line, "game %ld: its opening is not legal", index);
+    int forfeit_side, quiet;
+    if (replay_moves(v, rec, pos, line, &forfeit_side, &quiet, e) != 0)
+        return -1;
+    if (rec->result == REC_NO_RESULT || rec->reason == REC_NO_REASON)
         return bad(v, e, line, "game %ld has no \"result\" or \"reason\"", index);
-    int winner;
-    const char *expect;
-    if (forfeit) {
-        winner = 3 - forfeit_side;
-        expect = forfeit;
-    } else if ((winner = game_result(g, pos)) >= 0) {
-        expect = "normal";
-    } else if (g->irreversible && v->draw_plies > 0 && quiet >= v->draw_plies) {
-        winner = 0;
-        expect = "draw-rule";
-    } else {
+    enum rec_result want;
+    enum rec_reason why;
+    const char *forfeit = NULL;
+    if (forfeit_side) {
+        want = forfeit_side == 1 ? REC_WIN_2 : REC_WIN_1;
+        why = REC_FORFEIT;
+        forfeit = rec->moves[rec->nmoves - 1].status;
+    } else if ((want = rules_end(v->game, pos, v->draw_plies, quiet, &why)) == REC_NO_RESULT) {
         return bad(v, e, line, "game %ld stops before its end", index);
     }
-    const char *want = winner == 1 ? "1-0" : winner == 2 ? "0-1" : "1/2-1/2";
-    if (strcmp(result, want) != 0 || strcmp(reason, expect) != 0) {
+    const char *expect = why == REC_FORFEIT ? forfeit : why == REC_DRAW_RULE ? "draw-rule"
+                                                                             : "normal";
+    if (rec->result != want || strcmp(rec_reason_text(rec), expect) != 0)
         return bad(v, e, line, "game %ld: recorded %s {%s}, the replay gives %s {%s}", index,
-                   result, reason, want, expect);
-    }
+                   rec_result_text(rec->result), rec_reason_text(rec), rec_result_text(want),
+                   expect);
     v->games++;
     return 0;
+}
+
+static int verify_game(struct verify_ctx *v, const cJSON *json, int line, struct err *e)
+{
+    struct game_record rec;
+    if (rec_decode(json, &rec, e) != 0) {
+        char msg[ERR_MSG_MAX];
+        snprintf(msg, sizeof msg, "%s", e->msg);
+        return bad(v, e, line, "%s", msg);
+    }
+    int rc = verify_record(v, &rec, line, e);
+    rec_free(&rec);
+    return rc;
 }
 
 static int verify_one(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
@@ -176,10 +193,10 @@ static int verify_one(void *ctx, const cJSON *rec, int is_header, int line, stru
     return is_header ? verify_header(v, rec, e) : verify_game(v, rec, line, e);
 }
 
-int tour_verify(const char *path, FILE *out, struct err *e)
+int verify_file(const char *path, FILE *out, struct err *e)
 {
     struct verify_ctx v = { 0 };
-    int rc = tour_scan(path, verify_one, &v, e);
+    int rc = journal_scan(path, verify_one, &v, e);
     free(v.seen);
     if (rc)
         return v.inconsistent ? 1 : -1;

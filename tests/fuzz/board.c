@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/game.h"
+#include "arena/registry.h"
 #include "fuzz.h"
 
 #ifndef FUZZ_GAME
@@ -87,7 +88,7 @@ static void check_moves(const struct game *g, const unsigned char *state)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const struct game *g = game_find(FUZZ_GAME);
+    const struct game *g = registry_find(FUZZ_GAME);
     FUZZ_CHECK(g != NULL, "no game %s", FUZZ_GAME);
     /* parse takes text and length; the readers' buffers end in a NUL
      * (tf_read), so this one does too. */

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/c4book.h"
+#include "arena/c4key.h"
+#include "arena/c4moves.h"
 #include "fuzz.h"
 
 #define SCORE_BITS 8   /* c4book.h's entry layout: the key above 8 bits */
@@ -24,33 +26,33 @@
 /* The position with every column mirrored, from the line's move string. */
 static uint64_t mirror_key(const char *moves, size_t len)
 {
-    char m[C4S_LINE_MAX + 1];
+    char m[C4MOVES_LINE_MAX + 1];
     for (size_t i = 0; i < len; i++)
         m[i] = (char)('1' + '7' - moves[i]);
     struct c4_pos p;
     const char *why;
-    FUZZ_CHECK(c4s_parse_moves(m, len, &p, &why) == 0, "the mirror of '%.*s' is refused: %s",
+    FUZZ_CHECK(c4moves_parse(m, len, &p, &why) == 0, "the mirror of '%.*s' is refused: %s",
                (int)len, moves, why);
-    return c4s_key(&p);
+    return c4key_of(&p);
 }
 
 static void check_lines(const uint8_t *data, size_t size, const struct c4book *b)
 {
     char *copy;
     FILE *in = fuzz_input(data, size, &copy);
-    char buf[C4S_LINE_MAX + 1];
+    char buf[C4MOVES_LINE_MAX + 1];
     enum tf_getline_result r;
     size_t lines = 0;
     int max_moves = -1;
-    while ((r = tf_getline(in, buf, C4S_LINE_MAX)) != TF_LINE_EOF) {
+    while ((r = tf_getline(in, buf, C4MOVES_LINE_MAX)) != TF_LINE_EOF) {
         lines++;
-        struct c4s_line l;
+        struct c4moves_line l;
         struct err e = { 0, 0, "" };
-        FUZZ_CHECK(c4s_parse_line(buf, r, (int)lines, &l, &e) == 0 && l.has_score,
+        FUZZ_CHECK(c4moves_parse_line(buf, r, (int)lines, &l, &e) == 0 && l.has_score,
                    "line %zu of an accepted book does not parse: %s", lines, e.msg);
-        FUZZ_CHECK(l.score >= C4S_LOSE_NEXT(l.pos.moves) && l.score <= C4S_WIN_NOW(l.pos.moves),
+        FUZZ_CHECK(l.score >= C4SCORE_LOSE_NEXT(l.pos.moves) && l.score <= C4SCORE_WIN_NOW(l.pos.moves),
                    "line %zu: score %d with %d discs", lines, l.score, l.pos.moves);
-        int got = c4book_lookup(b, c4s_key(&l.pos));
+        int got = c4book_lookup(b, c4key_of(&l.pos));
         FUZZ_CHECK(got == l.score, "line %zu ('%s'): looked up %d", lines, buf, got);
         got = c4book_lookup(b, mirror_key(buf, l.moves_len));
         FUZZ_CHECK(got == l.score, "line %zu ('%s'): its mirror looked up %d", lines, buf, got);

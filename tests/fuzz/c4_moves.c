@@ -1,17 +1,17 @@
 /*
  * c4_moves.c - fuzz target for the Connect-4 solver's move strings
- * (c4s_parse_moves) and the line reader of `engine solve` around it
- * (c4s_solve_lines: "MOVES [SCORE]" per line).
+ * (c4moves_parse) and the line reader of `engine solve` around it
+ * (c4solvelines_run: "MOVES [SCORE]" per line).
  *
  * Input: the bytes of a move-string file.
  *
  * Properties:
- *   - c4s_parse_moves on the whole input agrees with a reference that
+ *   - c4moves_parse on the whole input agrees with a reference that
  *     drops discs into a plain 7x6 grid and looks for fours cell by cell:
  *     the same verdict, the same 1-based index and reason on a rejection,
  *     and on success the same position (the grid written as a board file
  *     and read by game_connect4 gives the same bytes);
- *   - c4s_solve_lines on the first lines (a small node budget keeps each
+ *   - c4solvelines_run on the first lines (a small node budget keeps each
  *     solve short) answers every line exactly once: a result line on out,
  *     or name:line[:col]: why on diag; its exit status is 2 when a line
  *     was bad or ran out of budget, else 1 when a score differed, else 0.
@@ -19,11 +19,12 @@
 #define _GNU_SOURCE   /* memmem */
 #include <stdlib.h>
 #include <string.h>
-#include "arena/c4solver.h"
+#include "arena/c4moves.h"
+#include "arena/c4solvelines.h"
 #include "arena/game.h"
 #include "fuzz.h"
 
-#define SOLVE_LINES   4            /* lines given to c4s_solve_lines */
+#define SOLVE_LINES   4            /* lines given to c4solvelines_run */
 #define SOLVE_NODES   200          /* node budget per line */
 #define SOLVE_TT      (64 << 10)   /* the smallest table */
 #define NAME          "fuzz"
@@ -54,7 +55,7 @@ static int grid_four(const struct grid *g, int who)
     return 0;
 }
 
-/* The documented rules of c4s_parse_moves, on the grid. */
+/* The documented rules of c4moves_parse, on the grid. */
 static int grid_parse(const char *moves, size_t len, struct grid *g, const char **why)
 {
     memset(g, 0, sizeof *g);
@@ -87,10 +88,10 @@ static void check_parse(const uint8_t *data, size_t size)
     struct c4_pos p;
     struct grid g;
     const char *why = "", *want_why = "";
-    int got = c4s_parse_moves((const char *)data, size, &p, &why);
+    int got = c4moves_parse((const char *)data, size, &p, &why);
     int want = grid_parse((const char *)data, size, &g, &want_why);
     FUZZ_CHECK(got == want && (got == 0 || strcmp(why, want_why) == 0),
-               "c4s_parse_moves says %d (%s), the grid %d (%s)", got, got ? why : "",
+               "c4moves_parse says %d (%s), the grid %d (%s)", got, got ? why : "",
                want, want ? want_why : "");
     if (got != 0)
         return;
@@ -108,7 +109,7 @@ static void check_parse(const uint8_t *data, size_t size)
     struct err e;
     FUZZ_CHECK(game_connect4.parse(&q, text, n, &e) == 0, "the grid's board is rejected: %s\n%s",
                e.msg, text);
-    FUZZ_CHECK(memcmp(&p, &q, sizeof p) == 0, "c4s_parse_moves built another position:\n%s",
+    FUZZ_CHECK(memcmp(&p, &q, sizeof p) == 0, "c4moves_parse built another position:\n%s",
                text);
 }
 
@@ -139,7 +140,7 @@ static void check_solve_lines(const uint8_t *data, size_t size)
     struct c4s s;
     FUZZ_CHECK(c4s_init(&s, SOLVE_TT) == 0, "out of memory for the solver");
     c4s_set_budget(&s, 0, SOLVE_NODES);
-    int rc = c4s_solve_lines(&s, in, NAME, size % 2, out.f, diag.f);
+    int rc = c4solvelines_run(&s, in, NAME, size % 2, out.f, diag.f);
     c4s_free(&s);
     fclose(in);
     fuzz_out_close(&out);

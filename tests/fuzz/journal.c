@@ -1,6 +1,6 @@
 /*
  * journal.c - fuzz target for the tournament journal and match log reader
- * (tour_scan_text, behind tour_scan: report, verify, analyze, merge and
+ * (journal_scan_text, behind journal_scan: report, verify, analyze, merge and
  * resume all read journals through it), and the report's tally of what it
  * reads.
  *
@@ -17,13 +17,15 @@
  *   - a journal's last line without its newline (a crash mid-append) is not
  *     a game: reading the file without it gives the same records and the
  *     same verdict;
- *   - the report's tally (tour_tally_*) of the records prints in every
- *     format without fault.
+ *   - the report's tally (tally.h) of the decoded records (record.h)
+ *     prints in every format without fault.
  */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arena/tournament.h"
+#include "arena/journal.h"
+#include "arena/report.h"
+#include "arena/tally.h"
 #include "fuzz.h"
 
 #define JOURNAL_SCHEMA "arena.journal/1"
@@ -33,9 +35,32 @@ struct scan {
     int n, cap;
     int last_line;
     int is_journal;
-    struct tour_tally tally;
+    struct tally tally;
     int tally_state;     /* 0: no header yet, 1: counting, -1: the tally refused */
 };
+
+/* The tally of a header, as report starts it: 0 or -1 with e. */
+static int tally_header(struct tally *t, const cJSON *json, struct err *e)
+{
+    struct rec_header h;
+    const char *name[REC_MAX_ENGINES];
+    if (rec_header_decode(json, &h, e) != 0) {
+        memset(t, 0, sizeof *t);
+        return -1;
+    }
+    for (int i = 0; i < h.nengines; i++)
+        name[i] = h.engine[i];
+    return tally_init(t, h.nengines, name, e);
+}
+
+/* A record decoded and counted, as report counts it: 0 or -1 with e. */
+static int tally_record(struct tally *t, const cJSON *json, struct err *e)
+{
+    struct game_record rec;
+    int rc = rec_decode(json, &rec, e) || tally_add(t, &rec, e) ? -1 : 0;
+    rec_free(&rec);
+    return rc;
+}
 
 static int on_record(void *vctx, const cJSON *rec, int is_header, int line, struct err *e)
 {
@@ -69,9 +94,9 @@ static int on_record(void *vctx, const cJSON *rec, int is_header, int line, stru
     struct err te = { 0, 0, "" };
     int refused = 0;
     if (is_header)
-        refused = tour_tally_init(&s->tally, rec, &te) != 0;
+        refused = tally_header(&s->tally, rec, &te) != 0;
     else if (s->tally_state == 1)
-        refused = tour_tally_add(&s->tally, rec, &te) != 0;
+        refused = tally_record(&s->tally, rec, &te) != 0;
     if (refused)
         fuzz_check_err(&te, 0, "tally");
     if (is_header || refused)
@@ -85,7 +110,7 @@ static void scan_free(struct scan *s)
         free(s->rec[i]);
     free(s->rec);
     if (s->tally_state != 0)
-        tour_tally_free(&s->tally);
+        tally_free(&s->tally);
 }
 
 /* Scans size bytes of data; *e gets the error. */
@@ -94,18 +119,18 @@ static int scan(const uint8_t *data, size_t size, struct scan *s, struct err *e)
     memset(s, 0, sizeof *s);
     char *text = fuzz_text(data, size);
     memset(e, 0, sizeof *e);
-    int rc = tour_scan_text(text, size, on_record, s, e);
+    int rc = journal_scan_text(text, size, on_record, s, e);
     free(text);
     return rc;
 }
 
 static void print_reports(struct scan *s)
 {
-    static const enum tour_report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
+    static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
     for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
         struct fuzz_out out;
         fuzz_out_open(&out);
-        tour_tally_print(&s->tally, formats[i], out.f);
+        report_print(&s->tally, formats[i], out.f);
         fuzz_out_close(&out);
         fuzz_out_free(&out);
     }
@@ -116,7 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct scan s;
     struct err e;
     int rc = scan(data, size, &s, &e);
-    FUZZ_CHECK(rc == 0 || rc == -1, "tour_scan_text returned %d", rc);
+    FUZZ_CHECK(rc == 0 || rc == -1, "journal_scan_text returned %d", rc);
     if (rc != 0)
         fuzz_check_err(&e, size > 0, "journal");
     else if (s.tally_state == 1)

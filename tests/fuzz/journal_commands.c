@@ -1,8 +1,8 @@
 /*
  * journal_commands.c - fuzz target for what the referee does with a journal
  * or match log it reads from disk: `referee report` (three formats),
- * `referee verify`, `referee analyze` and `referee merge` (tour_report,
- * tour_verify, ana_log, tour_merge), each on the file as written.
+ * `referee verify`, `referee analyze` and `referee merge` (report_file,
+ * verify_file, ana_log, journal_merge), each on the file as written.
  *
  * Input: the bytes of a journal or match log, written to a file in a
  * private temporary folder (the commands take paths).
@@ -10,7 +10,7 @@
  * Properties:
  *   - every command either succeeds or says why (a message, and a journal
  *     line where it names one); none faults;
- *   - a file the reader refuses (tour_scan) is refused by every command,
+ *   - a file the reader refuses (journal_scan) is refused by every command,
  *     with the reader's own message unless a record before the bad line
  *     was refused first;
  *   - merge is idempotent: merging its own output again writes the same
@@ -24,7 +24,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "arena/analyze.h"
-#include "arena/tournament.h"
+#include "arena/journal.h"
+#include "arena/report.h"
+#include "arena/verify.h"
 #include "fuzz.h"
 
 #define ANA_BUDGET_MS 1
@@ -101,13 +103,13 @@ static void check_merge(int scan_rc, const struct err *scan_e)
     char *in1[] = { journal }, *in2[] = { merged };
     unlink(merged);
     unlink(merged2);
-    if (tour_merge(merged, in1, 1, &e, &bad) != 0) {
+    if (journal_merge(merged, in1, 1, &e, &bad) != 0) {
         check_failure(&e, scan_rc, scan_e, "merge");
         FUZZ_CHECK(bad != NULL, "merge failed without naming the file");
         return;
     }
     FUZZ_CHECK(scan_rc == 0, "merge read a file the reader refuses");
-    FUZZ_CHECK(tour_merge(merged2, in2, 1, &e, &bad) == 0, "merging merge's output: %s", e.msg);
+    FUZZ_CHECK(journal_merge(merged2, in2, 1, &e, &bad) == 0, "merging merge's output: %s", e.msg);
     size_t l1, l2;
     char *m1 = read_file(merged, &l1), *m2 = read_file(merged2, &l2);
     FUZZ_CHECK(l1 == l2 && memcmp(m1, m2, l1) == 0, "merge is not idempotent:\n%s---\n%s", m1,
@@ -120,13 +122,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     write_file(journal, data, size);
     struct err scan_e = { 0, 0, "" }, e = { 0, 0, "" };
-    int scan_rc = tour_scan(journal, no_op, NULL, &scan_e);
+    int scan_rc = journal_scan(journal, no_op, NULL, &scan_e);
 
-    static const enum tour_report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
+    static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
     for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
         struct fuzz_out out;
         fuzz_out_open(&out);
-        if (tour_report(journal, formats[i], out.f, &e) != 0)
+        if (report_file(journal, formats[i], out.f, &e) != 0)
             check_failure(&e, scan_rc, &scan_e, "report");
         fuzz_out_close(&out);
         fuzz_out_free(&out);
@@ -134,7 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     struct fuzz_out out;
     fuzz_out_open(&out);
-    int rc = tour_verify(journal, out.f, &e);
+    int rc = verify_file(journal, out.f, &e);
     FUZZ_CHECK(rc >= -1 && rc <= 1, "verify returned %d", rc);
     if (rc != 0)
         check_failure(&e, scan_rc, &scan_e, "verify");

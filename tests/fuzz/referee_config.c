@@ -38,7 +38,7 @@ static void check_settings(const struct ref_settings *s)
     FUZZ_CHECK(!t->sprt.on || (t->sprt.elo0 < t->sprt.elo1 && t->sprt.alpha > 0
                                && t->sprt.alpha < 1 && t->sprt.beta > 0 && t->sprt.beta < 1),
                "sprt");
-    FUZZ_CHECK(s->ana.budget_ms >= 1 && s->ana.max_empty >= 0 && s->ana.max_empty <= C4_CELLS,
+    FUZZ_CHECK(s->ana.budget_ms >= 1 && s->ana.max_empty >= 0 && s->ana.max_empty <= ANA_MAX_EMPTY_LIMIT,
                "analysis budget %ld, max empty %d", s->ana.budget_ms, s->ana.max_empty);
 }
 

@@ -4,6 +4,7 @@
  * action, the seed's checks on an input action, the board cost and the
  * printed board.
  */
+#include <assert.h>
 #include <string.h>
 #include "arena/checkers.h"
 
@@ -163,6 +164,10 @@ void ck_play(struct ck_pos *p, int move)
 {
     int me = p->to_move, op = me ^ 1;
     int from = CK_MOVE_FROM(move), to = CK_MOVE_TO(move);
+    /* A move of ck_gen: the mover's own man or tower onto an empty square
+     * (checking the full rules would cost a generation per move). */
+    assert(me <= 1 && move >= 0 && move < CK_MOVE_LIMIT);
+    assert((ck_all(p, me) & bit(from)) && !((ck_all(p, me) | ck_all(p, op)) & bit(to)));
     if (is_jump(move)) {
         int fr, fc, tr, tc;
         ck_coords(from, &fr, &fc);

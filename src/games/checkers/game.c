@@ -3,6 +3,7 @@
  * board files, keys, move text, the one-move report, the referee's
  * explanations, and the seed's minimax options.
  */
+#include <assert.h>
 #include <string.h>
 #include "arena/checkers.h"
 #include "arena/textfile.h"
@@ -114,6 +115,7 @@ static void ckg_play(void *state, int move)
 
 static int ckg_to_move(const void *state)
 {
+    assert(cpos(state)->to_move <= 1);
     return cpos(state)->to_move + 1;
 }
 

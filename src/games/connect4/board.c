@@ -3,6 +3,7 @@
  * interface both rule sets share: board files, move generation, keys, move
  * text and the Max-Connect4 sample program's printed board.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,11 +24,6 @@ static uint64_t occupied(const struct c4_pos *p)
     return p->disc[0] | p->disc[1];
 }
 
-static uint64_t column_mask(int col)
-{
-    return ((UINT64_C(1) << C4_HEIGHT) - 1) << (col * C4_COL_BITS);
-}
-
 int c4_can_play(const struct c4_pos *p, int col)
 {
     return col >= 0 && col < C4_WIDTH && (occupied(p) & C4_BIT(col, C4_HEIGHT - 1)) == 0;
@@ -35,10 +31,12 @@ int c4_can_play(const struct c4_pos *p, int col)
 
 void c4_play(struct c4_pos *p, int col)
 {
+    assert(p->to_move <= 1 && p->moves < C4_CELLS);
+    assert(c4_can_play(p, col));
     /* Adding the column's bottom bit to the filled cells carries up to the
      * lowest empty cell of that column. */
     uint64_t mask = occupied(p);
-    uint64_t bit = (mask + C4_BIT(col, 0)) & column_mask(col);
+    uint64_t bit = (mask + C4_BIT(col, 0)) & c4_column_cells(col);
     p->disc[p->to_move] |= bit;
     p->to_move ^= 1;
     p->moves++;
@@ -199,6 +197,7 @@ void c4g_play(void *state, int move)
 
 int c4g_to_move(const void *state)
 {
+    assert(cpos(state)->to_move <= 1);
     return cpos(state)->to_move + 1;
 }
 

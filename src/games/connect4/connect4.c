@@ -5,8 +5,16 @@
  * Evaluation (side to move's view): open lines are lines of four holding no
  * opposing disc. Each open line with three own discs (a threat) counts
  * C4_EVAL_THREE, each with two C4_EVAL_TWO; the opponent's count against.
+ *
+ * Capabilities: the solver is both the perfect player and the exact oracle
+ * of blunder analysis (weak: the sign only, within a CPU and node budget per
+ * position); the Q-learning player's attributes (qfunc.h) know these rules;
+ * the SPFIAR seed's evaluation (spfiar.h) may replace the leaf evaluation.
  */
+#include <stdlib.h>
 #include "arena/c4solver.h"
+#include "arena/qfunc.h"
+#include "arena/spfiar.h"
 #include "board.h"
 
 #define C4_EVAL_THREE 10
@@ -74,6 +82,57 @@ static int c4_perfect(const void *state)
     return move;
 }
 
+/* The oracle: the solver and the budget it gets afresh for each position. */
+struct c4_oracle {
+    struct c4s solver;
+    uint64_t budget_us, node_budget;
+};
+
+static int c4_oracle_open(void **oracle, const struct game_oracle_opts *o, struct err *e)
+{
+    struct c4_oracle *c = malloc(sizeof *c);
+    if (!c || c4s_init(&c->solver, o->tt_bytes) != 0) {
+        free(c);
+        return err_set(e, 0, 0, "out of memory for the solver's table");
+    }
+    c->budget_us = o->budget_us;
+    c->node_budget = o->node_budget;
+    *oracle = c;
+    return 0;
+}
+
+static int c4_oracle_value(void *oracle, const void *state)
+{
+    struct c4_oracle *c = oracle;
+    c4s_set_budget(&c->solver, c->budget_us, c->node_budget);
+    int v = c4s_solve(&c->solver, state, 1);
+    return v == C4S_UNKNOWN ? GAME_ORACLE_UNKNOWN : v;
+}
+
+static void c4_oracle_close(void *oracle)
+{
+    struct c4_oracle *c = oracle;
+    if (c)
+        c4s_free(&c->solver);
+    free(c);
+}
+
+static const struct game_oracle c4_oracle = {
+    .open = c4_oracle_open,
+    .value = c4_oracle_value,
+    .close = c4_oracle_close,
+};
+
+static const struct game_learned c4_learned = {
+    .choose = qf_choose,
+    .evaluate = qf_evaluate,
+};
+
+static const struct game_eval c4_evals[] = {
+    { "spfiar", spf_evaluate },
+    { NULL, NULL },
+};
+
 const struct game game_connect4 = {
     .name = "connect4",
     .title = "Connect-4 game",
@@ -82,5 +141,8 @@ const struct game game_connect4 = {
     .evaluate = c4_evaluate,
     .print_over = c4_print_over,
     .perfect = c4_perfect,
+    .oracle = &c4_oracle,
+    .learned = &c4_learned,
+    .evals = c4_evals,
     C4_SHARED_MEMBERS,
 };

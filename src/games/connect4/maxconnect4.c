@@ -12,7 +12,12 @@
  * own discs, MC4_EVAL_TWO for each with two, the opponent's counted against.
  * A point outweighs any plausible difference in open threes, so the search
  * takes a sure point before a possible one.
+ *
+ * Oracle (blunder analysis): an alpha-beta search to the end of the game,
+ * exact for positions with at most max_empty empty cells, unknown before.
  */
+#include <stdlib.h>
+#include "arena/search.h"
 #include "board.h"
 
 #define MC4_EVAL_POINT 100
@@ -47,6 +52,50 @@ static void mc4_print_over(FILE *out, const void *state)
     fputs("\nBOARD FULL\nGame over!\n\n", out);
 }
 
+struct mc4_oracle {
+    struct search search;
+    int max_empty;
+};
+
+static int mc4_oracle_open(void **oracle, const struct game_oracle_opts *o, struct err *e)
+{
+    struct mc4_oracle *m = malloc(sizeof *m);
+    struct search_opts so = search_opts_default();
+    so.tt_bytes = o->tt_bytes;
+    if (!m || search_init(&m->search, &game_maxconnect4, &so) != 0) {
+        free(m);
+        return err_set(e, 0, 0, "out of memory for the search's table");
+    }
+    m->max_empty = o->max_empty;
+    *oracle = m;
+    return 0;
+}
+
+static int mc4_oracle_value(void *oracle, const void *state)
+{
+    struct mc4_oracle *m = oracle;
+    int empty = C4_CELLS - cpos(state)->moves;
+    if (empty > m->max_empty)
+        return GAME_ORACLE_UNKNOWN;
+    struct search_result r;
+    search_alphabeta(&m->search, state, empty, &r);
+    return r.value > 0 ? 1 : r.value < 0 ? -1 : 0;
+}
+
+static void mc4_oracle_close(void *oracle)
+{
+    struct mc4_oracle *m = oracle;
+    if (m)
+        search_free(&m->search);
+    free(m);
+}
+
+static const struct game_oracle mc4_oracle = {
+    .open = mc4_oracle_open,
+    .value = mc4_oracle_value,
+    .close = mc4_oracle_close,
+};
+
 const struct game game_maxconnect4 = {
     .name = "maxconnect4",
     .title = "MaxConnect-4 game",
@@ -54,6 +103,7 @@ const struct game game_maxconnect4 = {
     .terminal = mc4_terminal,
     .evaluate = mc4_evaluate,
     .print_over = mc4_print_over,
+    .oracle = &mc4_oracle,
     C4_SHARED_MEMBERS,
 };
 

@@ -2,6 +2,7 @@
  * game.c - misère Nim's closed form, the seed driver's perfect move, and the
  * engine's `nim` game (nimgame.h).
  */
+#include <assert.h>
 #include <string.h>
 #include "arena/nimgame.h"
 #include "arena/textfile.h"
@@ -159,12 +160,16 @@ static int nim_gen(const void *state, int *moves)
 static void nim_play(void *state, int move)
 {
     struct nim_pos *p = state;
+    assert(move >= 0 && move / NIM_MOVE_BASE < p->rows && move % NIM_MOVE_BASE >= 1);
+    assert(move % NIM_MOVE_BASE <= p->heap[move / NIM_MOVE_BASE]);
+    assert(p->to_move <= 1);
     p->heap[move / NIM_MOVE_BASE] -= (uint8_t)(move % NIM_MOVE_BASE);
     p->to_move ^= 1;
 }
 
 static int nim_to_move(const void *state)
 {
+    assert(npos(state)->to_move <= 1);
     return npos(state)->to_move + 1;
 }
 
@@ -195,6 +200,35 @@ static int nim_perfect(const void *state)
         return -1;
     return row * NIM_MOVE_BASE + matches;
 }
+
+/* The oracle of blunder analysis is the closed form: exact, no memory. */
+static int nim_oracle_open(void **oracle, const struct game_oracle_opts *o, struct err *e)
+{
+    (void)o;
+    (void)e;
+    *oracle = NULL;
+    return 0;
+}
+
+static int nim_oracle_value(void *oracle, const void *state)
+{
+    (void)oracle;
+    const struct nim_pos *p = npos(state);
+    int rows[NIM_MAX_ROWS];
+    rows_of(p, rows);
+    return nim_losing(rows, p->rows) ? -1 : 1;
+}
+
+static void nim_oracle_close(void *oracle)
+{
+    (void)oracle;
+}
+
+static const struct game_oracle nim_oracle = {
+    .open = nim_oracle_open,
+    .value = nim_oracle_value,
+    .close = nim_oracle_close,
+};
 
 static const char *nim_explain(const void *before, const void *after)
 {
@@ -310,5 +344,6 @@ const struct game game_nim = {
     .print_over = nim_print_over,
     .explain = nim_explain,
     .perfect = nim_perfect,
+    .oracle = &nim_oracle,
     .bench = nim_bench_lines,
 };

@@ -4,11 +4,15 @@
  * moves between them with each node's nimsum.
  *
  * Compiles with nim.h and the C library alone, so the course's own driver and
- * helper file link against it. join_graph visits the graph with an explicit
+ * helper file link against it; it includes what it uses itself, as the
+ * course's nim.h includes nothing. join_graph visits the graph with an explicit
  * stack instead of the call stack: a path of moves is as long as the start
  * board has matches, and a large single row would otherwise overflow the
  * stack. Every node is still joined exactly once, with the same moves.
  */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include "nim.h"
 
 #define NIM_STACK_START 64

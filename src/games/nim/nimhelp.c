@@ -3,6 +3,8 @@
  * (nim.h): printing a board and the perfect hash between boards and table
  * indices. Kept apart from nim.c as the course keeps them.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include "nim.h"
 
 void print_board(int board_size, int *board)

@@ -1,0 +1,58 @@
+/*
+ * gamedir.h - the private folder where one game's engines read the board
+ * and write their answer, and the keep folder (--keep-files) that keeps
+ * each ply's files.
+ *
+ * The game folder is made with mkdtemp (0700, in TMPDIR). The referee holds
+ * it open and reads and writes through that descriptor, never following a
+ * symlink there, and before every move makes sure that the path still
+ * names it and that neither in.txt nor out.txt is there, so nothing the
+ * last engine left (a symlink or a folder where in.txt goes, a renamed,
+ * replaced or deleted folder) reaches the referee's own writes or the next
+ * move. One folder per game rather than per move: removing a folder costs
+ * milliseconds on some file systems.
+ */
+#ifndef ARENA_GAMEDIR_H
+#define ARENA_GAMEDIR_H
+
+#include <limits.h>
+#include <stddef.h>
+#include "arena/err.h"
+
+#define GAMEDIR_IN "in.txt"      /* the board the engine gets */
+#define GAMEDIR_OUT "out.txt"    /* its answer */
+#define GAMEDIR_PLY_NAME_MAX 32  /* bytes of a kept file's name, ply-NNN-out.txt */
+
+struct gamedir {
+    char path[PATH_MAX - GAMEDIR_PLY_NAME_MAX];
+    int fd;                      /* the folder, open; -1: none */
+};
+
+/* Makes a new game folder. 0, or -1 with e filled (d->fd then -1). */
+int gamedir_open(struct gamedir *d, struct err *e);
+/* Makes the folder ready for a move (a new one if an engine moved, removed
+ * or replaced it). Assumes no engine process runs. 0, or -1 with e filled
+ * and the folder closed (d->fd -1). */
+int gamedir_reset(struct gamedir *d, struct err *e);
+/* Removes the folder, wherever an engine moved it; closes it. */
+void gamedir_close(struct gamedir *d);
+
+/* Writes the board (len bytes) to in.txt, a new file. 0, or -1 with errno. */
+int gamedir_write_board(const struct gamedir *d, const char *text, size_t len);
+/* Reads the engine's answer: never through a symlink, never from a FIFO or
+ * a device, at most cap bytes into buf (cap + 2 bytes, NUL-terminated).
+ * Returns the length, or -1 with the forfeit reason (no-output, unreadable,
+ * oversized) in reason (REC_REASON_MAX bytes). */
+long gamedir_read_output(const struct gamedir *d, char *buf, long cap, char *reason);
+
+/* The keep folder of game index, KEEP/game-I, emptied first (a resumed
+ * tournament replays an unfinished game), into dir (cap bytes). 0, or -1
+ * with e filled. */
+int gamedir_keep_open(const char *keep, long index, char *dir, size_t cap, struct err *e);
+/* Keeps ply's files in dir: the board given (ply-NNN-in.txt) and the bytes
+ * read from the answer (ply-NNN-out.txt; none when out_len < 0). 0, or -1
+ * with e filled. */
+int gamedir_keep_ply(const char *dir, int ply, const char *board, size_t board_len,
+                     const char *out, long out_len, struct err *e);
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * limits.h - every default and limit a user of the command lines can see or
+ * set, in one place, each with its reason: an option's default, an option's
+ * range, a size the tools refuse beyond.
+ *
+ * Not here: values an assignment fixes, which are rules of its game and stay
+ * with it (spfiar.h's levels 1-7, checkers.h's CK_SEED_DEPTH, train.h's
+ * learning rates of the Q-learning seed); buffer sizes and representation
+ * bounds, which stay beside the representation they size (game.h,
+ * err.h, ...). The referee's game rules and analysis defaults
+ * (PLAY_DRAW_PLIES, ANA_DEFAULT_*, TOUR_MAX_*) and the solver's table
+ * (C4S_DEFAULT_TT_MB) still live in their modules' headers.
+ */
+#ifndef ARENA_LIMITS_H
+#define ARENA_LIMITS_H
+
+/* ---- search (engine, maxconnect4, checkers, the referee's {depth}) ---- */
+
+/* Deepest search any --depth asks for: the search keeps a stack of
+ * SEARCH_MAX_DEPTH + 2 positions, and no game here needs more (Connect-4
+ * has 42 plies). */
+#define SEARCH_MAX_DEPTH 64
+
+/* MiB of the search's transposition table by default: 2 million 16-byte
+ * entries, every node of a depth-12 Max-Connect4 search (588,661) three
+ * times over, and small enough for several engines at once. */
+#define TT_DEFAULT_MB 32
+/* Largest --tt-mb: 64 GiB, beyond any machine this runs on; a larger
+ * request is a typo, not a wish. */
+#define TT_MAX_MB 65536L
+
+/* ---- engine -------------------------------------------------------------- */
+
+/* engine one-move without --game: `engine one-move IN OUT DEPTH` is then a
+ * drop-in for the Max-Connect4 assignment's command line. */
+#define ENGINE_DEFAULT_GAME "maxconnect4"
+/* engine one-move without DEPTH or --depth: a move of every game in well
+ * under 0.1 s (Max-Connect4 from the empty board: 3,450 nodes, 6 ms) that
+ * still sees every threat three moves ahead. */
+#define ENGINE_DEFAULT_DEPTH 6
+/* engine bench without --depth/--depths: 1-10 takes 1-2 s per game
+ * and its node total is the search's signature; changing it changes every
+ * recorded signature. */
+#define BENCH_DEFAULT_DEPTH_MIN 1
+#define BENCH_DEFAULT_DEPTH_MAX 10
+/* engine train: a log line every 1000 games, the window of the win rates
+ * it reports (LEARN_WINDOW). */
+#define TRAIN_DEFAULT_LOG_EVERY 1000
+
+/* ---- referee -------------------------------------------------------------- */
+
+/* The {depth} the referee gives engines without --depth. Lower than the
+ * engine's own default on purpose: matches and tournaments play thousands
+ * of moves, and at depth 4 a built-in engine's move costs less than
+ * starting its process, so the referee's own overhead is what a quick
+ * match measures. */
+#define REF_DEFAULT_DEPTH 4
+/* referee match without --games: one pair, each engine with each colour. */
+#define REF_DEFAULT_GAMES 2
+/* Most games a match or a round count asks for: a million games are days
+ * of play; more is a typo. */
+#define REF_MAX_GAMES 1000000
+/* Wall time of a move without --timeout-ms: generous for any engine a
+ * student writes, short enough that a hung one costs seconds. */
+#define REF_DEFAULT_TIMEOUT_MS 10000
+/* Longest --timeout-ms (and, in seconds, --cpu-limit-s): one day. */
+#define REF_MAX_TIMEOUT_MS 86400000L
+/* RLIMIT_FSIZE of an engine: a board file is under 1 KiB; 1 MiB leaves
+ * room for logs an engine writes, and stops a runaway writer early. */
+#define REF_DEFAULT_FILE_LIMIT_KB 1024
+/* RLIMIT_NPROC of an engine: tasks it may start above what the user
+ * already runs; enough for a shell script engine, not for a fork bomb. */
+#define REF_DEFAULT_PROC_EXTRA 64
+
+/* ---- nim ------------------------------------------------------------------ */
+
+/* Matches in a row of `nim FIRST R0 R1 ...`: the table limit
+ * (NIM_MAX_BOARDS) refuses large rows first; this only keeps the number in
+ * an int. */
+#define NIM_ROW_MAX 1000000L
+/* Rows on nim's command line; NIM_MAX_BOARDS binds long before. */
+#define NIM_ARGV_ROWS 64
+
+#endif

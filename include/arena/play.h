@@ -1,0 +1,72 @@
+/*
+ * play.h - one game between two engines through board files: every move
+ * validated by the rules (rules.h), CPU time per move recorded, the game's
+ * record (record.h) filled in.
+ *
+ * A move: the canonical board file is written to in.txt in the game's
+ * private folder (gamedir.h), the engine runs there (runner.h), and out.txt
+ * must hold exactly the position plus one legal move of the side to move.
+ * Anything else loses the game for that engine with a named reason (rules.h):
+ * timeout, cpu-limit, memory-limit, file-limit (SIGXFSZ), crashed: SIGNAME,
+ * exit-status N, cannot-run, no-output, unreadable (a symlink, a folder, a
+ * FIFO, or no board file), oversized, illegal-move, wrong-player,
+ * tampered-board. Games whose moves can repeat forever are drawn by the
+ * draw rule (rules.h). With rules.analyze the record also carries the
+ * analysis (analyze.h).
+ */
+#ifndef ARENA_PLAY_H
+#define ARENA_PLAY_H
+
+#include <stdint.h>
+#include "arena/book.h"
+#include "arena/game.h"
+#include "arena/record.h"
+#include "arena/runner.h"
+#include "arena/spec.h"
+
+struct cJSON;
+struct ana_opts;
+
+#define PLAY_OUTPUT_CAP 65536     /* bytes of an engine's output file */
+#define PLAY_DRAW_PLIES 100       /* default of the draw rule */
+
+/* What every game of a match or a tournament shares. */
+struct play_rules {
+    const struct game *game;
+    int depth;                   /* {depth} */
+    int random_plies;            /* opening: random legal plies, unless book */
+    const struct book *book;     /* NULL: random openings */
+    uint64_t seed;               /* of the random openings */
+    struct run_limits limits;
+    int draw_plies;              /* the draw rule; 0: none */
+    const char *keep_dir;        /* DIR: DIR/game-I/ply-NNN-in.txt (the board
+                                  * given) and -out.txt (the bytes read from
+                                  * the answer, when there was a file to
+                                  * read); NULL: none */
+    const struct ana_opts *analyze;  /* blunder analysis of each game (analyze.h);
+                                      * NULL: none */
+};
+
+/* The opening of pair `pair` (both games of a pair get the same): book line
+ * pair % n, or random plies that do not end the game from a generator
+ * seeded by seed and pair. Writes the position to pos and appends the move
+ * texts to rec's opening. Returns 0, or -1 when out of memory. */
+int play_opening(const struct play_rules *r, long pair, void *pos, struct game_record *rec);
+
+enum play_end { PLAY_PLAYED = 0, PLAY_CANCELLED = 1 };
+
+/* Plays game `index` of pair `pair`, side[s] playing side s+1, and writes
+ * its record to rec (rec_init'd here: the caller rec_frees it whatever the
+ * return). Returns PLAY_PLAYED, PLAY_CANCELLED (the limits' cancel flag was
+ * raised; rec is then incomplete), or -1 with e filled when the referee
+ * itself fails (a folder or file of its own); an engine's failure is a lost
+ * game, not an error. */
+int play_game(const struct play_rules *r, long index, long pair,
+              const struct spec *const side[2], struct game_record *rec, struct err *e);
+
+/* The shared rules' keys of a log's or journal's header, added to obj:
+ * "game", "depth", "seed", "random_plies", "openings", "draw_plies",
+ * "analyze" (when on), "limits". */
+void play_rules_json(const struct play_rules *r, struct cJSON *obj);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * schedule.h - which games a tournament plays: a pure function of its
+ * configuration, so game i (1-based) always has the same engines, colours
+ * and opening, and a resumed, sharded or re-run tournament plays exactly the
+ * same games. Round-robin: every pair of engines; gauntlet: engine 1
+ * against each other one; per round and pair two games on one opening,
+ * colours swapped. Shard k of n plays the games with (i - 1) % n == k - 1.
+ */
+#ifndef ARENA_SCHEDULE_H
+#define ARENA_SCHEDULE_H
+
+/* Round-robin: every pair of engines; gauntlet: the first against each
+ * other one. */
+enum schedule_format { SCHEDULE_ROUND_ROBIN, SCHEDULE_GAUNTLET };
+
+/* What the schedule depends on, and nothing else: the engines' count, the
+ * format, the rounds, and this shard (k of n, 1 <= k <= n). */
+struct schedule {
+    int nengines;
+    enum schedule_format format;
+    int rounds;
+    int shard_k, shard_n;
+};
+
+struct schedule_game {
+    long index;   /* 1-based */
+    long pair;    /* 0-based; both games of a pair share the opening */
+    int side[2];  /* engine numbers (0-based) playing sides 1 and 2 */
+};
+
+/* Games in the whole schedule (all shards). Assumes at least two engines
+ * and one round. */
+long schedule_games(const struct schedule *c);
+/* Game index (1..schedule_games) of the schedule. */
+void schedule_game_at(const struct schedule *c, long index, struct schedule_game *g);
+/* 1 when game index belongs to c's shard. */
+int schedule_in_shard(const struct schedule *c, long index);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * tally.h - what a tournament's games add up to, game by game: standings,
+ * results per pair, CPU per move (the engine's own user+sys time, every
+ * move it was asked for), the referee's overhead per move, forfeits; and
+ * the views every report renderer (report.h) shows of them.
+ *
+ * Representation: fixed arrays per engine (at most REC_MAX_ENGINES), and
+ * the per-move samples in malloc'd arrays the tally owns (tally_free).
+ */
+#ifndef ARENA_TALLY_H
+#define ARENA_TALLY_H
+
+#include "arena/record.h"
+#include "arena/record.h"
+
+#define TALLY_MAX_FORFEITS 64     /* distinct (engine, reason) counted; more are dropped */
+
+struct tally {
+    int n;                                       /* engines */
+    char name[REC_MAX_ENGINES][REC_NAME_MAX];
+    long games;
+    long win[REC_MAX_ENGINES], draw[REC_MAX_ENGINES], loss[REC_MAX_ENGINES];
+    long beat[REC_MAX_ENGINES][REC_MAX_ENGINES]; /* beat[i][j]: i's wins over j */
+    long drew[REC_MAX_ENGINES][REC_MAX_ENGINES];
+    double *cpu[REC_MAX_ENGINES];               /* ms per move, malloc'd */
+    long ncpu[REC_MAX_ENGINES], capcpu[REC_MAX_ENGINES];
+    double *overhead;                            /* referee_ms per move */
+    long noverhead, capoverhead;
+    int nforfeit;
+    struct { int engine; char reason[REC_REASON_MAX]; long count; } forfeit[TALLY_MAX_FORFEITS];
+};
+
+/* Starts a tally for n engines (n <= REC_MAX_ENGINES) named name[i]
+ * (shorter than REC_NAME_MAX). 0, or -1 with e filled (fewer than two).
+ * Free with tally_free either way. */
+int tally_init(struct tally *t, int n, const char *const name[], struct err *e);
+/* Counts one game record. 0, or -1 with e filled (an unknown engine, no
+ * players, result or reason, a move without a side). */
+int tally_add(struct tally *t, const struct game_record *rec, struct err *e);
+void tally_free(struct tally *t);
+
+/* --- views -------------------------------------------------------------- */
+
+/* Engine i's points: a win 1, a draw 1/2. */
+double tally_points(const struct tally *t, int i);
+/* The engines by points, most first; ties in the configuration's order.
+ * Fills order[0..t->n-1]. */
+void tally_standings(const struct tally *t, int order[]);
+/* Engine i's forfeits, all reasons. */
+long tally_forfeits(const struct tally *t, int i);
+
+struct tally_cpu {
+    double mean, median, p95, max;   /* ms per move; all 0 without a move */
+};
+/* Engine i's CPU per move (sorts its samples in place). */
+struct tally_cpu tally_cpu(struct tally *t, int i);
+/* The referee's overhead per move: 0 without samples, else 1 with the
+ * median and p95 (sorts the samples in place). */
+int tally_overhead(struct tally *t, double *median, double *p95);
+
+/* Engine a's results against engine b and what they give. */
+struct tally_pair {
+    long w, l, d, n;               /* a's wins, losses, draws; games */
+    double elo, margin;            /* a's Elo difference and 95% margin (stats.h) */
+    double los, draw_ratio;
+};
+/* 0 with p filled, or -1 when a and b played no game. */
+int tally_pair(const struct tally *t, int a, int b, struct tally_pair *p);
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * verify.h - `referee verify`: replays every game of a journal or a match
+ * log through the rules (rules.h) and names the first record they
+ * contradict. Nothing in a record is trusted: the side to move, every
+ * move's legality, the ending, the result and each game's uniqueness come
+ * from the replay.
+ */
+#ifndef ARENA_VERIFY_H
+#define ARENA_VERIFY_H
+
+#include <stdio.h>
+#include "arena/err.h"
+
+/* Returns 0 when all is consistent (a summary printed on out), 1 at the
+ * first inconsistency (described in e, with the journal line in e->line),
+ * -1 when the file cannot be read or parsed (e filled). */
+int verify_file(const char *path, FILE *out, struct err *e);
+
+#endif

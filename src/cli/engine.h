@@ -1,0 +1,44 @@
+/*
+ * engine.h - the parts of the engine binary (private to src/cli/engine_*.c).
+ *
+ * engine_main.c dispatches to one command per file: one-move
+ * (engine_onemove.c), bench (engine_bench.c), solve and book, the Connect-4
+ * solver's commands (engine_solve.c), train and weights, the Q-learning
+ * player's (engine_learn.c). Each command has its own option table (the
+ * convention of cli.h) and gets argv with argv[0] its own name; it returns
+ * the exit status. engine_opts.c holds the option values several commands
+ * share, each checked one way with one message.
+ */
+#ifndef ARENA_CLI_ENGINE_H
+#define ARENA_CLI_ENGINE_H
+
+#include "arena/game.h"
+#include "arena/weights.h"
+
+int cmd_one_move(const char *prog, int argc, char **argv);
+int cmd_bench(const char *prog, int argc, char **argv);
+int cmd_solve(const char *prog, int argc, char **argv);
+int cmd_book(const char *prog, int argc, char **argv);
+int cmd_train(const char *prog, int argc, char **argv);
+int cmd_weights(const char *prog, int argc, char **argv);
+
+/* The engine's usage text (every command), for cli_help. */
+extern const char engine_usage_text[];
+
+/* Option values shared by commands: each parses optarg-like text val into
+ * *out and returns 0, or prints the usage error and returns
+ * EXIT_BAD_INPUT. */
+int eopt_game(const char *prog, const char *val, const struct game **out);
+int eopt_depth(const char *prog, const char *val, long *out);
+int eopt_tt_mb(const char *prog, const char *val, long *out);
+int eopt_player(const char *prog, const char *val, int *out);
+int eopt_seed(const char *prog, const char *val, unsigned long long *out);
+/* solve and book: --game may only name connect4, the game the solver
+ * plays (cmd names the command in the message). */
+int eopt_solver_game(const char *prog, const char *cmd, const char *val);
+
+/* Loads the weights file path into *f; 0, or EXIT_BAD_INPUT after printing
+ * path: why. */
+int eopt_load_weights(const char *path, struct wts_file *f);
+
+#endif

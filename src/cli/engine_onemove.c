@@ -1,0 +1,139 @@
+/* engine_onemove.c - `engine one-move`: one move of any game by any player
+ * on a board file (onemove.h), the Max-Connect4 assignment's command line
+ * when no option is given. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include "arena/registry.h"
+#include "arena/cli.h"
+#include "arena/connect4.h"
+#include "arena/datadir.h"
+#include "arena/limits.h"
+#include "arena/onemove.h"
+#include "arena/spfiar.h"
+#include "engine.h"
+
+enum { OPT_GAME = 256, OPT_DEPTH, OPT_PLAYER, OPT_SEED, OPT_TT, OPT_WEIGHTS, OPT_EVAL };
+
+static const struct option options[] = {
+    { "game", required_argument, NULL, OPT_GAME },
+    { "depth", required_argument, NULL, OPT_DEPTH },
+    { "player", required_argument, NULL, OPT_PLAYER },
+    { "seed", required_argument, NULL, OPT_SEED },
+    { "tt-mb", required_argument, NULL, OPT_TT },
+    { "weights", required_argument, NULL, OPT_WEIGHTS },
+    { "eval", required_argument, NULL, OPT_EVAL },
+    CLI_STD_OPTIONS,
+};
+
+struct onemove_args {
+    const struct game *game;
+    int player;
+    long depth, tt_mb;
+    int depth_given;
+    unsigned long long seed;
+    const char *weights;                /* --weights */
+    int (*evaluate)(const void *state); /* --eval spfiar */
+};
+
+/* Reads the options into a; 0, -1 after --help or --version (printed), or
+ * EXIT_BAD_INPUT. The arguments are left at argv[optind..]. */
+static int parse(const char *prog, int argc, char **argv, struct onemove_args *a)
+{
+    struct cli_parse p = { .prog = prog, .cmd = "one-move", .opts = options,
+                           .help = engine_usage_text, .argc = argc, .argv = argv };
+    int c, rc = 0;
+    while (!rc && (c = cli_next(&p)) != -1) {
+        switch (c) {
+        case OPT_GAME:
+            rc = eopt_game(prog, optarg, &a->game);
+            break;
+        case OPT_DEPTH:
+            rc = eopt_depth(prog, optarg, &a->depth);
+            a->depth_given = 1;
+            break;
+        case OPT_PLAYER:
+            rc = eopt_player(prog, optarg, &a->player);
+            break;
+        case OPT_SEED:
+            rc = eopt_seed(prog, optarg, &a->seed);
+            break;
+        case OPT_TT:
+            rc = eopt_tt_mb(prog, optarg, &a->tt_mb);
+            break;
+        case OPT_WEIGHTS:
+            a->weights = optarg;
+            break;
+        case OPT_EVAL:
+            if (strcmp(optarg, "spfiar") == 0)
+                a->evaluate = spf_evaluate;
+            else if (strcmp(optarg, "game") == 0)
+                a->evaluate = NULL;
+            else
+                rc = cli_usage(prog, "unknown evaluation '%s' (game, spfiar)", optarg);
+            break;
+        default:
+            return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
+        }
+    }
+    return rc;
+}
+
+/* The options' combinations and the positional DEPTH; 0 or EXIT_BAD_INPUT. */
+static int check(const char *prog, int npos, char **pos, struct onemove_args *a)
+{
+    if (npos < 2 || npos > 3)
+        return cli_usage(prog, "one-move needs IN OUT [DEPTH]");
+    if (npos == 3) {
+        long d;
+        if (cli_int(pos[2], 1, SEARCH_MAX_DEPTH, &d) != 0)
+            return cli_usage(prog, "DEPTH must be a number from 1 to %d", SEARCH_MAX_DEPTH);
+        if (a->depth_given && d != a->depth)
+            return cli_usage(prog, "--depth %ld and DEPTH %ld disagree", a->depth, d);
+        a->depth = d;
+    }
+    enum player_kind kind = (enum player_kind)a->player;
+    if (!player_supports(a->game, kind))
+        return cli_usage(prog, "game %s has no %s player", a->game->name, player_name(kind));
+    int learned = kind == PLAYER_QLEARN || kind == PLAYER_QLEARN_AB;
+    if (!learned && a->weights)
+        return cli_usage(prog, "--weights belongs to --player qlearn or qlearn-ab");
+    if (a->evaluate && !game_has_eval(a->game, a->evaluate))
+        return cli_usage(prog, "--eval spfiar is for --game connect4");
+    if (a->evaluate && kind != PLAYER_ALPHABETA && kind != PLAYER_MINIMAX)
+        return cli_usage(prog, "--eval belongs to --player alphabeta or minimax");
+    return 0;
+}
+
+int cmd_one_move(const char *prog, int argc, char **argv)
+{
+    struct onemove_args a = {
+        .game = registry_find(ENGINE_DEFAULT_GAME),
+        .player = PLAYER_ALPHABETA,
+        .depth = ENGINE_DEFAULT_DEPTH,
+        .tt_mb = TT_DEFAULT_MB,
+    };
+    int rc = parse(prog, argc, argv, &a);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if ((rc = check(prog, argc - optind, argv + optind, &a)) != 0)
+        return rc;
+    enum player_kind kind = (enum player_kind)a.player;
+    int learned = kind == PLAYER_QLEARN || kind == PLAYER_QLEARN_AB;
+    /* Without --weights, the shipped weights where make install put them. */
+    char installed[PATH_MAX];
+    const char *weights = a.weights ? a.weights
+                                    : datadir_path(DATA_QLEARN_WEIGHTS, installed, sizeof installed);
+    struct wts_file wf;
+    if (learned && (rc = eopt_load_weights(weights, &wf)) != 0)
+        return rc;
+    struct onemove_opts o = {
+        .game = a.game,
+        .player = { .kind = kind, .depth = (int)a.depth, .seed = a.seed,
+                    .evaluate = a.evaluate, .weights = learned ? &wf.weights : NULL },
+        .tt_bytes = (size_t)a.tt_mb << 20,
+        .in = argv[optind],
+        .out = argv[optind + 1],
+    };
+    return onemove_run(&o, stdout, stderr);
+}

@@ -1,0 +1,66 @@
+/* engine_opts.c - option values the engine's commands share (engine.h). */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include "arena/registry.h"
+#include "arena/cli.h"
+#include "arena/limits.h"
+#include "arena/player.h"
+#include "engine.h"
+
+int eopt_game(const char *prog, const char *val, const struct game **out)
+{
+    if (!(*out = registry_find(val)))
+        return cli_usage(prog, "unknown game '%s' (connect4, maxconnect4, nim, checkers)", val);
+    return 0;
+}
+
+int eopt_solver_game(const char *prog, const char *cmd, const char *val)
+{
+    if (strcmp(val, "connect4") != 0)
+        return cli_usage(prog, "%s: the solver plays connect4 only, not '%s'", cmd, val);
+    return 0;
+}
+
+int eopt_depth(const char *prog, const char *val, long *out)
+{
+    if (cli_int(val, 1, SEARCH_MAX_DEPTH, out) != 0)
+        return cli_usage(prog, "--depth must be a number from 1 to %d", SEARCH_MAX_DEPTH);
+    return 0;
+}
+
+int eopt_tt_mb(const char *prog, const char *val, long *out)
+{
+    if (cli_int(val, 1, TT_MAX_MB, out) != 0)
+        return cli_usage(prog, "--tt-mb must be a number from 1 to %ld", TT_MAX_MB);
+    return 0;
+}
+
+int eopt_player(const char *prog, const char *val, int *out)
+{
+    if ((*out = player_parse(val)) < 0)
+        return cli_usage(prog,
+                         "unknown player '%s' (alphabeta, minimax, random, perfect, qlearn, "
+                         "qlearn-ab)",
+                         val);
+    return 0;
+}
+
+int eopt_seed(const char *prog, const char *val, unsigned long long *out)
+{
+    long v;
+    if (cli_int(val, 0, LONG_MAX, &v) != 0)
+        return cli_usage(prog, "--seed must be a non-negative number");
+    *out = (unsigned long long)v;
+    return 0;
+}
+
+int eopt_load_weights(const char *path, struct wts_file *f)
+{
+    struct err e;
+    if (wts_load(path, f, &e) != 0) {
+        err_print(stderr, path, &e);
+        return EXIT_BAD_INPUT;
+    }
+    return 0;
+}

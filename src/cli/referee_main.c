@@ -1,0 +1,335 @@
+/* referee_main.c - the referee binary: matches, tournaments, reports,
+ * verify and merge between any engines through board files. Each command's
+ * option table and the config file's keys are in refopts.h (a config key is
+ * a tournament option's name, with '_' or '-'); the config file is applied
+ * before the command line's options, which override it. */
+#include <cjson/cJSON.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "arena/analyze.h"
+#include "arena/cli.h"
+#include "arena/limits.h"
+#include "arena/refopts.h"
+#include "arena/journal.h"
+#include "arena/match.h"
+#include "arena/tournament.h"
+#include "arena/verify.h"
+
+
+static const char usage_text[] =
+    "Usage: %1$s match --game G --engine SPEC --engine SPEC [OPTIONS]\n"
+    "       %1$s tournament (--config FILE.json | --game G --engine SPEC ...) [OPTIONS]\n"
+    "       %1$s report JOURNAL|LOG [--format text|json|csv]\n"
+    "       %1$s verify JOURNAL|LOG\n"
+    "       %1$s analyze JOURNAL|LOG [--budget-ms N] [--max-empty N] [--json FILE]\n"
+    "       %1$s merge OUT JOURNAL...\n"
+    "\n"
+    "Plays games between engines through board files: for every move the\n"
+    "referee writes the position to a private folder, runs the engine (no shell,\n"
+    "its own process group, resource limits, a wall deadline) and accepts its\n"
+    "output file only when it is the position plus one legal move. Any other\n"
+    "ending loses the game with a named reason (timeout, cpu-limit, memory-limit,\n"
+    "file-limit, crashed: SIGNAL, exit-status N, cannot-run, no-output,\n"
+    "unreadable, oversized, illegal-move, wrong-player, tampered-board). Colours\n"
+    "alternate; each pair of games shares its opening. No engine process\n"
+    "outlives its move.\n"
+    "\n"
+    "Match and tournament options:\n"
+    "  --game G             connect4, maxconnect4, nim, ... (the registry)\n"
+    "  --engine SPEC        name=NAME,cmd=COMMAND or COMMAND (repeat). Placeholders\n"
+    "                       {in} {out} {depth} {player}; none: {in} {out} {depth}\n"
+    "                       are appended\n"
+    "  --depth N            the {depth} given to engines (default "
+    CLI_STR(REF_DEFAULT_DEPTH) ")\n"
+    "  --random-plies N     opening: N random plies from the start (default 0)\n"
+    "  --openings FILE      opening book: one line of moves per opening\n"
+    "  --seed N             seed of the random openings (default 1)\n"
+    "  --timeout-ms N       wall time per move (default " CLI_STR(REF_DEFAULT_TIMEOUT_MS) ")\n"
+    "  --cpu-limit-s N      CPU seconds per move (RLIMIT_CPU; default none)\n"
+    "  --mem-limit-mb N     address space per move (RLIMIT_AS; default none)\n"
+    "  --draw-plies N       games that can go on forever (checkers) are drawn\n"
+    "                       after N plies without capture or promotion (100)\n"
+    "  --keep-files DIR     keep every move's board files in DIR/game-N\n"
+    "  --analyze            judge every move with the game's exact oracle (as\n"
+    "                       analyze does) and record it in the log or journal\n"
+    "Match:\n"
+    "  --games N            games in all (default " CLI_STR(REF_DEFAULT_GAMES) ")\n"
+    "  --log FILE           the JSON log (schema arena.match/1), written atomically\n"
+    "Tournament:\n"
+    "  --config FILE        a JSON object of these options ('engines': a list of\n"
+    "                       SPECs or {\"name\", \"cmd\"}); options given here win\n"
+    "  --format F           round-robin (default) or gauntlet (engine 1 vs the rest)\n"
+    "  --rounds N           each pair plays 2 games per round (default 1)\n"
+    "  --concurrency N      games at once (default 1)\n"
+    "  --journal FILE       one JSON line per finished game (required to resume)\n"
+    "  --resume             finish the journal's tournament\n"
+    "  --sprt elo0=A,elo1=B,alpha=X,beta=Y   stop a 2-engine run when decided\n"
+    "  --shard K/N          play every N-th game from game K (merge them after)\n"
+    "Report:\n"
+    "  --format F           text (default), json or csv\n"
+    "Analyze (and --analyze): the outcome with perfect play (win, draw, loss)\n"
+    "before and after every engine move; a move that makes it worse for the mover\n"
+    "is a blunder, and a game's last blunder its decisive mistake. Oracles:\n"
+    "connect4 the solver, nim the closed form, maxconnect4 a full search.\n"
+    "  --budget-ms N        connect4: CPU per position, else \"unknown\" (1000)\n"
+    "  --max-empty N        maxconnect4: exact within N empty cells (16)\n"
+    "  --json FILE          analyze: also write the analysed records as JSON\n"
+    "--version prints the version.\n";
+
+static const char *const command_names[] = {
+    [REF_CMD_MATCH] = "match",   [REF_CMD_TOURNAMENT] = "tournament",
+    [REF_CMD_REPORT] = "report", [REF_CMD_VERIFY] = "verify",
+    [REF_CMD_MERGE] = "merge",   [REF_CMD_ANALYZE] = "analyze",
+};
+
+/* Reads a tournament's --config files (in any spelling getopt_long takes)
+ * into s before the other options, so that the command line overrides
+ * them; 0, -1 after --help or --version (printed), or EXIT_BAD_INPUT. */
+static int read_config(const char *prog, struct ref_settings *s, int argc, char **argv)
+{
+    struct cli_parse p = { .prog = prog, .cmd = "tournament",
+                           .opts = ref_options(REF_CMD_TOURNAMENT), .help = usage_text,
+                           .argc = argc, .argv = argv };
+    int c;
+    while ((c = cli_next(&p)) != -1) {
+        if (c == CLI_BAD || c == CLI_DONE)
+            return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
+        struct err e;
+        if (c == REF_OPT_CONFIG && ref_config_read(s, optarg, &e) != 0) {
+            err_print(stderr, optarg, &e);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    return 0;
+}
+
+/* Parses the options of s->command into s; 0, -1 (--help or --version
+ * shown) or EXIT_BAD_INPUT (usage error printed). Positional arguments are
+ * left at argv[optind..]. */
+static int parse(const char *prog, struct ref_settings *s, int argc, char **argv)
+{
+    int rc = s->command == REF_CMD_TOURNAMENT ? read_config(prog, s, argc, argv) : 0;
+    if (rc)
+        return rc;
+    struct cli_parse p = { .prog = prog, .cmd = command_names[s->command],
+                           .opts = ref_options(s->command), .help = usage_text,
+                           .argc = argc, .argv = argv };
+    int c;
+    while ((c = cli_next(&p)) != -1) {
+        char msg[ERR_MSG_MAX], name[64];
+        if (c == CLI_BAD || c == CLI_DONE)
+            return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
+        if (c == REF_OPT_CONFIG)
+            continue;
+        ref_option_flag(c, name, sizeof name);
+        if (ref_settings_apply(s, c, name, optarg ? optarg : "", msg, sizeof msg) != 0)
+            return cli_usage(prog, "%s", msg);
+    }
+    return 0;
+}
+
+/* Checks what match and tournament share and loads the opening book. */
+static int finish_rules(const char *prog, struct ref_settings *s, const char *cmd)
+{
+    if (!s->t.rules.game)
+        return cli_usage(prog, "%s: --game is required", cmd);
+    if (s->openings[0]) {
+        struct err e;
+        if (book_read(s->t.rules.game, s->openings, &s->book, &e) != 0) {
+            err_print(stderr, s->openings, &e);
+            return EXIT_BAD_INPUT;
+        }
+        s->t.rules.book = &s->book;
+    }
+    s->t.rules.keep_dir = s->keep[0] ? s->keep : NULL;
+    if (s->analyze) {
+        if (!ana_supports(s->t.rules.game))
+            return cli_usage(prog, "%s: --analyze has no oracle for %s (connect4, maxconnect4, "
+                             "nim)", cmd, s->t.rules.game->name);
+        s->t.rules.analyze = &s->ana;
+    }
+    /* Only commands that run engines pay for the /proc scan. */
+    s->t.rules.limits.proc_limit = run_proc_limit(REF_DEFAULT_PROC_EXTRA);
+    return 0;
+}
+
+static int cmd_match(const char *prog, int argc, char **argv)
+{
+    struct ref_settings s;
+    ref_settings_init(&s, REF_CMD_MATCH);
+    int rc = parse(prog, &s, argc, argv);
+    if (rc < 0) {
+        ref_settings_free(&s);
+        return 0;
+    }
+    if (!rc && optind < argc)
+        rc = cli_usage(prog, "match: unexpected argument '%s'", argv[optind]);
+    if (!rc)
+        rc = finish_rules(prog, &s, "match");
+    if (!rc && s.t.nengines != 2)
+        rc = cli_usage(prog, "match: give two --engine options, got %d", s.t.nengines);
+    int status;
+    if (!rc && run_guard(&s.t.rules.limits.cancel, &status) == RUN_GUARD_PARENT) {
+        /* The child played the match and said everything. */
+        ref_settings_free(&s);
+        return status;
+    }
+    if (!rc) {
+        /* The guard's child, or this process when it could not fork. */
+        run_become_reaper();
+        s.t.rules.limits.reap_all = 1;
+        struct match_opts o = {
+            .rules = s.t.rules,
+            .engine = { &s.t.engine[0], &s.t.engine[1] },
+            .games = (int)s.games,
+            .log_path = s.log[0] ? s.log : NULL,
+        };
+        struct err e;
+        if (match_run(&o, stdout, &e) != 0) {
+            err_print(stderr, o.log_path && !strstr(e.msg, o.log_path) ? o.log_path : prog, &e);
+            rc = 1;
+        }
+    }
+    ref_settings_free(&s);
+    return rc;
+}
+
+static int cmd_tournament(const char *prog, int argc, char **argv)
+{
+    struct ref_settings s;
+    ref_settings_init(&s, REF_CMD_TOURNAMENT);
+    int rc = parse(prog, &s, argc, argv);
+    if (rc < 0) {
+        ref_settings_free(&s);
+        return 0;
+    }
+    if (!rc && optind < argc)
+        rc = cli_usage(prog, "tournament: unexpected argument '%s'", argv[optind]);
+    if (!rc && !s.t.rules.game)
+        rc = cli_usage(prog, "tournament: --game is required");
+    if (!rc && s.t.nengines < 2)
+        rc = cli_usage(prog, "tournament: give at least two engines, got %d", s.t.nengines);
+    for (int i = 0; !rc && i < s.t.nengines; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(s.t.engine[i].name, s.t.engine[j].name) == 0) {
+                rc = cli_usage(prog, "tournament: two engines are named '%s' (use name=)",
+                               s.t.engine[i].name);
+                break;
+            }
+    if (!rc && s.t.sprt.on && s.t.nengines != 2)
+        rc = cli_usage(prog, "tournament: --sprt needs exactly two engines");
+    if (!rc && s.t.resume && !s.journal[0])
+        rc = cli_usage(prog, "tournament: --resume needs --journal");
+    if (!rc)
+        rc = finish_rules(prog, &s, "tournament");
+    if (!rc) {
+        s.t.journal = s.journal[0] ? s.journal : NULL;
+        s.t.progress = isatty(STDERR_FILENO);
+        struct err e;
+        int r = tour_run(&s.t, stdout, &e);
+        if (r < 0) {
+            err_print(stderr, s.t.journal && e.line ? s.t.journal : prog, &e);
+            rc = r == TOUR_BAD_JOURNAL ? EXIT_BAD_INPUT : 1;
+        } else if (r == TOUR_STOPPED) {
+            rc = 128 + SIGINT;
+        }
+    }
+    ref_settings_free(&s);
+    return rc;
+}
+
+/* report and verify: one file argument. */
+static int cmd_file(const char *prog, enum ref_command command, int argc, char **argv)
+{
+    struct ref_settings s;
+    ref_settings_init(&s, command);
+    const char *name = command == REF_CMD_REPORT ? "report" : "verify";
+    int rc = parse(prog, &s, argc, argv);
+    if (rc < 0)
+        return 0;
+    if (!rc && argc - optind != 1)
+        rc = cli_usage(prog, "%s: give one journal or match log", name);
+    if (rc)
+        return rc;
+    const char *path = argv[optind];
+    struct err e;
+    if (command == REF_CMD_REPORT) {
+        if (report_file(path, s.report_format, stdout, &e) == 0)
+            return 0;
+        err_print(stderr, path, &e);
+        return EXIT_BAD_INPUT;
+    }
+    rc = verify_file(path, stdout, &e);
+    if (rc == 0)
+        return 0;
+    err_print(stderr, path, &e);
+    return rc > 0 ? 1 : EXIT_BAD_INPUT;
+}
+
+static int cmd_analyze(const char *prog, int argc, char **argv)
+{
+    struct ref_settings s;
+    ref_settings_init(&s, REF_CMD_ANALYZE);
+    int rc = parse(prog, &s, argc, argv);
+    if (rc < 0)
+        return 0;
+    if (!rc && argc - optind != 1)
+        rc = cli_usage(prog, "analyze: give one journal or match log");
+    if (rc)
+        return rc;
+    const char *path = argv[optind];
+    struct err e;
+    if (ana_log(path, &s.ana, s.json[0] ? s.json : NULL, stdout, &e) == 0)
+        return 0;
+    err_print(stderr, e.line || !s.json[0] ? path : s.json, &e);
+    return EXIT_BAD_INPUT;
+}
+
+static int cmd_merge(const char *prog, int argc, char **argv)
+{
+    struct ref_settings s;
+    ref_settings_init(&s, REF_CMD_MERGE);
+    int rc = parse(prog, &s, argc, argv);
+    if (rc < 0)
+        return 0;
+    if (!rc && argc - optind < 2)
+        rc = cli_usage(prog, "merge: give OUT and at least one journal");
+    if (rc)
+        return rc;
+    struct err e;
+    const char *bad = NULL;
+    if (journal_merge(argv[optind], argv + optind + 1, argc - optind - 1, &e, &bad) == 0)
+        return 0;
+    err_print(stderr, bad, &e);
+    return EXIT_BAD_INPUT;
+}
+
+int main(int argc, char **argv)
+{
+    const char *prog = cli_prog(argv[0], "referee");
+    if (argc < 2)
+        return cli_usage(prog, "missing command (match, tournament, report, verify, merge, analyze)");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+        return cli_help(usage_text, prog);
+    if (strcmp(argv[1], "--version") == 0)
+        return cli_version(prog);
+    if (strcmp(argv[1], "match") == 0)
+        return cmd_match(prog, argc - 1, argv + 1);
+    if (strcmp(argv[1], "tournament") == 0)
+        return cmd_tournament(prog, argc - 1, argv + 1);
+    if (strcmp(argv[1], "report") == 0)
+        return cmd_file(prog, REF_CMD_REPORT, argc - 1, argv + 1);
+    if (strcmp(argv[1], "verify") == 0)
+        return cmd_file(prog, REF_CMD_VERIFY, argc - 1, argv + 1);
+    if (strcmp(argv[1], "merge") == 0)
+        return cmd_merge(prog, argc - 1, argv + 1);
+    if (strcmp(argv[1], "analyze") == 0)
+        return cmd_analyze(prog, argc - 1, argv + 1);
+    return cli_usage(prog, "unknown command '%s' (match, tournament, report, verify, merge, analyze)",
+                     argv[1]);
+}

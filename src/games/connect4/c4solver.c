@@ -1,0 +1,486 @@
+/*
+ * c4solver.c - the perfect Connect-4 solver's search (c4solver.h).
+ *
+ * The hot path does not go through struct game: a node is the pair (cur,
+ * mask) of Pons' solver on the layout of connect4.h, cur the discs of the
+ * side to move and mask every disc. Playing a move bit m gives the child
+ * (cur ^ mask, mask | m); its key is c4key.h's.
+ *
+ * Invariants of negamax() (asserted; all but the first only in the
+ * sanitizer build, check.h): alpha < beta, both within the score range; the
+ * side to move cannot win at once (the parent only plays moves that leave
+ * no immediate win to the opponent, and the root checks for one before
+ * searching); opp_win is the opponent's winning cells; every move searched
+ * is playable.
+ */
+#include <assert.h>
+#include "arena/c4solver.h"
+#include "arena/check.h"
+#include "arena/clock.h"
+
+/* How often (in nodes) a budgeted search looks at the clock: reading the
+ * CPU clock is a system call, far dearer than a node. */
+#define BUDGET_CHECK_NODES 4096
+
+/* Nodes this far from a full board or farther first probe their children
+ * (enhanced transposition cutoff: a child already proven bad enough for the
+ * opponent ends the node without a search). Measured: 19% fewer nodes on
+ * Begin-Medium; nearer the end the probes cost more than they save. */
+#define ETC_MIN_EMPTY 12
+/* Nodes this far from a full board or farther prefetch their children's
+ * buckets before probing their own, so that the children's misses overlap
+ * (in the far table only: the near one is in the caches). */
+#define PREFETCH_MIN_EMPTY 4
+
+/* Centre first: the tie-break of move ordering. */
+static const int centre_order[C4_WIDTH] = { 3, 2, 4, 1, 5, 0, 6 };
+
+/* A node being searched. */
+struct node {
+    uint64_t cur, mask;   /* the side to move's discs, every disc */
+    uint64_t key;         /* what the current call files it under */
+    int moves;            /* discs on the board */
+    int mirrored;         /* key is the mirror image's: flip move columns */
+};
+
+/* The search window (alpha < beta while open). */
+struct window {
+    int alpha, beta;
+};
+
+/* A move to search, with the winning cells it gives the side that plays it
+ * (its child's opponent's winning cells). */
+struct child {
+    uint64_t move, wins;
+    int score, col;
+};
+
+static inline int budget_spent(struct c4s *s)
+{
+    if (s->aborted)
+        return 1;
+    /* A node budget is exact (a compare); the clock is read only every
+     * BUDGET_CHECK_NODES nodes, since reading it costs more than a node. */
+    if ((s->node_budget && s->nodes > s->node_budget)
+        || ((s->nodes & (BUDGET_CHECK_NODES - 1)) == 0 && s->deadline_ns
+            && clock_cpu_ns() >= s->deadline_ns))
+        s->aborted = 1;
+    return s->aborted;
+}
+
+/* Counts a node; 1 when the call must stop (a budget ran out). */
+static inline int enter_node(struct c4s *s)
+{
+    s->nodes++;
+    if (!s->tt.far_mode && s->nodes > s->tt.small_nodes)
+        c4tt_enter_far(&s->tt);
+    return (s->node_budget || s->deadline_ns) && budget_spent(s);
+}
+
+/* The key the current call files (cur, mask) under: the canonical one when
+ * the call's positions may meet their mirror images, else the position's
+ * own. Both agree with what other calls filed: an entry stores its best
+ * move as seen from the position its key spells, whichever way it got
+ * there. */
+static inline uint64_t node_key(const struct c4s *s, uint64_t cur, uint64_t mask, int *mirrored)
+{
+    if (s->mirror)
+        return c4key_canonical(cur, mask, mirrored);
+    *mirrored = 0;
+    return cur + mask;
+}
+
+/* A column as the table has it for n, or back: the mirror image's column
+ * when n's key is the mirror image's. */
+static inline int table_col(const struct node *n, int col)
+{
+    return n->mirrored ? C4_WIDTH - 1 - col : col;
+}
+
+/* The book's score of n, or C4BOOK_NONE. */
+static inline int book_score(const struct c4s *s, const struct node *n)
+{
+    if (s->book && n->moves <= s->book->max_moves)
+        return c4book_lookup(s->book, n->key);
+    return C4BOOK_NONE;
+}
+
+/* Starts loading the buckets of n's children (the moves of next) into the
+ * caches, when they are far ones. */
+static inline void prefetch_children(const struct c4s *s, const struct node *n, uint64_t next)
+{
+    if (C4_CELLS - n->moves < PREFETCH_MIN_EMPTY || !c4tt_files_far(&s->tt, C4_CELLS - n->moves - 1))
+        return;
+    for (uint64_t rest = next; rest; rest &= rest - 1) {
+        uint64_t m = rest & -rest;
+        int cm;
+        uint64_t ck = node_key(s, n->cur ^ n->mask, n->mask | m, &cm);
+        __builtin_prefetch(c4tt_bucket(&s->tt, ck, n->moves + 1));
+    }
+}
+
+/* Raises alpha to lo; 1 when that closes the window (*v the score). */
+static inline int raise_alpha(struct window *w, int lo, int *v)
+{
+    if (w->alpha < lo) {
+        w->alpha = lo;
+        if (w->alpha >= w->beta) {
+            *v = w->alpha;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Lowers beta to hi; 1 when that closes the window (*v the score). */
+static inline int lower_beta(struct window *w, int hi, int *v)
+{
+    if (w->beta > hi) {
+        w->beta = hi;
+        if (w->alpha >= w->beta) {
+            *v = w->beta;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Narrows w by what n's discs allow without a search; 1 when that decides
+ * the node (*v its value). */
+static inline int narrow_static(const struct node *n, struct window *w, int *v)
+{
+    /* The opponent cannot win with its next disc, we cannot with ours. */
+    int lo = -(C4_CELLS - 2 - n->moves) / 2, hi = (C4_CELLS - 1 - n->moves) / 2;
+    if (raise_alpha(w, lo, v))
+        return 1;
+    /* A side with no line of four left free of the other's discs can no
+     * longer win: the game is at best a draw for it. */
+    if (w->beta > 0 && !c4_has_open_line(C4_BOARD_MASK & ~(n->cur ^ n->mask)))
+        hi = 0;
+    if (w->alpha < 0 && !c4_has_open_line(C4_BOARD_MASK & ~n->cur))
+        lo = 0;
+    return raise_alpha(w, lo, v) || lower_beta(w, hi, v);
+}
+
+/* Narrows w by n's table entry; 1 when that decides the node (*v its
+ * value). *hint gets the entry's best move (n's column), or -1. */
+static inline int narrow_by_table(const struct c4s *s, const struct node *n, struct window *w,
+                                  int *hint, int *v)
+{
+    uint64_t e = c4tt_get(&s->tt, n->key, n->moves);
+    *hint = -1;
+    if (!e)
+        return 0;
+    int score = c4tt_entry_score(e), bound = c4tt_entry_bound(e);
+    if (bound == C4TT_EXACT) {
+        *v = score;
+        return 1;
+    }
+    if ((bound == C4TT_LOWER && raise_alpha(w, score, v))
+        || (bound == C4TT_UPPER && lower_beta(w, score, v)))
+        return 1;
+    int col = c4tt_entry_move(e);
+    *hint = col >= 0 ? table_col(n, col) : -1;
+    return 0;
+}
+
+/* Enhanced transposition cutoff: 1 when a child's table entry already
+ * proves n's score at least beta (*v that score, stored as n's lower
+ * bound). */
+static inline int etc_cutoff(struct c4s *s, const struct node *n, uint64_t next, int beta, int *v)
+{
+    if (C4_CELLS - n->moves < ETC_MIN_EMPTY)
+        return 0;
+    for (uint64_t rest = next; rest; rest &= rest - 1) {
+        uint64_t m = rest & -rest;
+        int cm;
+        uint64_t ck = node_key(s, n->cur ^ n->mask, n->mask | m, &cm);
+        uint64_t ce = c4tt_get(&s->tt, ck, n->moves + 1);
+        if (!ce)
+            continue;
+        int cb = c4tt_entry_bound(ce), cv = -c4tt_entry_score(ce);
+        if ((cb == C4TT_UPPER || cb == C4TT_EXACT) && cv >= beta) {
+            int c = __builtin_ctzll(m) / C4_COL_BITS;
+            c4tt_put(&s->tt, n->key, n->moves, cv, C4TT_LOWER, table_col(n, c));
+            *v = cv;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The moves of next, most winning cells created first, centre first on
+ * ties (insertion sort, stable), into ch; returns how many. */
+static inline int order_moves(const struct node *n, uint64_t next, struct child ch[C4_WIDTH])
+{
+    int k = 0;
+    for (int i = 0; i < C4_WIDTH; i++) {
+        int c = centre_order[i];
+        uint64_t m = next & c4_column_cells(c);
+        if (!m)
+            continue;
+        uint64_t wins = c4_winning_cells(n->cur | m, n->mask | m);
+        int score = __builtin_popcountll(wins);
+        int j = k++;
+        for (; j > 0 && ch[j - 1].score < score; j--)
+            ch[j] = ch[j - 1];
+        ch[j] = (struct child){ .move = m, .wins = wins, .score = score, .col = c };
+    }
+    return k;
+}
+
+static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, uint64_t opp_win, int moves,
+                   int alpha, int beta);
+
+/* Searches n's child c; 1 when it cut off, else 0 with w->alpha and *best
+ * raised when it improved. */
+static inline int search_child(struct c4s *s, const struct node *n, const struct child *c,
+                               struct window *w, int *best)
+{
+    ARENA_HOT_ASSERT(c->move & c4_playable_cells(n->mask));
+    int v = -negamax(s, n->cur ^ n->mask, n->mask | c->move, c->wins, n->moves + 1, -w->beta,
+                     -w->alpha);
+    if (v > w->alpha) {
+        w->alpha = v;
+        *best = c->col;
+    }
+    return v >= w->beta;
+}
+
+/* Searches the moves of next (not empty), the table's best move hint first,
+ * and files the result; returns n's value. */
+static inline int search_moves(struct c4s *s, const struct node *n, uint64_t next, int hint,
+                               struct window w)
+{
+    int alpha0 = w.alpha, best = -1, cut = 0, k = 0;
+    struct child ch[C4_WIDTH];
+    /* The table's best move first, before paying for ordering the rest: it
+     * usually cuts off alone. */
+    uint64_t hm = hint >= 0 ? next & c4_column_cells(hint) : 0;
+    if (hm) {
+        struct child h = { .move = hm, .wins = c4_winning_cells(n->cur | hm, n->mask | hm),
+                           .col = hint };
+        cut = search_child(s, n, &h, &w, &best);
+        if (s->aborted)
+            return 0;
+        next ^= hm;
+    }
+    if (!cut) {
+        k = order_moves(n, next, ch);
+        for (int i = 0; i < k && !cut; i++) {
+            cut = search_child(s, n, &ch[i], &w, &best);
+            if (s->aborted)
+                return 0;
+        }
+    }
+    enum c4tt_bound bound = C4TT_LOWER;
+    if (!cut) {
+        if (best < 0)
+            best = hm ? hint : ch[0].col;
+        bound = w.alpha > alpha0 ? C4TT_EXACT : C4TT_UPPER;
+    }
+    c4tt_put(&s->tt, n->key, n->moves, w.alpha, bound, table_col(n, best));
+    return w.alpha;
+}
+
+/* The value of (cur, mask) with `moves` discs within [alpha, beta], exact
+ * inside the window, a bound outside it (fail-soft); opp_win:
+ * c4_winning_cells(cur ^ mask, mask), the opponent's winning cells (the
+ * parent has them, its ordering counted them). */
+static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, uint64_t opp_win, int moves,
+                   int alpha, int beta)
+{
+    ARENA_HOT_ASSERT(alpha < beta);
+    ARENA_HOT_ASSERT(alpha >= -C4SCORE_MAX && beta <= C4SCORE_MAX);
+    ARENA_HOT_ASSERT(!(c4_winning_cells(cur, mask) & c4_playable_cells(mask)));
+    ARENA_HOT_ASSERT(opp_win == c4_winning_cells(cur ^ mask, mask));
+    if (enter_node(s))
+        return 0;
+    /* The exits that need no key first: most leaves end here. */
+    uint64_t next = c4_non_losing_moves(mask, opp_win);
+    if (!next)
+        return -(C4_CELLS - moves) / 2;
+    if (moves >= C4_CELLS - 2)
+        return 0;   /* two cells left, neither side can win: a draw */
+    struct node n = { .cur = cur, .mask = mask, .moves = moves };
+    n.key = node_key(s, cur, mask, &n.mirrored);
+    /* An exact score is an answer for any window. */
+    int v = book_score(s, &n);
+    if (v != C4BOOK_NONE)
+        return v;
+    prefetch_children(s, &n, next);
+    struct window w = { alpha, beta };
+    int hint;
+    if (narrow_static(&n, &w, &v) || narrow_by_table(s, &n, &w, &hint, &v)
+        || etc_cutoff(s, &n, next, w.beta, &v))
+        return v;
+    return search_moves(s, &n, next, hint, w);
+}
+
+/* The score of (cur, mask) with `moves` discs, not finished. */
+static int solve_node(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int weak)
+{
+    if (c4_winning_cells(cur, mask) & c4_playable_cells(mask))
+        return weak ? 1 : C4SCORE_WIN_NOW(moves);
+    uint64_t opp_win = c4_winning_cells(cur ^ mask, mask);
+    int lo = C4SCORE_LOSE_NEXT(moves), hi = C4SCORE_WIN_NOW(moves);
+    if (weak) {
+        lo = -1;
+        hi = 1;
+    }
+    while (lo < hi) {
+        /* Null windows, probing nearer 0 first: small scores (long games)
+         * are the expensive ones to prove, and most positions are close. */
+        int med = lo + (hi - lo) / 2;
+        if (med <= 0 && lo / 2 < med)
+            med = lo / 2;
+        else if (med >= 0 && hi / 2 > med)
+            med = hi / 2;
+        int r = negamax(s, cur, mask, opp_win, moves, med, med + 1);
+        if (s->aborted)
+            return C4S_UNKNOWN;
+        if (r <= med)
+            hi = r;
+        else
+            lo = r;
+    }
+    assert(C4SCORE_FITS(lo, moves));
+    if (weak)
+        return lo > 0 ? 1 : lo < 0 ? -1 : 0;
+    return lo;
+}
+
+/* Starts a call from p (valid, not finished) and sets (*cur, *mask). A
+ * position below it holds its discs; its mirror image holds their mirror
+ * image, so both can be met only when no cell of the root holds one side's
+ * disc where the root's mirror image holds the other's. Most roots clash,
+ * and their calls skip mirroring keys (12% of a node's instructions before
+ * the skip; skipping saved 9.5% of all). */
+static void begin_call(struct c4s *s, const struct c4_pos *p, uint64_t *cur, uint64_t *mask)
+{
+    *cur = p->disc[p->to_move];
+    *mask = p->disc[0] | p->disc[1];
+    assert(p->to_move <= 1 && p->moves < C4_CELLS && (p->disc[0] & p->disc[1]) == 0);
+    assert(!c4_has_four(p->disc[0]) && !c4_has_four(p->disc[1]));
+    s->mirror = (c4key_mirror(*cur) & (*cur ^ *mask)) == 0;
+    c4tt_begin_call(&s->tt);
+    s->nodes = 0;
+    s->aborted = 0;
+}
+
+int c4s_solve(struct c4s *s, const struct c4_pos *p, int weak)
+{
+    uint64_t cur, mask;
+    begin_call(s, p, &cur, &mask);
+    return solve_node(s, cur, mask, p->moves, weak);
+}
+
+/* The score of playing column c (a legal move bit m) from p, (cur, mask)
+ * being p, wins the side to move's winning cells; C4S_UNKNOWN when a budget
+ * ran out. */
+static int column_score(struct c4s *s, const struct c4_pos *p, uint64_t cur, uint64_t mask,
+                        uint64_t m, uint64_t wins)
+{
+    if (m & wins)
+        return C4SCORE_WIN_NOW(p->moves);
+    if (p->moves + 1 == C4_CELLS)
+        return 0;
+    if (s->aborted)
+        return C4S_UNKNOWN;
+    int v = solve_node(s, cur ^ mask, mask | m, p->moves + 1, 0);
+    return v == C4S_UNKNOWN ? v : -v;
+}
+
+int c4s_analyze(struct c4s *s, const struct c4_pos *p, int scores[C4_WIDTH])
+{
+    uint64_t cur, mask;
+    begin_call(s, p, &cur, &mask);
+    uint64_t wins = c4_winning_cells(cur, mask);
+    uint64_t nodes = 0;
+    int legal = 0;
+    for (int c = 0; c < C4_WIDTH; c++) {
+        scores[c] = C4S_UNKNOWN;
+        uint64_t m = c4_playable_cells(mask) & c4_column_cells(c);
+        if (!m)
+            continue;
+        legal++;
+        scores[c] = column_score(s, p, cur, mask, m, wins);
+        nodes += s->nodes;
+        s->nodes = 0;
+    }
+    s->nodes = nodes;
+    return legal;
+}
+
+/* 1 when playing m (a legal move bit) from p keeps p's score v, 0 when not,
+ * -1 when a budget ran out: one null-window test (is the opponent held to
+ * -v?) instead of an exact solve. safe: p's non-losing moves. */
+static int keeps_score(struct c4s *s, const struct c4_pos *p, uint64_t cur, uint64_t mask,
+                       uint64_t m, uint64_t safe, int v)
+{
+    if (p->moves + 1 == C4_CELLS)
+        return v == 0;
+    if (!(m & safe))
+        return v == -C4SCORE_WIN_NOW(p->moves + 1);   /* the opponent wins at once */
+    int r = -negamax(s, cur ^ mask, mask | m, c4_winning_cells(cur | m, mask | m), p->moves + 1,
+                     -v, -v + 1);
+    if (s->aborted)
+        return -1;
+    return r >= v;
+}
+
+int c4s_best_move(struct c4s *s, const struct c4_pos *p, int *score)
+{
+    uint64_t cur, mask;
+    begin_call(s, p, &cur, &mask);
+    uint64_t moves = c4_playable_cells(mask), wins = c4_winning_cells(cur, mask) & moves;
+    int best = -1, v;
+    if (wins) {
+        best = __builtin_ctzll(wins) / C4_COL_BITS;
+        v = C4SCORE_WIN_NOW(p->moves);
+    } else {
+        v = solve_node(s, cur, mask, p->moves, 0);
+        if (s->aborted)
+            return -1;
+        /* The lowest column that keeps the score. */
+        uint64_t safe = c4_non_losing_moves(mask, c4_winning_cells(cur ^ mask, mask));
+        for (int c = 0; c < C4_WIDTH && best < 0; c++) {
+            uint64_t m = moves & c4_column_cells(c);
+            int keeps = m ? keeps_score(s, p, cur, mask, m, safe, v) : 0;
+            if (keeps < 0)
+                return -1;
+            if (keeps)
+                best = c;
+        }
+    }
+    if (score)
+        *score = v;
+    return best;
+}
+
+int c4s_init(struct c4s *s, size_t tt_bytes)
+{
+    *s = (struct c4s){ 0 };
+    return c4tt_init(&s->tt, tt_bytes);
+}
+
+void c4s_free(struct c4s *s)
+{
+    c4tt_free(&s->tt);
+}
+
+void c4s_clear(struct c4s *s)
+{
+    c4tt_clear(&s->tt);
+}
+
+void c4s_set_book(struct c4s *s, const struct c4book *book)
+{
+    s->book = book;
+}
+
+void c4s_set_budget(struct c4s *s, uint64_t cpu_us, uint64_t nodes)
+{
+    s->deadline_ns = cpu_us ? clock_cpu_ns() + cpu_us * 1000 : 0;
+    s->node_budget = nodes;
+}

@@ -1,0 +1,46 @@
+/*
+ * schedule.c - a tournament's games as a function of its configuration
+ * (schedule.h).
+ */
+#include <assert.h>
+#include "arena/schedule.h"
+
+static long pairs_per_round(const struct schedule *c)
+{
+    return c->format == SCHEDULE_GAUNTLET ? c->nengines - 1
+                                      : (long)c->nengines * (c->nengines - 1) / 2;
+}
+
+long schedule_games(const struct schedule *c)
+{
+    assert(c->nengines >= 2 && c->rounds >= 1);
+    return (long)c->rounds * pairs_per_round(c) * 2;
+}
+
+void schedule_game_at(const struct schedule *c, long index, struct schedule_game *g)
+{
+    assert(index >= 1 && index <= schedule_games(c));
+    long i = index - 1, per_round = pairs_per_round(c);
+    long k = (i / 2) % per_round;   /* the engine pair within the round */
+    int a = 0, b = 1;
+    if (c->format == SCHEDULE_GAUNTLET) {
+        b = (int)k + 1;
+    } else {
+        /* Pairs in order (0,1) (0,2) ... (0,n-1) (1,2) ... */
+        while (k >= c->nengines - 1 - a) {
+            k -= c->nengines - 1 - a;
+            a++;
+        }
+        b = a + 1 + (int)k;
+    }
+    g->index = index;
+    g->pair = i / 2;
+    g->side[0] = i % 2 ? b : a;
+    g->side[1] = i % 2 ? a : b;
+}
+
+int schedule_in_shard(const struct schedule *c, long index)
+{
+    assert(c->shard_n >= 1 && c->shard_k >= 1 && c->shard_k <= c->shard_n);
+    return (index - 1) % c->shard_n == c->shard_k - 1;
+}

@@ -1,0 +1,179 @@
+/*
+ * tally.c - counting a tournament's games and the views of the count every
+ * report shows (tally.h).
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arena/stats.h"
+#include "arena/tally.h"
+
+static int engine_number(const struct tally *t, const char *name)
+{
+    for (int i = 0; i < t->n; i++)
+        if (strcmp(t->name[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int tally_init(struct tally *t, int n, const char *const name[], struct err *e)
+{
+    assert(n >= 0 && n <= REC_MAX_ENGINES);
+    memset(t, 0, sizeof *t);
+    if (n < 2)
+        return err_set(e, 1, 1, "the header names %d engines, a tournament has at least 2", n);
+    for (t->n = 0; t->n < n; t->n++) {
+        assert(strlen(name[t->n]) < REC_NAME_MAX);
+        strcpy(t->name[t->n], name[t->n]);
+    }
+    return 0;
+}
+
+void tally_free(struct tally *t)
+{
+    for (int i = 0; i < t->n; i++)
+        free(t->cpu[i]);
+    free(t->overhead);
+}
+
+static int add_sample(double **v, long *n, long *cap, double x)
+{
+    if (*n == *cap) {
+        long grow = *cap ? 2 * *cap : 64;
+        double *grown = realloc(*v, (size_t)grow * sizeof *grown);
+        if (!grown)
+            return -1;
+        *v = grown;
+        *cap = grow;
+    }
+    (*v)[(*n)++] = x;
+    return 0;
+}
+
+static void add_forfeit(struct tally *t, int engine, const char *reason)
+{
+    int k = 0;
+    while (k < t->nforfeit &&
+           (t->forfeit[k].engine != engine || strcmp(t->forfeit[k].reason, reason) != 0))
+        k++;
+    if (k == TALLY_MAX_FORFEITS)
+        return;
+    if (k == t->nforfeit) {
+        t->nforfeit++;
+        t->forfeit[k].engine = engine;
+        snprintf(t->forfeit[k].reason, REC_REASON_MAX, "%s", reason);
+        t->forfeit[k].count = 0;
+    }
+    t->forfeit[k].count++;
+}
+
+int tally_add(struct tally *t, const struct game_record *rec, struct err *e)
+{
+    if (!rec->player[0][0] || !rec->player[1][0] || rec->result == REC_NO_RESULT ||
+        rec->reason == REC_NO_REASON)
+        return err_set(e, 0, 0, "a game without \"players\", \"result\" or \"reason\"");
+    int side[2] = { engine_number(t, rec->player[0]), engine_number(t, rec->player[1]) };
+    if (side[0] < 0 || side[1] < 0)
+        return err_set(e, 0, 0, "a game of an engine the header does not name");
+    int winner = rec->result;
+    t->games++;
+    if (winner) {
+        int w = side[winner - 1], l = side[2 - winner];
+        t->win[w]++;
+        t->loss[l]++;
+        t->beat[w][l]++;
+        if (rec->reason != REC_NORMAL)
+            add_forfeit(t, l, rec_reason_text(rec));
+    } else {
+        t->draw[side[0]]++;
+        t->draw[side[1]]++;
+        t->drew[side[0]][side[1]]++;
+        t->drew[side[1]][side[0]]++;
+    }
+    for (int k = 0; k < rec->nmoves; k++) {
+        const struct rec_move *m = &rec->moves[k];
+        if (m->side != 1 && m->side != 2)
+            return err_set(e, 0, 0, "a move without a \"side\" of 1 or 2");
+        /* A time missing from a hand-made record counts as none. */
+        double ms = m->cpu_user_ms + m->cpu_sys_ms;
+        int i = side[m->side - 1];
+        if (add_sample(&t->cpu[i], &t->ncpu[i], &t->capcpu[i], isnan(ms) ? 0.0 : ms) != 0 ||
+            (!isnan(m->referee_ms) &&
+             add_sample(&t->overhead, &t->noverhead, &t->capoverhead, m->referee_ms) != 0))
+            return err_set(e, 0, 0, "out of memory");
+    }
+    return 0;
+}
+
+/* --- views --------------------------------------------------------------- */
+
+double tally_points(const struct tally *t, int i)
+{
+    return (double)t->win[i] + 0.5 * (double)t->draw[i];
+}
+
+void tally_standings(const struct tally *t, int order[])
+{
+    /* Insertion sort, stable: ties keep the configuration's order. */
+    for (int i = 0; i < t->n; i++) {
+        int k = i;
+        while (k > 0 && tally_points(t, order[k - 1]) < tally_points(t, i)) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = i;
+    }
+}
+
+long tally_forfeits(const struct tally *t, int i)
+{
+    long n = 0;
+    for (int k = 0; k < t->nforfeit; k++)
+        if (t->forfeit[k].engine == i)
+            n += t->forfeit[k].count;
+    return n;
+}
+
+struct tally_cpu tally_cpu(struct tally *t, int i)
+{
+    assert(i >= 0 && i < t->n);
+    struct tally_cpu c = { 0, 0, 0, 0 };
+    long n = t->ncpu[i];
+    if (n == 0)
+        return c;
+    stats_sort(t->cpu[i], n);
+    double sum = 0;
+    for (long k = 0; k < n; k++)
+        sum += t->cpu[i][k];
+    c.mean = sum / (double)n;
+    c.median = stats_percentile(t->cpu[i], n, 50);
+    c.p95 = stats_percentile(t->cpu[i], n, 95);
+    c.max = t->cpu[i][n - 1];
+    return c;
+}
+
+int tally_overhead(struct tally *t, double *median, double *p95)
+{
+    if (t->noverhead == 0)
+        return 0;
+    stats_sort(t->overhead, t->noverhead);
+    *median = stats_percentile(t->overhead, t->noverhead, 50);
+    *p95 = stats_percentile(t->overhead, t->noverhead, 95);
+    return 1;
+}
+
+int tally_pair(const struct tally *t, int a, int b, struct tally_pair *p)
+{
+    assert(a != b && a >= 0 && a < t->n && b >= 0 && b < t->n);
+    p->w = t->beat[a][b];
+    p->l = t->beat[b][a];
+    p->d = t->drew[a][b];
+    p->n = p->w + p->l + p->d;
+    if (p->n == 0)
+        return -1;
+    stats_elo_interval(p->w, p->l, p->d, &p->elo, &p->margin);
+    p->los = stats_los(p->w, p->l);
+    p->draw_ratio = (double)p->d / (double)p->n;
+    return 0;
+}
