@@ -319,26 +319,6 @@ Test(e2e_tournament, shards_merge_into_the_whole_tournament)
     e2e_rmdir(dir);
 }
 
-Test(e2e_tournament, sprt_stops_once_decided)
-{
-    char e[PATH_MAX], perfect[SPEC_MAX], rnd[SPEC_MAX];
-    e2e_bin_path("engine", e, sizeof e);
-    snprintf(perfect, sizeof perfect, "name=perfect,cmd=%s one-move --game nim --player perfect", e);
-    snprintf(rnd, sizeof rnd,
-             "name=random,cmd=%s one-move --game nim --player random --seed {player} {in} {out} 1",
-             e);
-    char *dir = e2e_tmpdir();
-    struct e2e_run r;
-    e2e_run(&r, dir, NULL, "referee", "tournament", "--game", "nim", "--engine", perfect,
-            "--engine", rnd, "--rounds", "200", "--random-plies", "1", "--sprt",
-            "elo0=0,elo1=100,alpha=0.05,beta=0.05", NULL);
-    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    cr_assert_not_null(strstr(r.out, "- H1 was accepted\n"), "%s", r.out);
-    cr_assert_null(strstr(r.out, "Finished game 400 "), "SPRT did not stop early:\n%s", r.out);
-    e2e_run_free(&r);
-    e2e_rmdir(dir);
-}
-
 /* Perfect nim against random, seeded and sequential, so the same games
  * every run: the SPRT on game pairs, nElo (default) or logistic Elo 0 to
  * 100. Every pair is WW; the normalized test decides after 10 pairs, the
