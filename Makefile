@@ -168,8 +168,11 @@ check-layers:
 
 # The unit suites, then every end-to-end case (binaries on fixtures, output
 # compared byte for byte) under valgrind in the release build.
+# The tools the tests run besides the binaries come from install-deps too.
+TEST_TOOLS := valgrind gnuplot jq xmllint
+
 test: check-layers all $(UNIT_BIN) $(E2E_BIN)
-	@command -v valgrind >/dev/null 2>&1 || sh scripts/install-deps.sh
+	@for t in $(TEST_TOOLS); do command -v $$t >/dev/null 2>&1 || { sh scripts/install-deps.sh; break; }; done
 	$(UNIT_BIN)
 	ARENA_BIN=$(BIN) ARENA_VALGRIND=$(VALGRIND_E2E) $(E2E_BIN)
 
