@@ -67,7 +67,9 @@ ParameterizedTest(struct hostile *c, e2e_referee, hostile_engine_loses_with_its_
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine",
             c->second ? good : hostile, "--engine", c->second ? hostile : good, "--games", "1",
-            "--depth", "1", "--timeout-ms", "3000", "--mem-limit-mb", "256", NULL);
+            /* 8 s: the hog reaches its memory limit in 1.5 s of CPU, which a
+             * loaded 2-core machine stretches past 3 s of wall time. */
+            "--depth", "1", "--timeout-ms", "8000", "--mem-limit-mb", "256", NULL);
     cr_assert_eq(r.status, 0, "%s: exit %d: %s", c->name, r.status, r.err);
     char want[256];
     snprintf(want, sizeof want, "%s\n", c->line);

@@ -220,7 +220,7 @@ Test(e2e_tournament, hostile_engines_forfeit_and_the_gauntlet_finishes)
         args[n++] = "--engine";
         args[n++] = spec[i];
     }
-    const char *tail[] = { "--timeout-ms", "3000", "--mem-limit-mb", "256", "--concurrency", "2",
+    const char *tail[] = { "--timeout-ms", "8000", "--mem-limit-mb", "256", "--concurrency", "2",
                            "--journal", "j.jsonl", NULL };
     memcpy(args + n, tail, sizeof tail);
     char *dir = e2e_tmpdir();
