@@ -6,7 +6,8 @@
 #   install-deps.sh        build and test: cJSON, Criterion, valgrind, gnuplot
 #                          and jq (scripts/plot-bench.sh), xmllint (the
 #                          tests read the plots' SVG with it), Python 3 (the
-#                          quick start's engines, docs/quickstart), man and
+#                          quick start's engines and the student engines of
+#                          the e2e tests), man and
 #                          groff (make test-install checks the man pages)
 #   install-deps.sh fuzz   also clang and its libFuzzer runtime (make fuzz and
 #                          make fuzz-regress run it when clang cannot link a

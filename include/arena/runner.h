@@ -4,8 +4,10 @@
  * rusage, and the whole group killed and reaped before the call returns, so
  * no engine process outlives its move.
  *
- * The child gets stdin from /dev/null and stdout/stderr to /dev/null (a
- * chatty engine cannot block on a full pipe), RLIMIT_CPU, RLIMIT_AS,
+ * The child gets stdin from /dev/null and stdout and stderr into pipes that
+ * the referee drains while it waits (a chatty engine never blocks on a full
+ * pipe): the last RUN_TAIL_MAX bytes of each are kept in memory, and all of
+ * stderr can be copied to a file of the caller's. RLIMIT_CPU, RLIMIT_AS,
  * RLIMIT_FSIZE, RLIMIT_NPROC and RLIMIT_CORE 0, and runs in cwd. It dies
  * with the process that started it (PR_SET_PDEATHSIG, SIGKILL); its own
  * children do not: a referee that must survive its own death kills them
@@ -26,6 +28,9 @@
 #include "arena/err.h"
 
 #define RUN_MAX_ARGS 64
+/* Bytes of an engine's stdout and of its stderr kept per run: a Python
+ * traceback's end, a Java stack trace's top, a shell's error line. */
+#define RUN_TAIL_MAX 4096
 
 struct run_limits {
     long timeout_ms;     /* wall deadline; > 0 */
@@ -56,19 +61,32 @@ enum run_end {
     RUN_EXEC_FAILED, /* the command could not be started; err holds why */
 };
 
+/* The end of what a run wrote to one stream. */
+struct run_tail {
+    char text[RUN_TAIL_MAX + 1];  /* its last len bytes, then a NUL (the
+                                   * bytes themselves may hold NULs) */
+    size_t len;                   /* <= RUN_TAIL_MAX */
+    long long total;              /* bytes it wrote in all */
+};
+
 struct run_result {
     enum run_end end;
     int status;             /* RUN_EXITED: exit status */
     int signal;             /* RUN_SIGNALED: the signal */
     double cpu_user_ms, cpu_sys_ms, wall_ms;
     long max_rss_kb;
+    struct run_tail out, err;   /* its stdout and stderr */
+    long long err_copied;   /* bytes of stderr written to err_copy */
 };
 
 /* Runs argv (argv[0] looked up in PATH) in cwd under limits and waits for it.
+ * err_copy: a file descriptor (-1: none) that gets the run's stderr as it
+ * comes, at most limits->file_limit_kb KiB of it (what the engine could have
+ * written to a file); r->err_copied says how much.
  * Returns 0 with r filled, or -1 with e filled when the process could not be
  * created at all (fork or pipe failure; exec failures are RUN_EXEC_FAILED). */
 int run_engine(char *const argv[], const char *cwd, const struct run_limits *limits,
-               struct run_result *r, struct err *e);
+               int err_copy, struct run_result *r, struct err *e);
 
 /* Kills and reaps every child of this process until none is left. */
 void run_sweep(void);

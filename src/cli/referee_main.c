@@ -41,9 +41,10 @@ static const char usage_text[] =
     "\n"
     "Match and tournament options:\n"
     "  --game G             connect4, maxconnect4, nim, ... (the registry)\n"
-    "  --engine SPEC        name=NAME,cmd=COMMAND or COMMAND (repeat). Placeholders\n"
-    "                       {in} {out} {depth} {player}; none: {in} {out} {depth}\n"
-    "                       are appended\n"
+    "  --engine SPEC        KEY=VALUE options (name=, cmd=, dir=, args=, stderr=,\n"
+    "                       depth=) or a COMMAND (repeat). Placeholders {in} {out}\n"
+    "                       {depth} {player}; none: {in} {out} {depth} are appended\n"
+    "  --each KEY=VALUE...  options shared by every engine (its own win)\n"
     "  --depth N            the {depth} given to engines (default "
     CLI_STR(REF_DEFAULT_DEPTH) ")\n"
     "  --random-plies N     opening: N random plies from the start (default 0)\n"
@@ -159,6 +160,17 @@ static int finish_rules(const char *prog, struct ref_settings *s, const char *cm
     return 0;
 }
 
+/* Once the options are consistent: the engines' folders and programs
+ * (spec.h), before the first game. */
+static int resolve_engines(const char *prog, struct ref_settings *s)
+{
+    struct err e;
+    if (spec_resolve_all(s->t.engine, s->t.nengines, &s->each, 1, &e) == 0)
+        return 0;
+    err_print(stderr, prog, &e);
+    return EXIT_BAD_INPUT;
+}
+
 static int cmd_match(const char *prog, int argc, char **argv)
 {
     struct ref_settings s;
@@ -174,6 +186,8 @@ static int cmd_match(const char *prog, int argc, char **argv)
         rc = finish_rules(prog, &s, "match");
     if (!rc && s.t.nengines != 2)
         rc = cli_usage(prog, "match: give two --engine options, got %d", s.t.nengines);
+    if (!rc)
+        rc = resolve_engines(prog, &s);
     int status;
     if (!rc && run_guard(&s.t.rules.limits.cancel, &status) == RUN_GUARD_PARENT) {
         /* The child played the match and said everything. */
@@ -215,19 +229,14 @@ static int cmd_tournament(const char *prog, int argc, char **argv)
         rc = cli_usage(prog, "tournament: --game is required");
     if (!rc && s.t.nengines < 2)
         rc = cli_usage(prog, "tournament: give at least two engines, got %d", s.t.nengines);
-    for (int i = 0; !rc && i < s.t.nengines; i++)
-        for (int j = 0; j < i; j++)
-            if (strcmp(s.t.engine[i].name, s.t.engine[j].name) == 0) {
-                rc = cli_usage(prog, "tournament: two engines are named '%s' (use name=)",
-                               s.t.engine[i].name);
-                break;
-            }
     if (!rc && s.t.sprt.on && s.t.nengines != 2)
         rc = cli_usage(prog, "tournament: --sprt needs exactly two engines");
     if (!rc && s.t.resume && !s.journal[0])
         rc = cli_usage(prog, "tournament: --resume needs --journal");
     if (!rc)
         rc = finish_rules(prog, &s, "tournament");
+    if (!rc)
+        rc = resolve_engines(prog, &s);
     if (!rc) {
         s.t.journal = s.journal[0] ? s.journal : NULL;
         s.t.progress = isatty(STDERR_FILENO);

@@ -7,18 +7,24 @@
  * record (record.h) is filled as the game goes, so a match log, a
  * tournament worker's answer and a journal line are one format.
  */
+#define _GNU_SOURCE
 #include <assert.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "arena/analyze.h"
 #include "arena/clock.h"
 #include "arena/gamedir.h"
 #include "arena/play.h"
 #include "arena/rng.h"
 #include "arena/rules.h"
+#include "arena/textfile.h"
 
 #define ARG_MAX_BYTES  PATH_MAX    /* an expanded argument: paths are the longest */
 #define OPENING_TRIES  64          /* draws of a random ply before the opening stops short */
@@ -78,16 +84,54 @@ static int add_ply(struct game_record *rec, int ply, int side, const char *engin
     return rec_add_move(rec, &m);
 }
 
-/* Runs eng in the folder on its board: 0 with *run filled, or -1 with e. */
+/* The file that gets each move's whole stderr from the runner, when the
+ * engines' stderr= or --keep-files want it: in memory, emptied per move.
+ * -1 when nobody does; -2 with e when it cannot be made. */
+static int stderr_sink(const struct play_rules *r, const struct spec *const side[2],
+                       struct err *e)
+{
+    if (!r->keep_dir && !side[0]->stderr_path && !side[1]->stderr_path)
+        return -1;
+    int fd = memfd_create("arena-stderr", MFD_CLOEXEC);
+    if (fd < 0)
+        err_set(e, 0, 0, "memfd_create: %s", strerror(errno));
+    return fd < 0 ? -2 : fd;
+}
+
+/* Appends a move's stderr (the run's copy in sink) to path under a header,
+ * in one locked piece: an engine's file is shared by its games, which a
+ * tournament plays at once. */
+static int append_stderr(const char *path, const char *header, int sink,
+                         const struct run_result *run, struct err *e)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return err_set(e, 0, 0, "stderr=%s: %s", path, strerror(errno));
+    flock(fd, LOCK_EX);
+    char cut[64] = "";
+    if (run->err.total > run->err_copied)
+        snprintf(cut, sizeof cut, "[%lld more bytes not kept]\n",
+                 run->err.total - run->err_copied);
+    int rc = tf_write_all(fd, header, strlen(header)) != 0 ||
+             tf_copy_head(sink, run->err_copied, fd) != 0 ||
+             tf_write_all(fd, cut, strlen(cut)) != 0;
+    if (rc)
+        err_set(e, 0, 0, "stderr=%s: %s", path, strerror(errno));
+    close(fd);   /* and the lock with it */
+    return rc ? -1 : 0;
+}
+
+/* Runs eng in its folder on the board: 0 with *run filled, or -1 with e.
+ * sink (-1: none) gets its stderr when its stderr= or --keep-files want it. */
 static int run_on_board(const struct play_rules *r, const struct gamedir *gd,
-                        const struct spec *eng, int side, struct run_result *run,
+                        const struct spec *eng, int side, int sink, struct run_result *run,
                         struct err *e)
 {
     char in_path[PATH_MAX], out_path[PATH_MAX], player[4], depth[16];
     snprintf(in_path, sizeof in_path, "%s/%s", gd->path, GAMEDIR_IN);
     snprintf(out_path, sizeof out_path, "%s/%s", gd->path, GAMEDIR_OUT);
     snprintf(player, sizeof player, "%d", side);
-    snprintf(depth, sizeof depth, "%d", r->depth);
+    snprintf(depth, sizeof depth, "%d", eng->depth ? eng->depth : r->depth);
     const char *const value[RULES_PLACEHOLDERS] = { in_path, out_path, depth, player };
     char args[RUN_MAX_ARGS][ARG_MAX_BYTES];
     char *argv[RUN_MAX_ARGS];
@@ -96,8 +140,11 @@ static int run_on_board(const struct play_rules *r, const struct gamedir *gd,
         argv[i] = args[i];
     }
     argv[eng->argc] = NULL;
+    int copy = eng->stderr_path || r->keep_dir ? sink : -1;
+    if (copy >= 0 && (lseek(copy, 0, SEEK_SET) != 0 || ftruncate(copy, 0) != 0))
+        return err_set(e, 0, 0, "the stderr copy: %s", strerror(errno));
     struct err re;
-    if (run_engine(argv, gd->path, &r->limits, run, &re) != 0)
+    if (run_engine(argv, eng->dir, &r->limits, copy, run, &re) != 0)
         return err_set(e, 0, 0, "%s", re.msg);
     return 0;
 }
@@ -105,8 +152,8 @@ static int run_on_board(const struct play_rules *r, const struct gamedir *gd,
 /* One ply: the board written, the engine run, its answer judged and
  * recorded (and kept in keep, when keeping). Returns PLAY_PLAYED with
  * *move set or why holding the forfeit reason, PLAY_CANCELLED, or -1 with e. */
-static int play_ply(const struct play_rules *r, struct gamedir *gd, const char *keep, int ply,
-                    const struct spec *eng, const void *pos, struct game_record *rec,
+static int play_ply(const struct play_rules *r, struct gamedir *gd, const char *keep, int sink,
+                    int ply, const struct spec *eng, const void *pos, struct game_record *rec,
                     int *move, char *why, struct err *e)
 {
     const struct game *g = r->game;
@@ -123,7 +170,7 @@ static int play_ply(const struct play_rules *r, struct gamedir *gd, const char *
         return err_set(e, 0, 0, "%s/%s: cannot write: %s", gd->path, GAMEDIR_IN,
                        strerror(errno));
     struct run_result run;
-    if (run_on_board(r, gd, eng, side, &run, e) != 0)
+    if (run_on_board(r, gd, eng, side, sink, &run, e) != 0)
         return -1;
     if (run.end == RUN_CANCELLED)
         return PLAY_CANCELLED;
@@ -136,6 +183,8 @@ static int play_ply(const struct play_rules *r, struct gamedir *gd, const char *
         rules_run_reason(&run, why);
     else if (out_len >= 0)
         rules_judge(g, pos, out, (size_t)out_len, move, why);
+    if (why[0] && rules_hit_file_limit(&run, &r->limits, gamedir_output_size(gd)))
+        strcpy(why, "file-limit");
     char text[GAME_MOVE_TEXT_MAX] = "";
     if (!why[0])
         g->move_text(pos, *move, text, sizeof text);
@@ -143,8 +192,16 @@ static int play_ply(const struct play_rules *r, struct gamedir *gd, const char *
     double referee_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS - run.wall_ms;
     if (add_ply(rec, ply, side, eng->name, text, &run, referee_ms, why[0] ? why : "ok") != 0)
         return err_set(e, 0, 0, "out of memory");
-    if (keep && gamedir_keep_ply(keep, ply, board, board_len, out, out_len, e) != 0)
+    if (keep && (gamedir_keep_ply(keep, ply, board, board_len, out, out_len, e) != 0 ||
+                 gamedir_keep_err(keep, ply, sink, run.err_copied, e) != 0))
         return -1;
+    if (eng->stderr_path) {
+        char header[REC_NAME_MAX + REC_REASON_MAX + 64];
+        snprintf(header, sizeof header, "--- game %ld, ply %d, %s (player %d): %s ---\n",
+                 rec->index, ply, eng->name, side, why[0] ? why : "ok");
+        if (append_stderr(eng->stderr_path, header, sink, &run, e) != 0)
+            return -1;
+    }
     return PLAY_PLAYED;
 }
 
@@ -178,9 +235,13 @@ int play_game(const struct play_rules *r, long index, long pair,
     unsigned char pos[GAME_MAX_STATE];
     if (play_opening(r, pair, pos, rec) != 0)
         return err_set(e, 0, 0, "out of memory");
+    int sink = stderr_sink(r, side_engine, e);
     struct gamedir gd;
-    if (gamedir_open(&gd, e) != 0)
+    if (sink == -2 || gamedir_open(&gd, e) != 0) {
+        if (sink >= 0)
+            close(sink);
         return -1;
+    }
     int rc = PLAY_PLAYED, quiet = 0;
     enum rec_result result;
     enum rec_reason end;
@@ -188,8 +249,8 @@ int play_game(const struct play_rules *r, long index, long pair,
     for (int ply = 1; (result = rules_end(g, pos, r->draw_plies, quiet, &end)) == REC_NO_RESULT;
          ply++) {
         int side = g->to_move(pos), move = -1;
-        rc = play_ply(r, &gd, r->keep_dir ? keep : NULL, ply, side_engine[side - 1], pos, rec,
-                      &move, why, e);
+        rc = play_ply(r, &gd, r->keep_dir ? keep : NULL, sink, ply, side_engine[side - 1], pos,
+                      rec, &move, why, e);
         if (rc != PLAY_PLAYED)
             break;
         if (why[0]) {
@@ -202,6 +263,8 @@ int play_game(const struct play_rules *r, long index, long pair,
     }
     if (gd.fd >= 0)
         gamedir_close(&gd);
+    if (sink >= 0)
+        close(sink);
     if (rc != PLAY_PLAYED)
         return rc;
     rec_set_end(rec, result, end, end == REC_FORFEIT ? why : NULL);
