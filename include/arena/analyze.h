@@ -32,14 +32,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "arena/game.h"
+#include "arena/limits.h"
 #include "arena/record.h"
 
-#define ANA_DEFAULT_BUDGET_MS 1000
-#define ANA_DEFAULT_MAX_EMPTY 16
-#define ANA_TT_MB 16
-/* The largest max_empty accepted: the cells of the largest board whose
- * oracle counts empty cells (maxconnect4's 7 x 6); any more is the same. */
-#define ANA_MAX_EMPTY_LIMIT 42
 
 struct ana_opts {
     long budget_ms;   /* connect4: CPU per position */

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include "arena/err.h"
 #include "arena/game.h"
+#include "arena/limits.h"
 
-#define BOOK_CAP (1 << 20)   /* bytes of an opening book */
 
 struct book {
     int n;

@@ -7,9 +7,7 @@
  * with it (spfiar.h's levels 1-7, checkers.h's CK_SEED_DEPTH, train.h's
  * learning rates of the Q-learning seed); buffer sizes and representation
  * bounds, which stay beside the representation they size (game.h,
- * err.h, ...). The referee's game rules and analysis defaults
- * (PLAY_DRAW_PLIES, ANA_DEFAULT_*, TOUR_MAX_*) and the solver's table
- * (C4S_DEFAULT_TT_MB) still live in their modules' headers.
+ * err.h, ...).
  */
 #ifndef ARENA_LIMITS_H
 #define ARENA_LIMITS_H
@@ -71,6 +69,44 @@
 /* RLIMIT_NPROC of an engine: tasks it may start above what the user
  * already runs; enough for a shell script engine, not for a fork bomb. */
 #define REF_DEFAULT_PROC_EXTRA 64
+/* Most games a tournament runs at once (--concurrency): each is a worker
+ * process and an engine; more than this is a typo on any machine here. */
+#define TOUR_MAX_CONCURRENCY 256
+/* Bytes the referee reads of an engine's output file: a board file is under
+ * 1 KiB; more is not a board, and the judge says so. */
+#define PLAY_OUTPUT_CAP 65536
+/* The draw rule's default (--draw-plies): a game with no capture or
+ * promotion for this many plies is a draw, as checkers towers can go round
+ * forever; games that always end by themselves never apply it. */
+#define PLAY_DRAW_PLIES 100
+/* Bytes of an opening book (--openings): a million bytes hold tens of
+ * thousands of lines, more than any tournament plays. */
+#define BOOK_CAP (1 << 20)
+
+/* ---- analysis (referee analyze, --analyze) -------------------------------- */
+
+/* Connect-4: CPU per position (--budget-ms) for the solver; most positions
+ * of a played game solve in far less, and one second bounds the rest. */
+#define ANA_DEFAULT_BUDGET_MS 1000
+/* Max-Connect4: positions with at most this many empty cells (--max-empty)
+ * are searched to the end; at 16 that stays under a second a position. */
+#define ANA_DEFAULT_MAX_EMPTY 16
+/* The largest --max-empty accepted: the cells of the largest board whose
+ * oracle counts empty cells (maxconnect4's 7 x 6); any more is the same. */
+#define ANA_MAX_EMPTY_LIMIT 42
+/* MiB of the analyzer's solver table: one per analysis, kept across the
+ * positions of a journal, small beside a tournament's engines. */
+#define ANA_TT_MB 16
+
+/* ---- solver (engine solve, engine book, --player perfect) ------------------ */
+
+/* MiB of the solver's table without --tt-mb: enough for the public test
+ * sets' positions; the empty board wants --tt-mb 1024. */
+#define C4S_DEFAULT_TT_MB 64
+/* The most searchers one solve runs (--threads): far more than the cores
+ * of the machines this runs on, and a bound on the near tables (512 KiB
+ * each) a command line can make it allocate. */
+#define C4S_MAX_THREADS 64
 
 /* ---- nim ------------------------------------------------------------------ */
 

@@ -26,13 +26,12 @@
 #include "arena/game.h"
 #include "arena/record.h"
 #include "arena/runner.h"
+#include "arena/limits.h"
 #include "arena/spec.h"
 
 struct cJSON;
 struct ana_opts;
 
-#define PLAY_OUTPUT_CAP 65536     /* bytes of an engine's output file */
-#define PLAY_DRAW_PLIES 100       /* default of the draw rule */
 
 /* What every game of a match or a tournament shares. */
 struct play_rules {

@@ -5,7 +5,9 @@
  * its quotes doubled. The tables:
  *   standings: rank,engine,games,points,wins,draws,losses,score,forfeits
  *   pairs:     engine_a,engine_b,games,wins_a,losses_a,draws,elo,
- *              elo_margin_95,los,draw_ratio (an infinite Elo is inf)
+ *              elo_margin_95,los,draw_ratio,ptnml_ll,ptnml_ld,ptnml_even,
+ *              ptnml_wd,ptnml_ww,nelo,nelo_margin_95 (an infinite Elo is inf;
+ *              the pentanomial counts of game pairs, penta.h)
  *   cpu:       engine,moves,mean_ms,median_ms,p95_ms,max_ms (the engine's
  *              own user+sys time per move)
  *   forfeits:  engine,reason,count (by the reason's kind, rules.h)

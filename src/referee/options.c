@@ -281,14 +281,21 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
         return 0;
     }
     case REF_OPT_SPRT: {
-        struct tour_sprt p = { 1, 0, 0, 0, 0 };
+        struct tour_sprt p = { .on = 1, .model = PENTA_NORMALIZED };
         int used = 0;
+        const char *model = NULL;
         if (sscanf(val, "elo0=%lf,elo1=%lf,alpha=%lf,beta=%lf%n", &p.elo0, &p.elo1, &p.alpha,
-                   &p.beta, &used) != 4 || val[used] || p.elo1 <= p.elo0 || p.alpha <= 0 ||
+                   &p.beta, &used) == 4 && strncmp(val + used, ",model=", 7) == 0)
+            model = val + used + 7;
+        if (model)
+            p.model_given = penta_model_parse(model, &p.model) == 0;
+        /* penta_llr's bounds: both models stay finite within them. */
+        if (used == 0 || (model ? !p.model_given : val[used] != '\0') || p.elo1 <= p.elo0 ||
+            fabs(p.elo0) >= PENTA_ELO_MAX || fabs(p.elo1) >= PENTA_ELO_MAX || p.alpha <= 0 ||
             p.alpha >= 1 || p.beta <= 0 || p.beta >= 1)
             return snprintf(msg, cap,
-                            "sprt must be elo0=A,elo1=B,alpha=X,beta=Y with A < B and 0 < X, Y "
-                            "< 1, got '%s'", val), -1;
+                            "sprt must be elo0=A,elo1=B,alpha=X,beta=Y[,model=normalized|logistic] "
+                            "with A < B, |A|, |B| < 1000 and 0 < X, Y < 1, got '%s'", val), -1;
         s->t.sprt = p;
         return 0;
     }
