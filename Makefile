@@ -8,7 +8,8 @@
 #   make bench-referee  referee overhead, concurrency, a 10,000-game tournament
 #   make bench-solver   the Connect-4 solver on the six public test sets
 #   make bench-learn    Q-learning: training speed, shipped weights, strength table
-#   make check      the suites again under ASan/UBSan (build/check), the
+#   make tsan       the solver's thread tests under ThreadSanitizer (build/tsan)
+#   make check      the suites again under ASan/UBSan (build/check), tsan, the
 #                   end-to-end suite under valgrind, the fuzz regressions and a
 #                   short fuzz run
 #   make SAN=1 …    any target built with ASan/UBSan, in build/check
@@ -59,6 +60,13 @@ BIN     := build/check/bin
 OPT     := -O1 -g $(SANITIZE) -DARENA_DEEP_CHECKS
 LDOPT   := $(SANITIZE)
 VALGRIND_E2E := 0
+else ifeq ($(SAN),thread)
+# SAN=thread: ThreadSanitizer, for the solver's threads (make tsan).
+BUILD   := build/tsan
+BIN     := build/tsan/bin
+OPT     := -O1 -g -fsanitize=thread -DARENA_DEEP_CHECKS
+LDOPT   := -fsanitize=thread
+VALGRIND_E2E := 0
 else
 BUILD   := build/release
 BIN     := bin
@@ -108,7 +116,7 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test check-layers unit e2e check demo bench bench-referee bench-solver bench-learn clean install \
+.PHONY: all deps test check-layers unit e2e check tsan demo bench bench-referee bench-solver bench-learn clean install \
         uninstall test-install
 
 all: $(BINARIES) $(ARENA_LINKS)
@@ -141,18 +149,18 @@ $(CLI_LIB): $(CLI_PARTS:%.c=$(BUILD)/%.o)
 
 $(BIN)/%: $(BUILD)/src/cli/%_main.o $(CLI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $< $(CLI_LIB) $(LIB) $(CJSON_LIBS) -lm
+	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $< $(CLI_LIB) $(LIB) $(CJSON_LIBS) -lm -pthread
 
 $(BIN)/arena-%: $(BIN)/%
 	ln -sf $* $@
 
 $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm
+	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm -pthread
 
 $(E2E_BIN): $(E2E_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm
+	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm -pthread
 
 # The include graph against the layer order (the script's header lists it).
 check-layers:
@@ -160,8 +168,11 @@ check-layers:
 
 # The unit suites, then every end-to-end case (binaries on fixtures, output
 # compared byte for byte) under valgrind in the release build.
+# The tools the tests run besides the binaries come from install-deps too.
+TEST_TOOLS := valgrind gnuplot jq xmllint
+
 test: check-layers all $(UNIT_BIN) $(E2E_BIN)
-	@command -v valgrind >/dev/null 2>&1 || sh scripts/install-deps.sh
+	@for t in $(TEST_TOOLS); do command -v $$t >/dev/null 2>&1 || { sh scripts/install-deps.sh; break; }; done
 	$(UNIT_BIN)
 	ARENA_BIN=$(BIN) ARENA_VALGRIND=$(VALGRIND_E2E) $(E2E_BIN)
 
@@ -173,12 +184,26 @@ test: check-layers all $(UNIT_BIN) $(E2E_BIN)
 # are release builds, as ASan cannot run in a capped address space.
 check: all $(E2E_BIN)
 	$(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test
+	$(MAKE) tsan
 	ARENA_BIN=$(BIN) ARENA_VALGRIND=1 $(E2E_BIN)
 	$(MAKE) fuzz-regress
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 unit: $(UNIT_BIN)
 	$(UNIT_BIN)
+
+# The solver's threads (lazy SMP) under ThreadSanitizer, in build/tsan; `make
+# check` runs it. A plain program, not the Criterion suite: Criterion cannot
+# start under ThreadSanitizer (Snaipe/Criterion#274). halt_on_error makes a
+# race fail the run.
+TSAN_PROG := build/tsan/tests/solver_threads
+tsan:
+	$(MAKE) SAN=thread $(TSAN_PROG)
+	TSAN_OPTIONS=halt_on_error=1 $(TSAN_PROG)
+
+$(BUILD)/tests/solver_threads: $(BUILD)/tests/tsan/solver_threads.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDOPT) -o $@ $< $(LIB) $(CJSON_LIBS) -lm -pthread
 
 e2e: all $(E2E_BIN)
 	ARENA_BIN=$(BIN) ARENA_VALGRIND=0 $(E2E_BIN)

@@ -13,6 +13,10 @@
 # on stdin and prints "MOVES SCORE NODES MICROSECONDS" per line, as
 # `engine solve` does. The table then adds its mean time and the ratio to
 # it, which does not depend on how fast this machine is.
+#
+# EMPTY=1 adds the empty board, strong, from a fresh table of EMPTY_TT_MB
+# MiB (default 1024, the size the other solvers are compared with) with
+# THREADS threads (default 1): one solve, timed; no published figure.
 set -eu
 BIN=${1:-bin}
 SETS=${SETS:-../shared/reference/connect4-testsets}
@@ -59,4 +63,24 @@ for row in "End-Easy L3_R1 1000 4.568" "Middle-Easy L2_R1 1000 37.45" \
     fi
     printf ' %s\n' "$verdict"
 done
+if [ -n "${EMPTY:-}" ]; then
+    printf ' 1\n' > "$OUT/empty.in"    # no moves; the first player wins with his last disc
+    if "$BIN/engine" solve --tt-mb "${EMPTY_TT_MB:-1024}" --threads "${THREADS:-1}" \
+        "$OUT/empty.in" > "$OUT/empty.out" 2> "$OUT/empty.err"; then
+        verdict="identical"
+    else
+        verdict="DIFFER (see $OUT/empty.err)"
+        status=1
+    fi
+    # The line starts with the empty move string: count fields from the end.
+    awk '{ printf "%-14s %-6s %5d %12.0f %14.2f %14s %7s", "Empty-board", "-", 1, $(NF - 1),
+           $NF, "-", "-" }' "$OUT/empty.out"
+    if [ -n "$ANCHOR" ]; then
+        printf '\n' | "$ANCHOR" > "$OUT/empty.anchor"
+        here=$(awk '{ print $NF }' "$OUT/empty.anchor")
+        us=$(awk '{ print $NF }' "$OUT/empty.out")
+        awk -v us="$us" -v here="$here" 'BEGIN { printf " %14.2f %7.2f", here, us / here }'
+    fi
+    printf ' %s\n' "$verdict"
+fi
 exit $status

@@ -7,7 +7,8 @@
 # higher layer:
 #
 #   0 core     src/core        what the games build on: err, textfile, clock,
-#                              rng, sha256, tt, cli (option helpers), game
+#                              rng, sha256, tt, cli (option helpers), stats
+#                              (Elo, SPRT, percentiles), game
 #                              (the interface, game.h) and search
 #   1 games    src/games/G     one module per game folder (connect4, nim,
 #                              checkers); games never include each other.

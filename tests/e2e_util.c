@@ -131,51 +131,17 @@ static void write_file(const char *path, const char *text)
     fclose(f);
 }
 
-void e2e_runv(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *prog,
-              const char *const *args)
+/* Runs argv[0] (a path, or a name looked up in PATH) with argv in cwd, stdin
+ * from stdin_text, into r; with vg_path, the run went through valgrind,
+ * whose report there fails the test. */
+static void spawn(struct e2e_run *r, const char *cwd, const char *stdin_text,
+                  const char *const *argv, const char *io, const char *vg_path)
 {
-    e2e_runv_via(r, cwd, stdin_text, NULL, prog, args);
-}
-
-void e2e_runv_via(struct e2e_run *r, const char *cwd, const char *stdin_text,
-                  const char *const *prefix, const char *prog, const char *const *args)
-{
-    const char *bin_dir = getenv("ARENA_BIN") ? getenv("ARENA_BIN") : "bin";
-    int valgrind = getenv("ARENA_VALGRIND") && strcmp(getenv("ARENA_VALGRIND"), "1") == 0;
-    char bin_rel[PATH_MAX];
-    snprintf(bin_rel, sizeof bin_rel, "%s/%s", bin_dir, prog);
-    char *bin = absolute(bin_rel);
-
-    char *io = e2e_tmpdir();
-    char in_path[PATH_MAX], out_path[PATH_MAX], err_path[PATH_MAX], vg_path[PATH_MAX];
+    char in_path[PATH_MAX], out_path[PATH_MAX], err_path[PATH_MAX];
     snprintf(in_path, sizeof in_path, "%s/stdin", io);
     snprintf(out_path, sizeof out_path, "%s/stdout", io);
     snprintf(err_path, sizeof err_path, "%s/stderr", io);
-    snprintf(vg_path, sizeof vg_path, "%s/valgrind", io);
     write_file(in_path, stdin_text);
-    /* A prefix may run it as another user, who writes valgrind's log here. */
-    if (prefix)
-        chmod(io, 0777);
-
-    char vg_log[PATH_MAX + 16];
-    snprintf(vg_log, sizeof vg_log, "--log-file=%s", vg_path);
-    const char *argv[2 * E2E_MAX_ARGS + 8];
-    int argc = 0;
-    for (int i = 0; prefix && prefix[i] && argc < E2E_MAX_ARGS; i++)
-        argv[argc++] = prefix[i];
-    if (valgrind) {
-        argv[argc++] = "valgrind";
-        argv[argc++] = "-q";
-        argv[argc++] = "--leak-check=full";
-        argv[argc++] = "--show-leak-kinds=all";
-        argv[argc++] = "--errors-for-leak-kinds=all";
-        argv[argc++] = "--error-exitcode=99";
-        argv[argc++] = vg_log;
-    }
-    argv[argc++] = bin;
-    for (int i = 0; args[i] && argc < 2 * E2E_MAX_ARGS + 7; i++)
-        argv[argc++] = args[i];
-    argv[argc] = NULL;
 
     fflush(NULL);
     pid_t pid = fork();
@@ -197,19 +163,79 @@ void e2e_runv_via(struct e2e_run *r, const char *cwd, const char *stdin_text,
     r->status = WIFEXITED(st) ? WEXITSTATUS(st) : SIGNAL_STATUS_BASE + WTERMSIG(st);
     r->out = e2e_slurp(out_path, &r->out_len);
     r->err = e2e_slurp(err_path, &r->err_len);
-    if (valgrind) {
+    if (vg_path) {
         size_t vlen = 0;
         char *report = e2e_slurp(vg_path, &vlen);
-        cr_assert(vlen == 0 && r->status != 99, "valgrind findings in %s:\n%s", prog,
+        cr_assert(vlen == 0 && r->status != 99, "valgrind findings in %s:\n%s", argv[0],
                   report ? report : "(no report)");
         free(report);
+        unlink(vg_path);
     }
     unlink(in_path);
     unlink(out_path);
     unlink(err_path);
-    unlink(vg_path);
+}
+
+void e2e_runv(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *prog,
+              const char *const *args)
+{
+    e2e_runv_via(r, cwd, stdin_text, NULL, prog, args);
+}
+
+void e2e_runv_via(struct e2e_run *r, const char *cwd, const char *stdin_text,
+                  const char *const *prefix, const char *prog, const char *const *args)
+{
+    const char *bin_dir = getenv("ARENA_BIN") ? getenv("ARENA_BIN") : "bin";
+    int valgrind = getenv("ARENA_VALGRIND") && strcmp(getenv("ARENA_VALGRIND"), "1") == 0;
+    char bin_rel[PATH_MAX];
+    snprintf(bin_rel, sizeof bin_rel, "%s/%s", bin_dir, prog);
+    char *bin = absolute(bin_rel);
+
+    char *io = e2e_tmpdir();
+    /* A prefix may run it as another user, who writes valgrind's log here. */
+    if (prefix)
+        chmod(io, 0777);
+    char vg_path[PATH_MAX];
+    snprintf(vg_path, sizeof vg_path, "%s/valgrind", io);
+    char vg_log[PATH_MAX + 16];
+    snprintf(vg_log, sizeof vg_log, "--log-file=%s", vg_path);
+    const char *argv[2 * E2E_MAX_ARGS + 8];
+    int argc = 0;
+    for (int i = 0; prefix && prefix[i] && argc < E2E_MAX_ARGS; i++)
+        argv[argc++] = prefix[i];
+    if (valgrind) {
+        argv[argc++] = "valgrind";
+        argv[argc++] = "-q";
+        argv[argc++] = "--leak-check=full";
+        argv[argc++] = "--show-leak-kinds=all";
+        argv[argc++] = "--errors-for-leak-kinds=all";
+        argv[argc++] = "--error-exitcode=99";
+        argv[argc++] = vg_log;
+    }
+    argv[argc++] = bin;
+    for (int i = 0; args[i] && argc < 2 * E2E_MAX_ARGS + 7; i++)
+        argv[argc++] = args[i];
+    argv[argc] = NULL;
+    spawn(r, cwd, stdin_text, argv, io, valgrind ? vg_path : NULL);
     e2e_rmdir(io);
     free(bin);
+}
+
+void e2e_run_tool(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *tool,
+                  ...)
+{
+    const char *argv[E2E_MAX_ARGS + 2] = { tool };
+    int n = 1;
+    va_list ap;
+    va_start(ap, tool);
+    const char *a;
+    while ((a = va_arg(ap, const char *)) && n < E2E_MAX_ARGS + 1)
+        argv[n++] = a;
+    va_end(ap);
+    argv[n] = NULL;
+    char *io = e2e_tmpdir();
+    spawn(r, cwd, stdin_text, argv, io, NULL);
+    e2e_rmdir(io);
 }
 
 void e2e_run_free(struct e2e_run *r)

@@ -30,6 +30,11 @@ void e2e_runv(struct e2e_run *r, const char *cwd, const char *stdin_text, const 
  * unshare's, which then executes valgrind or the binary); NULL: none. */
 void e2e_runv_via(struct e2e_run *r, const char *cwd, const char *stdin_text,
                   const char *const *prefix, const char *prog, const char *const *args);
+/* Runs a tool of the system or a script (tool: looked up in PATH, or a
+ * path) with args (NULL-terminated), never under valgrind: for the scripts
+ * of scripts/ and the programs that check their output. */
+void e2e_run_tool(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *tool,
+                  ...);
 void e2e_run_free(struct e2e_run *r);
 
 /* A scripted session: runs prog with args (NULL-terminated) in a fresh

@@ -370,7 +370,8 @@ Test(e2e, random_player_is_reproducible)
     e2e_rmdir(dir);
 }
 
-/* The bench signature is the same from run to run, and the JSON says the same. */
+/* The bench signature is the same from run to run, and the JSON says the
+ * same, with each depth's CPU time per search and peak memory. */
 Test(e2e, bench_signature_is_stable_and_matches_json)
 {
     char *dir = e2e_tmpdir();
@@ -392,6 +393,21 @@ Test(e2e, bench_signature_is_stable_and_matches_json)
               "total_nodes differs from signature %llu", sig);
     cJSON *depths = cJSON_GetObjectItemCaseSensitive(root, "depths");
     cr_assert_eq(cJSON_GetArraySize(depths), 5);
+    /* Per depth, one search per position: its CPU time's spread, and the
+     * process's peak memory. */
+    int positions = cJSON_GetObjectItemCaseSensitive(root, "positions")->valueint;
+    const cJSON *d;
+    cJSON_ArrayForEach(d, depths) {
+        const cJSON *ms = cJSON_GetObjectItemCaseSensitive(d, "cpu_ms");
+        double median = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(ms, "median"));
+        double p95 = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(ms, "p95"));
+        double max = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(ms, "max"));
+        double cpu_s = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(d, "cpu_s"));
+        cr_expect_eq(cJSON_GetObjectItemCaseSensitive(d, "moves")->valueint, positions);
+        cr_expect(median >= 0 && median <= p95 && p95 <= max && max <= cpu_s * 1000 + 1e-9,
+                  "cpu_ms median %f, p95 %f, max %f, cpu_s %f", median, p95, max, cpu_s);
+        cr_expect_gt(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(d, "peak_rss_kb")), 0);
+    }
     cJSON_Delete(root);
     free(text);
     unlink(json);

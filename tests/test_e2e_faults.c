@@ -252,7 +252,7 @@ ParameterizedTestParameters(e2e_faults, hostile_engine)
         { "out-fifo", "folder-output.sh fifo ENGINE {in} {out} 1", 0, "unreadable" },
         { "in-folder", "folder-output.sh input ENGINE {in} {out} 1", 0, "" },
         { "disk-filler", "disk-filler.sh die {in} {out}", 0, "file-limit" },
-        { "disk-filler-ignoring", "disk-filler.sh ignore {in} {out}", 0, "oversized" },
+        { "disk-filler-ignoring", "disk-filler.sh ignore {in} {out}", 0, "file-limit" },
         { "closes-stdio", "closes-stdio.sh ENGINE {in} {out} 1", 0, "" },
     };
     return cr_make_param_array(struct fault, cases, sizeof cases / sizeof *cases);

@@ -67,7 +67,9 @@ ParameterizedTest(struct hostile *c, e2e_referee, hostile_engine_loses_with_its_
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine",
             c->second ? good : hostile, "--engine", c->second ? hostile : good, "--games", "1",
-            "--depth", "1", "--timeout-ms", "3000", "--mem-limit-mb", "256", NULL);
+            /* 8 s: the hog reaches its memory limit in 1.5 s of CPU, which a
+             * loaded 2-core machine stretches past 3 s of wall time. */
+            "--depth", "1", "--timeout-ms", "8000", "--mem-limit-mb", "256", NULL);
     cr_assert_eq(r.status, 0, "%s: exit %d: %s", c->name, r.status, r.err);
     char want[256];
     snprintf(want, sizeof want, "%s\n", c->line);
@@ -175,8 +177,8 @@ Test(e2e_referee, perfect_nim_never_gives_away_a_won_position)
 }
 
 struct ref_usage {
-    char args[4][24];
-    char err[96];
+    char args[4][48];
+    char err[192];
 };
 
 ParameterizedTestParameters(e2e_referee, usage_error)
@@ -196,6 +198,10 @@ ParameterizedTestParameters(e2e_referee, usage_error)
           "referee: --concurrency must be a number from 1 to 256, got 'x'\n" },
         { { "tournament", "--shard", "3/2", "" },
           "referee: shard must be K/N with 1 <= K <= N, got '3/2'\n" },
+        { { "tournament", "--sprt", "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=x", "" },
+          "referee: sprt must be elo0=A,elo1=B,alpha=X,beta=Y[,model=normalized|logistic] with "
+          "A < B, |A|, |B| < 1000 and 0 < X, Y < 1, got 'elo0=0,elo1=5,alpha=0.05,beta=0.05,"
+          "model=x'\n" },
         { { "match", "--rounds", "2", "" }, "referee: match: unknown option '--rounds'\n" },
         { { "report", "", "", "" }, "referee: report: give one journal or match log\n" },
     };
@@ -211,7 +217,7 @@ ParameterizedTest(struct ref_usage *c, e2e_referee, usage_error)
         args[i] = c->args[i];
     e2e_runv(&r, dir, NULL, "referee", args);
     cr_assert_eq(r.status, EXIT_USAGE, "exit %d", r.status);
-    char want[160];
+    char want[256];
     snprintf(want, sizeof want, "%sTry 'referee --help' for more information.\n", c->err);
     cr_assert_str_eq(r.err, want);
     e2e_run_free(&r);

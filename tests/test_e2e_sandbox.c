@@ -312,16 +312,18 @@ Test(e2e_sandbox, java_engine_plays_with_and_without_a_memory_limit, .timeout = 
 
 /* --- paths, the journal, a system without namespaces -------------------- */
 
-/* An engine that needs a file outside its own folders gets it with
- * --sandbox-ro, and loses without (it exits 1). */
+/* An engine that needs a file outside its own folders (here: outside the
+ * referee's folder, its working directory) gets it with --sandbox-ro, and
+ * loses without (it exits 1). */
 Test(e2e_sandbox, sandbox_ro_shows_a_path)
 {
-    struct place p;
+    struct place p, elsewhere;
     place_open(&p, (struct who){ geteuid() != 0 });
+    place_open(&elsewhere, p.who);
     char engine[PATH_MAX], hostile[PATH_MAX], data[PATH_MAX], spec[SPEC_MAX], c_spec[SPEC_MAX];
     e2e_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/hostile.py", hostile, sizeof hostile);
-    place_file(&p, "weights.txt", "1 2 3\n", data, sizeof data);
+    place_file(&elsewhere, "weights.txt", "1 2 3\n", data, sizeof data);
     snprintf(spec, sizeof spec, "name=needy,cmd=python3 %s needs - " PLAYS, hostile, engine);
     setenv("ARENA_DATA", data, 1);
     snprintf(c_spec, sizeof c_spec, "name=c,cmd=" PERFECT, engine);
@@ -343,6 +345,7 @@ Test(e2e_sandbox, sandbox_ro_shows_a_path)
                      "without --sandbox-ro");
     e2e_run_free(&r);
     e2e_rmdir(p.dir);
+    e2e_rmdir(elsewhere.dir);
 }
 
 /* The header of the journal says the mode and what it isolates. */

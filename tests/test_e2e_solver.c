@@ -57,6 +57,23 @@ Test(e2e_solver, solve_prints_the_score_of_each_line)
     free(dir);
 }
 
+/* Lazy SMP: the scores do not depend on the number of threads. */
+Test(e2e_solver, threads_print_the_same_scores)
+{
+    char *dir = e2e_fixture("connect4/solve");
+    static const char *const threads[] = { "1", "2", "4" };
+    for (size_t i = 0; i < sizeof threads / sizeof *threads; i++) {
+        struct e2e_run r;
+        e2e_run(&r, dir, NULL, "engine", "solve", "--threads", threads[i], "positions.txt",
+                NULL);
+        cr_assert_eq(r.status, 0, "--threads %s: exit %d, stderr: %s", threads[i], r.status,
+                     r.err);
+        assert_scores(&r, "connect4/solve/positions.scores");
+        e2e_run_free(&r);
+    }
+    free(dir);
+}
+
 Test(e2e_solver, weak_prints_win_draw_loss)
 {
     char *dir = e2e_fixture("connect4/solve");
@@ -221,6 +238,9 @@ Test(e2e_solver, book_refuses_bad_command_lines)
           "engine: solve: the solver plays connect4 only, not 'nim'" },
         { { "book", "--game=maxconnect4", "--depth", "2", "out.txt", NULL },
           "engine: book: the solver plays connect4 only, not 'maxconnect4'" },
+        { { "solve", "--threads", "0", NULL }, "engine: --threads must be a number from 1 to 64" },
+        { { "book", "--depth", "2", "--threads", "2", "out.txt", NULL },
+          "engine: book: unknown option '--threads'" },
     };
     char *dir = e2e_tmpdir();
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -220,7 +220,7 @@ Test(e2e_tournament, hostile_engines_forfeit_and_the_gauntlet_finishes)
         args[n++] = "--engine";
         args[n++] = spec[i];
     }
-    const char *tail[] = { "--timeout-ms", "3000", "--mem-limit-mb", "256", "--concurrency", "2",
+    const char *tail[] = { "--timeout-ms", "8000", "--mem-limit-mb", "256", "--concurrency", "2",
                            "--journal", "j.jsonl", NULL };
     memcpy(args + n, tail, sizeof tail);
     char *dir = e2e_tmpdir();
@@ -319,7 +319,12 @@ Test(e2e_tournament, shards_merge_into_the_whole_tournament)
     e2e_rmdir(dir);
 }
 
-Test(e2e_tournament, sprt_stops_once_decided)
+/* Perfect nim against random, seeded and sequential, so the same games
+ * every run: the SPRT on game pairs, nElo (default) or logistic Elo 0 to
+ * 100. Every pair is WW; the normalized test decides after 10 pairs, the
+ * logistic one after 12 (its per-pair variance is larger). */
+static void sprt_run(struct e2e_run *r, const char *dir, const char *sprt, const char *rounds,
+                     const char *journal, int resume)
 {
     char e[PATH_MAX], perfect[SPEC_MAX], rnd[SPEC_MAX];
     e2e_bin_path("engine", e, sizeof e);
@@ -327,14 +332,88 @@ Test(e2e_tournament, sprt_stops_once_decided)
     snprintf(rnd, sizeof rnd,
              "name=random,cmd=%s one-move --game nim --player random --seed {player} {in} {out} 1",
              e);
+    const char *argv[] = { "tournament", "--game", "nim", "--engine", perfect, "--engine", rnd,
+                           "--rounds", rounds, "--random-plies", "1", "--sprt", sprt,
+                           journal ? "--journal" : NULL, journal, resume ? "--resume" : NULL,
+                           NULL };
+    e2e_runv(r, dir, NULL, "referee", argv);
+}
+
+struct sprt_case {
+    char model[24];        /* appended to the --sprt value */
+    char last_game[32];    /* the last game played, then no other */
+    char line[96];         /* the SPRT line */
+};
+
+ParameterizedTestParameters(e2e_tournament, sprt_model_decides_on_game_pairs)
+{
+    static struct sprt_case cases[] = {
+        { "", "Finished game 20 ", "SPRT: llr 3.199, lbound -2.944, ubound 2.944 - H1 was accepted\n" },
+        { ",model=normalized", "Finished game 20 ",
+          "SPRT: llr 3.199, lbound -2.944, ubound 2.944 - H1 was accepted\n" },
+        { ",model=logistic", "Finished game 24 ",
+          "SPRT: llr 2.964, lbound -2.944, ubound 2.944 - H1 was accepted\n" },
+    };
+    return cr_make_param_array(struct sprt_case, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct sprt_case *c, e2e_tournament, sprt_model_decides_on_game_pairs)
+{
+    char sprt[96], next[32];
+    snprintf(sprt, sizeof sprt, "elo0=0,elo1=100,alpha=0.05,beta=0.05%s", c->model);
+    int last = atoi(c->last_game + strlen("Finished game "));
+    snprintf(next, sizeof next, "Finished game %d ", last + 1);
     char *dir = e2e_tmpdir();
     struct e2e_run r;
-    e2e_run(&r, dir, NULL, "referee", "tournament", "--game", "nim", "--engine", perfect,
-            "--engine", rnd, "--rounds", "200", "--random-plies", "1", "--sprt",
-            "elo0=0,elo1=100,alpha=0.05,beta=0.05", NULL);
+    sprt_run(&r, dir, sprt, "200", NULL, 0);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    cr_assert_not_null(strstr(r.out, "- H1 was accepted\n"), "%s", r.out);
-    cr_assert_null(strstr(r.out, "Finished game 400 "), "SPRT did not stop early:\n%s", r.out);
+    cr_assert_not_null(strstr(r.out, c->last_game), "%s", r.out);
+    cr_assert_null(strstr(r.out, next), "SPRT %s did not stop after %s:\n%s", sprt, c->last_game,
+                   r.out);
+    cr_assert_not_null(strstr(r.out, c->line), "want %s in:\n%s", c->line, r.out);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* A journal from before the models has an "sprt" header without "model":
+ * resumed without model= it continues its old test, the logistic LLR on
+ * W/L/D (4 - 0 - 0, no spread, so one virtual win, draw and loss: n = 7,
+ * s = 11/14, var = 13/98, LLR = 7 (s1 - 1/2)(2 s - 1/2 - s1) / (2 var)
+ * = 1.594 with s1 = 1 / (1 + 10^-0.25)); with model= it is another test. */
+Test(e2e_tournament, old_journal_sprt_resumes_as_it_was)
+{
+    char *dir = e2e_tmpdir();
+    const char *sprt = "elo0=0,elo1=100,alpha=0.05,beta=0.05";
+    struct e2e_run r;
+    sprt_run(&r, dir, sprt, "2", "j.jsonl", 0);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.out, "SPRT: llr 0.640, lbound -2.944, ubound 2.944 - no decision yet\n"),
+                       "%s", r.out);
+    e2e_run_free(&r);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/j.jsonl", dir);
+    size_t len;
+    char *text = e2e_slurp(path, &len);
+    cr_assert_not_null(text);
+    const char *model = ",\"model\":\"normalized\"";
+    char *at = strstr(text, model);
+    cr_assert(at && at < strchr(text, '\n'), "no model in the header:\n%s", text);
+    memmove(at, at + strlen(model), len - (size_t)(at - text) - strlen(model) + 1);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    sprt_run(&r, dir, sprt, "2", "j.jsonl", 1);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.out, "Resuming: 4 of 4 games are in the journal\n"
+                                     "SPRT: llr 1.594, lbound -2.944, ubound 2.944 - no decision yet\n"),
+                       "%s", r.out);
+    e2e_run_free(&r);
+    sprt_run(&r, dir, "elo0=0,elo1=100,alpha=0.05,beta=0.05,model=normalized", "2", "j.jsonl", 1);
+    cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.err, "j.jsonl:1:1: this journal is of another tournament: its \"sprt\" "
+                            "differs (resume needs the same engines, rules and shard)\n");
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }

@@ -4,11 +4,9 @@
  * shared opening per pair, the same game for the same index), the
  * statistics against values computed independently from the cutechess
  * formulas, the journal: appends, a line cut short by a crash, resume's
- * truncation and its header check; engine SPECs the fuzz targets broke (an
- * empty program, a path ending in '/', a device as the program, a name given
- * apart), config files (numbers, engine objects, NUL bytes), journal
- * records that would not read back as written, opening books (NUL bytes, a
- * line that ends the game) and verify's game indices.
+ * truncation and its header check; config files (numbers, engine objects,
+ * NUL bytes), journal records that would not read back as written, opening
+ * books (NUL bytes, a line that ends the game) and verify's game indices.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -232,54 +230,6 @@ Test(referee, opening_book_names_the_bad_move)
     unlink(path);
 }
 
-/* ---- engine SPECs (found by tests/fuzz/engine_spec) ------------------- */
-
-/* '' splits into one empty word, a program that can never run. */
-Test(referee, engine_spec_refuses_an_empty_program)
-{
-    struct spec eng;
-    struct err e;
-    cr_assert_eq(spec_parse("'' {in}", &eng, &e), -1);
-    cr_assert(e.line == 1 && e.col == 1, "%d:%d", e.line, e.col);
-    cr_assert_str_eq(e.msg, "empty program name");
-    cr_assert_eq(spec_parse("name=x,cmd=\"\"", &eng, &e), -1);
-    cr_assert_eq(e.col, 12);
-}
-
-/* A program path ending in '/' has no base name: the path names it. */
-Test(referee, engine_spec_name_of_a_path_ending_in_a_slash)
-{
-    struct spec eng;
-    struct err e;
-    cr_assert_eq(spec_parse("no-such-dir/", &eng, &e), 0, "%s", e.msg);
-    cr_assert_str_eq(eng.name, "no-such-dir/");
-    spec_free(&eng);
-}
-
-/* The digest reads regular files only: a device never ends. */
-Test(referee, engine_spec_does_not_hash_a_device, .timeout = 10)
-{
-    struct spec eng;
-    struct err e;
-    char hex[SHA256_HEX];
-    cr_assert_eq(spec_parse("/dev/zero {in}", &eng, &e), 0, "%s", e.msg);
-    cr_assert_str_eq(eng.sha256, "");
-    spec_free(&eng);
-    cr_assert_eq(sha256_file("/dev/zero", hex, &e), -1);
-    cr_assert_str_eq(e.msg, "not a regular file");
-}
-
-/* A name given apart (a config's {"name", "cmd"}) may hold ",cmd=". */
-Test(referee, engine_name_given_apart_is_taken_whole)
-{
-    struct spec eng;
-    struct err e;
-    cr_assert_eq(spec_make("a,cmd=b", "x {in}", &eng, &e), 0, "%s", e.msg);
-    cr_assert_str_eq(eng.name, "a,cmd=b");
-    cr_assert(eng.argc == 2 && strcmp(eng.argv[0], "x") == 0, "%d %s", eng.argc, eng.argv[0]);
-    spec_free(&eng);
-}
-
 /* ---- config files (found by tests/fuzz/referee_config) ---------------- */
 
 static int config_text(struct ref_settings *s, const char *text, struct err *e)
@@ -311,9 +261,36 @@ Test(referee, config_engine_object_keeps_its_name)
     cr_assert_eq(config_text(&s, "{\"engines\": [{\"name\": \"a,cmd=b\", \"cmd\": \"x y\"}]}", &e),
                  0, "%s", e.msg);
     cr_assert_eq(s.t.nengines, 1);
+    cr_assert_eq(spec_resolve_all(s.t.engine, s.t.nengines, &s.each, 0, &e), 0, "%s", e.msg);
     cr_assert_str_eq(s.t.engine[0].name, "a,cmd=b");
     cr_assert_str_eq(s.t.engine[0].argv[0], "x");
     cr_assert_str_eq(s.t.engine[0].argv[1], "y");
+    ref_settings_free(&s);
+}
+
+/* An engine object takes every SPEC key ("depth" as a number too), an
+ * unknown key is named at the "engines" key, and "each" is --each. */
+Test(referee, config_engine_object_takes_spec_keys)
+{
+    static struct ref_settings s;
+    struct err e;
+    cr_assert_eq(config_text(&s, "{\"each\": \"cmd=prog args=-q\",\n \"engines\": [{\"name\": "
+                                 "\"a\", \"depth\": 3}, \"name=b args=-v\"]}", &e),
+                 0, "%s", e.msg);
+    cr_assert_eq(spec_resolve_all(s.t.engine, s.t.nengines, &s.each, 0, &e), 0, "%s", e.msg);
+    cr_assert(s.t.engine[0].depth == 3 && s.t.engine[0].argc == 5, "depth %d, %d words",
+              s.t.engine[0].depth, s.t.engine[0].argc);
+    cr_assert_str_eq(s.t.engine[0].argv[1], "-q");
+    cr_assert_str_eq(s.t.engine[1].argv[1], "-v");
+    ref_settings_free(&s);
+    cr_assert_eq(config_text(&s, "{\"game\": \"nim\",\n \"engines\": [{\"name\": \"a\", "
+                                 "\"dri\": \"x\"}]}", &e), -1);
+    cr_assert(e.line == 2 && e.col == 2, "%d:%d", e.line, e.col);
+    cr_assert_str_eq(e.msg, "engines: \"dri\": unknown key 'dri' (name, cmd, dir, args, stderr, "
+                            "depth)");
+    ref_settings_free(&s);
+    cr_assert_eq(config_text(&s, "{\"engines\": [{\"cmd\": [\"x\"]}]}", &e), -1);
+    cr_assert_str_eq(e.msg, "engines: \"cmd\" must be a string");
     ref_settings_free(&s);
 }
 

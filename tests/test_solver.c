@@ -376,3 +376,60 @@ ParameterizedTest(struct set_name *set, solver, public_test_set_samples)
     cr_expect_eq(n, SET_SAMPLE, "%s: read %d positions", set->name, n);
     c4s_free(&s);
 }
+
+/* Lazy SMP (c4s_set_threads): with 1, 2 or 4 threads sharing one table, and
+ * a table kept from one position to the next, every score is the published
+ * one (Begin-Easy's first lines and positions of the layout test, the same
+ * table going far on the larger ones), and clearing between positions does
+ * not change that (tests/tsan/solver_threads.c runs the same under
+ * ThreadSanitizer, `make tsan`). */
+struct threads_case {
+    int threads;
+};
+
+ParameterizedTestParameters(solver, threads_give_the_published_scores)
+{
+    static struct threads_case cases[] = { { 1 }, { 2 }, { 4 } };
+    return cr_make_param_array(struct threads_case, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct threads_case *c, solver, threads_give_the_published_scores)
+{
+    static const struct { const char *moves; int score; } positions[] = {
+        { "32164625", 11 }, { "243335424257", 12 }, { "6146", 18 }, { "5747415", -12 },
+        { "4433521", 6 }, { "545134666557644476121554316222", -1 },
+        { "746531441472644337251357665366", 0 },
+    };
+    struct c4s s;
+    cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
+    cr_assert_eq(c4s_set_threads(&s, c->threads), 0);
+    cr_expect_eq(s.threads, c->threads);
+    s.tt.small_nodes = 5000;   /* every larger solve also goes far mid-search */
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof positions / sizeof *positions; i++) {
+            if (round)
+                c4s_clear(&s);
+            struct c4_pos p = pos_from_moves(positions[i].moves);
+            int got = c4s_solve(&s, &p, 0);
+            cr_expect_eq(got, positions[i].score, "%d threads, %s (%s table): solved %d, "
+                         "expected %d", c->threads, positions[i].moves,
+                         round ? "cleared" : "kept", got, positions[i].score);
+            cr_expect_eq(c4s_solve(&s, &p, 1), (positions[i].score > 0) - (positions[i].score < 0),
+                         "%d threads, %s: weak", c->threads, positions[i].moves);
+        }
+    c4s_free(&s);
+}
+
+/* Going back to one thread frees the helpers and still solves. */
+Test(solver, threads_can_be_set_again)
+{
+    struct c4s s;
+    cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
+    cr_assert_eq(c4s_set_threads(&s, 3), 0);
+    cr_assert_eq(c4s_set_threads(&s, 1), 0);
+    cr_expect_eq(s.threads, 1);
+    cr_expect_null(s.helper);
+    struct c4_pos p = pos_from_moves("4433521");
+    cr_expect_eq(c4s_solve(&s, &p, 0), 6);
+    c4s_free(&s);
+}

@@ -38,7 +38,17 @@ struct c4s {
     uint64_t node_budget;    /* 0: none; else stop after this many nodes */
     uint64_t deadline_ns;    /* 0: none; else stop at this clock_cpu_ns() */
     int aborted;             /* set when a budget ran out */
+    int watch;               /* the current call has a budget or a stop flag
+                              * to watch (one test per node) */
     const struct c4book *book; /* NULL, or exact scores to use (not owned) */
+    int threads;             /* searchers of a c4s_solve call: this one and
+                              * threads - 1 helpers */
+    struct c4s *helper;      /* the helpers, sharing tt's far table (own near
+                              * tables); malloc'd, c4s_free frees */
+    const int *stop;         /* a helper's: set (atomically) when the call it
+                              * helps is done; NULL otherwise */
+    int jitter;              /* a helper's number (1, 2...), which varies its
+                              * window order; 0 otherwise */
 };
 
 /* Allocates the tables (c4tt_init: a far table of at most tt_bytes, at
@@ -47,6 +57,15 @@ int c4s_init(struct c4s *s, size_t tt_bytes);
 void c4s_free(struct c4s *s);
 /* Forgets every stored bound. */
 void c4s_clear(struct c4s *s);
+
+/* Makes the following c4s_solve calls search with threads threads (1 to
+ * C4S_MAX_THREADS) sharing the far table: lazy SMP, every thread searching
+ * the same position, the helpers in another window order so that they
+ * fill the table with what the main search will ask for. The score is the
+ * main search's, so it is the same for any number of threads; nodes (the
+ * sum over the threads) and time vary from run to run. Returns 0, or -1
+ * when out of memory (the solver then stays with one thread). */
+int c4s_set_threads(struct c4s *s, int threads);
 
 /* Makes the following calls take the score of every position the book
  * holds from the book instead of searching it (c4book.h). The book must
@@ -62,6 +81,8 @@ void c4s_set_budget(struct c4s *s, uint64_t cpu_us, uint64_t nodes);
 /* The exact score of p, which must be valid and not finished (no four on
  * the board, not full). weak: only the sign matters; returns 1, 0 or -1. */
 int c4s_solve(struct c4s *s, const struct c4_pos *p, int weak);
+
+/* (c4s_analyze and c4s_best_move search with one thread.) */
 
 /* The score of each column played from p (valid, not finished): scores[c]
  * for a legal column, computed as if the opponent moved next (a column that

@@ -74,6 +74,7 @@ struct c4tt {
     uint64_t small_nodes;    /* a call moves to the far table past this many
                               * nodes (c4tt_init sets the default; 0: at once) */
     int far_mode;            /* the current call has moved */
+    int far_borrowed;        /* slot is another c4tt's (c4tt_init_sharing) */
 };
 
 /* Allocates the largest far table of two-entry buckets that fits in tt_bytes
@@ -81,8 +82,13 @@ struct c4tt {
  * when that is smaller, both cleared. Returns 0, or -1 when out of memory
  * (nothing to free). */
 int c4tt_init(struct c4tt *t, size_t tt_bytes);
+/* A table for another thread's solver: its own near table, owner's far
+ * table (owner must outlive it and not be resized). Returns 0 or -1 as
+ * c4tt_init. */
+int c4tt_init_sharing(struct c4tt *t, const struct c4tt *owner);
+/* Frees what t owns (a shared far table stays with its owner). */
 void c4tt_free(struct c4tt *t);
-/* Forgets every entry. */
+/* Forgets every entry (of both tables; a sharer: of its near table). */
 void c4tt_clear(struct c4tt *t);
 /* The call has outgrown the near table: files far from now on, taking the
  * near entries that may be far positions along. */
@@ -129,14 +135,30 @@ static inline int c4tt_entry_move(uint64_t e)
     return (int)((e >> C4TT_MOVE_SHIFT) & C4TT_MOVE_MASK) - 1;
 }
 
+/* A slot read or written once, relaxed: solvers on several threads share
+ * the far table (c4tt_init_sharing), an entry is one word holding its key,
+ * so a reader sees some whole entry and checks its key; what a lost race
+ * costs is an entry, never a score. On x86-64 these are plain moves. */
+static inline uint64_t c4tt_load(const uint64_t *slot)
+{
+    return __atomic_load_n(slot, __ATOMIC_RELAXED);
+}
+
+static inline void c4tt_store(uint64_t *slot, uint64_t e)
+{
+    __atomic_store_n(slot, e, __ATOMIC_RELAXED);
+}
+
 /* The entry of the position with key and `moves` discs, or 0. */
 static inline uint64_t c4tt_get(const struct c4tt *t, uint64_t key, int moves)
 {
     const uint64_t *b = c4tt_bucket(t, key, moves);
-    if ((b[0] & C4KEY_MASK) == key && c4tt_entry_bound(b[0]))
-        return b[0];
-    if ((b[1] & C4KEY_MASK) == key && c4tt_entry_bound(b[1]))
-        return b[1];
+    uint64_t e0 = c4tt_load(&b[0]);
+    if ((e0 & C4KEY_MASK) == key && c4tt_entry_bound(e0))
+        return e0;
+    uint64_t e1 = c4tt_load(&b[1]);
+    if ((e1 & C4KEY_MASK) == key && c4tt_entry_bound(e1))
+        return e1;
     return 0;
 }
 
@@ -146,14 +168,14 @@ static inline uint64_t c4tt_get(const struct c4tt *t, uint64_t key, int moves)
  * that save the most work. */
 static inline void c4tt_store_far(uint64_t *b, uint64_t e)
 {
-    uint64_t key = e & C4KEY_MASK, work = e >> C4TT_WORK_SHIFT;
-    if ((b[0] & C4KEY_MASK) == key || (b[0] >> C4TT_WORK_SHIFT) <= work
-        || c4tt_entry_bound(b[0]) == C4TT_EMPTY) {
-        if ((b[0] & C4KEY_MASK) != key && c4tt_entry_bound(b[0]))
-            b[1] = b[0];
-        b[0] = e;
+    uint64_t key = e & C4KEY_MASK, work = e >> C4TT_WORK_SHIFT, b0 = c4tt_load(&b[0]);
+    if ((b0 & C4KEY_MASK) == key || (b0 >> C4TT_WORK_SHIFT) <= work
+        || c4tt_entry_bound(b0) == C4TT_EMPTY) {
+        if ((b0 & C4KEY_MASK) != key && c4tt_entry_bound(b0))
+            c4tt_store(&b[1], b0);
+        c4tt_store(&b[0], e);
     } else {
-        b[1] = e;
+        c4tt_store(&b[1], e);
     }
 }
 
@@ -162,9 +184,10 @@ static inline void c4tt_store_far(uint64_t *b, uint64_t e)
  * with earlier calls' positions (measured: 16% more nodes on Middle-Medium). */
 static inline void c4tt_store_near(uint64_t *b, uint64_t e)
 {
-    if ((b[0] & C4KEY_MASK) != (e & C4KEY_MASK))
-        b[1] = b[0];
-    b[0] = e;
+    uint64_t b0 = c4tt_load(&b[0]);
+    if ((b0 & C4KEY_MASK) != (e & C4KEY_MASK))
+        c4tt_store(&b[1], b0);
+    c4tt_store(&b[0], e);
 }
 
 /* Files a bound on the score of the position with key (c4key.h) and `moves`

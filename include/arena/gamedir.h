@@ -3,7 +3,8 @@
  * and write their answer, and the keep folder (--keep-files) that keeps
  * each ply's files.
  *
- * The game folder is made with mkdtemp (0700, in TMPDIR). The referee holds
+ * The game folder is made with mkdtemp (0700, in TMPDIR), its path absolute
+ * (engines run in their own folders). The referee holds
  * it open and reads and writes through that descriptor, never following a
  * symlink there, and before every move makes sure that the path still
  * names it and that neither in.txt nor out.txt is there, so nothing the
@@ -45,6 +46,9 @@ int gamedir_write_board(const struct gamedir *d, const char *text, size_t len);
  * oversized) in reason (REC_REASON_MAX bytes). */
 long gamedir_read_output(const struct gamedir *d, char *buf, long cap, char *reason);
 
+/* The size of the engine's answer when it is a regular file, else -1. */
+long long gamedir_output_size(const struct gamedir *d);
+
 /* The keep folder of game index, KEEP/game-I, emptied first (a resumed
  * tournament replays an unfinished game), into dir (cap bytes). 0, or -1
  * with e filled. */
@@ -54,5 +58,9 @@ int gamedir_keep_open(const char *keep, long index, char *dir, size_t cap, struc
  * with e filled. */
 int gamedir_keep_ply(const char *dir, int ply, const char *board, size_t board_len,
                      const char *out, long out_len, struct err *e);
+/* Keeps what the engine wrote to stderr on ply (the first len bytes of the
+ * file open as from) in dir/ply-NNN-err.txt; nothing when len is 0. 0, or
+ * -1 with e filled. */
+int gamedir_keep_err(const char *dir, int ply, int from, long long len, struct err *e);
 
 #endif

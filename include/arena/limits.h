@@ -121,6 +121,10 @@
 /* MiB of the solver's table without --tt-mb: enough for the public test
  * sets' positions; the empty board wants --tt-mb 1024. */
 #define C4S_DEFAULT_TT_MB 64
+/* The most searchers one solve runs (--threads): far more than the cores
+ * of the machines this runs on, and a bound on the near tables (512 KiB
+ * each) a command line can make it allocate. */
+#define C4S_MAX_THREADS 64
 
 /* ---- nim ------------------------------------------------------------------ */
 

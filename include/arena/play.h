@@ -4,11 +4,15 @@
  * record (record.h) filled in.
  *
  * A move: the canonical board file is written to in.txt in the game's
- * private folder (gamedir.h), the engine runs there (runner.h), in the
- * game's sandbox unless the rules say none (sandbox.h), and out.txt
- * must hold exactly the position plus one legal move of the side to move.
+ * private folder (gamedir.h), the engine runs in its own working directory
+ * (spec.h's dir=), in the game's sandbox unless the rules say none
+ * (sandbox.h), with {in} and {out} the absolute paths of in.txt and
+ * out.txt there (runner.h), and out.txt must hold exactly the position plus
+ * one legal move of the side to move. Its stderr goes to its stderr= file
+ * (a header line per move) and to --keep-files' ply-NNN-err.txt.
  * Anything else loses the game for that engine with a named reason (rules.h):
- * timeout, cpu-limit, memory-limit, file-limit (SIGXFSZ), crashed: SIGNAME,
+ * timeout, cpu-limit, memory-limit, file-limit (SIGXFSZ, or an output file
+ * that reached RLIMIT_FSIZE whatever the exit status), crashed: SIGNAME,
  * exit-status N, cannot-run, no-output, unreadable (a symlink, a folder, a
  * FIFO, or no board file), oversized, illegal-move, wrong-player,
  * tampered-board. Games whose moves can repeat forever are drawn by the
@@ -41,9 +45,10 @@ struct play_rules {
     struct run_limits limits;
     int draw_plies;              /* the draw rule; 0: none */
     const char *keep_dir;        /* DIR: DIR/game-I/ply-NNN-in.txt (the board
-                                  * given) and -out.txt (the bytes read from
+                                  * given), -out.txt (the bytes read from
                                   * the answer, when there was a file to
-                                  * read); NULL: none */
+                                  * read) and -err.txt (its stderr, when
+                                  * it wrote any); NULL: none */
     const struct ana_opts *analyze;  /* blunder analysis of each game (analyze.h);
                                       * NULL: none */
     const struct sbx_policy *sandbox;  /* where engines run (sandbox.h); NULL or

@@ -10,7 +10,8 @@
  *
  * Config file: one JSON object of options. Values are strings or numbers
  * (integral: 1.5 is refused, not rounded), true/false for resume and
- * analyze; "engines" is a list of SPECs or {"name", "cmd"} objects.
+ * analyze; "engines" is a list of SPECs or objects of SPEC keys ({"name",
+ * "cmd", "dir", ...}: spec.h).
  * Errors are placed at the offending key: FILE:LINE:COL: what is wrong.
  */
 #ifndef ARENA_REFOPTS_H
@@ -40,8 +41,8 @@ enum ref_opt_id {
     REF_OPT_OPENINGS, REF_OPT_SEED, REF_OPT_TIMEOUT, REF_OPT_CPU, REF_OPT_MEM, REF_OPT_DRAW,
     REF_OPT_KEEP, REF_OPT_LOG, REF_OPT_CONFIG, REF_OPT_FORMAT, REF_OPT_ROUNDS,
     REF_OPT_CONCURRENCY, REF_OPT_JOURNAL, REF_OPT_RESUME, REF_OPT_SPRT, REF_OPT_SHARD,
-    REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON, REF_OPT_SANDBOX,
-    REF_OPT_SANDBOX_RO
+    REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON, REF_OPT_EACH,
+    REF_OPT_SANDBOX, REF_OPT_SANDBOX_RO
 };
 
 #define REF_CONFIG_CAP (1 << 20)  /* bytes of a config file */
@@ -49,7 +50,9 @@ enum ref_opt_id {
 /* What the options of one command set. */
 struct ref_settings {
     enum ref_command command;
-    struct tour_config t;       /* rules, engines, tournament fields */
+    struct tour_config t;       /* rules, engines (unresolved until
+                                 * spec_resolve_all), tournament fields */
+    struct spec_keys each;      /* --each */
     long games;
     char openings[PATH_MAX], keep[PATH_MAX], log[PATH_MAX], journal[PATH_MAX], json[PATH_MAX];
     int analyze;

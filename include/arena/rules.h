@@ -57,6 +57,13 @@ enum rec_result rules_end(const struct game *g, const void *pos, int draw_plies,
  * with status 0: timeout, cpu-limit, memory-limit, file-limit, crashed:
  * SIGNAME, cannot-run, cancelled, exit-status N. */
 void rules_run_reason(const struct run_result *r, char *reason);
+/* 1 when a run that did not end well (it failed, or its output was refused)
+ * left an output file of out_size bytes (-1: none) that reached the
+ * file-size limit: its forfeit is then file-limit, whatever its exit status
+ * says (Python ignores SIGXFSZ and dies of EFBIG with status 1). Only runs
+ * that ended on their own (exit or signal) count. */
+int rules_hit_file_limit(const struct run_result *r, const struct run_limits *l,
+                         long long out_size);
 /* Judges an engine's output text (len bytes) against the position before:
  * 0 with *move set when it is that position plus one legal move, else -1
  * with the reason (unreadable, illegal-move, wrong-player, or the game's

@@ -4,8 +4,10 @@
  * rusage, and the whole group killed and reaped before the call returns, so
  * no engine process outlives its move.
  *
- * The child gets stdin from /dev/null and stdout/stderr to /dev/null (a
- * chatty engine cannot block on a full pipe), RLIMIT_CPU, RLIMIT_AS,
+ * The child gets stdin from /dev/null and stdout and stderr into pipes that
+ * the referee drains while it waits (a chatty engine never blocks on a full
+ * pipe): the last RUN_TAIL_MAX bytes of each are kept in memory, and all of
+ * stderr can be copied to a file of the caller's. RLIMIT_CPU, RLIMIT_AS,
  * RLIMIT_FSIZE, RLIMIT_NPROC and RLIMIT_CORE 0, and runs in cwd. It dies
  * with the process that started it (PR_SET_PDEATHSIG, SIGKILL); its own
  * children do not: a referee that must survive its own death kills them
@@ -21,6 +23,7 @@
 #ifndef ARENA_RUNNER_H
 #define ARENA_RUNNER_H
 
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -28,6 +31,9 @@
 #include "arena/err.h"
 
 #define RUN_MAX_ARGS 64
+/* Bytes of an engine's stdout and of its stderr kept per run: a Python
+ * traceback's end, a Java stack trace's top, a shell's error line. */
+#define RUN_TAIL_MAX 4096
 
 struct run_limits {
     long timeout_ms;     /* wall deadline; > 0 */
@@ -58,19 +64,32 @@ enum run_end {
     RUN_EXEC_FAILED, /* the command could not be started; err holds why */
 };
 
+/* The end of what a run wrote to one stream. */
+struct run_tail {
+    char text[RUN_TAIL_MAX + 1];  /* its last len bytes, then a NUL (the
+                                   * bytes themselves may hold NULs) */
+    size_t len;                   /* <= RUN_TAIL_MAX */
+    long long total;              /* bytes it wrote in all */
+};
+
 struct run_result {
     enum run_end end;
     int status;             /* RUN_EXITED: exit status */
     int signal;             /* RUN_SIGNALED: the signal */
     double cpu_user_ms, cpu_sys_ms, wall_ms;
     long max_rss_kb;
+    struct run_tail out, err;   /* its stdout and stderr */
+    long long err_copied;   /* bytes of stderr written to err_copy */
 };
 
 /* Runs argv (argv[0] looked up in PATH) in cwd under limits and waits for it.
+ * err_copy: a file descriptor (-1: none) that gets the run's stderr as it
+ * comes, at most limits->file_limit_kb KiB of it (what the engine could have
+ * written to a file); r->err_copied says how much.
  * Returns 0 with r filled, or -1 with e filled when the process could not be
  * created at all (fork or pipe failure; exec failures are RUN_EXEC_FAILED). */
 int run_engine(char *const argv[], const char *cwd, const struct run_limits *limits,
-               struct run_result *r, struct err *e);
+               int err_copy, struct run_result *r, struct err *e);
 
 /* The parts of run_engine that a sandbox (sandbox.h), which starts the
  * engine from a process of its own, shares with it. In the child, before
@@ -79,6 +98,30 @@ void run_apply_limits(const struct run_limits *limits);
 /* Before the run: the size of this process that a child's peak memory must
  * exceed to count as its own (see RUN_MEM_LIMIT); 0 without a memory limit. */
 long run_self_kb(const struct run_limits *limits);
+/* The engine's stdout and stderr while it runs: the read ends of two
+ * pipes (non-blocking; -1 at end of file), drained into r's tails, stderr
+ * also into err_copy (-1: none) up to the file limit. run_streams_open
+ * makes the pipes and gives their write ends in w (the caller hands them to
+ * the engine and closes them); 0, or -1 with e. run_streams_drain reads at
+ * most chunks reads of each without blocking; run_streams_close closes
+ * what is open. */
+struct run_streams {
+    struct pollfd fd[2];         /* read ends of stdout, stderr; -1 at EOF */
+    struct run_tail *tail[2];
+    int copy;                    /* gets stderr; -1: none */
+    long long copy_left;         /* bytes it may still get; < 0: no cap */
+    long long *copied;
+};
+int run_streams_open(struct run_streams *s, int w[2], int err_copy,
+                     const struct run_limits *limits, struct run_result *r, struct err *e);
+void run_streams_drain(struct run_streams *s, int chunks);
+void run_streams_close(struct run_streams *s);
+/* Reads of each stream between two looks at the clock (a chatty engine
+ * must not keep the referee from its deadline), and after the run (what is
+ * left in the pipes: 64 KiB each at most, unless an escaped process still
+ * writes). */
+#define RUN_DRAIN_CHUNKS 16
+#define RUN_FINAL_CHUNKS 64
 /* r's CPU times and peak memory from the engine's rusage. */
 void run_take_usage(const struct rusage *ru, struct run_result *r);
 /* r->end, status and signal from how the run ended: status is the engine's

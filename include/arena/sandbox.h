@@ -175,11 +175,14 @@ int sbx_open(struct sbx **box, const struct sbx_view *views, int n, struct err *
 
 /* Runs argv (argv[0] looked up in PATH) in view `view` of box, in cwd (a
  * path inside the view), under limits (reap_all is implied: the namespace
- * is swept), and fills r as run_engine does. Returns 0, or -1 with e when
- * the sandbox itself failed (the game cannot go on: a referee error, not the
+ * is swept), and fills r as run_engine does, its stdout's and stderr's
+ * tails and err_copy (-1: none) included: the pipes the referee drains are
+ * handed to the init with the request. Returns 0, or -1 with e when the
+ * sandbox itself failed (the game cannot go on: a referee error, not the
  * engine's). */
 int sbx_run(struct sbx *box, int view, char *const argv[], const char *cwd,
-            const struct run_limits *limits, struct run_result *r, struct err *e);
+            const struct run_limits *limits, int err_copy, struct run_result *r,
+            struct err *e);
 
 /* Kills the init, and with it anything left in the namespaces, and frees
  * box. NULL is fine. */

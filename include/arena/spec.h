@@ -1,15 +1,42 @@
 /*
- * spec.h - an engine SPEC turned into an argv template, and its JSON.
+ * spec.h - engine SPECs as users of cutechess-cli and fastchess write them,
+ * and the engines they resolve to (struct spec), and an engine's JSON.
+ * spec_keys_* is what the user wrote (a SPEC, a config file's engine object,
+ * --each), spec_* the engine the referee runs.
  *
- * SPEC: `name=NAME,cmd=COMMAND` or a bare COMMAND. COMMAND is split into
- * words like a shell would (blanks separate; '...' and "..." quote; \ escapes
- * outside single quotes) but no shell runs. The placeholders (rules.h)
- * {in} {out} {depth} {player} are replaced inside words when a move is
- * played; a command without any gets `{in} {out} {depth}` appended. Without
- * name= the name is the first word's base name. A relative program path is
- * made absolute (engines run in their game's folder).
+ * SPEC: KEY=VALUE options in any order, separated by blanks or commas:
+ *   name=NAME      the engine's name in results and reports
+ *   cmd=COMMAND    the command (below)
+ *   args=WORDS     words appended to the command
+ *   dir=PATH       its working directory (default: the referee's)
+ *   stderr=FILE    append its whole stderr there, a header per move
+ *   depth=N        its {depth}, instead of the match's --depth
+ * A value runs to the next blank or comma that is followed by KEY=, so
+ * `cmd=python3 rand.py one-move name=rand` and `name=rand,cmd=python3
+ * rand.py` need no quotes; a word of the value that looks like KEY= must be
+ * quoted (cmd=dd 'if=x'), and a KEY that is not one of the above is an
+ * error naming it. Quotes and backslashes work as in a shell (a backslash
+ * must escape something). A SPEC that does not start with KEY= is a bare
+ * COMMAND (the whole SPEC).
  *
- * Representation: the words malloc'd, owned by the struct (spec_free).
+ * COMMAND is split into words like a shell would (blanks separate; '...' and
+ * "..." quote; \ escapes outside single quotes) but no shell runs.
+ * The placeholders (rules.h) {in} {out} {depth} {player} are replaced inside
+ * words when a move is played; a command without any gets `{in} {out}
+ * {depth}` appended.
+ *
+ * --each KEY=VALUE...: the same options (all but name=) for every engine;
+ * an engine's own option wins over --each's.
+ *
+ * Resolving, before the first game: dir= is made absolute against the
+ * referee's working directory and must be a folder; a program word holding
+ * a '/' is made absolute against dir=, one without is looked up in PATH (as
+ * execvp does, relative PATH entries against dir=); every other word that
+ * names an existing regular file in dir= is replaced by its absolute path
+ * (the engine runs in dir=, so it sees the same file); stderr= is made
+ * absolute against the referee's directory. Without name= the name is the
+ * program word's base name, made unique among the engines by a suffix
+ * (engine, engine-2, ...); two engines given the same name= are an error.
  */
 #ifndef ARENA_SPEC_H
 #define ARENA_SPEC_H
@@ -21,24 +48,74 @@
 
 struct cJSON;
 
+enum spec_key {
+    SPEC_NAME, SPEC_CMD, SPEC_DIR, SPEC_ARGS, SPEC_STDERR, SPEC_DEPTH,
+    SPEC_KEYS
+};
+
+/* What the user wrote: each key's value, NULL when not given. name, dir,
+ * stderr and depth are plain text (quotes removed, checked: a name of 1 to
+ * REC_NAME_MAX-1 printable characters, a depth in 1..SEARCH_MAX_DEPTH, a
+ * non-empty path); cmd and args are COMMAND text, split when resolved
+ * (checked: cmd has a program word that is not empty). Owned (malloc'd);
+ * zero it before first use, free with spec_keys_free. */
+struct spec_keys {
+    char *value[SPEC_KEYS];
+};
+
+enum spec_mode { SPEC_ENGINE, SPEC_EACH };
+
+/* Adds the options of text to keys. SPEC_ENGINE: a SPEC (a bare COMMAND
+ * becomes cmd=); SPEC_EACH: KEY=VALUE options only, name= refused. A key
+ * given twice in text is an error; a key keys already had is replaced.
+ * Returns 0, or -1 with e at line 1 and the 1-based column in text (keys
+ * then holds what came before the error). */
+int spec_keys_parse(const char *text, enum spec_mode mode, struct spec_keys *keys,
+                    struct err *e);
+/* Sets one key to value as given apart (a config file's {"name": ...,
+ * "cmd": ...}): value is taken whole, never unquoted or cut, but checked as
+ * above (columns counted in value). Returns 0, or -1 with e (an unknown key
+ * is named). */
+int spec_keys_set(struct spec_keys *keys, const char *key, const char *value, struct err *e);
+void spec_keys_free(struct spec_keys *keys);
+
+/* An engine the referee runs. */
 struct spec {
     char name[REC_NAME_MAX];
     int argc;
     char *argv[RUN_MAX_ARGS];    /* the template, NULL-terminated */
+    char *dir;                   /* absolute working directory */
+    char *program;               /* the program file argv[0] names (absolute),
+                                  * NULL when none is found */
     char sha256[SHA256_HEX];     /* of the program file; "" if none found */
+    char *stderr_path;           /* stderr=FILE, absolute; NULL: none */
+    int depth;                   /* {depth}; 0: the rules' */
+    int named;                   /* 1: name= given (never renamed) */
+    struct spec_keys keys;       /* what the user wrote */
 };
 
-/* Parses text into eng. Returns 0, or -1 with e filled (col: 1-based offset
- * in text) and eng empty. On success free with spec_free. */
+/* Resolves eng->keys, with each (NULL: none) for the keys it lacks, into
+ * the rest of eng (see above); the name is not made unique here. Returns 0,
+ * or -1 with e (no place: line and column 0). */
+int spec_resolve(struct spec *eng, const struct spec_keys *each, struct err *e);
+/* Resolves n engines, makes default names unique and refuses two engines
+ * given one name=; with check, also spec_check on each. Messages name
+ * the engine ("engine 2: ..." or "engine 'rand': ..."). 0 or -1 with e. */
+int spec_resolve_all(struct spec *eng, int n, const struct spec_keys *each, int check,
+                     struct err *e);
+/* 0 when eng's program exists and is an executable file, else -1 with e
+ * saying which. */
+int spec_check(const struct spec *eng, struct err *e);
+/* spec_keys_parse (SPEC_ENGINE) then spec_resolve without --each:
+ * one SPEC into eng. Errors as for spec_keys_parse, or without a place when
+ * resolving fails. On success free with spec_free. */
 int spec_parse(const char *text, struct spec *eng, struct err *e);
-/* The same for a name and a COMMAND given apart (a config file's {"name",
- * "cmd"}), so a name may hold any text, ",cmd=" included. Errors as for
- * spec_parse, columns counted in cmd. */
-int spec_make(const char *name, const char *cmd, struct spec *eng, struct err *e);
+/* Frees what eng holds (its keys included); eng may be zeroed or resolved. */
 void spec_free(struct spec *eng);
 
-/* The JSON of an engine in a log's header: {"name", "cmd": [words],
- * "sha256": HEX|null} (a new cJSON object; the caller deletes it). */
+/* The JSON of an engine in a log's header: {"name", "cmd": [words], "dir",
+ * "depth" (when its own), "sha256": HEX|null} (a new cJSON object; the
+ * caller deletes it). */
 struct cJSON *spec_json(const struct spec *eng);
 
 #endif

@@ -6,14 +6,25 @@
  *
  * Representation: fixed arrays per engine (at most REC_MAX_ENGINES), and
  * the per-move samples in malloc'd arrays the tally owns (tally_free).
+ * Game pairs (the two games of one "pair" number, the same opening with
+ * colours swapped) count in the pentanomial once both games are in; a game
+ * whose partner never comes (a stopped tournament, a record without a
+ * pair) counts in the trinomial figures only.
  */
 #ifndef ARENA_TALLY_H
 #define ARENA_TALLY_H
 
-#include "arena/record.h"
+#include "arena/penta.h"
 #include "arena/record.h"
 
 #define TALLY_MAX_FORFEITS 64     /* distinct (engine, reason) counted; more are dropped */
+
+/* A pair's first game in: its pair number, side 1's and side 2's engines,
+ * and side 1's half points (0 loss, 1 draw, 2 win). */
+struct tally_half {
+    long pair;
+    int first, second, half_points;
+};
 
 struct tally {
     int n;                                       /* engines */
@@ -26,6 +37,10 @@ struct tally {
     long ncpu[REC_MAX_ENGINES], capcpu[REC_MAX_ENGINES];
     double *overhead;                            /* referee_ms per move */
     long noverhead, capoverhead;
+    struct penta penta[REC_MAX_ENGINES][REC_MAX_ENGINES];  /* [i][j]: from i's view */
+    struct tally_half *half;                     /* games waiting for their pair's other */
+    long nhalf, caphalf;
+    int round_robin;                             /* the header's "format" says so */
     int nforfeit;
     struct { int engine; char reason[REC_REASON_MAX]; long count; } forfeit[TALLY_MAX_FORFEITS];
 };
@@ -63,6 +78,8 @@ struct tally_pair {
     long w, l, d, n;               /* a's wins, losses, draws; games */
     double elo, margin;            /* a's Elo difference and 95% margin (stats.h) */
     double los, draw_ratio;
+    struct penta penta;            /* a's view: complete game pairs */
+    double nelo, nelo_margin;      /* normalized Elo of a and its 95% margin (penta.h) */
 };
 /* 0 with p filled, or -1 when a and b played no game. */
 int tally_pair(const struct tally *t, int a, int b, struct tally_pair *p);

@@ -62,6 +62,11 @@ void tf_remove_tree(const char *path);
  * -1 with errno set. */
 int tf_write_all(int fd, const void *data, size_t len);
 
+/* Copies the first n bytes of the file open as from (read at offsets from
+ * 0: its position is unchanged) to fd to, with tf_write_all. Returns 0, or
+ * -1 with errno set (EIO when from is shorter than n). */
+int tf_copy_head(int from, long long n, int to);
+
 /* The 1-based line and column of at, a pointer into text (for errors in
  * files parsed whole, such as JSON). */
 void tf_place(const char *text, const char *at, int *line, int *col);

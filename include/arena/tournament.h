@@ -20,15 +20,23 @@
 
 #include <stdio.h>
 #include "arena/limits.h"
+#include "arena/penta.h"
 #include "arena/play.h"
 #include "arena/schedule.h"
 
 #define TOUR_MAX_ENGINES REC_MAX_ENGINES   /* a journal's header names them all */
 
-
+/* The SPRT: the GSPRT's exact LLR (penta.h) on the engines' game-pair
+ * counts, Elo bounds in model's units. A journal written before models
+ * (its header's "sprt" has no "model") ran the logistic LLR on W/L/D
+ * counts (stats_sprt_llr): resuming one without model= continues that test
+ * (trinomial), so the decision rule does not change half way. */
 struct tour_sprt {
     int on;
     double elo0, elo1, alpha, beta;
+    enum penta_model model;
+    int model_given;             /* model= was on the command line */
+    int trinomial;               /* an old journal's test, see above */
 };
 
 struct tour_config {

@@ -25,13 +25,14 @@
  * blanks; anything longer is not one. */
 #define BOARD_PEEK_MAX (4 * GAME_FORMAT_MAX)
 
-enum { OPT_GAME = 256, OPT_WEAK, OPT_TT, OPT_BOOK, OPT_DEPTH, OPT_FROM };
+enum { OPT_GAME = 256, OPT_WEAK, OPT_TT, OPT_BOOK, OPT_DEPTH, OPT_FROM, OPT_THREADS };
 
 static const struct option solve_options[] = {
     { "game", required_argument, NULL, OPT_GAME },
     { "weak", no_argument, NULL, OPT_WEAK },
     { "tt-mb", required_argument, NULL, OPT_TT },
     { "book", required_argument, NULL, OPT_BOOK },
+    { "threads", required_argument, NULL, OPT_THREADS },
     CLI_STD_OPTIONS,
 };
 
@@ -45,6 +46,7 @@ static const struct option book_options[] = {
 
 struct solver_args {
     long tt_mb, depth;
+    long threads;   /* solve --threads; 1 unless given */
     int weak, depth_given;
     const char *book, *from;
 };
@@ -77,6 +79,10 @@ static int parse(const char *prog, const char *cmd, const struct option *opts, i
             break;
         case OPT_FROM:
             a->from = optarg;
+            break;
+        case OPT_THREADS:
+            if (cli_int(optarg, 1, C4S_MAX_THREADS, &a->threads) != 0)
+                rc = cli_usage(prog, "--threads must be a number from 1 to %d", C4S_MAX_THREADS);
             break;
         default:
             return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
@@ -156,7 +162,7 @@ static int solve_all(struct c4s *s, char **files, int n, int weak)
 
 int cmd_solve(const char *prog, int argc, char **argv)
 {
-    struct solver_args a = { .tt_mb = C4S_DEFAULT_TT_MB };
+    struct solver_args a = { .tt_mb = C4S_DEFAULT_TT_MB, .threads = 1 };
     int rc = parse(prog, "solve", solve_options, argc, argv, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
@@ -174,6 +180,9 @@ int cmd_solve(const char *prog, int argc, char **argv)
     }
     if (a.book)
         c4s_set_book(&s, &book);
+    if (a.threads > 1 && c4s_set_threads(&s, (int)a.threads) != 0)
+        fprintf(stderr, "%s: out of memory for %ld threads' tables, solving with one\n", prog,
+                a.threads);
     int status = solve_all(&s, argv + optind, argc - optind, a.weak);
     c4s_free(&s);
     if (a.book)

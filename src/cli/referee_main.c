@@ -5,6 +5,8 @@
  * before the command line's options, which override it. */
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -42,9 +44,10 @@ static const char usage_text[] =
     "\n"
     "Match and tournament options:\n"
     "  --game G             connect4, maxconnect4, nim, ... (the registry)\n"
-    "  --engine SPEC        name=NAME,cmd=COMMAND or COMMAND (repeat). Placeholders\n"
-    "                       {in} {out} {depth} {player}; none: {in} {out} {depth}\n"
-    "                       are appended\n"
+    "  --engine SPEC        KEY=VALUE options (name=, cmd=, dir=, args=, stderr=,\n"
+    "                       depth=) or a COMMAND (repeat). Placeholders {in} {out}\n"
+    "                       {depth} {player}; none: {in} {out} {depth} are appended\n"
+    "  --each KEY=VALUE...  options shared by every engine (its own win)\n"
     "  --depth N            the {depth} given to engines (default "
     CLI_STR(REF_DEFAULT_DEPTH) ")\n"
     "  --random-plies N     opening: N random plies from the start (default 0)\n"
@@ -74,7 +77,8 @@ static const char usage_text[] =
     "  --concurrency N      games at once (default 1)\n"
     "  --journal FILE       one JSON line per finished game (required to resume)\n"
     "  --resume             finish the journal's tournament\n"
-    "  --sprt elo0=A,elo1=B,alpha=X,beta=Y   stop a 2-engine run when decided\n"
+    "  --sprt elo0=A,elo1=B,alpha=X,beta=Y[,model=M]   stop a 2-engine run when decided;\n"
+    "                       M: normalized (default) or logistic Elo, on game pairs\n"
     "  --shard K/N          play every N-th game from game K (merge them after)\n"
     "Report:\n"
     "  --format F           text (default), json or csv\n"
@@ -139,7 +143,20 @@ static int parse(const char *prog, struct ref_settings *s, int argc, char **argv
     return 0;
 }
 
-/* The sandbox's masks (the referee's own files, every engine's own paths:
+/* Makes an engine's stderr= file now if it is not there, so that a mask
+ * can hide it from the other engines from the first move on (only what
+ * exists can be masked). 0, or -1 with e. */
+static int stderr_file(const char *path, struct err *e)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return err_set(e, 0, 0, "stderr=%s: %s", path, strerror(errno));
+    close(fd);
+    return 0;
+}
+
+/* The sandbox's masks (the referee's own files: journal, log, keep
+ * folder, the engines' stderr= files; every engine's dir= and own paths:
  * sandbox.h), and the probe that it can be made here at all. Prints why
  * not and returns -1. */
 static int sandbox_rules(const char *prog, struct ref_settings *s)
@@ -151,11 +168,13 @@ static int sandbox_rules(const char *prog, struct ref_settings *s)
     for (size_t i = 0; !rc && i < sizeof mine / sizeof *mine; i++)
         if (mine[i][0])
             rc = sbx_paths_add(&p->mask, mine[i], &e);
-    char cwd[PATH_MAX];
-    if (!rc && !getcwd(cwd, sizeof cwd))
-        rc = err_set(&e, 0, 0, "cannot tell the current directory");
-    for (int i = 0; !rc && i < s->t.nengines; i++)
-        rc = sbx_own_paths(s->t.engine[i].argv, cwd, &p->mask, &e);
+    for (int i = 0; !rc && i < s->t.nengines; i++) {
+        const struct spec *eng = &s->t.engine[i];
+        rc = sbx_paths_add(&p->mask, eng->dir, &e) ||
+             (eng->stderr_path && (stderr_file(eng->stderr_path, &e) ||
+                                   sbx_paths_add(&p->mask, eng->stderr_path, &e))) ||
+             sbx_own_paths(eng->argv, eng->dir, &p->mask, &e);
+    }
     if (!rc)
         rc = sbx_probe(&e);
     if (rc) {
@@ -186,6 +205,18 @@ static int finish_rules(const char *prog, struct ref_settings *s, const char *cm
                              "nim)", cmd, s->t.rules.game->name);
         s->t.rules.analyze = &s->ana;
     }
+    return 0;
+}
+
+/* Once the options are consistent: the engines' folders and programs
+ * (spec.h), then their sandbox and RLIMIT_NPROC, before the first game. */
+static int resolve_engines(const char *prog, struct ref_settings *s)
+{
+    struct err e;
+    if (spec_resolve_all(s->t.engine, s->t.nengines, &s->each, 1, &e) != 0) {
+        err_print(stderr, prog, &e);
+        return EXIT_BAD_INPUT;
+    }
     if (s->sandbox.mode == SBX_NAMESPACES && sandbox_rules(prog, s) != 0)
         return EXIT_BAD_INPUT;
     /* Only commands that run engines pay for the /proc scan. */
@@ -209,6 +240,8 @@ static int cmd_match(const char *prog, int argc, char **argv)
         rc = finish_rules(prog, &s, "match");
     if (!rc && s.t.nengines != 2)
         rc = cli_usage(prog, "match: give two --engine options, got %d", s.t.nengines);
+    if (!rc)
+        rc = resolve_engines(prog, &s);
     int status;
     if (!rc && run_guard(&s.t.rules.limits.cancel, &status) == RUN_GUARD_PARENT) {
         /* The child played the match and said everything, unless it was
@@ -256,19 +289,14 @@ static int cmd_tournament(const char *prog, int argc, char **argv)
         rc = cli_usage(prog, "tournament: --game is required");
     if (!rc && s.t.nengines < 2)
         rc = cli_usage(prog, "tournament: give at least two engines, got %d", s.t.nengines);
-    for (int i = 0; !rc && i < s.t.nengines; i++)
-        for (int j = 0; j < i; j++)
-            if (strcmp(s.t.engine[i].name, s.t.engine[j].name) == 0) {
-                rc = cli_usage(prog, "tournament: two engines are named '%s' (use name=)",
-                               s.t.engine[i].name);
-                break;
-            }
     if (!rc && s.t.sprt.on && s.t.nengines != 2)
         rc = cli_usage(prog, "tournament: --sprt needs exactly two engines");
     if (!rc && s.t.resume && !s.journal[0])
         rc = cli_usage(prog, "tournament: --resume needs --journal");
     if (!rc)
         rc = finish_rules(prog, &s, "tournament");
+    if (!rc)
+        rc = resolve_engines(prog, &s);
     if (!rc) {
         s.t.journal = s.journal[0] ? s.journal : NULL;
         s.t.progress = isatty(STDERR_FILENO);

@@ -157,6 +157,23 @@ int tf_write_all(int fd, const void *data, size_t len)
     return 0;
 }
 
+int tf_copy_head(int from, long long n, int to)
+{
+    char buf[8192];
+    for (long long off = 0; off < n;) {
+        size_t want = n - off < (long long)sizeof buf ? (size_t)(n - off) : sizeof buf;
+        ssize_t got = pread(from, buf, want, (off_t)off);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got == 0)
+            errno = EIO;
+        if (got <= 0 || tf_write_all(to, buf, (size_t)got) != 0)
+            return -1;
+        off += got;
+    }
+    return 0;
+}
+
 void tf_place(const char *text, const char *at, int *line, int *col)
 {
     *line = 1;

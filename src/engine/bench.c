@@ -3,9 +3,11 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "arena/bench.h"
 #include "arena/clock.h"
 #include "arena/search.h"
+#include "arena/stats.h"
 #include "arena/textfile.h"
 
 #define BENCH_MAX_POSITIONS 32
@@ -30,7 +32,20 @@ struct bench_row {
     int depth;
     uint64_t nodes;
     double cpu_s;
+    double median_ms, p95_ms, max_ms;   /* of one position's search */
+    long peak_rss_kb;                   /* the process's, after this depth */
 };
+
+/* The row's per-search figures from the npos searches' CPU ms. */
+static void bench_spread(struct bench_row *row, double *ms, int npos)
+{
+    stats_sort(ms, npos);
+    row->median_ms = stats_percentile(ms, npos, 50);
+    row->p95_ms = stats_percentile(ms, npos, 95);
+    row->max_ms = npos ? ms[npos - 1] : 0.0;
+    struct rusage ru;
+    row->peak_rss_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+}
 
 static int bench_json(const struct bench_opts *o, const struct bench_row *rows, int nrows,
                       int npos, uint64_t total, struct err *e)
@@ -51,6 +66,12 @@ static int bench_json(const struct bench_opts *o, const struct bench_row *rows, 
                                 rows[i].cpu_s > 0 ? rows[i].nodes / rows[i].cpu_s : 0);
         if (i > 0 && rows[i - 1].nodes)
             cJSON_AddNumberToObject(d, "ebf", (double)rows[i].nodes / (double)rows[i - 1].nodes);
+        cJSON_AddNumberToObject(d, "moves", npos);
+        cJSON *ms = cJSON_AddObjectToObject(d, "cpu_ms");
+        cJSON_AddNumberToObject(ms, "median", rows[i].median_ms);
+        cJSON_AddNumberToObject(ms, "p95", rows[i].p95_ms);
+        cJSON_AddNumberToObject(ms, "max", rows[i].max_ms);
+        cJSON_AddNumberToObject(d, "peak_rss_kb", (double)rows[i].peak_rss_kb);
         cJSON_AddItemToArray(arr, d);
     }
     cJSON_AddNumberToObject(root, "total_nodes", (double)total);
@@ -95,15 +116,18 @@ int bench_run(const struct bench_opts *o, FILE *out, struct err *e)
         struct bench_row *row = &rows[i];
         row->depth = po.depth = o->depth_min + i;
         uint64_t cpu_ns = 0;
+        double ms[BENCH_MAX_POSITIONS];
         for (int k = 0; k < npos; k++) {
             struct search_result r;
             search_clear(&s);   /* not timed: clearing is not searching */
-            uint64_t t0 = clock_cpu_ns();
+            uint64_t t0 = clock_cpu_ns(), spent;
             player_choose(&s, &po, pos[k], &r);
-            cpu_ns += clock_cpu_ns() - t0;
+            cpu_ns += spent = clock_cpu_ns() - t0;
+            ms[k] = (double)spent / 1e6;
             row->nodes += r.nodes;
         }
         row->cpu_s = (double)cpu_ns / 1e9;
+        bench_spread(row, ms, npos);
         total += row->nodes;
         char ebf[16] = "-";
         if (i > 0 && rows[i - 1].nodes)

@@ -40,6 +40,10 @@ int gamedir_open(struct gamedir *d, struct err *e)
     d->fd = -1;
     if (!mkdtemp(d->path))
         return err_set(e, 0, 0, "cannot create a game folder in %s: %s", base, strerror(errno));
+    /* Engines run in their own folder: {in} and {out} must be absolute. */
+    char abs[PATH_MAX];
+    if (d->path[0] != '/' && realpath(d->path, abs) && strlen(abs) < sizeof d->path)
+        strcpy(d->path, abs);
     d->fd = open(d->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (d->fd < 0) {
         int saved = errno;
@@ -122,6 +126,20 @@ int gamedir_keep_ply(const char *dir, int ply, const char *board, size_t board_l
     return rc;
 }
 
+int gamedir_keep_err(const char *dir, int ply, int from, long long len, struct err *e)
+{
+    if (len == 0)
+        return 0;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/ply-%03d-err.txt", dir, ply);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int rc = fd < 0 ? -1 : tf_copy_head(from, len, fd);
+    if (rc != 0)
+        err_set(e, 0, 0, "cannot write %s: %s", path, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
 
 int gamedir_write_board(const struct gamedir *d, const char *text, size_t len)
 {
@@ -164,3 +182,11 @@ long gamedir_read_output(const struct gamedir *d, char *buf, long cap, char *rea
     return n;
 }
 
+
+long long gamedir_output_size(const struct gamedir *d)
+{
+    struct stat st;
+    if (fstatat(d->fd, GAMEDIR_OUT, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    return (long long)st.st_size;
+}

@@ -39,6 +39,7 @@
     { "analyze", no_argument, NULL, REF_OPT_ANALYZE },                \
     { "budget-ms", required_argument, NULL, REF_OPT_BUDGET },         \
     { "max-empty", required_argument, NULL, REF_OPT_MAX_EMPTY },      \
+    { "each", required_argument, NULL, REF_OPT_EACH },                \
     { "sandbox", required_argument, NULL, REF_OPT_SANDBOX },          \
     { "sandbox-ro", required_argument, NULL, REF_OPT_SANDBOX_RO }
 
@@ -100,6 +101,7 @@ void ref_settings_free(struct ref_settings *s)
     for (int i = 0; i < s->t.nengines; i++)
         spec_free(&s->t.engine[i]);
     s->t.nengines = 0;
+    spec_keys_free(&s->each);
     book_free(&s->book);
     sbx_policy_free(&s->sandbox);
 }
@@ -135,18 +137,35 @@ void ref_option_flag(int id, char *buf, size_t cap)
             }
 }
 
-/* Adds an engine from a SPEC, or from a name and a COMMAND given apart
- * (name not NULL). */
-static int add_engine(struct ref_settings *s, const char *name, const char *val,
+/* Adds an engine from a SPEC, or from a config file's object of SPEC keys
+ * (obj not NULL); it is resolved once every option is read (spec.h). */
+static int add_engine(struct ref_settings *s, const cJSON *obj, const char *val,
                       const char *label, char *msg, size_t cap)
 {
     struct err e;
     if (s->t.nengines == TOUR_MAX_ENGINES)
         return snprintf(msg, cap, "at most %d engines", TOUR_MAX_ENGINES), -1;
-    struct spec *eng = &s->t.engine[s->t.nengines];
-    if ((name ? spec_make(name, val, eng, &e) : spec_parse(val, eng, &e)) != 0)
-        return snprintf(msg, cap, "%s '%.100s': column %d: %.120s", label, val, e.col, e.msg), -1;
-    s->t.nengines++;
+    struct spec *eng = &s->t.engine[s->t.nengines++];
+    memset(eng, 0, sizeof *eng);
+    if (!obj) {
+        if (spec_keys_parse(val, SPEC_ENGINE, &eng->keys, &e) != 0)
+            return snprintf(msg, cap, "%s '%.100s': column %d: %.120s", label, val, e.col,
+                            e.msg), -1;
+        return 0;
+    }
+    const cJSON *key;
+    cJSON_ArrayForEach(key, obj) {
+        char number[32];
+        const char *v = key->valuestring;
+        if (cJSON_IsNumber(key)) {   /* "depth": 3; 2.5 is refused as text */
+            snprintf(number, sizeof number, "%.17g", key->valuedouble);
+            v = number;
+        }
+        if (!v)
+            return snprintf(msg, cap, "%s: \"%.40s\" must be a string", label, key->string), -1;
+        if (spec_keys_set(&eng->keys, key->string, v, &e) != 0)
+            return snprintf(msg, cap, "%s: \"%.40s\": %.160s", label, key->string, e.msg), -1;
+    }
     return 0;
 }
 
@@ -204,6 +223,13 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
         return 0;
     case REF_OPT_ENGINE:
         return add_engine(s, NULL, val, name, msg, cap);
+    case REF_OPT_EACH: {
+        struct err e;
+        if (spec_keys_parse(val, SPEC_EACH, &s->each, &e) != 0)
+            return snprintf(msg, cap, "%s '%.100s': column %d: %.120s", name, val, e.col,
+                            e.msg), -1;
+        return 0;
+    }
     case REF_OPT_SEED: {
         long v;
         if (cli_int(val, 0, LONG_MAX, &v) != 0)
@@ -262,14 +288,21 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
         return 0;
     }
     case REF_OPT_SPRT: {
-        struct tour_sprt p = { 1, 0, 0, 0, 0 };
+        struct tour_sprt p = { .on = 1, .model = PENTA_NORMALIZED };
         int used = 0;
+        const char *model = NULL;
         if (sscanf(val, "elo0=%lf,elo1=%lf,alpha=%lf,beta=%lf%n", &p.elo0, &p.elo1, &p.alpha,
-                   &p.beta, &used) != 4 || val[used] || p.elo1 <= p.elo0 || p.alpha <= 0 ||
+                   &p.beta, &used) == 4 && strncmp(val + used, ",model=", 7) == 0)
+            model = val + used + 7;
+        if (model)
+            p.model_given = penta_model_parse(model, &p.model) == 0;
+        /* penta_llr's bounds: both models stay finite within them. */
+        if (used == 0 || (model ? !p.model_given : val[used] != '\0') || p.elo1 <= p.elo0 ||
+            fabs(p.elo0) >= PENTA_ELO_MAX || fabs(p.elo1) >= PENTA_ELO_MAX || p.alpha <= 0 ||
             p.alpha >= 1 || p.beta <= 0 || p.beta >= 1)
             return snprintf(msg, cap,
-                            "sprt must be elo0=A,elo1=B,alpha=X,beta=Y with A < B and 0 < X, Y "
-                            "< 1, got '%s'", val), -1;
+                            "sprt must be elo0=A,elo1=B,alpha=X,beta=Y[,model=normalized|logistic] "
+                            "with A < B, |A|, |B| < 1000 and 0 < X, Y < 1, got '%s'", val), -1;
         s->t.sprt = p;
         return 0;
     }
@@ -300,19 +333,18 @@ static void key_place(const char *text, const char *key, struct err *e)
     tf_place(text, at ? at : text, &e->line, &e->col);
 }
 
-/* The "engines" list: SPEC strings or {"name", "cmd"} objects. */
+/* The "engines" list: SPEC strings or objects of SPEC keys ({"name",
+ * "cmd", ...}). */
 static void apply_engines(struct ref_settings *s, const cJSON *list, char *msg, size_t cap)
 {
     const cJSON *eng;
     cJSON_ArrayForEach(eng, list) {
-        const cJSON *n = cJSON_GetObjectItemCaseSensitive(eng, "name");
-        const cJSON *c = cJSON_GetObjectItemCaseSensitive(eng, "cmd");
         if (cJSON_IsString(eng))
             add_engine(s, NULL, eng->valuestring, "engines", msg, cap);
-        else if (cJSON_IsString(n) && cJSON_IsString(c))
-            add_engine(s, n->valuestring, c->valuestring, "engines", msg, cap);
+        else if (cJSON_IsObject(eng))
+            add_engine(s, eng, NULL, "engines", msg, cap);
         else
-            snprintf(msg, cap, "an engine is a SPEC string or {\"name\", \"cmd\"}");
+            snprintf(msg, cap, "an engine is a SPEC string or an object {\"name\", \"cmd\", ...}");
         if (msg[0])
             return;
     }

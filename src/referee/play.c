@@ -7,12 +7,17 @@
  * record (record.h) is filled as the game goes, so a match log, a
  * tournament worker's answer and a journal line are one format.
  */
+#define _GNU_SOURCE
 #include <assert.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "arena/analyze.h"
 #include "arena/clock.h"
 #include "arena/gamedir.h"
@@ -20,6 +25,7 @@
 #include "arena/rng.h"
 #include "arena/rules.h"
 #include "arena/sandbox.h"
+#include "arena/textfile.h"
 
 #define ARG_MAX_BYTES  PATH_MAX    /* an expanded argument: paths are the longest */
 #define OPENING_TRIES  64          /* draws of a random ply before the opening stops short */
@@ -79,17 +85,55 @@ static int add_ply(struct game_record *rec, int ply, int side, const char *engin
     return rec_add_move(rec, &m);
 }
 
-/* Runs eng in the folder on its board, in box's view side - 1 when box is
- * not NULL: 0 with *run filled, or -1 with e. */
+/* The file that gets each move's whole stderr from the runner, when the
+ * engines' stderr= or --keep-files want it: in memory, emptied per move.
+ * -1 when nobody does; -2 with e when it cannot be made. */
+static int stderr_sink(const struct play_rules *r, const struct spec *const side[2],
+                       struct err *e)
+{
+    if (!r->keep_dir && !side[0]->stderr_path && !side[1]->stderr_path)
+        return -1;
+    int fd = memfd_create("arena-stderr", MFD_CLOEXEC);
+    if (fd < 0)
+        err_set(e, 0, 0, "memfd_create: %s", strerror(errno));
+    return fd < 0 ? -2 : fd;
+}
+
+/* Appends a move's stderr (the run's copy in sink) to path under a header,
+ * in one locked piece: an engine's file is shared by its games, which a
+ * tournament plays at once. */
+static int append_stderr(const char *path, const char *header, int sink,
+                         const struct run_result *run, struct err *e)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return err_set(e, 0, 0, "stderr=%s: %s", path, strerror(errno));
+    flock(fd, LOCK_EX);
+    char cut[64] = "";
+    if (run->err.total > run->err_copied)
+        snprintf(cut, sizeof cut, "[%lld more bytes not kept]\n",
+                 run->err.total - run->err_copied);
+    int rc = tf_write_all(fd, header, strlen(header)) != 0 ||
+             tf_copy_head(sink, run->err_copied, fd) != 0 ||
+             tf_write_all(fd, cut, strlen(cut)) != 0;
+    if (rc)
+        err_set(e, 0, 0, "stderr=%s: %s", path, strerror(errno));
+    close(fd);   /* and the lock with it */
+    return rc ? -1 : 0;
+}
+
+/* Runs eng in its folder on the board: 0 with *run filled, or -1 with e.
+ * sink (-1: none) gets its stderr when its stderr= or --keep-files want it;
+ * box (NULL: none) is the game's sandbox, whose view side - 1 is eng's. */
 static int run_on_board(const struct play_rules *r, const struct gamedir *gd, struct sbx *box,
-                        const struct spec *eng, int side, struct run_result *run,
+                        const struct spec *eng, int side, int sink, struct run_result *run,
                         struct err *e)
 {
     char in_path[PATH_MAX], out_path[PATH_MAX], player[4], depth[16];
     snprintf(in_path, sizeof in_path, "%s/%s", gd->path, GAMEDIR_IN);
     snprintf(out_path, sizeof out_path, "%s/%s", gd->path, GAMEDIR_OUT);
     snprintf(player, sizeof player, "%d", side);
-    snprintf(depth, sizeof depth, "%d", r->depth);
+    snprintf(depth, sizeof depth, "%d", eng->depth ? eng->depth : r->depth);
     const char *const value[RULES_PLACEHOLDERS] = { in_path, out_path, depth, player };
     char args[RUN_MAX_ARGS][ARG_MAX_BYTES];
     char *argv[RUN_MAX_ARGS];
@@ -98,20 +142,24 @@ static int run_on_board(const struct play_rules *r, const struct gamedir *gd, st
         argv[i] = args[i];
     }
     argv[eng->argc] = NULL;
+    int copy = eng->stderr_path || r->keep_dir ? sink : -1;
+    if (copy >= 0 && (lseek(copy, 0, SEEK_SET) != 0 || ftruncate(copy, 0) != 0))
+        return err_set(e, 0, 0, "the stderr copy: %s", strerror(errno));
     struct err re;
-    if ((box ? sbx_run(box, side - 1, argv, gd->path, &r->limits, run, &re)
-             : run_engine(argv, gd->path, &r->limits, run, &re)) != 0)
+    if ((box ? sbx_run(box, side - 1, argv, eng->dir, &r->limits, copy, run, &re)
+             : run_engine(argv, eng->dir, &r->limits, copy, run, &re)) != 0)
         return err_set(e, 0, 0, "%s", re.msg);
     return 0;
 }
 
-/* What a ply needs besides its position: the game's folder, sandbox and
- * keep folder, and when the referee's share of the ply began (the first
- * ply's counts opening the sandbox). */
+/* What a ply needs besides its position: the game's folder, sandbox,
+ * keep folder and stderr sink, and when the referee's share of the ply
+ * began (the first ply's counts opening the sandbox). */
 struct ply_ctx {
     struct gamedir gd;
     struct sbx *box;             /* NULL: no sandbox */
     const char *keep;            /* NULL: not keeping */
+    int sink;                    /* stderr_sink's; -1: none */
     uint64_t t0;
 };
 
@@ -125,6 +173,7 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
     const struct game *g = r->game;
     struct gamedir *gd = &c->gd;
     const char *keep = c->keep;
+    int sink = c->sink;
     uint64_t t0 = c->t0;
     int side = g->to_move(pos);
     if (gamedir_reset(gd, e) != 0)
@@ -138,7 +187,7 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         return err_set(e, 0, 0, "%s/%s: cannot write: %s", gd->path, GAMEDIR_IN,
                        strerror(errno));
     struct run_result run;
-    if (run_on_board(r, gd, c->box, eng, side, &run, e) != 0)
+    if (run_on_board(r, gd, c->box, eng, side, sink, &run, e) != 0)
         return -1;
     if (run.end == RUN_CANCELLED)
         return PLAY_CANCELLED;
@@ -151,6 +200,8 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         rules_run_reason(&run, why);
     else if (out_len >= 0)
         rules_judge(g, pos, out, (size_t)out_len, move, why);
+    if (why[0] && rules_hit_file_limit(&run, &r->limits, gamedir_output_size(gd)))
+        strcpy(why, "file-limit");
     char text[GAME_MOVE_TEXT_MAX] = "";
     if (!why[0])
         g->move_text(pos, *move, text, sizeof text);
@@ -158,14 +209,21 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
     double referee_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS - run.wall_ms;
     if (add_ply(rec, ply, side, eng->name, text, &run, referee_ms, why[0] ? why : "ok") != 0)
         return err_set(e, 0, 0, "out of memory");
-    if (keep && gamedir_keep_ply(keep, ply, board, board_len, out, out_len, e) != 0)
+    if (keep && (gamedir_keep_ply(keep, ply, board, board_len, out, out_len, e) != 0 ||
+                 gamedir_keep_err(keep, ply, sink, run.err_copied, e) != 0))
         return -1;
+    if (eng->stderr_path) {
+        char header[REC_NAME_MAX + REC_REASON_MAX + 64];
+        snprintf(header, sizeof header, "--- game %ld, ply %d, %s (player %d): %s ---\n",
+                 rec->index, ply, eng->name, side, why[0] ? why : "ok");
+        if (append_stderr(eng->stderr_path, header, sink, &run, e) != 0)
+            return -1;
+    }
     return PLAY_PLAYED;
 }
 
 /* What a game's sandbox needs that must outlive it: each side's own paths
- * and view. The engines run in the game's folder, which is their working
- * directory and their move folder. */
+ * and view (its working directory dir=, its move folder the game's). */
 struct game_box {
     struct sbx_paths own[2];
     struct sbx_view view[2];
@@ -183,9 +241,10 @@ static int game_box_open(struct game_box *gb, const struct play_rules *r,
     if (!r->sandbox || r->sandbox->mode == SBX_NONE)
         return 0;
     for (int s = 0; s < 2; s++) {
-        if (sbx_own_paths(side_engine[s]->argv, folder, &gb->own[s], e) != 0)
+        const struct spec *eng = side_engine[s];
+        if (sbx_own_paths(eng->argv, eng->dir, &gb->own[s], e) != 0)
             return -1;
-        gb->view[s] = (struct sbx_view){ folder, folder, &gb->own[s], r->sandbox };
+        gb->view[s] = (struct sbx_view){ eng->dir, folder, &gb->own[s], r->sandbox };
     }
     return sbx_open(box, gb->view, 2, e);
 }
@@ -227,12 +286,18 @@ int play_game(const struct play_rules *r, long index, long pair,
     if (play_opening(r, pair, pos, rec) != 0)
         return err_set(e, 0, 0, "out of memory");
     struct ply_ctx c = { .keep = r->keep_dir ? keep : NULL, .t0 = clock_wall_ns() };
-    if (gamedir_open(&c.gd, e) != 0)
+    c.sink = stderr_sink(r, side_engine, e);
+    if (c.sink == -2 || gamedir_open(&c.gd, e) != 0) {
+        if (c.sink >= 0)
+            close(c.sink);
         return -1;
+    }
     struct game_box gb;
     if (game_box_open(&gb, r, side_engine, c.gd.path, &c.box, e) != 0) {
         game_box_free(&gb);
         gamedir_close(&c.gd);
+        if (c.sink >= 0)
+            close(c.sink);
         return -1;
     }
     int rc = PLAY_PLAYED, quiet = 0;
@@ -259,6 +324,8 @@ int play_game(const struct play_rules *r, long index, long pair,
     game_box_free(&gb);
     if (c.gd.fd >= 0)
         gamedir_close(&c.gd);
+    if (c.sink >= 0)
+        close(c.sink);
     if (rc != PLAY_PLAYED)
         return rc;
     rec_set_end(rec, result, end, end == REC_FORFEIT ? why : NULL);

@@ -34,7 +34,13 @@ static int report_header(struct tally *t, const cJSON *json, struct err *e)
     const char *name[REC_MAX_ENGINES];
     for (int i = 0; i < h.nengines; i++)
         name[i] = h.engine[i];
-    return tally_init(t, h.nengines, name, e);
+    if (tally_init(t, h.nengines, name, e) != 0)
+        return -1;
+    /* A match log has no "format"; a journal before gauntlets had none either,
+     * but a crosstable of two engines says no more than their pair line. */
+    const cJSON *format = cJSON_GetObjectItemCaseSensitive(json, "format");
+    t->round_robin = !cJSON_IsString(format) || strcmp(format->valuestring, "round-robin") == 0;
+    return 0;
 }
 
 static int report_add(void *ctx, const cJSON *json, int is_header, int line, struct err *e)

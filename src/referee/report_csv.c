@@ -22,7 +22,7 @@ void report_csv(struct tally *t, FILE *out)
                 tally_forfeits(t, i));
     }
     fprintf(out, "\nengine_a,engine_b,games,wins_a,losses_a,draws,elo,elo_margin_95,los,"
-                 "draw_ratio\n");
+                 "draw_ratio,ptnml_ll,ptnml_ld,ptnml_even,ptnml_wd,ptnml_ww,nelo,nelo_margin_95\n");
     for (int ra = 0; ra < t->n; ra++)
         for (int rb = ra + 1; rb < t->n; rb++) {
             struct tally_pair p;
@@ -32,8 +32,13 @@ void report_csv(struct tally *t, FILE *out)
             char es[32], ms[32];
             stats_elo_text(p.elo, es, sizeof es);
             stats_elo_text(p.margin, ms, sizeof ms);
-            fprintf(out, "%s,%s,%ld,%ld,%ld,%ld,%s,%s,%.4f,%.4f\n", t->name[a], t->name[b], p.n,
-                    p.w, p.l, p.d, es, ms, p.los, p.draw_ratio);
+            char ns[32], nms[32];
+            stats_elo_text(p.nelo, ns, sizeof ns);
+            stats_elo_text(p.nelo_margin, nms, sizeof nms);
+            const long *c = p.penta.count;
+            fprintf(out, "%s,%s,%ld,%ld,%ld,%ld,%s,%s,%.4f,%.4f,%ld,%ld,%ld,%ld,%ld,%s,%s\n",
+                    t->name[a], t->name[b], p.n, p.w, p.l, p.d, es, ms, p.los, p.draw_ratio,
+                    c[PENTA_LL], c[PENTA_LD], c[PENTA_EVEN], c[PENTA_WD], c[PENTA_WW], ns, nms);
         }
     if (t->nforfeit)
         fprintf(out, "\nengine,reason,count\n");

@@ -57,6 +57,11 @@ static cJSON *pair(const struct tally *t, int a, int b, const struct tally_pair 
     cJSON_AddItemToObject(j, "elo_margin_95", json_number(p->margin));
     cJSON_AddNumberToObject(j, "los", p->los);
     cJSON_AddNumberToObject(j, "draw_ratio", p->draw_ratio);
+    cJSON *penta = cJSON_AddArrayToObject(j, "pentanomial");   /* LL, LD, WL+DD, WD, WW */
+    for (int k = 0; k < PENTA_OUTCOMES; k++)
+        cJSON_AddItemToArray(penta, cJSON_CreateNumber((double)p->penta.count[k]));
+    cJSON_AddItemToObject(j, "nelo", json_number(p->nelo));
+    cJSON_AddItemToObject(j, "nelo_margin_95", json_number(p->nelo_margin));
     return j;
 }
 

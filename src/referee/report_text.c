@@ -1,7 +1,9 @@
 /*
  * report_text.c - the text report (report_text.h), in the layout cutechess
- * users read: standings, pairs, CPU per move, forfeits.
+ * users read: standings, pairs (with fastchess's pentanomial line), the
+ * crosstable of a round robin, CPU per move, forfeits.
  */
+#include <string.h>
 #include "arena/report_text.h"
 #include "arena/stats.h"
 
@@ -20,6 +22,8 @@ static void standings(const struct tally *t, const int order[], FILE *out)
     }
 }
 
+static void penta_line(const struct tally_pair *p, FILE *out);
+
 static void pairs(const struct tally *t, const int order[], FILE *out)
 {
     fprintf(out, "\nPairs (Elo difference of the first engine, 95%% error margin)\n");
@@ -37,7 +41,55 @@ static void pairs(const struct tally *t, const int order[], FILE *out)
                     "LOS: %.1f %%, DrawRatio: %.1f %%\n",
                     t->name[a], t->name[b], p.n, p.w, p.l, p.d, es, ms, PERCENT * p.los,
                     PERCENT * p.draw_ratio);
+            penta_line(&p, out);
         }
+}
+
+/* The pair's pentanomial counts and normalized Elo, under its line. */
+static void penta_line(const struct tally_pair *p, FILE *out)
+{
+    char es[32], ms[32];
+    stats_elo_text(p->nelo, es, sizeof es);
+    stats_elo_text(p->nelo_margin, ms, sizeof ms);
+    const long *c = p->penta.count;
+    fprintf(out, "  Ptnml(0-2): [%ld, %ld, %ld, %ld, %ld], nElo: %s +/- %s\n", c[PENTA_LL],
+            c[PENTA_LD], c[PENTA_EVEN], c[PENTA_WD], c[PENTA_WW], es, ms);
+}
+
+/* Column width of the crosstable: the longest name, at least a cell. */
+#define CROSS_CELL 12
+
+static int cross_width(const struct tally *t)
+{
+    int w = CROSS_CELL;
+    for (int i = 0; i < t->n; i++)
+        if ((int)strlen(t->name[i]) + 1 > w)
+            w = (int)strlen(t->name[i]) + 1;
+    return w;
+}
+
+/* A round robin's W-L-D of each row engine against each column engine. */
+static void crosstable(const struct tally *t, const int order[], FILE *out)
+{
+    int w = cross_width(t);
+    fprintf(out, "\nCrosstable (W-L-D of the row engine against the column engine)\n%-*s", w,
+            "Engine");
+    for (int c = 0; c < t->n; c++)   /* no padding after the last column */
+        fprintf(out, " %-*s", c + 1 < t->n ? w : 0, t->name[order[c]]);
+    fprintf(out, "\n");
+    for (int r = 0; r < t->n; r++) {
+        int a = order[r];
+        fprintf(out, "%-*s", w, t->name[a]);
+        for (int c = 0; c < t->n; c++) {
+            int b = order[c];
+            char cell[64] = "-";
+            if (a != b)
+                snprintf(cell, sizeof cell, "%ld-%ld-%ld", t->beat[a][b], t->beat[b][a],
+                         t->drew[a][b]);
+            fprintf(out, " %-*s", c + 1 < t->n ? w : 0, cell);
+        }
+        fprintf(out, "\n");
+    }
 }
 
 static void cpu(struct tally *t, const int order[], FILE *out)
@@ -64,6 +116,8 @@ void report_text(struct tally *t, FILE *out)
     tally_standings(t, order);
     standings(t, order, out);
     pairs(t, order, out);
+    if (t->round_robin && t->n > 2)
+        crosstable(t, order, out);
     cpu(t, order, out);
     fprintf(out, "\nForfeits%s\n", t->nforfeit ? "" : ": none");
     for (int k = 0; k < t->nforfeit; k++)

@@ -145,6 +145,13 @@ void rules_run_reason(const struct run_result *r, char *reason)
     }
 }
 
+int rules_hit_file_limit(const struct run_result *r, const struct run_limits *l,
+                         long long out_size)
+{
+    return (r->end == RUN_EXITED || r->end == RUN_SIGNALED) && l->file_limit_kb > 0 &&
+           out_size >= l->file_limit_kb * 1024;
+}
+
 int rules_judge(const struct game *g, const void *before, const char *text, size_t len,
                 int *move, char *reason)
 {

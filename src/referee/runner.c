@@ -3,15 +3,17 @@
  *
  * The deadline is kept by polling the child with waitid(WNOHANG), with no
  * signal handlers and nothing process-wide (several runs may be in flight
- * from several threads). exec failures travel
- * back through a close-on-exec pipe: the parent reads errno, or EOF when the
- * exec succeeded.
+ * from several threads); between polls the referee sleeps in ppoll on the
+ * child's stdout and stderr pipes, so their bytes are read as they come.
+ * exec failures travel back through a close-on-exec pipe: the parent reads
+ * errno, or EOF when the exec succeeded.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@
 #include <unistd.h>
 #include "arena/clock.h"
 #include "arena/runner.h"
+#include "arena/textfile.h"
 
 #define NS_PER_MS 1000000.0
 #define US_PER_MS 1000.0
@@ -40,6 +43,8 @@
 #define MEM_NEAR_DIVISOR 2
 #define PROC_STAT_MAX 512
 #define MEM_SELF_MARGIN_KB 1024
+/* Bytes of one read of the engine's pipes. */
+#define STREAM_CHUNK 4096
 
 static double tv_ms(struct timeval tv)
 {
@@ -212,6 +217,56 @@ long run_proc_limit(uid_t uid, long extra)
     return tasks + extra;
 }
 
+
+/* Appends n bytes to t, keeping the last RUN_TAIL_MAX. */
+static void tail_add(struct run_tail *t, const char *buf, size_t n)
+{
+    t->total += (long long)n;
+    if (n >= RUN_TAIL_MAX) {
+        memcpy(t->text, buf + n - RUN_TAIL_MAX, RUN_TAIL_MAX);
+        t->len = RUN_TAIL_MAX;
+    } else {
+        size_t keep = t->len + n > RUN_TAIL_MAX ? RUN_TAIL_MAX - n : t->len;
+        memmove(t->text, t->text + t->len - keep, keep);
+        memcpy(t->text + keep, buf, n);
+        t->len = keep + n;
+    }
+    t->text[t->len] = '\0';
+}
+
+void run_streams_drain(struct run_streams *s, int chunks)
+{
+    char buf[STREAM_CHUNK];
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < chunks && s->fd[i].fd >= 0; k++) {
+            ssize_t n = read(s->fd[i].fd, buf, sizeof buf);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0)
+                break;   /* EAGAIN: nothing more for now */
+            if (n == 0) {
+                close(s->fd[i].fd);
+                s->fd[i].fd = -1;
+                break;
+            }
+            tail_add(s->tail[i], buf, (size_t)n);
+            long long c = i == 1 && s->copy >= 0 ? n : 0;
+            if (s->copy_left >= 0 && c > s->copy_left)
+                c = s->copy_left;
+            if (c > 0 && tf_write_all(s->copy, buf, (size_t)c) == 0) {
+                *s->copied += c;
+                s->copy_left -= s->copy_left >= 0 ? c : 0;
+            }
+        }
+}
+
+void run_streams_close(struct run_streams *s)
+{
+    for (int i = 0; i < 2; i++)
+        if (s->fd[i].fd >= 0)
+            close(s->fd[i].fd);
+}
+
 void run_apply_limits(const struct run_limits *l)
 {
     if (l->cpu_limit_s > 0) {
@@ -230,7 +285,7 @@ void run_apply_limits(const struct run_limits *l)
 
 /* In the child: never returns. */
 static void child(char *const argv[], const char *cwd, const struct run_limits *l, int err_fd,
-                  pid_t parent)
+                  const int std_w[2], pid_t parent)
 {
     setpgid(0, 0);
     /* If the referee dies (SIGKILL, OOM killer), the engine goes with it
@@ -239,14 +294,14 @@ static void child(char *const argv[], const char *cwd, const struct run_limits *
     prctl(PR_SET_PDEATHSIG, (long)SIGKILL, 0L, 0L, 0L);
     if (getppid() != parent)
         _exit(127);
-    int null = open("/dev/null", O_RDWR);
+    int null = open("/dev/null", O_RDONLY);
     if (null >= 0) {
         dup2(null, STDIN_FILENO);
-        dup2(null, STDOUT_FILENO);
-        dup2(null, STDERR_FILENO);
-        if (null > STDERR_FILENO)
+        if (null > STDIN_FILENO)
             close(null);
     }
+    dup2(std_w[0], STDOUT_FILENO);
+    dup2(std_w[1], STDERR_FILENO);
     run_apply_limits(l);
     int e = 0;
     if (chdir(cwd) != 0)
@@ -260,27 +315,63 @@ static void child(char *const argv[], const char *cwd, const struct run_limits *
     _exit(127);
 }
 
+int run_streams_open(struct run_streams *s, int w[2], int err_copy,
+                     const struct run_limits *limits, struct run_result *r, struct err *e)
+{
+    *s = (struct run_streams){ .tail = { &r->out, &r->err }, .copy = err_copy,
+                               .copy_left = limits->file_limit_kb > 0 ? limits->file_limit_kb * KB
+                                                                      : -1,
+                               .copied = &r->err_copied };
+    for (int i = 0; i < 2; i++) {
+        int p[2];
+        if (pipe2(p, O_CLOEXEC) != 0) {
+            int saved = errno;
+            if (i) {
+                close(s->fd[0].fd);
+                close(w[0]);
+            }
+            return err_set(e, 0, 0, "pipe: %s", strerror(saved));
+        }
+        fcntl(p[0], F_SETFL, O_NONBLOCK);
+        s->fd[i] = (struct pollfd){ .fd = p[0], .events = POLLIN };
+        w[i] = p[1];
+    }
+    return 0;
+}
+
 int run_engine(char *const argv[], const char *cwd, const struct run_limits *limits,
-               struct run_result *r, struct err *e)
+               int err_copy, struct run_result *r, struct err *e)
 {
     memset(r, 0, sizeof *r);
-    int pipefd[2];
-    if (pipe2(pipefd, O_CLOEXEC) != 0)
+    struct run_streams s;
+    int pipefd[2], out[2];
+    if (run_streams_open(&s, out, err_copy, limits, r, e) != 0)
+        return -1;
+    if (pipe2(pipefd, O_CLOEXEC) != 0) {
+        run_streams_close(&s);
+        close(out[0]);
+        close(out[1]);
         return err_set(e, 0, 0, "pipe: %s", strerror(errno));
+    }
     long self_kb = run_self_kb(limits);
     uint64_t t0 = clock_wall_ns();
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
+        run_streams_close(&s);
+        close(out[0]);
+        close(out[1]);
         close(pipefd[0]);
         close(pipefd[1]);
         return err_set(e, 0, 0, "fork: %s", strerror(errno));
     }
     if (pid == 0)
-        child(argv, cwd, limits, pipefd[1], parent);
+        child(argv, cwd, limits, pipefd[1], out, parent);
     /* Also here, so the group exists before we might signal it. */
     setpgid(pid, pid);
     close(pipefd[1]);
+    close(out[0]);
+    close(out[1]);
     int exec_errno = 0;
     ssize_t got = read(pipefd[0], &exec_errno, sizeof exec_errno);
     close(pipefd[0]);
@@ -309,8 +400,10 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
             cancelled = 1;
             break;
         }
-        usleep((useconds_t)step_us);
-        if (step_us < POLL_MAX_US)
+        struct timespec pause = { 0, step_us * 1000 };
+        if (ppoll(s.fd, 2, &pause, NULL) > 0)
+            run_streams_drain(&s, RUN_DRAIN_CHUNKS);
+        else if (step_us < POLL_MAX_US)
             step_us *= 2;
     }
     /* The leader itself: it may have moved to another process group
@@ -326,6 +419,8 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
     r->wall_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS;
     if (limits->reap_all)
         run_sweep();
+    run_streams_drain(&s, RUN_FINAL_CHUNKS);
+    run_streams_close(&s);
     run_take_usage(&ru, r);
     if (got > 0) {
         r->end = RUN_EXEC_FAILED;
@@ -336,16 +431,16 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
     return 0;
 }
 
+long run_self_kb(const struct run_limits *l)
+{
+    return l->mem_limit_mb > 0 ? resident_kb() : 0;
+}
+
 void run_take_usage(const struct rusage *ru, struct run_result *r)
 {
     r->cpu_user_ms = tv_ms(ru->ru_utime);
     r->cpu_sys_ms = tv_ms(ru->ru_stime);
     r->max_rss_kb = ru->ru_maxrss;
-}
-
-long run_self_kb(const struct run_limits *l)
-{
-    return l->mem_limit_mb > 0 ? resident_kb() : 0;
 }
 
 void run_judge(const struct run_limits *l, int status, int timed_out, int cancelled,

@@ -738,9 +738,10 @@ static void on_stop_request(int sig)
 }
 
 /* The engine's side of the vfork: enters its view, gives up every
- * privilege and execs. Never returns; a failure is told through the page.
+ * privilege and execs, its stdout and stderr into std[] (the referee's
+ * pipes; -1: /dev/null). Never returns; a failure is told through the page.
  * Only system calls here: the child shares the init's memory until exec. */
-static void engine_child(const struct init_ctx *in, char *const argv[])
+static void engine_child(const struct init_ctx *in, char *const argv[], const int std[2])
 {
     struct shared *sh = in->box->sh;
     const char *what = "cannot enter its view";
@@ -755,8 +756,8 @@ static void engine_child(const struct init_ctx *in, char *const argv[])
     if (null < 0)
         goto fail;
     dup2(null, STDIN_FILENO);
-    dup2(null, STDOUT_FILENO);
-    dup2(null, STDERR_FILENO);
+    dup2(std[0] >= 0 ? std[0] : null, STDOUT_FILENO);
+    dup2(std[1] >= 0 ? std[1] : null, STDERR_FILENO);
     close_range(STDERR_FILENO + 1, ~0U, 0);
     run_apply_limits(&sh->limits);
     what = "cannot give up its privileges";
@@ -793,8 +794,9 @@ static void sweep_namespace(void)
     }
 }
 
-/* One move: the answer goes into the page. */
-static void serve(struct init_ctx *in)
+/* One move, its stdout and stderr into std[] (closed here): the answer
+ * goes into the page. */
+static void serve(struct init_ctx *in, int std[2])
 {
     struct shared *sh = in->box->sh;
     sh->failed = sh->exec_errno = sh->status = 0;
@@ -802,6 +804,9 @@ static void serve(struct init_ctx *in)
     sh->wall_ms = 0;
     int v = sh->view;
     if (in->setup_failure[0] || v < 0 || v >= in->box->n || in->tree[v] < 0) {
+        for (int i = 0; i < 2; i++)
+            if (std[i] >= 0)
+                close(std[i]);
         /* View -1: the probe asks how the setup went. */
         sh->failed = in->setup_failure[0] || v != -1;
         snprintf(sh->msg, sizeof sh->msg, "%s",
@@ -819,7 +824,11 @@ static void serve(struct init_ctx *in)
     uint64_t t0 = clock_wall_ns();
     pid_t pid = vfork();
     if (pid == 0)
-        engine_child(in, argv);
+        engine_child(in, argv, std);
+    /* The engine has them now: the pipes end when its processes do. */
+    for (int i = 0; i < 2; i++)
+        if (std[i] >= 0)
+            close(std[i]);
     if (pid < 0) {
         sh->failed = 1;
         snprintf(sh->msg, sizeof sh->msg, "vfork: %s", strerror(errno));
@@ -832,6 +841,24 @@ static void serve(struct init_ctx *in)
         ;
     sh->wall_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS;
     sweep_namespace();
+}
+
+/* Reads a request's byte from sock, and the two descriptors that come with
+ * it (the engine's stdout and stderr) into std, -1 each when none came.
+ * Returns what recvmsg returns. */
+static ssize_t recv_request(int sock, int std[2])
+{
+    char c, control[CMSG_SPACE(2 * sizeof(int))];
+    struct iovec iov = { &c, 1 };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+                        .msg_controllen = sizeof control };
+    std[0] = std[1] = -1;
+    ssize_t n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
+    struct cmsghdr *cm = n == 1 ? CMSG_FIRSTHDR(&m) : NULL;
+    if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
+        cm->cmsg_len == CMSG_LEN(2 * sizeof(int)))
+        memcpy(std, CMSG_DATA(cm), 2 * sizeof(int));
+    return n;
 }
 
 /* Closes every descriptor but keep: the init holds nothing of the
@@ -906,14 +933,14 @@ static void init_main(const struct sbx *box, int sock)
     sa.sa_flags = SA_RESTART;
     sigaction(SIGUSR1, &sa, NULL);
     for (;;) {
-        char c;
-        ssize_t n = read(sock, &c, 1);
+        int std[2];
+        ssize_t n = recv_request(sock, std);
         if (n < 0 && errno == EINTR)
             continue;
         if (n != 1)
             for (;;)
                 pause();   /* the referee is done: it kills us */
-        serve(&in);
+        serve(&in, std);
         if (write(sock, "d", 1) != 1)
             for (;;)
                 pause();
@@ -1086,12 +1113,33 @@ static int put_request(struct shared *sh, int view, char *const argv[], const ch
     return 0;
 }
 
+/* Sends the request's byte, with the write ends of the engine's stdout
+ * and stderr pipes (w; NULL: none). 0, or -1 with errno. */
+static int send_request(int sock, char what, const int w[2])
+{
+    char control[CMSG_SPACE(2 * sizeof(int))];
+    memset(control, 0, sizeof control);
+    struct iovec iov = { &what, 1 };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+    if (w) {
+        m.msg_control = control;
+        m.msg_controllen = sizeof control;
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN(2 * sizeof(int));
+        memcpy(CMSG_DATA(cm), w, 2 * sizeof(int));
+    }
+    return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
 /* Waits for the init's answer to the move sent at t0, asking it to stop the
- * move at the deadline or on cancel. Returns 1 when the answer came, 0 when
- * the init had to be killed (no answer within SBX_STOP_GRACE_MS), -1 with e
- * when the init is gone. */
+ * move at the deadline or on cancel, and drains st (NULL: none) meanwhile.
+ * Returns 1 when the answer came, 0 when the init had to be killed (no
+ * answer within SBX_STOP_GRACE_MS), -1 with e when the init is gone. */
 static int await_answer(struct sbx *box, uint64_t t0, const struct run_limits *l,
-                        int *timed_out, int *cancelled, struct err *e)
+                        struct run_streams *st, int *timed_out, int *cancelled,
+                        struct err *e)
 {
     double stop_at = -1;   /* ms since t0 when we asked it to stop */
     for (;;) {
@@ -1111,11 +1159,15 @@ static int await_answer(struct sbx *box, uint64_t t0, const struct run_limits *l
         int wait_ms = (int)(until - now) + 1;
         if (stop_at < 0 && l->cancel && wait_ms > CANCEL_POLL_MS)
             wait_ms = CANCEL_POLL_MS;
-        struct pollfd p = { box->sock, POLLIN, 0 };
-        int ready = poll(&p, 1, wait_ms);
+        struct pollfd p[3] = { { box->sock, POLLIN, 0 }, { -1, POLLIN, 0 }, { -1, POLLIN, 0 } };
+        for (int i = 0; st && i < 2; i++)
+            p[1 + i].fd = st->fd[i].fd;
+        int ready = poll(p, 3, wait_ms);
         if (ready < 0 && errno != EINTR)
             return err_set(e, 0, 0, "poll: %s", strerror(errno));
-        if (ready <= 0)
+        if (st && ready > 0 && (p[1].revents || p[2].revents))
+            run_streams_drain(st, RUN_DRAIN_CHUNKS);
+        if (ready <= 0 || !p[0].revents)
             continue;
         char c;
         ssize_t got = read(box->sock, &c, 1);
@@ -1129,7 +1181,8 @@ static int await_answer(struct sbx *box, uint64_t t0, const struct run_limits *l
 }
 
 int sbx_run(struct sbx *box, int view, char *const argv[], const char *cwd,
-            const struct run_limits *limits, struct run_result *r, struct err *e)
+            const struct run_limits *limits, int err_copy, struct run_result *r,
+            struct err *e)
 {
     assert(box && view >= 0 && view < box->n && argv && argv[0] && cwd && limits);
     assert(limits->timeout_ms > 0);
@@ -1139,12 +1192,22 @@ int sbx_run(struct sbx *box, int view, char *const argv[], const char *cwd,
     struct shared *sh = box->sh;
     if (put_request(sh, view, argv, cwd, limits, e) != 0)
         return -1;
+    struct run_streams st;
+    int w[2];
+    if (run_streams_open(&st, w, err_copy, limits, r, e) != 0)
+        return -1;
     long self_kb = run_self_kb(limits);
     uint64_t t0 = clock_wall_ns();
-    if (write(box->sock, "r", 1) != 1)
-        return err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
+    int sent = send_request(box->sock, 'r', w);
+    close(w[0]);
+    close(w[1]);
     int timed_out = 0, cancelled = 0;
-    int answered = await_answer(box, t0, limits, &timed_out, &cancelled, e);
+    int answered = sent != 0 ? err_set(e, 0, 0, "cannot reach the sandbox's init: %s",
+                                       strerror(errno))
+                             : await_answer(box, t0, limits, &st, &timed_out, &cancelled, e);
+    /* Every process that held the pipes is gone, or the init is killed. */
+    run_streams_drain(&st, RUN_FINAL_CHUNKS);
+    run_streams_close(&st);
     if (answered < 0)
         return -1;
     if (!answered) {
@@ -1175,9 +1238,9 @@ int sbx_probe(struct err *e)
     box->sh->seq++;
     struct run_limits l = { .timeout_ms = 10 * SBX_STOP_GRACE_MS };
     int timed_out = 0, cancelled = 0, rc = 0;
-    if (write(box->sock, "p", 1) != 1)
+    if (send_request(box->sock, 'p', NULL) != 0)
         rc = err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
-    else if ((rc = await_answer(box, clock_wall_ns(), &l, &timed_out, &cancelled, e)) == 0)
+    else if ((rc = await_answer(box, clock_wall_ns(), &l, NULL, &timed_out, &cancelled, e)) == 0)
         rc = err_set(e, 0, 0, "the engines' sandbox does not answer" NONE_HINT);
     else if (rc > 0)
         rc = box->sh->failed ? err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT,

@@ -35,6 +35,7 @@ void tally_free(struct tally *t)
     for (int i = 0; i < t->n; i++)
         free(t->cpu[i]);
     free(t->overhead);
+    free(t->half);
 }
 
 static int add_sample(double **v, long *n, long *cap, double x)
@@ -68,6 +69,32 @@ static void add_forfeit(struct tally *t, int engine, const char *reason)
     t->forfeit[k].count++;
 }
 
+/* Pairs the game with its pair's other game when that is in, else keeps it
+ * waiting. side: the game's engines; points1: side 1's half points. */
+static int add_half(struct tally *t, long pair, const int side[2], int points1)
+{
+    for (long k = t->nhalf - 1; k >= 0; k--) {
+        struct tally_half *h = &t->half[k];
+        if (h->pair != pair || h->first != side[1] || h->second != side[0])
+            continue;
+        int a = h->first, b = h->second, later = 2 - points1;   /* a played side 2 now */
+        penta_add(&t->penta[a][b], h->half_points, later);
+        penta_add(&t->penta[b][a], 2 - h->half_points, 2 - later);
+        *h = t->half[--t->nhalf];
+        return 0;
+    }
+    if (t->nhalf == t->caphalf) {
+        long grow = t->caphalf ? 2 * t->caphalf : 64;
+        struct tally_half *grown = realloc(t->half, (size_t)grow * sizeof *grown);
+        if (!grown)
+            return -1;
+        t->half = grown;
+        t->caphalf = grow;
+    }
+    t->half[t->nhalf++] = (struct tally_half){ pair, side[0], side[1], points1 };
+    return 0;
+}
+
 int tally_add(struct tally *t, const struct game_record *rec, struct err *e)
 {
     if (!rec->player[0][0] || !rec->player[1][0] || rec->result == REC_NO_RESULT ||
@@ -91,6 +118,9 @@ int tally_add(struct tally *t, const struct game_record *rec, struct err *e)
         t->drew[side[0]][side[1]]++;
         t->drew[side[1]][side[0]]++;
     }
+    int points1 = winner == REC_WIN_1 ? 2 : winner == REC_WIN_2 ? 0 : 1;
+    if (rec->pair >= 0 && add_half(t, rec->pair, side, points1) != 0)
+        return err_set(e, 0, 0, "out of memory");
     for (int k = 0; k < rec->nmoves; k++) {
         const struct rec_move *m = &rec->moves[k];
         if (m->side != 1 && m->side != 2)
@@ -135,12 +165,6 @@ long tally_forfeits(const struct tally *t, int i)
     return n;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 struct tally_cpu tally_cpu(struct tally *t, int i)
 {
     assert(i >= 0 && i < t->n);
@@ -148,7 +172,7 @@ struct tally_cpu tally_cpu(struct tally *t, int i)
     long n = t->ncpu[i];
     if (n == 0)
         return c;
-    qsort(t->cpu[i], (size_t)n, sizeof *t->cpu[i], by_value);
+    stats_sort(t->cpu[i], n);
     double sum = 0;
     for (long k = 0; k < n; k++)
         sum += t->cpu[i][k];
@@ -163,7 +187,7 @@ int tally_overhead(struct tally *t, double *median, double *p95)
 {
     if (t->noverhead == 0)
         return 0;
-    qsort(t->overhead, (size_t)t->noverhead, sizeof *t->overhead, by_value);
+    stats_sort(t->overhead, t->noverhead);
     *median = stats_percentile(t->overhead, t->noverhead, 50);
     *p95 = stats_percentile(t->overhead, t->noverhead, 95);
     return 1;
@@ -181,5 +205,7 @@ int tally_pair(const struct tally *t, int a, int b, struct tally_pair *p)
     stats_elo_interval(p->w, p->l, p->d, &p->elo, &p->margin);
     p->los = stats_los(p->w, p->l);
     p->draw_ratio = (double)p->d / (double)p->n;
+    p->penta = t->penta[a][b];
+    penta_nelo(&p->penta, &p->nelo, &p->nelo_margin);
     return 0;
 }

@@ -70,6 +70,8 @@ cJSON *tour_header(const struct tour_config *c)
         cJSON_AddNumberToObject(s, "elo1", c->sprt.elo1);
         cJSON_AddNumberToObject(s, "alpha", c->sprt.alpha);
         cJSON_AddNumberToObject(s, "beta", c->sprt.beta);
+        if (!c->sprt.trinomial)
+            cJSON_AddStringToObject(s, "model", penta_model_name(c->sprt.model));
     } else {
         cJSON_AddNullToObject(h, "sprt");
     }
@@ -173,7 +175,9 @@ static double sprt_llr(const struct run_state *s, double *lo, double *hi)
     const struct tour_sprt *p = &s->c->sprt;
     long w = s->tally.beat[0][1], l = s->tally.beat[1][0], d = s->tally.drew[0][1];
     stats_sprt_bounds(p->alpha, p->beta, lo, hi);
-    return stats_sprt_llr(w, l, d, p->elo0, p->elo1);
+    if (p->trinomial)
+        return stats_sprt_llr(w, l, d, p->elo0, p->elo1);
+    return penta_llr(&s->tally.penta[0][1], p->model, PENTA_EXACT, p->elo0, p->elo1);
 }
 
 static void sprt_check(struct run_state *s)
@@ -345,8 +349,29 @@ static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
     return rc;
 }
 
-int tour_run(const struct tour_config *c, FILE *out, struct err *e)
+/* journal_scan on the header only: sets *old when its "sprt" is an object
+ * without "model" (a journal from before the models, tournament.h). */
+static int sprt_without_model(void *ctx, const cJSON *json, int is_header, int line,
+                              struct err *e)
 {
+    (void)line, (void)e;
+    const cJSON *sprt = cJSON_GetObjectItemCaseSensitive(json, "sprt");
+    *(int *)ctx = is_header && cJSON_IsObject(sprt) &&
+                  !cJSON_GetObjectItemCaseSensitive(sprt, "model");
+    return 1;   /* stop after the first record */
+}
+
+int tour_run(const struct tour_config *config, FILE *out, struct err *e)
+{
+    /* Resuming an old journal's SPRT without model= continues its test. */
+    struct tour_config resumed = *config;
+    const struct tour_config *c = &resumed;
+    if (c->resume && c->journal && c->sprt.on && !c->sprt.model_given) {
+        struct err ignored = { 0 };   /* journal_open reports a bad journal */
+        int old = 0;
+        journal_scan(c->journal, sprt_without_model, &old, &ignored);
+        resumed.sprt.trinomial = old;
+    }
     struct run_state s;
     int bad_journal = 0;
     int rc = run_open(&s, c, out, &bad_journal, e);

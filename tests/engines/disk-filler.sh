@@ -4,7 +4,7 @@
 # referee's limit (1 MiB):
 #   die     SIGXFSZ ends the engine: file-limit
 #   ignore  SIGXFSZ ignored, the write fails (EFBIG) and it exits 0 with a
-#           file of the limit's size: oversized
+#           file of the limit's size: file-limit all the same
 . "${0%/*}/pidlog.sh"
 pidlog_self
 [ "$1" = ignore ] && trap '' XFSZ

@@ -9,7 +9,8 @@
  *     every other file the suite reads;
  *   - an accepted file leaves settings the command line could have given:
  *     each value within its option's range, at most TOUR_MAX_ENGINES
- *     engines, each with a program word and a name.
+ *     engines; resolved (spec.h), each has a program word and a name of its
+ *     own, or resolving says why not.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +18,21 @@
 #include "arena/search.h"
 #include "fuzz.h"
 
-static void check_settings(const struct ref_settings *s)
+static void check_settings(struct ref_settings *s)
 {
-    const struct tour_config *t = &s->t;
+    struct tour_config *t = &s->t;
     FUZZ_CHECK(t->nengines >= 0 && t->nengines <= TOUR_MAX_ENGINES, "%d engines", t->nengines);
-    for (int i = 0; i < t->nengines; i++)
-        FUZZ_CHECK(t->engine[i].argc >= 1 && t->engine[i].argv[0][0] && t->engine[i].name[0],
-                   "engine %d: %d words, name '%s'", i, t->engine[i].argc, t->engine[i].name);
+    struct err e = { 0, 0, "" };
+    if (spec_resolve_all(t->engine, t->nengines, &s->each, 0, &e) != 0)
+        fuzz_check_err(&e, 0, "resolving the engines");
+    else
+        for (int i = 0; i < t->nengines; i++) {
+            FUZZ_CHECK(t->engine[i].argc >= 1 && t->engine[i].argv[0][0] && t->engine[i].name[0],
+                       "engine %d: %d words, name '%s'", i, t->engine[i].argc, t->engine[i].name);
+            for (int j = 0; j < i; j++)
+                FUZZ_CHECK(strcmp(t->engine[i].name, t->engine[j].name) != 0,
+                           "engines %d and %d: one name '%s'", j, i, t->engine[i].name);
+        }
     FUZZ_CHECK(t->rules.depth >= 1 && t->rules.depth <= SEARCH_MAX_DEPTH, "depth %d",
                t->rules.depth);
     FUZZ_CHECK(t->rules.random_plies >= 0 && t->rules.random_plies <= GAME_MAX_MOVES,

@@ -14,6 +14,8 @@
  * is playable.
  */
 #include <assert.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include "arena/c4solver.h"
 #include "arena/check.h"
 #include "arena/clock.h"
@@ -59,6 +61,8 @@ static inline int budget_spent(struct c4s *s)
 {
     if (s->aborted)
         return 1;
+    if (s->stop && __atomic_load_n(s->stop, __ATOMIC_RELAXED))
+        s->aborted = 1;
     /* A node budget is exact (a compare); the clock is read only every
      * BUDGET_CHECK_NODES nodes, since reading it costs more than a node. */
     if ((s->node_budget && s->nodes > s->node_budget)
@@ -74,7 +78,7 @@ static inline int enter_node(struct c4s *s)
     s->nodes++;
     if (!s->tt.far_mode && s->nodes > s->tt.small_nodes)
         c4tt_enter_far(&s->tt);
-    return (s->node_budget || s->deadline_ns) && budget_spent(s);
+    return s->watch && budget_spent(s);
 }
 
 /* The key the current call files (cur, mask) under: the canonical one when
@@ -229,6 +233,20 @@ static inline int order_moves(const struct node *n, uint64_t next, struct child 
     return k;
 }
 
+/* 1 when one of the k moves of ch leaves the opponent no move that does not
+ * lose at once: n wins with its second disc (*v that score). Else lowers
+ * beta to a win with the third disc; 1 when that closes the window. */
+static inline int narrow_by_children(const struct node *n, const struct child *ch, int k,
+                                     struct window *w, int *v)
+{
+    for (int i = 0; i < k; i++)
+        if (!c4_non_losing_moves(n->mask | ch[i].move, ch[i].wins)) {
+            *v = (C4_CELLS - 1 - n->moves) / 2;
+            return 1;
+        }
+    return lower_beta(w, (C4_CELLS - 3 - n->moves) / 2, v);
+}
+
 static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, uint64_t opp_win, int moves,
                    int alpha, int beta);
 
@@ -267,6 +285,9 @@ static inline int search_moves(struct c4s *s, const struct node *n, uint64_t nex
     }
     if (!cut) {
         k = order_moves(n, next, ch);
+        int v;
+        if (narrow_by_children(n, ch, k, &w, &v))
+            return v;
         for (int i = 0; i < k && !cut; i++) {
             cut = search_child(s, n, &ch[i], &w, &best);
             if (s->aborted)
@@ -302,6 +323,12 @@ static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, uint64_t opp_win,
         return -(C4_CELLS - moves) / 2;
     if (moves >= C4_CELLS - 2)
         return 0;   /* two cells left, neither side can win: a draw */
+    /* One move left (most often a forced block): its child's value is the
+     * node's, and the table would only remember what the child's entry
+     * holds. */
+    if (!(next & (next - 1)))
+        return -negamax(s, cur ^ mask, mask | next, c4_winning_cells(cur | next, mask | next),
+                        moves + 1, -beta, -alpha);
     struct node n = { .cur = cur, .mask = mask, .moves = moves };
     n.key = node_key(s, cur, mask, &n.mirrored);
     /* An exact score is an answer for any window. */
@@ -315,6 +342,15 @@ static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, uint64_t opp_win,
         || etc_cutoff(s, &n, next, w.beta, &v))
         return v;
     return search_moves(s, &n, next, hint, w);
+}
+
+/* A helper's null window: helper j probes j/2 + 1 above or below the main
+ * search's med (odd j above), kept within [lo, hi - 1] so that it still
+ * narrows to the score. */
+static int jitter_window(int lo, int hi, int med, int j)
+{
+    int shifted = med + (j % 2 ? 1 : -1) * (j / 2 + 1);
+    return shifted < lo ? lo : shifted > hi - 1 ? hi - 1 : shifted;
 }
 
 /* The score of (cur, mask) with `moves` discs, not finished. */
@@ -336,6 +372,8 @@ static int solve_node(struct c4s *s, uint64_t cur, uint64_t mask, int moves, int
             med = lo / 2;
         else if (med >= 0 && hi / 2 > med)
             med = hi / 2;
+        if (s->jitter)
+            med = jitter_window(lo, hi, med, s->jitter);
         int r = negamax(s, cur, mask, opp_win, moves, med, med + 1);
         if (s->aborted)
             return C4S_UNKNOWN;
@@ -364,15 +402,62 @@ static void begin_call(struct c4s *s, const struct c4_pos *p, uint64_t *cur, uin
     assert(!c4_has_four(p->disc[0]) && !c4_has_four(p->disc[1]));
     s->mirror = (c4key_mirror(*cur) & (*cur ^ *mask)) == 0;
     c4tt_begin_call(&s->tt);
+    s->watch = s->node_budget || s->deadline_ns || s->stop;
     s->nodes = 0;
     s->aborted = 0;
 }
 
-int c4s_solve(struct c4s *s, const struct c4_pos *p, int weak)
+static int solve_one(struct c4s *s, const struct c4_pos *p, int weak)
 {
     uint64_t cur, mask;
     begin_call(s, p, &cur, &mask);
     return solve_node(s, cur, mask, p->moves, weak);
+}
+
+/* A helper's part of a threaded call. */
+struct helper_job {
+    struct c4s *h;
+    const struct c4_pos *p;
+    int weak;
+};
+
+static void *run_helper(void *arg)
+{
+    struct helper_job *job = arg;
+    solve_one(job->h, job->p, job->weak);
+    return NULL;
+}
+
+/* Lazy SMP: the helpers search p until the main search (s) knows its score.
+ * A helper that cannot start leaves the work to the others. */
+static int solve_threaded(struct c4s *s, const struct c4_pos *p, int weak)
+{
+    int stop = 0, n = s->threads - 1;
+    pthread_t tid[C4S_MAX_THREADS];
+    struct helper_job job[C4S_MAX_THREADS];
+    int started[C4S_MAX_THREADS] = { 0 };
+    for (int i = 0; i < n; i++) {
+        struct c4s *h = &s->helper[i];
+        h->book = s->book;
+        h->stop = &stop;
+        job[i] = (struct helper_job){ .h = h, .p = p, .weak = weak };
+        started[i] = pthread_create(&tid[i], NULL, run_helper, &job[i]) == 0;
+    }
+    int v = solve_one(s, p, weak);
+    __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+    for (int i = 0; i < n; i++)
+        if (started[i]) {
+            pthread_join(tid[i], NULL);
+            s->nodes += s->helper[i].nodes;
+        }
+    return v;
+}
+
+int c4s_solve(struct c4s *s, const struct c4_pos *p, int weak)
+{
+    if (s->threads > 1)
+        return solve_threaded(s, p, weak);
+    return solve_one(s, p, weak);
 }
 
 /* The score of playing column c (a legal move bit m) from p, (cur, mask)
@@ -460,18 +545,51 @@ int c4s_best_move(struct c4s *s, const struct c4_pos *p, int *score)
 
 int c4s_init(struct c4s *s, size_t tt_bytes)
 {
-    *s = (struct c4s){ 0 };
+    *s = (struct c4s){ .threads = 1 };
     return c4tt_init(&s->tt, tt_bytes);
+}
+
+static void free_helpers(struct c4s *s)
+{
+    for (int i = 0; i < s->threads - 1; i++)
+        c4tt_free(&s->helper[i].tt);
+    free(s->helper);
+    s->helper = NULL;
+    s->threads = 1;
 }
 
 void c4s_free(struct c4s *s)
 {
+    free_helpers(s);
     c4tt_free(&s->tt);
 }
 
 void c4s_clear(struct c4s *s)
 {
     c4tt_clear(&s->tt);
+    for (int i = 0; i < s->threads - 1; i++)
+        c4tt_clear(&s->helper[i].tt);
+}
+
+int c4s_set_threads(struct c4s *s, int threads)
+{
+    assert(threads >= 1 && threads <= C4S_MAX_THREADS);
+    free_helpers(s);
+    if (threads == 1)
+        return 0;
+    s->helper = calloc((size_t)threads - 1, sizeof *s->helper);
+    if (!s->helper)
+        return -1;
+    for (int i = 0; i < threads - 1; i++) {
+        s->helper[i] = (struct c4s){ .threads = 1, .jitter = i + 1 };
+        if (c4tt_init_sharing(&s->helper[i].tt, &s->tt) != 0) {
+            s->threads = i + 1;
+            free_helpers(s);
+            return -1;
+        }
+    }
+    s->threads = threads;
+    return 0;
 }
 
 void c4s_set_book(struct c4s *s, const struct c4book *book)

@@ -36,6 +36,20 @@ static uint64_t *table_alloc(size_t bytes)
     return t;
 }
 
+/* Sizes t's near table for a far table of far_buckets buckets: NEAR_TT_BYTES,
+ * or the far table's size when that is smaller (callers that solve many
+ * tiny inputs ask for the smallest table so that each init clears little;
+ * a far table no larger is in the caches already). */
+static void size_near(struct c4tt *t, size_t far_buckets)
+{
+    t->near_buckets = NEAR_TT_BYTES / TT_BUCKET_BYTES;
+    if (t->near_buckets > far_buckets)
+        t->near_buckets = far_buckets;
+    t->near_bits = __builtin_ctzll(t->near_buckets);
+    assert(t->near_buckets == (size_t)1 << t->near_bits);
+    t->small_nodes = SMALL_SEARCH_NODES;
+}
+
 int c4tt_init(struct c4tt *t, size_t tt_bytes)
 {
     memset(t, 0, sizeof *t);
@@ -43,17 +57,9 @@ int c4tt_init(struct c4tt *t, size_t tt_bytes)
     while (n * 2 <= want)
         n *= 2;
     t->buckets = n;
-    /* A far table no larger than the near one is in the caches already;
-     * the near one then only needs its size (callers that solve many tiny
-     * inputs ask for the smallest table so that each init clears little). */
-    t->near_buckets = NEAR_TT_BYTES / TT_BUCKET_BYTES;
-    if (t->near_buckets > n)
-        t->near_buckets = n;
     t->bucket_bits = __builtin_ctzll(t->buckets);
-    t->near_bits = __builtin_ctzll(t->near_buckets);
     assert(t->buckets == (size_t)1 << t->bucket_bits);
-    assert(t->near_buckets == (size_t)1 << t->near_bits);
-    t->small_nodes = SMALL_SEARCH_NODES;
+    size_near(t, n);
     t->slot = table_alloc(n * TT_BUCKET_BYTES);
     t->near = table_alloc(t->near_buckets * TT_BUCKET_BYTES);
     if (!t->slot || !t->near) {
@@ -66,16 +72,34 @@ int c4tt_init(struct c4tt *t, size_t tt_bytes)
     return 0;
 }
 
+int c4tt_init_sharing(struct c4tt *t, const struct c4tt *owner)
+{
+    memset(t, 0, sizeof *t);
+    assert(owner->slot && !owner->far_borrowed);
+    t->slot = owner->slot;
+    t->buckets = owner->buckets;
+    t->bucket_bits = owner->bucket_bits;
+    t->far_borrowed = 1;
+    size_near(t, t->buckets);
+    t->near = table_alloc(t->near_buckets * TT_BUCKET_BYTES);
+    if (!t->near)
+        return -1;
+    c4tt_clear(t);
+    return 0;
+}
+
 void c4tt_free(struct c4tt *t)
 {
-    free(t->slot);
+    if (!t->far_borrowed)
+        free(t->slot);
     free(t->near);
     t->slot = t->near = NULL;
 }
 
 void c4tt_clear(struct c4tt *t)
 {
-    memset(t->slot, 0, t->buckets * TT_BUCKET_BYTES);
+    if (!t->far_borrowed)
+        memset(t->slot, 0, t->buckets * TT_BUCKET_BYTES);
     memset(t->near, 0, t->near_buckets * TT_BUCKET_BYTES);
 }
 
@@ -88,7 +112,7 @@ void c4tt_enter_far(struct c4tt *t)
     assert(!t->far_mode);
     t->far_mode = 1;
     for (size_t i = 0; i < 2 * t->near_buckets; i++) {
-        uint64_t e = t->near[i];
+        uint64_t e = c4tt_load(&t->near[i]);
         int max_empty = (int)(e >> C4TT_WORK_SHIFT) * C4TT_WORK_DIV + C4TT_WORK_DIV - 1;
         if (c4tt_entry_bound(e) && max_empty > C4TT_NEAR_MAX_EMPTY)
             c4tt_store_far(c4tt_bucket_in(t->slot, t->bucket_bits, e & C4KEY_MASK), e);

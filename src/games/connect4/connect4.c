@@ -11,8 +11,11 @@
  * position); the Q-learning player's attributes (qfunc.h) know these rules;
  * the SPFIAR seed's evaluation (spfiar.h) may replace the leaf evaluation.
  */
+#include <limits.h>
 #include <stdlib.h>
+#include "arena/c4book.h"
 #include "arena/c4solver.h"
+#include "arena/datadir.h"
 #include "arena/qfunc.h"
 #include "arena/spfiar.h"
 #include "board.h"
@@ -70,15 +73,26 @@ static void c4_print_over(FILE *out, const void *state)
 }
 
 /* The solver's best move (c4solver.h: quickest win, slowest loss, lowest
- * column). A table it cannot get at full size it takes small: slower, still
- * perfect. */
+ * column), with the installed opening book (datadir.h) when there is one:
+ * the empty board's children are in it, so the first move costs a look-up
+ * instead of a minute's solve. No book, or one that does not read, only
+ * makes the solve slower, never different: a book holds exact scores. A
+ * table it cannot get at full size it takes small: slower, still perfect. */
 static int c4_perfect(const void *state)
 {
     struct c4s s;
     if (c4s_init(&s, (size_t)C4S_DEFAULT_TT_MB << 20) != 0 && c4s_init(&s, 0) != 0)
         return -1;
+    char path[PATH_MAX];
+    struct c4book book;
+    struct err e;
+    int has_book = c4book_load(datadir_path(DATA_C4_BOOK, path, sizeof path), &book, &e) == 0;
+    if (has_book)
+        c4s_set_book(&s, &book);
     int move = c4s_best_move(&s, state, NULL);
     c4s_free(&s);
+    if (has_book)
+        c4book_free(&book);
     return move;
 }
 

@@ -1,0 +1,278 @@
+/*
+ * test_e2e_student.c - a student's first match (issue "A student's first
+ * match works"), end to end: a Python engine given by a relative path from
+ * its own dir= plays a clean match; SPECs written as cutechess users write
+ * them (any order, blanks or commas, --each, per-engine depth= and args=);
+ * default names made unique and reported apart; two engines given one
+ * name, an unknown SPEC key and a program that does not exist stop the
+ * referee before any game; a Python traceback in the engine's stderr= file
+ * and in --keep-files; a Python engine past the file-size limit loses by
+ * file-limit.
+ */
+#include <criterion/criterion.h>
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "e2e_util.h"
+
+#define EXIT_BAD 2
+#define SPEC_MAX (2 * PATH_MAX + 256)
+
+/* dir/sub: a student's folder holding copies of tests/engines/python. */
+static void student_folder(const char *dir, const char *sub)
+{
+    char src[PATH_MAX], cmd[3 * PATH_MAX];
+    e2e_repo_path("tests/engines/python", src, sizeof src);
+    snprintf(cmd, sizeof cmd, "mkdir '%s/%s' && cp '%s'/*.py '%s'/*.txt '%s/%s'", dir, sub, src,
+             src, dir, sub);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+/* The engines run Debian's python3 (scripts/install-deps.sh installs it),
+ * not a version manager's shim found earlier in PATH: pyenv's takes seconds
+ * to start on a loaded machine, and an engine's time is its own. */
+static void use_system_python(void)
+{
+    cr_assert_eq(setenv("PATH", "/usr/bin:/bin", 1), 0);
+}
+
+static cJSON *read_log(const char *dir, const char *name)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *text = e2e_slurp(path, NULL);
+    cr_assert_not_null(text, "no log %s", path);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    cr_assert_not_null(root, "%s does not parse", path);
+    return root;
+}
+
+static const cJSON *log_engine(const cJSON *root, int i)
+{
+    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "engines"), i);
+}
+
+/* The README's own form with a relative script: the engine runs in its
+ * dir= (it reads columns.txt there and imports board.py), its script is
+ * made absolute, and every game is a normal one. */
+Test(e2e_student, python_engine_by_relative_path_from_its_dir, .timeout = 300)
+{
+    use_system_python();
+    char *dir = e2e_tmpdir(), engine[PATH_MAX];
+    student_folder(dir, "alice");
+    e2e_bin_path("engine", engine, sizeof engine);
+    char b[SPEC_MAX];
+    snprintf(b, sizeof b, "%s one-move --game connect4", engine);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine",
+            "name=alice dir=alice cmd=python3 first.py one-move", "--engine", b, "--games", "2",
+            "--depth", "1", "--log", "log.json", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_null(strstr(r.out, "forfeits"), "stdout:\n%s", r.out);
+    cr_assert_not_null(strstr(r.out, "Finished game 2 (engine vs alice): "), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "Score of alice vs engine: "), "%s", r.out);
+    cJSON *log = read_log(dir, "log.json");
+    const cJSON *alice = log_engine(log, 0);
+    char want[PATH_MAX];
+    snprintf(want, sizeof want, "%s/alice", dir);
+    cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(alice, "dir")->valuestring, want);
+    snprintf(want, sizeof want, "%s/alice/first.py", dir);
+    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(alice, "cmd");
+    cr_expect_str_eq(cJSON_GetArrayItem(cmd, 0)->valuestring, "python3");
+    cr_expect_str_eq(cJSON_GetArrayItem(cmd, 1)->valuestring, want);
+    cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(log_engine(log, 1), "dir")->valuestring,
+                     dir);
+    cJSON_Delete(log);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* cutechess order, blanks and commas, --each with the command, depth= and
+ * args= per engine: each engine got its own {depth} (it writes it into a
+ * file named after args=, in its working directory, which only --sandbox
+ * none lets it write), and the log records it. */
+Test(e2e_student, cutechess_order_specs_and_each, .timeout = 60)
+{
+    char *dir = e2e_tmpdir(), engine[PATH_MAX], each[SPEC_MAX];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(each, sizeof each,
+             "cmd=sh -c 'echo $3 >> $0.txt; exec %s one-move --game connect4 \"$1\" \"$2\" $3', "
+             "depth=5",
+             engine);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--each", each, "--engine",
+            "depth=1 args=one {in} {out} {depth} name=d1", "--engine",
+            "name=d2,args=two {in} {out} {depth},depth=2", "--games", "2", "--log", "log.json",
+            "--sandbox", "none", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.out, "Finished game 1 (d1 vs d2): "), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "Score of d1 vs d2: "), "%s", r.out);
+    char path[PATH_MAX];
+    const char *const files[2] = { "one.txt", "two.txt" }, *const depth[2] = { "1\n", "2\n" };
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        char *text = e2e_slurp(path, NULL);
+        cr_assert_not_null(text, "engine %d never ran in %s", i + 1, dir);
+        for (const char *p = text; *p; p += 2)
+            cr_assert(strncmp(p, depth[i], 2) == 0, "engine %d got depths:\n%s", i + 1, text);
+        free(text);
+    }
+    cJSON *log = read_log(dir, "log.json");
+    for (int i = 0; i < 2; i++)
+        cr_expect_eq(cJSON_GetObjectItemCaseSensitive(log_engine(log, i), "depth")->valueint,
+                     i + 1);
+    cJSON_Delete(log);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* Two engines running one program used to share a name, and report then
+ * credited every game to the first. */
+Test(e2e_student, default_names_are_unique_and_reported_apart, .timeout = 60)
+{
+    char *dir = e2e_tmpdir(), engine[PATH_MAX], spec[SPEC_MAX];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(spec, sizeof spec, "%s one-move --game connect4", engine);
+    struct e2e_run r, rep;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", spec, "--engine",
+            spec, "--games", "2", "--depth", "1", "--log", "log.json", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.out, "Finished game 1 (engine vs engine-2): "), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "Finished game 2 (engine-2 vs engine): "), "%s", r.out);
+    e2e_run(&rep, dir, NULL, "referee", "report", "log.json", NULL);
+    cr_assert_eq(rep.status, 0, "report: %s", rep.err);
+    cr_assert(strstr(rep.out, "  engine                    2 ") &&
+                  strstr(rep.out, "  engine-2                  2 "),
+              "report:\n%s", rep.out);
+    e2e_run_free(&rep);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+struct refusal {
+    const char *engine[2];
+    const char *err;
+};
+
+/* Refused before any game: nothing on stdout, no log, status 2. */
+static void assert_refused(const struct refusal *c)
+{
+    char *dir = e2e_tmpdir(), log[PATH_MAX];
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", c->engine[0],
+            "--engine", c->engine[1], "--log", "log.json", NULL);
+    cr_assert_eq(r.status, EXIT_BAD, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.err, c->err);
+    cr_assert_str_eq(r.out, "");
+    snprintf(log, sizeof log, "%s/log.json", dir);
+    cr_assert(!e2e_exists(log), "a log was written");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+Test(e2e_student, one_name_twice_is_refused_before_any_game)
+{
+    struct refusal c = { { "name=a cmd=sh", "name=a,cmd=sh -x" },
+                         "referee: engines 1 and 2 are both named 'a'\n" };
+    assert_refused(&c);
+}
+
+Test(e2e_student, missing_program_is_refused_before_any_game)
+{
+    struct refusal c = { { "cmd=pyhton3 first.py one-move name=alice", "sh" },
+                         "referee: engine 'alice': program 'pyhton3' not found in PATH\n" };
+    assert_refused(&c);
+    struct refusal d = { { "sh", "dir=alice cmd=./first.py" },
+                         "referee: engine 2: dir=alice: No such file or directory\n" };
+    assert_refused(&d);
+}
+
+Test(e2e_student, unknown_spec_key_is_named)
+{
+    struct refusal c = { { "cmd=sh nmae=x", "sh" },
+                         "referee: --engine 'cmd=sh nmae=x': column 8: unknown key 'nmae' (name, "
+                         "cmd, dir, args, stderr, depth)\nTry 'referee --help' for more "
+                         "information.\n" };
+    assert_refused(&c);
+}
+
+/* What crash.py (in folder dir) writes to stderr. */
+static void crash_traceback(const char *dir, char *buf, size_t cap)
+{
+    snprintf(buf, cap,
+             "debug: thinking\n"
+             "Traceback (most recent call last):\n"
+             "  File \"%s/crash.py\", line 11, in <module>\n"
+             "    evaluate(None)\n"
+             "  File \"%s/crash.py\", line 7, in evaluate\n"
+             "    raise ValueError(\"no legal move found\")\n"
+             "ValueError: no legal move found\n",
+             dir, dir);
+}
+
+static void assert_file(const char *dir, const char *rel, const char *want)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    char *text = e2e_slurp(path, NULL);
+    cr_assert_not_null(text, "no file %s", path);
+    cr_assert_str_eq(text, want, "%s", rel);
+    free(text);
+}
+
+/* stderr=FILE gets every move's stderr under a header (the engine's file
+ * is relative to the referee's folder, not to dir=); --keep-files keeps
+ * each move's stderr beside its boards. */
+Test(e2e_student, stderr_file_and_kept_files_hold_the_traceback, .timeout = 120)
+{
+    use_system_python();
+    char *dir = e2e_tmpdir(), engine[PATH_MAX], b[SPEC_MAX], alice[PATH_MAX];
+    student_folder(dir, "alice");
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(b, sizeof b, "%s one-move --game connect4", engine);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine",
+            "name=crash dir=alice cmd=python3 crash.py one-move stderr=crash.err", "--engine", b,
+            "--games", "2", "--depth", "1", "--keep-files", "keep", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    snprintf(alice, sizeof alice, "%s/alice", dir);
+    char tb[2 * PATH_MAX + 512], want[2 * sizeof tb + 128];
+    crash_traceback(alice, tb, sizeof tb);
+    snprintf(want, sizeof want,
+             "--- game 1, ply 1, crash (player 1): exit-status 1 ---\n%s"
+             "--- game 2, ply 2, crash (player 2): exit-status 1 ---\n%s",
+             tb, tb);
+    assert_file(dir, "crash.err", want);
+    assert_file(dir, "keep/game-1/ply-001-err.txt", tb);
+    assert_file(dir, "keep/game-2/ply-002-err.txt", tb);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/keep/game-2/ply-001-err.txt", dir);
+    char *info = e2e_slurp(path, NULL);
+    cr_assert(info && strncmp(info, "info game connect4 ", 19) == 0, "engine's stderr: %s", info);
+    free(info);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* Python ignores SIGXFSZ: past the file-size limit its write fails with
+ * EFBIG and it exits 1. The limit is still why it lost. */
+Test(e2e_student, python_engine_past_the_file_limit_is_file_limit, .timeout = 120)
+{
+    use_system_python();
+    char *dir = e2e_tmpdir(), engine[PATH_MAX], b[SPEC_MAX];
+    student_folder(dir, "alice");
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(b, sizeof b, "%s one-move --game connect4", engine);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine",
+            "name=big dir=alice cmd=python3 bigfile.py one-move", "--engine", b, "--games", "1",
+            "--depth", "1", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.out, "Finished game 1 (big vs engine): 0-1 {big forfeits: file-limit}\n"
+                            "Score of big vs engine: 0 - 1 - 0  [0.000] 1\n");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
