@@ -6,7 +6,8 @@
 #      outside the engine; the first move of a game also counts opening the
 #      game's sandbox) and the whole run's wall time per move;
 #   2. games per second at --concurrency 1 and 2 with CPU-bound engines
-#      (Max-Connect4, alpha-beta depth 10), in the sandbox, and their ratio;
+#      (Max-Connect4, alpha-beta depth 10) and their ratio, in the sandbox
+#      and without (the same machine's ratio, for comparison);
 #   3. a GAMES-game tournament of fast engines, then `referee verify`.
 # Writes journals and reports under results/referee-bench/.
 set -eu
@@ -41,19 +42,24 @@ for run in 1 2; do
 done
 $R report "$OUT/overhead-namespaces-1.jsonl" | grep -A3 '^CPU time per move'
 
-echo "== 2. concurrency 1 vs 2 (Max-Connect4, depth 10 both sides, 8 games, sandboxed)"
-rates=""
-for c in 1 2; do
-    t0=$(now)
-    $R tournament --game maxconnect4 --random-plies 4 --rounds 4 --concurrency $c \
-        --engine "name=d10a,cmd=$E one-move --game maxconnect4 {in} {out} 10" \
-        --engine "name=d10b,cmd=$E one-move --game maxconnect4 --seed 2 {in} {out} 10" >/dev/null
-    t1=$(now)
-    rate=$(echo "$t0 $t1" | awk '{ printf "%.3f", 8 / ($2 - $1) }')
-    rates="$rates $rate"
-    echo "concurrency $c: $(echo "$t0 $t1" | awk '{ printf "%.2f s", $2 - $1 }'), $rate games/s"
+echo "== 2. concurrency 1 vs 2 (Max-Connect4, depth 10 both sides, 8 games)"
+for mode in namespaces none; do
+    rates=""
+    for c in 1 2; do
+        t0=$(now)
+        $R tournament --game maxconnect4 --random-plies 4 --rounds 4 --concurrency $c \
+            --sandbox "$mode" \
+            --engine "name=d10a,cmd=$E one-move --game maxconnect4 {in} {out} 10" \
+            --engine "name=d10b,cmd=$E one-move --game maxconnect4 --seed 2 {in} {out} 10" \
+            >/dev/null
+        t1=$(now)
+        rate=$(echo "$t0 $t1" | awk '{ printf "%.3f", 8 / ($2 - $1) }')
+        rates="$rates $rate"
+        echo "--sandbox $mode, concurrency $c: $(echo "$t0 $t1" |
+            awk '{ printf "%.2f s", $2 - $1 }'), $rate games/s"
+    done
+    echo "$rates" | awk -v m="$mode" '{ printf "--sandbox %s: concurrency 2 / 1: %.2fx\n", m, $2 / $1 }'
 done
-echo "$rates" | awk '{ printf "concurrency 2 / 1: %.2fx\n", $2 / $1 }'
 
 echo "== 3. $GAMES games (Nim, perfect vs random), then verify"
 t0=$(now)
