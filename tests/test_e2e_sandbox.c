@@ -20,6 +20,9 @@
  *
  * The engines find programs through PATH=/usr/bin:/bin: an interpreter
  * outside the system folders (a pyenv shim) is not in an engine's view.
+ * The C engine is e2e_limited_bin_path's: it plays under --mem-limit-mb
+ * and next to a fork bomb's exhausted RLIMIT_NPROC, where a sanitized
+ * binary cannot start.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -175,7 +178,7 @@ ParameterizedTest(struct attack *c, e2e_sandbox, hostile_engine_is_harmless, .ti
     place_open(&p, (struct who){ c->nobody });
     char what[64], engine[PATH_MAX], hostile[PATH_MAX], journal[PATH_MAX + 16];
     snprintf(what, sizeof what, "%s as %s", c->name, c->nobody ? "nobody" : "root");
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_limited_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/hostile.py", hostile, sizeof hostile);
     snprintf(journal, sizeof journal, "%s/j.jsonl", p.dir);
 
@@ -254,7 +257,7 @@ ParameterizedTest(struct who *who, e2e_sandbox, python_sh_and_c_engines_play)
     place_open(&p, *who);
     char engine[PATH_MAX], py[PATH_MAX], sh[PATH_MAX];
     char c_spec[SPEC_MAX], py_spec[SPEC_MAX], sh_spec[SPEC_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_limited_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/nim_first.py", py, sizeof py);
     e2e_repo_path("tests/engines/nim-first.sh", sh, sizeof sh);
     snprintf(c_spec, sizeof c_spec, "name=c,cmd=" PERFECT, engine);
@@ -281,7 +284,7 @@ Test(e2e_sandbox, java_engine_plays_with_and_without_a_memory_limit, .timeout = 
     place_open(&p, (struct who){ geteuid() != 0 });
     char source[PATH_MAX], classes[PATH_MAX + 16], cmd[3 * PATH_MAX], engine[PATH_MAX];
     e2e_repo_path("tests/engines/NimFirst.java", source, sizeof source);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_limited_bin_path("engine", engine, sizeof engine);
     snprintf(classes, sizeof classes, "%s/classes", p.dir);
     snprintf(cmd, sizeof cmd, "java -m jdk.compiler/com.sun.tools.javac.Main -d %s %s", classes,
              source);
@@ -321,7 +324,7 @@ Test(e2e_sandbox, sandbox_ro_shows_a_path)
     place_open(&p, (struct who){ geteuid() != 0 });
     place_open(&elsewhere, p.who);
     char engine[PATH_MAX], hostile[PATH_MAX], data[PATH_MAX], spec[SPEC_MAX], c_spec[SPEC_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_limited_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/hostile.py", hostile, sizeof hostile);
     place_file(&elsewhere, "weights.txt", "1 2 3\n", data, sizeof data);
     snprintf(spec, sizeof spec, "name=needy,cmd=python3 %s needs - " PLAYS, hostile, engine);
@@ -360,7 +363,7 @@ Test(e2e_sandbox, journal_header_says_what_ran)
     struct place p;
     place_open(&p, (struct who){ geteuid() != 0 });
     char engine[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], journal[PATH_MAX + 16];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_limited_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "name=a,cmd=" PERFECT, engine);
     snprintf(b, sizeof b, "name=b,cmd=" PERFECT, engine);
     snprintf(journal, sizeof journal, "%s/j.jsonl", p.dir);
@@ -394,7 +397,7 @@ Test(e2e_sandbox, without_namespaces_the_referee_stops_before_the_first_game)
     };
     char *dir = e2e_tmpdir();
     char engine[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], journal[PATH_MAX + 16];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_limited_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "name=a,cmd=" PERFECT, engine);
     snprintf(b, sizeof b, "name=b,cmd=" PERFECT, engine);
     snprintf(journal, sizeof journal, "%s/j.jsonl", dir);
