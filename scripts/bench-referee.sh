@@ -1,9 +1,13 @@
 #!/bin/sh
 # bench-referee.sh - the referee's benchmarks (`make bench-referee`):
-#   1. overhead per move with a near-trivial engine (Nim, perfect player):
-#      the report's "Referee overhead per move" (wall outside the engine);
+#   1. overhead per move with a near-trivial engine (Nim, perfect player),
+#      with the sandbox and without (--sandbox none), side by side, twice
+#      each, alternating: the report's "Referee overhead per move" (wall
+#      outside the engine; the first move of a game also counts opening the
+#      game's sandbox) and the whole run's wall time per move;
 #   2. games per second at --concurrency 1 and 2 with CPU-bound engines
-#      (Max-Connect4, alpha-beta depth 9);
+#      (Max-Connect4, alpha-beta depth 10) and their ratio, in the sandbox
+#      and without (the same machine's ratio, for comparison);
 #   3. a GAMES-game tournament of fast engines, then `referee verify`.
 # Writes journals and reports under results/referee-bench/.
 set -eu
@@ -18,22 +22,43 @@ E=$(cd "$OUT/bin" && pwd)/engine
 R=$OUT/bin/referee
 now() { date +%s.%N; }
 
-echo "== 1. referee overhead per move (Nim, perfect vs random, 200 games)"
-$R tournament --game nim --random-plies 2 --rounds 100 --journal "$OUT/overhead.jsonl" \
-    --engine "name=perfect,cmd=$E one-move --game nim --player perfect" \
-    --engine "name=random,cmd=$E one-move --game nim --player random --seed {player} {in} {out} 1" \
-    >/dev/null
-$R report "$OUT/overhead.jsonl" | grep -A3 '^CPU time per move'
-$R report "$OUT/overhead.jsonl" | grep '^Referee overhead'
+echo "== 1. referee overhead per move (Nim, perfect vs random, 200 games), sandbox or not"
+printf '%-22s %16s %12s %16s\n' "" "overhead median" "p95" "wall per move"
+for run in 1 2; do
+    for mode in namespaces none; do
+        j="$OUT/overhead-$mode-$run.jsonl"
+        t0=$(now)
+        $R tournament --game nim --random-plies 2 --rounds 100 --sandbox "$mode" --journal "$j" \
+            --engine "name=perfect,cmd=$E one-move --game nim --player perfect" \
+            --engine "name=random,cmd=$E one-move --game nim --player random --seed {player} {in} {out} 1" \
+            >/dev/null
+        t1=$(now)
+        moves=$($R verify "$j" | sed -n 's/.* games, \([0-9]*\) moves.*/\1/p')
+        $R report "$j" | sed -n 's/^Referee overhead.*median \([0-9.]*\), p95 \([0-9.]*\)/\1 \2/p' |
+            awk -v m="--sandbox $mode" -v t="$t0 $t1" -v n="$moves" '{
+                split(t, w, " ")
+                printf "%-22s %13s ms %9s ms %13.2f ms\n", m, $1, $2, 1000 * (w[2] - w[1]) / n }'
+    done
+done
+$R report "$OUT/overhead-namespaces-1.jsonl" | grep -A3 '^CPU time per move'
 
 echo "== 2. concurrency 1 vs 2 (Max-Connect4, depth 10 both sides, 8 games)"
-for c in 1 2; do
-    t0=$(now)
-    $R tournament --game maxconnect4 --random-plies 4 --rounds 4 --concurrency $c \
-        --engine "name=d10a,cmd=$E one-move --game maxconnect4 {in} {out} 10" \
-        --engine "name=d10b,cmd=$E one-move --game maxconnect4 --seed 2 {in} {out} 10" >/dev/null
-    t1=$(now)
-    echo "concurrency $c: $(echo "$t0 $t1" | awk '{ printf "%.2f s, %.3f games/s", $2 - $1, 8 / ($2 - $1) }')"
+for mode in namespaces none; do
+    rates=""
+    for c in 1 2; do
+        t0=$(now)
+        $R tournament --game maxconnect4 --random-plies 4 --rounds 4 --concurrency $c \
+            --sandbox "$mode" \
+            --engine "name=d10a,cmd=$E one-move --game maxconnect4 {in} {out} 10" \
+            --engine "name=d10b,cmd=$E one-move --game maxconnect4 --seed 2 {in} {out} 10" \
+            >/dev/null
+        t1=$(now)
+        rate=$(echo "$t0 $t1" | awk '{ printf "%.3f", 8 / ($2 - $1) }')
+        rates="$rates $rate"
+        echo "--sandbox $mode, concurrency $c: $(echo "$t0 $t1" |
+            awk '{ printf "%.2f s", $2 - $1 }'), $rate games/s"
+    done
+    echo "$rates" | awk -v m="$mode" '{ printf "--sandbox %s: concurrency 2 / 1: %.2fx\n", m, $2 / $1 }'
 done
 
 echo "== 3. $GAMES games (Nim, perfect vs random), then verify"

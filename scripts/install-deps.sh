@@ -6,15 +6,17 @@
 #   install-deps.sh        build and test: cJSON, Criterion, valgrind, gnuplot
 #                          and jq (scripts/plot-bench.sh), xmllint (the
 #                          tests read the plots' SVG with it), Python 3 (the
-#                          quick start's engines and the student engines of
-#                          the e2e tests), man and
+#                          quick start's engines, the student and sandbox
+#                          engines of the e2e tests), a JRE (the sandbox
+#                          tests' Java engine, compiled by its jdk.compiler
+#                          module), man and
 #                          groff (make test-install checks the man pages)
 #   install-deps.sh fuzz   also clang and its libFuzzer runtime (make fuzz and
 #                          make fuzz-regress run it when clang cannot link a
 #                          fuzzer)
 set -eu
 
-PACKAGES="pkg-config libcjson-dev libcriterion-dev gnuplot-nox jq libxml2-utils valgrind python3 man-db groff-base"
+PACKAGES="pkg-config libcjson-dev libcriterion-dev gnuplot-nox jq libxml2-utils valgrind python3 default-jre-headless man-db groff-base"
 if [ "${1:-}" = fuzz ]; then
     PACKAGES="$PACKAGES clang"
     # libFuzzer's runtime has its own package from LLVM 14 on (a Recommends

@@ -179,6 +179,12 @@ static void spawn(struct e2e_run *r, const char *cwd, const char *stdin_text,
 void e2e_runv(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *prog,
               const char *const *args)
 {
+    e2e_runv_via(r, cwd, stdin_text, NULL, prog, args);
+}
+
+void e2e_runv_via(struct e2e_run *r, const char *cwd, const char *stdin_text,
+                  const char *const *prefix, const char *prog, const char *const *args)
+{
     const char *bin_dir = getenv("ARENA_BIN") ? getenv("ARENA_BIN") : "bin";
     int valgrind = getenv("ARENA_VALGRIND") && strcmp(getenv("ARENA_VALGRIND"), "1") == 0;
     char bin_rel[PATH_MAX];
@@ -186,12 +192,17 @@ void e2e_runv(struct e2e_run *r, const char *cwd, const char *stdin_text, const 
     char *bin = absolute(bin_rel);
 
     char *io = e2e_tmpdir();
+    /* A prefix may run it as another user, who writes valgrind's log here. */
+    if (prefix)
+        chmod(io, 0777);
     char vg_path[PATH_MAX];
     snprintf(vg_path, sizeof vg_path, "%s/valgrind", io);
     char vg_log[PATH_MAX + 16];
     snprintf(vg_log, sizeof vg_log, "--log-file=%s", vg_path);
-    const char *argv[E2E_MAX_ARGS + 8];
+    const char *argv[2 * E2E_MAX_ARGS + 8];
     int argc = 0;
+    for (int i = 0; prefix && prefix[i] && argc < E2E_MAX_ARGS; i++)
+        argv[argc++] = prefix[i];
     if (valgrind) {
         argv[argc++] = "valgrind";
         argv[argc++] = "-q";
@@ -202,7 +213,7 @@ void e2e_runv(struct e2e_run *r, const char *cwd, const char *stdin_text, const 
         argv[argc++] = vg_log;
     }
     argv[argc++] = bin;
-    for (int i = 0; args[i] && argc < E2E_MAX_ARGS + 7; i++)
+    for (int i = 0; args[i] && argc < 2 * E2E_MAX_ARGS + 7; i++)
         argv[argc++] = args[i];
     argv[argc] = NULL;
     spawn(r, cwd, stdin_text, argv, io, valgrind ? vg_path : NULL);

@@ -26,6 +26,10 @@ void e2e_run(struct e2e_run *r, const char *cwd, const char *stdin_text, const c
 /* The same with the arguments in a NULL-terminated array. */
 void e2e_runv(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *prog,
               const char *const *args);
+/* The same, run through prefix (a NULL-terminated argv such as setpriv's or
+ * unshare's, which then executes valgrind or the binary); NULL: none. */
+void e2e_runv_via(struct e2e_run *r, const char *cwd, const char *stdin_text,
+                  const char *const *prefix, const char *prog, const char *const *args);
 /* Runs a tool of the system or a script (tool: looked up in PATH, or a
  * path) with args (NULL-terminated), never under valgrind: for the scripts
  * of scripts/ and the programs that check their output. */

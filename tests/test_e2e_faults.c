@@ -16,6 +16,13 @@
  * engines record every process they start (tests/engines/pidlog.sh), the
  * opponent (watch.sh) checks at each of its moves that none of them still
  * runs, and the test checks again after the referee has exited.
+ *
+ * The engines here attack the referee's own handling of a move (its folder,
+ * its process group, its deadline), which must hold without the sandbox
+ * too; and they record their processes in a file outside their folder,
+ * which a sandbox forbids. So they play with --sandbox none; the tournament
+ * killed at random points plays once in each mode. test_e2e_sandbox.c tests
+ * the sandbox itself.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -153,6 +160,37 @@ static int still_runs(long pid, const char *start, char *desc, size_t cap)
     return 1;
 }
 
+/* A child of this process (pid, state, command line) into desc. */
+static void first_child(char *desc, size_t cap)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        char path[300], stat_text[STAT_MAX];
+        snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
+        FILE *s = fopen(path, "r");
+        if (!s)
+            continue;
+        size_t n = fread(stat_text, 1, sizeof stat_text - 1, s);
+        fclose(s);
+        stat_text[n] = '\0';
+        char *p = strrchr(stat_text, ')');
+        long ppid = 0;
+        char state;
+        if (p && sscanf(p + 1, " %c %ld", &state, &ppid) == 2 && ppid == (long)getpid()) {
+            snprintf(path, sizeof path, "/proc/%s/cmdline", de->d_name);
+            char *cmd = e2e_slurp(path, &n);
+            for (size_t i = 0; cmd && i + 1 < n; i++)
+                cmd[i] = cmd[i] ? cmd[i] : ' ';
+            snprintf(desc, cap, "pid %s state %c: %s", de->d_name, state, cmd ? cmd : "?");
+            free(cmd);
+            break;
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
 /* The first recorded process that still runs (desc filled), or 0; count
  * gets the number of records. */
 static int first_survivor(const char *pid_log, char *desc, size_t cap, int *count)
@@ -285,7 +323,8 @@ ParameterizedTest(struct fault *c, e2e_faults, hostile_engine, .timeout = 120)
     struct e2e_run r;
     e2e_run(&r, f.dir, NULL, "referee", "match", "--game", "connect4", "--engine", hostile,
             "--engine", watch, "--games", "1", "--depth", "1", "--timeout-ms",
-            c->slow ? HOSTILE_TIMEOUT_MS : SOUND_TIMEOUT_MS, "--log", "m.json", NULL);
+            c->slow ? HOSTILE_TIMEOUT_MS : SOUND_TIMEOUT_MS, "--log", "m.json", "--sandbox",
+            "none", NULL);
     cr_assert_eq(r.status, 0, "%s: exit %d: %s", c->name, r.status, r.err);
     cr_assert_str_eq(r.err, "", "%s: stderr: %s", c->name, r.err);
     char want[256];
@@ -403,16 +442,19 @@ static int check_journal(const char *path, uint64_t seed, int round, int *torn)
 
 /* After the referee's death its workers kill their engines and exit. The
  * test is a child subreaper, so those workers and engines become its
- * children when the referee dies: wait until none is left (or the deadline
- * passes), then no recorded process may still run. Polling the pid log
- * alone is not enough: a worker that was starting an engine when the
- * referee died records and kills it a moment later. */
+ * children when the referee dies: none may be left after the deadline, and
+ * no recorded process may still run. Polling the pid log alone is not
+ * enough: a worker that was starting an engine when the referee died
+ * records and kills it a moment later. A sandbox's engines are the
+ * children of its init, which ends only once they all have: no child left
+ * means none of them is left either (and they record nothing). */
 static void assert_engines_die_with_referee(const struct fault_dir *f, const char *what)
 {
     char desc[512];
     int count, waited = 0;
+    pid_t w = 0;
     while (waited < SURVIVOR_WAIT_MS) {
-        pid_t w = waitpid(-1, NULL, WNOHANG);
+        w = waitpid(-1, NULL, WNOHANG);
         if (w < 0 && errno == ECHILD)
             break;
         if (w > 0)
@@ -420,11 +462,29 @@ static void assert_engines_die_with_referee(const struct fault_dir *f, const cha
         sleep_ms(POLL_MS);
         waited += POLL_MS;
     }
+    char child[512] = "";
+    if (w >= 0)
+        first_child(child, sizeof child);
+    cr_assert(w < 0, "%s: a process of the referee's outlived it by %d ms: %s", what, waited,
+              child);
     cr_assert(!first_survivor(f->pids, desc, sizeof desc, &count),
               "%s: an engine outlived the referee by %d ms: %s", what, waited, desc);
 }
 
-Test(e2e_faults, sigkill_at_random_points_then_resume_keeps_every_game_once, .timeout = 300)
+/* A --sandbox mode (parameters are copied into the test's process: no
+ * pointers). */
+struct sandbox_mode {
+    char name[16];
+};
+
+ParameterizedTestParameters(e2e_faults, sigkill_at_random_points_then_resume_keeps_every_game_once)
+{
+    static struct sandbox_mode modes[] = { { "namespaces" }, { "none" } };
+    return cr_make_param_array(struct sandbox_mode, modes, sizeof modes / sizeof *modes);
+}
+
+ParameterizedTest(struct sandbox_mode *mode, e2e_faults,
+                  sigkill_at_random_points_then_resume_keeps_every_game_once, .timeout = 300)
 {
     uint64_t seed = getenv("ARENA_FAULT_SEED") ? strtoull(getenv("ARENA_FAULT_SEED"), NULL, 10)
                                                : (uint64_t)time(NULL) ^ (uint64_t)getpid() << 16;
@@ -447,7 +507,8 @@ Test(e2e_faults, sigkill_at_random_points_then_resume_keeps_every_game_once, .ti
              "{in} {out} 1", logged, engine);
     const char *args[] = { "tournament", "--game", "nim", "--engine", perfect, "--engine",
                            random, "--rounds", KILL_TOURNAMENT_ROUNDS, "--random-plies", "2",
-                           "--concurrency", "2", "--journal", "j.jsonl", "--resume", NULL };
+                           "--concurrency", "2", "--sandbox", mode->name, "--journal", "j.jsonl",
+                           "--resume", NULL };
     char journal[PATH_MAX], out[PATH_MAX];
     snprintf(journal, sizeof journal, "%s/j.jsonl", f.dir);
     snprintf(out, sizeof out, "%s/killed.out", f.dir);
@@ -469,7 +530,8 @@ Test(e2e_faults, sigkill_at_random_points_then_resume_keeps_every_game_once, .ti
                   (unsigned long long)seed, round, delay, status, out);
         killed += WIFSIGNALED(status);
         char what[64];
-        snprintf(what, sizeof what, "seed %llu, kill %d", (unsigned long long)seed, round);
+        snprintf(what, sizeof what, "--sandbox %s, seed %llu, kill %d", mode->name,
+                 (unsigned long long)seed, round);
         assert_engines_die_with_referee(&f, what);
         int torn;
         int games = check_journal(journal, seed, round, &torn);
@@ -499,7 +561,8 @@ Test(e2e_faults, sigkill_at_random_points_then_resume_keeps_every_game_once, .ti
     cr_assert(strncmp(v.out, want, strlen(want)) == 0, "seed %llu: verify: %s",
               (unsigned long long)seed, v.out);
     char what[64];
-    snprintf(what, sizeof what, "seed %llu, the last run", (unsigned long long)seed);
+    snprintf(what, sizeof what, "--sandbox %s, seed %llu, the last run", mode->name,
+             (unsigned long long)seed);
     assert_engines_die_with_referee(&f, what);
     assert_tmp_clean(&f, "after the kills");
     cr_log_info("seed %llu: %d of %d runs killed mid-run, %d torn journal lines, %d games "
@@ -614,7 +677,8 @@ ParameterizedTest(struct stop_signal *c, e2e_faults,
     e2e_bin_path("engine", engine, sizeof engine);
     snprintf(other, sizeof other, "%s one-move --game connect4 {in} {out} 2", engine);
     const char *args[] = { "match", "--game", "connect4", "--engine", family, "--engine", other,
-                           "--games", "1", "--timeout-ms", SOUND_TIMEOUT_MS, NULL };
+                           "--games", "1", "--timeout-ms", SOUND_TIMEOUT_MS, "--sandbox", "none",
+                           NULL };
     char out[PATH_MAX];
     snprintf(out, sizeof out, "%s/match.out", f.dir);
     pid_t pid = spawn_referee(f.dir, args, out);

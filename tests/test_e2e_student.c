@@ -92,7 +92,8 @@ Test(e2e_student, python_engine_by_relative_path_from_its_dir, .timeout = 300)
 
 /* cutechess order, blanks and commas, --each with the command, depth= and
  * args= per engine: each engine got its own {depth} (it writes it into a
- * file named after args=), and the log records it. */
+ * file named after args=, in its working directory, which only --sandbox
+ * none lets it write), and the log records it. */
 Test(e2e_student, cutechess_order_specs_and_each, .timeout = 60)
 {
     char *dir = e2e_tmpdir(), engine[PATH_MAX], each[SPEC_MAX];
@@ -105,7 +106,7 @@ Test(e2e_student, cutechess_order_specs_and_each, .timeout = 60)
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--each", each, "--engine",
             "depth=1 args=one {in} {out} {depth} name=d1", "--engine",
             "name=d2,args=two {in} {out} {depth},depth=2", "--games", "2", "--log", "log.json",
-            NULL);
+            "--sandbox", "none", NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_assert_not_null(strstr(r.out, "Finished game 1 (d1 vs d2): "), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "Score of d1 vs d2: "), "%s", r.out);

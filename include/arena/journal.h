@@ -35,9 +35,14 @@ typedef int (*journal_fn)(void *ctx, const struct cJSON *rec, int is_header, int
                           struct err *e);
 
 /* Calls fn for the header, then for each game record of a journal or a
- * match log (detected by its schema). Returns 0, fn's value, or -1 with e
- * filled (e->line/col at bad JSON; line 0 when the file cannot be read). */
+ * match log (detected by its schema). Reads under a shared flock, so it
+ * waits while a referee appends to the journal (journal_open). Returns 0,
+ * fn's value, or -1 with e filled (e->line/col at bad JSON; line 0 when the
+ * file cannot be read). */
 int journal_scan(const char *path, journal_fn fn, void *ctx, struct err *e);
+/* The pid of the referee appending to path now (journal_scan would wait
+ * for it), -1 when one does whose pid cannot be told, 0 when none does. */
+long journal_writer(const char *path);
 /* journal_scan on a journal or log already in memory: len bytes at text, which
  * must be NUL-terminated at text[len] and writable (lines are cut in place,
  * so the text is changed). */
@@ -46,8 +51,10 @@ int journal_scan_text(char *text, size_t len, journal_fn fn, void *ctx, struct e
 /* Opens a journal to append games: a new file starting with header, or with
  * resume an existing one whose header must equal header; fn then gets each
  * finished game (the header is checked here), and a last line cut short is
- * cut off. Returns 0 with *fd open (the caller closes it), or -1 with e
- * filled and nothing written. */
+ * cut off. *fd holds an exclusive flock on it until it is closed: one
+ * referee per journal. Returns 0 with *fd open (the caller closes it), or
+ * -1 with e filled and nothing written (a journal another referee holds:
+ * "PATH: in use by another referee (pid N)"). */
 int journal_open(const char *path, const struct cJSON *header, int resume, journal_fn fn,
                  void *ctx, int *fd, struct err *e);
 /* Appends one record line (no newline in line) with one write, then fsync. */

@@ -72,6 +72,10 @@
 /* Most games a tournament runs at once (--concurrency): each is a worker
  * process and an engine; more than this is a typo on any machine here. */
 #define TOUR_MAX_CONCURRENCY 256
+/* Times a game is played again after its worker died (a signal, the OOM
+ * killer): a passing accident does not strike thrice, and a game that kills
+ * its worker every time must not hold the tournament for ever. */
+#define TOUR_GAME_REPLAYS 2
 /* Bytes the referee reads of an engine's output file: a board file is under
  * 1 KiB; more is not a board, and the judge says so. */
 #define PLAY_OUTPUT_CAP 65536
@@ -82,6 +86,20 @@
 /* Bytes of an opening book (--openings): a million bytes hold tens of
  * thousands of lines, more than any tournament plays. */
 #define BOOK_CAP (1 << 20)
+
+/* ---- the engines' sandbox (--sandbox, sandbox.h) ------------------------- */
+
+/* The user a root referee's engines run as: nobody, an unprivileged user
+ * that every system has. Not root, because the kernel never applies
+ * RLIMIT_NPROC to root, so a root engine's fork bomb would have no bound. */
+#define SBX_ROOT_ENGINE_UID 65534
+/* The private /tmp of an engine: bounded, since tmpfs pages are memory
+ * that RLIMIT_AS does not count; 64 MiB and 4096 files hold a JVM's perf
+ * data and any sane scratch file. */
+#define SBX_TMP_OPTIONS "size=64m,nr_inodes=4096,mode=1777"
+/* Paths of one list (--sandbox-ro, the masks, one engine's own paths): a
+ * round-robin of 32 engines with a few folders each. */
+#define SBX_MAX_PATHS 256
 
 /* ---- analysis (referee analyze, --analyze) -------------------------------- */
 

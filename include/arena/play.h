@@ -5,7 +5,8 @@
  *
  * A move: the canonical board file is written to in.txt in the game's
  * private folder (gamedir.h), the engine runs in its own working directory
- * (spec.h's dir=) with {in} and {out} the absolute paths of in.txt and
+ * (spec.h's dir=), in the game's sandbox unless the rules say none
+ * (sandbox.h), with {in} and {out} the absolute paths of in.txt and
  * out.txt there (runner.h), and out.txt must hold exactly the position plus
  * one legal move of the side to move. Its stderr goes to its stderr= file
  * (a header line per move) and to --keep-files' ply-NNN-err.txt.
@@ -31,6 +32,7 @@
 
 struct cJSON;
 struct ana_opts;
+struct sbx_policy;
 
 
 /* What every game of a match or a tournament shares. */
@@ -49,6 +51,8 @@ struct play_rules {
                                   * it wrote any); NULL: none */
     const struct ana_opts *analyze;  /* blunder analysis of each game (analyze.h);
                                       * NULL: none */
+    const struct sbx_policy *sandbox;  /* where engines run (sandbox.h); NULL or
+                                        * mode SBX_NONE: no sandbox */
 };
 
 /* The opening of pair `pair` (both games of a pair get the same): book line
@@ -70,7 +74,7 @@ int play_game(const struct play_rules *r, long index, long pair,
 
 /* The shared rules' keys of a log's or journal's header, added to obj:
  * "game", "depth", "seed", "random_plies", "openings", "draw_plies",
- * "analyze" (when on), "limits". */
+ * "analyze" (when on), "limits", "sandbox" (sandbox.h's sbx_policy_json). */
 void play_rules_json(const struct play_rules *r, struct cJSON *obj);
 
 #endif

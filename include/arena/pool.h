@@ -19,6 +19,7 @@
 /* Exit statuses of a job besides 0 (done, answer sent). */
 #define POOL_CANCELLED 3   /* stopped before it finished */
 #define POOL_FAILED 4      /* the worker itself failed */
+#define POOL_SIGNALED 128  /* + the signal: a worker killed (as sh says) */
 
 struct pool_slot {
     pid_t pid;      /* 0: free */

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include "arena/analyze.h"
 #include "arena/report.h"
+#include "arena/sandbox.h"
 #include "arena/tournament.h"
 
 /* The referee's commands. */
@@ -40,7 +41,8 @@ enum ref_opt_id {
     REF_OPT_OPENINGS, REF_OPT_SEED, REF_OPT_TIMEOUT, REF_OPT_CPU, REF_OPT_MEM, REF_OPT_DRAW,
     REF_OPT_KEEP, REF_OPT_LOG, REF_OPT_CONFIG, REF_OPT_FORMAT, REF_OPT_ROUNDS,
     REF_OPT_CONCURRENCY, REF_OPT_JOURNAL, REF_OPT_RESUME, REF_OPT_SPRT, REF_OPT_SHARD,
-    REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON, REF_OPT_EACH
+    REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON, REF_OPT_EACH,
+    REF_OPT_SANDBOX, REF_OPT_SANDBOX_RO
 };
 
 #define REF_CONFIG_CAP (1 << 20)  /* bytes of a config file */
@@ -57,11 +59,12 @@ struct ref_settings {
     struct ana_opts ana;
     enum report_format report_format;
     struct book book;
+    struct sbx_policy sandbox;  /* --sandbox, --sandbox-ro */
 };
 
 /* The defaults of command. */
 void ref_settings_init(struct ref_settings *s, enum ref_command command);
-/* Frees the engines and the opening book. */
+/* Frees the engines, the opening book and the sandbox paths. */
 void ref_settings_free(struct ref_settings *s);
 
 /* The getopt_long table of command's options, ending with

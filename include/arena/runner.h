@@ -23,8 +23,11 @@
 #ifndef ARENA_RUNNER_H
 #define ARENA_RUNNER_H
 
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
 #include "arena/err.h"
 
 #define RUN_MAX_ARGS 64
@@ -88,6 +91,45 @@ struct run_result {
 int run_engine(char *const argv[], const char *cwd, const struct run_limits *limits,
                int err_copy, struct run_result *r, struct err *e);
 
+/* The parts of run_engine that a sandbox (sandbox.h), which starts the
+ * engine from a process of its own, shares with it. In the child, before
+ * exec: sets limits' rlimits (async-signal-safe, fit for a vfork child). */
+void run_apply_limits(const struct run_limits *limits);
+/* Before the run: the size of this process that a child's peak memory must
+ * exceed to count as its own (see RUN_MEM_LIMIT); 0 without a memory limit. */
+long run_self_kb(const struct run_limits *limits);
+/* The engine's stdout and stderr while it runs: the read ends of two
+ * pipes (non-blocking; -1 at end of file), drained into r's tails, stderr
+ * also into err_copy (-1: none) up to the file limit. run_streams_open
+ * makes the pipes and gives their write ends in w (the caller hands them to
+ * the engine and closes them); 0, or -1 with e. run_streams_drain reads at
+ * most chunks reads of each without blocking; run_streams_close closes
+ * what is open. */
+struct run_streams {
+    struct pollfd fd[2];         /* read ends of stdout, stderr; -1 at EOF */
+    struct run_tail *tail[2];
+    int copy;                    /* gets stderr; -1: none */
+    long long copy_left;         /* bytes it may still get; < 0: no cap */
+    long long *copied;
+};
+int run_streams_open(struct run_streams *s, int w[2], int err_copy,
+                     const struct run_limits *limits, struct run_result *r, struct err *e);
+void run_streams_drain(struct run_streams *s, int chunks);
+void run_streams_close(struct run_streams *s);
+/* Reads of each stream between two looks at the clock (a chatty engine
+ * must not keep the referee from its deadline), and after the run (what is
+ * left in the pipes: 64 KiB each at most, unless an escaped process still
+ * writes). */
+#define RUN_DRAIN_CHUNKS 16
+#define RUN_FINAL_CHUNKS 64
+/* r's CPU times and peak memory from the engine's rusage. */
+void run_take_usage(const struct rusage *ru, struct run_result *r);
+/* r->end, status and signal from how the run ended: status is the engine's
+ * wait status (ignored when we killed it: timed_out, cancelled); r's CPU
+ * times and peak memory must be filled. */
+void run_judge(const struct run_limits *limits, int status, int timed_out, int cancelled,
+               long self_kb, struct run_result *r);
+
 /* Kills and reaps every child of this process until none is left. */
 void run_sweep(void);
 
@@ -119,10 +161,12 @@ void run_release_stops(const struct run_stops *saved);
  * to the child, and whatever the child left is swept. Returns -1 when fork
  * fails (nothing changed: do the work in this process). */
 enum { RUN_GUARD_CHILD = 0, RUN_GUARD_PARENT = 1 };
+#define RUN_GUARD_SIGNALED 128   /* + the signal: *status of a killed child */
 int run_guard(const volatile sig_atomic_t **cancel, int *status);
 
-/* An RLIMIT_NPROC that lets engines start `extra` more tasks than the user
- * runs now (the limit counts all of the user's tasks, not the engine's). */
-long run_proc_limit(long extra);
+/* An RLIMIT_NPROC that lets engines running as uid start `extra` more tasks
+ * than that user runs now (the limit counts all of the user's tasks, not the
+ * engine's). */
+long run_proc_limit(uid_t uid, long extra);
 
 #endif

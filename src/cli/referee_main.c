@@ -3,7 +3,10 @@
  * option table and the config file's keys are in refopts.h (a config key is
  * a tournament option's name, with '_' or '-'); the config file is applied
  * before the command line's options, which override it. */
+#define _GNU_SOURCE
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -56,6 +59,11 @@ static const char usage_text[] =
     "  --draw-plies N       games that can go on forever (checkers) are drawn\n"
     "                       after N plies without capture or promotion (100)\n"
     "  --keep-files DIR     keep every move's board files in DIR/game-N\n"
+    "  --sandbox MODE       namespaces (default): each engine in Linux namespaces of\n"
+    "                       its own, seeing the system, its own files read-only and\n"
+    "                       its move folder, no network, no other process; none:\n"
+    "                       engines run as you, with all your files\n"
+    "  --sandbox-ro PATH    let every engine read PATH too (repeat)\n"
     "  --analyze            judge every move with the game's exact oracle (as\n"
     "                       analyze does) and record it in the log or journal\n"
     "Match:\n"
@@ -135,6 +143,48 @@ static int parse(const char *prog, struct ref_settings *s, int argc, char **argv
     return 0;
 }
 
+/* Makes an engine's stderr= file now if it is not there, so that a mask
+ * can hide it from the other engines from the first move on (only what
+ * exists can be masked). 0, or -1 with e. */
+static int stderr_file(const char *path, struct err *e)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return err_set(e, 0, 0, "stderr=%s: %s", path, strerror(errno));
+    close(fd);
+    return 0;
+}
+
+/* The sandbox's masks (the referee's own files: journal, log, keep
+ * folder, the engines' stderr= files; every engine's dir= and own paths:
+ * sandbox.h), and the probe that it can be made here at all. Prints why
+ * not and returns -1. */
+static int sandbox_rules(const char *prog, struct ref_settings *s)
+{
+    struct sbx_policy *p = &s->sandbox;
+    const char *mine[] = { s->journal, s->log, s->keep };
+    struct err e = { 0, 0, "" };
+    int rc = 0;
+    for (size_t i = 0; !rc && i < sizeof mine / sizeof *mine; i++)
+        if (mine[i][0])
+            rc = sbx_paths_add(&p->mask, mine[i], &e);
+    for (int i = 0; !rc && i < s->t.nengines; i++) {
+        const struct spec *eng = &s->t.engine[i];
+        rc = sbx_paths_add(&p->mask, eng->dir, &e) ||
+             (eng->stderr_path && (stderr_file(eng->stderr_path, &e) ||
+                                   sbx_paths_add(&p->mask, eng->stderr_path, &e))) ||
+             sbx_own_paths(eng->argv, eng->dir, &p->mask, &e);
+    }
+    if (!rc)
+        rc = sbx_probe(&e);
+    if (rc) {
+        err_print(stderr, prog, &e);
+        return -1;
+    }
+    s->t.rules.sandbox = p;
+    return 0;
+}
+
 /* Checks what match and tournament share and loads the opening book. */
 static int finish_rules(const char *prog, struct ref_settings *s, const char *cmd)
 {
@@ -155,20 +205,24 @@ static int finish_rules(const char *prog, struct ref_settings *s, const char *cm
                              "nim)", cmd, s->t.rules.game->name);
         s->t.rules.analyze = &s->ana;
     }
-    /* Only commands that run engines pay for the /proc scan. */
-    s->t.rules.limits.proc_limit = run_proc_limit(REF_DEFAULT_PROC_EXTRA);
     return 0;
 }
 
 /* Once the options are consistent: the engines' folders and programs
- * (spec.h), before the first game. */
+ * (spec.h), then their sandbox and RLIMIT_NPROC, before the first game. */
 static int resolve_engines(const char *prog, struct ref_settings *s)
 {
     struct err e;
-    if (spec_resolve_all(s->t.engine, s->t.nengines, &s->each, 1, &e) == 0)
-        return 0;
-    err_print(stderr, prog, &e);
-    return EXIT_BAD_INPUT;
+    if (spec_resolve_all(s->t.engine, s->t.nengines, &s->each, 1, &e) != 0) {
+        err_print(stderr, prog, &e);
+        return EXIT_BAD_INPUT;
+    }
+    if (s->sandbox.mode == SBX_NAMESPACES && sandbox_rules(prog, s) != 0)
+        return EXIT_BAD_INPUT;
+    /* Only commands that run engines pay for the /proc scan. */
+    s->t.rules.limits.proc_limit =
+        run_proc_limit(sbx_engine_uid(s->t.rules.sandbox), REF_DEFAULT_PROC_EXTRA);
+    return 0;
 }
 
 static int cmd_match(const char *prog, int argc, char **argv)
@@ -190,7 +244,13 @@ static int cmd_match(const char *prog, int argc, char **argv)
         rc = resolve_engines(prog, &s);
     int status;
     if (!rc && run_guard(&s.t.rules.limits.cancel, &status) == RUN_GUARD_PARENT) {
-        /* The child played the match and said everything. */
+        /* The child played the match and said everything, unless it was
+         * killed (an engine without a sandbox, the OOM killer). */
+        const char *sig = status > RUN_GUARD_SIGNALED
+                              ? sigabbrev_np(status - RUN_GUARD_SIGNALED) : NULL;
+        if (sig)
+            fprintf(stderr, "%s: the process playing the match was killed by SIG%s: no log "
+                            "written\n", prog, sig);
         ref_settings_free(&s);
         return status;
     }
@@ -253,6 +313,21 @@ static int cmd_tournament(const char *prog, int argc, char **argv)
     return rc;
 }
 
+/* Says so when a referee is appending to a journal the command is about
+ * to read: reading waits for it to end (journal.h). */
+static void say_if_written(const char *prog, char *const paths[], int n)
+{
+    for (int i = 0; i < n; i++) {
+        long pid = journal_writer(paths[i]);
+        if (pid > 0)
+            fprintf(stderr, "%s: %s: waiting for the referee writing it (pid %ld) to finish\n",
+                    prog, paths[i], pid);
+        else if (pid < 0)
+            fprintf(stderr, "%s: %s: waiting for the referee writing it to finish\n", prog,
+                    paths[i]);
+    }
+}
+
 /* report and verify: one file argument. */
 static int cmd_file(const char *prog, enum ref_command command, int argc, char **argv)
 {
@@ -268,6 +343,7 @@ static int cmd_file(const char *prog, enum ref_command command, int argc, char *
         return rc;
     const char *path = argv[optind];
     struct err e;
+    say_if_written(prog, argv + optind, 1);
     if (command == REF_CMD_REPORT) {
         if (report_file(path, s.report_format, stdout, &e) == 0)
             return 0;
@@ -294,6 +370,7 @@ static int cmd_analyze(const char *prog, int argc, char **argv)
         return rc;
     const char *path = argv[optind];
     struct err e;
+    say_if_written(prog, argv + optind, 1);
     if (ana_log(path, &s.ana, s.json[0] ? s.json : NULL, stdout, &e) == 0)
         return 0;
     err_print(stderr, e.line || !s.json[0] ? path : s.json, &e);
@@ -313,6 +390,7 @@ static int cmd_merge(const char *prog, int argc, char **argv)
         return rc;
     struct err e;
     const char *bad = NULL;
+    say_if_written(prog, argv + optind + 1, argc - optind - 1);
     if (journal_merge(argv[optind], argv + optind + 1, argc - optind - 1, &e, &bad) == 0)
         return 0;
     err_print(stderr, bad, &e);

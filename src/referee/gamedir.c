@@ -92,11 +92,12 @@ int gamedir_reset(struct gamedir *d, struct err *e)
     return 0;
 }
 
-/* Writes text to name, a new file: in a folder of the referee's own,
- * O_EXCL and O_NOFOLLOW make sure it is no file of anyone else's. */
-static int write_new(int dir_fd, const char *name, const char *text, size_t len)
+/* Writes text to name, a new file of mode `mode`: in a folder of the
+ * referee's own, O_EXCL and O_NOFOLLOW make sure it is no file of anyone
+ * else's. */
+static int write_new(int dir_fd, const char *name, const char *text, size_t len, mode_t mode)
 {
-    int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
     if (fd < 0)
         return -1;
     int rc = tf_write_all(fd, text, len);
@@ -114,10 +115,10 @@ int gamedir_keep_ply(const char *dir, int ply, const char *board, size_t board_l
         return err_set(e, 0, 0, "cannot open %s: %s", dir, strerror(errno));
     char name[GAMEDIR_PLY_NAME_MAX];
     snprintf(name, sizeof name, "ply-%03d-in.txt", ply);
-    int rc = write_new(dir_fd, name, board, board_len);
+    int rc = write_new(dir_fd, name, board, board_len, 0600);
     if (rc == 0 && out_len >= 0) {
         snprintf(name, sizeof name, "ply-%03d-out.txt", ply);
-        rc = write_new(dir_fd, name, out, (size_t)out_len);
+        rc = write_new(dir_fd, name, out, (size_t)out_len, 0600);
     }
     if (rc != 0)
         err_set(e, 0, 0, "cannot write %s/%s: %s", dir, name, strerror(errno));
@@ -142,7 +143,9 @@ int gamedir_keep_err(const char *dir, int ply, int from, long long len, struct e
 
 int gamedir_write_board(const struct gamedir *d, const char *text, size_t len)
 {
-    return write_new(d->fd, GAMEDIR_IN, text, len);
+    /* Readable by others: a root referee's sandboxed engine is not root
+     * (sandbox.h); the folder itself is private. */
+    return write_new(d->fd, GAMEDIR_IN, text, len, 0644);
 }
 
 /* Through the folder's descriptor: never through a symlink (O_NOFOLLOW),

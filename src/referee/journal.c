@@ -6,6 +6,10 @@
  * A journal line is written with one write() on an O_APPEND descriptor and
  * fsync'd, so after a crash the file is every finished game plus at most one
  * line cut short, which readers skip and resume cuts off.
+ *
+ * Locks are flock(2)s, which belong to an open file, not to a process, so
+ * that no other descriptor's close drops them; who holds one is read from
+ * /proc/locks, which names the process that took it.
  */
 #include <assert.h>
 #include <cjson/cJSON.h>
@@ -13,14 +17,18 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "arena/textfile.h"
 #include "arena/journal.h"
 #include "arena/record.h"
 
 #define JOURNAL_CAP (1L << 30)   /* bytes of a journal or log we read */
+#define LOCKS_LINE_MAX 256       /* a line of /proc/locks */
 
 static const char *schema_of(const cJSON *obj)
 {
@@ -127,13 +135,69 @@ int journal_scan_text(char *text, size_t len, journal_fn fn, void *ctx, struct e
     return scan_text(text, len, fn, ctx, &complete, e);
 }
 
+/* The process that holds a flock on the file open as fd, from /proc/locks;
+ * 0 when none is found there. */
+static long lock_holder(int fd)
+{
+    struct stat st;
+    FILE *f = fstat(fd, &st) == 0 ? fopen("/proc/locks", "re") : NULL;
+    if (!f)
+        return 0;
+    char line[LOCKS_LINE_MAX], kind[16];
+    long pid = 0, p;
+    unsigned maj, min;
+    unsigned long ino;
+    /* "1: FLOCK  ADVISORY  WRITE 4242 fd:00:1234 0 EOF"; a waiter's line
+     * has "->" where the kind is. */
+    while (!pid && fgets(line, sizeof line, f))
+        if (sscanf(line, "%*d: %15s %*s %*s %ld %x:%x:%lu", kind, &p, &maj, &min, &ino) == 5 &&
+            strcmp(kind, "FLOCK") == 0 && maj == major(st.st_dev) && min == minor(st.st_dev) &&
+            ino == st.st_ino)
+            pid = p;
+    fclose(f);
+    return pid;
+}
+
+/* Takes fd's lock on path without waiting: exclusive for the referee that
+ * appends, shared for readers. 0, or -1 with e naming the holder. */
+static int lock_now(int fd, const char *path, int how, struct err *e)
+{
+    if (flock(fd, how | LOCK_NB) == 0)
+        return 0;
+    if (errno != EWOULDBLOCK)
+        return err_set(e, 0, 0, "%s: cannot lock: %s", path, strerror(errno));
+    long pid = lock_holder(fd);
+    return pid > 0 ? err_set(e, 0, 0, "%s: in use by another referee (pid %ld)", path, pid)
+                   : err_set(e, 0, 0, "%s: in use by another referee", path);
+}
+
+long journal_writer(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    long pid = 0;
+    if (flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK && (pid = lock_holder(fd)) == 0)
+        pid = -1;
+    close(fd);
+    return pid;
+}
+
 int journal_scan(const char *path, journal_fn fn, void *ctx, struct err *e)
 {
+    /* Under a shared lock: a referee appending to it holds an exclusive
+     * one for its whole run, so what is read is the whole of it. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    while (fd >= 0 && flock(fd, LOCK_SH) != 0 && errno == EINTR)
+        ;
     char *text;
     size_t len;
-    if (tf_read(path, JOURNAL_CAP, &text, &len, e) != 0)
+    int rc = tf_read(path, JOURNAL_CAP, &text, &len, e);
+    if (fd >= 0)
+        close(fd);
+    if (rc != 0)
         return -1;
-    int rc = journal_scan_text(text, len, fn, ctx, e);
+    rc = journal_scan_text(text, len, fn, ctx, e);
     free(text);
     return rc;
 }
@@ -196,11 +260,21 @@ int journal_open(const char *path, const cJSON *header, int resume, journal_fn f
 {
     struct stat st;
     if (resume && stat(path, &st) == 0) {
+        /* Locked before it is read: two referees resuming one journal
+         * would both play the games it lacks. */
+        *fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+        if (*fd < 0)
+            return err_set(e, 0, 0, "%s: cannot open: %s", path, strerror(errno));
+        if (lock_now(*fd, path, LOCK_EX, e) != 0) {
+            close(*fd);
+            return -1;
+        }
         char *text;
         size_t len, complete;
         if (tf_read(path, JOURNAL_CAP, &text, &len, e) != 0) {
             char msg[ERR_MSG_MAX];
             snprintf(msg, sizeof msg, "%s", e->msg);
+            close(*fd);
             return err_set(e, 0, 0, "%s: %s", path, msg);
         }
         /* Killed between creating the journal and finishing its header
@@ -211,9 +285,6 @@ int journal_open(const char *path, const cJSON *header, int resume, journal_fn f
         free(head);
         if (torn_header) {
             free(text);
-            *fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-            if (*fd < 0)
-                return err_set(e, 0, 0, "%s: cannot open: %s", path, strerror(errno));
             if (ftruncate(*fd, 0) != 0) {
                 close(*fd);
                 return err_set(e, 0, 0, "%s: cannot truncate: %s", path, strerror(errno));
@@ -223,11 +294,10 @@ int journal_open(const char *path, const cJSON *header, int resume, journal_fn f
         struct open_ctx oc = { header, fn, ctx };
         int rc = scan_text(text, len, check_header, &oc, &complete, e);
         free(text);
-        if (rc)
+        if (rc) {
+            close(*fd);
             return -1;
-        *fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-        if (*fd < 0)
-            return err_set(e, 0, 0, "%s: cannot open: %s", path, strerror(errno));
+        }
         /* Cut off a line a crash left unfinished; its game runs again. */
         if (complete < len && ftruncate(*fd, (off_t)complete) != 0) {
             close(*fd);
@@ -241,6 +311,12 @@ int journal_open(const char *path, const cJSON *header, int resume, journal_fn f
                    ? err_set(e, 0, 0, "%s: the journal exists: add --resume to finish its "
                                       "tournament, or name another file", path)
                    : err_set(e, 0, 0, "%s: cannot create: %s", path, strerror(errno));
+    /* Someone resuming it since we made it has it: theirs, not ours to
+     * remove. */
+    if (lock_now(*fd, path, LOCK_EX, e) != 0) {
+        close(*fd);
+        return -1;
+    }
     int rc = write_header(*fd, header, e);
     if (rc)
         unlink(path);

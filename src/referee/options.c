@@ -5,11 +5,13 @@
  * the command line, "rounds" in a file).
  */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "arena/cli.h"
 #include "arena/limits.h"
 #include "arena/refopts.h"
@@ -36,8 +38,10 @@
     { "keep-files", required_argument, NULL, REF_OPT_KEEP },          \
     { "analyze", no_argument, NULL, REF_OPT_ANALYZE },                \
     { "budget-ms", required_argument, NULL, REF_OPT_BUDGET },         \
-    { "max-empty", required_argument, NULL, REF_OPT_MAX_EMPTY },       \
-    { "each", required_argument, NULL, REF_OPT_EACH }
+    { "max-empty", required_argument, NULL, REF_OPT_MAX_EMPTY },      \
+    { "each", required_argument, NULL, REF_OPT_EACH },                \
+    { "sandbox", required_argument, NULL, REF_OPT_SANDBOX },          \
+    { "sandbox-ro", required_argument, NULL, REF_OPT_SANDBOX_RO }
 
 static const struct option match_options[] = {
     RULE_OPTIONS,
@@ -99,6 +103,7 @@ void ref_settings_free(struct ref_settings *s)
     s->t.nengines = 0;
     spec_keys_free(&s->each);
     book_free(&s->book);
+    sbx_policy_free(&s->sandbox);
 }
 
 const struct option *ref_options(enum ref_command command)
@@ -254,6 +259,23 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
     case REF_OPT_RESUME:
         s->t.resume = 1;
         return 0;
+    case REF_OPT_SANDBOX:
+        if (strcmp(val, "namespaces") == 0)
+            s->sandbox.mode = SBX_NAMESPACES;
+        else if (strcmp(val, "none") == 0)
+            s->sandbox.mode = SBX_NONE;
+        else
+            return snprintf(msg, cap, "%s must be namespaces or none, got '%s'", name, val), -1;
+        return 0;
+    case REF_OPT_SANDBOX_RO: {
+        struct stat st;
+        struct err e;
+        if (stat(val, &st) != 0)
+            return snprintf(msg, cap, "%s '%s': %s", name, val, strerror(errno)), -1;
+        if (sbx_paths_add(&s->sandbox.ro, val, &e) != 0)
+            return snprintf(msg, cap, "%s '%.100s': %s", name, val, e.msg), -1;
+        return 0;
+    }
     case REF_OPT_ANALYZE:
         s->analyze = 1;
         return 0;

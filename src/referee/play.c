@@ -24,6 +24,7 @@
 #include "arena/play.h"
 #include "arena/rng.h"
 #include "arena/rules.h"
+#include "arena/sandbox.h"
 #include "arena/textfile.h"
 
 #define ARG_MAX_BYTES  PATH_MAX    /* an expanded argument: paths are the longest */
@@ -122,8 +123,9 @@ static int append_stderr(const char *path, const char *header, int sink,
 }
 
 /* Runs eng in its folder on the board: 0 with *run filled, or -1 with e.
- * sink (-1: none) gets its stderr when its stderr= or --keep-files want it. */
-static int run_on_board(const struct play_rules *r, const struct gamedir *gd,
+ * sink (-1: none) gets its stderr when its stderr= or --keep-files want it;
+ * box (NULL: none) is the game's sandbox, whose view side - 1 is eng's. */
+static int run_on_board(const struct play_rules *r, const struct gamedir *gd, struct sbx *box,
                         const struct spec *eng, int side, int sink, struct run_result *run,
                         struct err *e)
 {
@@ -144,20 +146,35 @@ static int run_on_board(const struct play_rules *r, const struct gamedir *gd,
     if (copy >= 0 && (lseek(copy, 0, SEEK_SET) != 0 || ftruncate(copy, 0) != 0))
         return err_set(e, 0, 0, "the stderr copy: %s", strerror(errno));
     struct err re;
-    if (run_engine(argv, eng->dir, &r->limits, copy, run, &re) != 0)
+    if ((box ? sbx_run(box, side - 1, argv, eng->dir, &r->limits, copy, run, &re)
+             : run_engine(argv, eng->dir, &r->limits, copy, run, &re)) != 0)
         return err_set(e, 0, 0, "%s", re.msg);
     return 0;
 }
 
+/* What a ply needs besides its position: the game's folder, sandbox,
+ * keep folder and stderr sink, and when the referee's share of the ply
+ * began (the first ply's counts opening the sandbox). */
+struct ply_ctx {
+    struct gamedir gd;
+    struct sbx *box;             /* NULL: no sandbox */
+    const char *keep;            /* NULL: not keeping */
+    int sink;                    /* stderr_sink's; -1: none */
+    uint64_t t0;
+};
+
 /* One ply: the board written, the engine run, its answer judged and
- * recorded (and kept in keep, when keeping). Returns PLAY_PLAYED with
- * *move set or why holding the forfeit reason, PLAY_CANCELLED, or -1 with e. */
-static int play_ply(const struct play_rules *r, struct gamedir *gd, const char *keep, int sink,
-                    int ply, const struct spec *eng, const void *pos, struct game_record *rec,
+ * recorded (and kept, when keeping). Returns PLAY_PLAYED with *move set or
+ * why holding the forfeit reason, PLAY_CANCELLED, or -1 with e. */
+static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
+                    const struct spec *eng, const void *pos, struct game_record *rec,
                     int *move, char *why, struct err *e)
 {
     const struct game *g = r->game;
-    uint64_t t0 = clock_wall_ns();
+    struct gamedir *gd = &c->gd;
+    const char *keep = c->keep;
+    int sink = c->sink;
+    uint64_t t0 = c->t0;
     int side = g->to_move(pos);
     if (gamedir_reset(gd, e) != 0)
         return -1;
@@ -170,7 +187,7 @@ static int play_ply(const struct play_rules *r, struct gamedir *gd, const char *
         return err_set(e, 0, 0, "%s/%s: cannot write: %s", gd->path, GAMEDIR_IN,
                        strerror(errno));
     struct run_result run;
-    if (run_on_board(r, gd, eng, side, sink, &run, e) != 0)
+    if (run_on_board(r, gd, c->box, eng, side, sink, &run, e) != 0)
         return -1;
     if (run.end == RUN_CANCELLED)
         return PLAY_CANCELLED;
@@ -205,6 +222,39 @@ static int play_ply(const struct play_rules *r, struct gamedir *gd, const char *
     return PLAY_PLAYED;
 }
 
+/* What a game's sandbox needs that must outlive it: each side's own paths
+ * and view (its working directory dir=, its move folder the game's). */
+struct game_box {
+    struct sbx_paths own[2];
+    struct sbx_view view[2];
+};
+
+/* Opens the game's sandbox into *box when the rules want one (else *box is
+ * NULL). gb must outlive the sandbox; free it with game_box_free, whatever
+ * this returns. */
+static int game_box_open(struct game_box *gb, const struct play_rules *r,
+                         const struct spec *const side_engine[2], const char *folder,
+                         struct sbx **box, struct err *e)
+{
+    memset(gb, 0, sizeof *gb);
+    *box = NULL;
+    if (!r->sandbox || r->sandbox->mode == SBX_NONE)
+        return 0;
+    for (int s = 0; s < 2; s++) {
+        const struct spec *eng = side_engine[s];
+        if (sbx_own_paths(eng->argv, eng->dir, &gb->own[s], e) != 0)
+            return -1;
+        gb->view[s] = (struct sbx_view){ eng->dir, folder, &gb->own[s], r->sandbox };
+    }
+    return sbx_open(box, gb->view, 2, e);
+}
+
+static void game_box_free(struct game_box *gb)
+{
+    sbx_paths_free(&gb->own[0]);
+    sbx_paths_free(&gb->own[1]);
+}
+
 /* Analyses the finished game into its record, when the rules ask. */
 static int analyze(const struct play_rules *r, struct game_record *rec, struct err *e)
 {
@@ -235,11 +285,19 @@ int play_game(const struct play_rules *r, long index, long pair,
     unsigned char pos[GAME_MAX_STATE];
     if (play_opening(r, pair, pos, rec) != 0)
         return err_set(e, 0, 0, "out of memory");
-    int sink = stderr_sink(r, side_engine, e);
-    struct gamedir gd;
-    if (sink == -2 || gamedir_open(&gd, e) != 0) {
-        if (sink >= 0)
-            close(sink);
+    struct ply_ctx c = { .keep = r->keep_dir ? keep : NULL, .t0 = clock_wall_ns() };
+    c.sink = stderr_sink(r, side_engine, e);
+    if (c.sink == -2 || gamedir_open(&c.gd, e) != 0) {
+        if (c.sink >= 0)
+            close(c.sink);
+        return -1;
+    }
+    struct game_box gb;
+    if (game_box_open(&gb, r, side_engine, c.gd.path, &c.box, e) != 0) {
+        game_box_free(&gb);
+        gamedir_close(&c.gd);
+        if (c.sink >= 0)
+            close(c.sink);
         return -1;
     }
     int rc = PLAY_PLAYED, quiet = 0;
@@ -249,8 +307,9 @@ int play_game(const struct play_rules *r, long index, long pair,
     for (int ply = 1; (result = rules_end(g, pos, r->draw_plies, quiet, &end)) == REC_NO_RESULT;
          ply++) {
         int side = g->to_move(pos), move = -1;
-        rc = play_ply(r, &gd, r->keep_dir ? keep : NULL, sink, ply, side_engine[side - 1], pos,
-                      rec, &move, why, e);
+        if (ply > 1)
+            c.t0 = clock_wall_ns();
+        rc = play_ply(r, &c, ply, side_engine[side - 1], pos, rec, &move, why, e);
         if (rc != PLAY_PLAYED)
             break;
         if (why[0]) {
@@ -261,10 +320,12 @@ int play_game(const struct play_rules *r, long index, long pair,
         quiet = rules_quiet_after(g, pos, move, quiet);
         g->play(pos, move);
     }
-    if (gd.fd >= 0)
-        gamedir_close(&gd);
-    if (sink >= 0)
-        close(sink);
+    sbx_close(c.box);
+    game_box_free(&gb);
+    if (c.gd.fd >= 0)
+        gamedir_close(&c.gd);
+    if (c.sink >= 0)
+        close(c.sink);
     if (rc != PLAY_PLAYED)
         return rc;
     rec_set_end(rec, result, end, end == REC_FORFEIT ? why : NULL);
@@ -295,4 +356,5 @@ void play_rules_json(const struct play_rules *r, cJSON *obj)
     cJSON_AddNumberToObject(lim, "cpu_limit_s", (double)r->limits.cpu_limit_s);
     cJSON_AddNumberToObject(lim, "mem_limit_mb", (double)r->limits.mem_limit_mb);
     cJSON_AddNumberToObject(lim, "file_limit_kb", (double)r->limits.file_limit_kb);
+    cJSON_AddItemToObject(obj, "sandbox", sbx_policy_json(r->sandbox));
 }

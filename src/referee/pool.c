@@ -17,7 +17,6 @@
 
 #define READ_CHUNK 65536
 #define POLL_MAX 256               /* slots polled at once: TOUR_MAX_CONCURRENCY */
-#define SIGNAL_STATUS_BASE 128     /* a killed worker's status: 128 + the signal, as sh says */
 
 int pool_init(struct pool *p, int cap)
 {
@@ -113,7 +112,7 @@ static int reap(struct pool *p, struct pool_slot *w, pool_done_fn done, void *ct
     close(w->fd);
     w->pid = 0;
     p->running--;
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : SIGNAL_STATUS_BASE + WTERMSIG(status);
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : POOL_SIGNALED + WTERMSIG(status);
     if (w->buf)
         w->buf[w->len] = '\0';
     int rc = done(ctx, w->job, code, w->buf ? w->buf : (char[]){ "" }, w->len, e);

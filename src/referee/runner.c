@@ -43,13 +43,8 @@
 #define MEM_NEAR_DIVISOR 2
 #define PROC_STAT_MAX 512
 #define MEM_SELF_MARGIN_KB 1024
-/* Reads of the engine's pipes between two looks at the clock (a chatty
- * engine must not keep the referee from its deadline), and after the run
- * (what is left in the pipes: 64 KiB each at most, unless an escaped
- * process still writes). */
+/* Bytes of one read of the engine's pipes. */
 #define STREAM_CHUNK 4096
-#define DRAIN_CHUNKS 16
-#define FINAL_CHUNKS 64
 
 static double tv_ms(struct timeval tv)
 {
@@ -194,13 +189,14 @@ int run_guard(const volatile sig_atomic_t **cancel, int *status)
     }
     run_sweep();
     run_release_stops(&saved);
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1;
+    *status = WIFEXITED(st)     ? WEXITSTATUS(st)
+              : WIFSIGNALED(st) ? RUN_GUARD_SIGNALED + WTERMSIG(st)
+                                : 1;
     return RUN_GUARD_PARENT;
 }
 
-long run_proc_limit(long extra)
+long run_proc_limit(uid_t uid, long extra)
 {
-    uid_t uid = getuid();
     long tasks = 0;
     DIR *d = opendir("/proc");
     if (!d)
@@ -221,14 +217,6 @@ long run_proc_limit(long extra)
     return tasks + extra;
 }
 
-/* The engine's stdout and stderr while it runs. */
-struct streams {
-    struct pollfd fd[2];         /* read ends of stdout, stderr; -1 at EOF */
-    struct run_tail *tail[2];
-    int copy;                    /* gets stderr; -1: none */
-    long long copy_left;         /* bytes it may still get; < 0: no cap */
-    long long *copied;
-};
 
 /* Appends n bytes to t, keeping the last RUN_TAIL_MAX. */
 static void tail_add(struct run_tail *t, const char *buf, size_t n)
@@ -246,8 +234,7 @@ static void tail_add(struct run_tail *t, const char *buf, size_t n)
     t->text[t->len] = '\0';
 }
 
-/* Reads at most chunks reads from each open stream, without blocking. */
-static void streams_drain(struct streams *s, int chunks)
+void run_streams_drain(struct run_streams *s, int chunks)
 {
     char buf[STREAM_CHUNK];
     for (int i = 0; i < 2; i++)
@@ -273,11 +260,27 @@ static void streams_drain(struct streams *s, int chunks)
         }
 }
 
-static void streams_close(struct streams *s)
+void run_streams_close(struct run_streams *s)
 {
     for (int i = 0; i < 2; i++)
         if (s->fd[i].fd >= 0)
             close(s->fd[i].fd);
+}
+
+void run_apply_limits(const struct run_limits *l)
+{
+    if (l->cpu_limit_s > 0) {
+        /* The soft limit sends SIGXCPU; the hard one, a second later, kills. */
+        struct rlimit rl = { (rlim_t)l->cpu_limit_s, (rlim_t)l->cpu_limit_s + 1 };
+        setrlimit(RLIMIT_CPU, &rl);
+    }
+    if (l->mem_limit_mb > 0)
+        set_limit(RLIMIT_AS, (rlim_t)l->mem_limit_mb * MB);
+    if (l->file_limit_kb > 0)
+        set_limit(RLIMIT_FSIZE, (rlim_t)l->file_limit_kb * KB);
+    if (l->proc_limit > 0)
+        set_limit(RLIMIT_NPROC, (rlim_t)l->proc_limit);
+    set_limit(RLIMIT_CORE, 0);
 }
 
 /* In the child: never returns. */
@@ -299,18 +302,7 @@ static void child(char *const argv[], const char *cwd, const struct run_limits *
     }
     dup2(std_w[0], STDOUT_FILENO);
     dup2(std_w[1], STDERR_FILENO);
-    if (l->cpu_limit_s > 0) {
-        /* The soft limit sends SIGXCPU; the hard one, a second later, kills. */
-        struct rlimit rl = { (rlim_t)l->cpu_limit_s, (rlim_t)l->cpu_limit_s + 1 };
-        setrlimit(RLIMIT_CPU, &rl);
-    }
-    if (l->mem_limit_mb > 0)
-        set_limit(RLIMIT_AS, (rlim_t)l->mem_limit_mb * MB);
-    if (l->file_limit_kb > 0)
-        set_limit(RLIMIT_FSIZE, (rlim_t)l->file_limit_kb * KB);
-    if (l->proc_limit > 0)
-        set_limit(RLIMIT_NPROC, (rlim_t)l->proc_limit);
-    set_limit(RLIMIT_CORE, 0);
+    run_apply_limits(l);
     int e = 0;
     if (chdir(cwd) != 0)
         e = errno;
@@ -323,10 +315,13 @@ static void child(char *const argv[], const char *cwd, const struct run_limits *
     _exit(127);
 }
 
-/* Opens the pipes of the child's stdout and stderr: their read ends into
- * s (non-blocking), their write ends into w. 0, or -1 with e. */
-static int streams_open(struct streams *s, int w[2], struct err *e)
+int run_streams_open(struct run_streams *s, int w[2], int err_copy,
+                     const struct run_limits *limits, struct run_result *r, struct err *e)
 {
+    *s = (struct run_streams){ .tail = { &r->out, &r->err }, .copy = err_copy,
+                               .copy_left = limits->file_limit_kb > 0 ? limits->file_limit_kb * KB
+                                                                      : -1,
+                               .copied = &r->err_copied };
     for (int i = 0; i < 2; i++) {
         int p[2];
         if (pipe2(p, O_CLOEXEC) != 0) {
@@ -348,24 +343,22 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
                int err_copy, struct run_result *r, struct err *e)
 {
     memset(r, 0, sizeof *r);
-    struct streams s = { .tail = { &r->out, &r->err }, .copy = err_copy,
-                         .copy_left = limits->file_limit_kb > 0 ? limits->file_limit_kb * KB : -1,
-                         .copied = &r->err_copied };
+    struct run_streams s;
     int pipefd[2], out[2];
-    if (streams_open(&s, out, e) != 0)
+    if (run_streams_open(&s, out, err_copy, limits, r, e) != 0)
         return -1;
     if (pipe2(pipefd, O_CLOEXEC) != 0) {
-        streams_close(&s);
+        run_streams_close(&s);
         close(out[0]);
         close(out[1]);
         return err_set(e, 0, 0, "pipe: %s", strerror(errno));
     }
-    long self_kb = limits->mem_limit_mb > 0 ? resident_kb() : 0;
+    long self_kb = run_self_kb(limits);
     uint64_t t0 = clock_wall_ns();
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
-        streams_close(&s);
+        run_streams_close(&s);
         close(out[0]);
         close(out[1]);
         close(pipefd[0]);
@@ -409,7 +402,7 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
         }
         struct timespec pause = { 0, step_us * 1000 };
         if (ppoll(s.fd, 2, &pause, NULL) > 0)
-            streams_drain(&s, DRAIN_CHUNKS);
+            run_streams_drain(&s, RUN_DRAIN_CHUNKS);
         else if (step_us < POLL_MAX_US)
             step_us *= 2;
     }
@@ -426,20 +419,37 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
     r->wall_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS;
     if (limits->reap_all)
         run_sweep();
-    streams_drain(&s, FINAL_CHUNKS);
-    streams_close(&s);
-    r->cpu_user_ms = tv_ms(ru.ru_utime);
-    r->cpu_sys_ms = tv_ms(ru.ru_stime);
-    r->max_rss_kb = ru.ru_maxrss;
+    run_streams_drain(&s, RUN_FINAL_CHUNKS);
+    run_streams_close(&s);
+    run_take_usage(&ru, r);
     if (got > 0) {
         r->end = RUN_EXEC_FAILED;
         err_set(e, 0, 0, "cannot run '%s': %s", argv[0], strerror(exec_errno));
         return 0;
     }
+    run_judge(limits, status, timed_out, cancelled, self_kb, r);
+    return 0;
+}
+
+long run_self_kb(const struct run_limits *l)
+{
+    return l->mem_limit_mb > 0 ? resident_kb() : 0;
+}
+
+void run_take_usage(const struct rusage *ru, struct run_result *r)
+{
+    r->cpu_user_ms = tv_ms(ru->ru_utime);
+    r->cpu_sys_ms = tv_ms(ru->ru_stime);
+    r->max_rss_kb = ru->ru_maxrss;
+}
+
+void run_judge(const struct run_limits *l, int status, int timed_out, int cancelled,
+               long self_kb, struct run_result *r)
+{
     /* ru_maxrss keeps the high-water mark of the child's life before exec,
      * a copy of us: only a peak above our own size is the engine's. */
-    int near_mem = limits->mem_limit_mb > 0 && r->max_rss_kb > self_kb + MEM_SELF_MARGIN_KB &&
-                   r->max_rss_kb * MEM_NEAR_DIVISOR >= limits->mem_limit_mb * KB;
+    int near_mem = l->mem_limit_mb > 0 && r->max_rss_kb > self_kb + MEM_SELF_MARGIN_KB &&
+                   r->max_rss_kb * MEM_NEAR_DIVISOR >= l->mem_limit_mb * KB;
     if (cancelled) {
         r->end = RUN_CANCELLED;
     } else if (timed_out) {
@@ -449,13 +459,12 @@ int run_engine(char *const argv[], const char *cwd, const struct run_limits *lim
         r->status = WEXITSTATUS(status);
     } else {
         int sig = WTERMSIG(status);
-        int over_cpu = limits->cpu_limit_s > 0 && (r->cpu_user_ms + r->cpu_sys_ms) / 1000.0
-                                                      >= (double)limits->cpu_limit_s;
+        int over_cpu = l->cpu_limit_s > 0 &&
+                       (r->cpu_user_ms + r->cpu_sys_ms) / 1000.0 >= (double)l->cpu_limit_s;
         r->end = sig == SIGXCPU || (sig == SIGKILL && over_cpu) ? RUN_CPU_LIMIT
-                 : sig == SIGXFSZ && limits->file_limit_kb > 0 ? RUN_FILE_LIMIT
+                 : sig == SIGXFSZ && l->file_limit_kb > 0      ? RUN_FILE_LIMIT
                  : near_mem                                    ? RUN_MEM_LIMIT
                                                                : RUN_SIGNALED;
         r->signal = sig;
     }
-    return 0;
 }

@@ -7,7 +7,14 @@
  * children, so after every move it can kill and reap whatever the engine
  * left behind, setsid escapees included (runner.h); and a worker that the
  * parent's death takes down (PR_SET_PDEATHSIG) kills its engine on the way.
+ *
+ * No game is lost without a word: a worker that dies (a signal, the OOM
+ * killer, an engine that kills it) has its game played again, at most
+ * TOUR_GAME_REPLAYS times, and then the tournament stops with an error
+ * naming the game; a run that ends on its own has played every game of
+ * its shard unless the SPRT stopped it, which it says.
  */
+#define _GNU_SOURCE
 #include <cjson/cJSON.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -18,6 +25,7 @@
 #include "arena/pool.h"
 #include "arena/progress.h"
 #include "arena/report.h"
+#include "arena/sandbox.h"
 #include "arena/schedule.h"
 #include "arena/stats.h"
 #include "arena/tally.h"
@@ -82,6 +90,10 @@ struct run_state {
     int sprt_decided;        /* -1 H0 accepted, 1 H1 accepted, 0 not yet */
     FILE *out;
     struct progress progress;
+    unsigned char *deaths;   /* deaths[i]: times game i's worker died */
+    int stopping;            /* an error stops the run: the rest is cut short */
+    long replay[TOUR_MAX_CONCURRENCY];   /* games to play again, first */
+    int nreplay;
 };
 
 /* Frees what the run holds. A worker calls it too: each process frees what
@@ -89,6 +101,7 @@ struct run_state {
 static void run_free(struct run_state *s)
 {
     free(s->done);
+    free(s->deaths);
     tally_free(&s->tally);
 }
 
@@ -99,6 +112,9 @@ static int play_job(void *ctx, long index, int fd)
 {
     struct run_state *s = ctx;
     struct tour_config *c = (struct tour_config *)s->c;
+    /* Only the parent holds the journal (and its lock: journal.h). */
+    if (s->journal_fd >= 0)
+        close(s->journal_fd);
     run_become_reaper();
     struct schedule_game sg;
     schedule_game_at(&s->sched, index, &sg);
@@ -124,6 +140,8 @@ static int play_job(void *ctx, long index, int fd)
         spec_free(&c->engine[i]);
     if (c->rules.book)
         book_free((struct book *)c->rules.book);
+    if (c->rules.sandbox)
+        sbx_policy_free((struct sbx_policy *)c->rules.sandbox);
     return status;
 }
 
@@ -190,15 +208,51 @@ static void show_progress(struct run_state *s)
                   tally_points(&s->tally, order[0]));
 }
 
+/* How a worker that did not finish its game ended, in words. */
+static void death_text(int status, char *buf, size_t cap)
+{
+    const char *sig = status >= POOL_SIGNALED ? sigabbrev_np(status - POOL_SIGNALED) : NULL;
+    if (status == POOL_FAILED)
+        snprintf(buf, cap, "the referee could not play it");
+    else if (status == POOL_CANCELLED)
+        snprintf(buf, cap, "its worker was stopped (SIGTERM)");
+    else if (sig)
+        snprintf(buf, cap, "its worker was killed by SIG%s", sig);
+    else
+        snprintf(buf, cap, "its worker ended with status %d", status);
+}
+
+/* A worker died before its game was done: play it again, or give up on it
+ * (an error naming the game, which stops the tournament). */
+static int game_died(struct run_state *s, long index, int status, struct err *e)
+{
+    char why[ERR_MSG_MAX / 2];
+    death_text(status, why, sizeof why);
+    if (s->deaths[index] >= TOUR_GAME_REPLAYS) {
+        s->stopping = 1;
+        return err_set(e, 0, 0, "game %ld: %s, %d times: stopped with %ld of %ld games played",
+                       index, why, TOUR_GAME_REPLAYS + 1, s->ndone, s->nwanted);
+    }
+    s->deaths[index]++;
+    s->replay[s->nreplay++] = index;
+    progress_clear(&s->progress);
+    fprintf(s->out, "Game %ld: %s; playing it again (%d of %d)\n", index, why,
+            s->deaths[index], TOUR_GAME_REPLAYS);
+    fflush(s->out);
+    return 0;
+}
+
 /* A worker ended: journal, count and print its game if it finished one. */
 static int game_done(void *ctx, long index, int status, char *answer, size_t len,
                      struct err *e)
 {
     (void)len;
     struct run_state *s = ctx;
-    if (status == POOL_FAILED)
-        return err_set(e, 0, 0, "game %ld: the referee could not play it", index);
-    if (status != 0 || s->sprt_decided)
+    /* Stopping (a signal, the SPRT, an error): games cut short are not
+     * played again. */
+    if (status != 0)
+        return stop_signal || s->sprt_decided || s->stopping ? 0 : game_died(s, index, status, e);
+    if (s->sprt_decided)
         return 0;
     cJSON *json = cJSON_Parse(answer);
     struct game_record rec;
@@ -226,6 +280,11 @@ static int start_games(struct run_state *s, long *next, struct err *e)
     const struct tour_config *c = s->c;
     long total = schedule_games(&s->sched);
     while (!stop_signal && !s->sprt_decided && s->pool.running < c->concurrency) {
+        if (s->nreplay > 0) {
+            if (pool_start(&s->pool, s->replay[--s->nreplay], play_job, s, e) != 0)
+                return -1;
+            continue;
+        }
         while (*next <= total && (!schedule_in_shard(&s->sched, *next) || s->done[*next]))
             (*next)++;
         if (*next > total)
@@ -247,6 +306,7 @@ static int run_loop(struct run_state *s, struct err *e)
             break;
         if (rc || stop_signal || s->sprt_decided)
             pool_signal(&s->pool, SIGTERM);
+        s->stopping = s->stopping || rc != 0;
         int r = pool_wait(&s->pool, PROGRESS_EVERY_MS, game_done, s, e);
         if (!rc)
             rc = r;
@@ -277,7 +337,8 @@ static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
     if (tally_init(&s->tally, c->nengines, name, e) != 0)
         return -1;
     s->done = calloc((size_t)total + 1, 1);
-    if (!s->done || pool_init(&s->pool, c->concurrency) != 0)
+    s->deaths = calloc((size_t)total + 1, 1);
+    if (!s->done || !s->deaths || pool_init(&s->pool, c->concurrency) != 0)
         return err_set(e, 0, 0, "out of memory");
     if (!c->journal)
         return 0;
@@ -335,9 +396,15 @@ int tour_run(const struct tour_config *config, FILE *out, struct err *e)
     run_release_stops(&saved);
     if (s.journal_fd >= 0)
         close(s.journal_fd);
+    /* What a run that ends on its own has played: all of its games. */
+    if (!rc && !stopped && !s.sprt_decided && s.ndone < s.nwanted)
+        rc = err_set(e, 0, 0, "only %ld of %ld games were played", s.ndone, s.nwanted);
     if (!rc) {
         if (c->sprt.on)
             print_sprt(&s);
+        if (s.sprt_decided && s.ndone < s.nwanted)
+            fprintf(out, "The SPRT stopped the tournament after %ld of %ld games\n", s.ndone,
+                    s.nwanted);
         if (stopped)
             fprintf(out, "Stopped by a signal: %ld of %ld games in the journal; run again with "
                          "--resume to finish\n", s.ndone, s.nwanted);

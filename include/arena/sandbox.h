@@ -1,0 +1,198 @@
+/*
+ * sandbox.h - the walls around an engine the referee does not trust: what a
+ * move can see and reach. runner.h says how a move is run and judged; this
+ * says where.
+ *
+ * One sandbox per game (sbx_open): a small init process, started once per
+ * game because a new process costs milliseconds on some machines, in new
+ * Linux user, PID, mount, network, IPC and UTS namespaces. Every move of the
+ * game is a child of that init (vfork and exec, no copy of the referee), in
+ * the file-system view of its engine, which the init builds once per game:
+ * a mount namespace whose root is a small read-only tmpfs holding
+ *   - the system, read-only: SBX_SYSTEM_DIRS (a symlink there, like /bin on
+ *     merged-/usr systems, is copied as the same symlink);
+ *   - /dev/null, zero, full, random, urandom; /dev/fd and /dev/std*; a /proc
+ *     of the game's PID namespace mounted with hidepid=2, so that it shows
+ *     the engine's own processes and nothing else; a private /tmp (tmpfs of
+ *     SBX_TMP_OPTIONS);
+ *   - read-only: the engine's working directory, its own paths
+ *     (sbx_own_paths: its program's folder, the folder of every argument
+ *     naming an existing file, or the folder such an argument names) and the
+ *     policy's read-only paths (--sandbox-ro);
+ *   - read-write: its move folder (sbx_view.rw);
+ *   - hidden even inside those (an empty read-only folder or file in their
+ *     place): the policy's masks (the referee's journal, log and keep-files
+ *     folder, every engine's own paths: so the other engines' folders) unless
+ *     the path is exactly one the engine sees by its own right, and the
+ *     folder that holds the move folder (other games' folders, when TMPDIR is
+ *     not /tmp; a private /tmp hides them otherwise). A mask that holds a
+ *     path of the engine's own hides everything else in it.
+ * Nothing else exists. Each visible path is mounted at its real place
+ * (realpath); one named through a symlink gets the same symlink in the view.
+ * Paths inside SBX_SYSTEM_DIRS are never masked.
+ *
+ * The engine runs as the referee's user, or, when the referee is root, as
+ * SBX_ROOT_ENGINE_UID (the kernel never applies RLIMIT_NPROC to root, so a
+ * root engine's fork bomb would be unbounded; its files must then be
+ * readable by others, as 0644/0755 are). It has no capabilities and no way to
+ * gain any (PR_SET_NO_NEW_PRIVS, an empty bounding set), no file descriptor
+ * but its stdio (/dev/null), its own process group and the runner's limits.
+ * Its PID namespace holds the init and its own processes: the init ignores
+ * every signal from inside (a namespace's init does), cannot be traced (not
+ * dumpable) and is invisible in /proc. The network namespace has only a
+ * loopback that is down: no connection to anything, 127.0.0.1 included;
+ * abstract Unix sockets and System V IPC are the game's own.
+ *
+ * After the engine exits, the init kills every other process of the
+ * namespace (kill(-1), which leaves the init alone) and reaps them before it
+ * answers, so no process of an engine outlives its move; a setsid escapee
+ * included. When the move is over time or cancelled, the referee asks the
+ * init (SIGUSR1) to do the same at once; an init that does not answer within
+ * SBX_STOP_GRACE_MS is killed, and with it everything in the namespace. The
+ * init dies with the process that opened the sandbox (PR_SET_PDEATHSIG), and
+ * the kernel then kills the whole namespace.
+ *
+ * Costs are paid once per game: the init's fork, the namespaces, the views.
+ * A move costs a vfork, a setns and the exec, against a fork and an exec
+ * without a sandbox.
+ */
+#ifndef ARENA_SANDBOX_H
+#define ARENA_SANDBOX_H
+
+#include <sys/types.h>
+#include "arena/err.h"
+#include "arena/limits.h"
+#include "arena/runner.h"
+
+struct cJSON;
+
+/* The read-only system folders (those that exist): a program needs its
+ * interpreter, its libraries and /etc (passwd, ld.so.cache, locale). */
+#define SBX_SYSTEM_DIRS "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"
+/* How long a stopped move's init may take to kill and reap the engine
+ * before the referee kills it: killing is immediate, reaping a fork bomb's
+ * hundred processes takes well under a second on a loaded machine. */
+#define SBX_STOP_GRACE_MS 2000
+
+enum sbx_mode {
+    SBX_NAMESPACES = 0,  /* the default */
+    SBX_NONE,            /* --sandbox none: engines run as the referee's user,
+                          * seeing and reaching what it can */
+};
+
+/* A list of absolute paths (malloc'd; free with sbx_paths_free). */
+struct sbx_paths {
+    int n;
+    char *path[SBX_MAX_PATHS];
+};
+
+/* Adds path, made absolute against the current directory and its symlinks
+ * resolved (for a path that does not exist yet, those of its folder), unless
+ * the list holds it already. Returns 0, or -1 with e when the list is full or
+ * out of memory. */
+int sbx_paths_add(struct sbx_paths *p, const char *path, struct err *e);
+void sbx_paths_free(struct sbx_paths *p);
+
+/* An engine's own paths, given its argv template and working directory:
+ * the folder of its program (argv[0] as execvp finds it: a word without '/'
+ * in PATH, else against workdir) and, for every other word naming an
+ * existing file (against workdir when relative), that file's folder, or the
+ * folder itself when the word names one. Words with a placeholder ('{') are
+ * the move's files and are skipped; so are paths inside SBX_SYSTEM_DIRS.
+ * Appends to own. Returns 0, or -1 with e (list full, out of memory). */
+int sbx_own_paths(char *const argv[], const char *workdir, struct sbx_paths *own,
+                  struct err *e);
+
+/* What the referee sets for all engines (refopts.h fills it). */
+struct sbx_policy {
+    enum sbx_mode mode;
+    struct sbx_paths ro;     /* --sandbox-ro: read-only for every engine */
+    struct sbx_paths mask;   /* hidden from every engine (see above) */
+};
+
+void sbx_policy_free(struct sbx_policy *p);
+
+/* The journal's description of p: {"mode": "namespaces", "isolates": [...],
+ * "read_only": [--sandbox-ro paths]} or {"mode": "none", "isolates": []}. */
+struct cJSON *sbx_policy_json(const struct sbx_policy *p);
+
+/* The user id engines run as under p, as the kernel counts it (for
+ * RLIMIT_NPROC, runner.h's run_proc_limit). */
+uid_t sbx_engine_uid(const struct sbx_policy *p);
+
+/* One engine's view of the file system (above). All fields must outlive
+ * the sandbox opened with it. */
+struct sbx_view {
+    const char *workdir;              /* its working directory: read-only */
+    const char *rw;                   /* its move folder: read-write */
+    const struct sbx_paths *own;      /* its own paths: read-only */
+    const struct sbx_policy *policy;  /* read-only paths and masks */
+};
+
+/* --- the plan of a view (what sbx_open mounts; exposed for tests) ------- */
+
+enum sbx_kind {
+    SBX_BIND_RW,   /* the move folder */
+    SBX_BIND_RO,   /* a visible folder or file */
+    SBX_SYMLINK,   /* path -> target, as on the host */
+    SBX_TMPFS,     /* the private /tmp */
+    SBX_PROC,      /* the game's /proc */
+    SBX_DEVICE,    /* a device file bound from the host's /dev */
+    SBX_MASK,      /* an empty read-only folder or file over the path */
+};
+
+struct sbx_entry {
+    enum sbx_kind kind;
+    int is_dir;           /* binds and masks: a folder, not a file */
+    char *path;           /* absolute, where it appears in the view */
+    char *target;         /* SBX_SYMLINK: the link's text; else NULL */
+};
+
+/* The entries of a view, sorted by path (a folder before what is inside
+ * it), without those that change nothing (a read-only path inside another,
+ * a mask over nothing visible). */
+struct sbx_plan {
+    int n, cap;
+    struct sbx_entry *entry;
+};
+
+/* Builds v's plan from the host's file system as it is now. Returns 0, or
+ * -1 with e (out of memory, a path too long). Free with sbx_plan_free. */
+int sbx_plan_build(const struct sbx_view *v, struct sbx_plan *plan, struct err *e);
+void sbx_plan_free(struct sbx_plan *plan);
+
+/* --- a game's sandbox --------------------------------------------------- */
+
+struct sbx;
+
+/* Starts a game's sandbox with n views (view i for sbx_run's view i; n is
+ * 1 or 2, 0 for sbx_probe), which must outlive it. Returns 0 with *box set, or -1 with e naming the cause
+ * (namespaces refused: the message names --sandbox none). Views are built
+ * by the init meanwhile; a view that cannot be built fails the first run in
+ * it. The caller must not reap the init (run_sweep with the sandbox open
+ * would). */
+int sbx_open(struct sbx **box, const struct sbx_view *views, int n, struct err *e);
+
+/* Runs argv (argv[0] looked up in PATH) in view `view` of box, in cwd (a
+ * path inside the view), under limits (reap_all is implied: the namespace
+ * is swept), and fills r as run_engine does, its stdout's and stderr's
+ * tails and err_copy (-1: none) included: the pipes the referee drains are
+ * handed to the init with the request. Returns 0, or -1 with e when the
+ * sandbox itself failed (the game cannot go on: a referee error, not the
+ * engine's). */
+int sbx_run(struct sbx *box, int view, char *const argv[], const char *cwd,
+            const struct run_limits *limits, int err_copy, struct run_result *r,
+            struct err *e);
+
+/* Kills the init, and with it anything left in the namespaces, and frees
+ * box. NULL is fine. */
+void sbx_close(struct sbx *box);
+
+/* Checks, before the first game, that sandboxes can be made here: opens one
+ * without views, whose init sets up its namespaces (a /proc of its own
+ * included) and answers. Nothing is left on disk if the referee is killed
+ * meanwhile. Returns 0, or -1 with e saying why not and naming --sandbox
+ * none. */
+int sbx_probe(struct err *e);
+
+#endif

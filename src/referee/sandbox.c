@@ -1,0 +1,1251 @@
+/*
+ * sandbox.c - a game's sandbox: the namespaces, the init that holds them,
+ * the engines' file-system views, and a move run inside (sandbox.h).
+ *
+ * Three processes take part. The referee (a tournament worker, or the
+ * process that plays a match) opens the sandbox: it plans the views (plain
+ * stat and realpath), clones the init into new namespaces and writes its
+ * user-id maps. The init, pid 1 of the game's PID namespace, mounts each
+ * view once and then serves moves: for each it vforks the engine, waits for
+ * it, kills and reaps whatever is left, and answers. Requests and answers
+ * live in a shared anonymous mapping; one byte on a socket pair says "go"
+ * and "done", so the referee can wait for the answer with poll and a
+ * deadline. The init never exits on its own: the referee kills it (SIGKILL
+ * from outside the namespace cannot be ignored), which also spares it the
+ * exit of a process that holds a copy of the referee's memory.
+ */
+#define _GNU_SOURCE
+#include <assert.h>
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "arena/clock.h"
+#include "arena/sandbox.h"
+#include "arena/textfile.h"
+
+#define NS_PER_MS 1e6
+/* A game has two engines, the probe one. */
+#define SBX_MAX_VIEWS 2
+/* Room for a move's argv in the shared page: RUN_MAX_ARGS words. */
+#define ARGS_CAP (RUN_MAX_ARGS * PATH_MAX)
+/* How often a waiting referee looks at its cancel flag. */
+#define CANCEL_POLL_MS 50
+#define HOSTNAME "arena"
+#define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+/* The view's root and its masks: tmpfs as small as will do. */
+#define ROOT_OPTIONS "size=1m,nr_inodes=1024,mode=0755"
+#define MASK_OPTIONS "size=16k,nr_inodes=64,mode=0755"
+#define MASKS_NAME ".sbx-masks"   /* in the root while building: masks files */
+#define OLD_ROOT_NAME ".sbx-old"
+#define MOUNTINFO_LINE_MAX (3 * PATH_MAX)
+#define LAST_CAP_GUESS 63         /* capabilities dropped from the bounding set */
+/* The source and type of a bind, a remount or a propagation change, which
+ * the kernel ignores: not NULL, which valgrind takes for a bad string. */
+#define NO_TYPE "none"
+
+static const char *const system_dirs[] = { SBX_SYSTEM_DIRS };
+static const char *const devices[] = { "null", "zero", "full", "random", "urandom" };
+static const struct { const char *path, *target; } dev_links[] = {
+    { "/dev/fd", "/proc/self/fd" },
+    { "/dev/stdin", "/proc/self/fd/0" },
+    { "/dev/stdout", "/proc/self/fd/1" },
+    { "/dev/stderr", "/proc/self/fd/2" },
+};
+
+/* --- paths -------------------------------------------------------------- */
+
+/* path made absolute against base (the current directory when base is
+ * NULL), with ".", ".." and repeated '/' removed without looking at the file
+ * system. 0, or -1 when it does not fit in PATH_MAX. */
+static int lexical_abs(const char *path, const char *base, char *out)
+{
+    char joined[2 * PATH_MAX], cwd[PATH_MAX];
+    if (path[0] != '/') {
+        if (!base && !(base = getcwd(cwd, sizeof cwd)))
+            return -1;
+        snprintf(joined, sizeof joined, "%s/%s", base, path);
+    } else {
+        snprintf(joined, sizeof joined, "%s", path);
+    }
+    size_t n = 0;
+    for (char *p = joined, *next; *p; p = next) {
+        while (*p == '/')
+            p++;
+        next = p + strcspn(p, "/");
+        size_t len = (size_t)(next - p);
+        if (len == 0 || (len == 1 && p[0] == '.'))
+            continue;
+        if (len == 2 && p[0] == '.' && p[1] == '.') {
+            while (n > 0 && out[--n] != '/')
+                ;
+            continue;
+        }
+        if (n + 1 + len >= PATH_MAX)
+            return -1;
+        out[n++] = '/';
+        memcpy(out + n, p, len);
+        n += len;
+    }
+    if (n == 0)
+        out[n++] = '/';
+    out[n] = '\0';
+    return 0;
+}
+
+static int is_inside(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (n == 1)
+        return path[0] == '/';   /* everything is inside "/" */
+    return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+static int in_system(const char *path)
+{
+    for (size_t i = 0; i < sizeof system_dirs / sizeof *system_dirs; i++)
+        if (is_inside(path, system_dirs[i]))
+            return 1;
+    return 0;
+}
+
+int sbx_paths_add(struct sbx_paths *p, const char *path, struct err *e)
+{
+    assert(p && path && p->n >= 0 && p->n <= SBX_MAX_PATHS);
+    char abs[PATH_MAX];
+    if (lexical_abs(path, NULL, abs) != 0)
+        return err_set(e, 0, 0, "path too long: %.100s", path);
+    for (int i = 0; i < p->n; i++)
+        if (strcmp(p->path[i], abs) == 0)
+            return 0;
+    if (p->n == SBX_MAX_PATHS)
+        return err_set(e, 0, 0, "more than %d sandbox paths", SBX_MAX_PATHS);
+    if (!(p->path[p->n] = strdup(abs)))
+        return err_set(e, 0, 0, "out of memory");
+    p->n++;
+    return 0;
+}
+
+void sbx_paths_free(struct sbx_paths *p)
+{
+    for (int i = 0; i < p->n; i++)
+        free(p->path[i]);
+    p->n = 0;
+}
+
+/* Cuts path (absolute) to its folder: "/a/b" -> "/a", "/a" -> "/". */
+static void cut_to_folder(char *path)
+{
+    char *slash = strrchr(path, '/');
+    slash[slash == path] = '\0';
+}
+
+/* Adds the folder of file abs (or abs itself, a folder) and, when its real
+ * place differs, the real one's: a program reached through a symlink needs
+ * both the link and its target. */
+static int add_folder_of(struct sbx_paths *own, const char *abs, int is_dir, struct err *e)
+{
+    char folder[PATH_MAX], real[PATH_MAX];
+    const char *where[2] = { folder, NULL };
+    snprintf(folder, sizeof folder, "%s", abs);
+    if (!is_dir)
+        cut_to_folder(folder);
+    if (realpath(abs, real)) {
+        if (!is_dir)
+            cut_to_folder(real);
+        if (strcmp(real, folder) != 0)
+            where[1] = real;
+    }
+    for (int i = 0; i < 2 && where[i]; i++)
+        if (!in_system(where[i]) && sbx_paths_add(own, where[i], e) != 0)
+            return -1;
+    return 0;
+}
+
+/* argv[0] as execvp finds it, into out; 0, or -1 when it finds nothing. */
+static int find_program(const char *prog, const char *workdir, char *out)
+{
+    if (strchr(prog, '/'))
+        return lexical_abs(prog, workdir, out);
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = DEFAULT_PATH;
+    for (const char *p = path; ; p++) {
+        size_t len = strcspn(p, ":");
+        char cand[PATH_MAX];
+        struct stat st;
+        snprintf(cand, sizeof cand, "%.*s/%s", (int)len, len ? p : ".", prog);
+        if (lexical_abs(cand, workdir, out) == 0 && stat(out, &st) == 0 &&
+            S_ISREG(st.st_mode) && access(out, X_OK) == 0)
+            return 0;
+        p += len;
+        if (!*p)
+            return -1;
+    }
+}
+
+int sbx_own_paths(char *const argv[], const char *workdir, struct sbx_paths *own,
+                  struct err *e)
+{
+    char abs[PATH_MAX];
+    if (argv[0] && find_program(argv[0], workdir, abs) == 0 &&
+        add_folder_of(own, abs, 0, e) != 0)
+        return -1;
+    for (int i = 1; argv[0] && argv[i]; i++) {
+        struct stat st;
+        if (strchr(argv[i], '{') || lexical_abs(argv[i], workdir, abs) != 0 ||
+            stat(abs, &st) != 0)
+            continue;
+        if (add_folder_of(own, abs, S_ISDIR(st.st_mode), e) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* --- the policy --------------------------------------------------------- */
+
+void sbx_policy_free(struct sbx_policy *p)
+{
+    sbx_paths_free(&p->ro);
+    sbx_paths_free(&p->mask);
+}
+
+cJSON *sbx_policy_json(const struct sbx_policy *p)
+{
+    static const char *const isolates[] = {
+        "user", "pid", "mount", "network", "ipc", "uts", "no_new_privs", "no_capabilities",
+    };
+    cJSON *j = cJSON_CreateObject();
+    int on = p && p->mode == SBX_NAMESPACES;
+    cJSON_AddStringToObject(j, "mode", on ? "namespaces" : "none");
+    cJSON *list = cJSON_AddArrayToObject(j, "isolates");
+    for (size_t i = 0; on && i < sizeof isolates / sizeof *isolates; i++)
+        cJSON_AddItemToArray(list, cJSON_CreateString(isolates[i]));
+    if (on) {
+        cJSON *ro = cJSON_AddArrayToObject(j, "read_only");
+        for (int i = 0; i < p->ro.n; i++)
+            cJSON_AddItemToArray(ro, cJSON_CreateString(p->ro.path[i]));
+    }
+    return j;
+}
+
+uid_t sbx_engine_uid(const struct sbx_policy *p)
+{
+    uid_t uid = geteuid();
+    return p && p->mode == SBX_NAMESPACES && uid == 0 ? SBX_ROOT_ENGINE_UID : uid;
+}
+
+/* --- the plan ----------------------------------------------------------- */
+
+static int plan_add(struct sbx_plan *pl, enum sbx_kind kind, int is_dir, const char *path,
+                    const char *target, struct err *e)
+{
+    if (pl->n == pl->cap) {
+        int cap = pl->cap ? 2 * pl->cap : 32;
+        struct sbx_entry *grown = realloc(pl->entry, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return err_set(e, 0, 0, "out of memory");
+        pl->entry = grown;
+        pl->cap = cap;
+    }
+    struct sbx_entry *en = &pl->entry[pl->n];
+    en->kind = kind;
+    en->is_dir = is_dir;
+    en->path = strdup(path);
+    en->target = target ? strdup(target) : NULL;
+    if (!en->path || (target && !en->target)) {
+        free(en->path);
+        free(en->target);
+        return err_set(e, 0, 0, "out of memory");
+    }
+    pl->n++;
+    return 0;
+}
+
+/* A path the engine sees by its own right: bound at its real place, and
+ * the path as given made a symlink to it when they differ. A path that
+ * does not exist is not added. */
+static int plan_visible(struct sbx_plan *pl, enum sbx_kind kind, const char *path,
+                        struct err *e)
+{
+    char lex[PATH_MAX], real[PATH_MAX];
+    struct stat st;
+    if (lexical_abs(path, NULL, lex) != 0 || !realpath(lex, real) || stat(real, &st) != 0)
+        return 0;
+    if (plan_add(pl, kind, S_ISDIR(st.st_mode), real, NULL, e) != 0)
+        return -1;
+    return strcmp(lex, real) == 0 ? 0 : plan_add(pl, SBX_SYMLINK, 0, lex, real, e);
+}
+
+/* A path to hide, at its real place; nothing when it does not exist. */
+static int plan_mask(struct sbx_plan *pl, const char *path, struct err *e)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    if (!realpath(path, real) || lstat(real, &st) != 0 || in_system(real))
+        return 0;
+    return plan_add(pl, SBX_MASK, S_ISDIR(st.st_mode), real, NULL, e);
+}
+
+/* The system, the devices, /proc and /tmp: the same in every view. */
+static int plan_base(struct sbx_plan *pl, struct err *e)
+{
+    for (size_t i = 0; i < sizeof system_dirs / sizeof *system_dirs; i++) {
+        struct stat st;
+        char link[PATH_MAX];
+        if (lstat(system_dirs[i], &st) != 0)
+            continue;
+        if (S_ISLNK(st.st_mode)) {
+            ssize_t n = readlink(system_dirs[i], link, sizeof link - 1);
+            if (n <= 0)
+                continue;
+            link[n] = '\0';
+            if (plan_add(pl, SBX_SYMLINK, 0, system_dirs[i], link, e) != 0)
+                return -1;
+        } else if (S_ISDIR(st.st_mode) &&
+                   plan_add(pl, SBX_BIND_RO, 1, system_dirs[i], NULL, e) != 0) {
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < sizeof devices / sizeof *devices; i++) {
+        char path[32];
+        struct stat st;
+        snprintf(path, sizeof path, "/dev/%s", devices[i]);
+        if (stat(path, &st) == 0 && S_ISCHR(st.st_mode) &&
+            plan_add(pl, SBX_DEVICE, 0, path, NULL, e) != 0)
+            return -1;
+    }
+    for (size_t i = 0; i < sizeof dev_links / sizeof *dev_links; i++)
+        if (plan_add(pl, SBX_SYMLINK, 0, dev_links[i].path, dev_links[i].target, e) != 0)
+            return -1;
+    if (plan_add(pl, SBX_PROC, 1, "/proc", NULL, e) != 0 ||
+        plan_add(pl, SBX_TMPFS, 1, "/tmp", NULL, e) != 0)
+        return -1;
+    return 0;
+}
+
+static int entry_order(const void *a, const void *b)
+{
+    const struct sbx_entry *x = a, *y = b;
+    int c = strcmp(x->path, y->path);
+    return c ? c : (int)x->kind - (int)y->kind;
+}
+
+/* The closest earlier kept entry that holds entry i, or NULL (the root). */
+static const struct sbx_entry *holder(const struct sbx_plan *pl, const char *keep, int i)
+{
+    for (int k = i - 1; k >= 0; k--)
+        if (keep[k] && is_inside(pl->entry[i].path, pl->entry[k].path) &&
+            strcmp(pl->entry[i].path, pl->entry[k].path) != 0)
+            return &pl->entry[k];
+    return NULL;
+}
+
+/* Whether sorted entry i changes the view, given which of those before it
+ * are kept. */
+static int changes_view(const struct sbx_plan *pl, const char *keep, int i)
+{
+    const struct sbx_entry *en = &pl->entry[i], *in = holder(pl, keep, i);
+    int in_bind = in && (in->kind == SBX_BIND_RO || in->kind == SBX_BIND_RW);
+    if (i > 0 && strcmp(pl->entry[i - 1].path, en->path) == 0)
+        return 0;   /* a path twice: the first kind (entry_order) wins */
+    switch (en->kind) {
+    case SBX_BIND_RO:
+        return !in || in->kind != SBX_BIND_RO;
+    case SBX_SYMLINK:
+        return !in_bind && !(in && in->kind == SBX_DEVICE);
+    case SBX_MASK:
+        return in_bind;
+    default:
+        return 1;
+    }
+}
+
+/* Sorts the entries and drops those that change nothing. 0, or -1 (out of
+ * memory). */
+static int plan_settle(struct sbx_plan *pl)
+{
+    qsort(pl->entry, (size_t)pl->n, sizeof *pl->entry, entry_order);
+    char *keep = calloc((size_t)pl->n + 1, 1);
+    if (!keep)
+        return -1;
+    for (int i = 0; i < pl->n; i++)
+        keep[i] = (char)changes_view(pl, keep, i);
+    int kept = 0;
+    for (int i = 0; i < pl->n; i++) {
+        if (keep[i]) {
+            struct sbx_entry t = pl->entry[kept];
+            pl->entry[kept++] = pl->entry[i];
+            pl->entry[i] = t;
+        } else {
+            free(pl->entry[i].path);
+            free(pl->entry[i].target);
+            pl->entry[i].path = pl->entry[i].target = NULL;
+        }
+    }
+    free(keep);
+    pl->n = kept;
+    return 0;
+}
+
+int sbx_plan_build(const struct sbx_view *v, struct sbx_plan *pl, struct err *e)
+{
+    assert(v && v->rw);
+    memset(pl, 0, sizeof *pl);
+    const struct sbx_policy *p = v->policy;
+    int rc = plan_base(pl, e);
+    if (!rc && v->workdir)
+        rc = plan_visible(pl, SBX_BIND_RO, v->workdir, e);
+    for (int i = 0; !rc && v->own && i < v->own->n; i++)
+        rc = plan_visible(pl, SBX_BIND_RO, v->own->path[i], e);
+    for (int i = 0; !rc && p && i < p->ro.n; i++)
+        rc = plan_visible(pl, SBX_BIND_RO, p->ro.path[i], e);
+    if (!rc)
+        rc = plan_visible(pl, SBX_BIND_RW, v->rw, e);
+    char beside[PATH_MAX];
+    if (!rc && realpath(v->rw, beside)) {
+        /* Other games' folders: a private /tmp hides them where they are. */
+        cut_to_folder(beside);
+        if (strcmp(beside, "/tmp") != 0)
+            rc = plan_mask(pl, beside, e);
+    }
+    for (int i = 0; !rc && p && i < p->mask.n; i++)
+        rc = plan_mask(pl, p->mask.path[i], e);
+    if (rc) {
+        sbx_plan_free(pl);
+        return -1;
+    }
+    if (plan_settle(pl) != 0) {
+        sbx_plan_free(pl);
+        return err_set(e, 0, 0, "out of memory");
+    }
+    return 0;
+}
+
+void sbx_plan_free(struct sbx_plan *pl)
+{
+    for (int i = 0; i < pl->n; i++) {
+        free(pl->entry[i].path);
+        free(pl->entry[i].target);
+    }
+    free(pl->entry);
+    memset(pl, 0, sizeof *pl);
+}
+
+/* --- building a view (in the init) -------------------------------------- */
+
+/* Creates the folders of path that are missing, as 0755. */
+static int make_folders(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        int rc = mkdir(path, 0755);
+        *p = '/';
+        if (rc != 0 && errno != EEXIST)
+            return -1;
+    }
+    return 0;
+}
+
+/* Makes the mount point of an entry: a folder, or an empty file. */
+static int make_point(const char *target, int is_dir)
+{
+    if (is_dir)
+        return mkdir(target, 0755) == 0 || errno == EEXIST ? 0 : -1;
+    struct stat st;
+    if (lstat(target, &st) == 0)
+        return 0;   /* the file itself, inside a bound folder */
+    int fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+    return fd < 0 ? -1 : close(fd);
+}
+
+/* Mounts one entry at stage + its path. rw_source names the move folder
+ * (the stage hides it). */
+static int mount_entry(const struct sbx_entry *en, const char *stage, const char *rw_source,
+                       const char *empty)
+{
+    char target[2 * PATH_MAX];
+    snprintf(target, sizeof target, "%s%s", stage, en->path);
+    if (make_folders(target) != 0)
+        return -1;
+    switch (en->kind) {
+    case SBX_SYMLINK:
+        return symlink(en->target, target) == 0 || errno == EEXIST ? 0 : -1;
+    case SBX_BIND_RW:
+        /* Not recursive: the view's root is mounted on the move folder. */
+        return make_point(target, 1) != 0 ? -1 : mount(rw_source, target, NO_TYPE, MS_BIND, NULL);
+    case SBX_BIND_RO:
+        if (make_point(target, en->is_dir) != 0)
+            return -1;
+        return mount(en->path, target, NO_TYPE, MS_BIND | MS_REC, NULL);
+    case SBX_DEVICE:
+        return make_point(target, 0) != 0 ? -1 : mount(en->path, target, NO_TYPE, MS_BIND, NULL);
+    case SBX_TMPFS:
+        return make_point(target, 1) != 0
+                   ? -1
+                   : mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, SBX_TMP_OPTIONS);
+    case SBX_PROC:
+        return make_point(target, 1) != 0
+                   ? -1
+                   : mount("proc", target, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                           "hidepid=2");
+    case SBX_MASK:
+        if (en->is_dir)
+            return mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                         MASK_OPTIONS);
+        return mount(empty, target, NO_TYPE, MS_BIND, NULL);
+    }
+    return -1;
+}
+
+/* The mount flags a read-only remount must keep (a mount made in another
+ * user namespace has them locked) from mountinfo's per-mount options. */
+static unsigned long kept_flags(const char *opts)
+{
+    static const struct { const char *name; unsigned long flag; } known[] = {
+        { "nosuid", MS_NOSUID }, { "nodev", MS_NODEV }, { "noexec", MS_NOEXEC },
+        { "noatime", MS_NOATIME }, { "nodiratime", MS_NODIRATIME },
+        { "relatime", MS_RELATIME }, { "strictatime", MS_STRICTATIME },
+    };
+    unsigned long flags = 0;
+    for (const char *p = opts; *p; p += *p == ',') {
+        size_t n = strcspn(p, ",");
+        for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+            if (strlen(known[k].name) == n && strncmp(p, known[k].name, n) == 0)
+                flags |= known[k].flag;
+        p += n;
+    }
+    return flags;
+}
+
+/* Undoes mountinfo's octal escapes (\040 for a blank) in place. */
+static void unescape(char *s)
+{
+    char *out = s;
+    for (; *s; s++) {
+        if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] && s[3]) {
+            *out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+            s += 3;
+        } else {
+            *out++ = *s;
+        }
+    }
+    *out = '\0';
+}
+
+/* Remounts read-only every mount of the view but the move folder, /tmp and
+ * /proc, submounts of bound folders included (bound with MS_REC, since a
+ * folder with mounts under it cannot be bound alone in a user namespace). */
+static int make_read_only(const char *rw)
+{
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    if (!f)
+        return -1;
+    char line[MOUNTINFO_LINE_MAX];
+    int rc = 0;
+    while (!rc && fgets(line, sizeof line, f)) {
+        /* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ... */
+        char *save = NULL, *field = strtok_r(line, " ", &save);
+        for (int i = 0; field && i < 4; i++)
+            field = strtok_r(NULL, " ", &save);
+        char *opts = strtok_r(NULL, " ", &save);
+        if (!field || !opts)
+            continue;
+        unescape(field);
+        if (is_inside(field, "/proc") || strcmp(field, "/tmp") == 0 ||
+            strcmp(field, rw) == 0 || strcmp(opts, "ro") == 0 || strncmp(opts, "ro,", 3) == 0)
+            continue;
+        unsigned long flags = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | kept_flags(opts);
+        if (!is_inside(field, "/dev"))
+            flags |= MS_NODEV;
+        /* A mount that a later one covers (a mask over a folder with mounts
+         * in it) cannot be reached by its path, nor by the engine. */
+        if (mount(NO_TYPE, field, NO_TYPE, flags, NULL) != 0 && errno != ENOENT)
+            rc = -1;
+    }
+    fclose(f);
+    return rc;
+}
+
+/* What failed while building a view, for the message. */
+struct build_failure {
+    const char *what;
+    const char *path;
+    int err;
+};
+
+static int failed(struct build_failure *bf, const char *what, const char *path)
+{
+    bf->what = what;
+    bf->path = path;
+    bf->err = errno;
+    return -1;
+}
+
+/* The staging of a view: a new mount namespace whose root-to-be is a tmpfs
+ * mounted over the move folder (a folder of ours; the view sees the folder
+ * itself through rw_fd, opened before), unbindable so that a visible folder
+ * that holds the move folder does not bring the root into itself. Beside
+ * it, in a small tmpfs of its own (a bind from an unbindable mount is
+ * refused), the empty file that masks files. */
+struct stage {
+    char root[PATH_MAX];
+    char masks[PATH_MAX + 16];       /* the masks' tmpfs */
+    char empty[PATH_MAX + 32];       /* the empty file in it */
+    char rw_source[64];              /* /proc/self/fd/N of the move folder */
+    int rw_fd;
+};
+
+static int stage_open(struct stage *st, const char *rw, struct build_failure *bf)
+{
+    st->rw_fd = -1;
+    if (!realpath(rw, st->root))
+        return failed(bf, "cannot find the move folder", rw);
+    snprintf(st->masks, sizeof st->masks, "%s/%s", st->root, MASKS_NAME);
+    snprintf(st->empty, sizeof st->empty, "%s/empty", st->masks);
+    int fd;
+    /* The descriptor after unshare: a bind's source must be a mount of the
+     * namespace it goes into. */
+    if (unshare(CLONE_NEWNS) != 0)
+        return failed(bf, "unshare(CLONE_NEWNS)", "");
+    if ((st->rw_fd = open(st->root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+        return failed(bf, "cannot open the move folder", st->root);
+    snprintf(st->rw_source, sizeof st->rw_source, "/proc/self/fd/%d", st->rw_fd);
+    if (mount("tmpfs", st->root, "tmpfs", MS_NOSUID | MS_NODEV, ROOT_OPTIONS) != 0 ||
+        mount(NO_TYPE, st->root, NO_TYPE, MS_UNBINDABLE, NULL) != 0)
+        return failed(bf, "cannot mount the view's root on", st->root);
+    if (mkdir(st->masks, 0755) != 0 ||
+        mount("tmpfs", st->masks, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, MASK_OPTIONS) != 0 ||
+        (fd = open(st->empty, O_WRONLY | O_CREAT | O_CLOEXEC, 0444)) < 0)
+        return failed(bf, "cannot make the masks' empty file", st->empty);
+    return close(fd);
+}
+
+/* Makes the staged root "/" and drops everything else: the masks' tmpfs
+ * (its file stays where it masks) and the old root. */
+static int stage_enter(struct stage *st, struct build_failure *bf)
+{
+    char old[PATH_MAX + 16];
+    snprintf(old, sizeof old, "%s/%s", st->root, OLD_ROOT_NAME);
+    if (umount2(st->masks, MNT_DETACH) != 0 || rmdir(st->masks) != 0 || mkdir(old, 0755) != 0 ||
+        syscall(SYS_pivot_root, st->root, old) != 0 || chdir("/") != 0)
+        return failed(bf, "cannot make the view the root", st->root);
+    if (umount2("/" OLD_ROOT_NAME, MNT_DETACH) != 0 || rmdir("/" OLD_ROOT_NAME) != 0)
+        return failed(bf, "cannot detach the old root", "/");
+    return 0;
+}
+
+/* Builds a view from its plan in a new mount namespace and returns a
+ * descriptor of that namespace; the init is back in m0 after. -1 with bf
+ * filled on failure. */
+static int build_view(const struct sbx_plan *pl, const char *rw, int m0,
+                      struct build_failure *bf)
+{
+    struct stage st;
+    int rc = stage_open(&st, rw, bf);
+    for (int i = 0; !rc && i < pl->n; i++)
+        if (mount_entry(&pl->entry[i], st.root, st.rw_source, st.empty) != 0)
+            rc = failed(bf, "cannot mount", pl->entry[i].path);
+    if (st.rw_fd >= 0)
+        close(st.rw_fd);
+    if (!rc)
+        rc = stage_enter(&st, bf);
+    if (!rc && make_read_only(st.root) != 0)
+        rc = failed(bf, "cannot make the view read-only", "");
+    int ns = rc ? -1 : open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+    if (!rc && ns < 0)
+        rc = failed(bf, "cannot open", "/proc/self/ns/mnt");
+    if (setns(m0, CLONE_NEWNS) != 0) {
+        failed(bf, "cannot leave the view", "");
+        if (ns >= 0)
+            close(ns);
+        return -1;
+    }
+    return rc ? -1 : ns;
+}
+
+/* --- the init ----------------------------------------------------------- */
+
+/* The page the referee and the init share. The referee writes a request
+ * and then sends one byte; the init writes the answer and then sends one
+ * byte back. stop_seq alone is written while the other side works. */
+struct shared {
+    /* the request */
+    long seq;                    /* the move's number */
+    int view;
+    struct run_limits limits;    /* cancel is not used there */
+    char cwd[PATH_MAX];
+    int argc;
+    char args[ARGS_CAP];         /* argc NUL-terminated words */
+    /* the referee asks the init to kill move stop_seq */
+    atomic_long stop_seq;
+    /* the answer */
+    int failed;                  /* the sandbox itself failed: msg */
+    char msg[ERR_MSG_MAX];
+    int exec_errno;              /* the engine did not start: exec_what */
+    const char *exec_what;       /* a string literal: the same address in
+                                  * every process forked from the referee */
+    int status;                  /* the engine's wait status */
+    struct rusage ru;            /* its rusage */
+    double wall_ms;              /* from vfork to its end */
+};
+
+struct sbx {
+    pid_t init;                  /* 0 once killed */
+    int sock;                    /* our end of the socket pair */
+    struct shared *sh;
+    int n;
+    const struct sbx_view *views;
+    struct sbx_plan plan[SBX_MAX_VIEWS];
+    int root;                    /* engines run as SBX_ROOT_ENGINE_UID */
+};
+
+/* What the init holds. */
+struct init_ctx {
+    const struct sbx *box;
+    char setup_failure[ERR_MSG_MAX];   /* "" when the namespaces are set up */
+    int tree[SBX_MAX_VIEWS];           /* each view's mount namespace, or -1 */
+    char failure[SBX_MAX_VIEWS][ERR_MSG_MAX];
+};
+
+/* The init's SIGUSR1 handler can reach nothing else; only the init sets
+ * it, once. */
+static struct shared *stop_page;
+
+static void on_stop_request(int sig)
+{
+    (void)sig;
+    if (stop_page && atomic_load(&stop_page->stop_seq) == stop_page->seq)
+        kill(-1, SIGKILL);
+}
+
+/* The engine's side of the vfork: enters its view, gives up every
+ * privilege and execs, its stdout and stderr into std[] (the referee's
+ * pipes; -1: /dev/null). Never returns; a failure is told through the page.
+ * Only system calls here: the child shares the init's memory until exec. */
+static void engine_child(const struct init_ctx *in, char *const argv[], const int std[2])
+{
+    struct shared *sh = in->box->sh;
+    const char *what = "cannot enter its view";
+    if (setns(in->tree[sh->view], CLONE_NEWNS) != 0)
+        goto fail;
+    setpgid(0, 0);
+    what = "cannot enter its working directory";
+    if (chdir(sh->cwd) != 0)
+        goto fail;
+    what = "cannot open /dev/null";
+    int null = open("/dev/null", O_RDWR);
+    if (null < 0)
+        goto fail;
+    dup2(null, STDIN_FILENO);
+    dup2(std[0] >= 0 ? std[0] : null, STDOUT_FILENO);
+    dup2(std[1] >= 0 ? std[1] : null, STDERR_FILENO);
+    close_range(STDERR_FILENO + 1, ~0U, 0);
+    run_apply_limits(&sh->limits);
+    what = "cannot give up its privileges";
+    /* The bounding set needs CAP_SETPCAP and the ids CAP_SET[UG]ID: first. */
+    for (int cap = 0; cap <= LAST_CAP_GUESS; cap++)
+        if (prctl(PR_CAPBSET_DROP, (long)cap, 0L, 0L, 0L) != 0 && errno == EINVAL)
+            break;   /* past the kernel's last capability */
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0L, 0L, 0L);
+    const long id = SBX_ROOT_ENGINE_UID;
+    if (in->box->root && (syscall(SYS_setgroups, 0L, NULL) != 0 ||
+                          syscall(SYS_setresgid, id, id, id) != 0 ||
+                          syscall(SYS_setresuid, id, id, id) != 0))
+        goto fail;
+    struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    struct __user_cap_data_struct none[_LINUX_CAPABILITY_U32S_3];
+    memset(none, 0, sizeof none);
+    if (syscall(SYS_capset, &head, none) != 0 || prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0)
+        goto fail;
+    what = "cannot run";
+    execvp(argv[0], argv);
+fail:
+    sh->exec_errno = errno ? errno : EINVAL;
+    sh->exec_what = what;
+    _exit(127);
+}
+
+/* Kills every process of the namespace but the init and reaps them. */
+static void sweep_namespace(void)
+{
+    for (;;) {
+        kill(-1, SIGKILL);
+        if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD)
+            return;
+    }
+}
+
+/* One move, its stdout and stderr into std[] (closed here): the answer
+ * goes into the page. */
+static void serve(struct init_ctx *in, int std[2])
+{
+    struct shared *sh = in->box->sh;
+    sh->failed = sh->exec_errno = sh->status = 0;
+    memset(&sh->ru, 0, sizeof sh->ru);
+    sh->wall_ms = 0;
+    int v = sh->view;
+    if (in->setup_failure[0] || v < 0 || v >= in->box->n || in->tree[v] < 0) {
+        for (int i = 0; i < 2; i++)
+            if (std[i] >= 0)
+                close(std[i]);
+        /* View -1: the probe asks how the setup went. */
+        sh->failed = in->setup_failure[0] || v != -1;
+        snprintf(sh->msg, sizeof sh->msg, "%s",
+                 in->setup_failure[0] ? in->setup_failure
+                 : v >= 0 && v < in->box->n ? in->failure[v]
+                                            : "no such view");
+        return;
+    }
+    char *argv[RUN_MAX_ARGS + 1];
+    char *word = sh->args;
+    for (int i = 0; i < sh->argc; i++, word += strlen(word) + 1)
+        argv[i] = word;
+    argv[sh->argc] = NULL;
+    long seq = sh->seq;
+    uint64_t t0 = clock_wall_ns();
+    pid_t pid = vfork();
+    if (pid == 0)
+        engine_child(in, argv, std);
+    /* The engine has them now: the pipes end when its processes do. */
+    for (int i = 0; i < 2; i++)
+        if (std[i] >= 0)
+            close(std[i]);
+    if (pid < 0) {
+        sh->failed = 1;
+        snprintf(sh->msg, sizeof sh->msg, "vfork: %s", strerror(errno));
+        return;
+    }
+    /* A stop that came before the engine was there to kill. */
+    if (atomic_load(&sh->stop_seq) == seq)
+        kill(-1, SIGKILL);
+    while (wait4(pid, &sh->status, 0, &sh->ru) < 0 && errno == EINTR)
+        ;
+    sh->wall_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS;
+    sweep_namespace();
+}
+
+/* Reads a request's byte from sock, and the two descriptors that come with
+ * it (the engine's stdout and stderr) into std, -1 each when none came.
+ * Returns what recvmsg returns. */
+static ssize_t recv_request(int sock, int std[2])
+{
+    char c, control[CMSG_SPACE(2 * sizeof(int))];
+    struct iovec iov = { &c, 1 };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+                        .msg_controllen = sizeof control };
+    std[0] = std[1] = -1;
+    ssize_t n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
+    struct cmsghdr *cm = n == 1 ? CMSG_FIRSTHDR(&m) : NULL;
+    if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
+        cm->cmsg_len == CMSG_LEN(2 * sizeof(int)))
+        memcpy(std, CMSG_DATA(cm), 2 * sizeof(int));
+    return n;
+}
+
+/* Closes every descriptor but keep: the init holds nothing of the
+ * referee's (a pipe it held would never reach end of file). */
+static void close_all_but(int keep)
+{
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null >= 0) {
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+    }
+    if (keep > STDERR_FILENO + 1)
+        close_range(STDERR_FILENO + 1, (unsigned)keep - 1, 0);
+    close_range((unsigned)keep + 1, ~0U, 0);
+}
+
+/* The init's setup: the namespace-wide settings and every view. */
+static void init_setup(struct init_ctx *in)
+{
+    const struct sbx *box = in->box;
+    struct build_failure bf = { "", "", 0 };
+    int m0 = -1;
+    sethostname(HOSTNAME, strlen(HOSTNAME));
+    /* The game's own /proc over the host's, in the init's namespace: the
+     * views' /proc is mounted the same way, and the probe finds out here
+     * whether the kernel allows it (a container that hides parts of /proc
+     * does not). */
+    if (mount(NO_TYPE, "/", NO_TYPE, MS_REC | MS_PRIVATE, NULL) != 0)
+        failed(&bf, "cannot make the mounts private", "/");
+    else if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+        failed(&bf, "cannot mount a /proc of its own on", "/proc");
+    else if ((m0 = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC)) < 0)
+        failed(&bf, "cannot open", "/proc/self/ns/mnt");
+    if (m0 < 0)
+        snprintf(in->setup_failure, sizeof in->setup_failure, "%s %s: %s", bf.what, bf.path,
+                 strerror(bf.err));
+    /* Not dumpable: no engine can trace it or read its /proc files. */
+    prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
+    for (int v = 0; v < box->n; v++) {
+        in->tree[v] = m0 < 0 ? -1 : build_view(&box->plan[v], box->views[v].rw, m0, &bf);
+        if (in->tree[v] < 0)
+            snprintf(in->failure[v], sizeof in->failure[v], "%s %s: %s", bf.what, bf.path,
+                     strerror(bf.err));
+    }
+}
+
+/* The init: pid 1 of the game's PID namespace. Never returns. */
+static void init_main(const struct sbx *box, int sock)
+{
+    prctl(PR_SET_PDEATHSIG, (long)SIGKILL, 0L, 0L, 0L);
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; sig++)
+        sigaction(sig, &dfl, NULL);
+    sigset_t all;
+    sigemptyset(&all);
+    sigprocmask(SIG_SETMASK, &all, NULL);
+    close_all_but(sock);
+    char go;
+    if (read(sock, &go, 1) != 1)
+        _exit(1);   /* the referee died before our ids were mapped */
+    struct init_ctx in;
+    memset(&in, 0, sizeof in);
+    in.box = box;
+    init_setup(&in);
+    stop_page = box->sh;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_request;
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGUSR1, &sa, NULL);
+    for (;;) {
+        int std[2];
+        ssize_t n = recv_request(sock, std);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n != 1)
+            for (;;)
+                pause();   /* the referee is done: it kills us */
+        serve(&in, std);
+        if (write(sock, "d", 1) != 1)
+            for (;;)
+                pause();
+    }
+}
+
+/* --- the referee's side ------------------------------------------------- */
+
+#define CLONE_FLAGS (CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | \
+                     CLONE_NEWUTS)
+#define NONE_HINT "; run with --sandbox none to play without one"
+
+/* Why the kernel refused the namespaces, in words. */
+static const char *clone_cause(int err)
+{
+    switch (err) {
+    case EPERM:
+    case EACCES:
+        return "this system forbids unprivileged user namespaces (sysctl "
+               "kernel.unprivileged_userns_clone, an AppArmor or seccomp policy, a container)";
+    case ENOSPC:
+    case EUSERS:
+        return "the limit on user namespaces is reached (sysctl user.max_user_namespaces)";
+    case EINVAL:
+        return "this kernel lacks a namespace the sandbox needs";
+    default:
+        return strerror(err);
+    }
+}
+
+static int write_text(pid_t pid, const char *name, const char *text, struct err *e)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/%s", (long)pid, name);
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    int rc = fd < 0 ? -1 : tf_write_all(fd, text, strlen(text));
+    int saved = errno;
+    if (fd >= 0)
+        close(fd);
+    return rc ? err_set(e, 0, 0, "cannot write %s: %s", path, strerror(saved)) : 0;
+}
+
+/* The init's user and group ids. A root referee maps root (for the init,
+ * which keeps the namespaces' capabilities) and SBX_ROOT_ENGINE_UID (for
+ * the engines); anyone else can map only itself. */
+static int map_ids(pid_t pid, int root, struct err *e)
+{
+    char uids[64], gids[64];
+    if (root) {
+        snprintf(uids, sizeof uids, "0 0 1\n%d %d 1\n", SBX_ROOT_ENGINE_UID,
+                 SBX_ROOT_ENGINE_UID);
+        snprintf(gids, sizeof gids, "%s", uids);
+    } else {
+        snprintf(uids, sizeof uids, "%ld %ld 1\n", (long)geteuid(), (long)geteuid());
+        snprintf(gids, sizeof gids, "%ld %ld 1\n", (long)getegid(), (long)getegid());
+        if (write_text(pid, "setgroups", "deny", e) != 0)
+            return -1;
+    }
+    return write_text(pid, "uid_map", uids, e) != 0 || write_text(pid, "gid_map", gids, e) != 0
+               ? -1
+               : 0;
+}
+
+int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *e)
+{
+    assert(out && (views || n == 0));
+    *out = NULL;
+    if (n < 0 || n > SBX_MAX_VIEWS)
+        return err_set(e, 0, 0, "a sandbox holds 0 to %d views, not %d", SBX_MAX_VIEWS, n);
+    struct sbx *box = calloc(1, sizeof *box);
+    if (!box)
+        return err_set(e, 0, 0, "out of memory");
+    box->sock = -1;
+    box->n = n;
+    box->views = views;
+    box->root = geteuid() == 0;
+    int rc = 0;
+    for (int v = 0; !rc && v < n; v++)
+        rc = sbx_plan_build(&views[v], &box->plan[v], e);
+    /* The engines write their move folder as themselves. */
+    for (int v = 0; !rc && box->root && v < n; v++)
+        if (chown(views[v].rw, SBX_ROOT_ENGINE_UID, SBX_ROOT_ENGINE_UID) != 0)
+            rc = err_set(e, 0, 0, "cannot hand %s to the engines: %s", views[v].rw,
+                         strerror(errno));
+    void *page = MAP_FAILED;
+    if (!rc && (page = mmap(NULL, sizeof *box->sh, PROT_READ | PROT_WRITE,
+                            MAP_SHARED | MAP_ANONYMOUS, -1, 0)) == MAP_FAILED)
+        rc = err_set(e, 0, 0, "mmap: %s", strerror(errno));
+    box->sh = page == MAP_FAILED ? NULL : page;
+    int sv[2];
+    if (!rc && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        rc = err_set(e, 0, 0, "socketpair: %s", strerror(errno));
+    if (rc) {
+        sbx_close(box);
+        return -1;
+    }
+    fflush(NULL);
+    /* A raw clone: glibc's clone wants a stack of its own, and fork cannot
+     * make the child the init of a new PID namespace. */
+    pid_t pid = (pid_t)syscall(SYS_clone, (long)(CLONE_FLAGS | SIGCHLD), NULL, NULL, NULL, NULL);
+    if (pid == 0) {
+        close(sv[0]);
+        init_main(box, sv[1]);
+    }
+    int saved = errno;
+    close(sv[1]);
+    box->sock = sv[0];
+    if (pid < 0) {
+        sbx_close(box);
+        return err_set(e, 0, 0, "cannot create the engines' sandbox: new namespaces: %s" NONE_HINT,
+                       clone_cause(saved));
+    }
+    box->init = pid;
+    if (map_ids(pid, box->root, e) != 0 || write(box->sock, "g", 1) != 1) {
+        if (!e->msg[0])
+            err_set(e, 0, 0, "cannot start the sandbox: %s", strerror(errno));
+        sbx_close(box);
+        return -1;
+    }
+    *out = box;
+    return 0;
+}
+
+/* Kills the init (and so its namespace) and reaps it. */
+static void kill_init(struct sbx *box)
+{
+    if (box->init <= 0)
+        return;
+    kill(box->init, SIGKILL);
+    while (waitpid(box->init, NULL, 0) < 0 && errno == EINTR)
+        ;
+    box->init = 0;
+}
+
+void sbx_close(struct sbx *box)
+{
+    if (!box)
+        return;
+    kill_init(box);
+    if (box->sock >= 0)
+        close(box->sock);
+    if (box->sh)
+        munmap(box->sh, sizeof *box->sh);
+    for (int v = 0; v < box->n; v++)
+        sbx_plan_free(&box->plan[v]);
+    free(box);
+}
+
+/* Writes the move's request into the page; 0, or -1 when it does not fit. */
+static int put_request(struct shared *sh, int view, char *const argv[], const char *cwd,
+                       const struct run_limits *l, struct err *e)
+{
+    size_t used = 0;
+    int argc = 0;
+    for (; argv[argc]; argc++) {
+        size_t len = strlen(argv[argc]) + 1;
+        if (argc == RUN_MAX_ARGS || used + len > sizeof sh->args)
+            return err_set(e, 0, 0, "the command line is too long");
+        memcpy(sh->args + used, argv[argc], len);
+        used += len;
+    }
+    if (strlen(cwd) >= sizeof sh->cwd)
+        return err_set(e, 0, 0, "working directory too long: %.100s", cwd);
+    strcpy(sh->cwd, cwd);
+    sh->argc = argc;
+    sh->view = view;
+    sh->limits = *l;
+    sh->limits.cancel = NULL;
+    sh->seq++;
+    return 0;
+}
+
+/* Sends the request's byte, with the write ends of the engine's stdout
+ * and stderr pipes (w; NULL: none). 0, or -1 with errno. */
+static int send_request(int sock, char what, const int w[2])
+{
+    char control[CMSG_SPACE(2 * sizeof(int))];
+    memset(control, 0, sizeof control);
+    struct iovec iov = { &what, 1 };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+    if (w) {
+        m.msg_control = control;
+        m.msg_controllen = sizeof control;
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN(2 * sizeof(int));
+        memcpy(CMSG_DATA(cm), w, 2 * sizeof(int));
+    }
+    return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+/* Waits for the init's answer to the move sent at t0, asking it to stop the
+ * move at the deadline or on cancel, and drains st (NULL: none) meanwhile.
+ * Returns 1 when the answer came, 0 when the init had to be killed (no
+ * answer within SBX_STOP_GRACE_MS), -1 with e when the init is gone. */
+static int await_answer(struct sbx *box, uint64_t t0, const struct run_limits *l,
+                        struct run_streams *st, int *timed_out, int *cancelled,
+                        struct err *e)
+{
+    double stop_at = -1;   /* ms since t0 when we asked it to stop */
+    for (;;) {
+        double now = (double)(clock_wall_ns() - t0) / NS_PER_MS;
+        if (stop_at < 0 && ((l->cancel && *l->cancel) || now >= (double)l->timeout_ms)) {
+            *cancelled = l->cancel && *l->cancel;
+            *timed_out = !*cancelled;
+            atomic_store(&box->sh->stop_seq, box->sh->seq);
+            kill(box->init, SIGUSR1);
+            stop_at = now;
+        }
+        double until = stop_at < 0 ? (double)l->timeout_ms : stop_at + SBX_STOP_GRACE_MS;
+        if (stop_at >= 0 && now >= until) {
+            kill_init(box);
+            return 0;
+        }
+        int wait_ms = (int)(until - now) + 1;
+        if (stop_at < 0 && l->cancel && wait_ms > CANCEL_POLL_MS)
+            wait_ms = CANCEL_POLL_MS;
+        struct pollfd p[3] = { { box->sock, POLLIN, 0 }, { -1, POLLIN, 0 }, { -1, POLLIN, 0 } };
+        for (int i = 0; st && i < 2; i++)
+            p[1 + i].fd = st->fd[i].fd;
+        int ready = poll(p, 3, wait_ms);
+        if (ready < 0 && errno != EINTR)
+            return err_set(e, 0, 0, "poll: %s", strerror(errno));
+        if (st && ready > 0 && (p[1].revents || p[2].revents))
+            run_streams_drain(st, RUN_DRAIN_CHUNKS);
+        if (ready <= 0 || !p[0].revents)
+            continue;
+        char c;
+        ssize_t got = read(box->sock, &c, 1);
+        if (got == 1)
+            return 1;
+        if (got < 0 && errno == EINTR)
+            continue;
+        kill_init(box);
+        return err_set(e, 0, 0, "the sandbox's init died");
+    }
+}
+
+int sbx_run(struct sbx *box, int view, char *const argv[], const char *cwd,
+            const struct run_limits *limits, int err_copy, struct run_result *r,
+            struct err *e)
+{
+    assert(box && view >= 0 && view < box->n && argv && argv[0] && cwd && limits);
+    assert(limits->timeout_ms > 0);
+    memset(r, 0, sizeof *r);
+    if (box->init <= 0)
+        return err_set(e, 0, 0, "the sandbox is gone: its init was killed");
+    struct shared *sh = box->sh;
+    if (put_request(sh, view, argv, cwd, limits, e) != 0)
+        return -1;
+    struct run_streams st;
+    int w[2];
+    if (run_streams_open(&st, w, err_copy, limits, r, e) != 0)
+        return -1;
+    long self_kb = run_self_kb(limits);
+    uint64_t t0 = clock_wall_ns();
+    int sent = send_request(box->sock, 'r', w);
+    close(w[0]);
+    close(w[1]);
+    int timed_out = 0, cancelled = 0;
+    int answered = sent != 0 ? err_set(e, 0, 0, "cannot reach the sandbox's init: %s",
+                                       strerror(errno))
+                             : await_answer(box, t0, limits, &st, &timed_out, &cancelled, e);
+    /* Every process that held the pipes is gone, or the init is killed. */
+    run_streams_drain(&st, RUN_FINAL_CHUNKS);
+    run_streams_close(&st);
+    if (answered < 0)
+        return -1;
+    if (!answered) {
+        r->wall_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS;
+        run_judge(limits, 0, timed_out, cancelled, self_kb, r);
+        return 0;
+    }
+    if (sh->failed)
+        return err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT, sh->msg);
+    r->wall_ms = sh->wall_ms;
+    if (sh->exec_errno) {
+        r->end = RUN_EXEC_FAILED;
+        err_set(e, 0, 0, "%s '%s': %s", sh->exec_what, argv[0], strerror(sh->exec_errno));
+        return 0;
+    }
+    run_take_usage(&sh->ru, r);
+    run_judge(limits, sh->status, timed_out, cancelled, self_kb, r);
+    return 0;
+}
+
+int sbx_probe(struct err *e)
+{
+    struct sbx *box;
+    if (sbx_open(&box, NULL, 0, e) != 0)
+        return -1;
+    /* A request for no view: the init answers once it is set up. */
+    box->sh->view = -1;
+    box->sh->seq++;
+    struct run_limits l = { .timeout_ms = 10 * SBX_STOP_GRACE_MS };
+    int timed_out = 0, cancelled = 0, rc = 0;
+    if (send_request(box->sock, 'p', NULL) != 0)
+        rc = err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
+    else if ((rc = await_answer(box, clock_wall_ns(), &l, NULL, &timed_out, &cancelled, e)) == 0)
+        rc = err_set(e, 0, 0, "the engines' sandbox does not answer" NONE_HINT);
+    else if (rc > 0)
+        rc = box->sh->failed ? err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT,
+                                       box->sh->msg)
+                             : 0;
+    sbx_close(box);
+    return rc;
+}

@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+"""hostile.py ATTACK PARAM ENGINE ARGS...: an engine that attacks whoever
+runs it, then plays ENGINE ARGS (a sound engine) in its place. The referee's
+sandbox must make every attack harmless (test_e2e_sandbox.c); where an
+attack that worked would leave no trace of its own, it exits 3 (a forfeit
+the test notices). PARAM is the attack's own argument, "-" when it has none.
+
+  kill-parent     SIGKILL to its parent (unsandboxed: the tournament's worker)
+  kill-parent-once  the same, once: only when the file $ARENA_ONCE is not
+                  there yet, which it creates
+  kill-ancestors  SIGKILL to every ancestor it finds by walking /proc/PID/stat
+  kill-all        kill(-1, SIGKILL): every process it may signal
+  read-other      reads $ARENA_VICTIM (another engine's program) and writes
+                  it as its move, in PARAM (its {out})
+  append-journal  exits 3 if it can read $ARENA_JOURNAL; appends a line to it
+  network         a TCP connection and a UDP datagram to 127.0.0.1:$ARENA_PORT
+  fork-bomb       starts `sleep 6095.$ARENA_TAG` until that fails; exits 3
+                  past 300
+  ptrace-parent   exits 3 if PTRACE_ATTACH to its parent works
+  write-outside   writes the file $ARENA_ESCAPE in /tmp, $HOME and $ARENA_CWD
+  setsid-sleeper  plays, then leaves a child that calls setsid and runs
+                  `sleep 6096.$ARENA_TAG`
+  watch           exits 3 if it sees a process `sleep PARAM` (the
+                  opponent's leftover)
+  needs           exits 1 unless it can read the file $ARENA_DATA
+"""
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import sys
+
+FORK_CAP = 300
+PTRACE_ATTACH = 16
+
+
+def marked(seconds):
+    """A sleep argument that names the test (ARENA_TAG) for pgrep."""
+    return f"{seconds}.{os.environ.get('ARENA_TAG', '0')}"
+
+
+def parent_of(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        stat = f.read()
+    return int(stat[stat.rindex(")") + 2:].split()[1])
+
+
+def kill_ancestors(_):
+    pid = os.getppid()
+    while pid > 1:
+        try:
+            parent = parent_of(pid)
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            return
+        pid = parent
+
+
+def kill_parent_once(_):
+    try:
+        os.close(os.open(os.environ["ARENA_ONCE"], os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return
+    os.kill(os.getppid(), signal.SIGKILL)
+
+
+def read_other(out):
+    try:
+        with open(os.environ["ARENA_VICTIM"]) as f:
+            secret = f.read()
+    except OSError:
+        return
+    with open(out, "w") as f:
+        f.write(secret)
+    sys.exit(0)
+
+
+def append_journal(_):
+    path = os.environ["ARENA_JOURNAL"]
+    try:
+        with open(path) as f:
+            if f.read():
+                sys.exit(3)
+    except OSError:
+        pass
+    try:
+        with open(path, "a") as f:
+            f.write('{"index": 1, "result": "1-0"}\n')
+    except OSError:
+        pass
+
+
+def network(_):
+    port = int(os.environ["ARENA_PORT"])
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+            s.sendall(b"escaped")
+    except OSError:
+        pass
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as u:
+            u.sendto(b"escaped", ("127.0.0.1", port))
+    except OSError:
+        pass
+
+
+def fork_bomb(_):
+    # posix_spawn (a vfork) rather than fork: a copy of Python costs far more.
+    for _ in range(FORK_CAP):
+        try:
+            os.posix_spawnp("sleep", ["sleep", marked(6095)], os.environ)
+        except OSError:
+            return
+    sys.exit(3)
+
+
+def ptrace_parent(_):
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+    if libc.ptrace(PTRACE_ATTACH, os.getppid(), None, None) == 0:
+        sys.exit(3)   # exiting detaches
+
+
+def write_outside(_):
+    name = os.environ["ARENA_ESCAPE"]
+    for folder in ("/tmp", os.environ.get("HOME", "/"), os.environ["ARENA_CWD"]):
+        try:
+            with open(os.path.join(folder, name), "w") as f:
+                f.write("escaped\n")
+        except OSError:
+            pass
+
+
+def setsid_sleeper(_):
+    status = subprocess.run(sys.argv[3:]).returncode
+    if os.fork() == 0:
+        os.setsid()
+        os.execvp("sleep", ["sleep", marked(6096)])
+    sys.exit(status)
+
+
+def watch(arg):
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if f.read().split(b"\0")[:2] == [b"sleep", arg.encode()]:
+                    sys.exit(3)
+        except OSError:
+            pass
+
+
+def needs(_):
+    try:
+        with open(os.environ["ARENA_DATA"]):
+            pass
+    except OSError:
+        sys.exit(1)
+
+
+ATTACKS = {
+    "kill-parent": lambda _: os.kill(os.getppid(), signal.SIGKILL),
+    "kill-parent-once": kill_parent_once,
+    "kill-ancestors": kill_ancestors,
+    "kill-all": lambda _: os.kill(-1, signal.SIGKILL),
+    "read-other": read_other,
+    "append-journal": append_journal,
+    "network": network,
+    "fork-bomb": fork_bomb,
+    "ptrace-parent": ptrace_parent,
+    "write-outside": write_outside,
+    "setsid-sleeper": setsid_sleeper,
+    "watch": watch,
+    "needs": needs,
+}
+
+try:
+    ATTACKS[sys.argv[1]](sys.argv[2])
+except OSError:
+    pass
+os.execvp(sys.argv[3], sys.argv[3:])
