@@ -24,6 +24,10 @@
  * or -1 (empty, trailing characters, out of range). */
 int cli_int(const char *s, long lo, long hi, long *out);
 
+/* Parses all of s as "A-B", decimal integers with lo <= A <= B <= hi.
+ * Returns 0 and sets *a and *b, or -1. */
+int cli_range(const char *s, long lo, long hi, long *a, long *b);
+
 /* Parses all of s as a finite decimal number in [lo, hi]. Returns 0 and
  * sets *out, or -1. */
 int cli_real(const char *s, double lo, double hi, double *out);

@@ -87,6 +87,14 @@
  * thousands of lines, more than any tournament plays. */
 #define BOOK_CAP (1 << 20)
 
+/* referee bench's positions without --plies: a few moves in, where engines
+ * already differ, instead of N copies of the empty board. */
+#define REF_BENCH_DEFAULT_PLIES 6
+/* Most --random-positions and --repeat: each is a process per engine and
+ * depth; ten thousand moves of each are hours at a real depth. */
+#define REF_BENCH_MAX_POSITIONS 10000
+#define REF_BENCH_MAX_REPEAT 10000
+
 /* ---- the engines' sandbox (--sandbox, sandbox.h) ------------------------- */
 
 /* The user a root referee's engines run as: nobody, an unprivileged user

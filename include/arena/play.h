@@ -72,6 +72,26 @@ enum play_end { PLAY_PLAYED = 0, PLAY_CANCELLED = 1 };
 int play_game(const struct play_rules *r, long index, long pair,
               const struct spec *const side[2], struct game_record *rec, struct err *e);
 
+/* One engine's moves outside a game (referee bench, refbench.h): each
+ * move is a game's ply (the board written to the folder, the engine run
+ * in the sandbox, by the runner, its answer judged), so it costs what a
+ * game's move costs. The engine keeps one folder and one sandbox (r's
+ * policy) across its moves, as in a game; keep_dir and analyze are not
+ * used. play_solo_open: 0 with *solo set (close it with play_solo_close),
+ * or -1 with e. r and eng must outlive it. */
+struct play_solo;
+int play_solo_open(struct play_solo **solo, const struct play_rules *r, const struct spec *eng,
+                   struct err *e);
+/* The engine moves at pos (a game not over) with {depth} depth: m gets the
+ * ply as a game would record it (its CPU, wall, peak RSS, the referee's
+ * own time, status "ok" or the forfeit reason). Returns PLAY_PLAYED,
+ * PLAY_CANCELLED (the limits' cancel flag), or -1 with e when the referee
+ * itself fails. */
+int play_solo_move(struct play_solo *solo, const void *pos, int depth, struct rec_move *m,
+                   struct err *e);
+/* Closes the sandbox and the folder; NULL is a no-op. */
+void play_solo_close(struct play_solo *solo);
+
 /* The shared rules' keys of a log's or journal's header, added to obj:
  * "game", "depth", "seed", "random_plies", "openings", "draw_plies",
  * "analyze" (when on), "limits", "sandbox" (sandbox.h's sbx_policy_json). */

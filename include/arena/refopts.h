@@ -21,6 +21,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include "arena/analyze.h"
+#include "arena/refbench.h"
 #include "arena/report.h"
 #include "arena/sandbox.h"
 #include "arena/tournament.h"
@@ -33,6 +34,7 @@ enum ref_command {
     REF_CMD_VERIFY,
     REF_CMD_MERGE,
     REF_CMD_ANALYZE,
+    REF_CMD_BENCH,
 };
 
 /* Option ids (getopt_long's val). */
@@ -42,7 +44,10 @@ enum ref_opt_id {
     REF_OPT_KEEP, REF_OPT_LOG, REF_OPT_CONFIG, REF_OPT_FORMAT, REF_OPT_ROUNDS,
     REF_OPT_CONCURRENCY, REF_OPT_JOURNAL, REF_OPT_RESUME, REF_OPT_SPRT, REF_OPT_SHARD,
     REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON, REF_OPT_EACH,
-    REF_OPT_SANDBOX, REF_OPT_SANDBOX_RO
+    REF_OPT_SANDBOX, REF_OPT_SANDBOX_RO,
+    /* referee bench's own */
+    REF_OPT_DEPTHS, REF_OPT_POSITIONS, REF_OPT_RANDOM_POSITIONS, REF_OPT_BENCH_PLIES,
+    REF_OPT_REPEAT, REF_OPT_BENCH_BUDGET
 };
 
 #define REF_CONFIG_CAP (1 << 20)  /* bytes of a config file */
@@ -60,6 +65,10 @@ struct ref_settings {
     enum report_format report_format;
     struct book book;
     struct sbx_policy sandbox;  /* --sandbox, --sandbox-ro */
+    struct refbench_opts bench; /* bench: --depths (0-0: not given),
+                                 * --random-positions, --repeat, --budget-ms;
+                                 * --positions goes to openings, --plies to
+                                 * the rules' random_plies, --json to json */
 };
 
 /* The defaults of command. */

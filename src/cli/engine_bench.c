@@ -22,9 +22,7 @@ static const struct option options[] = {
 /* --depths A-B into *lo and *hi; 0 or EXIT_BAD_INPUT. */
 static int parse_depths(const char *prog, const char *val, long *lo, long *hi)
 {
-    char a[16], b[16];
-    if (sscanf(val, "%15[0-9]-%15[0-9]", a, b) != 2 || cli_int(a, 1, SEARCH_MAX_DEPTH, lo) != 0
-        || cli_int(b, *lo, SEARCH_MAX_DEPTH, hi) != 0)
+    if (cli_range(val, 1, SEARCH_MAX_DEPTH, lo, hi) != 0)
         return cli_usage(prog, "--depths must be A-B with 1 <= A <= B <= %d", SEARCH_MAX_DEPTH);
     return 0;
 }

@@ -31,6 +31,9 @@ static const char usage_text[] =
     "       %1$s verify JOURNAL|LOG\n"
     "       %1$s analyze JOURNAL|LOG [--budget-ms N] [--max-empty N] [--json FILE]\n"
     "       %1$s merge OUT JOURNAL...\n"
+    "       %1$s bench --game G --engine SPEC... --depths A-B\n"
+    "             (--positions FILE | --random-positions N [--plies P] [--seed S])\n"
+    "             [--repeat R] [--budget-ms MS] [--json FILE]\n"
     "\n"
     "Plays games between engines through board files: for every move the\n"
     "referee writes the position to a private folder, runs the engine (no shell,\n"
@@ -89,12 +92,28 @@ static const char usage_text[] =
     "  --budget-ms N        connect4: CPU per position, else \"unknown\" (1000)\n"
     "  --max-empty N        maxconnect4: exact within N empty cells (16)\n"
     "  --json FILE          analyze: also write the analysed records as JSON\n"
+    "Bench: every engine moves once from every position at every depth, each move\n"
+    "run and judged as in a game (sandbox, limits, the child's CPU time); per\n"
+    "engine and depth the moves, failed moves (with their reasons, not timed),\n"
+    "median, p95 and max CPU ms, peak RSS and the median's growth.\n"
+    "  --depths A-B         the {depth}s, each engine from A up to B\n"
+    "  --positions FILE     one line of moves from the start per position\n"
+    "  --random-positions N N positions of P random plies (--plies, default "
+    CLI_STR(REF_BENCH_DEFAULT_PLIES) ") from\n"
+    "                       --seed S (default 1)\n"
+    "  --repeat R           moves per position and depth (default 1)\n"
+    "  --budget-ms MS       an engine whose median passes MS is not run deeper\n"
+    "  --json FILE          the figures (schema arena.bench/1); draw them with\n"
+    "                       scripts/plot-bench.sh FILE [OUT.svg]\n"
+    "  (and --each, --seed, --timeout-ms, --cpu-limit-s, --mem-limit-mb, --sandbox,\n"
+    "  --sandbox-ro as for a match)\n"
     "--version prints the version.\n";
 
 static const char *const command_names[] = {
     [REF_CMD_MATCH] = "match",   [REF_CMD_TOURNAMENT] = "tournament",
     [REF_CMD_REPORT] = "report", [REF_CMD_VERIFY] = "verify",
     [REF_CMD_MERGE] = "merge",   [REF_CMD_ANALYZE] = "analyze",
+    [REF_CMD_BENCH] = "bench",
 };
 
 /* Reads a tournament's --config files (in any spelling getopt_long takes)
@@ -225,6 +244,30 @@ static int resolve_engines(const char *prog, struct ref_settings *s)
     return 0;
 }
 
+/* Splits the referee in two (run_guard) so that its engines die with it,
+ * even by SIGKILL. Returns 1 in the parent once the child has done the work
+ * (doing: what it did, for the message when it was killed; file: what it
+ * then did not write), *status the exit status to return; 0 in the process
+ * that does the work (the child, or this one when fork failed), now a
+ * subreaper that sweeps every process of an engine after its move. */
+static int guard(const char *prog, struct ref_settings *s, const char *doing, const char *file,
+                 int *status)
+{
+    if (run_guard(&s->t.rules.limits.cancel, status) == RUN_GUARD_PARENT) {
+        /* The child said everything, unless it was killed (an engine
+         * without a sandbox, the OOM killer). */
+        const char *sig = *status > RUN_GUARD_SIGNALED
+                              ? sigabbrev_np(*status - RUN_GUARD_SIGNALED) : NULL;
+        if (sig)
+            fprintf(stderr, "%s: the process %s was killed by SIG%s: no %s written\n", prog,
+                    doing, sig, file);
+        return 1;
+    }
+    run_become_reaper();
+    s->t.rules.limits.reap_all = 1;
+    return 0;
+}
+
 static int cmd_match(const char *prog, int argc, char **argv)
 {
     struct ref_settings s;
@@ -243,21 +286,11 @@ static int cmd_match(const char *prog, int argc, char **argv)
     if (!rc)
         rc = resolve_engines(prog, &s);
     int status;
-    if (!rc && run_guard(&s.t.rules.limits.cancel, &status) == RUN_GUARD_PARENT) {
-        /* The child played the match and said everything, unless it was
-         * killed (an engine without a sandbox, the OOM killer). */
-        const char *sig = status > RUN_GUARD_SIGNALED
-                              ? sigabbrev_np(status - RUN_GUARD_SIGNALED) : NULL;
-        if (sig)
-            fprintf(stderr, "%s: the process playing the match was killed by SIG%s: no log "
-                            "written\n", prog, sig);
+    if (!rc && guard(prog, &s, "playing the match", "log", &status)) {
         ref_settings_free(&s);
         return status;
     }
     if (!rc) {
-        /* The guard's child, or this process when it could not fork. */
-        run_become_reaper();
-        s.t.rules.limits.reap_all = 1;
         struct match_opts o = {
             .rules = s.t.rules,
             .engine = { &s.t.engine[0], &s.t.engine[1] },
@@ -397,11 +430,68 @@ static int cmd_merge(const char *prog, int argc, char **argv)
     return EXIT_BAD_INPUT;
 }
 
+/* Bench's own checks, once the options are read: engines, --depths, one
+ * kind of positions. */
+static int bench_checks(const char *prog, struct ref_settings *s)
+{
+    if (s->t.nengines < 1)
+        return cli_usage(prog, "bench: give at least one --engine");
+    if (!s->bench.depth_min)
+        return cli_usage(prog, "bench: --depths A-B is required");
+    if (!s->openings[0] == !s->bench.positions)
+        return cli_usage(prog, "bench: give --positions FILE or --random-positions N (one of "
+                               "them)");
+    return 0;
+}
+
+static int cmd_bench(const char *prog, int argc, char **argv)
+{
+    struct ref_settings s;
+    ref_settings_init(&s, REF_CMD_BENCH);
+    int rc = parse(prog, &s, argc, argv);
+    if (rc < 0) {
+        ref_settings_free(&s);
+        return 0;
+    }
+    if (!rc && optind < argc)
+        rc = cli_usage(prog, "bench: unexpected argument '%s'", argv[optind]);
+    if (!rc)
+        rc = bench_checks(prog, &s);
+    if (!rc)
+        rc = finish_rules(prog, &s, "bench");
+    if (!rc)
+        rc = resolve_engines(prog, &s);
+    for (int i = 0; !rc && i < s.t.nengines; i++)
+        if (s.t.engine[i].depth)   /* its own or --each's */
+            rc = cli_usage(prog, "bench: engine '%s' has depth=, which would replace --depths",
+                           s.t.engine[i].name);
+    int status;
+    if (!rc && guard(prog, &s, "running the bench", "JSON", &status)) {
+        ref_settings_free(&s);
+        return status;
+    }
+    if (!rc) {
+        s.bench.positions_path = s.openings;
+        s.bench.json_path = s.json[0] ? s.json : NULL;
+        struct err e;
+        int r = refbench_run(&s.t.rules, s.t.engine, s.t.nengines, &s.bench, stdout, &e);
+        if (r < 0) {
+            err_print(stderr, s.bench.json_path && !strstr(e.msg, s.json) ? s.json : prog, &e);
+            rc = 1;
+        } else if (r == REFBENCH_CANCELLED) {
+            rc = 128 + SIGINT;
+        }
+    }
+    ref_settings_free(&s);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *prog = cli_prog(argv[0], "referee");
     if (argc < 2)
-        return cli_usage(prog, "missing command (match, tournament, report, verify, merge, analyze)");
+        return cli_usage(prog, "missing command (match, tournament, report, verify, merge, "
+                         "analyze, bench)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
         return cli_help(usage_text, prog);
     if (strcmp(argv[1], "--version") == 0)
@@ -418,6 +508,8 @@ int main(int argc, char **argv)
         return cmd_merge(prog, argc - 1, argv + 1);
     if (strcmp(argv[1], "analyze") == 0)
         return cmd_analyze(prog, argc - 1, argv + 1);
-    return cli_usage(prog, "unknown command '%s' (match, tournament, report, verify, merge, analyze)",
-                     argv[1]);
+    if (strcmp(argv[1], "bench") == 0)
+        return cmd_bench(prog, argc - 1, argv + 1);
+    return cli_usage(prog, "unknown command '%s' (match, tournament, report, verify, merge, "
+                     "analyze, bench)", argv[1]);
 }

@@ -22,6 +22,22 @@ int cli_int(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+int cli_range(const char *s, long lo, long hi, long *a, long *b)
+{
+    char first[32];
+    const char *dash = s && *s ? strchr(s + 1, '-') : NULL;
+    if (!dash || (size_t)(dash - s) >= sizeof first)
+        return -1;
+    memcpy(first, s, (size_t)(dash - s));
+    first[dash - s] = '\0';
+    long x, y;
+    if (cli_int(first, lo, hi, &x) != 0 || cli_int(dash + 1, x, hi, &y) != 0)
+        return -1;
+    *a = x;
+    *b = y;
+    return 0;
+}
+
 int cli_real(const char *s, double lo, double hi, double *out)
 {
     char *end;

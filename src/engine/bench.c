@@ -5,10 +5,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include "arena/bench.h"
+#include "arena/benchdoc.h"
 #include "arena/clock.h"
 #include "arena/search.h"
-#include "arena/stats.h"
-#include "arena/textfile.h"
 
 #define BENCH_MAX_POSITIONS 32
 
@@ -29,61 +28,41 @@ static int bench_position(const struct game *g, const char *line, void *state, s
 }
 
 struct bench_row {
-    int depth;
+    struct benchdoc_row fig;            /* depth, the searches' CPU ms, the
+                                         * process's peak RSS after this depth */
     uint64_t nodes;
     double cpu_s;
-    double median_ms, p95_ms, max_ms;   /* of one position's search */
-    long peak_rss_kb;                   /* the process's, after this depth */
 };
 
-/* The row's per-search figures from the npos searches' CPU ms. */
-static void bench_spread(struct bench_row *row, double *ms, int npos)
-{
-    stats_sort(ms, npos);
-    row->median_ms = stats_percentile(ms, npos, 50);
-    row->p95_ms = stats_percentile(ms, npos, 95);
-    row->max_ms = npos ? ms[npos - 1] : 0.0;
-    struct rusage ru;
-    row->peak_rss_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
-}
-
+/* The document: benchdoc.h's, this engine at the top with its nodes. */
 static int bench_json(const struct bench_opts *o, const struct bench_row *rows, int nrows,
                       int npos, uint64_t total, struct err *e)
 {
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "schema", "arena.bench/1");
-    cJSON_AddStringToObject(root, "game", o->game->name);
-    cJSON_AddStringToObject(root, "player", player_name(o->player));
-    cJSON_AddNumberToObject(root, "positions", npos);
-    cJSON_AddNumberToObject(root, "tt_bytes", (double)o->tt_bytes);
-    cJSON *arr = cJSON_AddArrayToObject(root, "depths");
-    for (int i = 0; i < nrows; i++) {
-        cJSON *d = cJSON_CreateObject();
-        cJSON_AddNumberToObject(d, "depth", rows[i].depth);
+    struct benchdoc_row fig[SEARCH_MAX_DEPTH];
+    for (int i = 0; i < nrows; i++)
+        fig[i] = rows[i].fig;
+    cJSON *root = benchdoc_new(o->game->name), *arr = NULL;
+    if (root) {
+        cJSON_AddStringToObject(root, "player", player_name(o->player));
+        cJSON_AddNumberToObject(root, "positions", npos);
+        cJSON_AddNumberToObject(root, "tt_bytes", (double)o->tt_bytes);
+        arr = benchdoc_add_depths(root, fig, nrows);
+        cJSON_AddNumberToObject(root, "total_nodes", (double)total);
+    }
+    for (int i = 0; arr && i < nrows; i++) {
+        cJSON *d = cJSON_GetArrayItem(arr, i);
         cJSON_AddNumberToObject(d, "nodes", (double)rows[i].nodes);
         cJSON_AddNumberToObject(d, "cpu_s", rows[i].cpu_s);
         cJSON_AddNumberToObject(d, "nodes_per_s",
                                 rows[i].cpu_s > 0 ? rows[i].nodes / rows[i].cpu_s : 0);
         if (i > 0 && rows[i - 1].nodes)
             cJSON_AddNumberToObject(d, "ebf", (double)rows[i].nodes / (double)rows[i - 1].nodes);
-        cJSON_AddNumberToObject(d, "moves", npos);
-        cJSON *ms = cJSON_AddObjectToObject(d, "cpu_ms");
-        cJSON_AddNumberToObject(ms, "median", rows[i].median_ms);
-        cJSON_AddNumberToObject(ms, "p95", rows[i].p95_ms);
-        cJSON_AddNumberToObject(ms, "max", rows[i].max_ms);
-        cJSON_AddNumberToObject(d, "peak_rss_kb", (double)rows[i].peak_rss_kb);
-        cJSON_AddItemToArray(arr, d);
     }
-    cJSON_AddNumberToObject(root, "total_nodes", (double)total);
-    char *text = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!text)
-        return err_set(e, 0, 0, "out of memory");
-    size_t len = strlen(text);
-    text[len] = '\n';   /* replaces the NUL; the length is passed explicitly */
-    int rc = tf_write_atomic(o->json_path, text, len + 1, e);
-    free(text);
-    return rc;
+    if (!arr) {
+        cJSON_Delete(root);
+        root = NULL;
+    }
+    return benchdoc_write(root, o->json_path, e);
 }
 
 int bench_run(const struct bench_opts *o, FILE *out, struct err *e)
@@ -114,7 +93,7 @@ int bench_run(const struct bench_opts *o, FILE *out, struct err *e)
     struct player_opts po = { .kind = o->player };
     for (int i = 0; i < nrows; i++) {
         struct bench_row *row = &rows[i];
-        row->depth = po.depth = o->depth_min + i;
+        row->fig.depth = po.depth = o->depth_min + i;
         uint64_t cpu_ns = 0;
         double ms[BENCH_MAX_POSITIONS];
         for (int k = 0; k < npos; k++) {
@@ -127,12 +106,14 @@ int bench_run(const struct bench_opts *o, FILE *out, struct err *e)
             row->nodes += r.nodes;
         }
         row->cpu_s = (double)cpu_ns / 1e9;
-        bench_spread(row, ms, npos);
+        benchdoc_spread(&row->fig, ms, npos);
+        struct rusage ru;
+        row->fig.peak_rss_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
         total += row->nodes;
         char ebf[16] = "-";
         if (i > 0 && rows[i - 1].nodes)
             snprintf(ebf, sizeof ebf, "%.2f", (double)row->nodes / (double)rows[i - 1].nodes);
-        fprintf(out, "%5d %14llu %10.3f %14.0f %7s\n", row->depth,
+        fprintf(out, "%5d %14llu %10.3f %14.0f %7s\n", row->fig.depth,
                 (unsigned long long)row->nodes, row->cpu_s,
                 row->cpu_s > 0 ? row->nodes / row->cpu_s : 0.0, ebf);
         fflush(out);

@@ -76,6 +76,26 @@ static const struct option analyze_options[] = {
     CLI_STD_OPTIONS,
 };
 
+static const struct option bench_options[] = {
+    { "game", required_argument, NULL, REF_OPT_GAME },
+    { "engine", required_argument, NULL, REF_OPT_ENGINE },
+    { "each", required_argument, NULL, REF_OPT_EACH },
+    { "depths", required_argument, NULL, REF_OPT_DEPTHS },
+    { "positions", required_argument, NULL, REF_OPT_POSITIONS },
+    { "random-positions", required_argument, NULL, REF_OPT_RANDOM_POSITIONS },
+    { "plies", required_argument, NULL, REF_OPT_BENCH_PLIES },
+    { "seed", required_argument, NULL, REF_OPT_SEED },
+    { "repeat", required_argument, NULL, REF_OPT_REPEAT },
+    { "budget-ms", required_argument, NULL, REF_OPT_BENCH_BUDGET },
+    { "json", required_argument, NULL, REF_OPT_JSON },
+    { "timeout-ms", required_argument, NULL, REF_OPT_TIMEOUT },
+    { "cpu-limit-s", required_argument, NULL, REF_OPT_CPU },
+    { "mem-limit-mb", required_argument, NULL, REF_OPT_MEM },
+    { "sandbox", required_argument, NULL, REF_OPT_SANDBOX },
+    { "sandbox-ro", required_argument, NULL, REF_OPT_SANDBOX_RO },
+    CLI_STD_OPTIONS,
+};
+
 /* verify and merge take no option of their own. */
 static const struct option plain_options[] = { CLI_STD_OPTIONS };
 
@@ -94,6 +114,9 @@ void ref_settings_init(struct ref_settings *s, enum ref_command command)
     s->t.shard_k = s->t.shard_n = 1;
     s->ana.budget_ms = ANA_DEFAULT_BUDGET_MS;
     s->ana.max_empty = ANA_DEFAULT_MAX_EMPTY;
+    s->bench.repeat = 1;
+    if (command == REF_CMD_BENCH)
+        s->t.rules.random_plies = REF_BENCH_DEFAULT_PLIES;
 }
 
 void ref_settings_free(struct ref_settings *s)
@@ -117,6 +140,8 @@ const struct option *ref_options(enum ref_command command)
         return report_options;
     case REF_CMD_ANALYZE:
         return analyze_options;
+    case REF_CMD_BENCH:
+        return bench_options;
     case REF_CMD_VERIFY:
     case REF_CMD_MERGE:
         break;
@@ -127,7 +152,7 @@ const struct option *ref_options(enum ref_command command)
 void ref_option_flag(int id, char *buf, size_t cap)
 {
     static const struct option *const tables[] = { match_options, tournament_options,
-                                                   analyze_options };
+                                                   analyze_options, bench_options };
     snprintf(buf, cap, "--?");
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
         for (const struct option *o = tables[t]; o->name; o++)
@@ -178,6 +203,9 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
         { REF_OPT_CPU, 0, REF_MAX_TIMEOUT_MS / 1000, &s->t.rules.limits.cpu_limit_s },
         { REF_OPT_MEM, 0, LONG_MAX / (1 << 20), &s->t.rules.limits.mem_limit_mb },
         { REF_OPT_BUDGET, 1, REF_MAX_TIMEOUT_MS, &s->ana.budget_ms },
+        { REF_OPT_BENCH_BUDGET, 1, REF_MAX_TIMEOUT_MS, &s->bench.budget_ms },
+        { REF_OPT_RANDOM_POSITIONS, 1, REF_BENCH_MAX_POSITIONS, &s->bench.positions },
+        { REF_OPT_REPEAT, 1, REF_BENCH_MAX_REPEAT, &s->bench.repeat },
     };
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++)
         if (nums[k].id == id) {
@@ -189,6 +217,7 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
     struct { int id; long lo, hi; int *out; } ints[] = {
         { REF_OPT_DEPTH, 1, SEARCH_MAX_DEPTH, &s->t.rules.depth },
         { REF_OPT_PLIES, 0, GAME_MAX_MOVES, &s->t.rules.random_plies },
+        { REF_OPT_BENCH_PLIES, 0, GAME_MAX_MOVES, &s->t.rules.random_plies },
         { REF_OPT_DRAW, 0, REF_MAX_GAMES, &s->t.rules.draw_plies },
         { REF_OPT_ROUNDS, 1, REF_MAX_GAMES, &s->t.rounds },
         { REF_OPT_CONCURRENCY, 1, TOUR_MAX_CONCURRENCY, &s->t.concurrency },
@@ -204,7 +233,8 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
             return 0;
         }
     struct { int id; char *out; } paths[] = {
-        { REF_OPT_OPENINGS, s->openings }, { REF_OPT_KEEP, s->keep },
+        { REF_OPT_OPENINGS, s->openings }, { REF_OPT_POSITIONS, s->openings },
+        { REF_OPT_KEEP, s->keep },
         { REF_OPT_LOG, s->log }, { REF_OPT_JOURNAL, s->journal }, { REF_OPT_JSON, s->json },
     };
     for (size_t k = 0; k < sizeof paths / sizeof *paths; k++)
@@ -259,6 +289,15 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
     case REF_OPT_RESUME:
         s->t.resume = 1;
         return 0;
+    case REF_OPT_DEPTHS: {
+        long lo, hi;
+        if (cli_range(val, 1, SEARCH_MAX_DEPTH, &lo, &hi) != 0)
+            return snprintf(msg, cap, "%s must be A-B with 1 <= A <= B <= %d, got '%s'", name,
+                            SEARCH_MAX_DEPTH, val), -1;
+        s->bench.depth_min = (int)lo;
+        s->bench.depth_max = (int)hi;
+        return 0;
+    }
     case REF_OPT_SANDBOX:
         if (strcmp(val, "namespaces") == 0)
             s->sandbox.mode = SBX_NAMESPACES;

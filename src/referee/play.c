@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
@@ -269,6 +270,38 @@ static int analyze(const struct play_rules *r, struct game_record *rec, struct e
     return rc;
 }
 
+/* Opens what the plies of a game share: the stderr sink, the game's folder
+ * and its sandbox (side_engine's views). 0, or -1 with e and nothing left
+ * open. */
+static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct play_rules *r,
+                        const struct spec *const side_engine[2], struct err *e)
+{
+    c->sink = stderr_sink(r, side_engine, e);
+    if (c->sink == -2 || gamedir_open(&c->gd, e) != 0) {
+        if (c->sink >= 0)
+            close(c->sink);
+        return -1;
+    }
+    if (game_box_open(gb, r, side_engine, c->gd.path, &c->box, e) != 0) {
+        game_box_free(gb);
+        gamedir_close(&c->gd);
+        if (c->sink >= 0)
+            close(c->sink);
+        return -1;
+    }
+    return 0;
+}
+
+static void ply_ctx_close(struct ply_ctx *c, struct game_box *gb)
+{
+    sbx_close(c->box);
+    game_box_free(gb);
+    if (c->gd.fd >= 0)
+        gamedir_close(&c->gd);
+    if (c->sink >= 0)
+        close(c->sink);
+}
+
 int play_game(const struct play_rules *r, long index, long pair,
               const struct spec *const side_engine[2], struct game_record *rec,
               struct err *e)
@@ -286,20 +319,9 @@ int play_game(const struct play_rules *r, long index, long pair,
     if (play_opening(r, pair, pos, rec) != 0)
         return err_set(e, 0, 0, "out of memory");
     struct ply_ctx c = { .keep = r->keep_dir ? keep : NULL, .t0 = clock_wall_ns() };
-    c.sink = stderr_sink(r, side_engine, e);
-    if (c.sink == -2 || gamedir_open(&c.gd, e) != 0) {
-        if (c.sink >= 0)
-            close(c.sink);
-        return -1;
-    }
     struct game_box gb;
-    if (game_box_open(&gb, r, side_engine, c.gd.path, &c.box, e) != 0) {
-        game_box_free(&gb);
-        gamedir_close(&c.gd);
-        if (c.sink >= 0)
-            close(c.sink);
+    if (ply_ctx_open(&c, &gb, r, side_engine, e) != 0)
         return -1;
-    }
     int rc = PLAY_PLAYED, quiet = 0;
     enum rec_result result;
     enum rec_reason end;
@@ -320,16 +342,69 @@ int play_game(const struct play_rules *r, long index, long pair,
         quiet = rules_quiet_after(g, pos, move, quiet);
         g->play(pos, move);
     }
-    sbx_close(c.box);
-    game_box_free(&gb);
-    if (c.gd.fd >= 0)
-        gamedir_close(&c.gd);
-    if (c.sink >= 0)
-        close(c.sink);
+    ply_ctx_close(&c, &gb);
     if (rc != PLAY_PLAYED)
         return rc;
     rec_set_end(rec, result, end, end == REC_FORFEIT ? why : NULL);
     return analyze(r, rec, e) != 0 ? -1 : PLAY_PLAYED;
+}
+
+/* One engine's moves outside a game: a game's ply each, with the engine on
+ * both sides of the game's folder and sandbox. */
+struct play_solo {
+    struct play_rules rules;     /* a copy: depth changes per move */
+    const struct spec *eng;
+    struct ply_ctx c;
+    struct game_box gb;
+    struct game_record rec;      /* holds the last move only */
+    int ply;
+};
+
+int play_solo_open(struct play_solo **solo, const struct play_rules *r, const struct spec *eng,
+                   struct err *e)
+{
+    struct play_solo *s = calloc(1, sizeof *s);
+    *solo = NULL;
+    if (!s)
+        return err_set(e, 0, 0, "out of memory");
+    s->rules = *r;
+    s->rules.keep_dir = NULL;
+    s->rules.analyze = NULL;
+    s->eng = eng;
+    s->c.keep = NULL;
+    rec_init(&s->rec, 1, 0);
+    const struct spec *const both[2] = { eng, eng };
+    if (ply_ctx_open(&s->c, &s->gb, &s->rules, both, e) != 0) {
+        rec_free(&s->rec);
+        free(s);
+        return -1;
+    }
+    *solo = s;
+    return 0;
+}
+
+int play_solo_move(struct play_solo *s, const void *pos, int depth, struct rec_move *m,
+                   struct err *e)
+{
+    assert(game_result(s->rules.game, pos) < 0 && depth >= 1);
+    s->rules.depth = depth;
+    s->rec.nmoves = 0;   /* keeps its room: one move at a time */
+    s->c.t0 = clock_wall_ns();
+    int move = -1;
+    char why[REC_REASON_MAX] = "";
+    int rc = play_ply(&s->rules, &s->c, ++s->ply, s->eng, pos, &s->rec, &move, why, e);
+    if (rc == PLAY_PLAYED)
+        *m = s->rec.moves[0];
+    return rc;
+}
+
+void play_solo_close(struct play_solo *s)
+{
+    if (!s)
+        return;
+    ply_ctx_close(&s->c, &s->gb);
+    rec_free(&s->rec);
+    free(s);
 }
 
 void play_rules_json(const struct play_rules *r, cJSON *obj)
