@@ -1,5 +1,6 @@
 /*
- * test_e2e_plot.c - scripts/plot-bench.sh on arena.bench/1 documents: the
+ * test_e2e_plot.c - scripts/plot-bench.sh on arena.bench/1 documents (of
+ * `engine bench`, of `referee bench`, hand-made ones): the
  * SVG is XML with one series per engine, named as the document names them
  * and in its order; the same document in any layout draws the same bytes;
  * the time axis reads as times; a document it cannot draw is refused with
@@ -100,6 +101,27 @@ Test(plot, engine_bench_json_is_one_series)
     plot_ok(dir, "bench.json", "bench.svg");
     const char *names[] = { "alphabeta" };
     assert_series(dir, "bench.svg", names, 1);
+    e2e_rmdir(dir);
+}
+
+/* `referee bench --json` draws a series per engine, in its order: the
+ * built-in engine and one whose every move failed (a legend, no line). */
+Test(plot, referee_bench_json_is_one_series_per_engine)
+{
+    char *dir = e2e_tmpdir();
+    char engine[PATH_MAX], builtin[PATH_MAX + 64], illegal[PATH_MAX];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(builtin, sizeof builtin, "name=builtin,cmd=%s one-move", engine);
+    e2e_repo_path("tests/engines/illegal.sh", illegal, sizeof illegal);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "bench", "--game", "maxconnect4", "--engine", builtin,
+            "--engine", illegal, "--depths", "1-2", "--random-positions", "2", "--json",
+            "bench.json", NULL);
+    cr_assert_eq(r.status, 0, "referee bench: exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
+    plot_ok(dir, "bench.json", "bench.svg");
+    const char *names[] = { "builtin", "illegal.sh" };
+    assert_series(dir, "bench.svg", names, 2);
     e2e_rmdir(dir);
 }
 
