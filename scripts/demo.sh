@@ -4,7 +4,9 @@
 # every pair twice per round with colours swapped on a shared random
 # opening, as many games at once as there are cores. Prints each result and
 # the standings; writes the journal, the reports and verify's verdict under
-# results/demo/.
+# results/demo/. Then `referee bench` measures the same engine's CPU time per
+# move at depths 1-9 (and the random player's, flat) and plot-bench.sh draws
+# it as results/demo/bench.svg.
 set -eu
 BIN=${1:-bin}
 E=$(cd "$BIN" && pwd)/engine
@@ -27,3 +29,10 @@ echo "Max-Connect4 round robin: random, depth 1, 3, 5, 7; 4 rounds; concurrency 
 "$BIN/referee" report "$OUT/journal.jsonl" --format csv > "$OUT/report.csv"
 "$BIN/referee" verify "$OUT/journal.jsonl" | tee "$OUT/verify.txt"
 echo "Journal and reports: $OUT/"
+"$BIN/referee" bench --game maxconnect4 --depths 1-9 --random-positions 4 --seed 2026 \
+    --json "$OUT/bench.json" \
+    --engine "$(spec alphabeta '--depth {depth}')" \
+    --engine "$(spec random '--player random --seed {player} --depth {depth}')" \
+    > "$OUT/bench.txt"
+echo "Depth against CPU time per move (referee bench): $OUT/bench.txt"
+sh "$(dirname "$0")/plot-bench.sh" "$OUT/bench.json" "$OUT/bench.svg"

@@ -344,6 +344,10 @@ ParameterizedTestParameters(e2e_bench, usage_error)
           "referee: --budget-ms must be a number from 1 to 86400000, got 'x'\n" },
         { { "--engine", "name=x,cmd=sh,depth=3", "--depths", "1-2", "--random-positions", "1" },
           "referee: bench: engine 'x' has depth=, which would replace --depths\n" },
+        { { "--engine", "name=x,cmd=sh {in} {out}", "--depths", "1-2", "--random-positions",
+            "1" },
+          "referee: bench: engine 'x': its command has no {depth}, so every depth would be the "
+          "same move\n" },
         { { "--engine", "sh", "--depths", "1-2", "--random-positions", "1", "--games", "2" },
           "referee: bench: unknown option '--games'\n" },
         { { "--engine", "sh", "--depths", "1-2", "--random-positions", "1", "extra" },

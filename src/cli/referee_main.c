@@ -18,6 +18,7 @@
 #include "arena/cli.h"
 #include "arena/limits.h"
 #include "arena/refopts.h"
+#include "arena/rules.h"
 #include "arena/journal.h"
 #include "arena/match.h"
 #include "arena/tournament.h"
@@ -444,6 +445,22 @@ static int bench_checks(const char *prog, struct ref_settings *s)
     return 0;
 }
 
+/* An engine bench can vary: its {depth} is the bench's (no depth=, its
+ * own or --each's) and reaches it (a command with placeholders must hold
+ * {depth}, or every depth would be the same move). */
+static int bench_engine_check(const char *prog, const struct spec *eng)
+{
+    if (eng->depth)
+        return cli_usage(prog, "bench: engine '%s' has depth=, which would replace --depths",
+                         eng->name);
+    const char *depth = rules_placeholder[2];   /* {in} {out} {depth} {player} */
+    for (int k = 0; k < eng->argc; k++)
+        if (strstr(eng->argv[k], depth))
+            return 0;
+    return cli_usage(prog, "bench: engine '%s': its command has no %s, so every depth would "
+                     "be the same move", eng->name, depth);
+}
+
 static int cmd_bench(const char *prog, int argc, char **argv)
 {
     struct ref_settings s;
@@ -462,9 +479,7 @@ static int cmd_bench(const char *prog, int argc, char **argv)
     if (!rc)
         rc = resolve_engines(prog, &s);
     for (int i = 0; !rc && i < s.t.nengines; i++)
-        if (s.t.engine[i].depth)   /* its own or --each's */
-            rc = cli_usage(prog, "bench: engine '%s' has depth=, which would replace --depths",
-                           s.t.engine[i].name);
+        rc = bench_engine_check(prog, &s.t.engine[i]);
     int status;
     if (!rc && guard(prog, &s, "running the bench", "JSON", &status)) {
         ref_settings_free(&s);
