@@ -8,7 +8,11 @@
 #   2. games per second at --concurrency 1 and 2 with CPU-bound engines
 #      (Max-Connect4, alpha-beta depth 10) and their ratio, in the sandbox
 #      and without (the same machine's ratio, for comparison);
-#   3. a GAMES-game tournament of fast engines, then `referee verify`.
+#   3. a GAMES-game tournament of fast engines, then `referee verify`;
+#   4. `referee bench` against a game: the same engine (Max-Connect4,
+#      alpha-beta depth 4) in a 10-game match and in a bench of 200 moves
+#      (50 positions, 4 times each), twice each, alternating: the referee's
+#      overhead per move and the engine's median CPU per move in both.
 # Writes journals and reports under results/referee-bench/.
 set -eu
 BIN=${1:-bin}
@@ -71,3 +75,20 @@ $R tournament --game nim --random-plies 3 --rounds $((GAMES / 2)) --concurrency 
 t1=$(now)
 echo "$GAMES games: $(echo "$t0 $t1" | awk -v g="$GAMES" '{ printf "%.1f s, %.1f games/s", $2 - $1, g / ($2 - $1) }')"
 $R verify "$OUT/big.jsonl"
+
+echo "== 4. referee bench vs a game: the same engine at depth 4, overhead and CPU per move"
+printf '%-14s %16s %10s %16s\n' "" "overhead median" "p95" "engine CPU median"
+AB="$E one-move --game maxconnect4 {in} {out} {depth}"
+for run in 1 2; do
+    $R match --game maxconnect4 --games 10 --random-plies 6 --depth 4 --log "$OUT/game-$run.json" \
+        --engine "name=ab,cmd=$AB" --engine "name=ab2,cmd=$AB" >/dev/null
+    $R report "$OUT/game-$run.json" | awk '
+        /^ab / { cpu = $4 }
+        /^Referee overhead/ { sub(/,/, "", $11); printf "%-14s %13s ms %7s ms %13s ms\n", "game", $11, $13, cpu }'
+    $R bench --game maxconnect4 --depths 4-4 --random-positions 50 --repeat 4 \
+        --engine "name=ab,cmd=$AB" >"$OUT/bench-$run.txt"
+    awk '
+        /^ab / { cpu = $5 }
+        /^Referee overhead/ { sub(/,/, "", $11); printf "%-14s %13s ms %7s ms %13s ms\n", "referee bench", $11, $13, cpu }' \
+        "$OUT/bench-$run.txt"
+done
