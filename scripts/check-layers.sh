@@ -15,9 +15,11 @@
 #                              Capabilities (oracle, learned player, other
 #                              evaluations) are members of struct game.
 #   2 engine   src/engine      registry (the one file naming every game),
-#                              player, onemove, bench
+#                              player, onemove, bench, benchdoc (the
+#                              arena.bench/1 document of both benches)
 #   3 learn    src/learn       the weights file and Connect-4's training
-#   3 referee  src/referee     runner, match, tournament, analyze, options
+#   3 referee  src/referee     runner, match, tournament, analyze, refbench,
+#                              options
 #   4 cli      src/cli         the binaries' mains
 #
 # Units: a header and the .c files that implement it ("one prefix = one
