@@ -1,5 +1,6 @@
 /* e2e_util.c - spawning binaries for the end-to-end suite (e2e_util.h). */
 #define _GNU_SOURCE
+#include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -291,4 +292,16 @@ int e2e_process_alive(const char *pattern)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "pgrep -f '%s' >/dev/null 2>&1", pattern);
     return system(cmd) == 0;
+}
+
+cJSON *e2e_read_json(const char *dir, const char *name)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *text = e2e_slurp(path, NULL);
+    cr_assert_not_null(text, "no %s", path);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    cr_assert_not_null(root, "%s is not JSON", path);
+    return root;
 }

@@ -56,6 +56,10 @@ char *e2e_fixture(const char *rel);
 /* Whole file into a malloc'd NUL-terminated buffer, or NULL if missing. */
 char *e2e_slurp(const char *path, size_t *len);
 
+/* The JSON file dir/name, parsed (a cJSON tree: cJSON_Delete it); fails
+ * the test when it is missing or not JSON. */
+struct cJSON *e2e_read_json(const char *dir, const char *name);
+
 /* A fresh private folder under /tmp (malloc'd path) and its removal. */
 char *e2e_tmpdir(void);
 void e2e_rmdir(char *dir);

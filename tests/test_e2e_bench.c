@@ -122,13 +122,7 @@ static void assert_overhead(const char *line)
 /* The JSON file in dir, parsed; asserts the document's own keys. */
 static cJSON *read_json(const char *dir, const char *name, long positions, int nengines)
 {
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    char *text = e2e_slurp(path, NULL);
-    cr_assert_not_null(text, "no %s", path);
-    cJSON *doc = cJSON_Parse(text);
-    free(text);
-    cr_assert_not_null(doc, "%s is not JSON", path);
+    cJSON *doc = e2e_read_json(dir, name);
     cr_assert_str_eq(cJSON_GetObjectItem(doc, "schema")->valuestring, "arena.bench/1");
     cr_assert_str_eq(cJSON_GetObjectItem(doc, "game")->valuestring, "maxconnect4");
     cr_assert_eq(cJSON_GetObjectItem(doc, "positions")->valuedouble, (double)positions);

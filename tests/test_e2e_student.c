@@ -38,17 +38,6 @@ static void use_system_python(void)
     cr_assert_eq(setenv("PATH", "/usr/bin:/bin", 1), 0);
 }
 
-static cJSON *read_log(const char *dir, const char *name)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    char *text = e2e_slurp(path, NULL);
-    cr_assert_not_null(text, "no log %s", path);
-    cJSON *root = cJSON_Parse(text);
-    free(text);
-    cr_assert_not_null(root, "%s does not parse", path);
-    return root;
-}
 
 static const cJSON *log_engine(const cJSON *root, int i)
 {
@@ -74,7 +63,7 @@ Test(e2e_student, python_engine_by_relative_path_from_its_dir, .timeout = 300)
     cr_assert_null(strstr(r.out, "forfeits"), "stdout:\n%s", r.out);
     cr_assert_not_null(strstr(r.out, "Finished game 2 (engine vs alice): "), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "Score of alice vs engine: "), "%s", r.out);
-    cJSON *log = read_log(dir, "log.json");
+    cJSON *log = e2e_read_json(dir, "log.json");
     const cJSON *alice = log_engine(log, 0);
     char want[PATH_MAX];
     snprintf(want, sizeof want, "%s/alice", dir);
@@ -120,7 +109,7 @@ Test(e2e_student, cutechess_order_specs_and_each, .timeout = 60)
             cr_assert(strncmp(p, depth[i], 2) == 0, "engine %d got depths:\n%s", i + 1, text);
         free(text);
     }
-    cJSON *log = read_log(dir, "log.json");
+    cJSON *log = e2e_read_json(dir, "log.json");
     for (int i = 0; i < 2; i++)
         cr_expect_eq(cJSON_GetObjectItemCaseSensitive(log_engine(log, i), "depth")->valueint,
                      i + 1);
