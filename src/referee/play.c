@@ -371,7 +371,6 @@ int play_solo_open(struct play_solo **solo, const struct play_rules *r, const st
     s->rules.keep_dir = NULL;
     s->rules.analyze = NULL;
     s->eng = eng;
-    s->c.keep = NULL;
     rec_init(&s->rec, 1, 0);
     const struct spec *const both[2] = { eng, eng };
     if (ply_ctx_open(&s->c, &s->gb, &s->rules, both, e) != 0) {

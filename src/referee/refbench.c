@@ -177,7 +177,7 @@ static void print_row(const struct bench *b, const char *name, const struct dept
 }
 
 /* One engine, depth after depth, until the last or its stop. */
-static int run_engine_bench(struct bench *b, const struct spec *eng, struct engine_result *res,
+static int bench_engine(struct bench *b, const struct spec *eng, struct engine_result *res,
                             FILE *out, struct err *e)
 {
     const struct refbench_opts *o = b->o;
@@ -307,7 +307,7 @@ int refbench_run(const struct play_rules *r, const struct spec *engines, int n,
     print_header(&b, out);
     int rc = PLAY_PLAYED;
     for (int i = 0; i < n && rc == PLAY_PLAYED; i++)
-        rc = run_engine_bench(&b, &engines[i], &b.res[i], out, e);
+        rc = bench_engine(&b, &engines[i], &b.res[i], out, e);
     if (rc == PLAY_PLAYED || rc == PLAY_CANCELLED) {
         stats_sort(b.overhead, b.noverhead);
         double median = stats_percentile(b.overhead, b.noverhead, 50);
