@@ -8,7 +8,7 @@ import time
 
 import board
 
-BURN_S = 0.4
+BURN_S = 0.6
 
 
 def main():
