@@ -5,7 +5,8 @@
  * the last) and the overhead line, and the JSON holds the same figures; an
  * engine past --budget-ms is not run deeper and the output says so; an
  * engine whose answers are illegal gets its reason, not a time; usage
- * errors and a bad positions file exit 2 and write nothing.
+ * errors, a bad positions file and an unwritable --json exit 2 and write
+ * nothing.
  *
  * CPU times differ from run to run, so rows are read with sscanf and their
  * numbers checked against each other and against the JSON; every other
@@ -308,6 +309,22 @@ Test(e2e_bench, a_bad_positions_file_is_refused_at_its_place)
     cr_assert_str_eq(r.err, "positions.txt:2:3: '9' is not a legal move here\n");
     cr_assert_eq(r.out_len, 0, "stdout: %s", r.out);
     cr_assert(!e2e_exists(json), "%s was written", json);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* A JSON file that cannot be written is refused before any move. */
+Test(e2e_bench, an_unwritable_json_is_refused_before_the_first_move)
+{
+    char *dir = e2e_tmpdir();
+    const char *args[] = { "--engine", "sh", "--depths", "1-2", "--random-positions", "1",
+                           "--json", "missing/b.json", NULL };
+    struct e2e_run r;
+    bench(&r, dir, args);
+    cr_assert_eq(r.status, EXIT_USAGE, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.err, "referee: --json missing/b.json: cannot create files in missing: No "
+                            "such file or directory\n");
+    cr_assert_eq(r.out_len, 0, "stdout: %s", r.out);
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }
