@@ -27,7 +27,7 @@
 static const char usage_text[] =
     "Usage: %1$s match --game G --engine SPEC --engine SPEC [OPTIONS]\n"
     "       %1$s tournament (--config FILE.json | --game G --engine SPEC ...) [OPTIONS]\n"
-    "       %1$s report JOURNAL|LOG [--format text|json|csv]\n"
+    "       %1$s report JOURNAL|LOG [--format text|json|csv|html]\n"
     "       %1$s verify JOURNAL|LOG\n"
     "       %1$s analyze JOURNAL|LOG [--budget-ms N] [--max-empty N] [--json FILE]\n"
     "       %1$s merge OUT JOURNAL...\n"
@@ -81,7 +81,7 @@ static const char usage_text[] =
     "                       M: normalized (default) or logistic Elo, on game pairs\n"
     "  --shard K/N          play every N-th game from game K (merge them after)\n"
     "Report:\n"
-    "  --format F           text (default), json or csv\n"
+    "  --format F           text (default), json, csv or html (one self-contained page)\n"
     "Analyze (and --analyze): the outcome with perfect play (win, draw, loss)\n"
     "before and after every engine move; a move that makes it worse for the mover\n"
     "is a blunder, and a game's last blunder its decisive mistake. Oracles:\n"
