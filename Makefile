@@ -4,6 +4,9 @@
 #   make test       the layer check, the unit suites, then the end-to-end
 #                   suite under valgrind
 #   make demo       a Max-Connect4 round-robin tournament (random, depths 1-7)
+#                   and its reports, results/demo/report.html among them
+#   make test-browser  the HTML report in headless Chromium (the demo's and a
+#                   fixture's): DOM, replay, console, screenshot
 #   make bench      search speed and node-count signatures
 #   make bench-referee  referee overhead, concurrency, a 10,000-game tournament
 #   make bench-solver   the Connect-4 solver on the six public test sets
@@ -116,7 +119,7 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test check-layers unit e2e check tsan demo bench bench-referee bench-solver bench-learn clean install \
+.PHONY: all deps test check-layers unit e2e check tsan demo test-browser bench bench-referee bench-solver bench-learn clean install \
         uninstall test-install
 
 all: $(BINARIES) $(ARENA_LINKS)
@@ -210,6 +213,16 @@ e2e: all $(E2E_BIN)
 
 demo: all
 	@sh scripts/demo.sh $(BIN)
+
+# The HTML report in a real browser (scripts/test-browser.sh): the demo's
+# journal (the demo is run first; its output goes to results/demo.log) and
+# fixtures/report/html.jsonl (a hostile engine name, forfeits, blunders).
+# Chromium comes from install-deps; without it the test fails.
+test-browser: all
+	@command -v chromium >/dev/null 2>&1 || sh scripts/install-deps.sh
+	@mkdir -p results
+	sh scripts/demo.sh $(BIN) > results/demo.log
+	sh scripts/test-browser.sh $(BIN) fixtures/report/html.jsonl results/demo/journal.jsonl
 
 bench: all
 	@mkdir -p results
