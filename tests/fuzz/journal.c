@@ -126,7 +126,8 @@ static int scan(const uint8_t *data, size_t size, struct scan *s, struct err *e)
 
 static void print_reports(struct scan *s)
 {
-    static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
+    static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_CSV,
+                                                  REPORT_HTML };
     for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
         struct fuzz_out out;
         fuzz_out_open(&out);

@@ -124,7 +124,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct err scan_e = { 0, 0, "" }, e = { 0, 0, "" };
     int scan_rc = journal_scan(journal, no_op, NULL, &scan_e);
 
-    static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
+    static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_CSV,
+                                                  REPORT_HTML };
     for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
         struct fuzz_out out;
         fuzz_out_open(&out);
