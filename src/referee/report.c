@@ -13,7 +13,8 @@
 #include "arena/report_json.h"
 #include "arena/report_text.h"
 
-void report_print(struct tally *t, enum report_format f, FILE *out)
+void report_print(struct tally *t, enum report_format f, enum report_csv_table table,
+                  FILE *out)
 {
     switch (f) {
     case REPORT_TEXT:
@@ -23,7 +24,7 @@ void report_print(struct tally *t, enum report_format f, FILE *out)
         report_json(t, out);
         break;
     case REPORT_CSV:
-        report_csv(t, out);
+        report_csv(t, table, out);
         break;
     case REPORT_HTML:
         report_html(t, NULL, out);
@@ -74,7 +75,8 @@ static int report_add(void *ctx, const cJSON *json, int is_header, int line, str
     return rc;
 }
 
-int report_file(const char *path, enum report_format f, FILE *out, struct err *e)
+int report_file(const char *path, enum report_format f, enum report_csv_table table, FILE *out,
+                struct err *e)
 {
     struct report_html html;
     struct report_scan s;
@@ -85,7 +87,7 @@ int report_file(const char *path, enum report_format f, FILE *out, struct err *e
     if (!rc && s.html)
         report_html(&s.t, s.html, out);
     else if (!rc)
-        report_print(&s.t, f, out);
+        report_print(&s.t, f, table, out);
     report_html_free(&html);
     tally_free(&s.t);
     return rc;

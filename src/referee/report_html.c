@@ -25,6 +25,9 @@
 #define CHART_ELO_TICKS 6    /* about this many ticks on the Elo axis */
 #define CHART_ELO_SPAN_MIN 40.0   /* the Elo axis spans at least this */
 #define CHART_MS_FLOOR 1e-3  /* 1 µs: CPU below it (or 0) is drawn at it */
+/* Lines of a forfeit's stderr tail shown: where the error is, without a
+ * 4 KiB tail per forfeited game in a long tournament's page. */
+#define HTML_TAIL_LINES 10
 
 /* --- escaping ------------------------------------------------------------- */
 
@@ -468,6 +471,17 @@ static const struct rec_move *failed_move(const struct game_record *r)
     return NULL;
 }
 
+/* The start of text's last n lines (a final newline ends the last line). */
+static const char *last_lines(const char *text, int n)
+{
+    const char *p = text + strlen(text);
+    if (p > text && p[-1] == '\n')
+        p--;
+    while (p > text && (p[-1] != '\n' || --n > 0))
+        p--;
+    return p;
+}
+
 static void forfeit_row(struct report_html *h, long id, const struct game_record *r)
 {
     FILE *f = h->forfeits;
@@ -480,7 +494,10 @@ static void forfeit_row(struct report_html *h, long id, const struct game_record
     name_cell(f, "td", m && m->engine[0] ? m->engine : loser);
     name_cell(f, "td", rec_reason_text(r));
     fprintf(f, "<td class=\"name\"><pre>");
-    fprintf(f, "(not in this record)");
+    if (m && m->stderr_tail && m->stderr_tail[0])
+        esc(f, last_lines(m->stderr_tail, HTML_TAIL_LINES));
+    else
+        fprintf(f, "(none recorded)");
     fprintf(f, "</pre></td></tr>\n");
     h->nforfeits++;
 }
