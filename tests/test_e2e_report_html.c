@@ -1,7 +1,8 @@
 /*
  * test_e2e_report_html.c - referee report --format html on
  * fixtures/report/html.jsonl (a Connect-4 round robin with an engine named
- * <b>"evil" & co</b>, one that forfeits every game with exit-status 3, and
+ * <b>"evil" & co</b>, one that forfeits every game with exit-status 3 after
+ * writing "oops: no such file" on its stderr, and
  * blunders marked by --analyze) and on hand-made journals: the page is
  * well-formed, every section is there, every text from the journal is
  * escaped, the replay data decode to the journal's final positions, and a
@@ -70,8 +71,11 @@ Test(e2e_report_html, every_section_is_there)
      * the standings. */
     cr_expect_eq(count(r.out, "<g class=\"engine\">"), 4);
     cr_expect_eq(count(r.out, "<g class=\"box\">"), 4);
-    /* One forfeit row per game the journal says was lost by exit-status 3. */
+    /* One forfeit row per game the journal says was lost by exit-status 3,
+     * each with the engine's stderr. */
     cr_expect_eq(count(r.out, "<tr><td><a href=\"#game-"),
+                 count(journal, "\"reason\":\"exit-status 3\""));
+    cr_expect_eq(count(r.out, "<pre>oops: no such file\n</pre>"),
                  count(journal, "\"reason\":\"exit-status 3\""));
     /* The blunders --analyze marked, each marked once. */
     cr_expect_eq(count(r.out, "<mark class=\"blunder\""), count(journal, "\"blunder\":true"),
