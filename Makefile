@@ -216,14 +216,16 @@ demo: all
 	@sh scripts/demo.sh $(BIN)
 
 # The HTML report in a real browser (scripts/test-browser.sh): the demo's
-# journal (the demo is run first; its output goes to results/demo.log) and
-# fixtures/report/html.jsonl (a hostile engine name, forfeits, blunders).
+# journal (the demo is run first; its output goes to results/demo.log),
+# fixtures/report/html.jsonl (Connect-4: a hostile engine name, forfeits,
+# blunders), html-nim.jsonl and html-checkers.jsonl.
 # Chromium comes from install-deps; without it the test fails.
 test-browser: all
 	@command -v chromium >/dev/null 2>&1 || sh scripts/install-deps.sh
 	@mkdir -p results
 	sh scripts/demo.sh $(BIN) > results/demo.log
-	sh scripts/test-browser.sh $(BIN) fixtures/report/html.jsonl results/demo/journal.jsonl
+	sh scripts/test-browser.sh $(BIN) results/demo/journal.jsonl fixtures/report/html.jsonl \
+	    fixtures/report/html-nim.jsonl fixtures/report/html-checkers.jsonl
 
 bench: all
 	@mkdir -p results

@@ -12,7 +12,9 @@
 #   - the longest game, replayed with the page's own "next" button as many
 #     times as it has plies (report.html#test-replay=GAME,N), shows the final
 #     position of the journal's moves: for Connect-4 and Max-Connect4 the
-#     board file is computed here with jq by dropping the discs;
+#     board file is computed here with jq by dropping the discs, for Nim by
+#     taking matches from the rows; for every game (checkers: only) it is
+#     also the final board the page prints without a script;
 #   - no console message and no script error at all;
 #   - with JavaScript off the tables and charts are there all the same;
 #   - the screenshot is a PNG of the window's size, not of one colour.
@@ -95,6 +97,18 @@ for k, v in p.facts: print(k, v)
 EOF
 }
 
+# The final board file the page itself shows for game $2 (no script needed),
+# newlines as /.
+static_final() {
+    python3 - "$1" "$2" <<'EOF2'
+import html, re, sys
+page = open(sys.argv[1], encoding='utf-8').read()
+at = page.index('id="game-%s"' % sys.argv[2])
+m = re.compile(r'<div class="final"><p>[^<]*</p><pre>([^<]*)</pre>').search(page, at)
+print(html.unescape(m.group(1)).replace('\n', '/'))
+EOF2
+}
+
 check_journal() {
     J=$1
     HTML="$TMP/report.html"
@@ -122,10 +136,22 @@ check_journal() {
         | max_by(.m | length)' > "$TMP/longest"
     gi=$(jq '.i' "$TMP/longest")
     plies=$(jq '.m | length' "$TMP/longest")
-    jq -r 'reduce .m[] as $c ({col: [range(7) | []], p: 1};
-              .col[($c | tonumber) - 1] += [.p] | .p = 3 - .p)
-           | ([range(5; -1; -1) as $r | [range(7) as $k | (.col[$k][$r] // 0 | tostring)] | join("")]
-              + [(.p | tostring)]) | join("/") + "/"' "$TMP/longest" > "$TMP/expected-board"
+    case $game in
+    connect4|maxconnect4)
+        jq -r 'reduce .m[] as $c ({col: [range(7) | []], p: 1};
+                  .col[($c | tonumber) - 1] += [.p] | .p = 3 - .p)
+               | ([range(5; -1; -1) as $r | [range(7) as $k | (.col[$k][$r] // 0 | tostring)] | join("")]
+                  + [(.p | tostring)]) | join("/") + "/"' "$TMP/longest" > "$TMP/expected-board";;
+    nim)   # rows 1 3 5 7; a move ROW:MATCHES takes matches from a row
+        jq -r 'reduce .m[] as $mv ({rows: [1, 3, 5, 7], p: 1};
+                  ($mv | split(":") | map(tonumber)) as [$r, $k] | .rows[$r] -= $k | .p = 3 - .p)
+               | (.rows | map(tostring) | join(" ")) + "/" + (.p | tostring) + "/"' \
+            "$TMP/longest" > "$TMP/expected-board";;
+    *)     # checkers: no second rule book here; the page's own final board
+           # (written by the referee's rules) is what the replay must reach
+        : > "$TMP/expected-board";;
+    esac
+    static_final "$HTML" "$gi" > "$TMP/static-board"
 
     browse "$TMP/dom.html" "$TMP/dom.log" --dump-dom "file://$HTML#test-replay=$gi,$plies"
     dom_facts "$TMP/dom.html" > "$TMP/facts"
@@ -143,12 +169,12 @@ check_journal() {
     ply=$(sed -n 's/^result-ply //p' "$TMP/facts")
     [ "$ply" = "$plies" ] || fail "$J: replay of game $gi stopped at ply '$ply', not $plies"
     board=$(sed -n 's/^test-result //p' "$TMP/facts")
-    case $game in
-    connect4|maxconnect4)
+    if [ -s "$TMP/expected-board" ]; then
         [ "$board" = "$(cat "$TMP/expected-board")" ] \
-            || fail "$J: game $gi after $plies steps shows $board, the journal ends at $(cat "$TMP/expected-board")";;
-    *) fail "$J: no expected board for game $game in this test";;
-    esac
+            || fail "$J: game $gi after $plies steps shows $board, the journal ends at $(cat "$TMP/expected-board")"
+    fi
+    [ "$board" = "$(cat "$TMP/static-board")" ] \
+        || fail "$J: game $gi after $plies steps shows $board, the page's final board is $(cat "$TMP/static-board")"
     errors=$(sed -n 's/^js-errors //p' "$TMP/facts")
     [ -z "$errors" ] || fail "$J: script errors: $errors"
     if grep 'CONSOLE' "$TMP/dom.log"; then fail "$J: console messages (above)"; fi
