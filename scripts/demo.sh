@@ -3,10 +3,10 @@
 # settings of the built-in engine (random, alpha-beta depths 1, 3, 5, 7),
 # every pair twice per round with colours swapped on a shared random
 # opening, as many games at once as there are cores. Prints each result and
-# the standings; writes the journal, the reports and verify's verdict under
-# results/demo/. Then `referee bench` measures the same engine's CPU time per
-# move at depths 1-9 (and the random player's, flat) and plot-bench.sh draws
-# it as results/demo/bench.svg.
+# the standings; writes the journal, the reports (report.html: the page to
+# open in a browser) and verify's verdict under results/demo/. Then `referee
+# bench` measures the same engine's CPU time per move at depths 1-9 (and the
+# random player's, flat) and plot-bench.sh draws it as results/demo/bench.svg.
 set -eu
 BIN=${1:-bin}
 E=$(cd "$BIN" && pwd)/engine
@@ -29,8 +29,10 @@ echo "Max-Connect4 round robin: random, depth 1, 3, 5, 7; 4 rounds; concurrency 
 for table in standings pairs cpu forfeits; do
     "$BIN/referee" report "$OUT/journal.jsonl" --format csv --table $table > "$OUT/$table.csv"
 done
+"$BIN/referee" report "$OUT/journal.jsonl" --format html > "$OUT/report.html"
 "$BIN/referee" verify "$OUT/journal.jsonl" | tee "$OUT/verify.txt"
 echo "Journal and reports: $OUT/"
+echo "The tournament to look at (open it in a browser): $OUT/report.html"
 "$BIN/referee" bench --game maxconnect4 --depths 1-9 --random-positions 4 --seed 2026 \
     --json "$OUT/bench.json" \
     --engine "$(spec alphabeta '--depth {depth}')" \
