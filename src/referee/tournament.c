@@ -329,8 +329,7 @@ static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
     s->sched = tour_schedule(c);
     progress_start(&s->progress, c->progress);
     long total = schedule_games(&s->sched);
-    for (long i = 1; i <= total; i++)
-        s->nwanted += schedule_in_shard(&s->sched, i);
+    s->nwanted = schedule_shard_games(total, c->shard_k, c->shard_n);
     const char *name[TOUR_MAX_ENGINES];
     for (int i = 0; i < c->nengines; i++)
         name[i] = c->engine[i].name;
