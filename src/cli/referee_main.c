@@ -423,7 +423,7 @@ static int cmd_slurm(const char *prog, int argc, char **argv)
             err_print(stderr, prog, &e);
         rc = rc ? 1 : 0;
     } else if (rc < 0) {
-        err_print(stderr, s.cluster.out[0] ? s.cluster.out : prog, &e);
+        err_print(stderr, prog, &e);
         rc = EXIT_BAD_INPUT;
     }
     cJSON_Delete(config);

@@ -44,8 +44,8 @@ static int dir_ok(const char *dir, struct err *e)
     if (strlen(dir) >= PATH_MAX - NAME_ROOM)
         return err_set(e, 0, 0, "the folder's path is too long");
     if (!dir[0] || dir[strspn(dir, CLUSTER_PATH_CHARS)])
-        return err_set(e, 0, 0, "the folder's path may hold only letters, digits and "
-                       "'/._-+@:=' (it goes into job scripts), got '%s'", dir);
+        return err_set(e, 0, 0, "a path of letters, digits and '/._-+@:=' only, please (it "
+                       "goes into job scripts)");
     return 0;
 }
 
@@ -196,8 +196,11 @@ static int read_manifest(const char *dir, struct manifest *m, struct err *e)
     size_t len;
     memset(m, 0, sizeof *m);
     dir_file(dir, "cluster.json", path);
-    if (tf_read(path, MANIFEST_CAP, &text, &len, e) != 0)
-        return err_set(e, 0, 0, "%s: %s (not a folder referee slurm wrote)", path, e->msg);
+    if (tf_read(path, MANIFEST_CAP, &text, &len, e) != 0) {
+        char why[ERR_MSG_MAX];
+        snprintf(why, sizeof why, "%s", e->msg);
+        return err_set(e, 0, 0, "%s: not a folder referee slurm wrote (%s)", dir, why);
+    }
     cJSON *j = cJSON_Parse(text);
     free(text);
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(j, "schema");
@@ -225,40 +228,61 @@ static int read_manifest(const char *dir, struct manifest *m, struct err *e)
     return ok ? 0 : err_set(e, 0, 0, "%s: not a %s file", path, CLUSTER_SCHEMA);
 }
 
+/* Makes the folder out (when missing) and its absolute path into dir
+ * (PATH_MAX bytes): one that does not hold a tournament yet. 0, or -1 with
+ * e and nothing made. */
+static int make_dir(const char *out, char *dir, struct err *e)
+{
+    char config[PATH_MAX];
+    if (dir_ok(out, e) != 0)
+        return err_set(e, 0, 0, "--out '%.200s': %s", out, strcpy(config, e->msg));
+    int made = mkdir(out, 0777) == 0;
+    if (!made && errno != EEXIST)
+        return err_set(e, 0, 0, "%s: %s", out, strerror(errno));
+    int rc = realpath(out, dir) ? 0 : err_set(e, 0, 0, "%s: %s", out, strerror(errno));
+    if (!rc && dir_ok(dir, e) != 0)
+        rc = err_set(e, 0, 0, "%s: %s", dir, strcpy(config, e->msg));
+    if (rc) {
+        if (made)
+            rmdir(out);
+        return rc;
+    }
+    dir_file(dir, "config", config);
+    if (access(config, F_OK) == 0)
+        return err_set(e, 0, 0, "%s: holds a tournament already (referee slurm --resume %s "
+                       "finishes it)", out, out);
+    return 0;
+}
+
 int cluster_write(const struct cluster_opts *o, const cJSON *config, long games,
                   const char *referee, struct err *e)
 {
+    char dir[PATH_MAX], ref[PATH_MAX + 64];
     if (o->shards < 1 || o->shards > games)
-        return err_set(e, 0, 0, "--shards must be from 1 to the tournament's %ld games", games);
-    if (dir_ok(o->out, e) != 0)
-        return -1;
-    char path[PATH_MAX], ref[PATH_MAX + 64];
-    dir_file(o->out, "config", path);
-    if (mkdir(o->out, 0777) != 0 && errno != EEXIST)
-        return err_set(e, 0, 0, "%s: %s", o->out, strerror(errno));
-    if (access(path, F_OK) == 0)
-        return err_set(e, 0, 0, "%s: holds a tournament already (referee slurm --resume %s "
-                       "finishes it)", o->out, o->out);
+        return err_set(e, 0, 0, "--shards must be from 1 to the tournament's %ld games, got %d",
+                       games, o->shards);
     if (spec_quote(referee, ref, sizeof ref, 0) < 0)
         return err_set(e, 0, 0, "%s: path too long", referee);
+    if (make_dir(o->out, dir, e) != 0)
+        return -1;
     char *conf = cJSON_Print(config);
-    char *text[3] = { shard_script(o, o->out, ref), merge_script(o, o->out, ref),
-                      parallel_script(o, o->out) };
+    char *text[3] = { shard_script(o, dir, ref), merge_script(o, dir, ref),
+                      parallel_script(o, dir) };
     static const char *const name[3] = { "shard.sh", "merge.sh", "parallel.sh" };
     struct manifest m = { .shards = o->shards, .games = games, .parallel = o->parallel };
     int rc = conf && text[0] && text[1] && text[2] ? 0 : err_set(e, 0, 0, "out of memory");
     for (int i = 0; i < 3 && !rc; i++)
-        rc = write_file(o->out, name[i], text[i], 1, e);
+        rc = write_file(dir, name[i], text[i], 1, e);
     if (!rc)
-        rc = write_manifest(o->out, &m, e);
+        rc = write_manifest(dir, &m, e);
     if (!rc) {
         size_t n = strlen(conf);
         char *line = realloc(conf, n + 2);
         rc = line ? 0 : err_set(e, 0, 0, "out of memory");
         conf = line ? strcat(line, "\n") : conf;
     }
-    if (!rc)
-        rc = write_file(o->out, "config", conf, 0, e);
+    if (!rc)   /* last: a folder without it is no tournament yet */
+        rc = write_file(dir, "config", conf, 0, e);
     free(conf);
     for (int i = 0; i < 3; i++)
         free(text[i]);
