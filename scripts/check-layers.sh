@@ -17,7 +17,8 @@
 #   2 engine   src/engine      registry (the one file naming every game),
 #                              player, onemove, bench
 #   3 learn    src/learn       the weights file and Connect-4's training
-#   3 referee  src/referee     runner, match, tournament, analyze, options
+#   3 referee  src/referee     runner, match, tournament, analyze, options,
+#                              cluster (Slurm and GNU parallel)
 #   4 cli      src/cli         the binaries' mains
 #
 # Units: a header and the .c files that implement it ("one prefix = one
