@@ -81,13 +81,9 @@ static void sbatch_common(FILE *f, const struct cluster_opts *o)
 }
 
 /* The shard script (cluster.h); referee already quoted. */
-static char *shard_script(const struct cluster_opts *o, const char *dir, const char *referee)
+static void shard_script(FILE *f, const struct cluster_opts *o, const char *dir,
+                         const char *referee)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        return NULL;
     fprintf(f, "#!/bin/sh\n"
                "# One shard of the tournament in %1$s/config: its argument K, else the\n"
                "# Slurm array task's. Written by referee slurm; resumes its journal when\n"
@@ -106,16 +102,11 @@ static char *shard_script(const struct cluster_opts *o, const char *dir, const c
                "exec %2$s tournament --config %1$s/config --shard \"$k/%3$d\" "
                "--journal \"$journal\" $resume --concurrency \"${SLURM_CPUS_PER_TASK:-%4$d}\"\n",
             dir, referee, o->shards, o->cpus);
-    return fclose(f) == 0 ? text : (free(text), NULL);
 }
 
-static char *merge_script(const struct cluster_opts *o, const char *dir, const char *referee)
+static void merge_script(FILE *f, const struct cluster_opts *o, const char *dir,
+                         const char *referee)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        return NULL;
     fprintf(f, "#!/bin/sh\n"
                "# Merges the shards of %1$s into merged.jsonl, verifies it and writes the\n"
                "# reports beside it. Written by referee slurm.\n"
@@ -132,16 +123,12 @@ static char *merge_script(const struct cluster_opts *o, const char *dir, const c
                "%1$s report --format csv merged.jsonl > report.csv\n"
                "cat report.txt\n",
             referee);
-    return fclose(f) == 0 ? text : (free(text), NULL);
 }
 
-static char *parallel_script(const struct cluster_opts *o, const char *dir)
+static void parallel_script(FILE *f, const struct cluster_opts *o, const char *dir,
+                            const char *referee)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        return NULL;
+    (void)referee;   /* the shard and merge scripts name it */
     fprintf(f, "#!/bin/sh\n"
                "# Runs the shards of %1$s with GNU parallel (again: those that failed or\n"
                "# never ran, each resuming its journal), then the merge. Written by\n"
@@ -157,6 +144,21 @@ static char *parallel_script(const struct cluster_opts *o, const char *dir)
     fprintf(f, " %s/shard.sh ::: $(seq 1 %d)\n"
                "exec %s/merge.sh\n",
             dir, o->shards, dir);
+}
+
+typedef void script_fn(FILE *f, const struct cluster_opts *o, const char *dir,
+                       const char *referee);
+
+/* A script's text (malloc'd), or NULL when out of memory. */
+static char *script_text(script_fn *write, const struct cluster_opts *o, const char *dir,
+                         const char *referee)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    write(f, o, dir, referee);
     return fclose(f) == 0 ? text : (free(text), NULL);
 }
 
@@ -266,8 +268,9 @@ int cluster_write(const struct cluster_opts *o, const cJSON *config, long games,
     if (make_dir(o->out, dir, e) != 0)
         return -1;
     char *conf = cJSON_Print(config);
-    char *text[3] = { shard_script(o, dir, ref), merge_script(o, dir, ref),
-                      parallel_script(o, dir) };
+    char *text[3] = { script_text(shard_script, o, dir, ref),
+                      script_text(merge_script, o, dir, ref),
+                      script_text(parallel_script, o, dir, ref) };
     static const char *const name[3] = { "shard.sh", "merge.sh", "parallel.sh" };
     struct manifest m = { .shards = o->shards, .games = games, .parallel = o->parallel };
     int rc = conf && text[0] && text[1] && text[2] ? 0 : err_set(e, 0, 0, "out of memory");
@@ -353,8 +356,8 @@ int cluster_status(const char *dir, FILE *out, struct err *e)
 
 /* Runs argv (PATH searched), its stdout into buf (cap bytes, NUL-terminated,
  * the trailing newline cut; NULL: the caller's stdout), its stderr the
- * caller's unless quiet. Returns its exit status (0: success), or -1 with e when it
- * cannot run. */
+ * caller's unless quiet. Returns its exit status (0: success), or -1 with e
+ * when it cannot run. */
 static int run(char *const argv[], char *buf, size_t cap, int quiet, struct err *e)
 {
     int fd[2] = { -1, -1 };
@@ -374,11 +377,13 @@ static int run(char *const argv[], char *buf, size_t cap, int quiet, struct err 
     size_t len = 0;
     if (buf) {
         close(fd[1]);
+        char rest[256];   /* past cap: read to the end, so the child never blocks */
         ssize_t r;
-        while (pid > 0 && (r = read(fd[0], buf + len, cap - 1 - len)) != 0)
+        while (pid > 0 && (r = len < cap - 1 ? read(fd[0], buf + len, cap - 1 - len)
+                                             : read(fd[0], rest, sizeof rest)) != 0)
             if (r > 0)
-                len += (size_t)r;
-            else if (errno != EINTR || len == cap - 1)
+                len += len < cap - 1 ? (size_t)r : 0;
+            else if (errno != EINTR)
                 break;
         close(fd[0]);
         buf[len] = '\0';
@@ -463,6 +468,11 @@ static int submit(const char *dir, struct manifest *m, const char *todo, int dry
             return rc < 0 ? -1 : err_set(e, 0, 0, "sbatch refused the shards' array job "
                                          "(exit %d)", rc);
         id[0][strcspn(id[0], ";")] = '\0';   /* --parsable: ID[;CLUSTER] */
+        /* Known at once, so that a resume checks it even if the merge fails. */
+        snprintf(m->jobs[0], JOB_ID_MAX, "%s", id[0]);
+        m->jobs[1][0] = '\0';
+        if (!dry_run && write_manifest(dir, m, e) != 0)
+            return -1;
     }
     snprintf(dep, sizeof dep, "--dependency=afterok:%s", dry_run ? "ARRAY_JOB_ID" : id[0]);
     char *merge[] = { "sbatch", "--parsable", dep, merge_sh, NULL };
