@@ -24,6 +24,8 @@ echo "Max-Connect4 round robin: random, depth 1, 3, 5, 7; 4 rounds; concurrency 
     --engine "$(spec depth7 '--depth 7')"
 "$BIN/referee" report "$OUT/journal.jsonl" > "$OUT/report.txt"
 "$BIN/referee" report "$OUT/journal.jsonl" --format json > "$OUT/report.json"
-"$BIN/referee" report "$OUT/journal.jsonl" --format csv > "$OUT/report.csv"
+for table in standings pairs cpu forfeits; do
+    "$BIN/referee" report "$OUT/journal.jsonl" --format csv --table $table > "$OUT/$table.csv"
+done
 "$BIN/referee" verify "$OUT/journal.jsonl" | tee "$OUT/verify.txt"
 echo "Journal and reports: $OUT/"

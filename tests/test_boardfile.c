@@ -13,7 +13,9 @@
  *   - tf_split (line splitting, the line limit, NUL bytes), tf_read (exact
  *     bytes, size cap, missing file, directory) and tf_write_atomic (exact
  *     bytes, missing folder, no temporary file left behind), each in a fresh
- *     folder from mkdtemp that the fixture removes afterwards.
+ *     folder from mkdtemp that the fixture removes afterwards;
+ *   - tf_utf8_copy (valid UTF-8 kept, every other byte '?'), tf_check_creatable
+ *     (the reason when not, no probe left) and tf_copy_head.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -849,4 +851,70 @@ Test(boardfile, game_read_file_reports_parse_errors_with_place, .init = make_tem
     struct err e = { 0, 0, "" };
     cr_assert_eq(game_read_file(&game_connect4, path, &p, &e), -1);
     assert_err(&e, 3, 6, "row has 5 cells, expected 7", "game_read_file");
+}
+
+/* ---- tf_utf8_copy, tf_check_creatable, tf_copy_head --------------------- */
+
+struct utf8_case {
+    char in[16];
+    size_t len;
+    char out[16];
+};
+
+ParameterizedTestParameters(boardfile, utf8_copy_keeps_text_and_marks_the_rest)
+{
+    static struct utf8_case cases[] = {
+        { "plain\n", 6, "plain\n" },
+        { "caf\xc3\xa9", 5, "caf\xc3\xa9" },               /* é */
+        { "\xa9tail", 5, "?tail" },                         /* a cut character's rest */
+        { "a\0b", 3, "a?b" },                               /* NUL */
+        { "\xc3", 1, "?" },                                 /* cut at the end */
+        { "\xe0\x80\x80", 3, "???" },                       /* overlong */
+        { "\xed\xa0\x80", 3, "???" },                       /* a surrogate */
+        { "\xf0\x9f\x98\x80!", 5, "\xf0\x9f\x98\x80!" },   /* U+1F600 */
+        { "\xf4\x90\x80\x80", 4, "????" },                  /* past U+10FFFF */
+    };
+    return cr_make_param_array(struct utf8_case, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct utf8_case *c, boardfile, utf8_copy_keeps_text_and_marks_the_rest)
+{
+    char out[32];
+    size_t n = tf_utf8_copy(out, c->in, c->len);
+    cr_assert_str_eq(out, c->out);
+    cr_assert_eq(n, strlen(c->out));
+}
+
+Test(boardfile, check_creatable_says_why_not, .init = make_temp_dir, .fini = remove_temp_dir)
+{
+    char path[PATH_MAX], missing[PATH_MAX + 16];
+    struct err e;
+    temp_path("log.json", path);
+    cr_assert_eq(tf_check_creatable(path, &e), 0, "%s", e.msg);
+    int n = list_dir(temp_dir, path, sizeof path);
+    cr_assert_eq(n, 0, "the probe was left: %s", path);
+    snprintf(missing, sizeof missing, "%s/none/log.json", temp_dir);
+    cr_assert_eq(tf_check_creatable(missing, &e), -1);
+    char want[PATH_MAX + 64];
+    snprintf(want, sizeof want, "cannot create files in %s/none: No such file or directory",
+             temp_dir);
+    cr_assert_str_eq(e.msg, want);
+    cr_assert_eq(tf_check_creatable(temp_dir, &e), -1);
+    snprintf(want, sizeof want, "%s is a folder", temp_dir);
+    cr_assert_str_eq(e.msg, want);
+}
+
+Test(boardfile, copy_head_copies_from_the_start, .init = make_temp_dir, .fini = remove_temp_dir)
+{
+    FILE *from = tmpfile(), *to = tmpfile();
+    fputs("0123456789", from);
+    fflush(from);
+    cr_assert_eq(tf_copy_head(fileno(from), 4, fileno(to)), 0);
+    cr_assert_eq(tf_copy_head(fileno(from), 11, fileno(to)), -1, "past the end");
+    char buf[32] = "";
+    rewind(to);
+    cr_assert_eq(fread(buf, 1, sizeof buf - 1, to), 14);
+    cr_assert_str_eq(buf, "01230123456789");
+    fclose(from);
+    fclose(to);
 }

@@ -2,26 +2,40 @@
  * test_e2e_report.c - referee report's pentanomial counts, normalized Elo
  * and round-robin crosstable on hand-made journals (fixtures/report, whose
  * README derives the expected counts and one nElo by hand), byte for byte
- * in every format.
+ * in every format; a log whose engine names and forfeit reason are hostile
+ * to CSV and to text columns: each CSV table (--table standings|pairs|cpu|
+ * forfeits) is RFC 4180, read back field for field by a strict reader
+ * written here; --table needs --format csv; in text, a name longer than its
+ * column still lines up.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <cjson/cJSON.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "e2e_util.h"
+
+#define EXIT_BAD 2
+#define MAX_FIELDS 24
+#define MAX_RECORDS 8
+#define FIELD_MAX 256
 
 struct report_case {
     char journal[32];   /* fixtures/report/NAME.jsonl */
     char format[8];
+    char table[12];     /* csv: the --table (fixture NAME.report.TABLE.csv) */
 };
 
 ParameterizedTestParameters(e2e_report, pentanomial_and_crosstable_as_expected)
 {
     static struct report_case cases[] = {
-        { "penta", "text" },
-        { "penta", "json" },
-        { "penta", "csv" },
-        { "penta-gauntlet", "text" },   /* no crosstable for a gauntlet */
+        { "penta", "text", "" },
+        { "penta", "json", "" },
+        { "penta", "csv", "standings" },
+        { "penta", "csv", "pairs" },   /* the pentanomial columns */
+        { "penta-gauntlet", "text", "" },   /* no crosstable for a gauntlet */
     };
     return cr_make_param_array(struct report_case, cases, sizeof cases / sizeof *cases);
 }
@@ -32,11 +46,226 @@ ParameterizedTest(struct report_case *c, e2e_report, pentanomial_and_crosstable_
     char file[64], rel[96];
     snprintf(file, sizeof file, "%s.jsonl", c->journal);
     struct e2e_run r;
-    e2e_run(&r, dir, NULL, "referee", "report", file, "--format", c->format, NULL);
+    if (c->table[0])
+        e2e_run(&r, dir, NULL, "referee", "report", file, "--format", c->format, "--table",
+                c->table, NULL);
+    else
+        e2e_run(&r, dir, NULL, "referee", "report", file, "--format", c->format, NULL);
     cr_assert_eq(r.status, 0, "report %s --format %s: exit %d: %s", file, c->format, r.status,
                  r.err);
-    snprintf(rel, sizeof rel, "report/%s.report.%s", c->journal, c->format);
+    if (c->table[0])
+        snprintf(rel, sizeof rel, "report/%s.report.%s.csv", c->journal, c->table);
+    else
+        snprintf(rel, sizeof rel, "report/%s.report.%s", c->journal, c->format);
     e2e_assert_fixture(r.out, r.out_len, rel);
     e2e_run_free(&r);
     free(dir);
+}
+
+/* A name with every character CSV must quote, and one longer than the
+ * text report's 20-character column. */
+static const char evil[] = "evil, \"quoted\"\nname";
+static const char long_name[] = "a-student-engine-with-a-long-name";
+static const char reason[] = "unreadable: 1:1: unexpected character 'g', expected 0, 1 or 2";
+
+struct csv {
+    int nrec;
+    int nfield[MAX_RECORDS];
+    char field[MAX_RECORDS][MAX_FIELDS][FIELD_MAX];
+};
+
+/* RFC 4180, strictly: records end with CRLF (the last one too); fields are
+ * separated by commas; a field is quoted ("..." with "" for a quote, and
+ * then may hold commas, CR and LF) or holds none of '"', CR, LF. 0, or -1
+ * naming the offset of the first violation in *bad. */
+static int csv_read(const char *p, struct csv *c, long *bad)
+{
+    const char *start = p;
+    memset(c, 0, sizeof *c);
+    while (*p) {
+        if (c->nrec == MAX_RECORDS)
+            return *bad = p - start, -1;
+        int r = c->nrec++;
+        for (;;) {
+            if (c->nfield[r] == MAX_FIELDS)
+                return *bad = p - start, -1;
+            char *f = c->field[r][c->nfield[r]++];
+            size_t n = 0;
+            if (*p == '"') {
+                for (p++;; p++) {
+                    if (!*p)
+                        return *bad = p - start, -1;
+                    if (*p == '"' && p[1] != '"')
+                        break;
+                    if (*p == '"')
+                        p++;
+                    if (n + 1 < FIELD_MAX)
+                        f[n++] = *p;
+                }
+                p++;
+            } else {
+                for (; *p && *p != ',' && *p != '\r' && *p != '\n'; p++) {
+                    if (*p == '"')
+                        return *bad = p - start, -1;
+                    if (n + 1 < FIELD_MAX)
+                        f[n++] = *p;
+                }
+            }
+            f[n] = '\0';
+            if (*p == ',') {
+                p++;
+                continue;
+            }
+            if (p[0] != '\r' || p[1] != '\n')
+                return *bad = p - start, -1;
+            p += 2;
+            break;
+        }
+    }
+    return 0;
+}
+
+/* A match log of two games of nim between a and b, both won by b: the
+ * first a forfeit of a's with reason. */
+static char *write_log(const char *dir, const char *a, const char *b)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "schema", "arena.match/1");
+    cJSON_AddStringToObject(root, "game", "nim");
+    cJSON *engines = cJSON_AddArrayToObject(root, "engines");
+    const char *names[2] = { a, b };
+    for (int i = 0; i < 2; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", names[i]);
+        cJSON_AddItemToArray(engines, e);
+    }
+    cJSON *games = cJSON_AddArrayToObject(root, "games");
+    for (int g = 0; g < 2; g++) {
+        cJSON *game = cJSON_CreateObject();
+        cJSON_AddNumberToObject(game, "index", g + 1);
+        cJSON_AddNumberToObject(game, "pair", 0);
+        cJSON *players = cJSON_AddObjectToObject(game, "players");
+        cJSON_AddStringToObject(players, "1", names[g]);
+        cJSON_AddStringToObject(players, "2", names[!g]);
+        cJSON_AddArrayToObject(game, "opening");
+        cJSON *moves = cJSON_AddArrayToObject(game, "moves");
+        cJSON *m = cJSON_CreateObject();
+        cJSON_AddNumberToObject(m, "ply", 1);
+        cJSON_AddNumberToObject(m, "side", 1);
+        cJSON_AddStringToObject(m, "engine", names[g]);
+        cJSON_AddNumberToObject(m, "cpu_user_ms", 2);
+        cJSON_AddNumberToObject(m, "cpu_sys_ms", 1);
+        cJSON_AddNumberToObject(m, "referee_ms", 0.5);
+        if (g == 0) {
+            cJSON_AddNullToObject(m, "move");
+            cJSON_AddStringToObject(m, "status", reason);
+        } else {
+            cJSON_AddStringToObject(m, "move", "0:1");
+            cJSON_AddStringToObject(m, "status", "ok");
+        }
+        cJSON_AddItemToArray(moves, m);
+        cJSON_AddStringToObject(game, "result", g == 0 ? "0-1" : "1-0");
+        cJSON_AddStringToObject(game, "winner", b);
+        cJSON_AddStringToObject(game, "reason", g == 0 ? reason : "normal");
+        cJSON_AddItemToArray(games, game);
+    }
+    char *text = cJSON_Print(root), path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/log.json", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    cJSON_Delete(root);
+    return strdup(path);
+}
+
+static void report_csv(const char *dir, const char *table, struct csv *c)
+{
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "report", "log.json", "--format", "csv", "--table", table,
+            NULL);
+    cr_assert_eq(r.status, 0, "--table %s: exit %d: %s", table, r.status, r.err);
+    long bad = -1;
+    cr_assert_eq(csv_read(r.out, c, &bad), 0, "--table %s: not RFC 4180 at byte %ld:\n%s", table,
+                 bad, r.out);
+    e2e_run_free(&r);
+}
+
+static void assert_record(const struct csv *c, int r, int n, const char *const want[])
+{
+    cr_assert_eq(c->nfield[r], n, "record %d: %d fields", r, c->nfield[r]);
+    for (int i = 0; i < n; i++)
+        if (want[i])
+            cr_assert_str_eq(c->field[r][i], want[i], "record %d, field %d", r, i);
+}
+
+Test(e2e_report, csv_tables_read_back_field_for_field)
+{
+    char *dir = e2e_tmpdir(), *log = write_log(dir, evil, long_name);
+    struct csv c;
+    report_csv(dir, "standings", &c);
+    cr_assert_eq(c.nrec, 3);
+    static const char *const head[] = { "rank", "engine", "games", "points", "wins",
+                                        "draws", "losses", "score", "forfeits" };
+    assert_record(&c, 0, 9, head);
+    const char *first[] = { "1", long_name, "2", "2.0", "2", "0", "0", "1.0000", "0" };
+    const char *second[] = { "2", evil, "2", "0.0", "0", "0", "2", "0.0000", "1" };
+    assert_record(&c, 1, 9, first);
+    assert_record(&c, 2, 9, second);
+    report_csv(dir, "pairs", &c);
+    const char *pair[17] = { long_name, evil, "2", "2", "0", "0", "inf" };
+    cr_assert_eq(c.nrec, 2);
+    assert_record(&c, 1, 17, pair);
+    report_csv(dir, "cpu", &c);
+    const char *cpu[] = { long_name, "1", "3.000", "3.000", "3.000", "3.000" };
+    cr_assert_eq(c.nrec, 3);
+    assert_record(&c, 1, 6, cpu);
+    report_csv(dir, "forfeits", &c);
+    static const char *const fhead[] = { "engine", "reason", "count" };
+    const char *forfeit[] = { evil, "unreadable", "1" };
+    cr_assert_eq(c.nrec, 2);
+    assert_record(&c, 0, 3, fhead);
+    assert_record(&c, 1, 3, forfeit);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "report", "log.json", "--table", "pairs", NULL);
+    cr_assert_eq(r.status, EXIT_BAD);
+    cr_assert_str_eq(r.err, "referee: report: --table is for --format csv (text and json show "
+                            "every table)\nTry 'referee --help' for more information.\n");
+    e2e_run_free(&r);
+    free(log);
+    e2e_rmdir(dir);
+}
+
+/* The lines of text from the one starting with title to the next blank
+ * line all have one length: the columns line up. */
+static void assert_table_aligned(const char *text, const char *title)
+{
+    const char *p = strstr(text, title);
+    cr_assert_not_null(p, "no '%s' in:\n%s", title, text);
+    p = strchr(p, '\n') + 1;
+    size_t width = strcspn(p, "\n");
+    for (int rows = 0; *p && *p != '\n'; rows++) {
+        size_t n = strcspn(p, "\n");
+        if (strncmp(p, "Referee overhead", 16) != 0)
+            cr_assert_eq(n, width, "%s: line %d is %zu wide, the header %zu:\n%s", title, rows,
+                         n, width, text);
+        p += n + (p[n] == '\n');
+    }
+}
+
+Test(e2e_report, long_names_line_up_in_text)
+{
+    char *dir = e2e_tmpdir(), *log = write_log(dir, "b", long_name);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "report", "log.json", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    assert_table_aligned(r.out, "Standings after");
+    assert_table_aligned(r.out, "CPU time per move");
+    char row[128];
+    snprintf(row, sizeof row, "   1  %s      2     2.0", long_name);
+    cr_assert_not_null(strstr(r.out, row), "%s", r.out);
+    e2e_run_free(&r);
+    free(log);
+    e2e_rmdir(dir);
 }

@@ -10,11 +10,14 @@
  * file-limit.
  */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <cjson/cJSON.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include "arena/sha256.h"
 #include "e2e_util.h"
 
 #define EXIT_BAD 2
@@ -237,7 +240,7 @@ Test(e2e_student, stderr_file_and_kept_files_hold_the_traceback, .timeout = 120)
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine",
             "name=crash dir=alice cmd=python3 crash.py one-move stderr=crash.err", "--engine", b,
             "--games", "2", "--depth", "1", "--keep-files", "keep", NULL);
-    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
     snprintf(alice, sizeof alice, "%s/alice", dir);
     char tb[2 * PATH_MAX + 512], want[2 * sizeof tb + 128];
     crash_traceback(alice, tb, sizeof tb);
@@ -257,22 +260,174 @@ Test(e2e_student, stderr_file_and_kept_files_hold_the_traceback, .timeout = 120)
     e2e_rmdir(dir);
 }
 
-/* Python ignores SIGXFSZ: past the file-size limit its write fails with
- * EFBIG and it exits 1. The limit is still why it lost. */
-Test(e2e_student, python_engine_past_the_file_limit_is_file_limit, .timeout = 120)
+struct forfeit {
+    char spec[64];       /* the student's engine, in dir/alice; DIR is dir */
+    char line[2][176];   /* its forfeit in games 1 and 2 (it moves first in 1) */
+    char reason[24];     /* the reason's kind on the last line */
+};
+
+ParameterizedTestParameters(e2e_student, every_forfeit_says_why)
+{
+    static struct forfeit cases[] = {
+        /* The README's own form, run from the folder above the script. */
+        { "name=rand,cmd=python3 rand_mc4.py one-move",
+          { "exit-status 2: python3: can't open file 'DIR/rand_mc4.py': [Errno 2] No such file "
+            "or directory",
+            "exit-status 2: python3: can't open file 'DIR/rand_mc4.py': [Errno 2] No such file "
+            "or directory" },
+          "exit-status 2" },
+        { "name=crash dir=alice cmd=python3 crash.py one-move",
+          { "exit-status 1: ValueError: no legal move found",
+            "exit-status 1: ValueError: no legal move found" },
+          "exit-status 1" },
+        { "name=noplayer dir=alice cmd=python3 noplayer.py one-move",
+          { "unreadable: 7:1: missing the player-to-move line (1 or 2)",
+            "unreadable: 7:1: missing the player-to-move line (1 or 2)" },
+          "unreadable" },
+        /* The public student solution whose minimax never undoes a move. */
+        { "name=noundo dir=alice cmd=python3 noundo.py one-move",
+          { "unreadable: 7:1: player 2 cannot be to move with 41 discs of player 1 and 0 of "
+            "player 2",
+            "unreadable: 7:1: player 1 cannot be to move with 1 discs of player 1 and 41 of "
+            "player 2" },
+          "unreadable" },
+        /* Python ignores SIGXFSZ: its write fails with EFBIG and it exits 1;
+         * the limit is still why it lost. */
+        { "name=big dir=alice cmd=python3 bigfile.py one-move",
+          { "file-limit: OSError: [Errno 27] File too large",
+            "file-limit: OSError: [Errno 27] File too large" },
+          "file-limit" },
+    };
+    return cr_make_param_array(struct forfeit, cases, sizeof cases / sizeof *cases);
+}
+
+/* Copies src into dst (cap bytes) with DIR replaced by dir. */
+static void with_dir(char *dst, size_t cap, const char *src, const char *dir)
+{
+    const char *at = strstr(src, "DIR");
+    if (at)
+        snprintf(dst, cap, "%.*s%s%s", (int)(at - src), src, dir, at + 3);
+    else
+        snprintf(dst, cap, "%s", src);
+}
+
+/* The forfeit line ends with the last line the engine wrote to stderr (or
+ * the board reader's message); every game of it a forfeit for one reason:
+ * a last line says so, and the status is 3. */
+ParameterizedTest(struct forfeit *c, e2e_student, every_forfeit_says_why, .timeout = 120)
 {
     use_system_python();
     char *dir = e2e_tmpdir(), engine[PATH_MAX], b[SPEC_MAX];
+    /* Readable by others, as a teacher's folder is: as root, the sandbox
+     * runs engines as nobody, and `rand` runs in this folder itself. */
+    cr_assert_eq(chmod(dir, 0755), 0, "chmod %s", dir);
     student_folder(dir, "alice");
     e2e_bin_path("engine", engine, sizeof engine);
     snprintf(b, sizeof b, "%s one-move --game connect4", engine);
     struct e2e_run r;
-    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine",
-            "name=big dir=alice cmd=python3 bigfile.py one-move", "--engine", b, "--games", "1",
-            "--depth", "1", NULL);
-    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    cr_assert_str_eq(r.out, "Finished game 1 (big vs engine): 0-1 {big forfeits: file-limit}\n"
-                            "Score of big vs engine: 0 - 1 - 0  [0.000] 1\n");
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", c->spec,
+            "--engine", b, "--games", "2", "--depth", "1", NULL);
+    cr_assert_eq(r.status, 3, "%s: exit %d: %s", c->spec, r.status, r.err);
+    const char *name = strchr(c->spec, '=') + 1;
+    int nl = (int)strcspn(name, " ,");
+    char why[2][2 * PATH_MAX], want[6 * PATH_MAX];
+    for (int g = 0; g < 2; g++)
+        with_dir(why[g], sizeof why[g], c->line[g], dir);
+    snprintf(want, sizeof want,
+             "Finished game 1 (%.*s vs engine): 0-1 {%.*s forfeits: %s}\n"
+             "Finished game 2 (engine vs %.*s): 1-0 {%.*s forfeits: %s}\n"
+             "Score of %.*s vs engine: 0 - 2 - 0  [0.000] 2\n"
+             "%.*s forfeited every game it played (2): %s\n",
+             nl, name, nl, name, why[0], nl, name, nl, name, why[1], nl, name, nl, name,
+             c->reason);
+    cr_assert_str_eq(r.out, want, "%s: got\n%s\nwant\n%s", c->spec, r.out, want);
     e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* A tournament's journal keeps a forfeit's stderr, and the header says what
+ * ran: the program's digest, the script's and the working directory. */
+Test(e2e_student, journal_keeps_the_traceback_and_what_ran, .timeout = 120)
+{
+    use_system_python();
+    char *dir = e2e_tmpdir(), engine[PATH_MAX], b[SPEC_MAX], alice[PATH_MAX], path[PATH_MAX];
+    student_folder(dir, "alice");
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(b, sizeof b, "%s one-move --game connect4", engine);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "tournament", "--game", "connect4", "--engine",
+            "name=crash dir=alice cmd=python3 crash.py one-move", "--engine", b, "--depth", "1",
+            "--journal", "j.jsonl", NULL);
+    cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.out, "{crash forfeits: exit-status 1: ValueError: no legal move "
+                                     "found}\n"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "\ncrash forfeited every game it played (2): exit-status 1\n"),
+                       "%s", r.out);
+    snprintf(path, sizeof path, "%s/j.jsonl", dir);
+    char *text = e2e_slurp(path, NULL);
+    cr_assert_not_null(text);
+    char *second = strchr(text, '\n');
+    cr_assert_not_null(second);
+    *second++ = '\0';
+    cJSON *header = cJSON_Parse(text), *game = cJSON_Parse(second);
+    cr_assert(header && game, "the journal does not parse:\n%s", text);
+    snprintf(alice, sizeof alice, "%s/alice", dir);
+    const cJSON *crash = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(header, "engines"), 0);
+    cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(crash, "dir")->valuestring, alice);
+    const cJSON *file = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(crash, "files"), 0);
+    char script[PATH_MAX + 16], hex[SHA256_HEX];
+    snprintf(script, sizeof script, "%s/crash.py", alice);
+    struct err e;
+    cr_assert_eq(sha256_file(script, hex, &e), 0, "%s", e.msg);
+    cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(file, "path")->valuestring, script);
+    cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(file, "sha256")->valuestring, hex);
+    cr_assert_eq(sha256_file("/usr/bin/python3", hex, &e), 0, "%s", e.msg);
+    cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(crash, "sha256")->valuestring, hex);
+    const cJSON *moves = cJSON_GetObjectItemCaseSensitive(game, "moves");
+    const cJSON *last = cJSON_GetArrayItem(moves, cJSON_GetArraySize(moves) - 1);
+    char tb[2 * PATH_MAX + 512];
+    crash_traceback(alice, tb, sizeof tb);
+    cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(last, "stderr_tail")->valuestring, tb);
+    cr_expect_null(cJSON_GetObjectItemCaseSensitive(last, "stdout_tail"));
+    cJSON_Delete(header);
+    cJSON_Delete(game);
+    free(text);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* --log in a folder that does not exist used to play every game and then
+ * lose them: refused before any game, the engines never run. */
+Test(e2e_student, unwritable_log_is_refused_before_any_game)
+{
+    char *dir = e2e_tmpdir(), spec[SPEC_MAX];
+    snprintf(spec, sizeof spec, "name=marker,cmd=sh -c 'touch %s/ran'", dir);
+    static const char *const opts[][2] = {
+        { "--log", "missing/x.json" }, { "--keep-files", "missing/keep" },
+    };
+    static const char *const errs[] = {
+        "referee: --log missing/x.json: cannot create files in missing: No such file or "
+        "directory\n",
+        "referee: --keep-files missing/keep: No such file or directory\n",
+    };
+    for (int i = 0; i < 2; i++) {
+        struct e2e_run r;
+        e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", spec,
+                "--engine", "sh", opts[i][0], opts[i][1], NULL);
+        cr_assert_eq(r.status, EXIT_BAD, "%s: exit %d: %s", opts[i][0], r.status, r.err);
+        cr_assert_str_eq(r.err, errs[i]);
+        cr_assert_str_eq(r.out, "");
+        e2e_run_free(&r);
+    }
+    struct e2e_run t;
+    e2e_run(&t, dir, NULL, "referee", "tournament", "--game", "connect4", "--engine", spec,
+            "--engine", "sh", "--journal", "missing/j.jsonl", NULL);
+    cr_assert_eq(t.status, EXIT_BAD, "exit %d: %s", t.status, t.err);
+    cr_assert_str_eq(t.err, "referee: --journal missing/j.jsonl: cannot create files in missing: "
+                            "No such file or directory\n");
+    e2e_run_free(&t);
+    char ran[PATH_MAX + 8];
+    snprintf(ran, sizeof ran, "%s/ran", dir);
+    cr_assert(!e2e_exists(ran), "an engine ran");
     e2e_rmdir(dir);
 }

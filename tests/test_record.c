@@ -2,7 +2,8 @@
  * test_record.c - the typed game record (record.h): its encoder writes what
  * the referee has always written, byte for byte; decoding and encoding a
  * record gives back its bytes (old journals included); a missing key stays
- * missing; what the struct cannot hold is refused with a message.
+ * missing; what the struct cannot hold is refused with a message; a
+ * forfeit's output tails round-trip.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -186,5 +187,30 @@ Test(record, header_gives_game_draw_rule_and_engines)
     cr_assert_eq(rec_header_decode(json, &h, &e), -1);
     cr_assert(e.line == 1 && e.col == 1, "%d:%d", e.line, e.col);
     cr_assert_str_eq(e.msg, "an engine without a \"name\"");
+    cJSON_Delete(json);
+}
+
+/* A forfeit's output tails (record.h) are written on its move, after
+ * "status", and read back to the same bytes; a record with them frees
+ * them (valgrind and ASan check). */
+Test(record, forfeit_tails_round_trip)
+{
+    static const char text[] =
+        "{\"index\":1,\"pair\":0,\"players\":{\"1\":\"a\",\"2\":\"b\"},\"opening\":[],"
+        "\"moves\":[{\"ply\":1,\"side\":1,\"engine\":\"a\",\"move\":null,\"status\":"
+        "\"exit-status 1\",\"stdout_tail\":\"thinking\\n\",\"stderr_tail\":"
+        "\"Traceback\\nValueError: x\\n\"}],\"result\":\"0-1\",\"winner\":\"b\","
+        "\"reason\":\"exit-status 1\"}";
+    struct err e;
+    char *back = round_trip(text, &e);
+    cr_assert_not_null(back, "%s", e.msg);
+    cr_assert_str_eq(back, text);
+    free(back);
+    cJSON *json = cJSON_Parse(text);
+    struct game_record rec;
+    cr_assert_eq(rec_decode(json, &rec, &e), 0, "%s", e.msg);
+    cr_assert_str_eq(rec.moves[0].stderr_tail, "Traceback\nValueError: x\n");
+    cr_assert_str_eq(rec.moves[0].stdout_tail, "thinking\n");
+    rec_free(&rec);
     cJSON_Delete(json);
 }

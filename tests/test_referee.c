@@ -6,7 +6,9 @@
  * formulas, the journal: appends, a line cut short by a crash, resume's
  * truncation and its header check; config files (numbers, engine objects,
  * NUL bytes), journal records that would not read back as written, opening
- * books (NUL bytes, a line that ends the game) and verify's game indices.
+ * books (NUL bytes, a line that ends the game) and verify's game indices;
+ * forfeit reasons (the reader's message, the file limit) and who forfeited
+ * every game.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -20,9 +22,11 @@
 #include "arena/match.h"
 #include "arena/refopts.h"
 #include "arena/registry.h"
+#include "arena/rules.h"
 #include "arena/sha256.h"
 #include "arena/schedule.h"
 #include "arena/stats.h"
+#include "arena/tally.h"
 #include "arena/tournament.h"
 #include "arena/verify.h"
 
@@ -452,4 +456,73 @@ Test(referee, shard_games_count_the_games_of_each_shard)
             }
             cr_assert_eq(sum, total, "%ld games in %d shards add up to %ld", total, n, sum);
         }
+}
+
+/* ---- forfeit reasons (rules.h) and who forfeited everything (tally.h) -- */
+
+/* The board reader's own message is the reason's detail. */
+Test(referee, unreadable_answer_carries_the_readers_message)
+{
+    const struct game *g = registry_find("connect4");
+    unsigned char pos[GAME_MAX_STATE];
+    g->init(pos);
+    static const char answer[] = "0000000\n0000000\n0000000\n0000000\n0000000\n1000000\n";
+    char reason[REC_REASON_MAX];
+    int move;
+    cr_assert_eq(rules_judge(g, pos, answer, strlen(answer), &move, reason), -1);
+    cr_assert_str_eq(reason, "unreadable: 7:1: missing the player-to-move line (1 or 2)");
+    char kind[REC_REASON_MAX];
+    rules_reason_kind(reason, kind);
+    cr_assert_str_eq(kind, "unreadable");
+    rules_reason_kind("crashed: SIGSEGV", kind);
+    cr_assert_str_eq(kind, "crashed: SIGSEGV");
+}
+
+/* A failed run whose output reached RLIMIT_FSIZE: file-limit, whatever
+ * its exit; not a timeout, and not a file below the limit. */
+Test(referee, a_full_output_file_is_the_file_limit)
+{
+    struct run_limits l = { .timeout_ms = 1000, .file_limit_kb = 1024 };
+    struct run_result r = { .end = RUN_EXITED, .status = 1 };
+    cr_assert(rules_hit_file_limit(&r, &l, 1024 * 1024));
+    cr_assert(!rules_hit_file_limit(&r, &l, 1024 * 1024 - 1));
+    cr_assert(!rules_hit_file_limit(&r, &l, -1));
+    r.end = RUN_TIMEOUT;
+    cr_assert(!rules_hit_file_limit(&r, &l, 1024 * 1024));
+    l.file_limit_kb = 0;
+    r.end = RUN_SIGNALED;
+    cr_assert(!rules_hit_file_limit(&r, &l, 1 << 30));
+}
+
+/* Two games: a forfeited both for one reason kind, b won them; then a
+ * third game a lost on the board. */
+Test(referee, tally_names_who_forfeited_every_game)
+{
+    const char *const names[] = { "a", "b" };
+    struct tally t;
+    struct err e;
+    cr_assert_eq(tally_init(&t, 2, names, &e), 0, "%s", e.msg);
+    static const char *const reasons[] = { "unreadable: 7:1: x", "unreadable: 1:1: y" };
+    for (int i = 0; i < 2; i++) {
+        struct game_record rec;
+        rec_init(&rec, i + 1, 0);
+        strcpy(rec.player[0], "a");
+        strcpy(rec.player[1], "b");
+        rec_set_end(&rec, REC_WIN_2, REC_FORFEIT, reasons[i]);
+        cr_assert_eq(tally_add(&t, &rec, &e), 0, "%s", e.msg);
+        rec_free(&rec);
+    }
+    const char *why = NULL;
+    cr_assert(tally_forfeited_all(&t, 0, &why));
+    cr_assert_str_eq(why, "unreadable");
+    cr_assert(!tally_forfeited_all(&t, 1, &why));
+    struct game_record rec;
+    rec_init(&rec, 3, 1);
+    strcpy(rec.player[0], "a");
+    strcpy(rec.player[1], "b");
+    rec_set_end(&rec, REC_WIN_2, REC_NORMAL, NULL);
+    cr_assert_eq(tally_add(&t, &rec, &e), 0, "%s", e.msg);
+    rec_free(&rec);
+    cr_assert(!tally_forfeited_all(&t, 0, &why));
+    tally_free(&t);
 }

@@ -11,8 +11,9 @@
  *    on a forfeit), "cpu_user_ms", "cpu_sys_ms" (the engine's rusage),
  *    "wall_ms" (its run), "max_rss_kb", "referee_ms" (the referee's own time
  *    on the ply: writing, starting, judging), "status" ("ok" or the forfeit
- *    reason), and when analysed "before", "after" (outcomes) and "blunder"
- *    (true/false)}...], "result": "1-0"|"0-1"|"1/2-1/2", "winner":
+ *    reason), on a forfeit "stdout_tail" and "stderr_tail" (the last 4 KiB of
+ *    what the engine wrote, runner.h; only when it wrote any), and when
+ *    analysed "before", "after" (outcomes) and "blunder" (true/false)}...], "result": "1-0"|"0-1"|"1/2-1/2", "winner":
  *    NAME|null, "reason": "normal"|"draw-rule"|forfeit reason, and when
  *    analysed "analysis": {"blunders": {ENGINE: N...}, "unknown": N,
  *    "decisive": {"ply", "engine", "move", "before", "after"}|null}}
@@ -20,7 +21,7 @@
  * rules, "game", "draw_plies" and "engines": [{"name", ...}...].
  *
  * Representation: fixed-size strings, so a record needs no allocation but
- * its two arrays. Readers must take records they did not write (hand-made
+ * its two arrays and a forfeit's output tails. Readers must take records they did not write (hand-made
  * fixtures, doctored journals), so the decoder refuses only what it cannot
  * hold (a string too long, a value of the wrong kind inside the opening or
  * the analysis) and marks what is missing: "" for a missing string, 0 for a
@@ -40,7 +41,10 @@
 struct cJSON;
 
 #define REC_NAME_MAX 64          /* bytes of an engine name, with NUL */
-#define REC_REASON_MAX 64        /* bytes of a status or forfeit reason, with NUL */
+/* Bytes of a status or forfeit reason, with NUL: room for the board
+ * reader's message, "unreadable: 7:1: player 2 cannot be to move with 41
+ * discs of player 1 and 0 of player 2" (rules.h). */
+#define REC_REASON_MAX 192
 #define REC_MAX_ENGINES 32       /* engines a header may name */
 /* Game indices are whole numbers from 1 to REC_INDEX_MAX: far above any
  * schedule (rounds and engines are bounded), low enough that a double holds
@@ -71,6 +75,8 @@ struct rec_move {
     enum rec_outcome before, after;  /* REC_UNANALYSED: not analysed */
     int blunder;
     unsigned has;                  /* REC_HAS_ENGINE, _MOVE, _STATUS */
+    char *stdout_tail, *stderr_tail; /* a forfeit's output, UTF-8 text; malloc'd,
+                                      * the record's once added; NULL: none */
 };
 
 struct rec_analysis {
@@ -105,7 +111,8 @@ void rec_init(struct game_record *r, long index, long pair);
 void rec_free(struct game_record *r);
 
 /* Appends an opening move or a move; 0, or -1 when out of memory. A move
- * added starts unanalysed, with every time missing. */
+ * added starts unanalysed, with every time missing; the record takes its
+ * tails (rec_free frees them), also when out of memory. */
 int rec_add_opening(struct game_record *r, const char *move);
 int rec_add_move(struct game_record *r, const struct rec_move *m);
 /* A move with nothing recorded yet (for rec_add_move). */

@@ -45,7 +45,7 @@ enum ref_opt_id {
     REF_OPT_KEEP, REF_OPT_LOG, REF_OPT_CONFIG, REF_OPT_FORMAT, REF_OPT_ROUNDS,
     REF_OPT_CONCURRENCY, REF_OPT_JOURNAL, REF_OPT_RESUME, REF_OPT_SPRT, REF_OPT_SHARD,
     REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON, REF_OPT_EACH,
-    REF_OPT_SANDBOX, REF_OPT_SANDBOX_RO,
+    REF_OPT_SANDBOX, REF_OPT_SANDBOX_RO, REF_OPT_TABLE,
     REF_OPT_SHARDS, REF_OPT_PARTITION, REF_OPT_TIME, REF_OPT_CPUS, REF_OPT_SBATCH_ARG,
     REF_OPT_OUT, REF_OPT_DRY_RUN, REF_OPT_PARALLEL, REF_OPT_SSHLOGIN
 };
@@ -63,6 +63,8 @@ struct ref_settings {
     int analyze;
     struct ana_opts ana;
     enum report_format report_format;
+    enum report_csv_table report_table;   /* --table */
+    int report_table_given;
     struct book book;
     struct sbx_policy sandbox;  /* --sandbox, --sandbox-ro */
     struct cluster_opts cluster;  /* slurm's own options */

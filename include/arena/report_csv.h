@@ -1,7 +1,16 @@
 /*
- * report_csv.h - the CSV report: a standings table with CPU columns, a pairs
- * table, and a forfeits table when there are forfeits, each with its header
- * line and a blank line between.
+ * report_csv.h - the CSV report, one table per file as spreadsheets and
+ * scripts read it, RFC 4180: a header line, one record per line, CRLF line
+ * ends, a field holding a comma, a double quote, CR or LF quoted ("..."),
+ * its quotes doubled. The tables:
+ *   standings: rank,engine,games,points,wins,draws,losses,score,forfeits
+ *   pairs:     engine_a,engine_b,games,wins_a,losses_a,draws,elo,
+ *              elo_margin_95,los,draw_ratio,ptnml_ll,ptnml_ld,ptnml_even,
+ *              ptnml_wd,ptnml_ww,nelo,nelo_margin_95 (an infinite Elo is inf;
+ *              the pentanomial counts of game pairs, penta.h)
+ *   cpu:       engine,moves,mean_ms,median_ms,p95_ms,max_ms (the engine's
+ *              own user+sys time per move)
+ *   forfeits:  engine,reason,count (by the reason's kind, rules.h)
  */
 #ifndef ARENA_REPORT_CSV_H
 #define ARENA_REPORT_CSV_H
@@ -9,7 +18,11 @@
 #include <stdio.h>
 #include "arena/tally.h"
 
-/* Prints the report of t on out (sorts t's samples in place). */
-void report_csv(struct tally *t, FILE *out);
+enum report_csv_table {
+    REPORT_CSV_STANDINGS, REPORT_CSV_PAIRS, REPORT_CSV_CPU, REPORT_CSV_FORFEITS
+};
+
+/* Prints table of t's report on out (sorts t's samples in place). */
+void report_csv(struct tally *t, enum report_csv_table table, FILE *out);
 
 #endif

@@ -66,9 +66,15 @@ int rules_hit_file_limit(const struct run_result *r, const struct run_limits *l,
                          long long out_size);
 /* Judges an engine's output text (len bytes) against the position before:
  * 0 with *move set when it is that position plus one legal move, else -1
- * with the reason (unreadable, illegal-move, wrong-player, or the game's
- * own explanation, e.g. tampered-board). */
+ * with the reason (unreadable: LINE:COL: the board reader's message,
+ * illegal-move, wrong-player, or the game's own explanation, e.g.
+ * tampered-board). */
 int rules_judge(const struct game *g, const void *before, const char *text, size_t len,
                 int *move, char *reason);
+
+/* The kind of a forfeit reason, what reports count and compare: the
+ * reason without the detail one kind carries ("unreadable: 7:1: ..." is
+ * "unreadable"), else the reason itself. kind holds REC_REASON_MAX bytes. */
+void rules_reason_kind(const char *reason, char *kind);
 
 #endif

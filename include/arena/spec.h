@@ -79,6 +79,12 @@ int spec_keys_parse(const char *text, enum spec_mode mode, struct spec_keys *key
 int spec_keys_set(struct spec_keys *keys, const char *key, const char *value, struct err *e);
 void spec_keys_free(struct spec_keys *keys);
 
+/* A file an engine's command names (its script, its weights). */
+struct spec_file {
+    char *path;                  /* absolute, malloc'd */
+    char sha256[SHA256_HEX];
+};
+
 /* An engine the referee runs. */
 struct spec {
     char name[REC_NAME_MAX];
@@ -88,6 +94,10 @@ struct spec {
     char *program;               /* the program file argv[0] names (absolute),
                                   * NULL when none is found */
     char sha256[SHA256_HEX];     /* of the program file; "" if none found */
+    int nfiles;
+    struct spec_file *files;     /* the other words naming a regular file,
+                                  * malloc'd; what ran is these and the
+                                  * program (python3 is every student's) */
     char *stderr_path;           /* stderr=FILE, absolute; NULL: none */
     int depth;                   /* {depth}; 0: the rules' */
     int named;                   /* 1: name= given (never renamed) */
@@ -121,8 +131,8 @@ void spec_free(struct spec *eng);
 long spec_quote(const char *word, char *buf, size_t cap, size_t len);
 
 /* The JSON of an engine in a log's header: {"name", "cmd": [words], "dir",
- * "depth" (when its own), "sha256": HEX|null} (a new cJSON object; the
- * caller deletes it). */
+ * "depth" (when its own), "sha256": HEX|null, "files": [{"path", "sha256"}]
+ * (when a word names a file)} (a new cJSON object; the caller deletes it). */
 struct cJSON *spec_json(const struct spec *eng);
 
 #endif

@@ -42,7 +42,8 @@ struct tally {
     long nhalf, caphalf;
     int round_robin;                             /* the header's "format" says so */
     int nforfeit;
-    struct { int engine; char reason[REC_REASON_MAX]; long count; } forfeit[TALLY_MAX_FORFEITS];
+    struct { int engine; char reason[REC_REASON_MAX]; long count; }   /* reason: its kind */
+        forfeit[TALLY_MAX_FORFEITS];
 };
 
 /* Starts a tally for n engines (n <= REC_MAX_ENGINES) named name[i]
@@ -63,6 +64,9 @@ double tally_points(const struct tally *t, int i);
 void tally_standings(const struct tally *t, int order[]);
 /* Engine i's forfeits, all reasons. */
 long tally_forfeits(const struct tally *t, int i);
+/* 1 when engine i played games and forfeited every one of them for one
+ * reason (its kind, rules.h), which *reason then names; else 0. */
+int tally_forfeited_all(const struct tally *t, int i, const char **reason);
 
 struct tally_cpu {
     double mean, median, p95, max;   /* ms per move; all 0 without a move */

@@ -62,10 +62,21 @@ void tf_remove_tree(const char *path);
  * -1 with errno set. */
 int tf_write_all(int fd, const void *data, size_t len);
 
+/* Checks, before any work that ends by writing path, that a file can be
+ * created there: path is no folder, and a file can be made (and is removed
+ * at once) in path's folder. 0, or -1 with e saying why (no place). */
+int tf_check_creatable(const char *path, struct err *e);
+
 /* Copies the first n bytes of the file open as from (read at offsets from
  * 0: its position is unchanged) to fd to, with tf_write_all. Returns 0, or
  * -1 with errno set (EIO when from is shorter than n). */
 int tf_copy_head(int from, long long n, int to);
+
+/* Copies len bytes of src (any bytes) to dst as valid UTF-8 text: a NUL,
+ * and each byte that starts no valid UTF-8 sequence (the rest of a
+ * character cut off before src), becomes '?'. dst holds len + 1 bytes; it
+ * is NUL-terminated. Returns the length written (at most len). */
+size_t tf_utf8_copy(char *dst, const char *src, size_t len);
 
 /* The 1-based line and column of at, a pointer into text (for errors in
  * files parsed whole, such as JSON). */

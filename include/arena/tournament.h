@@ -64,8 +64,11 @@ struct cJSON *tour_header(const struct tour_config *c);
  * journal then holds every finished game), TOUR_BAD_JOURNAL with e filled
  * when the journal cannot be used (it exists without resume, is another
  * tournament's, or is corrupt: e->line then is its line; nothing written),
- * or -1 with e filled when the referee fails. */
+ * TOUR_FORFEITED when done but an engine forfeited every one of its games
+ * for one reason (a line at the end says so: report_text_forfeiters), or
+ * -1 with e filled when the referee fails. */
 #define TOUR_STOPPED 1
+#define TOUR_FORFEITED 2
 #define TOUR_BAD_JOURNAL (-2)
 int tour_run(const struct tour_config *c, FILE *out, struct err *e);
 

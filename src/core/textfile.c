@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,26 @@ int tf_write_all(int fd, const void *data, size_t len)
     return 0;
 }
 
+int tf_check_creatable(const char *path, struct err *e)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return err_set(e, 0, 0, "%s is a folder", path);
+    const char *slash = strrchr(path, '/');
+    int dir_len = !slash ? 1 : slash == path ? 1 : (int)(slash - path);
+    const char *dir = slash ? path : ".";
+    char probe[PATH_MAX];
+    if (snprintf(probe, sizeof probe, "%.*s/.arena-probe-%ld", dir_len, dir, (long)getpid()) >=
+        (int)sizeof probe)
+        return err_set(e, 0, 0, "%s: path too long", path);
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return err_set(e, 0, 0, "cannot create files in %.*s: %s", dir_len, dir, strerror(errno));
+    close(fd);
+    unlink(probe);
+    return 0;
+}
+
 int tf_copy_head(int from, long long n, int to)
 {
     char buf[8192];
@@ -172,6 +193,56 @@ int tf_copy_head(int from, long long n, int to)
         off += got;
     }
     return 0;
+}
+
+/* The length of the valid UTF-8 sequence at p (n bytes left), or 0. */
+static size_t utf8_sequence(const unsigned char *p, size_t n)
+{
+    /* The lead byte gives the length and the range of the second byte
+     * (which rules out overlong forms, surrogates and code points past
+     * U+10FFFF); later bytes are 0x80-0xBF. */
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (p[0] < 0x80)
+        return p[0] != 0;
+    if (p[0] >= 0xC2 && p[0] <= 0xDF) {
+        len = 2;
+    } else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
+        len = 3;
+        lo = p[0] == 0xE0 ? 0xA0 : 0x80;
+        hi = p[0] == 0xED ? 0x9F : 0xBF;
+    } else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
+        len = 4;
+        lo = p[0] == 0xF0 ? 0x90 : 0x80;
+        hi = p[0] == 0xF4 ? 0x8F : 0xBF;
+    } else {
+        return 0;
+    }
+    if (n < len || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < len; i++)
+        if (p[i] < 0x80 || p[i] > 0xBF)
+            return 0;
+    return len;
+}
+
+size_t tf_utf8_copy(char *dst, const char *src, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)src;
+    size_t n = 0;
+    for (size_t i = 0; i < len;) {
+        size_t k = utf8_sequence(p + i, len - i);
+        if (k == 0) {
+            dst[n++] = '?';
+            i++;
+        } else {
+            memcpy(dst + n, p + i, k);
+            n += k;
+            i += k;
+        }
+    }
+    dst[n] = '\0';
+    return n;
 }
 
 void tf_place(const char *text, const char *at, int *line, int *col)

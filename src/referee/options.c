@@ -85,6 +85,7 @@ static const struct option slurm_options[] = {
 
 static const struct option report_options[] = {
     { "format", required_argument, NULL, REF_OPT_FORMAT },
+    { "table", required_argument, NULL, REF_OPT_TABLE },
     CLI_STD_OPTIONS,
 };
 
@@ -150,7 +151,7 @@ const struct option *ref_options(enum ref_command command)
 void ref_option_flag(int id, char *buf, size_t cap)
 {
     static const struct option *const tables[] = { match_options, slurm_options,
-                                                   analyze_options };
+                                                   report_options, analyze_options };
     snprintf(buf, cap, "--?");
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
         for (const struct option *o = tables[t]; o->name; o++)
@@ -306,6 +307,20 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
         return 0;
     case REF_OPT_ENGINE:
         return add_engine(s, NULL, val, name, msg, cap);
+    case REF_OPT_TABLE: {
+        static const struct { const char *name; enum report_csv_table table; } tables[] = {
+            { "standings", REPORT_CSV_STANDINGS }, { "pairs", REPORT_CSV_PAIRS },
+            { "cpu", REPORT_CSV_CPU }, { "forfeits", REPORT_CSV_FORFEITS },
+        };
+        for (size_t k = 0; k < sizeof tables / sizeof *tables; k++)
+            if (strcmp(val, tables[k].name) == 0) {
+                s->report_table = tables[k].table;
+                s->report_table_given = 1;
+                return 0;
+            }
+        return snprintf(msg, cap, "table must be standings, pairs, cpu or forfeits, got '%s'",
+                        val), -1;
+    }
     case REF_OPT_EACH: {
         struct err e;
         if (spec_keys_parse(val, SPEC_EACH, &s->each, &e) != 0)

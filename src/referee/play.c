@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
@@ -64,7 +65,19 @@ int play_opening(const struct play_rules *r, long pair, void *pos, struct game_r
 }
 
 
-/* Records a ply: move is "" on a forfeit, status "ok" or the reason. */
+/* A run's output tail as a record's text (valid UTF-8, no NUL), malloc'd;
+ * NULL when the engine wrote nothing there (or out of memory: the record
+ * then lacks it, the game is not lost over it). */
+static char *tail_text(const struct run_tail *t)
+{
+    char *text = t->len ? malloc(t->len + 1) : NULL;
+    if (text)
+        tf_utf8_copy(text, t->text, t->len);
+    return text;
+}
+
+/* Records a ply: move is "" on a forfeit, status "ok" or the reason; a
+ * forfeit keeps what the engine last wrote. */
 static int add_ply(struct game_record *rec, int ply, int side, const char *engine,
                    const char *move, const struct run_result *r, double referee_ms,
                    const char *status)
@@ -82,6 +95,10 @@ static int add_ply(struct game_record *rec, int ply, int side, const char *engin
     m.referee_ms = referee_ms;
     snprintf(m.status, sizeof m.status, "%s", status);
     m.has = REC_HAS_ENGINE | REC_HAS_MOVE | REC_HAS_STATUS;
+    if (strcmp(status, "ok") != 0) {
+        m.stdout_tail = tail_text(&r->out);
+        m.stderr_tail = tail_text(&r->err);
+    }
     return rec_add_move(rec, &m);
 }
 

@@ -29,6 +29,10 @@ void rec_init(struct game_record *r, long index, long pair)
 
 void rec_free(struct game_record *r)
 {
+    for (int i = 0; i < r->nmoves; i++) {
+        free(r->moves[i].stdout_tail);
+        free(r->moves[i].stderr_tail);
+    }
     free(r->opening);
     free(r->moves);
     r->opening = NULL;
@@ -61,8 +65,11 @@ int rec_add_move(struct game_record *r, const struct rec_move *m)
     if (r->nmoves == r->capmoves) {
         int cap = r->capmoves ? 2 * r->capmoves : GROW_START;
         struct rec_move *grown = realloc(r->moves, (size_t)cap * sizeof *grown);
-        if (!grown)
+        if (!grown) {
+            free(m->stdout_tail);
+            free(m->stderr_tail);
             return -1;
+        }
         r->moves = grown;
         r->capmoves = cap;
     }
@@ -154,6 +161,10 @@ static cJSON *move_json(const struct rec_move *m)
     add_time(j, "referee_ms", m->referee_ms);
     if (m->has & REC_HAS_STATUS)
         cJSON_AddStringToObject(j, "status", m->status);
+    if (m->stdout_tail)
+        cJSON_AddStringToObject(j, "stdout_tail", m->stdout_tail);
+    if (m->stderr_tail)
+        cJSON_AddStringToObject(j, "stderr_tail", m->stderr_tail);
     if (m->before != REC_UNANALYSED) {
         add_outcomes(j, m->before, m->after);
         cJSON_AddBoolToObject(j, "blunder", m->blunder);
@@ -306,6 +317,13 @@ static int decode_move(const cJSON *j, struct rec_move *m, struct err *e)
         if (outcome(j, "before", &m->before, e) != 0 || outcome(j, "after", &m->after, e) != 0)
             return -1;
         m->blunder = cJSON_IsTrue(item(j, "blunder"));
+    }
+    /* Last: nothing fails after these copies. */
+    const cJSON *out = item(j, "stdout_tail"), *err = item(j, "stderr_tail");
+    if ((cJSON_IsString(out) && !(m->stdout_tail = strdup(out->valuestring))) ||
+        (cJSON_IsString(err) && !(m->stderr_tail = strdup(err->valuestring)))) {
+        free(m->stdout_tail);
+        return err_set(e, 0, 0, "out of memory");
     }
     return 0;
 }

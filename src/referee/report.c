@@ -11,7 +11,8 @@
 #include "arena/report_json.h"
 #include "arena/report_text.h"
 
-void report_print(struct tally *t, enum report_format f, FILE *out)
+void report_print(struct tally *t, enum report_format f, enum report_csv_table table,
+                  FILE *out)
 {
     switch (f) {
     case REPORT_TEXT:
@@ -21,7 +22,7 @@ void report_print(struct tally *t, enum report_format f, FILE *out)
         report_json(t, out);
         break;
     case REPORT_CSV:
-        report_csv(t, out);
+        report_csv(t, table, out);
         break;
     }
 }
@@ -59,13 +60,14 @@ static int report_add(void *ctx, const cJSON *json, int is_header, int line, str
     return rc;
 }
 
-int report_file(const char *path, enum report_format f, FILE *out, struct err *e)
+int report_file(const char *path, enum report_format f, enum report_csv_table table, FILE *out,
+                struct err *e)
 {
     struct tally t;
     memset(&t, 0, sizeof t);
     int rc = journal_scan(path, report_add, &t, e) ? -1 : 0;
     if (!rc)
-        report_print(&t, f, out);
+        report_print(&t, f, table, out);
     tally_free(&t);
     return rc;
 }

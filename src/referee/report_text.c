@@ -8,16 +8,28 @@
 #include "arena/stats.h"
 
 #define PERCENT 100.0
+#define NAME_COLUMN 20     /* the engine column's width, unless a name is longer */
+#define REASON_COLUMN 24   /* the forfeit reason column's, likewise */
 
-static void standings(const struct tally *t, const int order[], FILE *out)
+/* The width of the engine column: the longest name, at least NAME_COLUMN. */
+static int name_width(const struct tally *t)
 {
-    fprintf(out, "Standings after %ld games\n%4s  %-20s %6s %7s %5s %5s %5s %7s\n", t->games,
-            "Rank", "Engine", "Games", "Points", "W", "D", "L", "Score");
+    int w = NAME_COLUMN;
+    for (int i = 0; i < t->n; i++)
+        if ((int)strlen(t->name[i]) > w)
+            w = (int)strlen(t->name[i]);
+    return w;
+}
+
+static void standings(const struct tally *t, const int order[], int w, FILE *out)
+{
+    fprintf(out, "Standings after %ld games\n%4s  %-*s %6s %7s %5s %5s %5s %7s\n", t->games,
+            "Rank", w, "Engine", "Games", "Points", "W", "D", "L", "Score");
     for (int r = 0; r < t->n; r++) {
         int i = order[r];
         long g = t->win[i] + t->draw[i] + t->loss[i];
         double points = tally_points(t, i);
-        fprintf(out, "%4d  %-20s %6ld %7.1f %5ld %5ld %5ld %6.1f%%\n", r + 1, t->name[i], g,
+        fprintf(out, "%4d  %-*s %6ld %7.1f %5ld %5ld %5ld %6.1f%%\n", r + 1, w, t->name[i], g,
                 points, t->win[i], t->draw[i], t->loss[i], PERCENT * (g ? points / (double)g : 0));
     }
 }
@@ -92,15 +104,15 @@ static void crosstable(const struct tally *t, const int order[], FILE *out)
     }
 }
 
-static void cpu(struct tally *t, const int order[], FILE *out)
+static void cpu(struct tally *t, const int order[], int w, FILE *out)
 {
-    fprintf(out, "\nCPU time per move (ms, the engine's own user+sys)\n%-20s %7s %9s %9s %9s "
+    fprintf(out, "\nCPU time per move (ms, the engine's own user+sys)\n%-*s %7s %9s %9s %9s "
                  "%9s\n",
-            "Engine", "Moves", "Mean", "Median", "p95", "Max");
+            w, "Engine", "Moves", "Mean", "Median", "p95", "Max");
     for (int r = 0; r < t->n; r++) {
         int i = order[r];
         struct tally_cpu c = tally_cpu(t, i);
-        fprintf(out, "%-20s %7ld %9.2f %9.2f %9.2f %9.2f\n", t->name[i], t->ncpu[i], c.mean,
+        fprintf(out, "%-*s %7ld %9.2f %9.2f %9.2f %9.2f\n", w, t->name[i], t->ncpu[i], c.mean,
                 c.median, c.p95, c.max);
     }
     double median, p95;
@@ -110,17 +122,40 @@ static void cpu(struct tally *t, const int order[], FILE *out)
                 median, p95);
 }
 
+static void forfeits(const struct tally *t, int w, FILE *out)
+{
+    int rw = REASON_COLUMN;
+    for (int k = 0; k < t->nforfeit; k++)
+        if ((int)strlen(t->forfeit[k].reason) > rw)
+            rw = (int)strlen(t->forfeit[k].reason);
+    fprintf(out, "\nForfeits%s\n", t->nforfeit ? "" : ": none");
+    for (int k = 0; k < t->nforfeit; k++)
+        fprintf(out, "%-*s %-*s %ld\n", w, t->name[t->forfeit[k].engine], rw,
+                t->forfeit[k].reason, t->forfeit[k].count);
+}
+
 void report_text(struct tally *t, FILE *out)
 {
-    int order[REC_MAX_ENGINES];
+    int order[REC_MAX_ENGINES], w = name_width(t);
     tally_standings(t, order);
-    standings(t, order, out);
+    standings(t, order, w, out);
     pairs(t, order, out);
     if (t->round_robin && t->n > 2)
         crosstable(t, order, out);
-    cpu(t, order, out);
-    fprintf(out, "\nForfeits%s\n", t->nforfeit ? "" : ": none");
-    for (int k = 0; k < t->nforfeit; k++)
-        fprintf(out, "%-20s %-24s %ld\n", t->name[t->forfeit[k].engine], t->forfeit[k].reason,
-                t->forfeit[k].count);
+    cpu(t, order, w, out);
+    forfeits(t, w, out);
+}
+
+int report_text_forfeiters(const struct tally *t, FILE *out)
+{
+    int n = 0;
+    for (int i = 0; i < t->n; i++) {
+        const char *reason;
+        if (tally_forfeited_all(t, i, &reason)) {
+            fprintf(out, "%s forfeited every game it played (%ld): %s\n", t->name[i],
+                    t->win[i] + t->draw[i] + t->loss[i], reason);
+            n++;
+        }
+    }
+    return n;
 }

@@ -158,7 +158,11 @@ int rules_judge(const struct game *g, const void *before, const char *text, size
     unsigned char after[GAME_MAX_STATE];
     struct err e;
     if (g->parse(after, text, len, &e) != 0) {
-        strcpy(reason, "unreadable");
+        /* The reader's own words: a student sees what is wrong with the file. */
+        if (e.line)
+            snprintf(reason, REC_REASON_MAX, "unreadable: %d:%d: %.150s", e.line, e.col, e.msg);
+        else
+            snprintf(reason, REC_REASON_MAX, "unreadable: %.150s", e.msg);
         return -1;
     }
     int moves[GAME_MAX_MOVES];
@@ -177,4 +181,13 @@ int rules_judge(const struct game *g, const void *before, const char *text, size
                                                                : "illegal-move";
     snprintf(reason, REC_REASON_MAX, "%s", why);
     return -1;
+}
+
+void rules_reason_kind(const char *reason, char *kind)
+{
+    static const char detailed[] = "unreadable: ";
+    if (strncmp(reason, detailed, sizeof detailed - 1) == 0)
+        snprintf(kind, REC_REASON_MAX, "%.*s", (int)sizeof detailed - 3, detailed);
+    else
+        snprintf(kind, REC_REASON_MAX, "%s", reason);
 }

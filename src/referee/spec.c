@@ -326,6 +326,28 @@ static int absolute_words(struct spec *eng, struct err *e)
     return 0;
 }
 
+/* The words after the program that name a regular file (absolute by now),
+ * with their digests: the student's script is what differs between
+ * students, not the interpreter. */
+static int hash_files(struct spec *eng, struct err *e)
+{
+    for (int i = 1; i < eng->argc; i++) {
+        struct spec_file f = { eng->argv[i], "" };
+        struct err ignored;
+        if (f.path[0] != '/' || !is_regular(f.path) || sha256_file(f.path, f.sha256, &ignored))
+            continue;
+        struct spec_file *grown = realloc(eng->files, (size_t)(eng->nfiles + 1) * sizeof *grown);
+        if (!grown || !(f.path = strdup(f.path))) {
+            if (grown)
+                eng->files = grown;
+            return err_set(e, 0, 0, "out of memory");
+        }
+        eng->files = grown;
+        eng->files[eng->nfiles++] = f;
+    }
+    return 0;
+}
+
 /* The working directory: dir= made absolute against ours, or ours. */
 static int resolve_dir(struct spec *eng, const char *given, struct err *e)
 {
@@ -401,7 +423,7 @@ int spec_resolve(struct spec *eng, const struct spec_keys *each, struct err *e)
             if (iscntrl((unsigned char)*c))
                 *c = '?';
     }
-    if (absolute_words(eng, e) != 0)
+    if (absolute_words(eng, e) != 0 || hash_files(eng, e) != 0)
         return -1;
     eng->program = find_program(eng);
     struct err ignored;
@@ -500,6 +522,11 @@ void spec_free(struct spec *eng)
     free(eng->program);
     free(eng->stderr_path);
     eng->dir = eng->program = eng->stderr_path = NULL;
+    for (int i = 0; i < eng->nfiles; i++)
+        free(eng->files[i].path);
+    free(eng->files);
+    eng->files = NULL;
+    eng->nfiles = 0;
     spec_keys_free(&eng->keys);
 }
 
@@ -547,5 +574,14 @@ cJSON *spec_json(const struct spec *eng)
         cJSON_AddStringToObject(j, "sha256", eng->sha256);
     else
         cJSON_AddNullToObject(j, "sha256");
+    if (eng->nfiles) {
+        cJSON *files = cJSON_AddArrayToObject(j, "files");
+        for (int i = 0; i < eng->nfiles; i++) {
+            cJSON *f = cJSON_CreateObject();
+            cJSON_AddStringToObject(f, "path", eng->files[i].path);
+            cJSON_AddStringToObject(f, "sha256", eng->files[i].sha256);
+            cJSON_AddItemToArray(files, f);
+        }
+    }
     return j;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/stats.h"
+#include "arena/rules.h"
 #include "arena/tally.h"
 
 static int engine_number(const struct tally *t, const char *name)
@@ -52,8 +53,12 @@ static int add_sample(double **v, long *n, long *cap, double x)
     return 0;
 }
 
-static void add_forfeit(struct tally *t, int engine, const char *reason)
+/* Counts a forfeit by its reason's kind (rules.h): the board reader's
+ * message differs from game to game, the kind does not. */
+static void add_forfeit(struct tally *t, int engine, const char *full)
 {
+    char reason[REC_REASON_MAX];
+    rules_reason_kind(full, reason);
     int k = 0;
     while (k < t->nforfeit &&
            (t->forfeit[k].engine != engine || strcmp(t->forfeit[k].reason, reason) != 0))
@@ -154,6 +159,17 @@ void tally_standings(const struct tally *t, int order[])
         }
         order[k] = i;
     }
+}
+
+int tally_forfeited_all(const struct tally *t, int i, const char **reason)
+{
+    long games = t->win[i] + t->draw[i] + t->loss[i];
+    for (int k = 0; k < t->nforfeit; k++)
+        if (t->forfeit[k].engine == i) {
+            *reason = t->forfeit[k].reason;
+            return games > 0 && t->forfeit[k].count == games;
+        }
+    return 0;
 }
 
 long tally_forfeits(const struct tally *t, int i)

@@ -28,6 +28,7 @@
 #include "arena/sandbox.h"
 #include "arena/schedule.h"
 #include "arena/stats.h"
+#include "arena/report_text.h"
 #include "arena/tally.h"
 #include "arena/textfile.h"
 #include "arena/tournament.h"
@@ -408,9 +409,11 @@ int tour_run(const struct tour_config *config, FILE *out, struct err *e)
             fprintf(out, "Stopped by a signal: %ld of %ld games in the journal; run again with "
                          "--resume to finish\n", s.ndone, s.nwanted);
         fputc('\n', out);
-        report_print(&s.tally, REPORT_TEXT, out);
+        report_print(&s.tally, REPORT_TEXT, REPORT_CSV_STANDINGS, out);
     }
+    int forfeiters = !rc && !stopped ? report_text_forfeiters(&s.tally, out) : 0;
     pool_free(&s.pool);
     run_free(&s);
-    return bad_journal ? TOUR_BAD_JOURNAL : rc ? -1 : stopped ? TOUR_STOPPED : 0;
+    return bad_journal ? TOUR_BAD_JOURNAL : rc ? -1 : stopped ? TOUR_STOPPED
+                                              : forfeiters ? TOUR_FORFEITED : 0;
 }

@@ -22,7 +22,7 @@ the test notices). PARAM is the attack's own argument, "-" when it has none.
                   `sleep 6096.$ARENA_TAG`
   watch           exits 3 if it sees a process `sleep PARAM` (the
                   opponent's leftover)
-  needs           exits 1 unless it can read the file $ARENA_DATA
+  needs           exits 1 unless it can read the file $ARENA_DATA, saying why
 """
 import ctypes
 import os
@@ -151,11 +151,12 @@ def watch(arg):
 
 
 def needs(_):
+    path = os.environ["ARENA_DATA"]
     try:
-        with open(os.environ["ARENA_DATA"]):
+        with open(path):
             pass
-    except OSError:
-        sys.exit(1)
+    except OSError as e:
+        sys.exit(f"cannot read {path}: {e.strerror}")
 
 
 ATTACKS = {

@@ -126,11 +126,15 @@ static int scan(const uint8_t *data, size_t size, struct scan *s, struct err *e)
 
 static void print_reports(struct scan *s)
 {
-    static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
-    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+    static const struct { enum report_format format; enum report_csv_table table; } reports[] = {
+        { REPORT_TEXT, REPORT_CSV_STANDINGS }, { REPORT_JSON, REPORT_CSV_STANDINGS },
+        { REPORT_CSV, REPORT_CSV_STANDINGS }, { REPORT_CSV, REPORT_CSV_PAIRS },
+        { REPORT_CSV, REPORT_CSV_CPU }, { REPORT_CSV, REPORT_CSV_FORFEITS },
+    };
+    for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
         struct fuzz_out out;
         fuzz_out_open(&out);
-        report_print(&s->tally, formats[i], out.f);
+        report_print(&s->tally, reports[i].format, reports[i].table, out.f);
         fuzz_out_close(&out);
         fuzz_out_free(&out);
     }

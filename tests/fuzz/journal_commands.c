@@ -124,11 +124,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct err scan_e = { 0, 0, "" }, e = { 0, 0, "" };
     int scan_rc = journal_scan(journal, no_op, NULL, &scan_e);
 
-    static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
-    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+    static const struct { enum report_format format; enum report_csv_table table; } reports[] = {
+        { REPORT_TEXT, REPORT_CSV_STANDINGS }, { REPORT_JSON, REPORT_CSV_STANDINGS },
+        { REPORT_CSV, REPORT_CSV_PAIRS },
+    };
+    for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
         struct fuzz_out out;
         fuzz_out_open(&out);
-        if (report_file(journal, formats[i], out.f, &e) != 0)
+        if (report_file(journal, reports[i].format, reports[i].table, out.f, &e) != 0)
             check_failure(&e, scan_rc, &scan_e, "report");
         fuzz_out_close(&out);
         fuzz_out_free(&out);
