@@ -76,6 +76,7 @@ daemon() {
     shift
     "$@" </dev/null >>"$log" 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
     PIDS="$PIDS $!"
+    eval "NAME_$!=\$1"
 }
 
 # 1 when TCP port $1 has a listener.
@@ -103,7 +104,8 @@ wait_for() {   # wait_for WHAT LOG... -- COMMAND: until COMMAND succeeds
         [ "$i" -le $((WAIT_S * 5)) ] || fail "$what did not happen in $WAIT_S s" $logs
         for p in $PIDS; do
             # shellcheck disable=SC2086
-            kill -0 "$p" 2>/dev/null || fail "a daemon ended while waiting for: $what" $logs
+            kill -0 "$p" 2>/dev/null ||
+                fail "$(eval "echo \$NAME_$p") (pid $p) ended while waiting for: $what" $logs
         done
         sleep 0.2
     done
