@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "e2e_util.h"
 
@@ -387,5 +388,93 @@ Test(e2e_cluster, a_second_slurm_into_one_folder_is_refused)
     free(before);
     free(after);
     e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* Stand-ins for Slurm's commands in PATH: sbatch prints job ids 41, 42, ...
+ * and every call is logged in DIR/calls; squeue prints DIR/queue. */
+static void fake_slurm(const char *dir)
+{
+    static const char *const tools[][2] = {
+        { "sbatch", "n=$(cat \"$D/n\" 2>/dev/null || echo 41)\necho \"sbatch $*\" >>\"$D/calls\"\n"
+                    "echo $((n + 1)) >\"$D/n\"\necho \"$n;arena\"\n" },
+        { "squeue", "cat \"$D/queue\" 2>/dev/null\n" },
+        { "scancel", "echo \"scancel $*\" >>\"$D/calls\"\n" },
+    };
+    char path[PATH_MAX + 32];
+    for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, tools[i][0]);
+        FILE *f = fopen(path, "w");
+        cr_assert_not_null(f);
+        fprintf(f, "#!/bin/sh\nD='%s'\n%s", dir, tools[i][1]);
+        fclose(f);
+        cr_assert_eq(chmod(path, 0755), 0);
+    }
+    char *old = getenv("PATH");
+    char *p = malloc(strlen(dir) + strlen(old ? old : "") + 2);
+    sprintf(p, "%s:%s", dir, old ? old : "");
+    setenv("PATH", p, 1);
+    free(p);
+}
+
+static char *calls(const char *dir)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/calls", dir);
+    char *text = e2e_slurp(path, NULL);
+    cr_assert_not_null(text, "no call logged in %s", path);
+    unlink(path);
+    return text;
+}
+
+/* Submission prints the ids and records them; --resume refuses while the
+ * array is queued, then cancels the old merge and submits anew. */
+Test(e2e_cluster, submission_records_the_jobs_and_resume_respects_the_queue)
+{
+    char *dir = e2e_tmpdir();
+    fake_slurm(dir);
+    struct tour t;
+    tour_init(&t, dir, "run");
+    const char *args[] = { "slurm", "--game", "connect4", "--engine", t.d1, "--engine", t.d2,
+                           "--rounds", "2", "--shards", "2", "--out", t.out, NULL };
+    struct e2e_run r;
+    e2e_runv(&r, dir, NULL, "referee", args);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    char want[4 * PATH_MAX];
+    snprintf(want, sizeof want, "%s: config, shard.sh, merge.sh, parallel.sh written\n"
+             "shards 1-2: job 41\nmerge: job 42\n", t.out);
+    cr_assert_str_eq(r.out, want);
+    e2e_run_free(&r);
+    char *log = calls(dir);
+    snprintf(want, sizeof want, "sbatch --parsable --array=1-2 %s/shard.sh\n"
+             "sbatch --parsable --dependency=afterok:41 %s/merge.sh\n", t.out, t.out);
+    cr_assert_str_eq(log, want);
+    free(log);
+    char *manifest = read_in(&t, "cluster.json");
+    cr_assert_not_null(strstr(manifest, "\"jobs\":\t[\"41\", \"42\"]"), "%s", manifest);
+    free(manifest);
+
+    char queue[PATH_MAX + 16];
+    snprintf(queue, sizeof queue, "%s/queue", dir);
+    FILE *f = fopen(queue, "w");
+    fputs("41_2\n", f);
+    fclose(f);
+    e2e_run(&r, dir, NULL, "referee", "slurm", "--resume", t.out, NULL);
+    cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.err, "referee: shards of job 41 are still queued or running (squeue); "
+                            "wait for them or scancel 41 first\n");
+    e2e_run_free(&r);
+
+    unlink(queue);
+    e2e_run(&r, dir, NULL, "referee", "slurm", "--resume", t.out, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.out, "shards 1-2: job 43\nmerge: job 44\n");
+    e2e_run_free(&r);
+    log = calls(dir);
+    snprintf(want, sizeof want, "scancel 42\n"
+             "sbatch --parsable --array=1-2 %s/shard.sh\n"
+             "sbatch --parsable --dependency=afterok:43 %s/merge.sh\n", t.out, t.out);
+    cr_assert_str_eq(log, want);
+    free(log);
     e2e_rmdir(dir);
 }

@@ -19,8 +19,9 @@
  *                 --resume when the journal exists (a resubmitted or
  *                 requeued task finishes it; one still held by a live
  *                 referee is refused: journal.h); C is SLURM_CPUS_PER_TASK,
- *                 else --cpus-per-shard. Its #SBATCH lines make it the
- *                 array job.
+ *                 else --cpus-per-shard. Its exit status 3 (every game
+ *                 played, an engine forfeited all of its own) is 0, so the
+ *                 merge job runs. Its #SBATCH lines make it the array job.
  *   merge.sh      merges the shards into DIR/merged.jsonl (refusing an
  *                 incomplete one), verifies it into verify.txt and writes
  *                 report.txt, report.json and report.csv beside it
