@@ -220,7 +220,9 @@ Test(e2e_tournament, hostile_engines_forfeit_and_the_gauntlet_finishes)
         args[n++] = "--engine";
         args[n++] = spec[i];
     }
-    const char *tail[] = { "--timeout-ms", "8000", "--mem-limit-mb", "256", "--concurrency", "2",
+    /* 15 s: hog needs about 1 s of CPU to reach the limit, which a machine
+     * at load 20 stretches past 8 s of wall time (it then timed out). */
+    const char *tail[] = { "--timeout-ms", "15000", "--mem-limit-mb", "256", "--concurrency", "2",
                            "--journal", "j.jsonl", NULL };
     memcpy(args + n, tail, sizeof tail);
     char *dir = e2e_tmpdir();
