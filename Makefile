@@ -4,8 +4,12 @@
 #   make test       the layer check, the unit suites, then the end-to-end
 #                   suite under valgrind
 #   make demo       a Max-Connect4 round-robin tournament (random, depths 1-7)
+#                   and its reports, results/demo/report.html among them
+#   make test-browser  the HTML report in headless Chromium (the demo's and a
+#                   fixture's): DOM, replay, console, screenshot
 #   make bench      search speed and node-count signatures
 #   make bench-referee  referee overhead, concurrency, a 10,000-game tournament
+#   make bench-report   referee report (text, json, html) on a 10,000-game journal
 #   make bench-solver   the Connect-4 solver on the six public test sets
 #   make bench-learn    Q-learning: training speed, shipped weights, strength table
 #   make tsan       the solver's thread tests under ThreadSanitizer (build/tsan)
@@ -118,7 +122,7 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test check-layers unit e2e check tsan demo bench bench-referee bench-solver bench-learn clean install \
+.PHONY: all deps test check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-solver bench-learn clean install \
         uninstall test-install test-cluster
 
 all: $(BINARIES) $(ARENA_LINKS)
@@ -213,6 +217,18 @@ e2e: all $(E2E_BIN)
 demo: all
 	@sh scripts/demo.sh $(BIN)
 
+# The HTML report in a real browser (scripts/test-browser.sh): the demo's
+# journal (the demo is run first; its output goes to results/demo.log),
+# fixtures/report/html.jsonl (Connect-4: a hostile engine name, forfeits,
+# blunders), html-nim.jsonl and html-checkers.jsonl.
+# Chromium comes from install-deps; without it the test fails.
+test-browser: all
+	@command -v chromium >/dev/null 2>&1 || sh scripts/install-deps.sh
+	@mkdir -p results
+	sh scripts/demo.sh $(BIN) > results/demo.log
+	sh scripts/test-browser.sh $(BIN) results/demo/journal.jsonl fixtures/report/html.jsonl \
+	    fixtures/report/html-nim.jsonl fixtures/report/html-checkers.jsonl
+
 bench: all
 	@mkdir -p results
 	$(BIN)/engine bench --game maxconnect4 --depths 1-12 --json results/bench-maxconnect4.json
@@ -225,6 +241,9 @@ bench: all
 
 bench-referee: all
 	@sh scripts/bench-referee.sh $(BIN)
+
+bench-report: all
+	@sh scripts/bench-report.sh $(BIN)
 
 # ALL=1 solves all 1000 Begin-Hard positions instead of the first 50.
 bench-solver: all

@@ -18,7 +18,9 @@
 #                              player, onemove, bench
 #   3 learn    src/learn       the weights file and Connect-4's training
 #   3 referee  src/referee     runner, match, tournament, analyze, options,
-#                              cluster (Slurm and GNU parallel)
+#                              cluster (Slurm and GNU parallel), the reports
+#                              (report_html: the HTML page, its style and
+#                              script in report_html_page.c)
 #   4 cli      src/cli         the binaries' mains
 #
 # Units: a header and the .c files that implement it ("one prefix = one
@@ -46,6 +48,7 @@ UNITS='
 ^src/games/nim/nimhelp\.c$                                include/nim.h
 ^src/games/checkers/[a-z]+\.c$                            include/arena/checkers.h
 ^src/referee/options\.c$                                  include/arena/refopts.h
+^src/referee/report_html_page\.c$                         include/arena/report_html.h
 '
 
 # Headers with no .c (macros and inline functions only), and their module.

@@ -3,8 +3,8 @@
 # settings of the built-in engine (random, alpha-beta depths 1, 3, 5, 7),
 # every pair twice per round with colours swapped on a shared random
 # opening, as many games at once as there are cores. Prints each result and
-# the standings; writes the journal, the reports and verify's verdict under
-# results/demo/.
+# the standings; writes the journal, the reports (report.html: the page to
+# open in a browser) and verify's verdict under results/demo/.
 set -eu
 BIN=${1:-bin}
 E=$(cd "$BIN" && pwd)/engine
@@ -27,5 +27,7 @@ echo "Max-Connect4 round robin: random, depth 1, 3, 5, 7; 4 rounds; concurrency 
 for table in standings pairs cpu forfeits; do
     "$BIN/referee" report "$OUT/journal.jsonl" --format csv --table $table > "$OUT/$table.csv"
 done
+"$BIN/referee" report "$OUT/journal.jsonl" --format html > "$OUT/report.html"
 "$BIN/referee" verify "$OUT/journal.jsonl" | tee "$OUT/verify.txt"
 echo "Journal and reports: $OUT/"
+echo "The tournament to look at (open it in a browser): $OUT/report.html"

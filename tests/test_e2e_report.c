@@ -230,8 +230,8 @@ Test(e2e_report, csv_tables_read_back_field_for_field)
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "report", "log.json", "--table", "pairs", NULL);
     cr_assert_eq(r.status, EXIT_BAD);
-    cr_assert_str_eq(r.err, "referee: report: --table is for --format csv (text and json show "
-                            "every table)\nTry 'referee --help' for more information.\n");
+    cr_assert_str_eq(r.err, "referee: report: --table is for --format csv (text, json and html "
+                            "show every table)\nTry 'referee --help' for more information.\n");
     e2e_run_free(&r);
     free(log);
     e2e_rmdir(dir);

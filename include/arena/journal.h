@@ -36,7 +36,9 @@ typedef int (*journal_fn)(void *ctx, const struct cJSON *rec, int is_header, int
 
 /* Calls fn for the header, then for each game record of a journal or a
  * match log (detected by its schema). Reads under a shared flock, so it
- * waits while a referee appends to the journal (journal_open). Returns 0,
+ * waits while a referee appends to the journal (journal_open). A journal
+ * is read a line at a time (memory does not grow with it); a match log,
+ * or a file that is not a journal, whole. Returns 0,
  * fn's value, or -1 with e filled (e->line/col at bad JSON; line 0 when the
  * file cannot be read). */
 int journal_scan(const char *path, journal_fn fn, void *ctx, struct err *e);

@@ -1,8 +1,9 @@
 /*
  * report.h - `referee report`: a journal's or match log's tally (tally.h)
- * printed as text, JSON or CSV. Each format has its renderer of its own
- * (report_text.h, report_json.h, report_csv.h); this module reads the file
- * and picks one.
+ * printed as text, JSON, CSV or an HTML page. Each format has its renderer
+ * of its own (report_text.h, report_json.h, report_csv.h, report_html.h);
+ * this module reads the file and picks one. Only the HTML page shows the
+ * games themselves, so it keeps them while the file is read.
  */
 #ifndef ARENA_REPORT_H
 #define ARENA_REPORT_H
@@ -12,9 +13,10 @@
 #include "arena/report_csv.h"
 #include "arena/tally.h"
 
-enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
-/* Prints the report of t in format f (sorts t's samples in place): text
- * and JSON hold every table, CSV the one table (report_csv.h). */
+enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_HTML };
+/* Prints the report of t in format f (sorts t's samples in place): text,
+ * JSON and HTML hold every table, CSV the one table (report_csv.h); an HTML
+ * page printed from a tally alone has no games. */
 void report_print(struct tally *t, enum report_format f, enum report_csv_table table,
                   FILE *out);
 

@@ -34,7 +34,7 @@
 static const char usage_text[] =
     "Usage: %1$s match --game G --engine SPEC --engine SPEC [OPTIONS]\n"
     "       %1$s tournament (--config FILE.json | --game G --engine SPEC ...) [OPTIONS]\n"
-    "       %1$s report JOURNAL|LOG [--format text|json|csv [--table T]]\n"
+    "       %1$s report JOURNAL|LOG [--format text|json|html|csv [--table T]]\n"
     "       %1$s verify JOURNAL|LOG\n"
     "       %1$s analyze JOURNAL|LOG [--budget-ms N] [--max-empty N] [--json FILE]\n"
     "       %1$s merge OUT JOURNAL...\n"
@@ -103,7 +103,8 @@ static const char usage_text[] =
     "                       its journal) and a new merge job\n"
     "Status: each shard's games played and to play, from its journal.\n"
     "Report:\n"
-    "  --format F           text (default), json or csv (RFC 4180, one table)\n"
+    "  --format F           text (default), json, html (one self-contained page) or\n"
+    "                       csv (RFC 4180, one table)\n"
     "  --table T            csv: standings (default), pairs, cpu or forfeits\n"
     "Analyze (and --analyze): the outcome with perfect play (win, draw, loss)\n"
     "before and after every engine move; a move that makes it worse for the mover\n"
@@ -515,8 +516,8 @@ static int cmd_file(const char *prog, enum ref_command command, int argc, char *
     if (rc)
         return rc;
     if (s.report_table_given && s.report_format != REPORT_CSV)
-        return cli_usage(prog, "report: --table is for --format csv (text and json show every "
-                         "table)");
+        return cli_usage(prog, "report: --table is for --format csv (text, json and html show "
+                         "every table)");
     const char *path = argv[optind];
     struct err e;
     say_if_written(prog, argv + optind, 1);

@@ -58,6 +58,39 @@ static const char *unfaithful(const cJSON *item, char *why, size_t cap)
     return NULL;
 }
 
+/* One line of a journal (len bytes at line, its newline replaced by a
+ * NUL), line lineno + 1: parsed, checked and given to fn. */
+static int scan_line(char *line, size_t len, int lineno, journal_fn fn, void *ctx,
+                     struct err *e)
+{
+    char why[ERR_MSG_MAX];
+    /* A NUL would end the record early and hide what follows it. */
+    const char *nul = memchr(line, '\0', len);
+    if (nul)
+        return err_set(e, lineno + 1, (int)(nul - line) + 1, "NUL byte in a text file");
+    line[len] = '\0';
+    const char *bad = NULL;
+    cJSON *rec = cJSON_ParseWithOpts(line, &bad, 1);
+    if (!rec || !cJSON_IsObject(rec)) {
+        cJSON_Delete(rec);
+        return err_set(e, lineno + 1, bad && rec == NULL ? (int)(bad - line) + 1 : 1,
+                       "not a JSON object");
+    }
+    if (unfaithful(rec, why, sizeof why)) {
+        cJSON_Delete(rec);
+        return err_set(e, lineno + 1, 1, "not a record as the referee writes it: %s", why);
+    }
+    int rc = fn(ctx, rec, lineno == 0, lineno + 1, e);
+    cJSON_Delete(rec);
+    return rc;
+}
+
+/* A header cut short is no journal yet: nothing to report or resume. */
+static int no_header(struct err *e)
+{
+    return err_set(e, 1, 1, "the journal has no complete header line");
+}
+
 /* Scans text (NUL-terminated, modified in place). *complete: bytes of whole
  * lines (a journal's valid prefix). */
 static int scan_text(char *text, size_t len, journal_fn fn, void *ctx, size_t *complete,
@@ -103,31 +136,11 @@ static int scan_text(char *text, size_t len, journal_fn fn, void *ctx, size_t *c
         char *nl = memchr(p, '\n', (size_t)(text + len - p));
         if (!nl)
             break;   /* cut short by a crash: not a game */
-        /* A NUL would end the record early and hide what follows it. */
-        const char *nul = memchr(p, '\0', (size_t)(nl - p));
-        if (nul)
-            return err_set(e, lineno + 1, (int)(nul - p) + 1, "NUL byte in a text file");
-        *nl = '\0';
-        const char *bad = NULL;
-        cJSON *rec = cJSON_ParseWithOpts(p, &bad, 1);
-        if (!rec || !cJSON_IsObject(rec)) {
-            cJSON_Delete(rec);
-            return err_set(e, lineno + 1, bad && rec == NULL ? (int)(bad - p) + 1 : 1,
-                           "not a JSON object");
-        }
-        if (unfaithful(rec, why, sizeof why)) {
-            cJSON_Delete(rec);
-            return err_set(e, lineno + 1, 1, "not a record as the referee writes it: %s", why);
-        }
-        rc = fn(ctx, rec, lineno == 0, lineno + 1, e);
-        cJSON_Delete(rec);
+        rc = scan_line(p, (size_t)(nl - p), lineno, fn, ctx, e);
         p = nl + 1;
         *complete = (size_t)(p - text);
     }
-    /* A header cut short is no journal yet: nothing to report or resume. */
-    if (!rc && lineno == 0)
-        return err_set(e, 1, 1, "the journal has no complete header line");
-    return rc;
+    return !rc && lineno == 0 ? no_header(e) : rc;
 }
 
 int journal_scan_text(char *text, size_t len, journal_fn fn, void *ctx, struct err *e)
@@ -184,6 +197,37 @@ long journal_writer(const char *path)
     return pid;
 }
 
+/* 1 when line (a whole first line, newline included) is a journal's
+ * header: then scan_text would read the file line by line. */
+static int journal_header_line(char *line, size_t len)
+{
+    if (len == 0 || line[len - 1] != '\n' || memchr(line, '\0', len))
+        return 0;
+    line[len - 1] = '\0';
+    cJSON *h = cJSON_ParseWithOpts(line, NULL, 1);
+    int yes = cJSON_IsObject(h) && strcmp(schema_of(h), JOURNAL_SCHEMA) == 0;
+    cJSON_Delete(h);
+    line[len - 1] = '\n';
+    return yes;
+}
+
+/* Reads a journal from f line by line, as scan_text would from the whole
+ * file (the same lines, errors and cut-short last line), holding one line
+ * in memory at a time. */
+static int scan_stream(FILE *f, journal_fn fn, void *ctx, struct err *e)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int rc = 0, lineno = 0;
+    while (!rc && (n = getline(&line, &cap, f)) > 0 && line[n - 1] == '\n')
+        rc = scan_line(line, (size_t)n - 1, lineno++, fn, ctx, e);
+    if (!rc && ferror(f))
+        rc = err_set(e, 0, 0, "cannot read: %s", strerror(errno));
+    free(line);
+    return !rc && lineno == 0 ? no_header(e) : rc;
+}
+
 int journal_peek(const char *path, journal_fn fn, void *ctx, struct err *e)
 {
     char *text;
@@ -202,9 +246,35 @@ int journal_scan(const char *path, journal_fn fn, void *ctx, struct err *e)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     while (fd >= 0 && flock(fd, LOCK_SH) != 0 && errno == EINTR)
         ;
-    int rc = journal_peek(path, fn, ctx, e);
-    if (fd >= 0)
+    /* A journal is read a line at a time, so that a report of a long
+     * tournament does not hold the whole file; a match log (one JSON
+     * document), anything that is not a journal and a file over the cap
+     * are read whole, where scan_text says what is wrong with them. */
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    struct stat st;
+    char *first = NULL;
+    size_t cap = 0;
+    ssize_t n = f ? getline(&first, &cap, f) : -1;
+    if (n > 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= JOURNAL_CAP &&
+        journal_header_line(first, (size_t)n)) {
+        free(first);
+        rewind(f);
+        int rc = scan_stream(f, fn, ctx, e);
+        fclose(f);
+        return rc;
+    }
+    free(first);
+    char *text;
+    size_t len;
+    int rc = tf_read(path, JOURNAL_CAP, &text, &len, e);
+    if (f)   /* the lock is let go once the file is read */
+        fclose(f);
+    else if (fd >= 0)
         close(fd);
+    if (rc != 0)
+        return -1;
+    rc = journal_scan_text(text, len, fn, ctx, e);
+    free(text);
     return rc;
 }
 

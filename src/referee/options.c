@@ -344,8 +344,11 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
                 s->report_format = REPORT_JSON;
             else if (strcmp(val, "csv") == 0)
                 s->report_format = REPORT_CSV;
+            else if (strcmp(val, "html") == 0)
+                s->report_format = REPORT_HTML;
             else
-                return snprintf(msg, cap, "format must be text, json or csv, got '%s'", val), -1;
+                return snprintf(msg, cap, "format must be text, json, csv or html, got '%s'",
+                                val), -1;
         } else if (strcmp(val, "round-robin") == 0) {
             s->t.format = SCHEDULE_ROUND_ROBIN;
         } else if (strcmp(val, "gauntlet") == 0) {

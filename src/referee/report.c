@@ -1,6 +1,7 @@
 /*
  * report.c - `referee report`: reads a journal or match log into a tally
- * and prints it with the renderer of the format asked for (report.h).
+ * (and, for HTML, its games into report_html's sections) and prints it
+ * with the renderer of the format asked for (report.h).
  */
 #include <cjson/cJSON.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "arena/record.h"
 #include "arena/report.h"
 #include "arena/report_csv.h"
+#include "arena/report_html.h"
 #include "arena/report_json.h"
 #include "arena/report_text.h"
 
@@ -24,11 +26,21 @@ void report_print(struct tally *t, enum report_format f, enum report_csv_table t
     case REPORT_CSV:
         report_csv(t, table, out);
         break;
+    case REPORT_HTML:
+        report_html(t, NULL, out);
+        break;
     }
 }
 
-static int report_header(struct tally *t, const cJSON *json, struct err *e)
+/* What a scan fills: the tally, and the HTML page's games when asked. */
+struct report_scan {
+    struct tally t;
+    struct report_html *html;   /* NULL: no games kept */
+};
+
+static int report_header(struct report_scan *s, const cJSON *json, struct err *e)
 {
+    struct tally *t = &s->t;
     struct rec_header h;
     if (rec_header_decode(json, &h, e) != 0)
         return -1;
@@ -41,18 +53,21 @@ static int report_header(struct tally *t, const cJSON *json, struct err *e)
      * but a crosstable of two engines says no more than their pair line. */
     const cJSON *format = cJSON_GetObjectItemCaseSensitive(json, "format");
     t->round_robin = !cJSON_IsString(format) || strcmp(format->valuestring, "round-robin") == 0;
-    return 0;
+    return s->html ? report_html_start(s->html, h.game, e) : 0;
 }
 
 static int report_add(void *ctx, const cJSON *json, int is_header, int line, struct err *e)
 {
-    struct tally *t = ctx;
+    struct report_scan *s = ctx;
     int rc;
     if (is_header) {
-        rc = report_header(t, json, e);
+        rc = report_header(s, json, e);
     } else {
         struct game_record rec;
-        rc = rec_decode(json, &rec, e) || tally_add(t, &rec, e) ? -1 : 0;
+        rc = rec_decode(json, &rec, e) || tally_add(&s->t, &rec, e) ||
+                     (s->html && report_html_add(s->html, &rec, e))
+                 ? -1
+                 : 0;
         rec_free(&rec);
     }
     if (rc && line && !e->line)
@@ -63,11 +78,17 @@ static int report_add(void *ctx, const cJSON *json, int is_header, int line, str
 int report_file(const char *path, enum report_format f, enum report_csv_table table, FILE *out,
                 struct err *e)
 {
-    struct tally t;
-    memset(&t, 0, sizeof t);
-    int rc = journal_scan(path, report_add, &t, e) ? -1 : 0;
-    if (!rc)
-        report_print(&t, f, table, out);
-    tally_free(&t);
+    struct report_html html;
+    struct report_scan s;
+    memset(&s, 0, sizeof s);
+    memset(&html, 0, sizeof html);
+    s.html = f == REPORT_HTML ? &html : NULL;
+    int rc = journal_scan(path, report_add, &s, e) ? -1 : 0;
+    if (!rc && s.html)
+        report_html(&s.t, s.html, out);
+    else if (!rc)
+        report_print(&s.t, f, table, out);
+    report_html_free(&html);
+    tally_free(&s.t);
     return rc;
 }

@@ -130,6 +130,7 @@ static void print_reports(struct scan *s)
         { REPORT_TEXT, REPORT_CSV_STANDINGS }, { REPORT_JSON, REPORT_CSV_STANDINGS },
         { REPORT_CSV, REPORT_CSV_STANDINGS }, { REPORT_CSV, REPORT_CSV_PAIRS },
         { REPORT_CSV, REPORT_CSV_CPU }, { REPORT_CSV, REPORT_CSV_FORFEITS },
+        { REPORT_HTML, REPORT_CSV_STANDINGS },
     };
     for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
         struct fuzz_out out;

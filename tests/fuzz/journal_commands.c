@@ -127,6 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const struct { enum report_format format; enum report_csv_table table; } reports[] = {
         { REPORT_TEXT, REPORT_CSV_STANDINGS }, { REPORT_JSON, REPORT_CSV_STANDINGS },
         { REPORT_CSV, REPORT_CSV_PAIRS },
+        { REPORT_HTML, REPORT_CSV_STANDINGS },
     };
     for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
         struct fuzz_out out;
