@@ -25,6 +25,8 @@
 #   make uninstall  the same PREFIX and DESTDIR: removes all of it
 #   make test-install  installs into temporary folders, runs the installed
 #                   commands from elsewhere, checks the man pages, uninstalls
+#   make test-cluster  referee slurm against a single-node Slurm it starts
+#                   (and stops), and through GNU parallel (docs/cluster.md)
 #
 # cJSON and Criterion come from the distribution via pkg-config; when
 # pkg-config cannot find them, scripts/install-deps.sh installs them.
@@ -121,7 +123,7 @@ E2E_BIN  := $(BUILD)/tests/e2e
 
 
 .PHONY: all deps test check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-solver bench-learn clean install \
-        uninstall test-install
+        uninstall test-install test-cluster
 
 all: $(BINARIES) $(ARENA_LINKS)
 
@@ -280,6 +282,13 @@ uninstall:
 test-install: all
 	@command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1 || sh scripts/install-deps.sh
 	MAKE="$(MAKE)" sh scripts/test-install.sh
+
+# A single-node Slurm (munged, slurmctld, slurmd) started in a temporary
+# folder, `referee slurm` against it, GNU parallel, then every daemon
+# stopped (scripts/test-cluster.sh). Installs nothing: install-deps.sh does.
+# CI runs it after `make test`.
+test-cluster: all
+	ARENA_BIN=$(BIN) sh scripts/test-cluster.sh
 
 clean:
 	rm -rf build bin

@@ -19,9 +19,9 @@
 #                              arena.bench/1 document of both benches)
 #   3 learn    src/learn       the weights file and Connect-4's training
 #   3 referee  src/referee     runner, match, tournament, analyze, refbench,
-#                              options, the reports (report_html: the HTML
-#                              page, its style and script in
-#                              report_html_page.c)
+#                              options, cluster (Slurm and GNU parallel), the
+#                              reports (report_html: the HTML page, its style
+#                              and script in report_html_page.c)
 #   4 cli      src/cli         the binaries' mains
 #
 # Units: a header and the .c files that implement it ("one prefix = one

@@ -11,6 +11,9 @@
 #                          tests' Java engine, compiled by its jdk.compiler
 #                          module), man and
 #                          groff (make test-install checks the man pages),
+#                          Slurm's daemons and client, munge and GNU
+#                          parallel (make test-cluster starts a
+#                          single-node Slurm),
 #                          chromium (make test-browser opens the HTML report
 #                          in it, headless)
 #   install-deps.sh fuzz   also clang and its libFuzzer runtime (make fuzz and
@@ -18,7 +21,7 @@
 #                          fuzzer)
 set -eu
 
-PACKAGES="pkg-config libcjson-dev libcriterion-dev gnuplot-nox jq libxml2-utils valgrind python3 default-jre-headless man-db groff-base chromium"
+PACKAGES="pkg-config libcjson-dev libcriterion-dev gnuplot-nox jq libxml2-utils valgrind python3 default-jre-headless man-db groff-base chromium slurmctld slurmd slurm-client munge parallel"
 if [ "${1:-}" = fuzz ]; then
     PACKAGES="$PACKAGES clang"
     # libFuzzer's runtime has its own package from LLVM 14 on (a Recommends

@@ -194,7 +194,7 @@ ParameterizedTestParameters(e2e_referee, usage_error)
           "referee: --engine 'a 'b': column 3: unterminated ' quote\n" },
         { { "play", "", "", "" },
           "referee: unknown command 'play' (match, tournament, report, verify, merge, "
-          "analyze, bench)\n" },
+          "analyze, bench, slurm, status)\n" },
         { { "match", "--games", "0", "" }, "referee: --games must be a number from 1 to 1000000, got '0'\n" },
         { { "tournament", "--concurrency", "x", "" },
           "referee: --concurrency must be a number from 1 to 256, got 'x'\n" },

@@ -437,6 +437,27 @@ Test(referee, verify_indices_are_whole_numbers_in_range, .timeout = 20)
     cr_assert_str_eq(e.msg, "game 3 is recorded twice");
 }
 
+/* schedule_shard_games counts what schedule_in_shard picks, for totals
+ * below, at and above the shard count. */
+Test(referee, shard_games_count_the_games_of_each_shard)
+{
+    for (long total = 0; total <= 13; total++)
+        for (int n = 1; n <= 5; n++) {
+            long sum = 0;
+            for (int k = 1; k <= n; k++) {
+                struct schedule c = { .nengines = 2, .rounds = 1, .shard_k = k, .shard_n = n };
+                long want = 0;
+                for (long i = 1; i <= total; i++)
+                    want += schedule_in_shard(&c, i);
+                long got = schedule_shard_games(total, k, n);
+                cr_assert_eq(got, want, "%ld games, shard %d/%d: %ld, want %ld", total, k, n,
+                             got, want);
+                sum += got;
+            }
+            cr_assert_eq(sum, total, "%ld games in %d shards add up to %ld", total, n, sum);
+        }
+}
+
 /* ---- forfeit reasons (rules.h) and who forfeited everything (tally.h) -- */
 
 /* The board reader's own message is the reason's detail. */

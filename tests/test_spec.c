@@ -348,3 +348,28 @@ Test(spec, does_not_hash_a_device, .timeout = 10)
     cr_assert_eq(sha256_file("/dev/zero", hex, &e), -1);
     cr_assert_str_eq(e.msg, "not a regular file");
 }
+
+/* spec_quote's text splits back into the word, and is bare when it can be. */
+Test(spec, quoted_words_split_back_whole)
+{
+    static const char *const words[] = { "/usr/bin/engine", "{in}", "--depth=3", "two words",
+                                         "it's", "", "a\"b\\c", "$HOME", "x,y" };
+    static const char *const quoted[] = { "/usr/bin/engine", "{in}", "--depth=3", "'two words'",
+                                          "'it'\\''s'", "''", "'a\"b\\c'", "'$HOME'", "'x,y'" };
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+        char buf[128], spec[160];
+        long n = spec_quote(words[i], buf, sizeof buf, 0);
+        cr_assert_str_eq(buf, quoted[i], "word '%s'", words[i]);
+        cr_assert_eq(n, (long)strlen(quoted[i]));
+        snprintf(spec, sizeof spec, "cmd=/bin/true %s", buf);
+        struct spec eng;
+        memset(&eng, 0, sizeof eng);
+        struct err e;
+        cr_assert_eq(spec_parse(spec, &eng, &e), 0, "%s: %s", spec, e.msg);
+        cr_assert_eq(eng.argc >= 2, 1);
+        cr_assert_str_eq(eng.argv[1], words[i], "'%s' split into '%s'", buf, eng.argv[1]);
+        spec_free(&eng);
+    }
+    char small[8];
+    cr_assert_eq(spec_quote("two words", small, sizeof small, 0), -1);
+}

@@ -42,6 +42,10 @@ typedef int (*journal_fn)(void *ctx, const struct cJSON *rec, int is_header, int
  * fn's value, or -1 with e filled (e->line/col at bad JSON; line 0 when the
  * file cannot be read). */
 int journal_scan(const char *path, journal_fn fn, void *ctx, struct err *e);
+/* journal_scan without waiting for a referee appending to path: what is
+ * there now (whole lines only, as journal.c writes them), for a progress
+ * display. */
+int journal_peek(const char *path, journal_fn fn, void *ctx, struct err *e);
 /* The pid of the referee appending to path now (journal_scan would wait
  * for it), -1 when one does whose pid cannot be told, 0 when none does. */
 long journal_writer(const char *path);

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include "arena/analyze.h"
 #include "arena/refbench.h"
+#include "arena/cluster.h"
 #include "arena/report.h"
 #include "arena/sandbox.h"
 #include "arena/tournament.h"
@@ -35,6 +36,8 @@ enum ref_command {
     REF_CMD_MERGE,
     REF_CMD_ANALYZE,
     REF_CMD_BENCH,
+    REF_CMD_SLURM,     /* a tournament's options and cluster.h's */
+    REF_CMD_STATUS,
 };
 
 /* Option ids (getopt_long's val). */
@@ -47,7 +50,9 @@ enum ref_opt_id {
     REF_OPT_SANDBOX, REF_OPT_SANDBOX_RO, REF_OPT_TABLE,
     /* referee bench's own */
     REF_OPT_DEPTHS, REF_OPT_POSITIONS, REF_OPT_RANDOM_POSITIONS, REF_OPT_BENCH_PLIES,
-    REF_OPT_REPEAT, REF_OPT_BENCH_BUDGET
+    REF_OPT_REPEAT, REF_OPT_BENCH_BUDGET,
+    REF_OPT_SHARDS, REF_OPT_PARTITION, REF_OPT_TIME, REF_OPT_CPUS, REF_OPT_SBATCH_ARG,
+    REF_OPT_OUT, REF_OPT_DRY_RUN, REF_OPT_PARALLEL, REF_OPT_SSHLOGIN
 };
 
 #define REF_CONFIG_CAP (1 << 20)  /* bytes of a config file */
@@ -71,6 +76,7 @@ struct ref_settings {
                                  * --random-positions, --repeat, --budget-ms;
                                  * --positions goes to openings, --plies to
                                  * the rules' random_plies, --json to json */
+    struct cluster_opts cluster;  /* slurm's own options */
 };
 
 /* The defaults of command. */
@@ -96,5 +102,14 @@ int ref_config_parse(struct ref_settings *s, const char *text, size_t len, struc
 /* Reads path (at most REF_CONFIG_CAP bytes) and applies it; 0, or -1 with e
  * (line 0 when the file cannot be read). */
 int ref_config_read(struct ref_settings *s, const char *path, struct err *e);
+
+/* The config file of s's tournament once its engines are resolved
+ * (spec_resolve_all): every rule of play, the format and rounds, each engine
+ * in full ({"name", "cmd", "dir", "stderr", "depth"}, --each folded in) and
+ * every path absolute, so that reading it anywhere gives the same journal
+ * header. Not in it: journal, resume, shard, concurrency, sprt (the
+ * caller's). A new cJSON object (the caller deletes it), or NULL when out
+ * of memory or a path cannot be made absolute. */
+struct cJSON *ref_config_json(const struct ref_settings *s);
 
 #endif

@@ -33,6 +33,8 @@ struct schedule_game {
 long schedule_games(const struct schedule *c);
 /* Game index (1..schedule_games) of the schedule. */
 void schedule_game_at(const struct schedule *c, long index, struct schedule_game *g);
+/* Games of shard k of n (1 <= k <= n) in a schedule of total games. */
+long schedule_shard_games(long total, int k, int n);
 /* 1 when game index belongs to c's shard. */
 int schedule_in_shard(const struct schedule *c, long index);
 

@@ -123,6 +123,13 @@ int spec_parse(const char *text, struct spec *eng, struct err *e);
 /* Frees what eng holds (its keys included); eng may be zeroed or resolved. */
 void spec_free(struct spec *eng);
 
+/* Appends word to buf (cap bytes, NUL-terminated, holding len bytes) as
+ * COMMAND text that splits back into exactly that word, for spec.h's
+ * splitting and for sh alike: as it is when made of letters, digits and
+ * "+-./:=@_{}", else in single quotes ('\'' for a quote). Returns the new
+ * length, or -1 when it does not fit (buf then unchanged). */
+long spec_quote(const char *word, char *buf, size_t cap, size_t len);
+
 /* The JSON of an engine in a log's header: {"name", "cmd": [words], "dir",
  * "depth" (when its own), "sha256": HEX|null, "files": [{"path", "sha256"}]
  * (when a word names a file)} (a new cJSON object; the caller deletes it). */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "arena/analyze.h"
 #include "arena/cli.h"
+#include "arena/cluster.h"
 #include "arena/limits.h"
 #include "arena/refopts.h"
 #include "arena/rules.h"
@@ -41,6 +42,9 @@ static const char usage_text[] =
     "       %1$s bench --game G --engine SPEC... --depths A-B\n"
     "             (--positions FILE | --random-positions N [--plies P] [--seed S])\n"
     "             [--repeat R] [--budget-ms MS] [--json FILE]\n"
+    "       %1$s slurm TOURNAMENT-OPTIONS --shards N --out DIR [SLURM-OPTIONS]\n"
+    "       %1$s slurm --resume DIR [--dry-run]\n"
+    "       %1$s status DIR\n"
     "\n"
     "Plays games between engines through board files: for every move the\n"
     "referee writes the position to a private folder, runs the engine (no shell,\n"
@@ -90,6 +94,18 @@ static const char usage_text[] =
     "  --sprt elo0=A,elo1=B,alpha=X,beta=Y[,model=M]   stop a 2-engine run when decided;\n"
     "                       M: normalized (default) or logistic Elo, on game pairs\n"
     "  --shard K/N          play every N-th game from game K (merge them after)\n"
+    "Slurm (the tournament in N shards: a job array, then a merge job; see\n"
+    "docs/cluster.md). DIR must be on a file system every node shares:\n"
+    "  --shards N           shards, each its own array task and journal DIR/shard-K.jsonl\n"
+    "  --out DIR            where the config, job scripts, journals and reports go\n"
+    "  --cpus-per-shard C   CPUs per task, and games at once in a shard (default 1)\n"
+    "  --partition P        --time T    --sbatch-arg ARG (repeat): passed to sbatch\n"
+    "  --dry-run            write DIR and print the sbatch commands, submit nothing\n"
+    "  --parallel           run the shards with GNU parallel instead (and\n"
+    "  --sshlogin S         on these machines, repeat), then merge\n"
+    "  --resume DIR         run again exactly the shards not finished (each resumes\n"
+    "                       its journal) and a new merge job\n"
+    "Status: each shard's games played and to play, from its journal.\n"
     "Report:\n"
     "  --format F           text (default), json, html (one self-contained page) or\n"
     "                       csv (RFC 4180, one table)\n"
@@ -118,11 +134,14 @@ static const char usage_text[] =
     "  --sandbox-ro as for a match)\n"
     "--version prints the version.\n";
 
+#define COMMANDS "match, tournament, report, verify, merge, analyze, bench, slurm, status"
+
 static const char *const command_names[] = {
     [REF_CMD_MATCH] = "match",   [REF_CMD_TOURNAMENT] = "tournament",
     [REF_CMD_REPORT] = "report", [REF_CMD_VERIFY] = "verify",
     [REF_CMD_MERGE] = "merge",   [REF_CMD_ANALYZE] = "analyze",
     [REF_CMD_BENCH] = "bench",
+    [REF_CMD_SLURM] = "slurm",   [REF_CMD_STATUS] = "status",
 };
 
 /* Reads a tournament's --config files (in any spelling getopt_long takes)
@@ -130,8 +149,8 @@ static const char *const command_names[] = {
  * them; 0, -1 after --help or --version (printed), or EXIT_BAD_INPUT. */
 static int read_config(const char *prog, struct ref_settings *s, int argc, char **argv)
 {
-    struct cli_parse p = { .prog = prog, .cmd = "tournament",
-                           .opts = ref_options(REF_CMD_TOURNAMENT), .help = usage_text,
+    struct cli_parse p = { .prog = prog, .cmd = command_names[s->command],
+                           .opts = ref_options(s->command), .help = usage_text,
                            .argc = argc, .argv = argv };
     int c;
     while ((c = cli_next(&p)) != -1) {
@@ -151,7 +170,8 @@ static int read_config(const char *prog, struct ref_settings *s, int argc, char 
  * left at argv[optind..]. */
 static int parse(const char *prog, struct ref_settings *s, int argc, char **argv)
 {
-    int rc = s->command == REF_CMD_TOURNAMENT ? read_config(prog, s, argc, argv) : 0;
+    int rc = s->command == REF_CMD_TOURNAMENT || s->command == REF_CMD_SLURM
+                 ? read_config(prog, s, argc, argv) : 0;
     if (rc)
         return rc;
     struct cli_parse p = { .prog = prog, .cmd = command_names[s->command],
@@ -345,6 +365,26 @@ static int cmd_match(const char *prog, int argc, char **argv)
     return rc;
 }
 
+/* What tournament and slurm check of a tournament's options, before and
+ * after the engines are resolved; 0 or EXIT_BAD_INPUT (printed). */
+static int check_tournament(const char *prog, struct ref_settings *s, const char *cmd)
+{
+    int rc = 0;
+    if (!s->t.rules.game)
+        rc = cli_usage(prog, "%s: --game is required", cmd);
+    if (!rc && s->t.nengines < 2)
+        rc = cli_usage(prog, "%s: give at least two engines, got %d", cmd, s->t.nengines);
+    if (!rc && s->t.sprt.on && s->t.nengines != 2)
+        rc = cli_usage(prog, "%s: --sprt needs exactly two engines", cmd);
+    if (!rc && s->t.resume && !s->journal[0])
+        rc = cli_usage(prog, "%s: --resume needs --journal", cmd);
+    if (!rc)
+        rc = finish_rules(prog, s, cmd);
+    if (!rc)
+        rc = preflight(prog, s);
+    return rc;
+}
+
 static int cmd_tournament(const char *prog, int argc, char **argv)
 {
     struct ref_settings s;
@@ -356,18 +396,8 @@ static int cmd_tournament(const char *prog, int argc, char **argv)
     }
     if (!rc && optind < argc)
         rc = cli_usage(prog, "tournament: unexpected argument '%s'", argv[optind]);
-    if (!rc && !s.t.rules.game)
-        rc = cli_usage(prog, "tournament: --game is required");
-    if (!rc && s.t.nengines < 2)
-        rc = cli_usage(prog, "tournament: give at least two engines, got %d", s.t.nengines);
-    if (!rc && s.t.sprt.on && s.t.nengines != 2)
-        rc = cli_usage(prog, "tournament: --sprt needs exactly two engines");
-    if (!rc && s.t.resume && !s.journal[0])
-        rc = cli_usage(prog, "tournament: --resume needs --journal");
     if (!rc)
-        rc = finish_rules(prog, &s, "tournament");
-    if (!rc)
-        rc = preflight(prog, &s);
+        rc = check_tournament(prog, &s, "tournament");
     if (!rc) {
         s.t.journal = s.journal[0] ? s.journal : NULL;
         s.t.progress = isatty(STDERR_FILENO);
@@ -384,6 +414,112 @@ static int cmd_tournament(const char *prog, int argc, char **argv)
     }
     ref_settings_free(&s);
     return rc;
+}
+
+/* slurm's options that a shard sets itself, or that shards cannot split;
+ * 0 or EXIT_BAD_INPUT (printed). */
+static int check_slurm(const char *prog, const struct ref_settings *s)
+{
+    const struct cluster_opts *o = &s->cluster;
+    if (s->journal[0] || s->t.shard_n > 1 || s->t.concurrency > 1)
+        return cli_usage(prog, "slurm: --journal, --shard and --concurrency are the shards' own "
+                         "(DIR/shard-K.jsonl, K/N, --cpus-per-shard)");
+    if (s->t.sprt.on)
+        return cli_usage(prog, "slurm: --sprt stops on the games of one process; shards cannot "
+                         "share it");
+    if (!o->shards)
+        return cli_usage(prog, "slurm: --shards is required");
+    if (!o->out[0])
+        return cli_usage(prog, "slurm: --out DIR is required");
+    if (o->nssh && !o->parallel)
+        return cli_usage(prog, "slurm: --sshlogin belongs to --parallel");
+    return 0;
+}
+
+/* The referee binary's absolute path, for the job scripts; 0 or -1. */
+static int own_path(char *buf, size_t cap)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
+    if (n <= 0 || (size_t)n == cap - 1)
+        return -1;
+    buf[n] = '\0';
+    return 0;
+}
+
+/* referee slurm --resume DIR [--dry-run]. */
+static int slurm_resume(const char *prog, const struct ref_settings *s, int argc, char **argv)
+{
+    if (s->t.rules.game || s->t.nengines || s->cluster.shards || s->cluster.out[0] ||
+        s->cluster.parallel || argc - optind != 1)
+        return cli_usage(prog, "slurm: --resume takes the folder alone (DIR/config holds the "
+                         "tournament): referee slurm --resume DIR [--dry-run]");
+    struct err e;
+    int rc = cluster_run(argv[optind], s->cluster.dry_run, stdout, &e);
+    if (rc < 0)
+        err_print(stderr, prog, &e);
+    return rc == CLUSTER_BAD_DIR ? EXIT_BAD_INPUT : rc ? 1 : 0;
+}
+
+static int cmd_slurm(const char *prog, int argc, char **argv)
+{
+    struct ref_settings s;
+    ref_settings_init(&s, REF_CMD_SLURM);
+    int rc = parse(prog, &s, argc, argv);
+    if (rc < 0) {
+        ref_settings_free(&s);
+        return 0;
+    }
+    if (!rc && s.t.resume) {
+        rc = slurm_resume(prog, &s, argc, argv);
+        ref_settings_free(&s);
+        return rc;
+    }
+    if (!rc && optind < argc)
+        rc = cli_usage(prog, "slurm: unexpected argument '%s'", argv[optind]);
+    if (!rc)
+        rc = check_slurm(prog, &s);
+    if (!rc)
+        rc = check_tournament(prog, &s, "slurm");
+    cJSON *config = rc ? NULL : ref_config_json(&s);
+    char self[PATH_MAX];
+    struct err e = { 0, 0, "" };
+    if (!rc && (!config || own_path(self, sizeof self) != 0))
+        rc = err_set(&e, 0, 0, "cannot write the config: a path too long, or out of memory");
+    if (!rc) {
+        struct schedule sched = tour_schedule(&s.t);
+        rc = cluster_write(&s.cluster, config, schedule_games(&sched), self, &e);
+    }
+    if (!rc) {
+        printf("%s: config, shard.sh, merge.sh, parallel.sh written\n", s.cluster.out);
+        rc = cluster_run(s.cluster.out, s.cluster.dry_run, stdout, &e);
+        if (rc < 0)
+            err_print(stderr, prog, &e);
+        rc = rc ? 1 : 0;
+    } else if (rc < 0) {
+        err_print(stderr, prog, &e);
+        rc = EXIT_BAD_INPUT;
+    }
+    cJSON_Delete(config);
+    ref_settings_free(&s);
+    return rc;
+}
+
+static int cmd_status(const char *prog, int argc, char **argv)
+{
+    struct ref_settings s;
+    ref_settings_init(&s, REF_CMD_STATUS);
+    int rc = parse(prog, &s, argc, argv);
+    if (rc < 0)
+        return 0;
+    if (!rc && argc - optind != 1)
+        rc = cli_usage(prog, "status: give the folder of a referee slurm run");
+    if (rc)
+        return rc;
+    struct err e;
+    if (cluster_status(argv[optind], stdout, &e) == 0)
+        return 0;
+    err_print(stderr, prog, &e);
+    return EXIT_BAD_INPUT;
 }
 
 /* Says so when a referee is appending to a journal the command is about
@@ -547,8 +683,7 @@ int main(int argc, char **argv)
 {
     const char *prog = cli_prog(argv[0], "referee");
     if (argc < 2)
-        return cli_usage(prog, "missing command (match, tournament, report, verify, merge, "
-                         "analyze, bench)");
+        return cli_usage(prog, "missing command (" COMMANDS ")");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
         return cli_help(usage_text, prog);
     if (strcmp(argv[1], "--version") == 0)
@@ -567,6 +702,9 @@ int main(int argc, char **argv)
         return cmd_analyze(prog, argc - 1, argv + 1);
     if (strcmp(argv[1], "bench") == 0)
         return cmd_bench(prog, argc - 1, argv + 1);
-    return cli_usage(prog, "unknown command '%s' (match, tournament, report, verify, merge, "
-                     "analyze, bench)", argv[1]);
+    if (strcmp(argv[1], "slurm") == 0)
+        return cmd_slurm(prog, argc - 1, argv + 1);
+    if (strcmp(argv[1], "status") == 0)
+        return cmd_status(prog, argc - 1, argv + 1);
+    return cli_usage(prog, "unknown command '%s' (" COMMANDS ")", argv[1]);
 }

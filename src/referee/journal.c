@@ -26,6 +26,7 @@
 #include "arena/textfile.h"
 #include "arena/journal.h"
 #include "arena/record.h"
+#include "arena/schedule.h"
 
 #define JOURNAL_CAP (1L << 30)   /* bytes of a journal or log we read */
 #define LOCKS_LINE_MAX 256       /* a line of /proc/locks */
@@ -227,6 +228,17 @@ static int scan_stream(FILE *f, journal_fn fn, void *ctx, struct err *e)
     return !rc && lineno == 0 ? no_header(e) : rc;
 }
 
+int journal_peek(const char *path, journal_fn fn, void *ctx, struct err *e)
+{
+    char *text;
+    size_t len;
+    if (tf_read(path, JOURNAL_CAP, &text, &len, e) != 0)
+        return -1;
+    int rc = journal_scan_text(text, len, fn, ctx, e);
+    free(text);
+    return rc;
+}
+
 int journal_scan(const char *path, journal_fn fn, void *ctx, struct err *e)
 {
     /* Under a shared lock: a referee appending to it holds an exclusive
@@ -399,7 +411,24 @@ struct merge_ctx {
     cJSON *header;          /* the first input's, without "shard" */
     struct merge_line *line;
     long n, cap;
+    long want;              /* games of the input being read; -1: any */
+    char shard[32];         /* its "shard" */
 };
+
+/* The games a shard journal's header says it must hold: all of its shard
+ * of the schedule, unless an SPRT may have stopped it early (-1: any). */
+static long shard_wanted(const cJSON *h, char *shard, size_t cap)
+{
+    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(h, "shard");
+    const cJSON *games = cJSON_GetObjectItemCaseSensitive(h, "games");
+    int k, n, used = 0;
+    snprintf(shard, cap, "%s", cJSON_IsString(sh) ? sh->valuestring : "?");
+    if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(h, "sprt")) || !cJSON_IsNumber(games) ||
+        sscanf(shard, "%d/%d%n", &k, &n, &used) != 2 || shard[used] || n < 1 || k < 1 ||
+        k > n || games->valuedouble < 0 || games->valuedouble > REC_INDEX_MAX)
+        return -1;
+    return schedule_shard_games((long)games->valuedouble, k, n);
+}
 
 static int merge_collect(void *vctx, const cJSON *rec, int is_header, int line, struct err *e)
 {
@@ -407,6 +436,7 @@ static int merge_collect(void *vctx, const cJSON *rec, int is_header, int line, 
     if (is_header) {
         if (strcmp(schema_of(rec), JOURNAL_SCHEMA) != 0)
             return err_set(e, 1, 1, "not a journal: only journals merge");
+        m->want = shard_wanted(rec, m->shard, sizeof m->shard);
         cJSON *h = cJSON_Duplicate(rec, 1);
         cJSON_DeleteItemFromObjectCaseSensitive(h, "shard");
         if (!m->header) {
@@ -451,8 +481,12 @@ int journal_merge(const char *out, char *const inputs[], int n, struct err *e, c
     struct merge_ctx m = { 0 };
     int rc = 0;
     for (int i = 0; i < n && !rc; i++) {
+        long before = m.n;
         *bad_path = inputs[i];
         rc = journal_scan(inputs[i], merge_collect, &m, e) ? -1 : 0;
+        if (!rc && m.want >= 0 && m.n - before < m.want)
+            rc = err_set(e, 0, 0, "shard %s is incomplete: %ld of its %ld games (finish it with "
+                         "tournament --resume)", m.shard, m.n - before, m.want);
     }
     if (!rc && m.n > 0) {
         qsort(m.line, (size_t)m.n, sizeof *m.line, by_index);

@@ -6,6 +6,7 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -50,17 +51,35 @@ static const struct option match_options[] = {
     CLI_STD_OPTIONS,
 };
 
+#define TOURNAMENT_OPTIONS                                            \
+    RULE_OPTIONS,                                                     \
+    { "config", required_argument, NULL, REF_OPT_CONFIG },            \
+    { "format", required_argument, NULL, REF_OPT_FORMAT },            \
+    { "rounds", required_argument, NULL, REF_OPT_ROUNDS },            \
+    { "concurrency", required_argument, NULL, REF_OPT_CONCURRENCY },  \
+    { "journal", required_argument, NULL, REF_OPT_JOURNAL },          \
+    { "resume", no_argument, NULL, REF_OPT_RESUME },                  \
+    { "sprt", required_argument, NULL, REF_OPT_SPRT },                \
+    { "shard", required_argument, NULL, REF_OPT_SHARD }
+
 /* Also the config file's keys. */
 static const struct option tournament_options[] = {
-    RULE_OPTIONS,
-    { "config", required_argument, NULL, REF_OPT_CONFIG },
-    { "format", required_argument, NULL, REF_OPT_FORMAT },
-    { "rounds", required_argument, NULL, REF_OPT_ROUNDS },
-    { "concurrency", required_argument, NULL, REF_OPT_CONCURRENCY },
-    { "journal", required_argument, NULL, REF_OPT_JOURNAL },
-    { "resume", no_argument, NULL, REF_OPT_RESUME },
-    { "sprt", required_argument, NULL, REF_OPT_SPRT },
-    { "shard", required_argument, NULL, REF_OPT_SHARD },
+    TOURNAMENT_OPTIONS,
+    CLI_STD_OPTIONS,
+};
+
+/* A tournament's options (validated as tournament does) and cluster.h's. */
+static const struct option slurm_options[] = {
+    TOURNAMENT_OPTIONS,
+    { "shards", required_argument, NULL, REF_OPT_SHARDS },
+    { "partition", required_argument, NULL, REF_OPT_PARTITION },
+    { "time", required_argument, NULL, REF_OPT_TIME },
+    { "cpus-per-shard", required_argument, NULL, REF_OPT_CPUS },
+    { "sbatch-arg", required_argument, NULL, REF_OPT_SBATCH_ARG },
+    { "out", required_argument, NULL, REF_OPT_OUT },
+    { "dry-run", no_argument, NULL, REF_OPT_DRY_RUN },
+    { "parallel", no_argument, NULL, REF_OPT_PARALLEL },
+    { "sshlogin", required_argument, NULL, REF_OPT_SSHLOGIN },
     CLI_STD_OPTIONS,
 };
 
@@ -113,6 +132,7 @@ void ref_settings_init(struct ref_settings *s, enum ref_command command)
     s->t.rounds = 1;
     s->t.concurrency = 1;
     s->t.shard_k = s->t.shard_n = 1;
+    s->cluster.cpus = 1;
     s->ana.budget_ms = ANA_DEFAULT_BUDGET_MS;
     s->ana.max_empty = ANA_DEFAULT_MAX_EMPTY;
     s->bench.repeat = 1;
@@ -143,8 +163,11 @@ const struct option *ref_options(enum ref_command command)
         return analyze_options;
     case REF_CMD_BENCH:
         return bench_options;
+    case REF_CMD_SLURM:
+        return slurm_options;
     case REF_CMD_VERIFY:
     case REF_CMD_MERGE:
+    case REF_CMD_STATUS:
         break;
     }
     return plain_options;
@@ -152,7 +175,7 @@ const struct option *ref_options(enum ref_command command)
 
 void ref_option_flag(int id, char *buf, size_t cap)
 {
-    static const struct option *const tables[] = { match_options, tournament_options,
+    static const struct option *const tables[] = { match_options, slurm_options,
                                                    report_options, analyze_options,
                                                    bench_options };
     snprintf(buf, cap, "--?");
@@ -194,6 +217,64 @@ static int add_engine(struct ref_settings *s, const cJSON *obj, const char *val,
             return snprintf(msg, cap, "%s: \"%.40s\": %.160s", label, key->string, e.msg), -1;
     }
     return 0;
+}
+
+/* Copies val into one of CLUSTER_MAX_ARGS strings of list (*n of them so
+ * far); 0, or -1 with msg. */
+static int add_arg(char list[][CLUSTER_ARG_MAX], int *n, const char *name, const char *val,
+                   char *msg, size_t cap)
+{
+    if (*n == CLUSTER_MAX_ARGS)
+        return snprintf(msg, cap, "%s: at most %d", name, CLUSTER_MAX_ARGS), -1;
+    if (!val[0] || strlen(val) >= CLUSTER_ARG_MAX || strpbrk(val, "\n\r"))
+        return snprintf(msg, cap, "%s must be one line of 1 to %d bytes, got '%.60s'", name,
+                        CLUSTER_ARG_MAX - 1, val), -1;
+    snprintf(list[(*n)++], CLUSTER_ARG_MAX, "%s", val);
+    return 0;
+}
+
+/* slurm's own options into o: 0 when id was one (applied), -1 with msg when
+ * its value is bad, 1 when id is not one of them. */
+static int cluster_apply(struct cluster_opts *o, int id, const char *name, const char *val,
+                         char *msg, size_t cap)
+{
+    long v;
+    msg[0] = '\0';
+    switch (id) {
+    case REF_OPT_SHARDS:
+    case REF_OPT_CPUS:
+        if (cli_int(val, 1, id == REF_OPT_SHARDS ? CLUSTER_MAX_SHARDS : TOUR_MAX_CONCURRENCY,
+                    &v) != 0)
+            return snprintf(msg, cap, "%s must be a number from 1 to %d, got '%s'", name,
+                            id == REF_OPT_SHARDS ? CLUSTER_MAX_SHARDS : TOUR_MAX_CONCURRENCY,
+                            val), -1;
+        *(id == REF_OPT_SHARDS ? &o->shards : &o->cpus) = (int)v;
+        return 0;
+    case REF_OPT_PARTITION:
+    case REF_OPT_TIME:
+        if (!val[0] || strlen(val) >= CLUSTER_ARG_MAX || val[strcspn(val, " \t\r\n")])
+            return snprintf(msg, cap, "%s must be one word of at most %d bytes, got '%.60s'",
+                            name, CLUSTER_ARG_MAX - 1, val), -1;
+        snprintf(id == REF_OPT_TIME ? o->time : o->partition, CLUSTER_ARG_MAX, "%s", val);
+        return 0;
+    case REF_OPT_SBATCH_ARG:
+        if (val[0] != '-')
+            return snprintf(msg, cap, "%s must be an sbatch option (-X or --NAME=VALUE), got "
+                            "'%.60s'", name, val), -1;
+        return add_arg(o->sbatch, &o->nsbatch, name, val, msg, cap);
+    case REF_OPT_SSHLOGIN:
+        return add_arg(o->ssh, &o->nssh, name, val, msg, cap);
+    case REF_OPT_OUT:
+        snprintf(o->out, sizeof o->out, "%s", val);
+        return 0;
+    case REF_OPT_DRY_RUN:
+        o->dry_run = 1;
+        return 0;
+    case REF_OPT_PARALLEL:
+        o->parallel = 1;
+        return 0;
+    }
+    return 1;
 }
 
 int ref_settings_apply(struct ref_settings *s, int id, const char *name, const char *val,
@@ -244,6 +325,8 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
             snprintf(paths[k].out, PATH_MAX, "%s", val);
             return 0;
         }
+    if (cluster_apply(&s->cluster, id, name, val, msg, cap) <= 0)
+        return msg[0] ? -1 : 0;
     switch (id) {
     case REF_OPT_GAME:
         if (!(s->t.rules.game = registry_find(val))) {
@@ -451,6 +534,13 @@ int ref_config_parse(struct ref_settings *s, const char *text, size_t len, struc
         } else if (cJSON_IsNumber(item)) {
             number_text(item->valuedouble, val, sizeof val);
             ref_settings_apply(s, id, item->string, val, msg, sizeof msg);
+        } else if (cJSON_IsArray(item) && id == REF_OPT_SANDBOX_RO) {
+            const cJSON *ro;   /* the one repeatable option beside engines */
+            cJSON_ArrayForEach(ro, item)
+                if (!msg[0] && !cJSON_IsString(ro))
+                    snprintf(msg, sizeof msg, "\"%s\" must be a list of paths", item->string);
+                else if (!msg[0])
+                    ref_settings_apply(s, id, item->string, ro->valuestring, msg, sizeof msg);
         } else if (cJSON_IsBool(item) && id == REF_OPT_RESUME) {
             s->t.resume = cJSON_IsTrue(item);
         } else if (cJSON_IsBool(item) && id == REF_OPT_ANALYZE) {
@@ -478,4 +568,92 @@ int ref_config_read(struct ref_settings *s, const char *path, struct err *e)
     int rc = ref_config_parse(s, text, len, e);
     free(text);
     return rc;
+}
+
+/* An engine's config object: what spec_resolve made of it, which resolves
+ * to itself again. */
+static cJSON *engine_json(const struct spec *eng)
+{
+    char cmd[RUN_MAX_ARGS * 64];
+    long len = 0;
+    cmd[0] = '\0';
+    for (int i = 0; i < eng->argc && len >= 0; i++) {
+        if (i && len + 1 < (long)sizeof cmd) {   /* else spec_quote finds no room */
+            cmd[len++] = ' ';
+            cmd[len] = '\0';
+        }
+        len = spec_quote(eng->argv[i], cmd, sizeof cmd, (size_t)len);
+    }
+    cJSON *j = cJSON_CreateObject();
+    if (len < 0 || !j)
+        return cJSON_Delete(j), NULL;
+    cJSON_AddStringToObject(j, "name", eng->name);
+    cJSON_AddStringToObject(j, "cmd", cmd);
+    cJSON_AddStringToObject(j, "dir", eng->dir);
+    if (eng->stderr_path)
+        cJSON_AddStringToObject(j, "stderr", eng->stderr_path);
+    if (eng->depth)
+        cJSON_AddNumberToObject(j, "depth", eng->depth);
+    return j;
+}
+
+/* path made absolute (symlinks resolved as far as it exists) into buf
+ * (PATH_MAX bytes); 0, or -1. */
+static int absolute(const char *path, char *buf)
+{
+    struct sbx_paths p = { 0 };
+    struct err e;
+    int rc = sbx_paths_add(&p, path, &e);
+    if (rc == 0)
+        snprintf(buf, PATH_MAX, "%s", p.path[0]);
+    sbx_paths_free(&p);
+    return rc;
+}
+
+cJSON *ref_config_json(const struct ref_settings *s)
+{
+    const struct play_rules *r = &s->t.rules;
+    cJSON *j = cJSON_CreateObject(), *engines = cJSON_AddArrayToObject(j, "engines");
+    int ok = r->game && engines;
+    if (ok)
+        cJSON_AddStringToObject(j, "game", r->game->name);
+    for (int i = 0; ok && i < s->t.nengines; i++) {
+        cJSON *eng = engine_json(&s->t.engine[i]);
+        ok = eng && cJSON_AddItemToArray(engines, eng);
+    }
+    struct { const char *key; double v; int always; } nums[] = {
+        { "depth", r->depth, 1 },
+        { "random-plies", r->random_plies, 1 },
+        { "timeout-ms", (double)r->limits.timeout_ms, 1 },
+        { "cpu-limit-s", (double)r->limits.cpu_limit_s, 0 },
+        { "mem-limit-mb", (double)r->limits.mem_limit_mb, 0 },
+        { "draw-plies", r->draw_plies, 1 },
+        { "rounds", s->t.rounds, 1 },
+        { "budget-ms", (double)s->ana.budget_ms, 1 },
+        { "max-empty", s->ana.max_empty, 1 },
+    };
+    for (size_t k = 0; ok && k < sizeof nums / sizeof *nums; k++)
+        if (nums[k].always || nums[k].v)
+            ok = cJSON_AddNumberToObject(j, nums[k].key, nums[k].v) != NULL;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%" PRIu64, r->seed);   /* beyond a double's digits */
+    ok = ok && cJSON_AddStringToObject(j, "seed", path);
+    if (ok && s->openings[0])
+        ok = absolute(s->openings, path) == 0 && cJSON_AddStringToObject(j, "openings", path);
+    if (ok && s->keep[0])
+        ok = absolute(s->keep, path) == 0 && cJSON_AddStringToObject(j, "keep-files", path);
+    if (ok) {
+        cJSON_AddStringToObject(j, "format",
+                                s->t.format == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin");
+        cJSON_AddBoolToObject(j, "analyze", s->analyze);
+        cJSON_AddStringToObject(j, "sandbox",
+                                s->sandbox.mode == SBX_NONE ? "none" : "namespaces");
+        cJSON *ro = cJSON_AddArrayToObject(j, "sandbox-ro");
+        for (int i = 0; ro && i < s->sandbox.ro.n; i++)
+            cJSON_AddItemToArray(ro, cJSON_CreateString(s->sandbox.ro.path[i]));
+        ok = ro != NULL;
+    }
+    if (!ok)
+        cJSON_Delete(j);
+    return ok ? j : NULL;
 }

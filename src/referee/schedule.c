@@ -44,3 +44,9 @@ int schedule_in_shard(const struct schedule *c, long index)
     assert(c->shard_n >= 1 && c->shard_k >= 1 && c->shard_k <= c->shard_n);
     return (index - 1) % c->shard_n == c->shard_k - 1;
 }
+
+long schedule_shard_games(long total, int k, int n)
+{
+    assert(n >= 1 && k >= 1 && k <= n && total >= 0);
+    return total >= k ? (total - k) / n + 1 : 0;
+}

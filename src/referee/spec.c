@@ -530,6 +530,36 @@ void spec_free(struct spec *eng)
     spec_keys_free(&eng->keys);
 }
 
+long spec_quote(const char *word, char *buf, size_t cap, size_t len)
+{
+    static const char plain[] = "+-./:=@_{}";
+    int bare = word[0] != '\0';
+    for (const char *p = word; *p && bare; p++)
+        bare = isalnum((unsigned char)*p) || strchr(plain, *p);
+    size_t need = len + strlen(word) + 1;
+    for (const char *p = word; !bare && *p; p++)
+        need += *p == '\'' ? 3 : 0;
+    if (!bare)
+        need += 2;
+    if (need > cap)
+        return -1;
+    char *w = buf + len;
+    if (!bare)
+        *w++ = '\'';
+    for (const char *p = word; *p; p++) {
+        if (*p == '\'') {   /* bare words have none */
+            memcpy(w, "'\\''", 4);
+            w += 4;
+        } else {
+            *w++ = *p;
+        }
+    }
+    if (!bare)
+        *w++ = '\'';
+    *w = '\0';
+    return (long)(w - buf);
+}
+
 cJSON *spec_json(const struct spec *eng)
 {
     cJSON *j = cJSON_CreateObject();

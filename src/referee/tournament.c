@@ -126,6 +126,11 @@ static int play_job(void *ctx, long index, int fd)
     struct game_record rec;
     struct err e;
     int rc = play_game(&rules, sg.index, sg.pair, side, &rec, &e);
+    /* A game that ended while this worker was being stopped is no result:
+     * the signal may have reached its engine too (a Slurm scancel signals
+     * every process of the job), and resume plays it again. */
+    if (rc == PLAY_PLAYED && stop_signal)
+        rc = PLAY_CANCELLED;
     int status = rc == PLAY_PLAYED ? 0 : rc == PLAY_CANCELLED ? POOL_CANCELLED : POOL_FAILED;
     cJSON *gj = rc == PLAY_PLAYED ? rec_encode(&rec) : NULL;
     char *text = gj ? cJSON_PrintUnformatted(gj) : NULL;
@@ -261,6 +266,13 @@ static int game_done(void *ctx, long index, int status, char *answer, size_t len
     int rc = 0;
     if (!json || rec_decode(json, &rec, e) != 0)
         rc = err_set(e, 0, 0, "game %ld: the worker's record is not a record", index);
+    /* The same from this side: a forfeit that reached us after our stop
+     * signal may be the signal's doing; resume plays it again. */
+    if (!rc && stop_signal && rec.reason == REC_FORFEIT) {
+        rec_free(&rec);
+        cJSON_Delete(json);
+        return 0;
+    }
     if (!rc && s->journal_fd >= 0)
         rc = journal_append(s->journal_fd, answer, e);
     if (!rc && (rc = count_game(s, &rec, e)) == 0) {
@@ -330,8 +342,7 @@ static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
     s->sched = tour_schedule(c);
     progress_start(&s->progress, c->progress);
     long total = schedule_games(&s->sched);
-    for (long i = 1; i <= total; i++)
-        s->nwanted += schedule_in_shard(&s->sched, i);
+    s->nwanted = schedule_shard_games(total, c->shard_k, c->shard_n);
     const char *name[TOUR_MAX_ENGINES];
     for (int i = 0; i < c->nengines; i++)
         name[i] = c->engine[i].name;
