@@ -10,7 +10,8 @@
  * the file-system view of its engine, which the init builds once per game:
  * a mount namespace whose root is a small read-only tmpfs holding
  *   - the system, read-only: SBX_SYSTEM_DIRS (a symlink there, like /bin on
- *     merged-/usr systems, is copied as the same symlink);
+ *     merged-/usr systems, is copied as the same symlink), and the suite's
+ *     installed data folder (datadir.h) when it exists;
  *   - /dev/null, zero, full, random, urandom; /dev/fd and /dev/std*; a /proc
  *     of the game's PID namespace mounted with hidepid=2, so that it shows
  *     the engine's own processes and nothing else; a private /tmp (tmpfs of

@@ -37,6 +37,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "arena/clock.h"
+#include "arena/datadir.h"
 #include "arena/sandbox.h"
 #include "arena/textfile.h"
 
@@ -323,6 +324,13 @@ static int plan_base(struct sbx_plan *pl, struct err *e)
             return -1;
         }
     }
+    /* The suite's installed data (datadir.h), read-only: its own engines
+     * read their weights and opening book there, whatever the PREFIX. */
+    char data[PATH_MAX];
+    struct stat dst;
+    if (realpath(datadir(), data) && stat(data, &dst) == 0 && S_ISDIR(dst.st_mode) &&
+        !in_system(data) && plan_add(pl, SBX_BIND_RO, 1, data, NULL, e) != 0)
+        return -1;
     for (size_t i = 0; i < sizeof devices / sizeof *devices; i++) {
         char path[32];
         struct stat st;
