@@ -444,7 +444,7 @@ static int unfinished(const char *dir, const struct manifest *m, char *list, str
 static int submit(const char *dir, struct manifest *m, const char *todo, int dry_run, FILE *out,
                   struct err *e)
 {
-    char shard_sh[PATH_MAX], merge_sh[PATH_MAX], array[LIST_MAX + 16], dep[JOB_ID_MAX + 16];
+    char shard_sh[PATH_MAX], merge_sh[PATH_MAX], array[LIST_MAX + 16], dep[JOB_ID_MAX + 32];
     char id[2][JOB_ID_MAX] = { "", "" }, queued[JOB_ID_MAX] = "";
     int rc;
     dir_file(dir, "shard.sh", shard_sh);
