@@ -189,7 +189,7 @@ test: check-layers all $(UNIT_BIN) $(E2E_BIN)
 # ARENA_LIMITED_BIN: the engines that play under --mem-limit-mb (RLIMIT_AS)
 # are release builds, as ASan cannot run in a capped address space.
 check: all $(E2E_BIN)
-	$(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test
 	$(MAKE) tsan
 	ARENA_BIN=$(BIN) ARENA_VALGRIND=1 $(E2E_BIN)
 	$(MAKE) fuzz-regress
