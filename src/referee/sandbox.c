@@ -945,13 +945,14 @@ static void init_main(const struct sbx *box, int sock)
         ssize_t n = recv_request(sock, std);
         if (n < 0 && errno == EINTR)
             continue;
+        /* The referee closed its end: it is done, or it died, possibly
+         * before our PR_SET_PDEATHSIG was set (then no signal comes, and
+         * waiting for one would outlive it). Our exit ends the namespace. */
         if (n != 1)
-            for (;;)
-                pause();   /* the referee is done: it kills us */
+            _exit(0);
         serve(&in, std);
         if (write(sock, "d", 1) != 1)
-            for (;;)
-                pause();
+            _exit(0);
     }
 }
 
