@@ -282,6 +282,23 @@ Test(e2e_cluster, merge_refuses_an_incomplete_shard_and_another_tournament, .tim
     cr_assert_str_eq(r.err, want);
     cr_assert_not(e2e_exists(out), "merge wrote %s", out);
     e2e_run_free(&r);
+
+    /* A header without its shard: merge cannot tell finished from cut, so
+     * it must not write a "1/1" journal that a second merge refuses. */
+    char *text = e2e_slurp(s1, NULL);
+    char *key = text ? strstr(text, "\"shard\":") : NULL;
+    cr_assert_not_null(key, "no \"shard\" in %s", s1);
+    memcpy(key, "\"sharp\"", 7);
+    FILE *f = fopen(s1, "w");
+    cr_assert(f && fputs(text, f) >= 0 && fclose(f) == 0, "cannot rewrite %s", s1);
+    free(text);
+    e2e_run(&r, dir, NULL, "referee", "merge", out, s1, NULL);
+    cr_assert_eq(r.status, EXIT_BAD, "exit %d", r.status);
+    snprintf(want, sizeof want, "%s:1:1: the header has no \"shard\" k/n of its \"games\" "
+             "(only journals of referee tournament merge)\n", s1);
+    cr_assert_str_eq(r.err, want);
+    cr_assert_not(e2e_exists(out), "merge wrote %s", out);
+    e2e_run_free(&r);
     e2e_rmdir(dir);
 }
 

@@ -416,16 +416,19 @@ struct merge_ctx {
 };
 
 /* The games a shard journal's header says it must hold: all of its shard
- * of the schedule, unless an SPRT may have stopped it early (-1: any). */
+ * of the schedule, unless an SPRT may have stopped it early (-1: any).
+ * Returns -2 when the header names no shard k/n of a schedule of "games"
+ * (merge could not tell a finished journal from a cut one). */
 static long shard_wanted(const cJSON *h, char *shard, size_t cap)
 {
     const cJSON *sh = cJSON_GetObjectItemCaseSensitive(h, "shard");
     const cJSON *games = cJSON_GetObjectItemCaseSensitive(h, "games");
     int k, n, used = 0;
     snprintf(shard, cap, "%s", cJSON_IsString(sh) ? sh->valuestring : "?");
-    if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(h, "sprt")) || !cJSON_IsNumber(games) ||
-        sscanf(shard, "%d/%d%n", &k, &n, &used) != 2 || shard[used] || n < 1 || k < 1 ||
-        k > n || games->valuedouble < 0 || games->valuedouble > REC_INDEX_MAX)
+    if (!cJSON_IsNumber(games) || sscanf(shard, "%d/%d%n", &k, &n, &used) != 2 || shard[used] ||
+        n < 1 || k < 1 || k > n || games->valuedouble < 0 || games->valuedouble > REC_INDEX_MAX)
+        return -2;
+    if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(h, "sprt")))
         return -1;
     return schedule_shard_games((long)games->valuedouble, k, n);
 }
@@ -437,6 +440,9 @@ static int merge_collect(void *vctx, const cJSON *rec, int is_header, int line, 
         if (strcmp(schema_of(rec), JOURNAL_SCHEMA) != 0)
             return err_set(e, 1, 1, "not a journal: only journals merge");
         m->want = shard_wanted(rec, m->shard, sizeof m->shard);
+        if (m->want == -2)
+            return err_set(e, 1, 1, "the header has no \"shard\" k/n of its \"games\" "
+                           "(only journals of referee tournament merge)");
         cJSON *h = cJSON_Duplicate(rec, 1);
         cJSON_DeleteItemFromObjectCaseSensitive(h, "shard");
         if (!m->header) {
