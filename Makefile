@@ -127,14 +127,17 @@ E2E_BIN  := $(BUILD)/tests/e2e
 
 all: $(BINARIES) $(ARENA_LINKS)
 
-# The data folder is compiled into datadir.o alone; the stamp changes (and
-# the object is rebuilt) only when the folder does, e.g. another PREFIX.
+# The data folder, and the source tree whose scripts an uninstalled build
+# runs, are compiled into datadir.o alone; the stamp changes (and the object
+# is rebuilt) only when one of them does, e.g. another PREFIX.
 DATADIR_STAMP := $(BUILD)/datadir.stamp
 $(DATADIR_STAMP): FORCE
 	@mkdir -p $(dir $@)
-	@echo '$(ARENA_DATADIR)' | cmp -s - $@ 2>/dev/null || echo '$(ARENA_DATADIR)' > $@
+	@echo '$(ARENA_DATADIR) $(CURDIR)' | cmp -s - $@ 2>/dev/null \
+	    || echo '$(ARENA_DATADIR) $(CURDIR)' > $@
 $(BUILD)/src/core/datadir.o: $(DATADIR_STAMP)
-$(BUILD)/src/core/datadir.o: ALL_CFLAGS += -DARENA_DATADIR='"$(ARENA_DATADIR)"'
+$(BUILD)/src/core/datadir.o: ALL_CFLAGS += -DARENA_DATADIR='"$(ARENA_DATADIR)"' \
+    -DARENA_SRCDIR='"$(CURDIR)"'
 .PHONY: FORCE
 FORCE:
 
@@ -262,6 +265,7 @@ install: all
 	for t in $(TOOLS); do install -m 755 $(BIN)/$$t $(DESTDIR)$(bindir)/arena-$$t || exit 1; done
 	install -m 644 fixtures/learn/trained.weights $(DESTDIR)$(ARENA_DATADIR)/qlearn.weights
 	install -m 644 fixtures/connect4/book.txt $(DESTDIR)$(ARENA_DATADIR)/connect4-book.txt
+	install -m 755 scripts/plot-bench.sh $(DESTDIR)$(ARENA_DATADIR)/plot-bench.sh
 	for p in $(MAN_PAGES); do \
 	    sed -e 's|@DATADIR@|$(ARENA_DATADIR)|g' -e 's|@VERSION@|$(VERSION)|g' $$p \
 	        > $(DESTDIR)$(mandir)/man1/$${p#man/} && chmod 644 $(DESTDIR)$(mandir)/man1/$${p#man/} \
@@ -271,7 +275,8 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/arena $(TOOLS:%=$(DESTDIR)$(bindir)/arena-%)
-	rm -f $(DESTDIR)$(ARENA_DATADIR)/qlearn.weights $(DESTDIR)$(ARENA_DATADIR)/connect4-book.txt
+	rm -f $(DESTDIR)$(ARENA_DATADIR)/qlearn.weights $(DESTDIR)$(ARENA_DATADIR)/connect4-book.txt \
+	    $(DESTDIR)$(ARENA_DATADIR)/plot-bench.sh
 	rm -f $(MAN_PAGES:man/%=$(DESTDIR)$(mandir)/man1/%)
 	rm -f $(patsubst %,$(DESTDIR)$(docdir)/%,$(notdir $(DOC_FILES)))
 	rmdir $(DESTDIR)$(ARENA_DATADIR) $(DESTDIR)$(docdir) 2>/dev/null || true

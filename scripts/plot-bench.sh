@@ -12,8 +12,14 @@
 set -eu
 json=${1:?usage: plot-bench.sh BENCH.json [OUT.svg]}
 svg=${2:-${json%.json}.svg}
+# In the source tree, install-deps.sh brings what is missing; installed
+# (share/arena/plot-bench.sh), the package manager's job is to.
 for tool in jq gnuplot; do
-    command -v "$tool" >/dev/null 2>&1 || sh "$(dirname "$0")/install-deps.sh"
+    command -v "$tool" >/dev/null 2>&1 && continue
+    deps="$(dirname "$0")/install-deps.sh"
+    [ -f "$deps" ] && sh "$deps" && continue
+    echo "plot-bench.sh: needs $tool (Debian: apt install jq gnuplot-nox)" >&2
+    exit 2
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -23,7 +29,8 @@ trap 'rm -rf "$work"' EXIT
 # noenhanced, so nothing else in a name is markup) and one data block whose
 # sections, two blank lines apart, are the engines' "depth median_s p95_s"
 # rows. A log axis cannot show 0 s: a depth measured as 0 (below the clock's
-# resolution) is NaN, a gap in its line.
+# resolution, or every move failed) is NaN, a gap in its line; "timed"
+# counts the others.
 if ! jq -r '
     def fail(msg): error("\(msg)");
     def gp: "'"'"'" + gsub("'"'"'"; "'"'"''"'"'") + "'"'"'";
@@ -34,8 +41,13 @@ if ! jq -r '
     | if length == 0 then fail("no engine") else . end
     | [to_entries[] | .key as $i | .value
        | {name: ((.name // .player // "engine \($i + 1)") | tostring), depths}] as $engines
+    | [$engines[].depths[]? | objects] as $rows
     | "game = \($game | tostring | gp)",
       "engines = \($engines | length)",
+      "timed = \([$rows[] | select((.cpu_ms.median | type) == "number" and .cpu_ms.median > 0)]
+                 | length)",
+      "dmin = \([$rows[].depth | numbers] | min // 1)",
+      "dmax = \([$rows[].depth | numbers] | max // 1)",
       "array titles[\($engines | length)]",
       ($engines | to_entries[] | "titles[\(.key + 1)] = \(.value.name | gp)"),
       "$data << EOD",
@@ -71,6 +83,9 @@ set autoscale xfix
 set offsets 0.5, 0.5, 0, 0
 set grid xtics ytics
 set key top left Left reverse box
+# Nothing timed (every move failed): gnuplot cannot autoscale on no point,
+# so the axes are fixed and the legend still names every engine.
+if (timed == 0) { set yrange [1e-3:1]; set xrange [dmin - 0.5:dmax + 0.5] }
 plot for [i=1:engines] \$data index i - 1 using 1:2:2:3 with yerrorlines lw 2 pt 7 \
      title titles[i]
 GP

@@ -58,6 +58,13 @@ arena referee match --game connect4 --games 2 --depth 2 --random-plies 2 \
     >match.out 2>match.err || fail "referee match: $(cat match.out match.err)"
 grep -q '^Score of ab vs q: ' match.out || fail "referee match: $(cat match.out)"
 grep -q 'forfeits' match.out && fail "an installed engine forfeited: $(cat match.out)"
+# The installed plot script draws referee bench's figures.
+[ -x "$P/share/arena/plot-bench.sh" ] || fail "no executable $P/share/arena/plot-bench.sh"
+arena referee bench --game maxconnect4 --depths 1-2 --random-positions 1 \
+    --engine "name=ab,cmd=arena-engine one-move" --svg bench.svg >bench.out 2>bench.err \
+    || fail "referee bench --svg: $(cat bench.out bench.err)"
+[ "$(tail -n 1 bench.out)" = "wrote bench.svg" ] && xmllint --noout bench.svg \
+    || fail "referee bench --svg drew no plot: $(cat bench.out bench.err)"
 pages=$(ls "$P/share/man/man1")
 [ "$(echo $pages)" = "arena-checkers.1 arena-engine.1 arena-maxconnect4.1 arena-nim.1 arena-referee.1 arena-spfiar.1 arena.1" ] \
     || fail "man pages: $pages"
@@ -85,7 +92,8 @@ staged=$(cd "$S" && find . -type f | sort | tr '\n' ' ')
 want="./usr/bin/arena ./usr/bin/arena-checkers ./usr/bin/arena-engine \
 ./usr/bin/arena-maxconnect4 ./usr/bin/arena-nim ./usr/bin/arena-referee \
 ./usr/bin/arena-spfiar ./usr/share/arena/connect4-book.txt \
-./usr/share/arena/qlearn.weights ./usr/share/doc/arena/LICENSE \
+./usr/share/arena/plot-bench.sh ./usr/share/arena/qlearn.weights \
+./usr/share/doc/arena/LICENSE \
 ./usr/share/doc/arena/NEWS ./usr/share/doc/arena/README.md \
 ./usr/share/doc/arena/install.md ./usr/share/man/man1/arena-checkers.1 \
 ./usr/share/man/man1/arena-engine.1 ./usr/share/man/man1/arena-maxconnect4.1 \

@@ -313,19 +313,24 @@ Test(e2e_bench, a_bad_positions_file_is_refused_at_its_place)
     e2e_rmdir(dir);
 }
 
-/* A JSON file that cannot be written is refused before any move. */
-Test(e2e_bench, an_unwritable_json_is_refused_before_the_first_move)
+/* A JSON or SVG file that cannot be written is refused before any move. */
+Test(e2e_bench, an_unwritable_json_or_svg_is_refused_before_the_first_move)
 {
     char *dir = e2e_tmpdir();
-    const char *args[] = { "--engine", "sh", "--depths", "1-2", "--random-positions", "1",
-                           "--json", "missing/b.json", NULL };
-    struct e2e_run r;
-    bench(&r, dir, args);
-    cr_assert_eq(r.status, EXIT_USAGE, "exit %d: %s", r.status, r.err);
-    cr_assert_str_eq(r.err, "referee: --json missing/b.json: cannot create files in missing: No "
-                            "such file or directory\n");
-    cr_assert_eq(r.out_len, 0, "stdout: %s", r.out);
-    e2e_run_free(&r);
+    static const char *const option[] = { "--json", "--svg" };
+    for (int k = 0; k < 2; k++) {
+        const char *args[] = { "--engine", "sh", "--depths", "1-2", "--random-positions", "1",
+                               option[k], "missing/b.out", NULL };
+        struct e2e_run r;
+        bench(&r, dir, args);
+        cr_assert_eq(r.status, EXIT_USAGE, "%s: exit %d: %s", option[k], r.status, r.err);
+        char want[160];
+        snprintf(want, sizeof want, "referee: %s missing/b.out: cannot create files in missing: "
+                 "No such file or directory\n", option[k]);
+        cr_assert_str_eq(r.err, want);
+        cr_assert_eq(r.out_len, 0, "stdout: %s", r.out);
+        e2e_run_free(&r);
+    }
     e2e_rmdir(dir);
 }
 

@@ -1,6 +1,7 @@
 /*
  * test_e2e_plot.c - scripts/plot-bench.sh on arena.bench/1 documents (of
- * `engine bench`, of `referee bench`, hand-made ones): the
+ * `engine bench`, of `referee bench`, hand-made ones) and `referee bench
+ * --svg`, which runs it: the
  * SVG is XML with one series per engine, named as the document names them
  * and in its order; the same document in any layout draws the same bytes;
  * the time axis reads as times; a document it cannot draw is refused with
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "e2e_util.h"
 
@@ -122,6 +124,81 @@ Test(plot, referee_bench_json_is_one_series_per_engine)
     plot_ok(dir, "bench.json", "bench.svg");
     const char *names[] = { "builtin", "illegal.sh" };
     assert_series(dir, "bench.svg", names, 2);
+    e2e_rmdir(dir);
+}
+
+/* `referee bench --svg` draws its figures with the same script: beside
+ * --json, the very bytes the script draws from that JSON; alone, through a
+ * JSON in a private folder of TMPDIR that is gone afterwards. */
+Test(plot, referee_bench_svg_is_the_scripts_plot_of_its_json)
+{
+    char *dir = e2e_tmpdir();
+    char engine[PATH_MAX], builtin[PATH_MAX + 64], random[PATH_MAX + 64];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(builtin, sizeof builtin, "name=builtin,cmd=%s one-move", engine);
+    snprintf(random, sizeof random, "name=random,cmd=%s one-move --player random", engine);
+    /* Games' folders go in TMPDIR, here inside the referee's folder, which
+     * the sandbox shows as it is: as root the engines run as nobody, who
+     * must be able to enter it. */
+    char *tmp = path_in(dir, "tmp");
+    cr_assert_eq(chmod(dir, 0755), 0, "chmod %s", dir);
+    cr_assert_eq(mkdir(tmp, 0755), 0, "mkdir %s", tmp);
+    cr_assert_eq(setenv("TMPDIR", tmp, 1), 0);
+    const char *both[] = { "--json", "bench.json", "--svg", "direct.svg", NULL };
+    const char *alone[] = { "--svg", "alone.svg", NULL, NULL, NULL };
+    const char *const *extra[] = { both, alone };
+    for (int k = 0; k < 2; k++) {
+        const char *argv[24] = { "bench", "--game", "maxconnect4", "--engine", builtin,
+                                 "--engine", random, "--depths", "1-2",
+                                 "--random-positions", "2" };
+        int n = 11;
+        for (const char *const *a = extra[k]; *a; a++)
+            argv[n++] = *a;
+        struct e2e_run r;
+        e2e_runv(&r, dir, NULL, "referee", argv);
+        cr_assert_eq(r.status, 0, "referee bench: exit %d: %s%s", r.status, r.out, r.err);
+        char want[64];
+        snprintf(want, sizeof want, "wrote %s\n", k ? "alone.svg" : "direct.svg");
+        size_t wl = strlen(want);
+        cr_assert(r.out_len >= wl && strcmp(r.out + r.out_len - wl, want) == 0,
+                  "stdout does not end with '%s': %s", want, r.out);
+        e2e_run_free(&r);
+    }
+    const char *names[] = { "builtin", "random" };
+    assert_series(dir, "direct.svg", names, 2);
+    assert_series(dir, "alone.svg", names, 2);
+    plot_ok(dir, "bench.json", "script.svg");
+    char *direct = path_in(dir, "direct.svg"), *script = path_in(dir, "script.svg");
+    size_t dl, sl;
+    char *d = e2e_slurp(direct, &dl), *sc = e2e_slurp(script, &sl);
+    cr_assert(d && sc && dl == sl && memcmp(d, sc, dl) == 0,
+              "referee bench --svg drew other bytes than plot-bench.sh on its --json");
+    struct e2e_run r;
+    e2e_run_tool(&r, dir, NULL, "ls", "-A", tmp, NULL);
+    cr_assert_str_eq(r.out, "", "left in TMPDIR: %s", r.out);
+    e2e_run_free(&r);
+    free(d);
+    free(sc);
+    free(direct);
+    free(script);
+    free(tmp);
+    e2e_rmdir(dir);
+}
+
+/* Every move failed, nothing timed: still a plot, its legend naming the
+ * engine (gnuplot cannot autoscale on no point). */
+Test(plot, a_bench_with_nothing_timed_still_draws)
+{
+    char *dir = e2e_tmpdir();
+    char illegal[PATH_MAX];
+    e2e_repo_path("tests/engines/illegal.sh", illegal, sizeof illegal);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "bench", "--game", "maxconnect4", "--engine", illegal,
+            "--depths", "1-2", "--random-positions", "1", "--svg", "bench.svg", NULL);
+    cr_assert_eq(r.status, 0, "referee bench: exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
+    const char *names[] = { "illegal.sh" };
+    assert_series(dir, "bench.svg", names, 1);
     e2e_rmdir(dir);
 }
 

@@ -3,9 +3,10 @@
  * it without a path: the folder ARENA_DATADIR, compiled in by the Makefile
  * as $(datadir)/arena ($(PREFIX)/share/arena; /usr/local/share/arena when
  * nothing says otherwise). `make install` puts there the shipped
- * Q-learning weights (fixtures/learn/trained.weights) and the Connect-4
- * opening book (fixtures/connect4/book.txt). An option naming a file
- * (--weights, --book) always wins over the default.
+ * Q-learning weights (fixtures/learn/trained.weights), the Connect-4
+ * opening book (fixtures/connect4/book.txt) and the plot script
+ * (scripts/plot-bench.sh). An option naming a file (--weights, --book)
+ * always wins over the default.
  */
 #ifndef ARENA_DATADIR_H
 #define ARENA_DATADIR_H
@@ -15,6 +16,7 @@
 /* The installed files' names in the folder. */
 #define DATA_QLEARN_WEIGHTS "qlearn.weights"
 #define DATA_C4_BOOK "connect4-book.txt"
+#define DATA_PLOT_BENCH "plot-bench.sh"
 
 /* The compiled-in data folder, without a trailing '/'. */
 const char *datadir(void);
@@ -22,5 +24,11 @@ const char *datadir(void);
 /* The path of the data file name (one of DATA_*) into buf (cap bytes);
  * returns buf. */
 const char *datadir_path(const char *name, char *buf, size_t cap);
+
+/* The path of the installed script name (DATA_PLOT_BENCH) into buf (cap
+ * bytes), or, when it is not installed, of the source tree's scripts/name
+ * (the tree the binary was built in: an uninstalled build runs its own
+ * scripts). Returns buf. */
+const char *datadir_script(const char *name, char *buf, size_t cap);
 
 #endif

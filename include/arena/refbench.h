@@ -33,6 +33,9 @@
  * "referee_ms" {"median", "p95"}, and "engines": [{"name", "depths",
  * "stopped": {"depth", "reason": "budget"|"failed"}|null}], each depth
  * also with "failed" (count) and "failures" {REASON: count}.
+ * The plot (svg_path): that document drawn by the plot script (a JSON file
+ * in a private temporary folder when there is no json_path), then the
+ * script's line "wrote SVG".
  */
 #ifndef ARENA_REFBENCH_H
 #define ARENA_REFBENCH_H
@@ -47,6 +50,8 @@ struct refbench_opts {
     long repeat;                 /* moves per position and depth, >= 1 */
     long budget_ms;              /* 0: none */
     const char *json_path;       /* NULL: no JSON */
+    const char *svg_path;        /* NULL: no plot; else the JSON drawn by
+                                  * datadir.h's plot script (gnuplot, jq) */
 };
 
 enum { REFBENCH_DONE = 0, REFBENCH_CANCELLED = 1 };

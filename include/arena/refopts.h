@@ -46,7 +46,7 @@ enum ref_opt_id {
     REF_OPT_OPENINGS, REF_OPT_SEED, REF_OPT_TIMEOUT, REF_OPT_CPU, REF_OPT_MEM, REF_OPT_DRAW,
     REF_OPT_KEEP, REF_OPT_LOG, REF_OPT_CONFIG, REF_OPT_FORMAT, REF_OPT_ROUNDS,
     REF_OPT_CONCURRENCY, REF_OPT_JOURNAL, REF_OPT_RESUME, REF_OPT_SPRT, REF_OPT_SHARD,
-    REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON, REF_OPT_EACH,
+    REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON, REF_OPT_SVG, REF_OPT_EACH,
     REF_OPT_SANDBOX, REF_OPT_SANDBOX_RO, REF_OPT_TABLE,
     /* referee bench's own */
     REF_OPT_DEPTHS, REF_OPT_POSITIONS, REF_OPT_RANDOM_POSITIONS, REF_OPT_BENCH_PLIES,
@@ -65,6 +65,7 @@ struct ref_settings {
     struct spec_keys each;      /* --each */
     long games;
     char openings[PATH_MAX], keep[PATH_MAX], log[PATH_MAX], journal[PATH_MAX], json[PATH_MAX];
+    char svg[PATH_MAX];         /* bench --svg: the plot's file; "": none */
     int analyze;
     struct ana_opts ana;
     enum report_format report_format;

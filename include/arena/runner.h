@@ -2,7 +2,8 @@
  * runner.h - the referee's one way to run an engine for one move: no shell,
  * its own process group, resource limits, a wall deadline, the child's own
  * rusage, and the whole group killed and reaped before the call returns, so
- * no engine process outlives its move.
+ * no engine process outlives its move. And (run_tool) its one way to run a
+ * tool of its own: Slurm's commands, the plot script.
  *
  * The child gets stdin from /dev/null and stdout and stderr into pipes that
  * the referee drains while it waits (a chatty engine never blocks on a full
@@ -168,5 +169,15 @@ int run_guard(const volatile sig_atomic_t **cancel, int *status);
  * than that user runs now (the limit counts all of the user's tasks, not the
  * engine's). */
 long run_proc_limit(uid_t uid, long extra);
+
+/* Runs one of the tools the referee itself uses (sbatch, squeue, the plot
+ * script), not an engine: argv[0] looked up in PATH, no limits, in the
+ * caller's folder, waited for. Its stdout goes into buf (cap bytes,
+ * NUL-terminated, cut at the first newline; the rest is read and dropped
+ * so the tool never blocks) or, buf NULL, to the caller's stdout; its stderr
+ * is the caller's unless quiet. Returns its exit status (0: success; 128+N
+ * after signal N), or -1 with e when it cannot be started (e says
+ * "cannot run ARGV0"). */
+int run_tool(char *const argv[], char *buf, size_t cap, int quiet, struct err *e);
 
 #endif

@@ -41,7 +41,7 @@ static const char usage_text[] =
     "       %1$s merge OUT JOURNAL...\n"
     "       %1$s bench --game G --engine SPEC... --depths A-B\n"
     "             (--positions FILE | --random-positions N [--plies P] [--seed S])\n"
-    "             [--repeat R] [--budget-ms MS] [--json FILE]\n"
+    "             [--repeat R] [--budget-ms MS] [--json FILE] [--svg FILE]\n"
     "       %1$s slurm TOURNAMENT-OPTIONS --shards N --out DIR [SLURM-OPTIONS]\n"
     "       %1$s slurm --resume DIR [--dry-run]\n"
     "       %1$s status DIR\n"
@@ -128,8 +128,9 @@ static const char usage_text[] =
     "                       --seed S (default 1)\n"
     "  --repeat R           moves per position and depth (default 1)\n"
     "  --budget-ms MS       an engine whose median passes MS is not run deeper\n"
-    "  --json FILE          the figures (schema arena.bench/1); draw them with\n"
-    "                       scripts/plot-bench.sh FILE [OUT.svg]\n"
+    "  --json FILE          the figures (schema arena.bench/1)\n"
+    "  --svg FILE           their plot: CPU time per move against depth, a line per\n"
+    "                       engine (drawn by plot-bench.sh with gnuplot and jq)\n"
     "  (and --each, --seed, --timeout-ms, --cpu-limit-s, --mem-limit-mb, --sandbox,\n"
     "  --sandbox-ro as for a match)\n"
     "--version prints the version.\n";
@@ -284,6 +285,7 @@ static int preflight(const char *prog, struct ref_settings *s)
          check_output("--log", s->log, &e) != 0 ||
          check_output("--journal", s->journal, &e) != 0 ||
          check_output("--json", s->json, &e) != 0 ||
+         check_output("--svg", s->svg, &e) != 0 ||
          check_output("--keep-files", keep_probe, &e) != 0;
     for (int i = 0; !rc && i < s->t.nengines; i++)
         rc = check_output("stderr=", s->t.engine[i].stderr_path, &e) != 0;
@@ -666,10 +668,13 @@ static int cmd_bench(const char *prog, int argc, char **argv)
     if (!rc) {
         s.bench.positions_path = s.openings;
         s.bench.json_path = s.json[0] ? s.json : NULL;
+        s.bench.svg_path = s.svg[0] ? s.svg : NULL;
         struct err e;
         int r = refbench_run(&s.t.rules, s.t.engine, s.t.nengines, &s.bench, stdout, &e);
         if (r < 0) {
-            err_print(stderr, s.bench.json_path && !strstr(e.msg, s.json) ? s.json : prog, &e);
+            int json_failed = s.bench.json_path && !strstr(e.msg, s.json) &&
+                              strncmp(e.msg, "--svg", 5) != 0;
+            err_print(stderr, json_failed ? s.json : prog, &e);
             rc = 1;
         } else if (r == REFBENCH_CANCELLED) {
             rc = 128 + SIGINT;

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "arena/cluster.h"
 #include "arena/journal.h"
+#include "arena/runner.h"
 #include "arena/schedule.h"
 #include "arena/spec.h"
 #include "arena/textfile.h"
@@ -360,52 +360,6 @@ int cluster_status(const char *dir, FILE *out, struct err *e)
 
 /* --- running ----------------------------------------------------------- */
 
-/* Runs argv (PATH searched), its stdout into buf (cap bytes, NUL-terminated,
- * the trailing newline cut; NULL: the caller's stdout), its stderr the
- * caller's unless quiet. Returns its exit status (0: success), or -1 with e
- * when it cannot run. */
-static int run(char *const argv[], char *buf, size_t cap, int quiet, struct err *e)
-{
-    int fd[2] = { -1, -1 };
-    if (buf && pipe(fd) != 0)
-        return err_set(e, 0, 0, "pipe: %s", strerror(errno));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        if (buf && (dup2(fd[1], STDOUT_FILENO) < 0 || close(fd[0]) || close(fd[1])))
-            _exit(127);
-        if (quiet && !freopen("/dev/null", "w", stderr))
-            _exit(127);
-        execvp(argv[0], argv);
-        fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    size_t len = 0;
-    if (buf) {
-        close(fd[1]);
-        char rest[256];   /* past cap: read to the end, so the child never blocks */
-        ssize_t r;
-        while (pid > 0 && (r = len < cap - 1 ? read(fd[0], buf + len, cap - 1 - len)
-                                             : read(fd[0], rest, sizeof rest)) != 0)
-            if (r > 0)
-                len += len < cap - 1 ? (size_t)r : 0;
-            else if (errno != EINTR)
-                break;
-        close(fd[0]);
-        buf[len] = '\0';
-        buf[strcspn(buf, "\n")] = '\0';
-    }
-    if (pid < 0)
-        return err_set(e, 0, 0, "fork: %s", strerror(errno));
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return err_set(e, 0, 0, "waitpid: %s", strerror(errno));
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        return err_set(e, 0, 0, "cannot run %s", argv[0]);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 static void print_command(FILE *out, char *const argv[])
 {
     for (int i = 0; argv[i]; i++)
@@ -452,7 +406,7 @@ static int submit(const char *dir, struct manifest *m, const char *todo, int dry
     if (!dry_run && m->jobs[0][0]) {
         /* Never two tasks on one shard: the last array must be over. */
         char *squeue[] = { "squeue", "--noheader", "--format=%i", "--jobs", m->jobs[0], NULL };
-        rc = run(squeue, queued, sizeof queued, 1, e);
+        rc = run_tool(squeue, queued, sizeof queued, 1, e);
         if (rc < 0)
             return -1;
         if (rc == 0 && queued[0])
@@ -462,7 +416,7 @@ static int submit(const char *dir, struct manifest *m, const char *todo, int dry
     if (!dry_run && m->jobs[1][0]) {
         /* A merge after a cancelled array would wait forever. */
         char *scancel[] = { "scancel", m->jobs[1], NULL };
-        if (run(scancel, NULL, 0, 1, e) < 0)
+        if (run_tool(scancel, NULL, 0, 1, e) < 0)
             return -1;
     }
     snprintf(array, sizeof array, "--array=%s", todo);
@@ -470,7 +424,7 @@ static int submit(const char *dir, struct manifest *m, const char *todo, int dry
     if (todo[0]) {
         if (dry_run)
             print_command(out, shards);
-        else if ((rc = run(shards, id[0], sizeof id[0], 0, e)) != 0)
+        else if ((rc = run_tool(shards, id[0], sizeof id[0], 0, e)) != 0)
             return rc < 0 ? -1 : err_set(e, 0, 0, "sbatch refused the shards' array job "
                                          "(exit %d)", rc);
         id[0][strcspn(id[0], ";")] = '\0';   /* --parsable: ID[;CLUSTER] */
@@ -487,7 +441,7 @@ static int submit(const char *dir, struct manifest *m, const char *todo, int dry
         print_command(out, mcmd);
         return 0;
     }
-    if ((rc = run(mcmd, id[1], sizeof id[1], 0, e)) != 0)
+    if ((rc = run_tool(mcmd, id[1], sizeof id[1], 0, e)) != 0)
         return rc < 0 ? -1 : err_set(e, 0, 0, "sbatch refused the merge job (exit %d)", rc);
     id[1][strcspn(id[1], ";")] = '\0';
     if (todo[0])
@@ -519,6 +473,6 @@ int cluster_run(const char *dir, int dry_run, FILE *out, struct err *e)
         print_command(out, sh);
         return 0;
     }
-    int rc = run(sh, NULL, 0, 0, e);
+    int rc = run_tool(sh, NULL, 0, 0, e);
     return rc < 0 ? -1 : rc ? 1 : 0;
 }

@@ -108,6 +108,7 @@ static const struct option bench_options[] = {
     { "repeat", required_argument, NULL, REF_OPT_REPEAT },
     { "budget-ms", required_argument, NULL, REF_OPT_BENCH_BUDGET },
     { "json", required_argument, NULL, REF_OPT_JSON },
+    { "svg", required_argument, NULL, REF_OPT_SVG },
     { "timeout-ms", required_argument, NULL, REF_OPT_TIMEOUT },
     { "cpu-limit-s", required_argument, NULL, REF_OPT_CPU },
     { "mem-limit-mb", required_argument, NULL, REF_OPT_MEM },
@@ -319,6 +320,7 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
         { REF_OPT_OPENINGS, s->openings }, { REF_OPT_POSITIONS, s->openings },
         { REF_OPT_KEEP, s->keep },
         { REF_OPT_LOG, s->log }, { REF_OPT_JOURNAL, s->journal }, { REF_OPT_JSON, s->json },
+        { REF_OPT_SVG, s->svg },
     };
     for (size_t k = 0; k < sizeof paths / sizeof *paths; k++)
         if (paths[k].id == id) {

@@ -8,11 +8,16 @@
  */
 #include <assert.h>
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arena/benchdoc.h"
+#include "arena/datadir.h"
 #include "arena/refbench.h"
+#include "arena/runner.h"
 #include "arena/stats.h"
+#include "arena/textfile.h"
 
 /* Distinct forfeit reasons kept per engine and depth; further ones are
  * counted among the failed moves, not named. Eight is every reason a
@@ -212,9 +217,9 @@ static int bench_engine(struct bench *b, const struct spec *eng, struct engine_r
     return rc;
 }
 
-/* The JSON document (refbench.h). */
+/* The JSON document (refbench.h), into path. */
 static int write_json(const struct bench *b, const struct spec *engines, int n, double median,
-                      double p95, struct err *e)
+                      double p95, const char *path, struct err *e)
 {
     const struct refbench_opts *o = b->o;
     cJSON *doc = benchdoc_new(b->r->game->name);
@@ -273,7 +278,7 @@ static int write_json(const struct bench *b, const struct spec *engines, int n, 
         cJSON_Delete(doc);
         doc = NULL;
     }
-    return benchdoc_write(doc, o->json_path, e);
+    return benchdoc_write(doc, path, e);
 }
 
 static void bench_free(struct bench *b)
@@ -284,28 +289,65 @@ static void bench_free(struct bench *b)
     free(b->overhead);
 }
 
+/* Draws the document json as svg with the plot script (datadir.h), whose
+ * stderr says why when it cannot; prints its "wrote SVG" line to out. */
+static int plot(const char *json, const char *svg, FILE *out, struct err *e)
+{
+    char script[PATH_MAX], said[PATH_MAX + 16];
+    datadir_script(DATA_PLOT_BENCH, script, sizeof script);
+    char *argv[] = { "sh", script, (char *)json, (char *)svg, NULL };
+    fflush(out);
+    int rc = run_tool(argv, said, sizeof said, 0, e);
+    if (rc > 0)
+        return err_set(e, 0, 0, "--svg %s: %s failed (exit status %d)", svg, script, rc);
+    if (rc == 0)
+        fprintf(out, "%s\n", said);
+    return rc;
+}
+
+/* The JSON's path: --json's, or, for --svg alone, tmp_json in a private
+ * folder tmp (the caller removes it) made before the first move. */
+static const char *json_target(const struct refbench_opts *o, char tmp[PATH_MAX],
+                               char tmp_json[PATH_MAX + 16], struct err *e)
+{
+    if (o->json_path || !o->svg_path)
+        return o->json_path;
+    const char *base = getenv("TMPDIR");
+    base = base && *base ? base : "/tmp";
+    snprintf(tmp, PATH_MAX, "%s/arena-bench-XXXXXX", base);
+    if (!mkdtemp(tmp)) {
+        err_set(e, 0, 0, "cannot make a folder for the plot's JSON in %s: %s", base,
+                strerror(errno));
+        tmp[0] = '\0';
+        return NULL;
+    }
+    snprintf(tmp_json, PATH_MAX + 16, "%s/bench.json", tmp);
+    return tmp_json;
+}
+
 int refbench_run(const struct play_rules *r, const struct spec *engines, int n,
                  const struct refbench_opts *o, FILE *out, struct err *e)
 {
     assert(n >= 1 && o->repeat >= 1 && o->depth_min >= 1 && o->depth_min <= o->depth_max);
     assert(o->depth_max <= SEARCH_MAX_DEPTH && (o->positions > 0 || r->book));
     struct bench b = { .r = r, .o = o, .name_w = (int)strlen("Engine") };
-    if (make_positions(&b, e) != 0) {
+    char tmp[PATH_MAX] = "", tmp_json[PATH_MAX + 16];
+    const char *json = json_target(o, tmp, tmp_json, e);
+    if ((o->svg_path && !json) || make_positions(&b, e) != 0) {
         bench_free(&b);
         return -1;
     }
     long per_depth = b.npos * o->repeat;
     b.res = calloc((size_t)n, sizeof *b.res);
     b.ms = calloc((size_t)per_depth, sizeof *b.ms);
-    if (!b.res || !b.ms) {
-        bench_free(&b);
-        return err_set(e, 0, 0, "out of memory");
-    }
+    int rc = PLAY_PLAYED;
+    if (!b.res || !b.ms)
+        rc = err_set(e, 0, 0, "out of memory");
     for (int i = 0; i < n; i++)
         if ((int)strlen(engines[i].name) > b.name_w)
             b.name_w = (int)strlen(engines[i].name);
-    print_header(&b, out);
-    int rc = PLAY_PLAYED;
+    if (rc == PLAY_PLAYED)
+        print_header(&b, out);
     for (int i = 0; i < n && rc == PLAY_PLAYED; i++)
         rc = bench_engine(&b, &engines[i], &b.res[i], out, e);
     if (rc == PLAY_PLAYED || rc == PLAY_CANCELLED) {
@@ -315,9 +357,13 @@ int refbench_run(const struct play_rules *r, const struct spec *engines, int n,
         if (b.noverhead)
             fprintf(out, "Referee overhead per move (ms, wall outside the engine): median %.3f, "
                          "p95 %.3f\n", median, p95);
-        if (rc == PLAY_PLAYED && o->json_path && write_json(&b, engines, n, median, p95, e) != 0)
+        if (rc == PLAY_PLAYED && json && write_json(&b, engines, n, median, p95, json, e) != 0)
+            rc = -1;
+        if (rc == PLAY_PLAYED && o->svg_path && plot(json, o->svg_path, out, e) != 0)
             rc = -1;
     }
+    if (tmp[0])
+        tf_remove_tree(tmp);
     bench_free(&b);
     return rc == PLAY_PLAYED ? REFBENCH_DONE : rc == PLAY_CANCELLED ? REFBENCH_CANCELLED : -1;
 }

@@ -468,3 +468,46 @@ void run_judge(const struct run_limits *l, int status, int timed_out, int cancel
         r->signal = sig;
     }
 }
+
+/* run_tool (runner.h). */
+int run_tool(char *const argv[], char *buf, size_t cap, int quiet, struct err *e)
+{
+    int fd[2] = { -1, -1 };
+    if (buf && pipe(fd) != 0)
+        return err_set(e, 0, 0, "pipe: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (buf && (dup2(fd[1], STDOUT_FILENO) < 0 || close(fd[0]) || close(fd[1])))
+            _exit(127);
+        if (quiet && !freopen("/dev/null", "w", stderr))
+            _exit(127);
+        execvp(argv[0], argv);
+        fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    size_t len = 0;
+    if (buf) {
+        close(fd[1]);
+        char rest[256];   /* past cap: read to the end, so the child never blocks */
+        ssize_t r;
+        while (pid > 0 && (r = len < cap - 1 ? read(fd[0], buf + len, cap - 1 - len)
+                                             : read(fd[0], rest, sizeof rest)) != 0)
+            if (r > 0)
+                len += len < cap - 1 ? (size_t)r : 0;
+            else if (errno != EINTR)
+                break;
+        close(fd[0]);
+        buf[len] = '\0';
+        buf[strcspn(buf, "\n")] = '\0';
+    }
+    if (pid < 0)
+        return err_set(e, 0, 0, "fork: %s", strerror(errno));
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return err_set(e, 0, 0, "waitpid: %s", strerror(errno));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        return err_set(e, 0, 0, "cannot run %s", argv[0]);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
