@@ -127,17 +127,14 @@ E2E_BIN  := $(BUILD)/tests/e2e
 
 all: $(BINARIES) $(ARENA_LINKS)
 
-# The data folder, and the source tree whose scripts an uninstalled build
-# runs, are compiled into datadir.o alone; the stamp changes (and the object
-# is rebuilt) only when one of them does, e.g. another PREFIX.
+# The data folder is compiled into datadir.o alone; the stamp changes (and
+# the object is rebuilt) only when the folder does, e.g. another PREFIX.
 DATADIR_STAMP := $(BUILD)/datadir.stamp
 $(DATADIR_STAMP): FORCE
 	@mkdir -p $(dir $@)
-	@echo '$(ARENA_DATADIR) $(CURDIR)' | cmp -s - $@ 2>/dev/null \
-	    || echo '$(ARENA_DATADIR) $(CURDIR)' > $@
+	@echo '$(ARENA_DATADIR)' | cmp -s - $@ 2>/dev/null || echo '$(ARENA_DATADIR)' > $@
 $(BUILD)/src/core/datadir.o: $(DATADIR_STAMP)
-$(BUILD)/src/core/datadir.o: ALL_CFLAGS += -DARENA_DATADIR='"$(ARENA_DATADIR)"' \
-    -DARENA_SRCDIR='"$(CURDIR)"'
+$(BUILD)/src/core/datadir.o: ALL_CFLAGS += -DARENA_DATADIR='"$(ARENA_DATADIR)"'
 .PHONY: FORCE
 FORCE:
 

@@ -202,6 +202,41 @@ Test(plot, a_bench_with_nothing_timed_still_draws)
     e2e_rmdir(dir);
 }
 
+/* A referee neither installed nor in a source tree finds no plot script:
+ * it says so before the first move, exit status 1, and draws nothing. (A
+ * machine with arena installed under the default prefix has the script,
+ * and then the copy draws.) */
+Test(plot, a_referee_without_the_plot_script_says_so_before_the_first_move)
+{
+    char *dir = e2e_tmpdir();
+    char referee[PATH_MAX], engine[PATH_MAX], spec[PATH_MAX + 64];
+    e2e_bin_path("referee", referee, sizeof referee);
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(spec, sizeof spec, "name=ab,cmd=%s one-move", engine);
+    struct e2e_run r;
+    e2e_run_tool(&r, dir, NULL, "cp", referee, "lone-referee", NULL);
+    cr_assert_eq(r.status, 0, "cp: %s", r.err);
+    e2e_run_free(&r);
+    e2e_run_tool(&r, dir, NULL, "./lone-referee", "bench", "--game", "maxconnect4", "--engine",
+                 spec, "--depths", "1-2", "--random-positions", "1", "--svg", "b.svg", NULL);
+    const char *installed = "/usr/local/share/arena/plot-bench.sh";
+    if (access(installed, R_OK) == 0) {
+        cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    } else {
+        char want[PATH_MAX + 160];
+        snprintf(want, sizeof want, "lone-referee: --svg: no plot script %s (make install puts "
+                 "it there; an uninstalled build uses its tree's scripts/)\n", installed);
+        cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+        cr_assert_str_eq(r.err, want);
+        cr_assert_eq(r.out_len, 0, "stdout: %s", r.out);
+        char *svg = path_in(dir, "b.svg");
+        cr_assert_not(e2e_exists(svg), "%s was drawn", svg);
+        free(svg);
+    }
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
 /* Several engines: a series each, in the document's order, a name with
  * quotes and gnuplot's markup characters shown as written. */
 Test(plot, one_series_per_engine_in_order)

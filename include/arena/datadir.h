@@ -26,9 +26,10 @@ const char *datadir(void);
 const char *datadir_path(const char *name, char *buf, size_t cap);
 
 /* The path of the installed script name (DATA_PLOT_BENCH) into buf (cap
- * bytes), or, when it is not installed, of the source tree's scripts/name
- * (the tree the binary was built in: an uninstalled build runs its own
- * scripts). Returns buf. */
+ * bytes); when it is not installed, that of scripts/name in the source tree
+ * the running binary sits in (bin/, or build/X/bin/: an uninstalled build
+ * runs its own tree's scripts); failing both, the installed path (whose
+ * absence the caller then reports). Returns buf. */
 const char *datadir_script(const char *name, char *buf, size_t cap);
 
 #endif

@@ -1,16 +1,19 @@
 /* datadir.c - the compiled-in folder of the installed data (datadir.h). */
+#include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include "arena/datadir.h"
+
+/* How far up from its own file an uninstalled binary looks for the source
+ * tree's scripts/: bin/referee is two levels below the tree, and
+ * build/check/bin/referee (make SAN=1) four, the last level looked at. */
+#define SRC_TREE_LEVELS 4
 
 /* The Makefile passes $(datadir)/arena; builds that do not (the fuzz
  * targets) get the default prefix's. */
 #ifndef ARENA_DATADIR
 #define ARENA_DATADIR "/usr/local/share/arena"
-#endif
-/* The tree the binary was built in ("." when nobody said). */
-#ifndef ARENA_SRCDIR
-#define ARENA_SRCDIR "."
 #endif
 
 const char *datadir(void)
@@ -24,10 +27,32 @@ const char *datadir_path(const char *name, char *buf, size_t cap)
     return buf;
 }
 
+/* Cuts path (a file's or a folder's) to its folder; 0 when there is none
+ * left above it. */
+static int up(char *path)
+{
+    char *slash = strrchr(path, '/');
+    if (!slash || slash == path)
+        return 0;
+    *slash = '\0';
+    return 1;
+}
+
 const char *datadir_script(const char *name, char *buf, size_t cap)
 {
     if (access(datadir_path(name, buf, cap), R_OK) == 0)
         return buf;
-    snprintf(buf, cap, "%s/scripts/%s", ARENA_SRCDIR, name);
-    return buf;
+    /* Uninstalled: the scripts/ of the tree the running binary sits in,
+     * found from the binary itself (no build path is compiled in, so
+     * builds in different folders are identical). */
+    char dir[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+    dir[n > 0 ? n : 0] = '\0';
+    for (int level = 0; n > 0 && up(dir) && level < SRC_TREE_LEVELS; level++) {
+        /* dir: the binary's folder, then the folders above it */
+        if (level > 0 && (size_t)snprintf(buf, cap, "%s/scripts/%s", dir, name) < cap &&
+            access(buf, R_OK) == 0)
+            return buf;
+    }
+    return datadir_path(name, buf, cap);
 }

@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "arena/benchdoc.h"
 #include "arena/datadir.h"
 #include "arena/refbench.h"
@@ -289,13 +290,23 @@ static void bench_free(struct bench *b)
     free(b->overhead);
 }
 
-/* Draws the document json as svg with the plot script (datadir.h), whose
- * stderr says why when it cannot; prints its "wrote SVG" line to out. */
-static int plot(const char *json, const char *svg, FILE *out, struct err *e)
+/* The plot script (datadir.h) into script; 0, or -1 with e when there is
+ * none, said before the first move rather than after the last. */
+static int find_plot(char script[PATH_MAX], struct err *e)
 {
-    char script[PATH_MAX], said[PATH_MAX + 16];
-    datadir_script(DATA_PLOT_BENCH, script, sizeof script);
-    char *argv[] = { "sh", script, (char *)json, (char *)svg, NULL };
+    if (access(datadir_script(DATA_PLOT_BENCH, script, PATH_MAX), R_OK) == 0)
+        return 0;
+    return err_set(e, 0, 0, "--svg: no plot script %s (make install puts it there; an "
+                   "uninstalled build uses its tree's scripts/)", script);
+}
+
+/* Draws the document json as svg with the plot script, whose stderr says
+ * why when it cannot; prints its "wrote SVG" line to out. */
+static int plot(const char *script, const char *json, const char *svg, FILE *out,
+                struct err *e)
+{
+    char said[PATH_MAX + 16];
+    char *argv[] = { "sh", (char *)script, (char *)json, (char *)svg, NULL };
     fflush(out);
     int rc = run_tool(argv, said, sizeof said, 0, e);
     if (rc > 0)
@@ -331,9 +342,13 @@ int refbench_run(const struct play_rules *r, const struct spec *engines, int n,
     assert(n >= 1 && o->repeat >= 1 && o->depth_min >= 1 && o->depth_min <= o->depth_max);
     assert(o->depth_max <= SEARCH_MAX_DEPTH && (o->positions > 0 || r->book));
     struct bench b = { .r = r, .o = o, .name_w = (int)strlen("Engine") };
-    char tmp[PATH_MAX] = "", tmp_json[PATH_MAX + 16];
-    const char *json = json_target(o, tmp, tmp_json, e);
-    if ((o->svg_path && !json) || make_positions(&b, e) != 0) {
+    char tmp[PATH_MAX] = "", tmp_json[PATH_MAX + 16], script[PATH_MAX];
+    const char *json = NULL;
+    if ((o->svg_path && find_plot(script, e) != 0) ||
+        (!(json = json_target(o, tmp, tmp_json, e)) && o->svg_path) ||
+        make_positions(&b, e) != 0) {
+        if (tmp[0])
+            tf_remove_tree(tmp);
         bench_free(&b);
         return -1;
     }
@@ -359,7 +374,7 @@ int refbench_run(const struct play_rules *r, const struct spec *engines, int n,
                          "p95 %.3f\n", median, p95);
         if (rc == PLAY_PLAYED && json && write_json(&b, engines, n, median, p95, json, e) != 0)
             rc = -1;
-        if (rc == PLAY_PLAYED && o->svg_path && plot(json, o->svg_path, out, e) != 0)
+        if (rc == PLAY_PLAYED && o->svg_path && plot(script, json, o->svg_path, out, e) != 0)
             rc = -1;
     }
     if (tmp[0])
