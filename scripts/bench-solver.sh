@@ -45,7 +45,7 @@ for row in "End-Easy L3_R1 1000 4.568" "Middle-Easy L2_R1 1000 37.45" \
            "Begin-Medium L1_R2 1000 96630" "Begin-Hard L1_R3 $SAMPLE 5490000"; do
     set -- $row
     head -n "$3" "$SETS/Test_$2" > "$OUT/$2.in"
-    if "$BIN/engine" solve "$OUT/$2.in" > "$OUT/$2.out" 2> "$OUT/$2.err"; then
+    if "$BIN/engine" solve --threads 1 "$OUT/$2.in" > "$OUT/$2.out" 2> "$OUT/$2.err"; then
         verdict="identical"
     else
         verdict="DIFFER (see $OUT/$2.err)"

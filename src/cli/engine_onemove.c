@@ -120,10 +120,10 @@ int cmd_one_move(const char *prog, int argc, char **argv)
         return rc;
     enum player_kind kind = (enum player_kind)a.player;
     int learned = kind == PLAYER_QLEARN || kind == PLAYER_QLEARN_AB;
-    /* Without --weights, the shipped weights where make install put them. */
-    char installed[PATH_MAX];
+    /* Without --weights, the shipped weights (datadir.h). */
+    char shipped[PATH_MAX];
     const char *weights = a.weights ? a.weights
-                                    : datadir_path(DATA_QLEARN_WEIGHTS, installed, sizeof installed);
+                                    : datadir_find(DATA_QLEARN_WEIGHTS, shipped, sizeof shipped);
     struct wts_file wf;
     if (learned && (rc = eopt_load_weights(weights, &wf)) != 0)
         return rc;

@@ -294,7 +294,7 @@ static void bench_free(struct bench *b)
  * none, said before the first move rather than after the last. */
 static int find_plot(char script[PATH_MAX], struct err *e)
 {
-    if (access(datadir_script(DATA_PLOT_BENCH, script, PATH_MAX), R_OK) == 0)
+    if (access(datadir_find(DATA_PLOT_BENCH, script, PATH_MAX), R_OK) == 0)
         return 0;
     return err_set(e, 0, 0, "--svg: no plot script %s (make install puts it there; an "
                    "uninstalled build uses its tree's scripts/)", script);

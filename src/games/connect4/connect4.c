@@ -72,23 +72,30 @@ static void c4_print_over(FILE *out, const void *state)
         fputs("\nBOARD FULL\nGame over!\n\n", out);
 }
 
+/* The shipped opening book (datadir.h) into *book, given to s; 1 when it
+ * loaded. No book, or one that does not read, only makes the solver slower,
+ * never different: a book holds exact scores. */
+static int load_book(struct c4s *s, struct c4book *book)
+{
+    char path[PATH_MAX];
+    struct err e;
+    if (c4book_load(datadir_find(DATA_C4_BOOK, path, sizeof path), book, &e) != 0)
+        return 0;
+    c4s_set_book(s, book);
+    return 1;
+}
+
 /* The solver's best move (c4solver.h: quickest win, slowest loss, lowest
- * column), with the installed opening book (datadir.h) when there is one:
- * the empty board's children are in it, so the first move costs a look-up
- * instead of a minute's solve. No book, or one that does not read, only
- * makes the solve slower, never different: a book holds exact scores. A
- * table it cannot get at full size it takes small: slower, still perfect. */
+ * column), with the shipped book: the empty board's children are in it, so
+ * the first move costs a look-up instead of a minute's solve. A table it
+ * cannot get at full size it takes small: slower, still perfect. */
 static int c4_perfect(const void *state)
 {
     struct c4s s;
     if (c4s_init(&s, (size_t)C4S_DEFAULT_TT_MB << 20) != 0 && c4s_init(&s, 0) != 0)
         return -1;
-    char path[PATH_MAX];
     struct c4book book;
-    struct err e;
-    int has_book = c4book_load(datadir_path(DATA_C4_BOOK, path, sizeof path), &book, &e) == 0;
-    if (has_book)
-        c4s_set_book(&s, &book);
+    int has_book = load_book(&s, &book);
     int move = c4s_best_move(&s, state, NULL);
     c4s_free(&s);
     if (has_book)
@@ -96,9 +103,13 @@ static int c4_perfect(const void *state)
     return move;
 }
 
-/* The oracle: the solver and the budget it gets afresh for each position. */
+/* The oracle: the solver with the shipped book (the openings, where a
+ * budget would leave the search unknown, are look-ups) and the budget it
+ * gets afresh for each position. */
 struct c4_oracle {
     struct c4s solver;
+    struct c4book book;
+    int has_book;
     uint64_t budget_us, node_budget;
 };
 
@@ -109,6 +120,7 @@ static int c4_oracle_open(void **oracle, const struct game_oracle_opts *o, struc
         free(c);
         return err_set(e, 0, 0, "out of memory for the solver's table");
     }
+    c->has_book = load_book(&c->solver, &c->book);
     c->budget_us = o->budget_us;
     c->node_budget = o->node_budget;
     *oracle = c;
@@ -126,8 +138,11 @@ static int c4_oracle_value(void *oracle, const void *state)
 static void c4_oracle_close(void *oracle)
 {
     struct c4_oracle *c = oracle;
-    if (c)
-        c4s_free(&c->solver);
+    if (!c)
+        return;
+    c4s_free(&c->solver);
+    if (c->has_book)
+        c4book_free(&c->book);
     free(c);
 }
 
