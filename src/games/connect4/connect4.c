@@ -72,30 +72,36 @@ static void c4_print_over(FILE *out, const void *state)
         fputs("\nBOARD FULL\nGame over!\n\n", out);
 }
 
-/* The shipped opening book (datadir.h) into *book, given to s; 1 when it
- * loaded. No book, or one that does not read, only makes the solver slower,
- * never different: a book holds exact scores. */
-static int load_book(struct c4s *s, struct c4book *book)
+/* The shipped opening book (datadir.h) into *book; 1 when it loaded. No
+ * book, or one that does not read, only makes the solver slower, never
+ * different: a book holds exact scores. */
+static int load_book(struct c4book *book)
 {
     char path[PATH_MAX];
     struct err e;
-    if (c4book_load(datadir_find(DATA_C4_BOOK, path, sizeof path), book, &e) != 0)
-        return 0;
-    c4s_set_book(s, book);
-    return 1;
+    return c4book_load(datadir_find(DATA_C4_BOOK, path, sizeof path), book, &e) == 0;
 }
 
 /* The solver's best move (c4solver.h: quickest win, slowest loss, lowest
- * column), with the shipped book: the empty board's children are in it, so
- * the first move costs a look-up instead of a minute's solve. A table it
- * cannot get at full size it takes small: slower, still perfect. */
+ * column), with the shipped book. When the book holds the position and its
+ * children (the first moves), the answer is look-ups alone and the solver
+ * gets the smallest table: clearing the full one would be most of the
+ * move's time. A table it cannot get at full size it takes small: slower,
+ * still perfect. */
 static int c4_perfect(const void *state)
 {
-    struct c4s s;
-    if (c4s_init(&s, (size_t)C4S_DEFAULT_TT_MB << 20) != 0 && c4s_init(&s, 0) != 0)
-        return -1;
+    const struct c4_pos *p = cpos(state);
     struct c4book book;
-    int has_book = load_book(&s, &book);
+    struct c4s s;
+    int has_book = load_book(&book);
+    size_t tt_bytes = has_book && p->moves < book.max_moves ? 0 : (size_t)C4S_DEFAULT_TT_MB << 20;
+    if (c4s_init(&s, tt_bytes) != 0 && c4s_init(&s, 0) != 0) {
+        if (has_book)
+            c4book_free(&book);
+        return -1;
+    }
+    if (has_book)
+        c4s_set_book(&s, &book);
     int move = c4s_best_move(&s, state, NULL);
     c4s_free(&s);
     if (has_book)
@@ -120,7 +126,9 @@ static int c4_oracle_open(void **oracle, const struct game_oracle_opts *o, struc
         free(c);
         return err_set(e, 0, 0, "out of memory for the solver's table");
     }
-    c->has_book = load_book(&c->solver, &c->book);
+    c->has_book = load_book(&c->book);
+    if (c->has_book)
+        c4s_set_book(&c->solver, &c->book);
     c->budget_us = o->budget_us;
     c->node_budget = o->node_budget;
     *oracle = c;
