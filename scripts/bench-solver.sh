@@ -8,21 +8,41 @@
 # The solver keeps its table from one position to the next, as the anchor's
 # benchmark does. Outputs under results/solver-bench/.
 #
-# ANCHOR=PROGRAM also runs PROGRAM on the same positions right after each
-# set, on this machine (a build of the anchor, say): it reads move strings
-# on stdin and prints "MOVES SCORE NODES MICROSECONDS" per line, as
-# `engine solve` does. The table then adds its mean time and the ratio to
-# it, which does not depend on how fast this machine is.
+# ANCHOR=PROGRAM also runs PROGRAM (words split as the shell splits them, so
+# it may carry options) on the same positions right after each set, on this
+# machine: a build of another solver, say. It reads one move string per line
+# on stdin (an empty line is the empty board) and prints "MOVES SCORE NODES
+# MICROSECONDS" per line, as `engine solve` does, the score in the test
+# sets' convention. ANCHOR_FORMAT says how its move strings count columns:
+#   onebased   (default) 1 to 7, as the Pons sets and `engine solve`;
+#   zerobased  0 to 6, as ChristopheSteininger/c4's own sets (tst/data/7x6);
+#              the script converts the strings both ways.
+# The table then adds the anchor's mean nodes and time and our time's ratio
+# to it, which does not depend on how fast this machine is; every score of
+# the anchor is compared with ours, line by line, and the first line where
+# they differ is named.
 #
-# EMPTY=1 adds the empty board, strong, from a fresh table of EMPTY_TT_MB
-# MiB (default 1024, the size the other solvers are compared with) with
-# THREADS threads (default 1): one solve, timed; no published figure.
+# C4_SETS=DIR adds the first 20 positions (all 1000 with ALL=1) of
+# ChristopheSteininger/c4's opening_L3 and opening_L2 (DIR is its
+# tst/data/7x6; the sets are not arena's to ship), solved with a table of
+# TT_MB MiB (default 1024, the size that solver is compared with) and
+# THREADS threads (default 1), the table kept from one position to the next.
+#
+# EMPTY=1 adds the empty board, strong, from a fresh table of TT_MB MiB
+# (EMPTY_TT_MB is the older name) with THREADS threads: one solve, timed; no
+# published figure.
 set -eu
 BIN=${1:-bin}
 SETS=${SETS:-../shared/reference/connect4-testsets}
 SAMPLE=${ALL:+1000}
 SAMPLE=${SAMPLE:-50}
+C4_SAMPLE=${ALL:+1000}
+C4_SAMPLE=${C4_SAMPLE:-20}
+C4_SETS=${C4_SETS:-}
+TT_MB=${TT_MB:-${EMPTY_TT_MB:-1024}}
+THREADS=${THREADS:-1}
 ANCHOR=${ANCHOR:-}
+ANCHOR_FORMAT=${ANCHOR_FORMAT:-onebased}
 OUT=results/solver-bench
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -30,57 +50,109 @@ if [ ! -d "$SETS" ]; then
     echo "bench-solver: no test sets at $SETS (set SETS=DIR)" >&2
     exit 2
 fi
+if [ -n "$C4_SETS" ] && [ ! -f "$C4_SETS/opening_L3.txt" ]; then
+    echo "bench-solver: no opening_L3.txt in $C4_SETS (C4_SETS is c4's tst/data/7x6)" >&2
+    exit 2
+fi
+case $ANCHOR_FORMAT in
+    onebased | zerobased) ;;
+    *) echo "bench-solver: ANCHOR_FORMAT is onebased or zerobased, not '$ANCHOR_FORMAT'" >&2
+       exit 2 ;;
+esac
 
 mean_us() {
-    awk '{ us += $4; n++ } END { printf "%.2f", us / n }' "$1"
+    awk '{ us += $NF; n++ } END { printf "%.2f", us / n }' "$1"
 }
 
-printf '%-14s %-6s %5s %12s %14s %14s %7s' set file n "mean nodes" "mean us" \
-    "anchor us" ratio
-[ -n "$ANCHOR" ] && printf ' %14s %7s' "here anchor us" ratio
-printf ' %s\n' scores
-status=0
-for row in "End-Easy L3_R1 1000 4.568" "Middle-Easy L2_R1 1000 37.45" \
-           "Middle-Medium L2_R2 1000 3212" "Begin-Easy L1_R1 1000 254.6" \
-           "Begin-Medium L1_R2 1000 96630" "Begin-Hard L1_R3 $SAMPLE 5490000"; do
-    set -- $row
-    head -n "$3" "$SETS/Test_$2" > "$OUT/$2.in"
-    if "$BIN/engine" solve --threads 1 "$OUT/$2.in" > "$OUT/$2.out" 2> "$OUT/$2.err"; then
+# shift_columns BY: adds BY to every column digit of each line's move string
+# (its first field; an empty move string stays empty), the rest of the line
+# kept: ChristopheSteininger/c4 numbers columns from 0, arena from 1.
+shift_columns() {
+    awk -v by="$1" '{
+        moves = ""; rest = ""
+        if (substr($0, 1, 1) != " ") { moves = $1; rest = substr($0, length($1) + 1) }
+        else rest = $0
+        out = ""
+        for (i = 1; i <= length(moves); i++) out = out (substr(moves, i, 1) + by)
+        print out rest }'
+}
+
+# run_anchor IN OUT: the anchor on IN's move strings, its lines in OUT with
+# 1-based move strings.
+run_anchor() {
+    if [ "$ANCHOR_FORMAT" = zerobased ]; then
+        cut -d ' ' -f 1 "$1" | shift_columns -1 | $ANCHOR | shift_columns 1 > "$2"
+    else
+        cut -d ' ' -f 1 "$1" | $ANCHOR > "$2"
+    fi
+}
+
+# anchor_columns OURS ANCHOR: the anchor's mean nodes, mean time and our
+# time's ratio to it, a tab, then whether its scores agree with ours:
+# "identical", or the first line where they (or the move strings) differ. The move string
+# is what comes before the first space (the empty board's is empty).
+anchor_columns() {
+    awk -v us="$(mean_us "$1")" '
+        function moves() { return substr($0, 1, index($0, " ") - 1) }
+        NR == FNR { ours[FNR] = moves(); score[FNR] = $(NF - 2); n = FNR; next }
+        { nodes += $(NF - 1); t += $NF; m++
+          if (bad == "" && (moves() != ours[FNR] || $(NF - 2) != score[FNR]))
+              bad = sprintf("line %d: ours \"%s %s\", anchor \"%s %s\"", FNR, ours[FNR],
+                            score[FNR], moves(), $(NF - 2)) }
+        END { if (m != n && bad == "") bad = sprintf("%d lines, ours %d", m, n)
+              if (m == 0) { printf " %12s %14s %7s\tDIFFER: %s\n", "-", "-", "-", bad; exit }
+              printf " %12.0f %14.2f %7.2f\t%s\n", nodes / m, t / m, us / (t / m),
+                     bad == "" ? "identical" : "DIFFER: " bad }' "$1" "$2"
+}
+
+# row NAME FILE IN PUBLISHED [ENGINE-OPTION...]: solves IN, checks its
+# scores, prints the row (and the anchor's columns).
+row() {
+    name=$1 file=$2 in=$3 published=$4
+    shift 4
+    if "$BIN/engine" solve "$@" "$in" > "$OUT/$file.out" 2> "$OUT/$file.err"; then
         verdict="identical"
     else
-        verdict="DIFFER (see $OUT/$2.err)"
+        verdict="DIFFER (see $OUT/$file.err)"
         status=1
     fi
-    us=$(mean_us "$OUT/$2.out")
-    awk -v set="$1" -v file="$2" -v anchor="$4" -v us="$us" '
-        { nodes += $3; n++ }
-        END { printf "%-14s %-6s %5d %12.0f %14.2f %14.2f %7.2f", set, file, n,
-              nodes / n, us, anchor, us / anchor }' "$OUT/$2.out"
+    awk -v set="$name" -v file="$file" -v anchor="$published" '
+        { nodes += $(NF - 1); us += $NF; n++ }
+        END { printf "%-14s %-10s %5d %12.0f %14.2f %14s %7s", set, file, n, nodes / n,
+              us / n, anchor, anchor == "-" ? "-" : sprintf("%.2f", us / n / anchor) }' \
+        "$OUT/$file.out"
     if [ -n "$ANCHOR" ]; then
-        cut -d ' ' -f 1 "$OUT/$2.in" | "$ANCHOR" > "$OUT/$2.anchor"
-        here=$(mean_us "$OUT/$2.anchor")
-        awk -v us="$us" -v here="$here" 'BEGIN { printf " %14.2f %7.2f", here, us / here }'
+        run_anchor "$in" "$OUT/$file.anchor"
+        anchor_columns "$OUT/$file.out" "$OUT/$file.anchor" > "$OUT/$file.cmp"
+        printf '%s %s;' "$(cut -f 1 "$OUT/$file.cmp")" "$verdict"
+        verdict="anchor $(cut -f 2 "$OUT/$file.cmp")"
+        grep -q '	identical$' "$OUT/$file.cmp" || status=1
     fi
     printf ' %s\n' "$verdict"
+}
+
+printf '%-14s %-10s %5s %12s %14s %14s %7s' set file n "mean nodes" "mean us" \
+    "published us" ratio
+[ -n "$ANCHOR" ] && printf ' %12s %14s %7s' "anchor nodes" "anchor us" ratio
+printf ' scores (the set%s)\n' "${ANCHOR:+; the anchor against ours}"
+status=0
+for r in "End-Easy L3_R1 1000 4.568" "Middle-Easy L2_R1 1000 37.45" \
+         "Middle-Medium L2_R2 1000 3212" "Begin-Easy L1_R1 1000 254.6" \
+         "Begin-Medium L1_R2 1000 96630" "Begin-Hard L1_R3 $SAMPLE 5490000"; do
+    set -- $r
+    head -n "$3" "$SETS/Test_$2" > "$OUT/$2.in"
+    row "$1" "$2" "$OUT/$2.in" "$4" --threads 1
 done
+if [ -n "$C4_SETS" ]; then
+    for c4set in opening_L3 opening_L2; do
+        # Its lines are "MOVES SCORE" as the Pons sets' (same score
+        # convention), but with 0-based columns: shifted to arena's 1-based.
+        head -n "$C4_SAMPLE" "$C4_SETS/$c4set.txt" | shift_columns 1 > "$OUT/$c4set.in"
+        row "c4-$c4set" "$c4set" "$OUT/$c4set.in" - --tt-mb "$TT_MB" --threads "$THREADS"
+    done
+fi
 if [ -n "${EMPTY:-}" ]; then
     printf ' 1\n' > "$OUT/empty.in"    # no moves; the first player wins with his last disc
-    if "$BIN/engine" solve --tt-mb "${EMPTY_TT_MB:-1024}" --threads "${THREADS:-1}" \
-        "$OUT/empty.in" > "$OUT/empty.out" 2> "$OUT/empty.err"; then
-        verdict="identical"
-    else
-        verdict="DIFFER (see $OUT/empty.err)"
-        status=1
-    fi
-    # The line starts with the empty move string: count fields from the end.
-    awk '{ printf "%-14s %-6s %5d %12.0f %14.2f %14s %7s", "Empty-board", "-", 1, $(NF - 1),
-           $NF, "-", "-" }' "$OUT/empty.out"
-    if [ -n "$ANCHOR" ]; then
-        printf '\n' | "$ANCHOR" > "$OUT/empty.anchor"
-        here=$(awk '{ print $NF }' "$OUT/empty.anchor")
-        us=$(awk '{ print $NF }' "$OUT/empty.out")
-        awk -v us="$us" -v here="$here" 'BEGIN { printf " %14.2f %7.2f", here, us / here }'
-    fi
-    printf ' %s\n' "$verdict"
+    row Empty-board empty "$OUT/empty.in" - --tt-mb "$TT_MB" --threads "$THREADS"
 fi
 exit $status
