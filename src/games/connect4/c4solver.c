@@ -16,6 +16,7 @@
 #include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include "arena/c4bound.h"
 #include "arena/c4solver.h"
 #include "arena/check.h"
 #include "arena/clock.h"
@@ -163,6 +164,12 @@ static inline int narrow_static(const struct node *n, struct window *w, int *v)
         hi = 0;
     if (w->alpha < 0 && !c4_has_open_line(C4_BOARD_MASK & ~n->cur))
         lo = 0;
+    /* The first player to move: the second's claimeven may bound it. */
+    if (!(n->moves & 1) && w->beta > -C4_HEIGHT / 2) {
+        int evens = c4bound_evens(n->cur, n->mask);
+        if (evens < hi)
+            hi = evens;
+    }
     return raise_alpha(w, lo, v) || lower_beta(w, hi, v);
 }
 
