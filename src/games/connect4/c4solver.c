@@ -42,6 +42,7 @@ static const int centre_order[C4_WIDTH] = { 3, 2, 4, 1, 5, 0, 6 };
 struct node {
     uint64_t cur, mask;   /* the side to move's discs, every disc */
     uint64_t key;         /* what the current call files it under */
+    uint64_t opp_win;     /* the opponent's winning cells */
     int moves;            /* discs on the board */
     int mirrored;         /* key is the mirror image's: flip move columns */
 };
@@ -220,8 +221,29 @@ static inline int etc_cutoff(struct c4s *s, const struct node *n, uint64_t next,
     return 0;
 }
 
-/* The moves of next, most winning cells created first, centre first on
- * ties (insertion sort, stable), into ch; returns how many. */
+/* Weights of a move's threats in its ordering score (tenths): a threat is
+ * worth most when it becomes playable after one more disc in its column
+ * (the opponent must not play under it), less after two, least otherwise;
+ * a threat right above one of the opponent's never counts (the opponent
+ * would win first). ChristopheSteininger/c4's weights 1.2, 0.5, 0.3;
+ * measured: Begin-Hard's first 20 in fewer nodes than by the count of
+ * threats alone. */
+#define ORDER_NEXT_TURN 12
+#define ORDER_TURN_AFTER 5
+#define ORDER_ANY 3
+
+/* The ordering score of move m from n, wins the threats it gives us. */
+static inline int move_score(const struct node *n, uint64_t m, uint64_t wins)
+{
+    uint64_t useful = wins & ~(n->opp_win << 1);
+    uint64_t above = c4_playable_cells(n->mask | m) << 1;
+    return ORDER_NEXT_TURN * __builtin_popcountll(useful & above)
+           + ORDER_TURN_AFTER * __builtin_popcountll(useful & (above << 1))
+           + ORDER_ANY * __builtin_popcountll(useful);
+}
+
+/* The moves of next, best move_score first, centre first on ties
+ * (insertion sort, stable), into ch; returns how many. */
 static inline int order_moves(const struct node *n, uint64_t next, struct child ch[C4_WIDTH])
 {
     int k = 0;
@@ -231,7 +253,7 @@ static inline int order_moves(const struct node *n, uint64_t next, struct child 
         if (!m)
             continue;
         uint64_t wins = c4_winning_cells(n->cur | m, n->mask | m);
-        int score = __builtin_popcountll(wins);
+        int score = move_score(n, m, wins);
         int j = k++;
         for (; j > 0 && ch[j - 1].score < score; j--)
             ch[j] = ch[j - 1];
@@ -336,7 +358,7 @@ static int negamax(struct c4s *s, uint64_t cur, uint64_t mask, uint64_t opp_win,
     if (!(next & (next - 1)))
         return -negamax(s, cur ^ mask, mask | next, c4_winning_cells(cur | next, mask | next),
                         moves + 1, -beta, -alpha);
-    struct node n = { .cur = cur, .mask = mask, .moves = moves };
+    struct node n = { .cur = cur, .mask = mask, .opp_win = opp_win, .moves = moves };
     n.key = node_key(s, cur, mask, &n.mirrored);
     /* An exact score is an answer for any window. */
     int v = book_score(s, &n);
