@@ -67,9 +67,13 @@ static inline int c4bound_evens(uint64_t cur, uint64_t mask)
     uint64_t h = c4bound_fours(theirs, C4_COL_BITS);
     uint64_t d1 = c4bound_fours(theirs, C4_COL_BITS - 1);
     uint64_t d2 = c4bound_fours(theirs, C4_COL_BITS + 1);
-    if ((c4bound_fours(mine, C4_COL_BITS) & ~c4bound_above(h))
-        | (c4bound_fours(mine, C4_COL_BITS - 1) & ~c4bound_above(d1))
-        | (c4bound_fours(mine, C4_COL_BITS + 1) & ~c4bound_above(d2)))
+    /* Most of our fours are not above one of theirs: test the cheap part
+     * first. */
+    uint64_t mh = c4bound_fours(mine, C4_COL_BITS), m1 = c4bound_fours(mine, C4_COL_BITS - 1);
+    uint64_t m2 = c4bound_fours(mine, C4_COL_BITS + 1);
+    if ((mh && !h) || (m1 && !d1) || (m2 && !d2))
+        return C4BOUND_NONE;
+    if ((mh & ~c4bound_above(h)) | (m1 & ~c4bound_above(d1)) | (m2 & ~c4bound_above(d2)))
         return C4BOUND_NONE;
     if (!(h | d1 | d2))
         return 0;
