@@ -253,10 +253,14 @@ static inline int etc_cutoff(struct c4s *s, const struct node *n, uint64_t next,
 #define ORDER_NEXT_TURN 12
 #define ORDER_TURN_AFTER 5
 #define ORDER_ANY 3
+#define ORDER_ALL 1
 
 /* The ordering score of move m from n, wins the threats it gives us. */
-static inline int move_score(const struct node *n, uint64_t m, uint64_t wins)
+static inline int move_score(const struct c4s *s, const struct node *n, uint64_t m,
+                             uint64_t wins)
 {
+    if (!s->tt.far_mode)
+        return __builtin_popcountll(wins);
     uint64_t useful = wins & ~(n->opp_win << 1);
     uint64_t above = c4_playable_cells(n->mask | m) << 1;
     return ORDER_NEXT_TURN * __builtin_popcountll(useful & above)
@@ -266,7 +270,7 @@ static inline int move_score(const struct node *n, uint64_t m, uint64_t wins)
 
 /* The moves of next, best move_score first, centre first on ties
  * (insertion sort, stable), into ch; returns how many. */
-static inline int order_moves(const struct node *n, uint64_t next, struct child ch[C4_WIDTH])
+static inline int order_moves(const struct c4s *s, const struct node *n, uint64_t next, struct child ch[C4_WIDTH])
 {
     int k = 0;
     for (int i = 0; i < C4_WIDTH; i++) {
@@ -275,7 +279,7 @@ static inline int order_moves(const struct node *n, uint64_t next, struct child 
         if (!m)
             continue;
         uint64_t wins = c4_winning_cells(n->cur | m, n->mask | m);
-        int score = move_score(n, m, wins);
+        int score = move_score(s, n, m, wins);
         int j = k++;
         for (; j > 0 && ch[j - 1].score < score; j--)
             ch[j] = ch[j - 1];
@@ -335,7 +339,7 @@ static inline int search_moves(struct c4s *s, const struct node *n, uint64_t nex
         next ^= hm;
     }
     if (!cut) {
-        k = order_moves(n, next, ch);
+        k = order_moves(s, n, next, ch);
         int v;
         if (narrow_by_children(n, ch, k, &w, &v))
             return v;
