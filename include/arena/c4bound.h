@@ -49,8 +49,8 @@ static inline uint64_t c4bound_four_cells(uint64_t first, int s)
  * even number of them, the discs being even). So the opponent gets at least
  * `theirs` (its discs and the even-row cells not playable now), we at most
  * the rest, `mine`, and every cell of `theirs` is filled before any cell
- * above it. A four of ours shifted straight up from a four of theirs (same
- * columns, each cell higher) is then never completed first. When every four
+ * above it. A four of ours above a four of theirs (same columns, our cell
+ * higher than theirs in each) is then never completed first. When every four
  * of ours is such, we never win: the score is at most 0, and when they have
  * a four, negative: they complete one by the time its last cell is filled,
  * and whichever cell that is, the cells above it in its column are still
@@ -67,13 +67,22 @@ static inline int c4bound_evens(uint64_t cur, uint64_t mask)
     uint64_t h = c4bound_fours(theirs, C4_COL_BITS);
     uint64_t d1 = c4bound_fours(theirs, C4_COL_BITS - 1);
     uint64_t d2 = c4bound_fours(theirs, C4_COL_BITS + 1);
-    /* Most of our fours are not above one of theirs: test the cheap part
-     * first. */
+    /* A four of theirs below one of ours on the same columns, as the first
+     * cells of ours see it: any four of theirs starting lower in the same
+     * column is below a horizontal or up-diagonal four of ours when its own
+     * highest cell there is (a horizontal one's row, a down-diagonal's first
+     * cell, an up-diagonal's first cell plus 3 for a horizontal of ours); a
+     * down-diagonal of ours falls to the right by 3, so only their
+     * down-diagonals and their horizontals 3 rows lower are below it. */
     uint64_t mh = c4bound_fours(mine, C4_COL_BITS), m1 = c4bound_fours(mine, C4_COL_BITS - 1);
     uint64_t m2 = c4bound_fours(mine, C4_COL_BITS + 1);
-    if ((mh && !h) || (m1 && !d1) || (m2 && !d2))
+    uint64_t low_h = h & (C4_BOTTOM_ROW * ((UINT64_C(1) << (C4_HEIGHT - 3)) - 1));
+    /* The cheap refusal first: most of our fours have no four of theirs
+     * on their columns. */
+    if (((mh | m2) && !(h | d1 | d2)) || (m1 && !(d1 | low_h)))
         return C4BOUND_NONE;
-    if ((mh & ~c4bound_above(h)) | (m1 & ~c4bound_above(d1)) | (m2 & ~c4bound_above(d2)))
+    if ((mh & ~c4bound_above(h | d1 | d2 << 3)) | (m2 & ~c4bound_above(h | d1 | d2))
+        | (m1 & ~c4bound_above(d1 | low_h << 3)))
         return C4BOUND_NONE;
     if (!(h | d1 | d2))
         return 0;
