@@ -152,8 +152,9 @@ Test(solver, evens_bound_is_never_below_the_exact_score)
 }
 
 /* Hand-made cases of the claimeven bound: the zugzwang loss of the tutorial
- * (no threat on the board; claimeven wins for the second player), and a
- * board where we own a four's worth of a row below theirs (no bound). */
+ * (no threat on the board; claimeven wins for the second player, with its
+ * last disc), and the empty board (our bottom row comes before any four of
+ * theirs: no bound; the first player wins). */
 struct evens_case {
     char moves[MOVES_MAX];
     int bound;
