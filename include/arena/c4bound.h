@@ -64,6 +64,12 @@ static inline int c4bound_evens(uint64_t cur, uint64_t mask)
     uint64_t mine = C4_BOARD_MASK & ~theirs;
     if (c4bound_fours(mine, 1))
         return C4BOUND_NONE;   /* a column of ours is never below a four of theirs */
+    uint64_t mh = c4bound_fours(mine, C4_COL_BITS), m1 = c4bound_fours(mine, C4_COL_BITS - 1);
+    uint64_t m2 = c4bound_fours(mine, C4_COL_BITS + 1);
+    /* Nothing is below the bottom row: the commonest refusal, and the
+     * cheapest. */
+    if ((mh | m2) & C4_BOTTOM_ROW)
+        return C4BOUND_NONE;
     uint64_t h = c4bound_fours(theirs, C4_COL_BITS);
     uint64_t d1 = c4bound_fours(theirs, C4_COL_BITS - 1);
     uint64_t d2 = c4bound_fours(theirs, C4_COL_BITS + 1);
@@ -74,8 +80,6 @@ static inline int c4bound_evens(uint64_t cur, uint64_t mask)
      * cell, an up-diagonal's first cell plus 3 for a horizontal of ours); a
      * down-diagonal of ours falls to the right by 3, so only their
      * down-diagonals and their horizontals 3 rows lower are below it. */
-    uint64_t mh = c4bound_fours(mine, C4_COL_BITS), m1 = c4bound_fours(mine, C4_COL_BITS - 1);
-    uint64_t m2 = c4bound_fours(mine, C4_COL_BITS + 1);
     uint64_t low_h = h & (C4_BOTTOM_ROW * ((UINT64_C(1) << (C4_HEIGHT - 3)) - 1));
     /* The cheap refusal first: most of our fours have no four of theirs
      * on their columns. */
