@@ -58,6 +58,7 @@ include/arena/check.h                                     core
 include/arena/limits.h                                    core
 include/arena/version.h                                   core
 include/arena/c4score.h                                   games/connect4
+include/arena/c4bound.h                                   games/connect4
 '
 
 CYCLE_EXCEPTIONS='

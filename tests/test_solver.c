@@ -11,10 +11,12 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include "arena/c4bound.h"
 #include "arena/c4key.h"
 #include "arena/c4moves.h"
 #include "arena/c4solver.h"
 #include "arena/c4tt.h"
+#include "arena/rng.h"
 #include "c4_testutil.h"
 
 #define TT_BYTES ((size_t)4 << 20)
@@ -92,6 +94,117 @@ ParameterizedTest(struct scored *c, solver, hand_picked_positions)
     int sign = (c->score > 0) - (c->score < 0);
     cr_expect_eq(weak, sign, "%s: weak %d, expected %d", c->moves, weak, sign);
     c4s_free(&s);
+}
+
+/* Random games stopped at REFERENCE_MAX_EMPTY cells from the end, first
+ * player to move, not won and no win at once for either side, that the
+ * claimeven bound checks are drawn from; the seed fixes them. */
+#define EVENS_GAMES 3000
+#define EVENS_SEED 28
+
+/* A random game of C4_CELLS - REFERENCE_MAX_EMPTY discs with nobody able to
+ * win at once; 0 when the game went another way. */
+static int random_quiet_position(struct rng *r, struct c4_pos *p)
+{
+    c4_init(p);
+    while (p->moves < C4_CELLS - REFERENCE_MAX_EMPTY) {
+        /* Moves that neither win nor leave the opponent a win at once. */
+        uint64_t mask = p->disc[0] | p->disc[1], cur = p->disc[p->to_move];
+        uint64_t quiet = c4_non_losing_moves(mask, c4_winning_cells(cur ^ mask, mask))
+                         & ~c4_winning_cells(cur, mask);
+        int cols[C4_WIDTH], n = 0;
+        for (int c = 0; c < C4_WIDTH; c++)
+            if (quiet & c4_column_cells(c))
+                cols[n++] = c;
+        if (n == 0)
+            return 0;
+        c4_play(p, cols[rng_below(r, (uint32_t)n)]);
+    }
+    uint64_t mask = p->disc[0] | p->disc[1];
+    return !(c4_winning_cells(p->disc[p->to_move], mask) & c4_playable_cells(mask));
+}
+
+/* The claimeven bound (c4bound_evens) is never below the exact score (the
+ * reference's), and it decides a share of such late positions: it fires
+ * (is below C4BOUND_NONE) on many and equals the score on some. */
+Test(solver, evens_bound_is_never_below_the_exact_score)
+{
+    struct rng r;
+    rng_seed(&r, EVENS_SEED);
+    int checked = 0, fired = 0, exact = 0;
+    for (int g = 0; g < EVENS_GAMES; g++) {
+        struct c4_pos p;
+        if (!random_quiet_position(&r, &p))
+            continue;
+        uint64_t mask = p.disc[0] | p.disc[1];
+        int bound = c4bound_evens(p.disc[p.to_move], mask);
+        int ref = reference(&p, -C4SCORE_MAX - 1, C4SCORE_MAX + 1);
+        checked++;
+        fired += bound < C4BOUND_NONE;
+        exact += bound == ref;
+        cr_expect_geq(bound, ref, "game %d (player %d to move, discs %llx / %llx): bound %d, "
+                      "exact score %d", g, p.to_move + 1, (unsigned long long)p.disc[0],
+                      (unsigned long long)p.disc[1], bound, ref);
+    }
+    cr_expect_gt(checked, EVENS_GAMES / 4, "only %d quiet positions", checked);
+    cr_expect_gt(fired, checked / 10, "the bound fired on %d of %d", fired, checked);
+    cr_expect_gt(exact, 0, "the bound was exact on none of %d", fired);
+}
+
+/* Hand-made cases of the claimeven bound: the zugzwang loss of the tutorial
+ * (no threat on the board; claimeven wins for the second player, with its
+ * last disc), and the empty board (our bottom row comes before any four of
+ * theirs: no bound; the first player wins). */
+struct evens_case {
+    char moves[MOVES_MAX];
+    int bound;
+    char what[MOVES_MAX];
+};
+
+ParameterizedTestParameters(solver, evens_bound_cases)
+{
+    static struct evens_case cases[] = {
+        { "545134666557644476121554316222", -1, "zugzwang loss, score -1" },
+        { "", C4BOUND_NONE, "the empty board (won by the first player)" },
+    };
+    return cr_make_param_array(struct evens_case, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct evens_case *c, solver, evens_bound_cases)
+{
+    struct c4_pos p = pos_from_moves(c->moves);
+    int got = c4bound_evens(p.disc[p.to_move], p.disc[0] | p.disc[1]);
+    cr_expect_eq(got, c->bound, "%s (%s): bound %d, expected %d", c->moves, c->what, got,
+                 c->bound);
+}
+
+/* On every position of the public test sets with the first player to move,
+ * the claimeven bound is at least the published score. */
+Test(solver, evens_bound_holds_on_the_public_sets)
+{
+    static const char *const sets[] = { "Test_L3_R1", "Test_L2_R1", "Test_L2_R2",
+                                        "Test_L1_R1", "Test_L1_R2", "Test_L1_R3" };
+    int fired = 0;
+    for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) {
+        char path[256], moves[MOVES_MAX];
+        snprintf(path, sizeof path, "%s/%s", SETS_DIR, sets[i]);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            cr_skip_test("%s is not here", path);
+        int expected, line = 0;
+        while (fscanf(f, "%63s %d", moves, &expected) == 2) {
+            line++;
+            struct c4_pos p = pos_from_moves(moves);
+            if (p.moves & 1)
+                continue;
+            int bound = c4bound_evens(p.disc[p.to_move], p.disc[0] | p.disc[1]);
+            fired += bound < C4BOUND_NONE;
+            cr_expect_geq(bound, expected, "%s line %d (%s): bound %d, published %d", sets[i],
+                          line, moves, bound, expected);
+        }
+        fclose(f);
+    }
+    cr_expect_gt(fired, 0, "the bound fired on no position of the sets");
 }
 
 /* The move string with every column mirrored (1 <-> 7). */
