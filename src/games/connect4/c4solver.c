@@ -275,7 +275,8 @@ static inline int move_score(const struct c4s *s, const struct node *n, uint64_t
 
 /* The moves of next, best move_score first, centre first on ties
  * (insertion sort, stable), into ch; returns how many. */
-static inline int order_moves(const struct c4s *s, const struct node *n, uint64_t next, struct child ch[C4_WIDTH])
+static inline int order_moves(const struct c4s *s, const struct node *n, uint64_t next,
+                              struct child ch[C4_WIDTH])
 {
     int k = 0;
     for (int i = 0; i < C4_WIDTH; i++) {

@@ -4,7 +4,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "arena/c4tt.h"
 
 /* The near table's size: half this machine's 1 MiB L2, where a probe costs
@@ -18,22 +17,20 @@
  * many: most solves are smaller, and a small solve's entries fit there. */
 #define SMALL_SEARCH_NODES 100000
 
-#define HUGE_PAGE_BYTES ((size_t)2 << 20)
 #define TT_BUCKET_BYTES (2 * sizeof(uint64_t))
 #define TT_MIN_BUCKETS 4096
 #define CACHE_LINE_BYTES 64
 
-/* Cache-line aligned, or for a multiple of the huge page size on huge
- * pages where the kernel grants them: every far probe lands on a random page,
- * and with 4 KiB pages nearly every probe also misses the TLB. */
+/* Cache-line aligned, in the kernel's ordinary pages. Huge pages
+ * (MADV_HUGEPAGE) did not make the search faster (the VM's host pages are
+ * 4 KiB, see NEAR_TT_BYTES) and made the 1 GiB table's set-up unpredictable:
+ * 0.1 s of system time when the kernel had huge pages free, 2.4 s when it
+ * had to compact memory first (after another large process), against a
+ * steady 0.6 s without them. The empty board, 1 GiB, 3 paired runs after
+ * another solver's: 17.1 s wall without, 19.4 s with (user time equal). */
 static uint64_t *table_alloc(size_t bytes)
 {
-    if (bytes % HUGE_PAGE_BYTES != 0)
-        return aligned_alloc(CACHE_LINE_BYTES, bytes);
-    uint64_t *t = aligned_alloc(HUGE_PAGE_BYTES, bytes);
-    if (t)
-        madvise(t, bytes, MADV_HUGEPAGE);
-    return t;
+    return aligned_alloc(CACHE_LINE_BYTES, bytes);
 }
 
 /* Sizes t's near table for a far table of far_buckets buckets: NEAR_TT_BYTES,
