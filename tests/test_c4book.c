@@ -276,7 +276,7 @@ Test(c4book, load_names_a_missing_file)
     cr_expect_str_eq(e.msg, "cannot open: No such file or directory");
 }
 
-/* The shipped book (fixtures/connect4/book.txt, engine book --depth 2) holds
+/* The shipped book (fixtures/connect4/book.txt, engine book --depth 4) holds
  * the known solution of Connect-4 (Allis, Tromp): the first player wins
  * with its last disc (score 1) by the centre column; the columns next to it
  * draw; the others lose, the farther out the sooner. Read from the
@@ -301,10 +301,10 @@ ParameterizedTest(struct known *c, c4book, shipped_book_holds_the_known_solution
     struct err e = { 0, 0, "" };
     cr_assert_eq(c4book_load(SHIPPED_BOOK, &b, &e), 0, SHIPPED_BOOK ":%d:%d: %s", e.line, e.col,
                  e.msg);
-    /* Every position of the first two moves, a position and its mirror
-     * once: 1 + 4 + 25. */
-    cr_expect_eq(b.n, 30, "%zu positions", b.n);
-    cr_expect_eq(b.max_moves, 2, "max_moves %d", b.max_moves);
+    /* Every position of the first four moves, a position and its mirror
+     * once: 1 + 4 + 25 + 121 + 568. */
+    cr_expect_eq(b.n, 719, "%zu positions", b.n);
+    cr_expect_eq(b.max_moves, 4, "max_moves %d", b.max_moves);
     struct c4_pos p = pos_from_moves(c->moves);
     int got = c4book_lookup(&b, c4key_of(&p));
     cr_expect_eq(got, c->score, "'%s': the book says %d, known %d", c->moves, got, c->score);
