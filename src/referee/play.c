@@ -22,6 +22,7 @@
 #include "arena/analyze.h"
 #include "arena/clock.h"
 #include "arena/gamedir.h"
+#include "arena/launcher.h"
 #include "arena/play.h"
 #include "arena/rng.h"
 #include "arena/rules.h"
@@ -141,8 +142,8 @@ static int append_stderr(const char *path, const char *header, int sink,
 
 /* Runs eng in its folder on the board: 0 with *run filled, or -1 with e.
  * sink (-1: none) gets its stderr when its stderr= or --keep-files want it;
- * box (NULL: none) is the game's sandbox, whose view side - 1 is eng's. */
-static int run_on_board(const struct play_rules *r, const struct gamedir *gd, struct sbx *box,
+ * lnc is the game's launcher (in a sandbox, view side - 1 is eng's). */
+static int run_on_board(const struct play_rules *r, const struct gamedir *gd, struct launcher *lnc,
                         const struct spec *eng, int side, int sink, struct run_result *run,
                         struct err *e)
 {
@@ -163,18 +164,19 @@ static int run_on_board(const struct play_rules *r, const struct gamedir *gd, st
     if (copy >= 0 && (lseek(copy, 0, SEEK_SET) != 0 || ftruncate(copy, 0) != 0))
         return err_set(e, 0, 0, "the stderr copy: %s", strerror(errno));
     struct err re;
-    if ((box ? sbx_run(box, side - 1, argv, eng->dir, &r->limits, copy, run, &re)
-             : run_engine(argv, eng->dir, &r->limits, copy, run, &re)) != 0)
+    struct launch_move m = { argv, eng->dir, side - 1, copy, &r->limits, { -1, -1, -1 } };
+    if (launcher_move(lnc, &m, run, &re) != 0)
         return err_set(e, 0, 0, "%s", re.msg);
     return 0;
 }
 
-/* What a ply needs besides its position: the game's folder, sandbox,
- * keep folder and stderr sink, and when the referee's share of the ply
- * began (the first ply's counts opening the sandbox). */
+/* What a ply needs besides its position: the game's folder, launcher
+ * (its sandbox, or the plain runner), keep folder and stderr sink, and when
+ * the referee's share of the ply began (the first ply's counts opening the
+ * sandbox). */
 struct ply_ctx {
     struct gamedir gd;
-    struct sbx *box;             /* NULL: no sandbox */
+    struct launcher lnc;
     const char *keep;            /* NULL: not keeping */
     int sink;                    /* stderr_sink's; -1: none */
     uint64_t t0;
@@ -204,7 +206,7 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         return err_set(e, 0, 0, "%s/%s: cannot write: %s", gd->path, GAMEDIR_IN,
                        strerror(errno));
     struct run_result run;
-    if (run_on_board(r, gd, c->box, eng, side, sink, &run, e) != 0)
+    if (run_on_board(r, gd, &c->lnc, eng, side, sink, &run, e) != 0)
         return -1;
     if (run.end == RUN_CANCELLED)
         return PLAY_CANCELLED;
@@ -246,24 +248,25 @@ struct game_box {
     struct sbx_view view[2];
 };
 
-/* Opens the game's sandbox into *box when the rules want one (else *box is
- * NULL). gb must outlive the sandbox; free it with game_box_free, whatever
- * this returns. */
+/* Opens the game's launcher into *lnc: its sandbox when the rules want one,
+ * else the plain runner. gb must outlive the launcher; free it with
+ * game_box_free, whatever this returns. */
 static int game_box_open(struct game_box *gb, const struct play_rules *r,
                          const struct spec *const side_engine[2], const char *folder,
-                         struct sbx **box, struct err *e)
+                         struct launcher *lnc, struct err *e)
 {
     memset(gb, 0, sizeof *gb);
-    *box = NULL;
+    memset(lnc, 0, sizeof *lnc);
     if (!r->sandbox || r->sandbox->mode == SBX_NONE)
-        return 0;
+        return launcher_plain(lnc, r->acct, e);
     for (int s = 0; s < 2; s++) {
         const struct spec *eng = side_engine[s];
         if (sbx_own_paths(eng->argv, eng->dir, &gb->own[s], e) != 0)
             return -1;
         gb->view[s] = (struct sbx_view){ eng->dir, folder, &gb->own[s], r->sandbox };
     }
-    return sbx_open(box, gb->view, 2, e);
+    struct sbx *box;
+    return sbx_open(&box, gb->view, 2, e) != 0 ? -1 : sbx_launcher(lnc, box, r->acct, e);
 }
 
 static void game_box_free(struct game_box *gb)
@@ -298,7 +301,7 @@ static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct pla
             close(c->sink);
         return -1;
     }
-    if (game_box_open(gb, r, side_engine, c->gd.path, &c->box, e) != 0) {
+    if (game_box_open(gb, r, side_engine, c->gd.path, &c->lnc, e) != 0) {
         game_box_free(gb);
         gamedir_close(&c->gd);
         if (c->sink >= 0)
@@ -310,7 +313,7 @@ static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct pla
 
 static void ply_ctx_close(struct ply_ctx *c, struct game_box *gb)
 {
-    sbx_close(c->box);
+    launcher_close(&c->lnc);
     game_box_free(gb);
     if (c->gd.fd >= 0)
         gamedir_close(&c->gd);
