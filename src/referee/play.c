@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "arena/analyze.h"
 #include "arena/clock.h"
+#include "arena/cgroup.h"
 #include "arena/gamedir.h"
 #include "arena/launcher.h"
 #include "arena/play.h"
@@ -450,4 +451,5 @@ void play_rules_json(const struct play_rules *r, cJSON *obj)
     cJSON_AddNumberToObject(lim, "mem_limit_mb", (double)r->limits.mem_limit_mb);
     cJSON_AddNumberToObject(lim, "file_limit_kb", (double)r->limits.file_limit_kb);
     cJSON_AddItemToObject(obj, "sandbox", sbx_policy_json(r->sandbox));
+    cJSON_AddStringToObject(obj, "accounting", cg_root_name(r->acct));
 }
