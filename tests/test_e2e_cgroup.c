@@ -9,6 +9,9 @@
  * --concurrency 2 against a sound engine, in the sandbox as root and as an
  * unprivileged user (nobody), and with --sandbox none as root: the opponent
  * plays every move `ok`, and afterwards no process and no cgroup is left.
+ * Also: a root fork bomb without a sandbox (no RLIMIT_NPROC for root) is
+ * held by pids.max; and where no cgroup can be had the referee says so
+ * before the first game and journals "accounting": "process".
  *
  * The referee runs in a cgroup of the test's own (cgroup v1: cpuacct,
  * memory and pids, as on this project's machines; the test is skipped
@@ -244,5 +247,75 @@ ParameterizedTest(struct tree_case *c, e2e_cgroup, whole_tree_billed_and_limited
     cr_assert(forfeits ? moves == 2 : moves >= 2, "%s: the tree moved %d times", what, moves);
     e2e_run_free(&r);
     test_cg_check_and_remove(&cg, what);
+    e2e_rmdir(dir);
+}
+
+/* Where no cgroup can be had (here: nobody, whose cgroup nobody delegated),
+ * the referee says so before the first game, plays, and its journal says
+ * "accounting": "process". */
+Test(e2e_cgroup, without_a_cgroup_the_referee_says_so)
+{
+    if (geteuid() != 0)
+        cr_skip_test("runs as root (to become nobody)");
+    char *dir = e2e_tmpdir();
+    cr_assert_eq(chmod(dir, 0755), 0);
+    cr_assert_eq(chown(dir, NOBODY, NOBODY), 0);
+    setenv("PATH", ENGINE_PATH, 1);
+    char engine[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], journal[PATH_MAX + 16];
+    e2e_limited_bin_path("engine", engine, sizeof engine);
+    snprintf(a, sizeof a, "name=a,cmd=" PERFECT, engine);
+    snprintf(b, sizeof b, "name=b,cmd=" PERFECT, engine);
+    snprintf(journal, sizeof journal, "%s/j.jsonl", dir);
+    const char *args[] = { "tournament", "--game", "nim", "--engine", a, "--engine", b,
+                           "--journal", "j.jsonl", NULL };
+    const char *via[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", NULL };
+    struct e2e_run r;
+    e2e_runv_via(&r, dir, NULL, via, "referee", args);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    const char *say = "referee: accounting: process: cannot make cgroups in ";
+    const char *end = ": not writable by this user; a move's CPU is then its own and that of the "
+                      "children it reaped, and --cpu-limit-s and --mem-limit-mb hold per process\n";
+    cr_assert(strncmp(r.err, say, strlen(say)) == 0 && strstr(r.err, end), "stderr: %s", r.err);
+    char *text = e2e_slurp(journal, NULL);
+    cr_assert(text && strstr(text, "\"accounting\":\"process\""), "journal: %.400s", text);
+    free(text);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* A fork bomb (hostile.py's: `sleep` until a start fails, exit 3 past 300)
+ * run by a root referee without a sandbox, where RLIMIT_NPROC never
+ * applies: the move's pids.max stops it, the engine plays, no sleeper is
+ * left. */
+Test(e2e_cgroup, pids_max_contains_a_root_fork_bomb, .timeout = 240)
+{
+    struct test_cg cg;
+    test_cg_make(&cg, 0);
+    char *dir = e2e_tmpdir();
+    setenv("PATH", ENGINE_PATH, 1);
+    char engine[PATH_MAX], hostile[PATH_MAX], plays[PATH_MAX + 96], spec[SPEC_MAX];
+    char other[SPEC_MAX], tag[32], sleepers[64];
+    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_repo_path("tests/engines/hostile.py", hostile, sizeof hostile);
+    snprintf(plays, sizeof plays, PLAYS, engine);
+    snprintf(spec, sizeof spec, "name=bomb,cmd=python3 %s fork-bomb - %s", hostile, plays);
+    snprintf(other, sizeof other, "name=other,cmd=" PERFECT, engine);
+    snprintf(tag, sizeof tag, "%ld", (long)getpid());
+    snprintf(sleepers, sizeof sleepers, "sleep 6095[.]%s", tag);
+    setenv("ARENA_TAG", tag, 1);
+    const char *args[] = { "tournament", "--game", "nim", "--random-plies", "2", "--engine", spec,
+                           "--engine", other, "--concurrency", "2", "--journal", "j.jsonl",
+                           "--timeout-ms", "60000", "--sandbox", "none", NULL };
+    const char *via[] = { "sh", "-c",
+                          "echo $$ > \"$1/cgroup.procs\" && echo $$ > \"$2/cgroup.procs\" && "
+                          "echo $$ > \"$3/cgroup.procs\" && shift 3 && exec \"$@\"",
+                          "sh", cg.dir[0], cg.dir[1], cg.dir[2], NULL };
+    struct e2e_run r;
+    e2e_runv_via(&r, dir, NULL, via, "referee", args);
+    cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+    cr_assert_not_null(strstr(r.out, "Forfeits: none\n"), "%s", r.out);
+    cr_assert(!e2e_process_alive(sleepers), "a sleeper is left");
+    e2e_run_free(&r);
+    test_cg_check_and_remove(&cg, "fork bomb");
     e2e_rmdir(dir);
 }
