@@ -311,7 +311,11 @@ static int make_one(struct cg_move *m, int i, const char *name, long mem_limit_m
     if (what)
         return err_set(e, 0, 0, "cannot set %s/%s: %s", path, what, strerror(errno));
     char procs[PATH_MAX + 16];
-    snprintf(procs, sizeof procs, "%s/cgroup.procs", path);
+    /* v1: "tasks", where moving the writing thread itself (a process of
+     * one thread, before exec) skips the global lock a process move takes
+     * (the kernel waits for an RCU grace period there: about 1 ms a
+     * hierarchy on this machine). v2 has no such file in a domain cgroup. */
+    snprintf(procs, sizeof procs, "%s/%s", path, root->version == CG_V1 ? "tasks" : "cgroup.procs");
     m->procs[i] = open(procs, O_WRONLY | O_CLOEXEC);
     return m->procs[i] < 0 ? err_set(e, 0, 0, "cannot open %s: %s", procs, strerror(errno)) : 0;
 }
