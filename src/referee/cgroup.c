@@ -168,7 +168,8 @@ int cg_root_at(struct cg_root *root, enum cg_version v, const char *const dir[],
     if (v == CG_V1)
         root->has = CG_MEMORY | CG_PIDS;
     else if (read_at(dir[0], "cgroup.subtree_control", ctl, sizeof ctl) >= 0)
-        root->has = (has_word(ctl, "memory") ? CG_MEMORY : 0) | (has_word(ctl, "pids") ? CG_PIDS : 0);
+        root->has = (has_word(ctl, "memory") ? CG_MEMORY : 0) |
+                    (has_word(ctl, "pids") ? CG_PIDS : 0);
     return 0;
 }
 
@@ -331,8 +332,8 @@ int cg_move_open(const struct cg_root *root, long mem_limit_mb, struct cg_move *
     char name[96];
     /* The clock makes it new within the thread; pid and thread id, among
      * every referee and test running at once. */
-    snprintf(name, sizeof name, "arena-%ld-%ld-%lld%09ld", (long)getpid(), (long)syscall(SYS_gettid),
-             (long long)ts.tv_sec, ts.tv_nsec);
+    snprintf(name, sizeof name, "arena-%ld-%ld-%lld%09ld", (long)getpid(),
+             (long)syscall(SYS_gettid), (long long)ts.tv_sec, ts.tv_nsec);
     for (int i = 0; i < root->n; i++)
         if (make_one(m, i, name, mem_limit_mb, e) != 0) {
             cg_move_close(m);
