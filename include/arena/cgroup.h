@@ -29,8 +29,9 @@
  * cg_move_close removes it.
  *
  * CPU: v2's cpu.stat user_usec and system_usec; v1's cpuacct.usage (exact
- * nanoseconds), split into user and system in the ratio of
- * cpuacct.usage_user to usage_sys (which count in scheduler ticks).
+ * nanoseconds), split into user and system in the ratio of cpuacct.stat's
+ * user to system (which count in scheduler ticks; a move too short for a
+ * tick is all user time).
  */
 #ifndef ARENA_CGROUP_H
 #define ARENA_CGROUP_H
@@ -84,6 +85,7 @@ struct cg_move {
     char path[CG_MAX_DIRS][PATH_MAX];
     int *procs;                     /* the caller's cgroup.procs descriptors */
     int nprocs;
+    int mem_limited;                /* a memory limit was set */
     struct cg_usage usage;          /* filled by cg_move_end */
     int ended;
     char leftover[ERR_MSG_MAX];     /* cg_move_close's failure */

@@ -291,6 +291,7 @@ static int make_one(struct cg_move *m, int i, const char *name, long mem_limit_m
     const char *what = NULL;
     int mem = root->version == CG_V2 || i == 1, pids = root->version == CG_V2 || i == 2;
     if (mem && mem_limit_mb > 0 && (root->has & CG_MEMORY)) {
+        m->mem_limited = 1;
         snprintf(num, sizeof num, "%lld", (long long)mem_limit_mb * MB);
         if (root->version == CG_V1) {
             if (write_at(path, "memory.limit_in_bytes", num) != 0)
@@ -371,21 +372,21 @@ static int read_usage(struct cg_move *m, struct err *e)
             return err_set(e, 0, 0, "cannot read %s/cpu.stat: %s", cpu_dir(m), strerror(errno));
         u->user_ms = (double)keyed(buf, "user_usec") / US_PER_MS;
         u->sys_ms = (double)keyed(buf, "system_usec") / US_PER_MS;
-        if ((m->root->has & CG_MEMORY) && read_at(m->path[0], "memory.events", buf, sizeof buf) > 0)
+        if (m->mem_limited && read_at(m->path[0], "memory.events", buf, sizeof buf) > 0)
             u->oom_kills = keyed(buf, "oom_kill");
         return 0;
     }
-    char user[64], sys[64];
+    char ticks[SMALL_FILE];
     if (read_at(cpu_dir(m), "cpuacct.usage", buf, sizeof buf) < 0 ||
-        read_at(cpu_dir(m), "cpuacct.usage_user", user, sizeof user) < 0 ||
-        read_at(cpu_dir(m), "cpuacct.usage_sys", sys, sizeof sys) < 0)
+        read_at(cpu_dir(m), "cpuacct.stat", ticks, sizeof ticks) < 0)
         return err_set(e, 0, 0, "cannot read %s/cpuacct.usage: %s", cpu_dir(m), strerror(errno));
-    double total = (double)atoll(buf) / NS_PER_MS, tu = (double)atoll(user),
-           ts = (double)atoll(sys);
+    double total = (double)atoll(buf) / NS_PER_MS, tu = (double)keyed(ticks, "user"),
+           ts = (double)keyed(ticks, "system");
     /* Ticks may not have seen a short move at all: all of it is user time. */
     u->sys_ms = tu + ts > 0 ? total * ts / (tu + ts) : 0;
     u->user_ms = total - u->sys_ms;
-    if (read_at(m->path[1], "memory.oom_control", buf, sizeof buf) > 0)
+    /* Without a memory limit the kernel kills nothing for memory here. */
+    if (m->mem_limited && read_at(m->path[1], "memory.oom_control", buf, sizeof buf) > 0)
         u->oom_kills = keyed(buf, "oom_kill");
     return 0;
 }
