@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "arena/header.h"
 #include "arena/journal.h"
 #include "arena/match.h"
 #include "arena/refopts.h"
@@ -160,19 +161,24 @@ struct scan_count {
     long last_index;
 };
 
-static int count(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
+static int count_header(void *ctx, const struct hdr *h, struct err *e)
 {
-    (void)line;
-    (void)e;
-    struct scan_count *c = ctx;
-    if (is_header) {
-        c->headers++;
-    } else {
-        c->games++;
-        c->last_index = (long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rec, "index"));
-    }
+    (void)h, (void)e;
+    ((struct scan_count *)ctx)->headers++;
     return 0;
 }
+
+static int count_game(void *ctx, struct game_record *rec, int line, struct err *e)
+{
+    (void)line, (void)e;
+    struct scan_count *c = ctx;
+    c->games++;
+    c->last_index = rec->index;
+    return 0;
+}
+
+static const struct journal_reader count_rd = { .header = count_header, .game = count_game };
+static const struct journal_reader *const count = &count_rd;
 
 /* A crash mid-append leaves a cut line: readers skip it, resume cuts it off
  * and appends after the last whole line; a header of another tournament is
@@ -183,13 +189,15 @@ Test(referee, journal_survives_a_line_cut_short)
     int tmp = mkstemp(path);
     close(tmp);
     unlink(path);
-    cJSON *header = cJSON_CreateObject();
-    cJSON_AddStringToObject(header, "schema", "arena.journal/1");
-    cJSON_AddStringToObject(header, "game", "nim");
+    struct hdr header;
+    hdr_init(&header);
+    header.has = HDR_BIT(HDR_SCHEMA) | HDR_BIT(HDR_GAME);
+    cr_assert_eq(hdr_set_text(&header.schema, "arena.journal/1"), 0);
+    strcpy(header.game, "nim");
     struct err e;
     int fd;
     struct scan_count c = { 0, 0, 0 };
-    cr_assert_eq(journal_open(path, header, 0, count, &c, &fd, &e), 0, "%s", e.msg);
+    cr_assert_eq(journal_open(path, &header, 0, count, &c, &fd, &e), 0, "%s", e.msg);
     cr_assert_eq(journal_append(fd, "{\"index\":1}", &e), 0);
     cr_assert_eq(journal_append(fd, "{\"index\":2}", &e), 0);
     cr_assert_eq(write(fd, "{\"index\":3,\"mov", 15), 15);
@@ -197,10 +205,10 @@ Test(referee, journal_survives_a_line_cut_short)
     cr_assert_eq(journal_scan(path, count, &c, &e), 0, "%s", e.msg);
     cr_assert(c.headers == 1 && c.games == 2 && c.last_index == 2, "%d %d %ld", c.headers,
               c.games, c.last_index);
-    cr_assert_eq(journal_open(path, header, 0, count, &c, &fd, &e), -1,
+    cr_assert_eq(journal_open(path, &header, 0, count, &c, &fd, &e), -1,
                  "an existing journal was reopened without resume");
     memset(&c, 0, sizeof c);
-    cr_assert_eq(journal_open(path, header, 1, count, &c, &fd, &e), 0, "%s", e.msg);
+    cr_assert_eq(journal_open(path, &header, 1, count, &c, &fd, &e), 0, "%s", e.msg);
     cr_assert_eq(c.games, 2, "resume saw %d games", c.games);
     cr_assert_eq(journal_append(fd, "{\"index\":3}", &e), 0);
     close(fd);
@@ -211,11 +219,11 @@ Test(referee, journal_survives_a_line_cut_short)
     buf[n] = '\0';
     cr_assert_str_eq(buf, "{\"schema\":\"arena.journal/1\",\"game\":\"nim\"}\n{\"index\":1}\n"
                           "{\"index\":2}\n{\"index\":3}\n");
-    cJSON_ReplaceItemInObject(header, "game", cJSON_CreateString("connect4"));
-    cr_assert_eq(journal_open(path, header, 1, count, &c, &fd, &e), -1);
+    strcpy(header.game, "connect4");
+    cr_assert_eq(journal_open(path, &header, 1, count, &c, &fd, &e), -1);
     cr_assert_eq(e.line, 1);
     cr_assert_not_null(strstr(e.msg, "\"game\" differs"), "%s", e.msg);
-    cJSON_Delete(header);
+    hdr_free(&header);
     unlink(path);
 }
 

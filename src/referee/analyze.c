@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/analyze.h"
+#include "arena/header.h"
 #include "arena/journal.h"
 #include "arena/registry.h"
 #include "arena/rules.h"
@@ -207,14 +208,12 @@ static struct engine_stats *stats_of(struct log_ctx *c, const char *name)
     return s;
 }
 
-static int log_header(struct log_ctx *c, const cJSON *json, struct err *e)
+static int log_header(void *ctx, const struct hdr *h, struct err *e)
 {
-    struct rec_header h;
-    if (rec_header_decode(json, &h, e) != 0)
-        return -1;
-    const struct game *g = registry_find(h.game);
+    struct log_ctx *c = ctx;
+    const struct game *g = registry_find(h->game);
     if (!g)
-        return err_set(e, 1, 1, "unknown game '%s'", h.game[0] ? h.game : "(none)");
+        return err_set(e, 1, 1, "unknown game '%s'", h->game[0] ? h->game : "(none)");
     if (ana_init(&c->an, g, c->opts, e) != 0)
         return -1;
     c->ready = 1;
@@ -238,32 +237,23 @@ static void count_moves(struct log_ctx *c, const struct game_record *rec)
     }
 }
 
-static int log_game(struct log_ctx *c, const cJSON *json, int line, struct err *e)
+static int log_game(void *ctx, struct game_record *rec, int line, struct err *e)
 {
-    struct game_record rec;
+    (void)line;   /* journal.h places the error */
+    struct log_ctx *c = ctx;
     cJSON *copy = NULL;
-    int rc = rec_decode(json, &rec, e) != 0 || ana_game(&c->an, &rec, e) != 0 ? -1 : 0;
-    if (rc == 0 && !(copy = rec_encode(&rec)))
+    int rc = ana_game(&c->an, rec, e) != 0 ? -1 : 0;
+    if (rc == 0 && !(copy = rec_encode(rec)))
         rc = err_set(e, 0, 0, "out of memory");
     if (rc == 0) {
-        const char *p1 = rec.player[0], *p2 = rec.player[1];
-        fprintf(c->out, "Game %ld (%s vs %s): %s\n", rec.index > 0 ? rec.index : 0,
-                p1[0] ? p1 : "?", p2[0] ? p2 : "?", rec_result_text(rec.result));
-        ana_print_game(c->out, &rec);
-        count_moves(c, &rec);
+        const char *p1 = rec->player[0], *p2 = rec->player[1];
+        fprintf(c->out, "Game %ld (%s vs %s): %s\n", rec->index > 0 ? rec->index : 0,
+                p1[0] ? p1 : "?", p2[0] ? p2 : "?", rec_result_text(rec->result));
+        ana_print_game(c->out, rec);
+        count_moves(c, rec);
         cJSON_AddItemToArray(c->games, copy);
-    } else {
-        e->line = line;
-        e->col = line ? 1 : 0;
     }
-    rec_free(&rec);
     return rc;
-}
-
-static int log_one(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
-{
-    struct log_ctx *c = ctx;
-    return is_header ? log_header(c, rec, e) : log_game(c, rec, line, e);
 }
 
 int ana_log(const char *path, const struct ana_opts *o, const char *json_path, FILE *out,
@@ -274,7 +264,8 @@ int ana_log(const char *path, const struct ana_opts *o, const char *json_path, F
     cJSON_AddStringToObject(c.doc, "schema", ANALYSIS_SCHEMA);
     cJSON_AddStringToObject(c.doc, "source", path);
     c.games = cJSON_AddArrayToObject(c.doc, "games");
-    int rc = journal_scan(path, log_one, &c, e);
+    static const struct journal_reader rd = { .header = log_header, .game = log_game };
+    int rc = journal_scan(path, &rd, &c, e);
     if (c.ready)
         ana_free(&c.an);
     if (rc == 0) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/analyze.h"
+#include "arena/header.h"
 #include "arena/journal.h"
 #include "arena/match.h"
 #include "arena/report_text.h"
@@ -19,15 +20,27 @@
 /* Characters of an engine's last stderr line a forfeit line shows. */
 #define TAIL_LINE_MAX 200
 
+/* The log's header (header.h), encoded; NULL when out of memory. */
+static cJSON *match_header(const struct match_opts *o)
+{
+    struct hdr h;
+    hdr_init(&h);
+    h.has = HDR_BIT(HDR_SCHEMA);
+    int rc = hdr_set_text(&h.schema, JOURNAL_MATCH_SCHEMA) | play_rules_header(&o->rules, &h) |
+             spec_header(o->engine[0], &h) | spec_header(o->engine[1], &h);
+    cJSON *j = rc ? NULL : hdr_encode(&h);
+    hdr_free(&h);
+    return j;
+}
+
 int match_run(const struct match_opts *o, FILE *out, struct err *e)
 {
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "schema", JOURNAL_MATCH_SCHEMA);
-    play_rules_json(&o->rules, root);
-    cJSON *engines = cJSON_AddArrayToObject(root, "engines");
-    cJSON_AddItemToArray(engines, spec_json(o->engine[0]));
-    cJSON_AddItemToArray(engines, spec_json(o->engine[1]));
-    cJSON *games = cJSON_AddArrayToObject(root, "games");
+    cJSON *root = match_header(o);
+    cJSON *games = root ? cJSON_AddArrayToObject(root, "games") : NULL;
+    if (!games) {
+        cJSON_Delete(root);
+        return err_set(e, 0, 0, "out of memory");
+    }
     struct tally t;
     const char *const names[2] = { o->engine[0]->name, o->engine[1]->name };
     int rc = tally_init(&t, 2, names, e);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "arena/benchdoc.h"
 #include "arena/datadir.h"
+#include "arena/header.h"
 #include "arena/refbench.h"
 #include "arena/runner.h"
 #include "arena/stats.h"
@@ -229,7 +230,7 @@ static int write_json(const struct bench *b, const struct spec *engines, int n, 
         cJSON_AddNumberToObject(doc, "positions", (double)b->npos);
         if (o->positions) {
             cJSON_AddNumberToObject(doc, "random_plies", b->r->random_plies);
-            cJSON_AddNumberToObject(doc, "seed", (double)b->r->seed);
+            cJSON_AddItemToObject(doc, "seed", hdr_seed_json(b->r->seed));
         } else {
             cJSON_AddStringToObject(doc, "positions_file", o->positions_path);
         }

@@ -76,9 +76,9 @@ static char *read_file(const char *path, size_t *len)
     return o.buf;
 }
 
-static int no_op(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
+static int no_op(void *ctx, struct game_record *rec, int line, struct err *e)
 {
-    (void)ctx, (void)rec, (void)is_header, (void)line, (void)e;
+    (void)ctx, (void)rec, (void)line, (void)e;
     return 0;
 }
 
@@ -122,7 +122,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     write_file(journal, data, size);
     struct err scan_e = { 0, 0, "" }, e = { 0, 0, "" };
-    int scan_rc = journal_scan(journal, no_op, NULL, &scan_e);
+    static const struct journal_reader every_game = { .game = no_op };
+    int scan_rc = journal_scan(journal, &every_game, NULL, &scan_e);
 
     static const struct { enum report_format format; enum report_csv_table table; } reports[] = {
         { REPORT_TEXT, REPORT_CSV_STANDINGS }, { REPORT_JSON, REPORT_CSV_STANDINGS },
