@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/analyze.h"
+#include "arena/escape.h"
 #include "arena/header.h"
 #include "arena/journal.h"
 #include "arena/registry.h"
@@ -168,10 +169,12 @@ void ana_print_game(FILE *out, const struct game_record *rec)
 {
     assert(rec->has & REC_HAS_ANALYSIS);
     const struct rec_analysis *an = &rec->analysis;
+    char name[ESC_ROOM(REC_NAME_MAX)], move[ESC_ROOM(GAME_MOVE_TEXT_MAX)];
     if (an->has_decisive)
         fprintf(out, "  decisive mistake: ply %d by %s (%s): %s -> %s", an->decisive.ply,
-                an->decisive.engine, an->decisive.move, rec_outcome_name(an->decisive.before),
-                rec_outcome_name(an->decisive.after));
+                esc_text(an->decisive.engine, name, sizeof name),
+                esc_text(an->decisive.move, move, sizeof move),
+                rec_outcome_name(an->decisive.before), rec_outcome_name(an->decisive.after));
     else
         fputs("  no blunder", out);
     if (an->unknown)
@@ -246,9 +249,11 @@ static int log_game(void *ctx, struct game_record *rec, int line, struct err *e)
     if (rc == 0 && !(copy = rec_encode(rec)))
         rc = err_set(e, 0, 0, "out of memory");
     if (rc == 0) {
-        const char *p1 = rec->player[0], *p2 = rec->player[1];
-        fprintf(c->out, "Game %ld (%s vs %s): %s\n", rec->index > 0 ? rec->index : 0,
-                p1[0] ? p1 : "?", p2[0] ? p2 : "?", rec_result_text(rec->result));
+        char p1[ESC_ROOM(REC_NAME_MAX)], p2[ESC_ROOM(REC_NAME_MAX)];
+        esc_text(rec->player[0][0] ? rec->player[0] : "?", p1, sizeof p1);
+        esc_text(rec->player[1][0] ? rec->player[1] : "?", p2, sizeof p2);
+        fprintf(c->out, "Game %ld (%s vs %s): %s\n", rec->index > 0 ? rec->index : 0, p1, p2,
+                rec_result_text(rec->result));
         ana_print_game(c->out, rec);
         count_moves(c, rec);
         cJSON_AddItemToArray(c->games, copy);
@@ -273,7 +278,9 @@ int ana_log(const char *path, const struct ana_opts *o, const char *json_path, F
         fprintf(out, "\n%-24s %8s %9s %8s\n", "Blunders", "moves", "blunders", "unknown");
         for (int i = 0; i < c.n; i++) {
             const struct engine_stats *s = &c.eng[i];
-            fprintf(out, "%-24s %8ld %9ld %8ld\n", s->name, s->moves, s->blunders, s->unknown);
+            char name[ESC_ROOM(REC_NAME_MAX)];
+            fprintf(out, "%-24s %8ld %9ld %8ld\n", esc_text(s->name, name, sizeof name),
+                    s->moves, s->blunders, s->unknown);
             cJSON *j = cJSON_CreateObject();
             cJSON_AddStringToObject(j, "name", s->name);
             cJSON_AddNumberToObject(j, "moves", (double)s->moves);

@@ -230,7 +230,12 @@ static int lock_now(int fd, const char *path, int how, struct err *e)
 
 long journal_writer(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Only a regular file has a writer to wait for; a FIFO's open would
+     * wait for one of its own. */
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return 0;
     long pid = 0;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/analyze.h"
+#include "arena/escape.h"
 #include "arena/header.h"
 #include "arena/journal.h"
 #include "arena/match.h"
@@ -69,8 +70,10 @@ int match_run(const struct match_opts *o, FILE *out, struct err *e)
         /* Of the first engine. */
         long wins = t.beat[0][1], losses = t.beat[1][0], draws = t.drew[0][1];
         long n = wins + losses + draws;
-        fprintf(out, "Score of %s vs %s: %ld - %ld - %ld  [%.3f] %ld\n", o->engine[0]->name,
-                o->engine[1]->name, wins, losses, draws,
+        char n1[ESC_ROOM(REC_NAME_MAX)], n2[ESC_ROOM(REC_NAME_MAX)];
+        fprintf(out, "Score of %s vs %s: %ld - %ld - %ld  [%.3f] %ld\n",
+                esc_text(o->engine[0]->name, n1, sizeof n1),
+                esc_text(o->engine[1]->name, n2, sizeof n2), wins, losses, draws,
                 n ? ((double)wins + 0.5 * (double)draws) / (double)n : 0.0, n);
         forfeiters = report_text_forfeiters(&t, out);
     }
@@ -113,13 +116,19 @@ static void last_line(const char *tail, char *buf)
 
 void match_print_result(FILE *out, const struct game_record *rec)
 {
-    const char *p1 = rec->player[0], *p2 = rec->player[1];
+    /* Names, reasons and output as the terminal can show them (escape.h). */
+    char p1[ESC_ROOM(REC_NAME_MAX)], p2[ESC_ROOM(REC_NAME_MAX)];
+    esc_text(rec->player[0], p1, sizeof p1);
+    esc_text(rec->player[1], p2, sizeof p2);
     int winner = rec->result > 0 ? rec->result : 0;
     /* A forfeit's move is the last; what its engine last said says why. */
-    char tail[TAIL_LINE_MAX + 1] = "";
+    char said[TAIL_LINE_MAX + 1] = "", tail[ESC_ROOM(TAIL_LINE_MAX)];
     const struct rec_move *last = rec->nmoves ? &rec->moves[rec->nmoves - 1] : NULL;
     if (rec->reason == REC_FORFEIT && last && last->stderr_tail)
-        last_line(last->stderr_tail, tail);
+        last_line(last->stderr_tail, said);
+    esc_text(said, tail, sizeof tail);
+    char reason[ESC_ROOM(REC_REASON_MAX)];
+    esc_text(rec_reason_text(rec), reason, sizeof reason);
     fprintf(out, "Finished game %ld (%s vs %s): %s {", rec->index, p1, p2,
             rec_result_text(rec->result));
     if (rec->reason == REC_NORMAL)
@@ -127,7 +136,7 @@ void match_print_result(FILE *out, const struct game_record *rec)
     else if (rec->reason == REC_DRAW_RULE)
         fprintf(out, "draw by the no-progress rule}\n");
     else
-        fprintf(out, "%s forfeits: %s%s%s}\n", winner == 1 ? p2 : p1, rec_reason_text(rec),
+        fprintf(out, "%s forfeits: %s%s%s}\n", winner == 1 ? p2 : p1, reason,
                 tail[0] ? ": " : "", tail);
     if (rec->has & REC_HAS_ANALYSIS)
         ana_print_game(out, rec);
