@@ -161,9 +161,9 @@ struct scan_count {
     long last_index;
 };
 
-static int count_header(void *ctx, const struct hdr *h, struct err *e)
+static int count_header(void *ctx, const struct hdr *h, int line, struct err *e)
 {
-    (void)h, (void)e;
+    (void)h, (void)line, (void)e;
     ((struct scan_count *)ctx)->headers++;
     return 0;
 }

@@ -34,11 +34,12 @@ struct game_record;
 #define JOURNAL_MATCH_SCHEMA "arena.match/1"
 
 /* What a reader is called with. Each returns 0 to go on, else the scan
- * stops and returns that (an error's line and column, when it has none,
- * become the record's line and column 1 in a journal). */
+ * stops and returns that (a game's error without a place is placed at its
+ * line, column 1, in a journal). */
 struct journal_reader {
-    /* The header, decoded; NULL: not wanted. */
-    int (*header)(void *ctx, const struct hdr *h, struct err *e);
+    /* The header, decoded; line: 1 (journals) or 0 (match logs). NULL: not
+     * wanted. */
+    int (*header)(void *ctx, const struct hdr *h, int line, struct err *e);
     /* Each game record, decoded, in file order; line: its line (journals)
      * or 0 (match logs). The reader may change r; the scan frees it after.
      * NULL: records are skipped. */

@@ -1,9 +1,9 @@
 /*
  * record.h - one game's record, typed, with the one JSON encoder and the one
  * decoder of it: every writer of match logs and journal lines (play, the
- * tournament's workers) encodes through rec_encode, every reader (match,
- * tournament resume, report, verify, analyze, merge) decodes through
- * rec_decode, and nothing else reads a record's JSON.
+ * tournament's workers) encodes through rec_encode, every reader (tournament
+ * resume, report, verify, analyze, merge) gets records journal_scan decoded
+ * through rec_decode, and nothing else reads a record's JSON.
  *
  * The JSON (the same in match logs and journals; key order as listed):
  *   {"index": I, "pair": P, "players": {"1": NAME, "2": NAME},

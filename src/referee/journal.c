@@ -174,13 +174,11 @@ static int typed_item(void *vctx, const cJSON *json, int is_header, int line, st
         struct hdr h;
         if (hdr_decode(json, &h, e) != 0)
             return -1;
-        rc = t->rd->header ? t->rd->header(t->ctx, &h, e) : 0;
+        rc = t->rd->header ? t->rd->header(t->ctx, &h, line, e) : 0;
         hdr_free(&h);
-    } else if (t->rd->game) {
-        rc = typed_game(t, json, line, e);
-    }
-    if (rc && line && !e->line)
+    } else if (t->rd->game && (rc = typed_game(t, json, line, e)) && line && !e->line) {
         e->line = line, e->col = 1;
+    }
     return rc;
 }
 

@@ -38,9 +38,9 @@ struct report_scan {
     struct report_html *html;   /* NULL: no games kept */
 };
 
-static int report_header(void *ctx, const struct hdr *h, struct err *e)
+/* The tally of the engines the header names, and the HTML page's start. */
+static int report_start(struct report_scan *s, const struct hdr *h, struct err *e)
 {
-    struct report_scan *s = ctx;
     struct tally *t = &s->t;
     const char *name[REC_MAX_ENGINES];
     for (int i = 0; i < h->nengines; i++)
@@ -51,6 +51,14 @@ static int report_header(void *ctx, const struct hdr *h, struct err *e)
      * but a crosstable of two engines says no more than their pair line. */
     t->round_robin = !(h->has & HDR_BIT(HDR_FORMAT)) || strcmp(h->format, "round-robin") == 0;
     return s->html ? report_html_start(s->html, h->game, e) : 0;
+}
+
+static int report_header(void *ctx, const struct hdr *h, int line, struct err *e)
+{
+    int rc = report_start(ctx, h, e);
+    if (rc && line && !e->line)
+        e->line = line, e->col = 1;
+    return rc;
 }
 
 static int report_game(void *ctx, struct game_record *rec, int line, struct err *e)

@@ -366,9 +366,9 @@ static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
 
 /* journal_scan on the header only: sets *old when its "sprt" is an object
  * without "model" (a journal from before the models, tournament.h). */
-static int sprt_without_model(void *ctx, const struct hdr *h, struct err *e)
+static int sprt_without_model(void *ctx, const struct hdr *h, int line, struct err *e)
 {
-    (void)e;
+    (void)line, (void)e;
     *(int *)ctx = (h->has & HDR_BIT(HDR_SPRT)) && !(h->null & HDR_BIT(HDR_SPRT)) &&
                   !(h->sprt.has & HDR_BIT(HDR_SPRT_MODEL));
     return 1;   /* stop after the header */

@@ -76,8 +76,9 @@ static int bad(struct verify_ctx *v, struct err *e, int line, const char *fmt, .
     return err_set(e, line, line ? 1 : 0, "%s", msg);
 }
 
-static int verify_header(void *ctx, const struct hdr *h, struct err *e)
+static int verify_header(void *ctx, const struct hdr *h, int line, struct err *e)
 {
+    (void)line;
     struct verify_ctx *v = ctx;
     if (!(v->game = registry_find(h->game)))
         return err_set(e, 1, 1, "unknown game '%s'", h->game[0] ? h->game : "(none)");

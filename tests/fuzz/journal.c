@@ -50,13 +50,14 @@ static void keep(struct scan *s, char *text)
     s->rec[s->n++] = text;
 }
 
-static int on_header(void *vctx, const struct hdr *h, struct err *e)
+static int on_header(void *vctx, const struct hdr *h, int line, struct err *e)
 {
     (void)e;
     struct scan *s = vctx;
     FUZZ_CHECK(s->n == 0, "a header after %d records", s->n);
     s->is_journal = h->schema && strcmp(h->schema, JOURNAL_SCHEMA) == 0;
-    s->last_line = s->is_journal;   /* the header's line */
+    FUZZ_CHECK(line == s->is_journal, "the header on line %d", line);
+    s->last_line = line;
     cJSON *j = hdr_encode(h);
     char *text = j ? cJSON_PrintUnformatted(j) : NULL;
     FUZZ_CHECK(text != NULL, "the header does not encode");
