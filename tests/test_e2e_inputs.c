@@ -2,7 +2,8 @@
  * test_e2e_inputs.c - the referee's own inputs (issue 33): report, verify,
  * analyze and merge refuse what is not a regular file, or is one over
  * JOURNAL_READ_CAP, before reading a byte of it (exit 2, the cap named);
- * what engines say is shown escaped on the terminal (escape.h), never raw.
+ * what engines say is shown escaped on the terminal (escape.h), never raw;
+ * the seed is written exactly (header.h).
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -144,6 +145,53 @@ Test(e2e_inputs, names_and_reasons_are_escaped_in_every_text)
     cr_assert_str_eq(r.err, "referee: --engine 'name=e\\x1bv cmd=x': column 7: a name cannot "
                             "hold control characters\nTry 'referee --help' for more "
                             "information.\n");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* --seed beyond a double's 15 digits is written exactly in the journal, the
+ * match log and referee bench's JSON (it was 9.00719925474099e+15, another
+ * seed), and a resume with a seed one apart is another tournament. */
+Test(e2e_inputs, the_seed_is_written_exactly_everywhere)
+{
+    char engine[PATH_MAX], spec[PATH_MAX + 64], depth_spec[PATH_MAX + 64];
+    e2e_limited_bin_path("engine", engine, sizeof engine);
+    snprintf(spec, sizeof spec, "%s one-move --game nim --player perfect", engine);
+    snprintf(depth_spec, sizeof depth_spec, "%s one-move --game nim --depth {depth}", engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "tournament", "--game", "nim", "--engine", spec,
+            "--engine", spec, "--rounds", "1", "--seed", "9007199254740993", "--journal",
+            "j.jsonl", NULL);
+    cr_assert_eq(r.status, 0, "tournament: exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "nim", "--engine", spec, "--engine",
+            spec, "--games", "1", "--seed", "9007199254740993", "--log", "m.json", NULL);
+    cr_assert_eq(r.status, 0, "match: exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "bench", "--game", "nim", "--engine", depth_spec,
+            "--depths", "1-1", "--random-positions", "1", "--seed", "9007199254740993",
+            "--json", "b.json", NULL);
+    cr_assert_eq(r.status, 0, "bench: exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
+    static const char *const files[][2] = { { "j.jsonl", "\"seed\":\"9007199254740993\"," },
+                                            { "m.json", "\"seed\":\t\"9007199254740993\",\n" },
+                                            { "b.json", "\"seed\":\t\"9007199254740993\",\n" } };
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+        size_t len;
+        char *text = e2e_slurp(path, &len);
+        cr_assert_not_null(text, "no %s", path);
+        cr_assert_not_null(strstr(text, files[i][1]), "%s:\n%.400s", files[i][0], text);
+        free(text);
+    }
+    e2e_run(&r, dir, NULL, "referee", "tournament", "--game", "nim", "--engine", spec,
+            "--engine", spec, "--rounds", "1", "--seed", "9007199254740992", "--journal",
+            "j.jsonl", "--resume", NULL);
+    cr_assert_eq(r.status, EXIT_BAD_INPUT, "resume: exit %d", r.status);
+    cr_assert_str_eq(r.err, "j.jsonl:1:1: this journal is of another tournament: its \"seed\" "
+                            "differs (resume needs the same engines, rules and shard)\n");
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }
