@@ -100,7 +100,9 @@ Test(e2e_inputs, an_engines_stderr_is_escaped_in_the_forfeit_line)
     snprintf(path, sizeof path, "%s/log.json", dir);
     size_t len;
     char *log = e2e_slurp(path, &len);
-    cr_assert_not_null(strstr(log, "\\u001b]0;owned\\u0007\\u001b[2J\xc2\x9b" "Jcleared"), "%s", log);
+    cr_assert_not_null(strstr(log, "\\u001b]0;owned\\u0007\\u001b[2J\xc2\x9b"
+                                   "Jcleared"),
+                       "%s", log);
     free(log);
     e2e_rmdir(dir);
 }

@@ -40,10 +40,11 @@
  * a name, more than REC_MAX_ENGINES engines).
  *
  * Adding a field: a member (and its bit in the object's enum, in the place
- * its key goes) here, one line in hdr_encode's and one in hdr_decode's
- * function for that object in header.c, and the writer that knows the
- * value sets it (play_rules_header, spec_header, sbx_policy_header,
- * tour_header). Readers of old journals see the bit clear.
+ * its key goes) here; in header.c, for a top-level key its name in
+ * top_keys, and one line in the encoding and one in the decoding of its
+ * object; the writer that knows the value sets it and its bit
+ * (play_rules_header, spec_header, sbx_policy_header, tour_header).
+ * Readers of old journals see the bit clear.
  */
 #ifndef ARENA_HEADER_H
 #define ARENA_HEADER_H
@@ -116,6 +117,7 @@ enum hdr_key {
     HDR_SCHEMA, HDR_GAME, HDR_DEPTH, HDR_SEED, HDR_RANDOM_PLIES, HDR_OPENINGS, HDR_DRAW_PLIES,
     HDR_ANALYZE, HDR_LIMITS, HDR_SANDBOX, HDR_ENGINES, HDR_FORMAT, HDR_ROUNDS, HDR_SHARD,
     HDR_GAMES, HDR_SPRT,
+    HDR_NKEYS   /* not a key: how many there are */
 };
 struct hdr {
     char *schema;

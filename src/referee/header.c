@@ -17,6 +17,12 @@ static const char *const top_keys[] = {
     "schema", "game", "depth", "seed", "random_plies", "openings", "draw_plies", "analyze",
     "limits", "sandbox", "engines", "format", "rounds", "shard", "games", "sprt",
 };
+_Static_assert(sizeof top_keys / sizeof *top_keys == HDR_NKEYS,
+               "a name for each enum hdr_key, in its order");
+/* A top-level key's name and bit, for get_*; its name, h's has and null
+ * and its bit, for put_* (in hdr_encode, where h is the header). */
+#define KEY(k) top_keys[k], k
+#define TOP(k) top_keys[k], h->has, h->null, k
 
 void hdr_init(struct hdr *h)
 {
@@ -127,9 +133,13 @@ static void put_text(cJSON *obj, const char *key, unsigned has, unsigned null, i
         cJSON_AddStringToObject(obj, key, v ? v : "");
 }
 
-static void put_num(cJSON *obj, const char *key, unsigned has, int k, double v)
+static void put_num(cJSON *obj, const char *key, unsigned has, unsigned null, int k, double v)
 {
-    if (has & HDR_BIT(k))
+    if (!(has & HDR_BIT(k)))
+        return;
+    if (null & HDR_BIT(k))
+        cJSON_AddNullToObject(obj, key);
+    else
         cJSON_AddNumberToObject(obj, key, v);
 }
 
@@ -178,7 +188,7 @@ static void encode_engine(cJSON *list, const struct hdr_engine *e)
     put_text(j, "name", e->has, 0, HDR_ENG_NAME, e->name);
     put_strs(j, "cmd", e->has, 0, HDR_ENG_CMD, &e->cmd);
     put_text(j, "dir", e->has, 0, HDR_ENG_DIR, e->dir);
-    put_num(j, "depth", e->has, HDR_ENG_DEPTH, e->depth);
+    put_num(j, "depth", e->has, 0, HDR_ENG_DEPTH, e->depth);
     put_text(j, "sha256", e->has, e->null, HDR_ENG_SHA256, e->sha256);
     if (!(e->has & HDR_BIT(HDR_ENG_FILES)))
         return;
@@ -198,22 +208,22 @@ static void encode_engine(cJSON *list, const struct hdr_engine *e)
 static void encode_tail(cJSON *j, const struct hdr *h)
 {
     if (h->has & HDR_BIT(HDR_ENGINES)) {
-        cJSON *list = cJSON_AddArrayToObject(j, "engines");
+        cJSON *list = cJSON_AddArrayToObject(j, top_keys[HDR_ENGINES]);
         for (int i = 0; list && i < h->nengines; i++)
             encode_engine(list, &h->engine[i]);
     }
-    put_text(j, "format", h->has, h->null, HDR_FORMAT, h->format);
-    put_num(j, "rounds", h->has, HDR_ROUNDS, h->rounds);
+    put_text(j, TOP(HDR_FORMAT), h->format);
+    put_num(j, TOP(HDR_ROUNDS), h->rounds);
     char shard[32];
     snprintf(shard, sizeof shard, "%d/%d", h->shard_k, h->shard_n);
-    put_text(j, "shard", h->has, 0, HDR_SHARD, shard);
-    put_num(j, "games", h->has, HDR_GAMES, (double)h->games);
-    cJSON *s = put_obj(j, "sprt", h->has, h->null, HDR_SPRT);
+    put_text(j, TOP(HDR_SHARD), shard);
+    put_num(j, TOP(HDR_GAMES), (double)h->games);
+    cJSON *s = put_obj(j, TOP(HDR_SPRT));
     if (s) {
-        put_num(s, "elo0", h->sprt.has, HDR_SPRT_ELO0, h->sprt.elo0);
-        put_num(s, "elo1", h->sprt.has, HDR_SPRT_ELO1, h->sprt.elo1);
-        put_num(s, "alpha", h->sprt.has, HDR_SPRT_ALPHA, h->sprt.alpha);
-        put_num(s, "beta", h->sprt.has, HDR_SPRT_BETA, h->sprt.beta);
+        put_num(s, "elo0", h->sprt.has, 0, HDR_SPRT_ELO0, h->sprt.elo0);
+        put_num(s, "elo1", h->sprt.has, 0, HDR_SPRT_ELO1, h->sprt.elo1);
+        put_num(s, "alpha", h->sprt.has, 0, HDR_SPRT_ALPHA, h->sprt.alpha);
+        put_num(s, "beta", h->sprt.has, 0, HDR_SPRT_BETA, h->sprt.beta);
         put_text(s, "model", h->sprt.has, 0, HDR_SPRT_MODEL, h->sprt.model);
     }
 }
@@ -232,28 +242,29 @@ cJSON *hdr_encode(const struct hdr *h)
     cJSON *j = cJSON_CreateObject();
     if (!j)
         return NULL;
-    put_text(j, "schema", h->has, 0, HDR_SCHEMA, h->schema);
-    put_text(j, "game", h->has, 0, HDR_GAME, h->game);
-    put_num(j, "depth", h->has, HDR_DEPTH, h->depth);
-    if (h->has & HDR_BIT(HDR_SEED))
-        cJSON_AddItemToObject(j, "seed", h->seed_inexact ? cJSON_CreateNumber((double)h->seed)
-                                                         : hdr_seed_json(h->seed));
-    put_num(j, "random_plies", h->has, HDR_RANDOM_PLIES, h->random_plies);
-    put_strs(j, "openings", h->has, h->null, HDR_OPENINGS, &h->openings);
-    put_num(j, "draw_plies", h->has, HDR_DRAW_PLIES, h->draw_plies);
-    cJSON *o = put_obj(j, "analyze", h->has, h->null, HDR_ANALYZE);
+    put_text(j, TOP(HDR_SCHEMA), h->schema);
+    put_text(j, TOP(HDR_GAME), h->game);
+    put_num(j, TOP(HDR_DEPTH), h->depth);
+    if (h->has & HDR_BIT(HDR_SEED))   /* an old double as it was written (header.h) */
+        cJSON_AddItemToObject(j, top_keys[HDR_SEED],
+                              h->seed_inexact ? cJSON_CreateNumber((double)h->seed)
+                                              : hdr_seed_json(h->seed));
+    put_num(j, TOP(HDR_RANDOM_PLIES), h->random_plies);
+    put_strs(j, TOP(HDR_OPENINGS), &h->openings);
+    put_num(j, TOP(HDR_DRAW_PLIES), h->draw_plies);
+    cJSON *o = put_obj(j, TOP(HDR_ANALYZE));
     if (o) {
-        put_num(o, "budget_ms", h->analyze.has, HDR_AN_BUDGET_MS, (double)h->analyze.budget_ms);
-        put_num(o, "max_empty", h->analyze.has, HDR_AN_MAX_EMPTY, h->analyze.max_empty);
+        put_num(o, "budget_ms", h->analyze.has, 0, HDR_AN_BUDGET_MS, (double)h->analyze.budget_ms);
+        put_num(o, "max_empty", h->analyze.has, 0, HDR_AN_MAX_EMPTY, h->analyze.max_empty);
     }
-    if ((o = put_obj(j, "limits", h->has, h->null, HDR_LIMITS))) {
+    if ((o = put_obj(j, TOP(HDR_LIMITS)))) {
         const struct hdr_limits *l = &h->limits;
-        put_num(o, "timeout_ms", l->has, HDR_LIM_TIMEOUT_MS, (double)l->timeout_ms);
-        put_num(o, "cpu_limit_s", l->has, HDR_LIM_CPU_LIMIT_S, (double)l->cpu_limit_s);
-        put_num(o, "mem_limit_mb", l->has, HDR_LIM_MEM_LIMIT_MB, (double)l->mem_limit_mb);
-        put_num(o, "file_limit_kb", l->has, HDR_LIM_FILE_LIMIT_KB, (double)l->file_limit_kb);
+        put_num(o, "timeout_ms", l->has, 0, HDR_LIM_TIMEOUT_MS, (double)l->timeout_ms);
+        put_num(o, "cpu_limit_s", l->has, 0, HDR_LIM_CPU_LIMIT_S, (double)l->cpu_limit_s);
+        put_num(o, "mem_limit_mb", l->has, 0, HDR_LIM_MEM_LIMIT_MB, (double)l->mem_limit_mb);
+        put_num(o, "file_limit_kb", l->has, 0, HDR_LIM_FILE_LIMIT_KB, (double)l->file_limit_kb);
     }
-    if ((o = put_obj(j, "sandbox", h->has, h->null, HDR_SANDBOX))) {
+    if ((o = put_obj(j, TOP(HDR_SANDBOX)))) {
         const struct hdr_sandbox *s = &h->sandbox;
         put_text(o, "mode", s->has, 0, HDR_SBX_MODE, s->mode);
         put_strs(o, "isolates", s->has, 0, HDR_SBX_ISOLATES, &s->isolates);
@@ -371,7 +382,7 @@ static int get_strs(const cJSON *obj, const char *key, int k, unsigned *has, uns
 /* The seed in any form a referee wrote (header.h). */
 static void get_seed(const cJSON *obj, struct hdr *h)
 {
-    const cJSON *v = item(obj, "seed");
+    const cJSON *v = item(obj, top_keys[HDR_SEED]);
     long long small;
     if (whole(v, 0, (double)(HDR_SEED_NUMBER_LIMIT - 1), &small)) {
         h->seed = (uint64_t)small;
@@ -438,13 +449,13 @@ static int decode_engine(const cJSON *j, struct hdr *h, struct err *e)
 
 static int decode_objects(const cJSON *j, struct hdr *h, struct err *e)
 {
-    const cJSON *o = item(j, "analyze");
+    const cJSON *o = item(j, top_keys[HDR_ANALYZE]);
     if (cJSON_IsObject(o)) {
         h->has |= HDR_BIT(HDR_ANALYZE);
         get_ll(o, "budget_ms", HDR_AN_BUDGET_MS, &h->analyze.has, &h->analyze.budget_ms);
         get_int(o, "max_empty", HDR_AN_MAX_EMPTY, &h->analyze.has, &h->analyze.max_empty);
     }
-    if (cJSON_IsObject(o = item(j, "limits"))) {
+    if (cJSON_IsObject(o = item(j, top_keys[HDR_LIMITS]))) {
         struct hdr_limits *l = &h->limits;
         h->has |= HDR_BIT(HDR_LIMITS);
         get_ll(o, "timeout_ms", HDR_LIM_TIMEOUT_MS, &l->has, &l->timeout_ms);
@@ -452,7 +463,7 @@ static int decode_objects(const cJSON *j, struct hdr *h, struct err *e)
         get_ll(o, "mem_limit_mb", HDR_LIM_MEM_LIMIT_MB, &l->has, &l->mem_limit_mb);
         get_ll(o, "file_limit_kb", HDR_LIM_FILE_LIMIT_KB, &l->has, &l->file_limit_kb);
     }
-    if (cJSON_IsObject(o = item(j, "sandbox"))) {
+    if (cJSON_IsObject(o = item(j, top_keys[HDR_SANDBOX]))) {
         struct hdr_sandbox *s = &h->sandbox;
         h->has |= HDR_BIT(HDR_SANDBOX);
         if (get_text(o, "mode", HDR_SBX_MODE, &s->has, NULL, &s->mode, e) != 0 ||
@@ -460,7 +471,7 @@ static int decode_objects(const cJSON *j, struct hdr *h, struct err *e)
             get_strs(o, "read_only", HDR_SBX_READ_ONLY, &s->has, NULL, &s->read_only, e) != 0)
             return -1;
     }
-    if (cJSON_IsObject(o = item(j, "sprt"))) {
+    if (cJSON_IsObject(o = item(j, top_keys[HDR_SPRT]))) {
         struct hdr_sprt *s = &h->sprt;
         h->has |= HDR_BIT(HDR_SPRT);
         get_num(o, "elo0", HDR_SPRT_ELO0, &s->has, &s->elo0);
@@ -479,7 +490,7 @@ static int decode_objects(const cJSON *j, struct hdr *h, struct err *e)
 /* "K/N" with 1 <= K <= N into h. */
 static void get_shard(const cJSON *j, struct hdr *h)
 {
-    const cJSON *v = item(j, "shard");
+    const cJSON *v = item(j, top_keys[HDR_SHARD]);
     int k, n, used = 0;
     if (cJSON_IsString(v) && sscanf(v->valuestring, "%d/%d%n", &k, &n, &used) == 2 &&
         !v->valuestring[used] && k >= 1 && k <= n) {
@@ -495,28 +506,28 @@ static void get_shard(const cJSON *j, struct hdr *h)
 
 static int decode(const cJSON *j, struct hdr *h, struct err *e)
 {
-    if (get_text(j, "schema", HDR_SCHEMA, &h->has, NULL, &h->schema, e) != 0 ||
-        get_name(j, "game", HDR_GAME, &h->has, h->game, sizeof h->game, e) != 0)
+    if (get_text(j, KEY(HDR_SCHEMA), &h->has, NULL, &h->schema, e) != 0 ||
+        get_name(j, KEY(HDR_GAME), &h->has, h->game, sizeof h->game, e) != 0)
         return -1;
-    get_int(j, "depth", HDR_DEPTH, &h->has, &h->depth);
+    get_int(j, KEY(HDR_DEPTH), &h->has, &h->depth);
     get_seed(j, h);
-    get_int(j, "random_plies", HDR_RANDOM_PLIES, &h->has, &h->random_plies);
-    if (get_strs(j, "openings", HDR_OPENINGS, &h->has, &h->null, &h->openings, e) != 0)
+    get_int(j, KEY(HDR_RANDOM_PLIES), &h->has, &h->random_plies);
+    if (get_strs(j, KEY(HDR_OPENINGS), &h->has, &h->null, &h->openings, e) != 0)
         return -1;
-    get_int(j, "draw_plies", HDR_DRAW_PLIES, &h->has, &h->draw_plies);
+    get_int(j, KEY(HDR_DRAW_PLIES), &h->has, &h->draw_plies);
     if (decode_objects(j, h, e) != 0)
         return -1;
-    const cJSON *engines = item(j, "engines"), *eng;
+    const cJSON *engines = item(j, top_keys[HDR_ENGINES]), *eng;
     if (cJSON_IsArray(engines)) {
         h->has |= HDR_BIT(HDR_ENGINES);
         cJSON_ArrayForEach(eng, engines) if (decode_engine(eng, h, e) != 0) return -1;
     }
-    if (get_text(j, "format", HDR_FORMAT, &h->has, NULL, &h->format, e) != 0)
+    if (get_text(j, KEY(HDR_FORMAT), &h->has, NULL, &h->format, e) != 0)
         return -1;
-    get_int(j, "rounds", HDR_ROUNDS, &h->has, &h->rounds);
+    get_int(j, KEY(HDR_ROUNDS), &h->has, &h->rounds);
     get_shard(j, h);
     long long games;
-    if (whole(item(j, "games"), 0, (double)REC_INDEX_MAX, &games)) {
+    if (whole(item(j, top_keys[HDR_GAMES]), 0, (double)REC_INDEX_MAX, &games)) {
         h->games = games;
         h->has |= HDR_BIT(HDR_GAMES);
     }

@@ -565,12 +565,15 @@ int spec_header(const struct spec *eng, struct hdr *h)
     struct hdr_engine *he = hdr_add_engine(h, eng->name);
     if (!he)
         return -1;
-    he->has |= HDR_BIT(HDR_ENG_CMD) | HDR_BIT(HDR_ENG_DIR) | HDR_BIT(HDR_ENG_SHA256);
+    he->has |= HDR_BIT(HDR_ENG_CMD) | HDR_BIT(HDR_ENG_SHA256);
     for (int i = 0; i < eng->argc; i++)
         if (hdr_strs_add(&he->cmd, eng->argv[i]) != 0)
             return -1;
-    if (hdr_set_text(&he->dir, eng->dir) != 0)
-        return -1;
+    if (eng->dir) {   /* resolved engines have one */
+        he->has |= HDR_BIT(HDR_ENG_DIR);
+        if (hdr_set_text(&he->dir, eng->dir) != 0)
+            return -1;
+    }
     if (eng->depth) {
         he->depth = eng->depth;
         he->has |= HDR_BIT(HDR_ENG_DEPTH);
