@@ -264,6 +264,28 @@ Test(referee, config_numbers_must_be_integers)
     ref_settings_free(&s);
 }
 
+/* The config a tournament writes (referee slurm) keeps a seed beyond a
+ * double's digits exactly, in the form a journal header writes it, and
+ * reads it back. */
+Test(referee, config_keeps_a_big_seed_exactly)
+{
+    static struct ref_settings s;
+    struct err e;
+    cr_assert_eq(config_text(&s, "{\"game\": \"nim\", \"seed\": \"9007199254740993\"}", &e), 0,
+                 "%s", e.msg);
+    cr_assert_eq(s.t.rules.seed, 9007199254740993ULL);
+    cJSON *j = ref_config_json(&s);
+    cr_assert_not_null(j);
+    char *text = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    cr_assert_not_null(strstr(text, "\"seed\":\"9007199254740993\""), "%s", text);
+    ref_settings_free(&s);
+    cr_assert_eq(config_text(&s, text, &e), 0, "%s", e.msg);
+    cr_assert_eq(s.t.rules.seed, 9007199254740993ULL);
+    free(text);
+    ref_settings_free(&s);
+}
+
 /* {"name", "cmd"}: the name is taken whole, never re-split as a SPEC (a
  * name holding ",cmd=" used to cut the command short). */
 Test(referee, config_engine_object_keeps_its_name)
