@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena/escape.h"
 #include "arena/header.h"
 #include "arena/journal.h"
 #include "arena/record.h"
@@ -195,6 +196,7 @@ int verify_file(const char *path, FILE *out, struct err *e)
     free(v.seen);
     if (rc)
         return v.inconsistent ? 1 : -1;
-    fprintf(out, "%s: %ld games, %ld moves replayed: consistent\n", path, v.games, v.moves);
+    esc_fputs(path, out);   /* as every text on a terminal (escape.h) */
+    fprintf(out, ": %ld games, %ld moves replayed: consistent\n", v.games, v.moves);
     return 0;
 }
