@@ -373,8 +373,12 @@ static int get_strs(const cJSON *obj, const char *key, int k, unsigned *has, uns
     }
     if (!cJSON_IsArray(v))
         return 0;
-    cJSON_ArrayForEach(s, v) if (!cJSON_IsString(s)) return 0;
-    cJSON_ArrayForEach(s, v) if (hdr_strs_add(l, s->valuestring) != 0) return oom(e);
+    cJSON_ArrayForEach(s, v)
+        if (!cJSON_IsString(s))
+            return 0;
+    cJSON_ArrayForEach(s, v)
+        if (hdr_strs_add(l, s->valuestring) != 0)
+            return oom(e);
     *has |= HDR_BIT(k);
     return 0;
 }
@@ -392,10 +396,9 @@ static void get_seed(const cJSON *obj, struct hdr *h)
         h->seed_inexact = 1;
     } else if (cJSON_IsString(v)) {
         const char *s = v->valuestring;
-        char *end;
         if (!s[0] || strspn(s, "0123456789") != strlen(s) || strlen(s) > 20)
             return;
-        unsigned long long u = strtoull(s, &end, 10);
+        unsigned long long u = strtoull(s, NULL, 10);
         if (u == ULLONG_MAX && strcmp(s, "18446744073709551615") != 0)
             return;   /* beyond 64 bits */
         h->seed = u;
@@ -443,7 +446,9 @@ static int decode_engine(const cJSON *j, struct hdr *h, struct err *e)
     if (!cJSON_IsArray(files))
         return 0;
     eng->has |= HDR_BIT(HDR_ENG_FILES);
-    cJSON_ArrayForEach(f, files) if (decode_file(f, eng, e) != 0) return -1;
+    cJSON_ArrayForEach(f, files)
+        if (decode_file(f, eng, e) != 0)
+            return -1;
     return 0;
 }
 
@@ -520,7 +525,9 @@ static int decode(const cJSON *j, struct hdr *h, struct err *e)
     const cJSON *engines = item(j, top_keys[HDR_ENGINES]), *eng;
     if (cJSON_IsArray(engines)) {
         h->has |= HDR_BIT(HDR_ENGINES);
-        cJSON_ArrayForEach(eng, engines) if (decode_engine(eng, h, e) != 0) return -1;
+        cJSON_ArrayForEach(eng, engines)
+            if (decode_engine(eng, h, e) != 0)
+                return -1;
     }
     if (get_text(j, KEY(HDR_FORMAT), &h->has, NULL, &h->format, e) != 0)
         return -1;
