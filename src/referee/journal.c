@@ -528,11 +528,13 @@ static int same_tournament(const struct hdr *a, const struct hdr *b)
 
 static int merge_header(struct merge_ctx *m, const cJSON *rec, struct err *e)
 {
-    if (strcmp(schema_of(rec), JOURNAL_SCHEMA) != 0)
-        return err_set(e, 1, 1, "not a journal: only journals merge");
-    struct hdr h;
+    struct hdr h;   /* decoded first: what every reader says of a bad header */
     if (hdr_decode(rec, &h, e) != 0)
         return -1;
+    if (strcmp(schema_of(rec), JOURNAL_SCHEMA) != 0) {
+        hdr_free(&h);
+        return err_set(e, 1, 1, "not a journal: only journals merge");
+    }
     m->want = shard_wanted(&h, m->shard, sizeof m->shard);
     if (m->want == -2) {
         hdr_free(&h);
