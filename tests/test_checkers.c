@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "arena/checkers.h"
+#include "arena/record.h"
 #include "arena/rng.h"
 #include "arena/search.h"
 
@@ -796,11 +797,13 @@ ParameterizedTestParameters(checkers, explain_names_the_fault)
 
 ParameterizedTest(struct explain_case *c, checkers, explain_names_the_fault)
 {
-    struct ck_pos before, after;
+    struct ck_pos before;
     load(&before, "........\n........\n.w......\n....w...\n...b....\n........\n........\n"
                   "........\nblack\n");
-    load(&after, c->after);
-    cr_assert_str_eq(game_checkers.explain(&before, &after), c->reason, "%s", c->after);
+    char why[REC_REASON_MAX];
+    cr_assert_eq(game_checkers.explain(&before, c->after, strlen(c->after), why, sizeof why), 0,
+                 "%s", c->after);
+    cr_assert_str_eq(why, c->reason, "%s", c->after);
 }
 
 /* ---- the seed's minimax ------------------------------------------------------ */

@@ -24,10 +24,22 @@ struct match_opts {
 #define MATCH_FORFEITED 1
 int match_run(const struct match_opts *o, FILE *out, struct err *e);
 
+/* Where a game's evidence is kept, for the line under a forfeit. */
+struct match_evidence {
+    const char *keep_dir;        /* --keep-files; NULL: not kept */
+    const char *record;          /* the log or journal written; NULL: none */
+    const char *record_option;   /* the option that would write it: "--log" */
+};
+
 /* Prints a record's result line: "Finished game I (A vs B): 1-0 {why}",
- * where a forfeit's why ends with the last line its engine wrote to stderr
- * ("{rand forfeits: exit-status 1: ValueError: no legal move}"), and its
- * analysis line when it has one. */
-void match_print_result(FILE *out, const struct game_record *rec);
+ * where a forfeit's why names its ply and ends with the line of its
+ * engine's stderr that says why it failed ("{rand forfeits at ply 3:
+ * exit-status 1: ValueError: no legal move (rand.py, line 12, in best)}":
+ * a traceback's exception and innermost frame of the engine's own code,
+ * the line before a usage error's "Try '... --help'", else the last line);
+ * under a forfeit, when ev is not NULL, where its position and whole stderr
+ * are (or the options that keep them); then its analysis line when it has
+ * one. */
+void match_print_result(FILE *out, const struct game_record *rec, const struct match_evidence *ev);
 
 #endif

@@ -204,7 +204,7 @@ static void ckg_print_over(FILE *out, const void *state)
  * the mover's pieces and towers leave exactly one square for one other, and
  * no tower turns back into a piece. Anything else is tampering; a board that
  * passes is an illegal move. */
-static const char *ckg_explain(const void *before, const void *after)
+static const char *explain_kind(const void *before, const void *after)
 {
     const struct ck_pos *b = cpos(before), *a = cpos(after);
     enum ck_side me = b->to_move, op = me ^ 1;
@@ -223,6 +223,17 @@ static const char *ckg_explain(const void *before, const void *after)
         || (a->piece[me] & b->tower[me]))
         return "tampered-board";
     return "illegal-move";
+}
+
+/* Checkers reads its answers as parse does; the kind alone is said. */
+static int ckg_explain(const void *before, const char *text, size_t len, char *why, size_t cap)
+{
+    struct ck_pos after;
+    struct err e;
+    if (ckg_parse(&after, text, len, &e) != 0)
+        return -1;
+    snprintf(why, cap, "%s", explain_kind(before, &after));
+    return 0;
 }
 
 static int ckg_irreversible(const void *state, int move)
