@@ -512,10 +512,11 @@ Test(referee, tally_names_who_forfeited_every_game)
         cr_assert_eq(tally_add(&t, &rec, &e), 0, "%s", e.msg);
         rec_free(&rec);
     }
-    const char *why = NULL;
-    cr_assert(tally_forfeited_all(&t, 0, &why));
+    char why[REC_REASON_MAX];
+    cr_assert(tally_forfeited_all(&t, 0));
+    tally_forfeit_reasons(&t, 0, why, sizeof why);
     cr_assert_str_eq(why, "unreadable");
-    cr_assert(!tally_forfeited_all(&t, 1, &why));
+    cr_assert(!tally_forfeited_all(&t, 1));
     struct game_record rec;
     rec_init(&rec, 3, 1);
     strcpy(rec.player[0], "a");
@@ -523,6 +524,6 @@ Test(referee, tally_names_who_forfeited_every_game)
     rec_set_end(&rec, REC_WIN_2, REC_NORMAL, NULL);
     cr_assert_eq(tally_add(&t, &rec, &e), 0, "%s", e.msg);
     rec_free(&rec);
-    cr_assert(!tally_forfeited_all(&t, 0, &why));
+    cr_assert(!tally_forfeited_all(&t, 0));
     tally_free(&t);
 }

@@ -161,15 +161,28 @@ void tally_standings(const struct tally *t, int order[])
     }
 }
 
-int tally_forfeited_all(const struct tally *t, int i, const char **reason)
+int tally_forfeited_all(const struct tally *t, int i)
 {
     long games = t->win[i] + t->draw[i] + t->loss[i];
+    return games > 0 && tally_forfeits(t, i) == games;
+}
+
+void tally_forfeit_reasons(const struct tally *t, int i, char *buf, size_t cap)
+{
+    assert(cap > 0);
+    int kinds = 0;
     for (int k = 0; k < t->nforfeit; k++)
-        if (t->forfeit[k].engine == i) {
-            *reason = t->forfeit[k].reason;
-            return games > 0 && t->forfeit[k].count == games;
-        }
-    return 0;
+        kinds += t->forfeit[k].engine == i;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < t->nforfeit && used < cap; k++) {
+        if (t->forfeit[k].engine != i)
+            continue;
+        int n = kinds == 1 ? snprintf(buf + used, cap - used, "%s", t->forfeit[k].reason)
+                           : snprintf(buf + used, cap - used, "%s%s (%ld)", used ? ", " : "",
+                                      t->forfeit[k].reason, t->forfeit[k].count);
+        used += n > 0 ? (size_t)n : 0;
+    }
 }
 
 long tally_forfeits(const struct tally *t, int i)
