@@ -19,9 +19,9 @@ struct match_opts {
 /* Plays the match, printing one line per game and the score. Returns 0,
  * MATCH_FORFEITED when an engine forfeited every one of its games (any
  * reasons) or every game was forfeited (a line at the end says so:
- * report_text_forfeiters), or at the end says so: report_text_forfeiters), or -1 with e
- * filled when the referee itself fails (temporary folder, log file); an
- * engine's failure is a lost game, not an error. */
+ * report_text_forfeiters), or -1 with e filled when the referee itself
+ * fails (temporary folder, log file); an engine's failure is a lost game,
+ * not an error. */
 #define MATCH_FORFEITED 1
 int match_run(const struct match_opts *o, FILE *out, struct err *e);
 

@@ -28,8 +28,8 @@
 #include "arena/verify.h"
 
 /* match and tournament: every game was played, but an engine forfeited all
- * of its games for one reason (a line at the end says which), so a grading
- * script notices. */
+ * of its games, or every game was a forfeit (a line at the end says which
+ * and why), so a grading script notices (docs/referee.md, exit statuses). */
 #define EXIT_FORFEITED 3
 
 static const char usage_text[] =
