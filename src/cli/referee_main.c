@@ -348,6 +348,7 @@ static int cmd_match(const char *prog, int argc, char **argv)
         return status;
     }
     if (!rc) {
+        s.t.rules.show_waiting = isatty(STDERR_FILENO);
         struct match_opts o = {
             .rules = s.t.rules,
             .engine = { &s.t.engine[0], &s.t.engine[1] },
