@@ -14,6 +14,14 @@ struct match_opts {
     const struct spec *engine[2];
     int games;               /* games in all; pairs share an opening */
     const char *log_path;    /* JSON log; NULL: none */
+    int concurrency;         /* games at once, each in a worker process (pool.h);
+                              * 0 or 1: one after the other in this one. The
+                              * output and log are the same either way: games
+                              * are printed and logged in their order */
+    void (*worker_free)(void *ctx);  /* a worker's last call: frees what the
+                                      * caller allocated (each process frees
+                                      * what it holds); NULL: nothing */
+    void *worker_ctx;
 };
 
 /* Plays the match, printing one line per game and the score. Returns 0,

@@ -448,6 +448,12 @@ static int guard(const char *prog, struct ref_settings *s, const char *doing, co
     return 0;
 }
 
+/* A match's worker frees the settings it was forked with (match.h). */
+static void free_settings(void *ctx)
+{
+    ref_settings_free(ctx);
+}
+
 static int cmd_match(const char *prog, enum ref_command id, int argc, char **argv)
 {
     struct ref_settings s;
@@ -463,6 +469,9 @@ static int cmd_match(const char *prog, enum ref_command id, int argc, char **arg
         rc = finish_rules(prog, &s, "match");
     if (!rc && s.t.nengines != 2)
         rc = cli_usage(prog, "match: give two --engine options, got %d", s.t.nengines);
+    if (!rc && s.games && s.t.rounds)
+        rc = cli_usage(prog, "match: give --games or --rounds (2 games each), not both");
+    s.games = s.t.rounds ? 2L * s.t.rounds : s.games ? s.games : REF_DEFAULT_GAMES;
     if (!rc)
         rc = preflight(prog, &s);
     int status;
@@ -477,6 +486,9 @@ static int cmd_match(const char *prog, enum ref_command id, int argc, char **arg
             .engine = { &s.t.engine[0], &s.t.engine[1] },
             .games = (int)s.games,
             .log_path = s.log[0] ? s.log : NULL,
+            .concurrency = s.t.concurrency,
+            .worker_free = free_settings,
+            .worker_ctx = &s,
         };
         struct err e;
         int r = match_run(&o, stdout, &e);

@@ -12,7 +12,9 @@
 #include "arena/analyze.h"
 #include "arena/journal.h"
 #include "arena/match.h"
+#include "arena/pool.h"
 #include "arena/report_text.h"
+#include "arena/runner.h"
 #include "arena/tally.h"
 #include "arena/textfile.h"
 
@@ -22,52 +24,172 @@
  * traceback's frames and its exception fit. */
 #define CAUSE_LINES 64
 
-int match_run(const struct match_opts *o, FILE *out, struct err *e)
-{
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "schema", JOURNAL_MATCH_SCHEMA);
-    play_rules_json(&o->rules, root);
-    cJSON *engines = cJSON_AddArrayToObject(root, "engines");
-    cJSON_AddItemToArray(engines, spec_json(o->engine[0]));
-    cJSON_AddItemToArray(engines, spec_json(o->engine[1]));
-    cJSON *games = cJSON_AddArrayToObject(root, "games");
+/* A match being played: the log's JSON, the tally, and with a pool the
+ * records that finished ahead of an earlier game (printed in order). */
+struct match_state {
+    const struct match_opts *o;
+    cJSON *root, *games;
     struct tally t;
-    const char *const names[2] = { o->engine[0]->name, o->engine[1]->name };
-    int rc = tally_init(&t, 2, names, e);
-    for (int i = 0; i < o->games && !rc; i++) {
-        int swap = i % 2;
-        const struct spec *const side[2] = { o->engine[swap], o->engine[!swap] };
-        struct game_record rec;
-        int played = play_game(&o->rules, i + 1, i / 2, side, &rec, e);
-        cJSON *gj = played == PLAY_PLAYED ? rec_encode(&rec) : NULL;
-        if (played != PLAY_PLAYED || !gj) {
-            rc = played == PLAY_CANCELLED
-                     ? err_set(e, 0, 0, "stopped by a signal in game %d: no log written", i + 1)
-                 : played == PLAY_PLAYED ? err_set(e, 0, 0, "out of memory")
-                                        : -1;
-            rec_free(&rec);
+    FILE *out;
+    struct game_record *recs;    /* [games]; with a pool */
+    char *have;                  /* have[i]: recs[i] is in */
+    int next;                    /* the next game to count and print, 0-based */
+    struct pool pool;
+};
+
+/* Counts, logs and prints game i's record (in the game's order). */
+static int finish_game(struct match_state *m, const struct game_record *rec, struct err *e)
+{
+    cJSON *gj = rec_encode(rec);
+    if (!gj)
+        return err_set(e, 0, 0, "out of memory");
+    cJSON_AddItemToArray(m->games, gj);
+    if (tally_add(&m->t, rec, e) != 0)
+        return -1;
+    struct match_evidence ev = { m->o->rules.keep_dir, m->o->log_path, "--log" };
+    match_print_result(m->out, rec, &ev);
+    fflush(m->out);
+    return 0;
+}
+
+/* Plays game i (0-based) into rec: colours alternate, pairs share an
+ * opening. PLAY_PLAYED, or a failure with e (rec is rec_free'd by the
+ * caller whatever this returns). */
+static int play_one(const struct match_opts *o, const struct play_rules *rules, int i,
+                    struct game_record *rec, struct err *e)
+{
+    int swap = i % 2;
+    const struct spec *const side[2] = { o->engine[swap], o->engine[!swap] };
+    int played = play_game(rules, i + 1, i / 2, side, rec, e);
+    if (played == PLAY_CANCELLED)
+        return err_set(e, 0, 0, "stopped by a signal in game %d: no log written", i + 1);
+    return played;
+}
+
+static void state_free(struct match_state *m)
+{
+    for (int i = 0; m->recs && i < m->o->games; i++)
+        if (m->have[i])
+            rec_free(&m->recs[i]);
+    free(m->recs);
+    free(m->have);
+    tally_free(&m->t);
+    cJSON_Delete(m->root);
+}
+
+/* In a worker: plays game `index` (1-based) and writes its record to fd;
+ * then frees the parent's state and the caller's (worker_free). */
+static int match_job(void *ctx, long index, int fd)
+{
+    struct match_state *m = ctx;
+    const struct match_opts *o = m->o;
+    run_become_reaper();
+    struct game_record rec;
+    struct err e;
+    int rc = play_one(o, &o->rules, (int)index - 1, &rec, &e);
+    int status = rc == PLAY_PLAYED ? 0 : POOL_FAILED;
+    cJSON *gj = rc == PLAY_PLAYED ? rec_encode(&rec) : NULL;
+    char *text = gj ? cJSON_PrintUnformatted(gj) : NULL;
+    if (rc != PLAY_PLAYED)
+        err_print(stderr, "referee", &e);
+    if (rc == PLAY_PLAYED && (!text || tf_write_all(fd, text, strlen(text)) != 0))
+        status = POOL_FAILED;
+    free(text);
+    cJSON_Delete(gj);
+    rec_free(&rec);
+    state_free(m);
+    if (o->worker_free)
+        o->worker_free(o->worker_ctx);
+    return status;
+}
+
+/* In the parent: a worker's game, kept until the games before it are in. */
+static int match_done(void *ctx, long index, int status, char *answer, size_t len,
+                      struct err *e)
+{
+    struct match_state *m = ctx;
+    (void)len;
+    if (status == POOL_FAILED)
+        return err_set(e, 0, 0, "game %ld could not be played (the line above says why): no "
+                       "log written", index);
+    if (status != 0)
+        return err_set(e, 0, 0, "stopped by a signal in game %ld: no log written", index);
+    cJSON *j = cJSON_Parse(answer);
+    int rc = j ? rec_decode(j, &m->recs[index - 1], e)
+               : err_set(e, 0, 0, "game %ld: its worker's answer is not JSON", index);
+    cJSON_Delete(j);
+    m->have[index - 1] = rc == 0;   /* a record that failed is freed already */
+    while (!rc && m->next < m->o->games && m->have[m->next])
+        rc = finish_game(m, &m->recs[m->next++], e);
+    return rc;
+}
+
+/* The games played concurrency at a time, each by a worker process
+ * (pool.h), counted and printed in the games' order. */
+static int play_pooled(struct match_state *m, struct err *e)
+{
+    const struct match_opts *o = m->o;
+    m->recs = calloc((size_t)o->games, sizeof *m->recs);
+    m->have = calloc((size_t)o->games, 1);
+    if (!m->recs || !m->have || pool_init(&m->pool, o->concurrency) != 0)
+        return err_set(e, 0, 0, "out of memory");
+    long started = 0;
+    int rc = 0;
+    while (!rc && (started < o->games || m->pool.running)) {
+        while (!rc && started < o->games && m->pool.running < o->concurrency &&
+               !(o->rules.limits.cancel && *o->rules.limits.cancel))
+            rc = pool_start(&m->pool, ++started, match_job, m, e);
+        if (!rc && m->pool.running == 0)
             break;
-        }
-        cJSON_AddItemToArray(games, gj);
-        rc = tally_add(&t, &rec, e);
-        struct match_evidence ev = { o->rules.keep_dir, o->log_path, "--log" };
-        match_print_result(out, &rec, &ev);
-        fflush(out);
+        if (!rc)
+            rc = pool_wait(&m->pool, -1, match_done, m, e);
+    }
+    if (!rc && m->next < o->games)
+        rc = err_set(e, 0, 0, "stopped by a signal in game %d: no log written", m->next + 1);
+    pool_kill(&m->pool);
+    pool_free(&m->pool);
+    return rc;
+}
+
+/* One game after the other, in this process. */
+static int play_in_order(struct match_state *m, struct err *e)
+{
+    int rc = 0;
+    for (int i = 0; i < m->o->games && !rc; i++) {
+        struct game_record rec;
+        int played = play_one(m->o, &m->o->rules, i, &rec, e);
+        rc = played == PLAY_PLAYED ? finish_game(m, &rec, e) : -1;
         rec_free(&rec);
     }
+    return rc;
+}
+
+int match_run(const struct match_opts *o, FILE *out, struct err *e)
+{
+    struct match_state m = { .o = o, .out = out, .root = cJSON_CreateObject() };
+    cJSON_AddStringToObject(m.root, "schema", JOURNAL_MATCH_SCHEMA);
+    play_rules_json(&o->rules, m.root);
+    cJSON *engines = cJSON_AddArrayToObject(m.root, "engines");
+    cJSON_AddItemToArray(engines, spec_json(o->engine[0]));
+    cJSON_AddItemToArray(engines, spec_json(o->engine[1]));
+    m.games = cJSON_AddArrayToObject(m.root, "games");
+    const char *const names[2] = { o->engine[0]->name, o->engine[1]->name };
+    int rc = tally_init(&m.t, 2, names, e);
+    if (!rc)
+        rc = o->concurrency > 1 ? play_pooled(&m, e) : play_in_order(&m, e);
     int forfeiters = 0;
     if (!rc) {
         /* Of the first engine. */
-        long wins = t.beat[0][1], losses = t.beat[1][0], draws = t.drew[0][1];
+        const struct tally *t = &m.t;
+        long wins = t->beat[0][1], losses = t->beat[1][0], draws = t->drew[0][1];
         long n = wins + losses + draws;
         fprintf(out, "Score of %s vs %s: %ld - %ld - %ld  [%.3f] %ld\n", o->engine[0]->name,
                 o->engine[1]->name, wins, losses, draws,
                 n ? ((double)wins + 0.5 * (double)draws) / (double)n : 0.0, n);
-        forfeiters = report_text_forfeiters(&t, out);
+        forfeiters = report_text_forfeiters(t, out);
     }
-    tally_free(&t);
     if (!rc && o->log_path) {
-        char *text = cJSON_Print(root);
+        char *text = cJSON_Print(m.root);
         if (!text) {
             rc = err_set(e, 0, 0, "out of memory writing the log");
         } else {
@@ -77,7 +199,7 @@ int match_run(const struct match_opts *o, FILE *out, struct err *e)
             free(text);
         }
     }
-    cJSON_Delete(root);
+    state_free(&m);
     return rc ? rc : forfeiters ? MATCH_FORFEITED : 0;
 }
 
