@@ -135,12 +135,17 @@ static int edit_distance(const char *a, size_t la, const char *b)
 
 /* The option of the table nearest to name (len bytes), when it is near
  * enough to be a slip: at most 2 edits, and fewer than a third of the
- * name's letters plus one; NULL otherwise. Ties: the first in the table. */
+ * name's letters plus one, and not a name the option's begins (--games is
+ * no slip for --game); NULL otherwise. Ties: the first in the table. */
 static const char *nearest_option(const struct option *opts, const char *name, size_t len)
 {
     int limit = (int)len / 3 + 1 < 2 ? (int)len / 3 + 1 : 2, best = limit + 1;
     const char *found = NULL;
     for (const struct option *o = opts; o->name; o++) {
+        /* --games is not a slip for --game: another command's option. */
+        size_t ol = strlen(o->name);
+        if (ol < len && strncmp(name, o->name, ol) == 0)
+            continue;
         int d = edit_distance(name, len, o->name);
         if (d < best) {
             best = d;
