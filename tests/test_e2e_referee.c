@@ -28,32 +28,44 @@ static void hostile_path(const char *name, char *buf, size_t cap)
 struct hostile {
     char name[16];
     int second;          /* 1: plays second (needs a disc to tamper with) */
-    char line[160];      /* the expected result line */
+    char line[256];      /* the expected result line */
 };
 
 ParameterizedTestParameters(e2e_referee, hostile_engine_loses_with_its_reason)
 {
     static struct hostile cases[] = {
-        { "sleeper", 0, "Finished game 1 (sleeper.sh vs engine): 0-1 {sleeper.sh forfeits: timeout}" },
+        { "sleeper", 0,
+          "Finished game 1 (sleeper.sh vs engine): 0-1 {sleeper.sh forfeits at ply 1: timeout: no "
+          "answer within 8000 ms of wall time (--timeout-ms)}" },
         { "crasher", 0,
-          "Finished game 1 (crasher.sh vs engine): 0-1 {crasher.sh forfeits: crashed: SIGSEGV}" },
-        { "exit3", 0, "Finished game 1 (exit3.sh vs engine): 0-1 {exit3.sh forfeits: exit-status 3}" },
+          "Finished game 1 (crasher.sh vs engine): 0-1 {crasher.sh forfeits at ply 1: crashed: "
+          "SIGSEGV}" },
+        { "exit3", 0,
+          "Finished game 1 (exit3.sh vs engine): 0-1 {exit3.sh forfeits at ply 1: exit-status 3}" },
         { "garbage", 0,
-          "Finished game 1 (garbage.sh vs engine): 0-1 {garbage.sh forfeits: unreadable: 1:1: "
-          "unexpected character 'g', expected 0, 1 or 2}" },
-        { "silent", 0, "Finished game 1 (silent.sh vs engine): 0-1 {silent.sh forfeits: no-output}" },
-        { "huge", 0, "Finished game 1 (huge.sh vs engine): 0-1 {huge.sh forfeits: oversized}" },
+          "Finished game 1 (garbage.sh vs engine): 0-1 {garbage.sh forfeits at ply 1: unreadable: "
+          "1:1: unexpected character 'g', expected 0, 1 or 2}" },
+        { "silent", 0,
+          "Finished game 1 (silent.sh vs engine): 0-1 {silent.sh forfeits at ply 1: no-output}" },
+        { "huge", 0,
+          "Finished game 1 (huge.sh vs engine): 0-1 {huge.sh forfeits at ply 1: oversized}" },
+        /* It passes the turn: the board is readable, the answer adds nothing. */
         { "illegal", 0,
-          "Finished game 1 (illegal.sh vs engine): 0-1 {illegal.sh forfeits: illegal-move}" },
+          "Finished game 1 (illegal.sh vs engine): 0-1 {illegal.sh forfeits at ply 1: "
+          "illegal-move: adds no disc}" },
         { "wrong-side", 0,
-          "Finished game 1 (wrong-side.sh vs engine): 0-1 {wrong-side.sh forfeits: wrong-player}" },
-        { "forker", 0, "Finished game 1 (forker.sh vs engine): 0-1 {forker.sh forfeits: no-output}" },
+          "Finished game 1 (wrong-side.sh vs engine): 0-1 {wrong-side.sh forfeits at ply 1: "
+          "wrong-player: plays for player 2 on player 1's turn}" },
+        { "forker", 0,
+          "Finished game 1 (forker.sh vs engine): 0-1 {forker.sh forfeits at ply 1: no-output}" },
         { "escaper", 0,
-          "Finished game 1 (escaper.sh vs engine): 0-1 {escaper.sh forfeits: no-output}" },
+          "Finished game 1 (escaper.sh vs engine): 0-1 {escaper.sh forfeits at ply 1: no-output}" },
         { "hog", 0,
-          "Finished game 1 (hog.sh vs engine): 0-1 {hog.sh forfeits: memory-limit}" },
+          "Finished game 1 (hog.sh vs engine): 0-1 {hog.sh forfeits at ply 1: memory-limit: ran "
+          "out of its 256 MB of address space (--mem-limit-mb)}" },
         { "tamper", 1,
-          "Finished game 1 (engine vs tamper.sh): 1-0 {tamper.sh forfeits: tampered-board}" },
+          "Finished game 1 (engine vs tamper.sh): 1-0 {tamper.sh forfeits at ply 2: "
+          "tampered-board: turns player 1's disc at row 6 column 1 into player 2's}" },
     };
     return cr_make_param_array(struct hostile, cases, sizeof cases / sizeof *cases);
 }
@@ -179,8 +191,8 @@ Test(e2e_referee, perfect_nim_never_gives_away_a_won_position)
 }
 
 struct ref_usage {
-    char args[4][48];
-    char err[192];
+    char args[6][48];
+    char err[256];
 };
 
 ParameterizedTestParameters(e2e_referee, usage_error)
@@ -199,12 +211,18 @@ ParameterizedTestParameters(e2e_referee, usage_error)
         { { "tournament", "--concurrency", "x", "" },
           "referee: --concurrency must be a number from 1 to 256, got 'x'\n" },
         { { "tournament", "--shard", "3/2", "" },
-          "referee: shard must be K/N with 1 <= K <= N, got '3/2'\n" },
+          "referee: --shard must be K/N with 1 <= K <= N, got '3/2'\n" },
         { { "tournament", "--sprt", "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=x", "" },
-          "referee: sprt must be elo0=A,elo1=B,alpha=X,beta=Y[,model=normalized|logistic] with "
-          "A < B, |A|, |B| < 1000 and 0 < X, Y < 1, got 'elo0=0,elo1=5,alpha=0.05,beta=0.05,"
-          "model=x'\n" },
-        { { "match", "--rounds", "2", "" }, "referee: match: unknown option '--rounds'\n" },
+          "referee: --sprt must be elo0=A,elo1=B,alpha=X,beta=Y[,model=normalized|logistic] "
+          "(commas or blanks between) with A < B, |A|, |B| < 1000 and 0 < X, Y < 1, got "
+          "'elo0=0,elo1=5,alpha=0.05,beta=0.05,model=x'\n" },
+        { { "match", "--journal", "j", "" }, "referee: match: unknown option '--journal'\n" },
+        { { "match", "-engine", "x", "" },
+          "referee: match: unknown option '-engine'; did you mean '--engine'?\n" },
+        { { "tournament", "--gmae", "nim", "" },
+          "referee: tournament: unknown option '--gmae'; did you mean '--game'?\n" },
+        { { "match", "--game", "nim", "--games", "2", "--rounds=1" },
+          "referee: match: give --games or --rounds (2 games each), not both\n" },
         { { "report", "", "", "" }, "referee: report: give one journal or match log\n" },
     };
     return cr_make_param_array(struct ref_usage, cases, sizeof cases / sizeof *cases);
@@ -214,12 +232,12 @@ ParameterizedTest(struct ref_usage *c, e2e_referee, usage_error)
 {
     char *dir = e2e_tmpdir();
     struct e2e_run r;
-    const char *args[4] = { NULL };
-    for (int i = 0; i < 3 && c->args[i][0]; i++)
+    const char *args[7] = { NULL };
+    for (int i = 0; i < 6 && c->args[i][0]; i++)
         args[i] = c->args[i];
     e2e_runv(&r, dir, NULL, "referee", args);
     cr_assert_eq(r.status, EXIT_USAGE, "exit %d", r.status);
-    char want[256];
+    char want[320];
     snprintf(want, sizeof want, "%sTry 'referee --help' for more information.\n", c->err);
     cr_assert_str_eq(r.err, want);
     e2e_run_free(&r);

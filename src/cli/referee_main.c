@@ -467,10 +467,10 @@ static int cmd_match(const char *prog, enum ref_command id, int argc, char **arg
         rc = cli_usage(prog, "match: unexpected argument '%s'", argv[optind]);
     if (!rc)
         rc = finish_rules(prog, &s, "match");
-    if (!rc && s.t.nengines != 2)
-        rc = cli_usage(prog, "match: give two --engine options, got %d", s.t.nengines);
     if (!rc && s.games && s.t.rounds)
         rc = cli_usage(prog, "match: give --games or --rounds (2 games each), not both");
+    if (!rc && s.t.nengines != 2)
+        rc = cli_usage(prog, "match: give two --engine options, got %d", s.t.nengines);
     s.games = s.t.rounds ? 2L * s.t.rounds : s.games ? s.games : REF_DEFAULT_GAMES;
     if (!rc)
         rc = preflight(prog, &s);
