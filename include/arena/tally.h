@@ -69,8 +69,8 @@ long tally_forfeits(const struct tally *t, int i);
 int tally_forfeited_all(const struct tally *t, int i);
 /* Engine i's forfeit reasons (their kinds, rules.h) into buf (cap > 0
  * bytes, cut to fit): the kind alone when there is one ("exit-status 1"),
- * else each with its count in the order first met ("timeout (1),
- * exit-status 1 (2)"); "" when it forfeited none. */
+ * else each with its count, by name ("exit-status 1 (2), timeout (1)");
+ * "" when it forfeited none. */
 void tally_forfeit_reasons(const struct tally *t, int i, char *buf, size_t cap);
 
 struct tally_cpu {

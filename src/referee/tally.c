@@ -170,18 +170,26 @@ int tally_forfeited_all(const struct tally *t, int i)
 void tally_forfeit_reasons(const struct tally *t, int i, char *buf, size_t cap)
 {
     assert(cap > 0);
-    int kinds = 0;
+    int mine[TALLY_MAX_FORFEITS], n = 0;
     for (int k = 0; k < t->nforfeit; k++)
-        kinds += t->forfeit[k].engine == i;
+        if (t->forfeit[k].engine == i) {
+            /* By name, so that the order does not depend on which game
+             * finished first. */
+            int at = n++;
+            while (at > 0 && strcmp(t->forfeit[mine[at - 1]].reason, t->forfeit[k].reason) > 0) {
+                mine[at] = mine[at - 1];
+                at--;
+            }
+            mine[at] = k;
+        }
     size_t used = 0;
     buf[0] = '\0';
-    for (int k = 0; k < t->nforfeit && used < cap; k++) {
-        if (t->forfeit[k].engine != i)
-            continue;
-        int n = kinds == 1 ? snprintf(buf + used, cap - used, "%s", t->forfeit[k].reason)
-                           : snprintf(buf + used, cap - used, "%s%s (%ld)", used ? ", " : "",
-                                      t->forfeit[k].reason, t->forfeit[k].count);
-        used += n > 0 ? (size_t)n : 0;
+    for (int j = 0; j < n && used < cap; j++) {
+        const char *reason = t->forfeit[mine[j]].reason;
+        int w = n == 1 ? snprintf(buf + used, cap - used, "%s", reason)
+                       : snprintf(buf + used, cap - used, "%s%s (%ld)", j ? ", " : "", reason,
+                                  t->forfeit[mine[j]].count);
+        used += w > 0 ? (size_t)w : 0;
     }
 }
 
