@@ -243,3 +243,188 @@ ParameterizedTest(struct ref_usage *c, e2e_referee, usage_error)
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }
+
+/* ---- help and habits (issue "A student's first hour", item 8) ---------- */
+
+/* `referee CMD --help` shows CMD's usage and its own sections, no other
+ * command's; `referee --help` shows each section once. */
+Test(e2e_referee, command_help_shows_that_command_only)
+{
+    static const struct { const char *cmd, *has, *not; } cases[] = {
+        { "match", "Match:\n", "Tournament:\n" },
+        { "tournament", "Tournament:\n", "Report:\n" },
+        { "report", "Report:\n", "Match and tournament options:\n" },
+        { "bench", "Bench: ", "Slurm " },
+        { "slurm", "Slurm ", "Bench: " },
+    };
+    char *dir = e2e_tmpdir();
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct e2e_run r;
+        e2e_run(&r, dir, NULL, "referee", cases[i].cmd, "--help", NULL);
+        cr_assert_eq(r.status, 0, "%s --help: exit %d", cases[i].cmd, r.status);
+        char usage[64];
+        snprintf(usage, sizeof usage, "Usage: referee %s ", cases[i].cmd);
+        cr_assert(strncmp(r.out, usage, strlen(usage)) == 0, "%s --help:\n%s", cases[i].cmd,
+                  r.out);
+        cr_assert_not_null(strstr(r.out, cases[i].has), "%s --help:\n%s", cases[i].cmd, r.out);
+        cr_assert_null(strstr(r.out, cases[i].not), "%s --help:\n%s", cases[i].cmd, r.out);
+        char own[64];
+        snprintf(own, sizeof own, "\n       referee %s ", cases[i].cmd);
+        for (const char *at = r.out; (at = strstr(at, "\n       referee ")); at++)
+            cr_assert(strncmp(at, own, strlen(own)) == 0, "%s --help shows another command:\n%s",
+                      cases[i].cmd, r.out);
+        const char *tail = "referee --help shows every command.\n";
+        size_t n = strlen(r.out), t = strlen(tail);
+        cr_assert(n > t && strcmp(r.out + n - t, tail) == 0, "%s --help ends:\n%s",
+                  cases[i].cmd, r.out);
+        e2e_run_free(&r);
+    }
+    struct e2e_run all;
+    e2e_run(&all, dir, NULL, "referee", "--help", NULL);
+    cr_assert_eq(all.status, 0);
+    static const char *const sections[] = { "Match and tournament options:\n", "Match:\n",
+                                            "Tournament:\n", "Report:\n", "Bench: ", "Slurm ",
+                                            "Analyze ", "Status: " };
+    for (size_t i = 0; i < sizeof sections / sizeof *sections; i++) {
+        const char *at = strstr(all.out, sections[i]);
+        cr_assert(at && !strstr(at + 1, sections[i]), "'%s' not once in:\n%s", sections[i],
+                  all.out);
+    }
+    e2e_run_free(&all);
+    e2e_rmdir(dir);
+}
+
+/* The lines of out that start with prefix, joined, into buf. */
+static void lines_with(const char *out, const char *prefix, char *buf, size_t cap)
+{
+    size_t used = 0, n = strlen(prefix);
+    buf[0] = '\0';
+    for (const char *p = out; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+        size_t len = strcspn(p, "\n");
+        if (strncmp(p, prefix, n) == 0 && used + len + 2 < cap) {
+            memcpy(buf + used, p, len);
+            used += len;
+            buf[used++] = '\n';
+            buf[used] = '\0';
+        }
+    }
+}
+
+/* fastchess's spaced --sprt is the comma form: the same games, the same
+ * test; a bad value is shown joined. */
+Test(e2e_referee, spaced_sprt_is_the_comma_form, .timeout = 120)
+{
+    char engine[PATH_MAX], perfect[PATH_MAX + 64], random[PATH_MAX + 96];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(perfect, sizeof perfect, "name=perfect,cmd=%s one-move --game nim --player perfect",
+             engine);
+    snprintf(random, sizeof random,
+             "name=random,cmd=%s one-move --game nim --player random --seed {player} {in} {out} 1",
+             engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run comma, spaced, bad;
+    e2e_run(&comma, dir, NULL, "referee", "tournament", "--game", "nim", "--engine", perfect,
+            "--engine", random, "--rounds", "4", "--sprt", "elo0=0,elo1=100,alpha=0.1,beta=0.1",
+            NULL);
+    e2e_run(&spaced, dir, NULL, "referee", "tournament", "--game", "nim", "--engine", perfect,
+            "--engine", random, "--rounds", "4", "--sprt", "elo0=0", "elo1=100", "alpha=0.1",
+            "beta=0.1", NULL);
+    cr_assert_eq(comma.status, 0, "comma: %s", comma.err);
+    cr_assert_eq(spaced.status, 0, "spaced: %s", spaced.err);
+    char a[4096], b[4096];
+    lines_with(comma.out, "SPRT: ", a, sizeof a);
+    lines_with(spaced.out, "SPRT: ", b, sizeof b);
+    cr_assert(a[0], "no SPRT line:\n%s", comma.out);
+    cr_assert_str_eq(b, a);
+    lines_with(comma.out, "Finished game ", a, sizeof a);
+    lines_with(spaced.out, "Finished game ", b, sizeof b);
+    cr_assert_str_eq(b, a);
+    e2e_run(&bad, dir, NULL, "referee", "tournament", "--sprt", "elo0=5", "elo1=0", "alpha=0.1",
+            "beta=0.1", "--game", "nim", NULL);
+    cr_assert_eq(bad.status, EXIT_USAGE);
+    cr_assert_not_null(strstr(bad.err, "got 'elo0=5,elo1=0,alpha=0.1,beta=0.1'\n"), "%s",
+                       bad.err);
+    e2e_run_free(&comma);
+    e2e_run_free(&spaced);
+    e2e_run_free(&bad);
+    e2e_rmdir(dir);
+}
+
+/* The moves and results of a log's games, one line each. */
+static void log_games(const char *dir, const char *name, char *buf, size_t cap)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *text = e2e_slurp(path, NULL);
+    cr_assert_not_null(text, "%s", path);
+    cJSON *root = cJSON_Parse(text);
+    cr_assert_not_null(root, "%s", path);
+    size_t used = 0;
+    const cJSON *g, *m;
+    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(root, "games")) {
+        used += (size_t)snprintf(buf + used, cap - used, "%s %s:",
+                                 cJSON_GetObjectItemCaseSensitive(g, "result")->valuestring,
+                                 cJSON_GetObjectItemCaseSensitive(g, "reason")->valuestring);
+        cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(g, "moves"))
+            used += (size_t)snprintf(buf + used, cap - used, " %s",
+                                     cJSON_GetObjectItemCaseSensitive(m, "move")->valuestring);
+        used += (size_t)snprintf(buf + used, cap - used, "\n");
+    }
+    cJSON_Delete(root);
+    free(text);
+}
+
+/* match --concurrency plays games at once, and prints and logs them as one
+ * at a time does: in their order. --rounds N is 2N games. */
+Test(e2e_referee, match_concurrency_prints_and_logs_in_order, .timeout = 120)
+{
+    char engine[PATH_MAX], a[PATH_MAX + 64], b[PATH_MAX + 96];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(a, sizeof a, "name=a,cmd=%s one-move --game connect4,depth=1", engine);
+    snprintf(b, sizeof b, "name=b,cmd=%s one-move --game connect4,depth=3", engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run one, three;
+    e2e_run(&one, dir, NULL, "referee", "match", "--game", "connect4", "--engine", a, "--engine",
+            b, "--rounds", "3", "--random-plies", "4", "--log", "one.json", NULL);
+    e2e_run(&three, dir, NULL, "referee", "match", "--game", "connect4", "--engine", a,
+            "--engine", b, "--rounds", "3", "--random-plies", "4", "--concurrency", "3", "--log",
+            "three.json", NULL);
+    cr_assert_eq(one.status, 0, "%s", one.err);
+    cr_assert_eq(three.status, 0, "%s", three.err);
+    cr_assert_not_null(strstr(one.out, "Finished game 6 "), "%s", one.out);
+    cr_assert_str_eq(three.out, one.out);
+    char x[8192], y[8192];
+    log_games(dir, "one.json", x, sizeof x);
+    log_games(dir, "three.json", y, sizeof y);
+    cr_assert_str_eq(y, x);
+    e2e_run_free(&one);
+    e2e_run_free(&three);
+    e2e_rmdir(dir);
+}
+
+/* Each engine forfeits the game it starts: no engine forfeited all of its
+ * games, but every game of the run was a forfeit: status 3, and a line
+ * names each engine and its reasons. */
+Test(e2e_referee, every_game_a_forfeit_is_status_3, .timeout = 60)
+{
+    char engine[PATH_MAX], a[2 * PATH_MAX], b[2 * PATH_MAX];
+    e2e_bin_path("engine", engine, sizeof engine);
+    static const char fmt[] = "name=%s,cmd=sh -c 'if [ {player} = 1 ]; then exit 1; fi; exec %s "
+                              "one-move --game nim {in} {out} 1'";
+    snprintf(a, sizeof a, fmt, "a", engine);
+    snprintf(b, sizeof b, fmt, "b", engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "nim", "--engine", a, "--engine", b,
+            "--games", "2", "--sandbox", "none", NULL);
+    cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.out,
+                     "Finished game 1 (a vs b): 0-1 {a forfeits at ply 1: exit-status 1}\n"
+                     "  ply 1: --keep-files DIR keeps its position (DIR/game-1/ply-001-in.txt)\n"
+                     "Finished game 2 (b vs a): 0-1 {b forfeits at ply 1: exit-status 1}\n"
+                     "  ply 1: --keep-files DIR keeps its position (DIR/game-2/ply-001-in.txt)\n"
+                     "Score of a vs b: 1 - 1 - 0  [0.500] 2\n"
+                     "every game ended in a forfeit: a (1): exit-status 1; b (1): exit-status 1\n");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
