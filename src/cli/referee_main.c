@@ -33,6 +33,10 @@
  * and why), so a grading script notices (docs/referee.md, exit statuses). */
 #define EXIT_FORFEITED 3
 
+/* Bytes of a spaced --sprt joined: its five KEY=VALUE words are some 60
+ * bytes; more is no SPRT. */
+#define SPRT_TEXT_MAX 256
+
 /* The help: the description every command shares, then sections of
  * options; `referee --help` prints all of them once, `referee CMD --help`
  * its command's usage and sections (the command table below). */
@@ -822,13 +826,13 @@ static int cmd_bench(const char *prog, enum ref_command id, int argc, char **arg
 
 /* fastchess's spaced --sprt (`--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05`):
  * the words of the form KEY=VALUE after a --sprt that are its own keys are
- * joined with commas into its one value, in argv itself (argc shrinks).
- * The joined text is malloc'd into *joined (the caller frees it; NULL when
- * nothing was joined). Returns the new argc, or -1 when out of memory. */
-static int join_spaced_sprt(int argc, char **argv, char **joined)
+ * joined with commas into its one value, in argv itself (argc shrinks), the
+ * joined text in buf (cap bytes: on the caller's stack, so that no worker
+ * forked later holds it). Returns the new argc, or -1 when the words do
+ * not fit in buf. */
+static int join_spaced_sprt(int argc, char **argv, char *buf, size_t cap)
 {
     static const char *const keys[] = { "elo0=", "elo1=", "alpha=", "beta=", "model=" };
-    *joined = NULL;
     for (int i = 1; i + 1 < argc; i++) {
         int eq = strncmp(argv[i], "--sprt=", 7) == 0;
         if (strcmp(argv[i], "--sprt") != 0 && !eq)
@@ -841,20 +845,16 @@ static int join_spaced_sprt(int argc, char **argv, char **joined)
             }
         if (end == v + 1)
             continue;
-        size_t len = 8;
-        for (int k = v; k < end; k++)
-            len += strlen(argv[k]) + 1;
-        char *text = malloc(len);
-        if (!text)
-            return -1;
-        text[0] = '\0';
-        for (int k = v; k < end; k++)
-            strcat(strcat(text, k > v ? "," : ""), argv[k]);
-        argv[v] = text;
+        size_t used = 0;
+        for (int k = v; k < end; k++) {
+            int n = snprintf(buf + used, cap - used, "%s%s", k > v ? "," : "", argv[k]);
+            if (n < 0 || (size_t)n >= cap - used)
+                return -1;
+            used += (size_t)n;
+        }
+        argv[v] = buf;
         memmove(argv + v + 1, argv + end, (size_t)(argc - end + 1) * sizeof *argv);
-        argc -= end - v - 1;
-        *joined = text;
-        break;
+        return argc - (end - v - 1);
     }
     return argc;
 }
@@ -872,12 +872,11 @@ int main(int argc, char **argv)
         return cli_version(prog);
     for (int i = 0; i < NCOMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0) {
-            char *joined = NULL;
-            int n = join_spaced_sprt(argc - 1, argv + 1, &joined);
-            int rc = n < 0 ? cli_usage(prog, "out of memory")
-                           : commands[i].run(prog, commands[i].id, n, argv + 1);
-            free(joined);
-            return rc;
+            char sprt[SPRT_TEXT_MAX];
+            int n = join_spaced_sprt(argc - 1, argv + 1, sprt, sizeof sprt);
+            return n < 0 ? cli_usage(prog, "--sprt: its words are over %d bytes",
+                                     SPRT_TEXT_MAX - 1)
+                         : commands[i].run(prog, commands[i].id, n, argv + 1);
         }
     return cli_usage(prog, "unknown command '%s' (%s)", argv[1], list);
 }
