@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "arena/nimgame.h"
 #include "e2e_util.h"
@@ -425,6 +426,39 @@ Test(e2e_referee, every_game_a_forfeit_is_status_3, .timeout = 60)
                      "  ply 1: --keep-files DIR keeps its position (DIR/game-2/ply-001-in.txt)\n"
                      "Score of a vs b: 1 - 1 - 0  [0.500] 2\n"
                      "every game ended in a forfeit: a (1): exit-status 1; b (1): exit-status 1\n");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* On a terminal (script(1) gives the referee one), a match shows the move
+ * it waits for and the most it waits, and clears the line before the
+ * result; without a terminal nothing of it is printed. */
+Test(e2e_referee, a_terminal_shows_the_move_being_waited_for, .timeout = 60)
+{
+    char referee[PATH_MAX], engine[PATH_MAX], sleeper[PATH_MAX], cmd[4 * PATH_MAX];
+    e2e_bin_path("referee", referee, sizeof referee);
+    e2e_bin_path("engine", engine, sizeof engine);
+    hostile_path("sleeper", sleeper, sizeof sleeper);
+    char *dir = e2e_tmpdir();
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && script -qec \"%s match --game nim --engine name=hang,cmd=%s --engine "
+             "'%s one-move --game nim' --games 1 --timeout-ms 300\" /dev/null > tty.out",
+             dir, referee, sleeper, engine);
+    int status = system(cmd);   /* script -e: the referee's own status */
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 3, "%s: status %d", cmd, status);
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/tty.out", dir);
+    char *out = e2e_slurp(path, NULL);
+    cr_assert_not_null(out);
+    cr_assert_not_null(strstr(out, "\r\033[Kgame 1, ply 1: waiting for hang (player 1), at most "
+                                   "300 ms (--timeout-ms)\r\033[KFinished game 1 (hang vs "),
+                       "%s", out);
+    free(out);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "nim", "--engine",
+            "name=hang,cmd=sh -c 'exit 1'", "--engine", "sh -c 'exit 1'", "--games", "1", NULL);
+    cr_assert_null(strstr(r.err, "waiting for"), "%s", r.err);
+    cr_assert_null(strstr(r.out, "waiting for"), "%s", r.out);
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }

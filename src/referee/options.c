@@ -421,10 +421,9 @@ static int apply_sprt(struct ref_settings *s, const char *name, const char *val,
     return 0;
 }
 
-/* The options whose value has a shape of its own: a game, SPECs, paths
- * that must exist, ranges and fractions. */
-static int apply_shaped(struct ref_settings *s, int id, const char *name, const char *val,
-                        struct err *e)
+/* The options that name things: a game, SPECs, a path that must exist. */
+static int apply_named(struct ref_settings *s, int id, const char *name, const char *val,
+                       struct err *e)
 {
     struct err why;
     switch (id) {
@@ -446,15 +445,6 @@ static int apply_shaped(struct ref_settings *s, int id, const char *name, const 
             return err_set(e, 0, 0, "%s '%.100s': column %d: %.120s", name, val, why.col,
                            why.msg);
         return 0;
-    case REF_OPT_DEPTHS: {
-        long lo, hi;
-        if (cli_range(val, 1, SEARCH_MAX_DEPTH, &lo, &hi) != 0)
-            return err_set(e, 0, 0, "%s must be A-B with 1 <= A <= B <= %d, got '%s'", name,
-                           SEARCH_MAX_DEPTH, val);
-        s->bench.depth_min = (int)lo;
-        s->bench.depth_max = (int)hi;
-        return 0;
-    }
     case REF_OPT_SANDBOX_RO: {
         struct stat st;
         if (stat(val, &st) != 0)
@@ -463,12 +453,31 @@ static int apply_shaped(struct ref_settings *s, int id, const char *name, const 
             return err_set(e, 0, 0, "%s '%.100s': %s", name, val, why.msg);
         return 0;
     }
+    }
+    return NOT_MINE;
+}
+
+/* The options whose value has a form of its own (A-B, K/N, the SPRT's
+ * keys) or none. */
+static int apply_form(struct ref_settings *s, int id, const char *name, const char *val,
+                      struct err *e)
+{
+    switch (id) {
     case REF_OPT_SHARD: {
         int k, n, used = 0;
         if (sscanf(val, "%d/%d%n", &k, &n, &used) != 2 || val[used] || n < 1 || k < 1 || k > n)
             return err_set(e, 0, 0, "%s must be K/N with 1 <= K <= N, got '%s'", name, val);
         s->t.shard_k = k;
         s->t.shard_n = n;
+        return 0;
+    }
+    case REF_OPT_DEPTHS: {
+        long lo, hi;
+        if (cli_range(val, 1, SEARCH_MAX_DEPTH, &lo, &hi) != 0)
+            return err_set(e, 0, 0, "%s must be A-B with 1 <= A <= B <= %d, got '%s'", name,
+                           SEARCH_MAX_DEPTH, val);
+        s->bench.depth_min = (int)lo;
+        s->bench.depth_max = (int)hi;
         return 0;
     }
     case REF_OPT_SPRT:
@@ -494,7 +503,9 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
     if (rc == NOT_MINE)
         rc = cluster_apply(&s->cluster, id, name, val, e);
     if (rc == NOT_MINE)
-        rc = apply_shaped(s, id, name, val, e);
+        rc = apply_named(s, id, name, val, e);
+    if (rc == NOT_MINE)
+        rc = apply_form(s, id, name, val, e);
     if (rc == NOT_MINE)
         rc = err_set(e, 0, 0, "'%s' is not an option of this command", name);
     return rc;
