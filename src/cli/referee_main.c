@@ -81,8 +81,7 @@ static const char rules_help[] =
 
 static const char match_help[] =
     "Match:\n"
-    "  --games N            games in all (default " CLI_STR(REF_DEFAULT_GAMES) "; or --rounds N:\n"
-    "                       2N games)\n"
+    "  --games N            games in all (default " CLI_STR(REF_DEFAULT_GAMES) "; --rounds N: 2N)\n"
     "  --log FILE           the JSON log (schema arena.match/1), written atomically\n";
 
 static const char tournament_help[] =
