@@ -230,6 +230,13 @@ Test(e2e_student, stderr_file_and_kept_files_hold_the_traceback, .timeout = 120)
             "name=crash dir=alice cmd=python3 crash.py one-move stderr=crash.err", "--engine", b,
             "--games", "2", "--depth", "1", "--keep-files", "keep", NULL);
     cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    /* The line under each forfeit names the kept position and the file. */
+    char under[3 * PATH_MAX];
+    snprintf(under, sizeof under,
+             "crash.py, line 7, in evaluate)}\n"
+             "  ply 2: its position is keep/game-2/ply-002-in.txt; its stderr: %s/crash.err "
+             "(stderr=)\n", dir);
+    cr_assert_not_null(strstr(r.out, under), "%s", r.out);
     snprintf(alice, sizeof alice, "%s/alice", dir);
     char tb[2 * PATH_MAX + 512], want[2 * sizeof tb + 128];
     crash_traceback(alice, tb, sizeof tb);

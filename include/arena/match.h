@@ -33,11 +33,16 @@ struct match_opts {
 #define MATCH_FORFEITED 1
 int match_run(const struct match_opts *o, FILE *out, struct err *e);
 
-/* Where a game's evidence is kept, for the line under a forfeit. */
+/* Where a game's evidence is kept, for the line under a forfeit: the
+ * position (kept, or the option that keeps it) and the forfeiter's whole
+ * stderr (its stderr= file, the record's "stderr_tail", or the option that
+ * writes the record). */
 struct match_evidence {
     const char *keep_dir;        /* --keep-files; NULL: not kept */
     const char *record;          /* the log or journal written; NULL: none */
     const char *record_option;   /* the option that would write it: "--log" */
+    const struct spec *const *engine;   /* the run's engines (their stderr=) */
+    int nengines;
 };
 
 /* Prints a record's result line: "Finished game I (A vs B): 1-0 {why}",

@@ -46,7 +46,7 @@ static int finish_game(struct match_state *m, const struct game_record *rec, str
     cJSON_AddItemToArray(m->games, gj);
     if (tally_add(&m->t, rec, e) != 0)
         return -1;
-    struct match_evidence ev = { m->o->rules.keep_dir, m->o->log_path, "--log" };
+    struct match_evidence ev = { m->o->rules.keep_dir, m->o->log_path, "--log", m->o->engine, 2 };
     match_print_result(m->out, rec, &ev);
     fflush(m->out);
     return 0;
@@ -360,8 +360,14 @@ static void print_evidence(FILE *out, const struct game_record *rec, const struc
         fprintf(out, "  ply %d: its position is %s/%s", last->ply, ev->keep_dir, pos);
     else
         fprintf(out, "  ply %d: --keep-files DIR keeps its position (DIR/%s)", last->ply, pos);
+    const char *file = NULL;   /* the forfeiter's stderr= */
+    for (int i = 0; i < ev->nengines; i++)
+        if (strcmp(ev->engine[i]->name, last->engine) == 0)
+            file = ev->engine[i]->stderr_path;
     if (!last->stderr_tail)
         fputs("\n", out);
+    else if (file)
+        fprintf(out, "; its stderr: %s (stderr=)\n", file);
     else if (ev->record)
         fprintf(out, "; its stderr: \"stderr_tail\" in %s, or stderr=FILE\n", ev->record);
     else
