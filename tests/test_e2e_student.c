@@ -291,6 +291,11 @@ ParameterizedTestParameters(e2e_student, every_forfeit_says_why)
             "exit-status 1: IndexError: Cannot choose from an empty sequence (traceback.py, "
             "line 12, in best_move)" },
           1, "exit-status 1" },
+        /* Not Python at all: the error and where, without a traceback. */
+        { "name=syntax dir=alice cmd=python3 syntax.py one-move", { "" }, { 1, 2 },
+          { "exit-status 1: SyntaxError: '(' was never closed (syntax.py, line 6)",
+            "exit-status 1: SyntaxError: '(' was never closed (syntax.py, line 6)" },
+          1, "exit-status 1" },
         /* A usage error: the cause is the line before "Try '... --help'". */
         { "name=usage dir=alice cmd=python3 usage.py one-move", { "" }, { 1, 2 },
           { "exit-status 2: usage.py: error: --depth 1 and DEPTH 4 disagree",

@@ -319,7 +319,9 @@ static void cause_line(const char *tail, char *buf)
         return;
     int exc = last, traceback = 0;
     for (int i = 0; i < n; i++) {
-        if (starts(ls[i], le[i], "Traceback (most recent call last):"))
+        /* A SyntaxError has a frame line but no "Traceback" header. */
+        if (starts(ls[i], le[i], "Traceback (most recent call last):") ||
+            starts(ls[i], le[i], "  File \""))
             traceback = 1;
         if (starts(ls[i], le[i], "Exception in thread ")) {
             traceback = 1;
