@@ -92,7 +92,10 @@ Test(e2e_inputs, an_engines_stderr_is_escaped_in_the_forfeit_line)
     cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
     cr_assert_str_eq(r.out,
                      "Finished game 1 (terminal-tricks.sh vs ok): 0-1 {terminal-tricks.sh "
-                     "forfeits: exit-status 1: \\x1b]0;owned\\x07\\x1b[2J\\xc2\\x9bJcleared}\n"
+                     "forfeits at ply 1: exit-status 1: "
+                     "\\x1b]0;owned\\x07\\x1b[2J\\xc2\\x9bJcleared}\n"
+                     "  ply 1: --keep-files DIR keeps its position (DIR/game-1/ply-001-in.txt); "
+                     "its stderr: \"stderr_tail\" in log.json, or stderr=FILE\n"
                      "Score of terminal-tricks.sh vs ok: 0 - 1 - 0  [0.000] 1\n"
                      "terminal-tricks.sh forfeited every game it played (1): exit-status 1\n");
     e2e_run_free(&r);
