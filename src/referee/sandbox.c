@@ -16,7 +16,6 @@
  */
 #define _GNU_SOURCE
 #include <assert.h>
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -38,6 +37,7 @@
 #include <unistd.h>
 #include "arena/clock.h"
 #include "arena/datadir.h"
+#include "arena/header.h"
 #include "arena/launcher.h"
 #include "arena/sandbox.h"
 #include "arena/textfile.h"
@@ -234,23 +234,25 @@ void sbx_policy_free(struct sbx_policy *p)
     sbx_paths_free(&p->mask);
 }
 
-cJSON *sbx_policy_json(const struct sbx_policy *p)
+int sbx_policy_header(const struct sbx_policy *p, struct hdr_sandbox *h)
 {
     static const char *const isolates[] = {
         "user", "pid", "mount", "network", "ipc", "uts", "no_new_privs", "no_capabilities",
     };
-    cJSON *j = cJSON_CreateObject();
     int on = p && p->mode == SBX_NAMESPACES;
-    cJSON_AddStringToObject(j, "mode", on ? "namespaces" : "none");
-    cJSON *list = cJSON_AddArrayToObject(j, "isolates");
+    h->has = HDR_BIT(HDR_SBX_MODE) | HDR_BIT(HDR_SBX_ISOLATES);
+    if (hdr_set_text(&h->mode, on ? "namespaces" : "none") != 0)
+        return -1;
     for (size_t i = 0; on && i < sizeof isolates / sizeof *isolates; i++)
-        cJSON_AddItemToArray(list, cJSON_CreateString(isolates[i]));
-    if (on) {
-        cJSON *ro = cJSON_AddArrayToObject(j, "read_only");
-        for (int i = 0; i < p->ro.n; i++)
-            cJSON_AddItemToArray(ro, cJSON_CreateString(p->ro.path[i]));
-    }
-    return j;
+        if (hdr_strs_add(&h->isolates, isolates[i]) != 0)
+            return -1;
+    if (!on)
+        return 0;
+    h->has |= HDR_BIT(HDR_SBX_READ_ONLY);
+    for (int i = 0; i < p->ro.n; i++)
+        if (hdr_strs_add(&h->read_only, p->ro.path[i]) != 0)
+            return -1;
+    return 0;
 }
 
 uid_t sbx_engine_uid(const struct sbx_policy *p)
