@@ -164,9 +164,10 @@ void sbx_plan_free(struct sbx_plan *plan);
 
 struct sbx;
 
-/* Starts a game's sandbox with n views (view i for a move's launch_move.view i; n is
- * 1 or 2, 0 for sbx_probe), which must outlive it. Returns 0 with *box set, or -1 with e naming the cause
- * (namespaces refused: the message names --sandbox none). Views are built
+/* Starts a game's sandbox with n views (view i for a move's
+ * launch_move.view i; n is 1 or 2, 0 for sbx_probe), which must outlive
+ * it. Returns 0 with *box set, or -1 with e naming the cause (namespaces
+ * refused: the message names --sandbox none). Views are built
  * by the init meanwhile; a view that cannot be built fails the first run in
  * it. The caller must not reap the init (run_sweep with the sandbox open
  * would). */

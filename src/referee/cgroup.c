@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -157,6 +158,7 @@ int cg_root_at(struct cg_root *root, enum cg_version v, const char *const dir[],
     root->version = v;
     root->n = n;
     root->pids_max = pids_max;
+    root->owner = (long)getpid();
     for (int i = 0; i < n; i++) {
         if (!writable(dir[i], v))
             return err_set(e, 0, 0, "cannot make cgroups in %s: %s", dir[i],
@@ -317,7 +319,8 @@ static int make_one(struct cg_move *m, int i, const char *name, long mem_limit_m
      * one thread, before exec) skips the global lock a process move takes
      * (the kernel waits for an RCU grace period there: about 1 ms a
      * hierarchy on this machine). v2 has no such file in a domain cgroup. */
-    snprintf(procs, sizeof procs, "%s/%s", path, root->version == CG_V1 ? "tasks" : "cgroup.procs");
+    snprintf(procs, sizeof procs, "%s/%s", path,
+             root->version == CG_V1 ? "tasks" : "cgroup.procs");
     m->procs[i] = open(procs, O_WRONLY | O_CLOEXEC);
     return m->procs[i] < 0 ? err_set(e, 0, 0, "cannot open %s: %s", procs, strerror(errno)) : 0;
 }
@@ -333,7 +336,7 @@ int cg_move_open(const struct cg_root *root, long mem_limit_mb, struct cg_move *
     char name[96];
     /* The clock makes it new within the thread; pid and thread id, among
      * every referee and test running at once. */
-    snprintf(name, sizeof name, "arena-%ld-%ld-%lld%09ld", (long)getpid(),
+    snprintf(name, sizeof name, "arena-%ld-%ld-%ld-%lld%09ld", root->owner, (long)getpid(),
              (long)syscall(SYS_gettid), (long long)ts.tv_sec, ts.tv_nsec);
     for (int i = 0; i < root->n; i++)
         if (make_one(m, i, name, mem_limit_mb, e) != 0) {
@@ -409,6 +412,41 @@ static int kill_listed(const char *dir)
             n += errno != ESRCH;
     }
     return n;
+}
+
+/* Empties and removes the cgroup dir: 0, or -1 when it stays. */
+static int remove_cgroup(const char *dir)
+{
+    for (int tries = 0; tries < EMPTY_TRIES; tries++) {
+        if (rmdir(dir) == 0 || errno == ENOENT)
+            return 0;
+        if (errno != EBUSY)
+            return -1;
+        kill_listed(dir);
+        usleep(TRY_US);
+    }
+    return -1;
+}
+
+int cg_root_sweep(const struct cg_root *root)
+{
+    char prefix[48], path[PATH_MAX + NAME_MAX + 2];
+    int left = 0;
+    snprintf(prefix, sizeof prefix, "arena-%ld-", root->owner);
+    /* pids first: v1 lists a move's processes there, and a folder with
+     * processes cannot go. */
+    for (int i = root->n - 1; i >= 0; i--) {
+        DIR *d = opendir(root->dir[i]);
+        struct dirent *de;
+        while (d && (de = readdir(d)))
+            if (strncmp(de->d_name, prefix, strlen(prefix)) == 0 &&
+                snprintf(path, sizeof path, "%s/%s", root->dir[i], de->d_name) <
+                    (int)sizeof path)
+                left += remove_cgroup(path) != 0;
+        if (d)
+            closedir(d);
+    }
+    return left;
 }
 
 int cg_move_end(struct cg_move *m, struct err *e)

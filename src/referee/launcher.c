@@ -131,9 +131,9 @@ static void judge_tree(const struct cg_move *cg, const struct run_limits *lim,
         return;
     if (s->over_cpu ||
         (lim->cpu_limit_s > 0 && u.user_ms + u.sys_ms >= (double)lim->cpu_limit_s * US_PER_MS))
-        r->end = RUN_CPU_LIMIT;
+        r->end = RUN_CPU_LIMIT, r->by_tree = 1;
     else if (lim->mem_limit_mb > 0 && u.oom_kills > 0)
-        r->end = RUN_MEM_LIMIT;
+        r->end = RUN_MEM_LIMIT, r->by_tree = 1;
 }
 
 /* r from how the move ended (collect's end and ru), why the loop stopped
@@ -210,7 +210,7 @@ int launcher_move(struct launcher *l, struct launch_move *m, struct run_result *
 }
 
 /* In the child: never returns. It enters the move's cgroup (cg: the
- * cgroup.procs files, -1 past the last) before anything else, so that
+ * membership files, -1 past the last) before anything else, so that
  * everything it does is billed there; a failure to enter is sent as the
  * negated errno. */
 static void child(const struct launch_move *m, int err_fd, const int std_w[2], pid_t parent)

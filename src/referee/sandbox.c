@@ -755,7 +755,7 @@ static void on_stop_request(int sig)
 }
 
 /* The engine's side of the vfork: enters the move's cgroup (cg: the
- * referee's descriptors of its cgroup.procs files, -1 past the last), its
+ * referee's descriptors of its membership files, -1 past the last), its
  * view, gives up every privilege and execs, its stdout and stderr into
  * std[] (the referee's pipes; -1: /dev/null). Never returns; a failure is
  * told through the page. Only system calls here: the child shares the
@@ -819,7 +819,7 @@ static void sweep_namespace(void)
 }
 
 /* One move, its stdout and stderr into fds[0..1], its cgroup's
- * cgroup.procs files fds[2..] (all closed here): the answer goes into the
+ * membership files fds[2..] (all closed here): the answer goes into the
  * page. */
 static void serve(struct init_ctx *in, int fds[REQUEST_FDS])
 {
@@ -870,7 +870,7 @@ static void serve(struct init_ctx *in, int fds[REQUEST_FDS])
 }
 
 /* Reads a request's byte from sock, and the descriptors that come with it
- * (the engine's stdout and stderr, then its cgroup's cgroup.procs files)
+ * (the engine's stdout and stderr, then its cgroup's membership files)
  * into fds, -1 each when none came. Returns what recvmsg returns. */
 static ssize_t recv_request(int sock, int fds[REQUEST_FDS])
 {
