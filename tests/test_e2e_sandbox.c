@@ -224,7 +224,10 @@ ParameterizedTest(struct attack *c, e2e_sandbox, hostile_engine_is_harmless, .ti
      * journal and the victim is the mask, not their absence. */
     const char *args[] = { "tournament", "--game", "nim", "--random-plies", "2", "--engine", spec,
                            "--engine", other, "--concurrency", "2", "--journal", "j.jsonl",
-                           "--sandbox-ro", p.dir, "--timeout-ms", HOSTILE_TIMEOUT_MS, NULL };
+                           "--sandbox-ro", p.dir, "--timeout-ms", HOSTILE_TIMEOUT_MS,
+                           "--sandbox-env", "ARENA_TAG", "--sandbox-env", "ARENA_ESCAPE",
+                           "--sandbox-env", "ARENA_CWD", "--sandbox-env", "ARENA_JOURNAL",
+                           "--sandbox-env", "ARENA_VICTIM", "--sandbox-env", "ARENA_PORT", NULL };
     struct e2e_run r;
     referee(&r, &p, args);
     assert_sound_tournament(&p, &r, 2, what);
@@ -331,8 +334,9 @@ Test(e2e_sandbox, sandbox_ro_shows_a_path)
     setenv("ARENA_DATA", data, 1);
     snprintf(c_spec, sizeof c_spec, "name=c,cmd=" PERFECT, engine);
     const char *args[] = { "match", "--game", "nim", "--engine", spec, "--engine", c_spec,
-                           "--games", "1", "--sandbox-ro", data, NULL };
-    const int sandbox_ro_at = 9;
+                           "--games", "1", "--sandbox-env", "ARENA_DATA", "--sandbox-ro", data,
+                           NULL };
+    const int sandbox_ro_at = 11;
     struct e2e_run r;
     referee(&r, &p, args);
     cr_assert(r.status == 0 && strstr(r.out, "Finished game 1 (needy vs c): ") &&
@@ -361,7 +365,8 @@ Test(e2e_sandbox, journal_header_says_what_ran)
 {
     static const char *const want[] = {
         "\"sandbox\":{\"mode\":\"namespaces\",\"isolates\":[\"user\",\"pid\",\"mount\","
-        "\"network\",\"ipc\",\"uts\",\"no_new_privs\",\"no_capabilities\"],\"read_only\":[]}",
+        "\"network\",\"ipc\",\"uts\",\"no_new_privs\",\"no_capabilities\",\"ipc_per_move\","
+        "\"no_user_namespaces\",\"clean_environment\"],\"read_only\":[]}",
         "\"sandbox\":{\"mode\":\"none\",\"isolates\":[]}",
     };
     static const char *const mode[] = { "namespaces", "none" };

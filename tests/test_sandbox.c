@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "arena/path.h"
 #include "arena/sandbox.h"
 #include "arena/textfile.h"
 
@@ -98,7 +99,9 @@ Test(sandbox, own_paths_are_the_program_and_argument_folders)
     char *argv[] = { "eng", "src/a.py", data, "{in}", "no-such-file", "/usr/bin/env", NULL };
     struct sbx_paths own = { 0 };
     struct err e;
-    cr_assert_eq(sbx_own_paths(argv, t.root, &own, &e), 0, "%s", e.msg);
+    char found[PATH_MAX];
+    cr_assert_eq(path_find_program("eng", t.root, found, sizeof found), 0);
+    cr_assert_eq(sbx_own_paths(found, NULL, 0, argv, t.root, &own, &e), 0, "%s", e.msg);
     cr_assert_eq(own.n, 3, "%d paths: %s %s %s %s", own.n, own.n > 0 ? own.path[0] : "",
                  own.n > 1 ? own.path[1] : "", own.n > 2 ? own.path[2] : "",
                  own.n > 3 ? own.path[3] : "");
@@ -122,7 +125,7 @@ Test(sandbox, a_program_through_a_symlink_shows_both_folders)
     char *argv[] = { link, NULL };
     struct sbx_paths own = { 0 };
     struct err e;
-    cr_assert_eq(sbx_own_paths(argv, t.root, &own, &e), 0);
+    cr_assert_eq(sbx_own_paths(link, NULL, 0, argv, t.root, &own, &e), 0);
     char real_dir[PATH_MAX + 8];
     snprintf(real_dir, sizeof real_dir, "%s/real", t.root);
     cr_assert(own.n == 2 && has_path(&own, link_dir) && has_path(&own, real_dir),
@@ -280,7 +283,8 @@ Test(sandbox, the_policy_says_what_it_isolates)
     cr_assert_eq(sbx_paths_add(&on.ro, "/data", &e), 0);
     struct { const struct sbx_policy *p; const char *json; } cases[] = {
         { &on, "{\"mode\":\"namespaces\",\"isolates\":[\"user\",\"pid\",\"mount\",\"network\","
-               "\"ipc\",\"uts\",\"no_new_privs\",\"no_capabilities\"],\"read_only\":[\"/data\"]}" },
+               "\"ipc\",\"uts\",\"no_new_privs\",\"no_capabilities\",\"ipc_per_move\","
+               "\"no_user_namespaces\",\"clean_environment\"],\"read_only\":[\"/data\"]}" },
         { &off, "{\"mode\":\"none\",\"isolates\":[]}" },
         { NULL, "{\"mode\":\"none\",\"isolates\":[]}" },
     };

@@ -63,13 +63,17 @@
 #include <sys/types.h>
 #include "arena/err.h"
 #include "arena/limits.h"
+#include "arena/path.h"
 #include "arena/runner.h"
 
 struct cJSON;
 
-/* The read-only system folders (those that exist): a program needs its
- * interpreter, its libraries and /etc (passwd, ld.so.cache, locale). */
-#define SBX_SYSTEM_DIRS "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"
+/* The read-only system folders (those that exist): path.h's. */
+#define SBX_SYSTEM_DIRS PATH_SYSTEM_DIRS
+/* What an engine's environment holds beside PATH and --sandbox-env: a
+ * locale every system has, UTC, and its private /tmp as its home and
+ * scratch folder. Nothing of the referee's own (tokens, keys, HOME). */
+#define SBX_ENV_SET "LANG=C.UTF-8", "TZ=UTC", "HOME=/tmp", "TMPDIR=/tmp"
 /* How long a stopped move's init may take to kill and reap the engine
  * before the referee kills it: killing is immediate, reaping a fork bomb's
  * hundred processes takes well under a second on a loaded machine. */
@@ -94,27 +98,46 @@ struct sbx_paths {
 int sbx_paths_add(struct sbx_paths *p, const char *path, struct err *e);
 void sbx_paths_free(struct sbx_paths *p);
 
-/* An engine's own paths, given its argv template and working directory:
- * the folder of its program (argv[0] as execvp finds it: a word without '/'
- * in PATH, else against workdir) and, for every other word naming an
- * existing file (against workdir when relative), that file's folder, or the
- * folder itself when the word names one. Words with a placeholder ('{') are
- * the move's files and are skipped; so are paths inside SBX_SYSTEM_DIRS.
- * Appends to own. Returns 0, or -1 with e (list full, out of memory). */
-int sbx_own_paths(char *const argv[], const char *workdir, struct sbx_paths *own,
-                  struct err *e);
+/* An engine's own paths, given what spec.h resolved: the folder of its
+ * program (absolute, or NULL when none was found; its canonical folder too
+ * when reached through a symlink), its runtime (path_runtime: interpreters'
+ * folders and installations) and, for every word of its argv template after
+ * the program naming an existing file (against workdir when relative), that
+ * file's folder, or the folder itself when the word names one. Words with a
+ * placeholder ('{') are the move's files and are skipped; so are paths
+ * inside SBX_SYSTEM_DIRS. Appends to own. Returns 0, or -1 with e (list
+ * full, out of memory, a path too long). */
+int sbx_own_paths(const char *program, char *const runtime[], int nruntime,
+                  char *const argv[], const char *workdir, struct sbx_paths *own, struct err *e);
 
 /* What the referee sets for all engines (refopts.h fills it). */
 struct sbx_policy {
     enum sbx_mode mode;
     struct sbx_paths ro;     /* --sandbox-ro: read-only for every engine */
     struct sbx_paths mask;   /* hidden from every engine (see above) */
+    int nenv;
+    char *env[SBX_MAX_ENV];  /* --sandbox-env: names passed (malloc'd) */
 };
 
 void sbx_policy_free(struct sbx_policy *p);
 
+/* Adds the environment variable name to those p passes to every engine
+ * (its value as the referee has it when a game starts; nothing when the
+ * referee has none), unless p holds it already. 0, or -1 with e: a name that
+ * is not [A-Za-z_][A-Za-z0-9_]*, one the sandbox sets itself
+ * (SBX_ENV_SET's), more than SBX_MAX_ENV, out of memory. */
+int sbx_env_add(struct sbx_policy *p, const char *name, struct err *e);
+
+/* An engine's environment under p: SBX_ENV_SET, PATH the referee's search
+ * list (path.h: the one its program was found with), and p's names that the
+ * referee's environment has. A NULL-terminated array of "NAME=value"
+ * strings in one malloc'd block; the caller frees it with free(). NULL when
+ * out of memory. */
+char **sbx_environment(const struct sbx_policy *p);
+
 /* The journal's description of p: {"mode": "namespaces", "isolates": [...],
- * "read_only": [--sandbox-ro paths]} or {"mode": "none", "isolates": []}. */
+ * "read_only": [--sandbox-ro paths], "env": [--sandbox-env names, when
+ * any]} or {"mode": "none", "isolates": []}. Names only, never values. */
 struct cJSON *sbx_policy_json(const struct sbx_policy *p);
 
 /* The user id engines run as under p, as the kernel counts it (for

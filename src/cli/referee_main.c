@@ -222,7 +222,7 @@ static int sandbox_rules(const char *prog, struct ref_settings *s)
         rc = sbx_paths_add(&p->mask, eng->dir, &e) ||
              (eng->stderr_path && (stderr_file(eng->stderr_path, &e) ||
                                    sbx_paths_add(&p->mask, eng->stderr_path, &e))) ||
-             sbx_own_paths(eng->argv, eng->dir, &p->mask, &e);
+             sbx_own_paths(eng->program, NULL, 0, eng->argv, eng->dir, &p->mask, &e);
     }
     if (!rc)
         rc = sbx_probe(&e);

@@ -42,7 +42,8 @@
     { "max-empty", required_argument, NULL, REF_OPT_MAX_EMPTY },      \
     { "each", required_argument, NULL, REF_OPT_EACH },                \
     { "sandbox", required_argument, NULL, REF_OPT_SANDBOX },          \
-    { "sandbox-ro", required_argument, NULL, REF_OPT_SANDBOX_RO }
+    { "sandbox-ro", required_argument, NULL, REF_OPT_SANDBOX_RO },     \
+    { "sandbox-env", required_argument, NULL, REF_OPT_SANDBOX_ENV }
 
 static const struct option match_options[] = {
     RULE_OPTIONS,
@@ -114,6 +115,7 @@ static const struct option bench_options[] = {
     { "mem-limit-mb", required_argument, NULL, REF_OPT_MEM },
     { "sandbox", required_argument, NULL, REF_OPT_SANDBOX },
     { "sandbox-ro", required_argument, NULL, REF_OPT_SANDBOX_RO },
+    { "sandbox-env", required_argument, NULL, REF_OPT_SANDBOX_ENV },
     CLI_STD_OPTIONS,
 };
 
@@ -419,6 +421,12 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
             return snprintf(msg, cap, "%s '%.100s': %s", name, val, e.msg), -1;
         return 0;
     }
+    case REF_OPT_SANDBOX_ENV: {
+        struct err e;
+        if (sbx_env_add(&s->sandbox, val, &e) != 0)
+            return snprintf(msg, cap, "%s '%.100s': %s", name, val, e.msg), -1;
+        return 0;
+    }
     case REF_OPT_ANALYZE:
         s->analyze = 1;
         return 0;
@@ -536,8 +544,9 @@ int ref_config_parse(struct ref_settings *s, const char *text, size_t len, struc
         } else if (cJSON_IsNumber(item)) {
             number_text(item->valuedouble, val, sizeof val);
             ref_settings_apply(s, id, item->string, val, msg, sizeof msg);
-        } else if (cJSON_IsArray(item) && id == REF_OPT_SANDBOX_RO) {
-            const cJSON *ro;   /* the one repeatable option beside engines */
+        } else if (cJSON_IsArray(item) &&
+                   (id == REF_OPT_SANDBOX_RO || id == REF_OPT_SANDBOX_ENV)) {
+            const cJSON *ro;   /* the repeatable options beside engines */
             cJSON_ArrayForEach(ro, item)
                 if (!msg[0] && !cJSON_IsString(ro))
                     snprintf(msg, sizeof msg, "\"%s\" must be a list of paths", item->string);
@@ -654,6 +663,12 @@ cJSON *ref_config_json(const struct ref_settings *s)
         for (int i = 0; ro && i < s->sandbox.ro.n; i++)
             cJSON_AddItemToArray(ro, cJSON_CreateString(s->sandbox.ro.path[i]));
         ok = ro != NULL;
+        if (ok && s->sandbox.nenv) {
+            cJSON *env = cJSON_AddArrayToObject(j, "sandbox-env");
+            for (int i = 0; env && i < s->sandbox.nenv; i++)
+                cJSON_AddItemToArray(env, cJSON_CreateString(s->sandbox.env[i]));
+            ok = env != NULL;
+        }
     }
     if (!ok)
         cJSON_Delete(j);

@@ -169,11 +169,11 @@ static int run_on_board(const struct play_rules *r, const struct gamedir *gd, st
     return 0;
 }
 
-/* What a ply needs besides its position: the game's folder, sandbox,
+/* What a ply needs besides its position: the sides' folders, sandbox,
  * keep folder and stderr sink, and when the referee's share of the ply
  * began (the first ply's counts opening the sandbox). */
 struct ply_ctx {
-    struct gamedir gd;
+    struct gamedir gd[2];        /* each side's move folder: its own */
     struct sbx *box;             /* NULL: no sandbox */
     const char *keep;            /* NULL: not keeping */
     int sink;                    /* stderr_sink's; -1: none */
@@ -188,11 +188,12 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
                     int *move, char *why, struct err *e)
 {
     const struct game *g = r->game;
-    struct gamedir *gd = &c->gd;
+    struct gamedir *gd;
     const char *keep = c->keep;
     int sink = c->sink;
     uint64_t t0 = c->t0;
     int side = g->to_move(pos);
+    gd = &c->gd[side - 1];
     if (gamedir_reset(gd, e) != 0)
         return -1;
     /* A plain write, not game_write_file's atomic one: the folder is
@@ -240,7 +241,7 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
 }
 
 /* What a game's sandbox needs that must outlive it: each side's own paths
- * and view (its working directory dir=, its move folder the game's). */
+ * and view (its working directory dir=, its own move folder). */
 struct game_box {
     struct sbx_paths own[2];
     struct sbx_view view[2];
@@ -250,8 +251,8 @@ struct game_box {
  * NULL). gb must outlive the sandbox; free it with game_box_free, whatever
  * this returns. */
 static int game_box_open(struct game_box *gb, const struct play_rules *r,
-                         const struct spec *const side_engine[2], const char *folder,
-                         struct sbx **box, struct err *e)
+                         const struct spec *const side_engine[2],
+                         const struct gamedir folder[2], struct sbx **box, struct err *e)
 {
     memset(gb, 0, sizeof *gb);
     *box = NULL;
@@ -259,9 +260,10 @@ static int game_box_open(struct game_box *gb, const struct play_rules *r,
         return 0;
     for (int s = 0; s < 2; s++) {
         const struct spec *eng = side_engine[s];
-        if (sbx_own_paths(eng->argv, eng->dir, &gb->own[s], e) != 0)
+        if (sbx_own_paths(eng->program, eng->runtime, eng->nruntime, eng->argv, eng->dir,
+                          &gb->own[s], e) != 0)
             return -1;
-        gb->view[s] = (struct sbx_view){ eng->dir, folder, &gb->own[s], r->sandbox };
+        gb->view[s] = (struct sbx_view){ eng->dir, folder[s].path, &gb->own[s], r->sandbox };
     }
     return sbx_open(box, gb->view, 2, e);
 }
@@ -286,34 +288,33 @@ static int analyze(const struct play_rules *r, struct game_record *rec, struct e
     return rc;
 }
 
-/* Opens what the plies of a game share: the stderr sink, the game's folder
- * and its sandbox (side_engine's views). 0, or -1 with e and nothing left
- * open. */
+/* Opens what the plies of a game share: the stderr sink, the sides' move
+ * folders and the sandbox (side_engine's views). 0, or -1 with e and
+ * nothing left open. */
 static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct play_rules *r,
                         const struct spec *const side_engine[2], struct err *e)
 {
     c->sink = stderr_sink(r, side_engine, e);
-    if (c->sink == -2 || gamedir_open(&c->gd, e) != 0) {
-        if (c->sink >= 0)
-            close(c->sink);
-        return -1;
-    }
-    if (game_box_open(gb, r, side_engine, c->gd.path, &c->box, e) != 0) {
-        game_box_free(gb);
-        gamedir_close(&c->gd);
-        if (c->sink >= 0)
-            close(c->sink);
-        return -1;
-    }
-    return 0;
+    c->gd[0].fd = c->gd[1].fd = -1;
+    if (c->sink != -2 && gamedir_open(&c->gd[0], e) == 0 && gamedir_open(&c->gd[1], e) == 0 &&
+        game_box_open(gb, r, side_engine, c->gd, &c->box, e) == 0)
+        return 0;
+    game_box_free(gb);
+    for (int s = 0; s < 2; s++)
+        if (c->gd[s].fd >= 0)
+            gamedir_close(&c->gd[s]);
+    if (c->sink >= 0)
+        close(c->sink);
+    return -1;
 }
 
 static void ply_ctx_close(struct ply_ctx *c, struct game_box *gb)
 {
     sbx_close(c->box);
     game_box_free(gb);
-    if (c->gd.fd >= 0)
-        gamedir_close(&c->gd);
+    for (int s = 0; s < 2; s++)
+        if (c->gd[s].fd >= 0)
+            gamedir_close(&c->gd[s]);
     if (c->sink >= 0)
         close(c->sink);
 }

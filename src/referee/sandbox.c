@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include <assert.h>
+#include <ctype.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +39,7 @@
 #include <unistd.h>
 #include "arena/clock.h"
 #include "arena/datadir.h"
+#include "arena/path.h"
 #include "arena/sandbox.h"
 #include "arena/textfile.h"
 
@@ -49,7 +51,7 @@
 /* How often a waiting referee looks at its cancel flag. */
 #define CANCEL_POLL_MS 50
 #define HOSTNAME "arena"
-#define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+#define MAX_USERNS "/proc/sys/user/max_user_namespaces"
 /* The view's root and its masks: tmpfs as small as will do. */
 #define ROOT_OPTIONS "size=1m,nr_inodes=1024,mode=0755"
 #define MASK_OPTIONS "size=16k,nr_inodes=64,mode=0755"
@@ -72,65 +74,11 @@ static const struct { const char *path, *target; } dev_links[] = {
 
 /* --- paths -------------------------------------------------------------- */
 
-/* path made absolute against base (the current directory when base is
- * NULL), with ".", ".." and repeated '/' removed without looking at the file
- * system. 0, or -1 when it does not fit in PATH_MAX. */
-static int lexical_abs(const char *path, const char *base, char *out)
-{
-    char joined[2 * PATH_MAX], cwd[PATH_MAX];
-    if (path[0] != '/') {
-        if (!base && !(base = getcwd(cwd, sizeof cwd)))
-            return -1;
-        snprintf(joined, sizeof joined, "%s/%s", base, path);
-    } else {
-        snprintf(joined, sizeof joined, "%s", path);
-    }
-    size_t n = 0;
-    for (char *p = joined, *next; *p; p = next) {
-        while (*p == '/')
-            p++;
-        next = p + strcspn(p, "/");
-        size_t len = (size_t)(next - p);
-        if (len == 0 || (len == 1 && p[0] == '.'))
-            continue;
-        if (len == 2 && p[0] == '.' && p[1] == '.') {
-            while (n > 0 && out[--n] != '/')
-                ;
-            continue;
-        }
-        if (n + 1 + len >= PATH_MAX)
-            return -1;
-        out[n++] = '/';
-        memcpy(out + n, p, len);
-        n += len;
-    }
-    if (n == 0)
-        out[n++] = '/';
-    out[n] = '\0';
-    return 0;
-}
-
-static int is_inside(const char *path, const char *dir)
-{
-    size_t n = strlen(dir);
-    if (n == 1)
-        return path[0] == '/';   /* everything is inside "/" */
-    return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
-
-static int in_system(const char *path)
-{
-    for (size_t i = 0; i < sizeof system_dirs / sizeof *system_dirs; i++)
-        if (is_inside(path, system_dirs[i]))
-            return 1;
-    return 0;
-}
-
 int sbx_paths_add(struct sbx_paths *p, const char *path, struct err *e)
 {
     assert(p && path && p->n >= 0 && p->n <= SBX_MAX_PATHS);
     char abs[PATH_MAX];
-    if (lexical_abs(path, NULL, abs) != 0)
+    if (path_lexical(path, NULL, abs, sizeof abs) != 0)
         return err_set(e, 0, 0, "path too long: %.100s", path);
     for (int i = 0; i < p->n; i++)
         if (strcmp(p->path[i], abs) == 0)
@@ -150,13 +98,6 @@ void sbx_paths_free(struct sbx_paths *p)
     p->n = 0;
 }
 
-/* Cuts path (absolute) to its folder: "/a/b" -> "/a", "/a" -> "/". */
-static void cut_to_folder(char *path)
-{
-    char *slash = strrchr(path, '/');
-    slash[slash == path] = '\0';
-}
-
 /* Adds the folder of file abs (or abs itself, a folder) and, when its real
  * place differs, the real one's: a program reached through a symlink needs
  * both the link and its target. */
@@ -166,51 +107,32 @@ static int add_folder_of(struct sbx_paths *own, const char *abs, int is_dir, str
     const char *where[2] = { folder, NULL };
     snprintf(folder, sizeof folder, "%s", abs);
     if (!is_dir)
-        cut_to_folder(folder);
+        path_cut_to_folder(folder);
     if (realpath(abs, real)) {
         if (!is_dir)
-            cut_to_folder(real);
+            path_cut_to_folder(real);
         if (strcmp(real, folder) != 0)
             where[1] = real;
     }
     for (int i = 0; i < 2 && where[i]; i++)
-        if (!in_system(where[i]) && sbx_paths_add(own, where[i], e) != 0)
+        if (!path_is_system(where[i]) && sbx_paths_add(own, where[i], e) != 0)
             return -1;
     return 0;
 }
 
-/* argv[0] as execvp finds it, into out; 0, or -1 when it finds nothing. */
-static int find_program(const char *prog, const char *workdir, char *out)
-{
-    if (strchr(prog, '/'))
-        return lexical_abs(prog, workdir, out);
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        path = DEFAULT_PATH;
-    for (const char *p = path; ; p++) {
-        size_t len = strcspn(p, ":");
-        char cand[PATH_MAX];
-        struct stat st;
-        snprintf(cand, sizeof cand, "%.*s/%s", (int)len, len ? p : ".", prog);
-        if (lexical_abs(cand, workdir, out) == 0 && stat(out, &st) == 0 &&
-            S_ISREG(st.st_mode) && access(out, X_OK) == 0)
-            return 0;
-        p += len;
-        if (!*p)
-            return -1;
-    }
-}
-
-int sbx_own_paths(char *const argv[], const char *workdir, struct sbx_paths *own,
-                  struct err *e)
+int sbx_own_paths(const char *program, char *const runtime[], int nruntime,
+                  char *const argv[], const char *workdir, struct sbx_paths *own, struct err *e)
 {
     char abs[PATH_MAX];
-    if (argv[0] && find_program(argv[0], workdir, abs) == 0 &&
-        add_folder_of(own, abs, 0, e) != 0)
-        return -1;
+    if (program && (path_lexical(program, workdir, abs, sizeof abs) != 0 ||
+                    add_folder_of(own, abs, 0, e) != 0))
+        return e->msg[0] ? -1 : err_set(e, 0, 0, "path too long: %.100s", program);
+    for (int i = 0; i < nruntime; i++)
+        if (sbx_paths_add(own, runtime[i], e) != 0)
+            return -1;
     for (int i = 1; argv[0] && argv[i]; i++) {
         struct stat st;
-        if (strchr(argv[i], '{') || lexical_abs(argv[i], workdir, abs) != 0 ||
+        if (strchr(argv[i], '{') || path_lexical(argv[i], workdir, abs, sizeof abs) != 0 ||
             stat(abs, &st) != 0)
             continue;
         if (add_folder_of(own, abs, S_ISDIR(st.st_mode), e) != 0)
@@ -225,12 +147,81 @@ void sbx_policy_free(struct sbx_policy *p)
 {
     sbx_paths_free(&p->ro);
     sbx_paths_free(&p->mask);
+    for (int i = 0; i < p->nenv; i++)
+        free(p->env[i]);
+    p->nenv = 0;
+}
+
+static const char *const env_set[] = { SBX_ENV_SET };
+
+/* 1 when "NAME=..." entry is of name (len bytes). */
+static int env_names(const char *entry, const char *name, size_t len)
+{
+    return strncmp(entry, name, len) == 0 && entry[len] == '=';
+}
+
+int sbx_env_add(struct sbx_policy *p, const char *name, struct err *e)
+{
+    assert(p && name);
+    size_t len = strlen(name);
+    int ok = len > 0 && (isalpha((unsigned char)name[0]) || name[0] == '_');
+    for (size_t i = 1; ok && i < len; i++)
+        ok = isalnum((unsigned char)name[i]) || name[i] == '_';
+    if (!ok)
+        return err_set(e, 0, 0, "not a variable name (letters, digits and _)");
+    if (strcmp(name, "PATH") == 0)
+        return err_set(e, 0, 0, "the sandbox sets PATH itself (the referee's)");
+    for (size_t i = 0; i < sizeof env_set / sizeof *env_set; i++)
+        if (env_names(env_set[i], name, len))
+            return err_set(e, 0, 0, "the sandbox sets %s itself", env_set[i]);
+    for (int i = 0; i < p->nenv; i++)
+        if (strcmp(p->env[i], name) == 0)
+            return 0;
+    if (p->nenv == SBX_MAX_ENV)
+        return err_set(e, 0, 0, "more than %d names", SBX_MAX_ENV);
+    if (!(p->env[p->nenv] = strdup(name)))
+        return err_set(e, 0, 0, "out of memory");
+    p->nenv++;
+    return 0;
+}
+
+char **sbx_environment(const struct sbx_policy *p)
+{
+    enum { SET = sizeof env_set / sizeof *env_set };
+    const char *entry[SET + 1 + SBX_MAX_ENV];
+    int n = 0;
+    for (int i = 0; i < SET; i++)
+        entry[n++] = env_set[i];
+    const char *search = path_search();
+    for (int i = 0; p && i < p->nenv; i++)
+        for (char **v = environ; *v; v++)
+            if (env_names(*v, p->env[i], strlen(p->env[i]))) {
+                entry[n++] = *v;
+                break;
+            }
+    /* One block: the pointers, then the strings. */
+    size_t bytes = (size_t)(n + 2) * sizeof(char *) + strlen("PATH=") + strlen(search) + 1;
+    for (int i = 0; i < n; i++)
+        bytes += strlen(entry[i]) + 1;
+    char **env = malloc(bytes);
+    if (!env)
+        return NULL;
+    char *text = (char *)(env + n + 2);
+    env[0] = text;
+    text += sprintf(text, "PATH=%s", search) + 1;
+    for (int i = 0; i < n; i++) {
+        env[i + 1] = text;
+        text = stpcpy(text, entry[i]) + 1;
+    }
+    env[n + 1] = NULL;
+    return env;
 }
 
 cJSON *sbx_policy_json(const struct sbx_policy *p)
 {
     static const char *const isolates[] = {
         "user", "pid", "mount", "network", "ipc", "uts", "no_new_privs", "no_capabilities",
+        "ipc_per_move", "no_user_namespaces", "clean_environment",
     };
     cJSON *j = cJSON_CreateObject();
     int on = p && p->mode == SBX_NAMESPACES;
@@ -242,6 +233,11 @@ cJSON *sbx_policy_json(const struct sbx_policy *p)
         cJSON *ro = cJSON_AddArrayToObject(j, "read_only");
         for (int i = 0; i < p->ro.n; i++)
             cJSON_AddItemToArray(ro, cJSON_CreateString(p->ro.path[i]));
+    }
+    if (on && p->nenv) {
+        cJSON *env = cJSON_AddArrayToObject(j, "env");
+        for (int i = 0; i < p->nenv; i++)
+            cJSON_AddItemToArray(env, cJSON_CreateString(p->env[i]));
     }
     return j;
 }
@@ -281,13 +277,19 @@ static int plan_add(struct sbx_plan *pl, enum sbx_kind kind, int is_dir, const c
 
 /* A path the engine sees by its own right: bound at its real place, and
  * the path as given made a symlink to it when they differ. A path that
- * does not exist is not added. */
+ * does not exist, "/" and "/tmp" are not added. */
 static int plan_visible(struct sbx_plan *pl, enum sbx_kind kind, const char *path,
                         struct err *e)
 {
     char lex[PATH_MAX], real[PATH_MAX];
     struct stat st;
-    if (lexical_abs(path, NULL, lex) != 0 || !realpath(lex, real) || stat(real, &st) != 0)
+    if (path_lexical(path, NULL, lex, sizeof lex) != 0 || !realpath(lex, real) || stat(real, &st) != 0)
+        return 0;
+    /* The view's root and its /tmp are its own, whatever dir=, the
+     * referee's folder or --sandbox-ro say: "/" would bring the host's /tmp
+     * and everything else, "/tmp" the host's /tmp (and other games'
+     * folders). */
+    if (strcmp(real, "/") == 0 || strcmp(real, "/tmp") == 0)
         return 0;
     if (plan_add(pl, kind, S_ISDIR(st.st_mode), real, NULL, e) != 0)
         return -1;
@@ -299,7 +301,7 @@ static int plan_mask(struct sbx_plan *pl, const char *path, struct err *e)
 {
     char real[PATH_MAX];
     struct stat st;
-    if (!realpath(path, real) || lstat(real, &st) != 0 || in_system(real))
+    if (!realpath(path, real) || lstat(real, &st) != 0 || path_is_system(real))
         return 0;
     return plan_add(pl, SBX_MASK, S_ISDIR(st.st_mode), real, NULL, e);
 }
@@ -329,7 +331,7 @@ static int plan_base(struct sbx_plan *pl, struct err *e)
     char data[PATH_MAX];
     struct stat dst;
     if (realpath(datadir(), data) && stat(data, &dst) == 0 && S_ISDIR(dst.st_mode) &&
-        !in_system(data) && plan_add(pl, SBX_BIND_RO, 1, data, NULL, e) != 0)
+        !path_is_system(data) && plan_add(pl, SBX_BIND_RO, 1, data, NULL, e) != 0)
         return -1;
     for (size_t i = 0; i < sizeof devices / sizeof *devices; i++) {
         char path[32];
@@ -359,7 +361,7 @@ static int entry_order(const void *a, const void *b)
 static const struct sbx_entry *holder(const struct sbx_plan *pl, const char *keep, int i)
 {
     for (int k = i - 1; k >= 0; k--)
-        if (keep[k] && is_inside(pl->entry[i].path, pl->entry[k].path) &&
+        if (keep[k] && path_is_inside(pl->entry[i].path, pl->entry[k].path) &&
             strcmp(pl->entry[i].path, pl->entry[k].path) != 0)
             return &pl->entry[k];
     return NULL;
@@ -429,7 +431,7 @@ int sbx_plan_build(const struct sbx_view *v, struct sbx_plan *pl, struct err *e)
     char beside[PATH_MAX];
     if (!rc && realpath(v->rw, beside)) {
         /* Other games' folders: a private /tmp hides them where they are. */
-        cut_to_folder(beside);
+        path_cut_to_folder(beside);
         if (strcmp(beside, "/tmp") != 0)
             rc = plan_mask(pl, beside, e);
     }
@@ -578,11 +580,11 @@ static int make_read_only(const char *rw)
         if (!field || !opts)
             continue;
         unescape(field);
-        if (is_inside(field, "/proc") || strcmp(field, "/tmp") == 0 ||
+        if (path_is_inside(field, "/proc") || strcmp(field, "/tmp") == 0 ||
             strcmp(field, rw) == 0 || strcmp(opts, "ro") == 0 || strncmp(opts, "ro,", 3) == 0)
             continue;
         unsigned long flags = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | kept_flags(opts);
-        if (!is_inside(field, "/dev"))
+        if (!path_is_inside(field, "/dev"))
             flags |= MS_NODEV;
         /* A mount that a later one covers (a mask over a folder with mounts
          * in it) cannot be reached by its path, nor by the engine. */
@@ -724,6 +726,7 @@ struct sbx {
     const struct sbx_view *views;
     struct sbx_plan plan[SBX_MAX_VIEWS];
     int root;                    /* engines run as SBX_ROOT_ENGINE_UID */
+    char **envp;                 /* the engines' environment (sbx_environment) */
 };
 
 /* What the init holds. */
@@ -768,6 +771,12 @@ static void engine_child(const struct init_ctx *in, char *const argv[], const in
     dup2(std[1] >= 0 ? std[1] : null, STDERR_FILENO);
     close_range(STDERR_FILENO + 1, ~0U, 0);
     run_apply_limits(&sh->limits);
+    /* SysV segments, semaphores and queues of its own, which die with
+     * the move's last process: none outlives the move or reaches the other
+     * engine. */
+    what = "cannot get an IPC namespace of its own";
+    if (unshare(CLONE_NEWIPC) != 0)
+        goto fail;
     what = "cannot give up its privileges";
     /* The bounding set needs CAP_SETPCAP and the ids CAP_SET[UG]ID: first. */
     for (int cap = 0; cap <= LAST_CAP_GUESS; cap++)
@@ -904,6 +913,17 @@ static void init_setup(struct init_ctx *in)
     if (m0 < 0)
         snprintf(in->setup_failure, sizeof in->setup_failure, "%s %s: %s", bf.what, bf.path,
                  strerror(bf.err));
+    /* No user namespace inside this one: a nested one would give an engine
+     * the capabilities to mount (a tmpfs that no limit counts). The limit
+     * is this user namespace's own (the kernel counts nested ones against
+     * every ancestor's). */
+    int fd = m0 < 0 ? -1 : open(MAX_USERNS, O_WRONLY | O_CLOEXEC);
+    if (m0 >= 0 && (fd < 0 || write(fd, "0\n", 2) != 2)) {
+        snprintf(in->setup_failure, sizeof in->setup_failure,
+                 "cannot forbid nested user namespaces (%s): %s", MAX_USERNS, strerror(errno));
+    }
+    if (fd >= 0)
+        close(fd);
     /* Not dumpable: no engine can trace it or read its /proc files. */
     prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
     for (int v = 0; v < box->n; v++) {
@@ -933,6 +953,9 @@ static void init_main(const struct sbx *box, int sock)
     struct init_ctx in;
     memset(&in, 0, sizeof in);
     in.box = box;
+    /* The init's own copy of the referee's memory: execvp then searches
+     * the engines' PATH, and every engine gets their environment. */
+    environ = box->envp;
     init_setup(&in);
     stop_page = box->sh;
     struct sigaction sa;
@@ -1027,6 +1050,8 @@ int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *
     box->views = views;
     box->root = geteuid() == 0;
     int rc = 0;
+    if (!(box->envp = sbx_environment(n > 0 ? views[0].policy : NULL)))
+        rc = err_set(e, 0, 0, "out of memory");
     for (int v = 0; !rc && v < n; v++)
         rc = sbx_plan_build(&views[v], &box->plan[v], e);
     /* The engines write their move folder as themselves. */
@@ -1095,6 +1120,7 @@ void sbx_close(struct sbx *box)
         munmap(box->sh, sizeof *box->sh);
     for (int v = 0; v < box->n; v++)
         sbx_plan_free(&box->plan[v]);
+    free(box->envp);
     free(box);
 }
 
