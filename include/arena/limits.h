@@ -111,6 +111,11 @@
  * that RLIMIT_AS does not count; 64 MiB and 4096 files hold a JVM's perf
  * data and any sane scratch file. */
 #define SBX_TMP_OPTIONS "size=64m,nr_inodes=4096,mode=1777"
+/* An engine's move folder in the sandbox: a tmpfs of its own, so that it
+ * cannot fill the host's disk or starve the other engine; a board and an
+ * answer (PLAY_OUTPUT_CAP) need a few KiB, and 16 MiB hold many files of
+ * REF_DEFAULT_FILE_LIMIT_KB (RLIMIT_FSIZE); scratch files go to /tmp. */
+#define SBX_MOVE_OPTIONS "size=16m,nr_inodes=256"
 /* Paths of one list (--sandbox-ro, the masks, one engine's own paths): a
  * round-robin of 32 engines with a few folders each. */
 #define SBX_MAX_PATHS 256

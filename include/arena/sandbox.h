@@ -208,6 +208,14 @@ int sbx_run(struct sbx *box, int view, char *const argv[], const char *cwd,
             const struct run_limits *limits, int err_copy, struct run_result *r,
             struct err *e);
 
+/* The move folder of view `view`: a tmpfs of SBX_MOVE_OPTIONS, the
+ * engine's own, that the init mounted over views[view].rw in the sandbox
+ * (the host's folder stays empty). Returns a descriptor of it open for
+ * reading the folder (openat, unlinkat), which the caller now owns; -1 when
+ * the view could not be built (its first run says why) or it was taken. The
+ * tmpfs goes with the sandbox. */
+int sbx_take_move_folder(struct sbx *box, int view);
+
 /* Kills the init, and with it anything left in the namespaces, and frees
  * box. NULL is fine. */
 void sbx_close(struct sbx *box);

@@ -297,12 +297,20 @@ static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct pla
     c->sink = stderr_sink(r, side_engine, e);
     c->gd[0].fd = c->gd[1].fd = -1;
     if (c->sink != -2 && gamedir_open(&c->gd[0], e) == 0 && gamedir_open(&c->gd[1], e) == 0 &&
-        game_box_open(gb, r, side_engine, c->gd, &c->box, e) == 0)
+        game_box_open(gb, r, side_engine, c->gd, &c->box, e) == 0) {
+        /* In the sandbox each engine writes a tmpfs of its own there. */
+        for (int s = 0; c->box && s < 2; s++) {
+            int fd = sbx_take_move_folder(c->box, s);
+            if (fd >= 0)
+                gamedir_adopt(&c->gd[s], fd);
+        }
         return 0;
+    }
     game_box_free(gb);
+    struct err ignored;
     for (int s = 0; s < 2; s++)
         if (c->gd[s].fd >= 0)
-            gamedir_close(&c->gd[s]);
+            gamedir_close(&c->gd[s], &ignored);
     if (c->sink >= 0)
         close(c->sink);
     return -1;
@@ -312,9 +320,12 @@ static void ply_ctx_close(struct ply_ctx *c, struct game_box *gb)
 {
     sbx_close(c->box);
     game_box_free(gb);
-    for (int s = 0; s < 2; s++)
-        if (c->gd[s].fd >= 0)
-            gamedir_close(&c->gd[s]);
+    for (int s = 0; s < 2; s++) {
+        struct err e;
+        /* A leftover is said, never silently kept; the game stands. */
+        if (c->gd[s].fd >= 0 && gamedir_close(&c->gd[s], &e) != 0)
+            fprintf(stderr, "referee: warning: %s\n", e.msg);
+    }
     if (c->sink >= 0)
         close(c->sink);
 }

@@ -52,6 +52,9 @@
 #define CANCEL_POLL_MS 50
 #define HOSTNAME "arena"
 #define MAX_USERNS "/proc/sys/user/max_user_namespaces"
+/* How long the init may take to set up (namespaces, views): the probe's
+ * wait, generous for a loaded machine. */
+#define SBX_SETUP_MS (10 * SBX_STOP_GRACE_MS)
 /* The view's root and its masks: tmpfs as small as will do. */
 #define ROOT_OPTIONS "size=1m,nr_inodes=1024,mode=0755"
 #define MASK_OPTIONS "size=16k,nr_inodes=64,mode=0755"
@@ -727,6 +730,8 @@ struct sbx {
     struct sbx_plan plan[SBX_MAX_VIEWS];
     int root;                    /* engines run as SBX_ROOT_ENGINE_UID */
     char **envp;                 /* the engines' environment (sbx_environment) */
+    int folder[SBX_MAX_VIEWS];   /* each view's move folder (the init's
+                                  * tmpfs), open; -1: none or taken */
 };
 
 /* What the init holds. */
@@ -893,6 +898,54 @@ static void close_all_but(int keep)
     close_range((unsigned)keep + 1, ~0U, 0);
 }
 
+/* Mounts a tmpfs of SBX_MOVE_OPTIONS, the engine's own, over the move
+ * folder rw in the init's mount namespace: the view binds it from there, and
+ * the referee reaches it through the descriptor send_folders hands over. */
+static int mount_move_folder(const char *rw, int root)
+{
+    char opts[128];
+    long uid = root ? SBX_ROOT_ENGINE_UID : (long)geteuid();
+    long gid = root ? SBX_ROOT_ENGINE_UID : (long)getegid();
+    snprintf(opts, sizeof opts, "%s,mode=0700,uid=%ld,gid=%ld", SBX_MOVE_OPTIONS, uid, gid);
+    return mount("tmpfs", rw, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts);
+}
+
+/* Tells the referee the setup is done, with a descriptor of each view's
+ * move folder when every view was built (none otherwise: the first move
+ * reports the failure). 0, or -1 when the referee is gone. */
+static int send_folders(int sock, const struct init_ctx *in)
+{
+    int fd[SBX_MAX_VIEWS], n = 0;
+    for (int v = 0; v < in->box->n && !in->setup_failure[0]; v++) {
+        if (in->tree[v] < 0 ||
+            (fd[n] = open(in->box->views[v].rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+            break;
+        n++;
+    }
+    if (n < in->box->n) {
+        for (int i = 0; i < n; i++)
+            close(fd[i]);
+        n = 0;
+    }
+    char control[CMSG_SPACE(SBX_MAX_VIEWS * sizeof(int))], what = 's';
+    memset(control, 0, sizeof control);
+    struct iovec iov = { &what, 1 };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+    if (n > 0) {
+        m.msg_control = control;
+        m.msg_controllen = CMSG_SPACE((size_t)n * sizeof(int));
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN((size_t)n * sizeof(int));
+        memcpy(CMSG_DATA(cm), fd, (size_t)n * sizeof(int));
+    }
+    int rc = sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+    for (int i = 0; i < n; i++)
+        close(fd[i]);
+    return rc;
+}
+
 /* The init's setup: the namespace-wide settings and every view. */
 static void init_setup(struct init_ctx *in)
 {
@@ -927,7 +980,11 @@ static void init_setup(struct init_ctx *in)
     /* Not dumpable: no engine can trace it or read its /proc files. */
     prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
     for (int v = 0; v < box->n; v++) {
-        in->tree[v] = m0 < 0 ? -1 : build_view(&box->plan[v], box->views[v].rw, m0, &bf);
+        in->tree[v] = -1;
+        if (m0 >= 0 && mount_move_folder(box->views[v].rw, box->root) != 0)
+            failed(&bf, "cannot mount a move folder on", box->views[v].rw);
+        else if (m0 >= 0)
+            in->tree[v] = build_view(&box->plan[v], box->views[v].rw, m0, &bf);
         if (in->tree[v] < 0)
             snprintf(in->failure[v], sizeof in->failure[v], "%s %s: %s", bf.what, bf.path,
                      strerror(bf.err));
@@ -957,6 +1014,8 @@ static void init_main(const struct sbx *box, int sock)
      * the engines' PATH, and every engine gets their environment. */
     environ = box->envp;
     init_setup(&in);
+    if (send_folders(sock, &in) != 0)
+        _exit(1);
     stop_page = box->sh;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -1036,6 +1095,41 @@ static int map_ids(pid_t pid, int root, struct err *e)
                : 0;
 }
 
+/* Waits for the init's word that it is set up, and takes the move
+ * folders' descriptors that come with it. 0, or -1 with e. */
+static int recv_folders(struct sbx *box, struct err *e)
+{
+    struct pollfd p = { box->sock, POLLIN, 0 };
+    int ready;
+    while ((ready = poll(&p, 1, SBX_SETUP_MS)) < 0 && errno == EINTR)
+        ;
+    if (ready <= 0)
+        return err_set(e, 0, 0, "the engines' sandbox does not answer" NONE_HINT);
+    char what, control[CMSG_SPACE(SBX_MAX_VIEWS * sizeof(int))];
+    struct iovec iov = { &what, 1 };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+                        .msg_controllen = sizeof control };
+    if (recvmsg(box->sock, &m, MSG_CMSG_CLOEXEC) != 1 || what != 's')
+        return err_set(e, 0, 0, "the sandbox's init died while setting up");
+    struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+    if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+        int n = (int)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+        int fds[SBX_MAX_VIEWS];
+        memcpy(fds, CMSG_DATA(cm), (size_t)n * sizeof(int));
+        for (int v = 0; v < n; v++)
+            box->folder[v] = fds[v];
+    }
+    return 0;
+}
+
+int sbx_take_move_folder(struct sbx *box, int view)
+{
+    assert(box && view >= 0 && view < box->n);
+    int fd = box->folder[view];
+    box->folder[view] = -1;
+    return fd;
+}
+
 int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *e)
 {
     assert(out && (views || n == 0));
@@ -1046,6 +1140,7 @@ int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *
     if (!box)
         return err_set(e, 0, 0, "out of memory");
     box->sock = -1;
+    box->folder[0] = box->folder[1] = -1;
     box->n = n;
     box->views = views;
     box->root = geteuid() == 0;
@@ -1094,6 +1189,10 @@ int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *
         sbx_close(box);
         return -1;
     }
+    if (recv_folders(box, e) != 0) {
+        sbx_close(box);
+        return -1;
+    }
     *out = box;
     return 0;
 }
@@ -1120,6 +1219,9 @@ void sbx_close(struct sbx *box)
         munmap(box->sh, sizeof *box->sh);
     for (int v = 0; v < box->n; v++)
         sbx_plan_free(&box->plan[v]);
+    for (int v = 0; v < SBX_MAX_VIEWS; v++)
+        if (box->folder[v] >= 0)
+            close(box->folder[v]);
     free(box->envp);
     free(box);
 }
@@ -1271,7 +1373,7 @@ int sbx_probe(struct err *e)
     /* A request for no view: the init answers once it is set up. */
     box->sh->view = -1;
     box->sh->seq++;
-    struct run_limits l = { .timeout_ms = 10 * SBX_STOP_GRACE_MS };
+    struct run_limits l = { .timeout_ms = SBX_SETUP_MS };
     int timed_out = 0, cancelled = 0, rc = 0;
     if (send_request(box->sock, 'p', NULL) != 0)
         rc = err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
