@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "e2e_util.h"
@@ -49,6 +50,8 @@
 #define PERFECT "%s one-move --game nim --player perfect"
 #define PLAYS "%s one-move --game nim --player random --seed {player} {in} {out} 1"
 #define SECRET "the victim's secret"
+/* hostile.py sysv's key: this plus the test's pid, unlikely to be anyone's. */
+#define SYSV_KEY_BASE 0x5A000000L
 /* A fork bomb's 64 processes take seconds on a loaded 2-core machine. */
 #define HOSTILE_TIMEOUT_MS "60000"
 
@@ -117,6 +120,40 @@ static void assert_sound_tournament(const struct place *p, const struct e2e_run 
     e2e_run_free(&v);
 }
 
+/* Makes folder path, open to p's user. */
+static void place_folder(const struct place *p, const char *path)
+{
+    cr_assert_eq(mkdir(path, 0755), 0, "mkdir %s: %s", path, strerror(errno));
+    if (p->who.nobody && geteuid() == 0)
+        cr_assert_eq(chown(path, NOBODY, NOBODY), 0);
+}
+
+/* Nothing is left in folder path. */
+static void assert_empty(const char *path, const char *what)
+{
+    DIR *d = opendir(path);
+    cr_assert_not_null(d, "%s: cannot list %s", what, path);
+    struct dirent *en;
+    while ((en = readdir(d)))
+        cr_assert(strcmp(en->d_name, ".") == 0 || strcmp(en->d_name, "..") == 0,
+                  "%s: %s/%s is left", what, path, en->d_name);
+    closedir(d);
+}
+
+/* Whether the host's /proc/sysvipc/shm lists a segment of key. */
+static int sysv_has_key(long key)
+{
+    FILE *f = fopen("/proc/sysvipc/shm", "r");
+    cr_assert_not_null(f);
+    char line[512];
+    int found = 0;
+    if (fgets(line, sizeof line, f))   /* the heading */
+        while (!found && fgets(line, sizeof line, f))
+            found = atol(line) == key;
+    fclose(f);
+    return found;
+}
+
 /* --- the hostile engines ------------------------------------------------ */
 
 struct attack {
@@ -129,6 +166,7 @@ ParameterizedTestParameters(e2e_sandbox, hostile_engine_is_harmless)
     static const char *const names[] = {
         "kill-parent", "kill-ancestors", "kill-all", "read-other", "append-journal",
         "network", "fork-bomb", "ptrace-parent", "write-outside", "setsid-sleeper",
+        "precreate", "fill-disk", "sysv", "userns", "env", "leftovers",
     };
     enum { N = sizeof names / sizeof *names };
     static struct attack cases[2 * N];
@@ -187,8 +225,13 @@ ParameterizedTest(struct attack *c, e2e_sandbox, hostile_engine_is_harmless, .ti
     char plays[PATH_MAX + 96], perfect[PATH_MAX + 64];
     snprintf(plays, sizeof plays, PLAYS, engine);
     snprintf(perfect, sizeof perfect, PERFECT, engine);
+    char param[32] = "-";
+    if (strcmp(c->name, "read-other") == 0)
+        snprintf(param, sizeof param, "{out}");
+    else if (strcmp(c->name, "sysv") == 0)
+        snprintf(param, sizeof param, "%ld", SYSV_KEY_BASE + (long)getpid());
     snprintf(spec, sizeof spec, "name=%s,cmd=python3 %s %s %s %s", c->name, hostile, c->name,
-             strcmp(c->name, "read-other") == 0 ? "{out}" : "-", plays);
+             param, plays);
     snprintf(other, sizeof other, "name=other,cmd=%s", perfect);
     struct listener l = { -1, -1, "" };
     if (strcmp(c->name, "read-other") == 0) {
@@ -219,6 +262,12 @@ ParameterizedTest(struct attack *c, e2e_sandbox, hostile_engine_is_harmless, .ti
     setenv("ARENA_ESCAPE", escape, 1);
     setenv("ARENA_CWD", p.dir, 1);
     setenv("ARENA_JOURNAL", journal, 1);
+    setenv("SECRET_TOKEN", SECRET, 1);
+    /* The games' folders in a folder of the test's: nothing may be left. */
+    char games[PATH_MAX + 8];
+    snprintf(games, sizeof games, "%s/games", p.dir);
+    place_folder(&p, games);
+    setenv("TMPDIR", games, 1);
 
     /* The referee's folder is readable by every engine: what hides the
      * journal and the victim is the mask, not their absence. */
@@ -242,6 +291,10 @@ ParameterizedTest(struct attack *c, e2e_sandbox, hostile_engine_is_harmless, .ti
         cr_assert(!e2e_exists(outside[i]), "%s: an engine wrote %s", what, outside[i]);
         unlink(outside[i]);
     }
+    assert_empty(games, what);
+    cr_assert(!sysv_has_key(SYSV_KEY_BASE + (long)getpid()), "%s: a SysV segment is left",
+              what);
+    cr_assert_null(strstr(r.err, "warning"), "%s: %s", what, r.err);
     e2e_run_free(&r);
     e2e_rmdir(p.dir);
 }

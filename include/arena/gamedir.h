@@ -45,7 +45,9 @@ int gamedir_close(struct gamedir *d, struct err *e);
 /* From now on the engine's move folder is the sandbox's tmpfs open as fd
  * (sbx_take_move_folder), mounted over d->path where the engine sees it:
  * the referee reads and writes through fd (taken over: closed by
- * gamedir_close), and the folder at d->path, beneath it, stays empty. */
+ * gamedir_close), and the folder at d->path, beneath it, stays empty.
+ * gamedir_reset then empties it of everything, not only in.txt and out.txt:
+ * its size is capped, and nothing an engine left must keep the board out. */
 void gamedir_adopt(struct gamedir *d, int fd);
 
 /* Writes the board (len bytes) to in.txt, a new file. 0, or -1 with errno. */

@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -88,6 +89,28 @@ int gamedir_close(struct gamedir *d, struct err *e)
     return rc;
 }
 
+/* Removes everything in the mounted folder: its tmpfs is capped, so what
+ * the last move left must not keep the board out. 0, or -1 with e. */
+static int empty_folder(struct gamedir *d, struct err *e)
+{
+    int copy = dup(d->fd);
+    DIR *dir = copy < 0 ? NULL : fdopendir(copy);
+    if (!dir) {
+        if (copy >= 0)
+            close(copy);
+        return err_set(e, 0, 0, "cannot list %s: %s", d->path, strerror(errno));
+    }
+    rewinddir(dir);   /* the copy shares the offset of the last listing */
+    int rc = 0;
+    for (struct dirent *en; !rc && (en = readdir(dir));)
+        if (strcmp(en->d_name, ".") != 0 && strcmp(en->d_name, "..") != 0 &&
+            tf_remove_at(d->fd, en->d_name) != 0)
+            rc = err_set(e, 0, 0, "cannot remove %s/%s: %s", d->path, en->d_name,
+                         strerror(errno));
+    closedir(dir);
+    return rc;
+}
+
 /* Makes the folder ready for a move. No process of an engine runs now
  * (runner.h), so nothing changes it between these checks and the move. */
 int gamedir_reset(struct gamedir *d, struct err *e)
@@ -98,8 +121,9 @@ int gamedir_reset(struct gamedir *d, struct err *e)
             return -1;
         return gamedir_open(d, e);
     }
-    if (!d->mounted)
-        fchmod(d->fd, 0700);
+    if (d->mounted)
+        return empty_folder(d, e);
+    fchmod(d->fd, 0700);
     static const char *const names[] = { GAMEDIR_IN, GAMEDIR_OUT };
     for (int i = 0; i < 2; i++)
         if (tf_remove_at(d->fd, names[i]) != 0)
