@@ -398,15 +398,16 @@ Test(e2e_sandbox, sandbox_ro_shows_a_path)
     e2e_run_free(&r);
     args[sandbox_ro_at] = NULL;
     referee(&r, &p, args);
-    /* Hidden, the file is missing, and the forfeit line says so. */
+    /* Hidden, the file is missing, and the forfeit line says so, with the
+     * option that shows it. */
     cr_assert_eq(r.status, 3, "without: exit %d: %s", r.status, r.err);
     char want[4 * PATH_MAX];
     snprintf(want, sizeof want,
              "Finished game 1 (needy vs c): 0-1 {needy forfeits: exit-status 1: cannot read %s: "
-             "No such file or directory}\n"
+             "No such file or directory (hidden by the sandbox: --sandbox-ro %s)}\n"
              "Score of needy vs c: 0 - 1 - 0  [0.000] 1\n"
              "needy forfeited every game it played (1): exit-status 1\n",
-             data);
+             data, data);
     cr_assert_str_eq(r.out, want, "without --sandbox-ro: got\n%s", r.out);
     e2e_run_free(&r);
     e2e_rmdir(p.dir);

@@ -185,6 +185,13 @@ struct sbx_plan {
 int sbx_plan_build(const struct sbx_view *v, struct sbx_plan *plan, struct err *e);
 void sbx_plan_free(struct sbx_plan *plan);
 
+/* Why an engine failed, when the view hides what it looked for: when text
+ * (its stderr) says "No such file or directory" and names an absolute path
+ * that exists on the host but that the plan does not show (no bind holds
+ * it, or a mask or the private /tmp covers it), that path (as written) into
+ * path (cap bytes) and 1; else 0. */
+int sbx_plan_hides(const struct sbx_plan *pl, const char *text, char *path, size_t cap);
+
 /* --- a game's sandbox --------------------------------------------------- */
 
 struct sbx;
@@ -215,6 +222,9 @@ int sbx_run(struct sbx *box, int view, char *const argv[], const char *cwd,
  * the view could not be built (its first run says why) or it was taken. The
  * tmpfs goes with the sandbox. */
 int sbx_take_move_folder(struct sbx *box, int view);
+
+/* sbx_plan_hides with the plan of box's view `view`. */
+int sbx_hidden_path(const struct sbx *box, int view, const char *text, char *path, size_t cap);
 
 /* Kills the init, and with it anything left in the namespaces, and frees
  * box. NULL is fine. */

@@ -80,7 +80,7 @@ static char *tail_text(const struct run_tail *t)
  * forfeit keeps what the engine last wrote. */
 static int add_ply(struct game_record *rec, int ply, int side, const char *engine,
                    const char *move, const struct run_result *r, double referee_ms,
-                   const char *status)
+                   const char *status, const char *hint)
 {
     struct rec_move m;
     rec_move_init(&m);
@@ -98,6 +98,18 @@ static int add_ply(struct game_record *rec, int ply, int side, const char *engin
     if (strcmp(status, "ok") != 0) {
         m.stdout_tail = tail_text(&r->out);
         m.stderr_tail = tail_text(&r->err);
+    }
+    if (hint[0] && m.stderr_tail) {
+        /* On the engine's last line, where the forfeit line shows it. */
+        size_t n = strlen(m.stderr_tail);
+        while (n > 0 && m.stderr_tail[n - 1] == '\n')
+            n--;
+        char *with = malloc(n + strlen(hint) + 2);
+        if (with) {
+            sprintf(with, "%.*s%s\n", (int)n, m.stderr_tail, hint);
+            free(m.stderr_tail);
+            m.stderr_tail = with;
+        }
     }
     return rec_add_move(rec, &m);
 }
@@ -225,7 +237,12 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         g->move_text(pos, *move, text, sizeof text);
     /* The referee's own share of the ply: everything but the engine. */
     double referee_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS - run.wall_ms;
-    if (add_ply(rec, ply, side, eng->name, text, &run, referee_ms, why[0] ? why : "ok") != 0)
+    char hint[2 * PATH_MAX + 64] = "", hidden[PATH_MAX];
+    if (why[0] && c->box && run.err.len && sbx_hidden_path(c->box, side - 1, run.err.text, hidden,
+                                                          sizeof hidden))
+        snprintf(hint, sizeof hint, " (hidden by the sandbox: --sandbox-ro %s)", hidden);
+    if (add_ply(rec, ply, side, eng->name, text, &run, referee_ms, why[0] ? why : "ok",
+                hint) != 0)
         return err_set(e, 0, 0, "out of memory");
     if (keep && (gamedir_keep_ply(keep, ply, board, board_len, out, out_len, e) != 0 ||
                  gamedir_keep_err(keep, ply, sink, run.err_copied, e) != 0))

@@ -461,6 +461,47 @@ void sbx_plan_free(struct sbx_plan *pl)
     memset(pl, 0, sizeof *pl);
 }
 
+/* The entry of pl that decides what the view shows at path: the last
+ * (deepest, entries being sorted) that holds it; NULL when none does. */
+static const struct sbx_entry *deciding(const struct sbx_plan *pl, const char *path)
+{
+    const struct sbx_entry *at = NULL;
+    for (int i = 0; i < pl->n; i++)
+        if (path_is_inside(path, pl->entry[i].path))
+            at = &pl->entry[i];
+    return at;
+}
+
+int sbx_plan_hides(const struct sbx_plan *pl, const char *text, char *path, size_t cap)
+{
+    assert(pl && text && path && cap > 0);
+    if (!strstr(text, "No such file or directory"))
+        return 0;
+    for (const char *p = strchr(text, '/'); p; p = strchr(p + 1, '/')) {
+        if (p > text && !strchr(" \t\n'\"`(:=", p[-1]))
+            continue;   /* inside a word: not the start of a path */
+        size_t n = strcspn(p, " \t\n'\"`):,;");
+        while (n > 1 && p[n - 1] == '.')
+            n--;
+        char cand[PATH_MAX], real[PATH_MAX];
+        struct stat st;
+        if (n >= sizeof cand)
+            continue;
+        memcpy(cand, p, n);
+        cand[n] = '\0';
+        if (lstat(cand, &st) != 0 || !realpath(cand, real))
+            continue;
+        const struct sbx_entry *at = deciding(pl, real);
+        if (at && (at->kind == SBX_BIND_RO || at->kind == SBX_BIND_RW ||
+                   at->kind == SBX_DEVICE || at->kind == SBX_PROC))
+            continue;
+        if ((size_t)snprintf(path, cap, "%s", cand) >= cap)
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
 /* --- building a view (in the init) -------------------------------------- */
 
 /* Creates the folders of path that are missing, as 0755. */
@@ -1206,6 +1247,12 @@ static void kill_init(struct sbx *box)
     while (waitpid(box->init, NULL, 0) < 0 && errno == EINTR)
         ;
     box->init = 0;
+}
+
+int sbx_hidden_path(const struct sbx *box, int view, const char *text, char *path, size_t cap)
+{
+    assert(box && view >= 0 && view < box->n);
+    return sbx_plan_hides(&box->plan[view], text, path, cap);
 }
 
 void sbx_close(struct sbx *box)
