@@ -486,3 +486,60 @@ Test(e2e_sandbox, without_namespaces_the_referee_stops_before_the_first_game)
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }
+
+/* A Python found only in a home folder, through a pyenv-like shim: the
+ * shim (a script in HOME/.fakepy/shims, first on PATH) runs a helper in
+ * HOME/.fakepy/libexec that runs HOME/.fakepy/versions/3/bin/python3 (a
+ * link to the system's). The engine plays as found, its installation
+ * (HOME/.fakepy) read-only, named in the journal's header. */
+Test(e2e_sandbox, a_python_from_a_home_folder_works_as_found)
+{
+    struct place p, h;
+    place_open(&p, (struct who){ geteuid() != 0 });
+    place_open(&h, p.who);   /* the home: outside the referee's folder */
+    char home[PATH_MAX], root[PATH_MAX + 16], dir[PATH_MAX + 64], file[PATH_MAX + 64];
+    char text[3 * PATH_MAX], py[PATH_MAX], engine[PATH_MAX], spec[SPEC_MAX], c_spec[SPEC_MAX];
+    snprintf(home, sizeof home, "%s/home", h.dir);
+    snprintf(root, sizeof root, "%s/.fakepy", home);
+    place_folder(&h, home);
+    place_folder(&h, root);
+    static const char *const folders[] = { "shims", "libexec", "versions", "versions/3",
+                                           "versions/3/bin" };
+    for (size_t i = 0; i < sizeof folders / sizeof *folders; i++) {
+        snprintf(dir, sizeof dir, "%s/%s", root, folders[i]);
+        place_folder(&h, dir);
+    }
+    snprintf(file, sizeof file, "%s/versions/3/bin/python3", root);
+    cr_assert_eq(symlink("/usr/bin/python3", file), 0);
+    snprintf(text, sizeof text,
+             "#!/bin/sh\nexport FAKEPY_ROOT=\"%s\"\nexec \"$FAKEPY_ROOT/libexec/fakepy\" exec "
+             "python3 \"$@\"\n", root);
+    place_file(&h, "home/.fakepy/shims/python3", text, file, sizeof file);
+    place_file(&h, "home/.fakepy/libexec/fakepy",
+               "#!/bin/sh\nshift\nprog=$1\nshift\n"
+               "exec \"$FAKEPY_ROOT/versions/3/bin/$prog\" \"$@\"\n", file, sizeof file);
+    e2e_repo_path("tests/engines/nim_first.py", py, sizeof py);
+    e2e_limited_bin_path("engine", engine, sizeof engine);
+    snprintf(spec, sizeof spec, "name=py,cmd=python3 %s", py);
+    snprintf(c_spec, sizeof c_spec, "name=c,cmd=" PERFECT, engine);
+    char path[2 * PATH_MAX];
+    snprintf(path, sizeof path, "%s/shims:" ENGINE_PATH, root);
+    setenv("PATH", path, 1);
+    setenv("HOME", home, 1);
+    const char *args[] = { "tournament", "--game", "nim", "--random-plies", "2", "--engine",
+                           spec, "--engine", c_spec, "--journal", "j.jsonl", NULL };
+    struct e2e_run r;
+    referee(&r, &p, args);
+    assert_sound_tournament(&p, &r, 2, "a shim's python");
+    char journal[PATH_MAX + 16], want[PATH_MAX + 32];
+    snprintf(journal, sizeof journal, "%s/j.jsonl", p.dir);
+    char *header = e2e_slurp(journal, NULL);
+    cr_assert_not_null(header);
+    *strchr(header, '\n') = '\0';
+    snprintf(want, sizeof want, "\"runtime\":[\"%s\"]", root);
+    cr_assert_not_null(strstr(header, want), "header:\n%s\nwant %s", header, want);
+    free(header);
+    e2e_run_free(&r);
+    e2e_rmdir(p.dir);
+    e2e_rmdir(h.dir);
+}

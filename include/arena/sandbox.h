@@ -186,7 +186,8 @@ int sbx_plan_build(const struct sbx_view *v, struct sbx_plan *plan, struct err *
 void sbx_plan_free(struct sbx_plan *plan);
 
 /* Why an engine failed, when the view hides what it looked for: when text
- * (its stderr) says "No such file or directory" and names an absolute path
+ * (its stderr) says "No such file or directory" (or a shell's ": not
+ * found") and names an absolute path
  * that exists on the host but that the plan does not show (no bind holds
  * it, or a mask or the private /tmp covers it), that path (as written) into
  * path (cap bytes) and 1; else 0. */

@@ -475,7 +475,8 @@ static const struct sbx_entry *deciding(const struct sbx_plan *pl, const char *p
 int sbx_plan_hides(const struct sbx_plan *pl, const char *text, char *path, size_t cap)
 {
     assert(pl && text && path && cap > 0);
-    if (!strstr(text, "No such file or directory"))
+    /* What programs and shells (sh: "exec: PATH: not found") say. */
+    if (!strstr(text, "No such file or directory") && !strstr(text, ": not found"))
         return 0;
     for (const char *p = strchr(text, '/'); p; p = strchr(p + 1, '/')) {
         if (p > text && !strchr(" \t\n'\"`(:=", p[-1]))
