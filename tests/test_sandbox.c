@@ -297,3 +297,51 @@ Test(sandbox, the_policy_says_what_it_isolates)
     }
     sbx_policy_free(&on);
 }
+
+/* The view's root and /tmp are its own: a working directory or a
+ * --sandbox-ro of "/" or "/tmp" adds no bind (the host's /tmp would replace
+ * the private one). */
+Test(sandbox, root_and_tmp_are_never_bound_from_the_host)
+{
+    struct scene s;
+    scene_make(&s);
+    sbx_plan_free(&s.plan);
+    struct err e;
+    cr_assert_eq(sbx_paths_add(&s.policy.ro, "/tmp", &e), 0);
+    cr_assert_eq(sbx_paths_add(&s.policy.ro, "/", &e), 0);
+    snprintf(s.work, sizeof s.work, "/");
+    scene_plan(&s);
+    const struct sbx_entry *tmp = entry_at(&s.plan, "/tmp"), *root = entry_at(&s.plan, "/");
+    cr_assert(tmp && tmp->kind == SBX_TMPFS, "/tmp: kind %d", tmp ? (int)tmp->kind : -1);
+    cr_assert_null(root, "/ is bound");
+    scene_free(&s);
+}
+
+/* A "No such file or directory" for a path the view hides names it; a path
+ * the view shows, one that does not exist on the host, or another message
+ * names nothing. */
+Test(sandbox, a_missing_path_the_view_hides_is_named)
+{
+    struct scene s;
+    scene_make(&s);
+    char text[3 * PATH_MAX], path[PATH_MAX], hidden[PATH_MAX];
+    struct tree elsewhere;
+    tree_make(&elsewhere);
+    tree_add(&elsewhere, "weights.txt", 0644, hidden, sizeof hidden);
+    snprintf(text, sizeof text, "Traceback...\ncannot read %s: No such file or directory\n",
+             hidden);
+    cr_assert_eq(sbx_plan_hides(&s.plan, text, path, sizeof path), 1);
+    cr_assert_str_eq(path, hidden);
+    snprintf(text, sizeof text, "sh: 1: exec: %s: not found\n", hidden);
+    cr_assert_eq(sbx_plan_hides(&s.plan, text, path, sizeof path), 1, "%s", text);
+    snprintf(text, sizeof text, "open('%s'): No such file or directory", s.journal);
+    cr_assert_eq(sbx_plan_hides(&s.plan, text, path, sizeof path), 1, "masked: %s", text);
+    snprintf(text, sizeof text, "%s/missing: No such file or directory", s.work);
+    cr_assert_eq(sbx_plan_hides(&s.plan, text, path, sizeof path), 0, "not on the host");
+    snprintf(text, sizeof text, "%s/lib: No such file or directory", s.work);
+    cr_assert_eq(sbx_plan_hides(&s.plan, text, path, sizeof path), 0, "its own: %s", text);
+    snprintf(text, sizeof text, "cannot read %s: Permission denied", hidden);
+    cr_assert_eq(sbx_plan_hides(&s.plan, text, path, sizeof path), 0, "another cause");
+    tf_remove_tree(elsewhere.root);
+    scene_free(&s);
+}
