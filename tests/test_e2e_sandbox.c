@@ -543,3 +543,151 @@ Test(e2e_sandbox, a_python_from_a_home_folder_works_as_found)
     e2e_rmdir(p.dir);
     e2e_rmdir(h.dir);
 }
+
+/* --- the referee's own inputs ------------------------------------------- */
+
+struct bad_stderr {
+    char stderr_arg[24];   /* stderr=... of engine a; "B" names b's stderr */
+    char what[48];         /* what the message says it is */
+};
+
+ParameterizedTestParameters(e2e_sandbox, stderr_naming_a_file_of_the_run_is_refused)
+{
+    static struct bad_stderr cases[] = {
+        { "j.jsonl", "the journal (--journal)" },
+        { "./j.jsonl", "the journal (--journal)" },
+        { "kept/game-1/x", "inside the keep folder (--keep-files)" },
+        { "b.err", "another engine's stderr= file" },
+        { "script.py", "a file an engine's command names" },
+    };
+    return cr_make_param_array(struct bad_stderr, cases, sizeof cases / sizeof *cases);
+}
+
+/* Refused before play: exit 2, the engine, the path and what it is named,
+ * no journal written. */
+ParameterizedTest(struct bad_stderr *c, e2e_sandbox, stderr_naming_a_file_of_the_run_is_refused)
+{
+    struct place p;
+    place_open(&p, (struct who){ geteuid() != 0 });
+    char engine[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], script[PATH_MAX], journal[PATH_MAX + 16];
+    e2e_limited_bin_path("engine", engine, sizeof engine);
+    place_file(&p, "script.py", "", script, sizeof script);
+    snprintf(a, sizeof a, "name=a,stderr=%s,cmd=" PERFECT " script.py", c->stderr_arg, engine);
+    snprintf(b, sizeof b, "name=b,stderr=b.err,cmd=" PERFECT, engine);
+    snprintf(journal, sizeof journal, "%s/j.jsonl", p.dir);
+    const char *args[] = { "tournament", "--game", "nim", "--engine", a, "--engine", b,
+                           "--journal", "j.jsonl", "--keep-files", "kept", NULL };
+    struct e2e_run r;
+    referee(&r, &p, args);
+    char want[2 * PATH_MAX];
+    snprintf(want, sizeof want, "referee: engine 'a': stderr=%s/%s is %s\n", p.dir,
+             c->stderr_arg, c->what);
+    cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.err, want);
+    cr_assert(!e2e_exists(journal), "a journal was written");
+    e2e_run_free(&r);
+    e2e_rmdir(p.dir);
+}
+
+/* A word over SPEC_WORD_MAX (2048) bytes is refused where the option is
+ * read (its column named), with the limit, instead of being cut to PATH_MAX
+ * bytes when a move is played. */
+Test(e2e_sandbox, a_word_over_the_limit_is_refused)
+{
+    char *dir = e2e_tmpdir();
+    char *spec = malloc(100 * 1024 + 64);
+    cr_assert_not_null(spec);
+    strcpy(spec, "name=a,cmd=echo ");
+    size_t n = strlen(spec);
+    memset(spec + n, 'x', 100 * 1024);
+    spec[n + 100 * 1024] = '\0';
+    const char *args[] = { "match", "--game", "nim", "--engine", spec, "--engine", "echo",
+                           NULL };
+    struct e2e_run r;
+    e2e_runv(&r, dir, NULL, "referee", args);
+    cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.err, "': column 17: a word of 102400 bytes: at most 2048\n"),
+                       "%s", r.err);
+    free(spec);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* dir=/ and a referee started in / play (the view's root is its own, not
+ * the host's); and with dir=/tmp or --sandbox-ro /tmp an engine writing
+ * /tmp writes its private /tmp, never the host's. */
+Test(e2e_sandbox, root_and_tmp_as_folders_keep_the_host_apart, .timeout = 120)
+{
+    struct place p;
+    place_open(&p, (struct who){ geteuid() != 0 });
+    char engine[PATH_MAX], hostile[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], escape[64];
+    char outside[PATH_MAX];
+    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_repo_path("tests/engines/hostile.py", hostile, sizeof hostile);
+    snprintf(escape, sizeof escape, "arena-escape-tmp-%ld", (long)getpid());
+    snprintf(outside, sizeof outside, "/tmp/%s", escape);
+    setenv("ARENA_ESCAPE", escape, 1);
+    snprintf(b, sizeof b, "name=b,dir=/,cmd=" PERFECT, engine);
+    static const char *const where[] = { "dir=/tmp,", "" };
+    for (int i = 0; i < 2; i++) {
+        snprintf(a, sizeof a, "name=a,%scmd=python3 %s write-tmp - " PLAYS, where[i], hostile,
+                 engine);
+        const char *args[] = { "tournament", "--game", "nim", "--random-plies", "2", "--engine",
+                               a, "--engine", b, "--journal", "j.jsonl", "--concurrency", "2",
+                               "--sandbox-env", "ARENA_ESCAPE", i ? "--sandbox-ro" : NULL,
+                               "/tmp", NULL };
+        char journal[PATH_MAX + 16];
+        snprintf(journal, sizeof journal, "%s/j.jsonl", p.dir);
+        unlink(journal);
+        struct e2e_run r;
+        referee(&r, &p, args);
+        assert_sound_tournament(&p, &r, 2, where[i][0] ? "dir=/tmp" : "--sandbox-ro /tmp");
+        cr_assert(!e2e_exists(outside), "%s: the engine wrote the host's %s", where[i],
+                  outside);
+        unlink(outside);
+        e2e_run_free(&r);
+    }
+    /* The referee itself in /: the engines' dir= is /. */
+    snprintf(a, sizeof a, "name=a,cmd=" PERFECT, engine);
+    char journal[PATH_MAX + 16];
+    snprintf(journal, sizeof journal, "%s/root.jsonl", p.dir);
+    const char *args[] = { "tournament", "--game", "nim", "--engine", a, "--engine", b,
+                           "--journal", journal, NULL };
+    struct e2e_run r;
+    struct place root = { "/", p.who };
+    referee(&r, &root, args);
+    cr_assert(r.status == 0 && strstr(r.out, "Standings after 2 games\n") &&
+                  !strstr(r.out, "forfeits"), "in /: exit %d: %s%s", r.status, r.out, r.err);
+    e2e_run_free(&r);
+    e2e_rmdir(p.dir);
+}
+
+/* What an engine leaves in its move folder (a tree deeper than PATH_MAX,
+ * a chmod 000 folder) is gone after the game, with the sandbox and without
+ * (where it is on the host's disk). */
+Test(e2e_sandbox, leftovers_are_removed_with_and_without_the_sandbox, .timeout = 120)
+{
+    struct place p;
+    place_open(&p, (struct who){ geteuid() != 0 });
+    char engine[PATH_MAX], hostile[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], games[PATH_MAX + 8];
+    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_repo_path("tests/engines/hostile.py", hostile, sizeof hostile);
+    snprintf(games, sizeof games, "%s/games", p.dir);
+    place_folder(&p, games);
+    setenv("TMPDIR", games, 1);
+    snprintf(a, sizeof a, "name=a,cmd=python3 %s leftovers - " PLAYS, hostile, engine);
+    snprintf(b, sizeof b, "name=b,cmd=" PERFECT, engine);
+    static const char *const mode[] = { "namespaces", "none" };
+    for (int i = 0; i < 2; i++) {
+        const char *args[] = { "match", "--game", "nim", "--random-plies", "2", "--engine", a,
+                               "--engine", b, "--games", "2", "--sandbox", mode[i], NULL };
+        struct e2e_run r;
+        referee(&r, &p, args);
+        cr_assert(r.status == 0 && !strstr(r.out, "forfeits"), "--sandbox %s: exit %d: %s%s",
+                  mode[i], r.status, r.out, r.err);
+        cr_assert_str_eq(r.err, "", "--sandbox %s", mode[i]);
+        assert_empty(games, mode[i]);
+        e2e_run_free(&r);
+    }
+    e2e_rmdir(p.dir);
+}
