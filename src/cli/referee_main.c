@@ -79,6 +79,9 @@ static const char usage_text[] =
     "                       its move folder, no network, no other process; none:\n"
     "                       engines run as you, with all your files\n"
     "  --sandbox-ro PATH    let every engine read PATH too (repeat)\n"
+    "  --sandbox-env NAME   pass the variable NAME to every engine, whose\n"
+    "                       environment is otherwise PATH, LANG, TZ, HOME=/tmp and\n"
+    "                       TMPDIR=/tmp (repeat)\n"
     "  --analyze            judge every move with the game's exact oracle (as\n"
     "                       analyze does) and record it in the log or journal\n"
     "Match:\n"
@@ -133,7 +136,7 @@ static const char usage_text[] =
     "  --svg FILE           their plot: CPU time per move against depth, a line per\n"
     "                       engine (drawn by plot-bench.sh with gnuplot and jq)\n"
     "  (and --each, --seed, --timeout-ms, --cpu-limit-s, --mem-limit-mb, --sandbox,\n"
-    "  --sandbox-ro as for a match)\n"
+    "  --sandbox-ro, --sandbox-env as for a match)\n"
     "--version prints the version.\n";
 
 #define COMMANDS "match, tournament, report, verify, merge, analyze, bench, slurm, status"
