@@ -414,7 +414,8 @@ Test(e2e_sandbox, sandbox_ro_shows_a_path)
     e2e_rmdir(elsewhere.dir);
 }
 
-/* The header of the journal says the mode and what it isolates. */
+/* The header of the journal says the mode, what it isolates and the
+ * names --sandbox-env passes (never their values). */
 Test(e2e_sandbox, journal_header_says_what_ran)
 {
     static const char *const want[] = {
@@ -422,8 +423,9 @@ Test(e2e_sandbox, journal_header_says_what_ran)
         "\"network\",\"ipc\",\"uts\",\"no_new_privs\",\"no_capabilities\",\"ipc_per_move\","
         "\"no_user_namespaces\",\"clean_environment\"],\"read_only\":[]}",
         "\"sandbox\":{\"mode\":\"none\",\"isolates\":[]}",
+        "\"clean_environment\"],\"read_only\":[],\"env\":[\"SECRET_TOKEN\"]}",
     };
-    static const char *const mode[] = { "namespaces", "none" };
+    static const char *const mode[] = { "namespaces", "none", "namespaces" };
     struct place p;
     place_open(&p, (struct who){ geteuid() != 0 });
     char engine[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], journal[PATH_MAX + 16];
@@ -431,9 +433,12 @@ Test(e2e_sandbox, journal_header_says_what_ran)
     snprintf(a, sizeof a, "name=a,cmd=" PERFECT, engine);
     snprintf(b, sizeof b, "name=b,cmd=" PERFECT, engine);
     snprintf(journal, sizeof journal, "%s/j.jsonl", p.dir);
-    for (int i = 0; i < 2; i++) {
+    setenv("SECRET_TOKEN", SECRET, 1);
+    for (int i = 0; i < 3; i++) {
+        /* The third run: --sandbox-env's name in the header, not its value. */
         const char *args[] = { "tournament", "--game", "nim", "--engine", a, "--engine", b,
-                               "--journal", "j.jsonl", "--sandbox", mode[i], NULL };
+                               "--journal", "j.jsonl", "--sandbox", mode[i],
+                               i == 2 ? "--sandbox-env" : NULL, "SECRET_TOKEN", NULL };
         struct e2e_run r;
         unlink(journal);
         referee(&r, &p, args);
@@ -444,6 +449,7 @@ Test(e2e_sandbox, journal_header_says_what_ran)
         *nl = '\0';
         cr_assert_not_null(strstr(text, want[i]), "--sandbox %s: header:\n%s\nwant:\n%s",
                            mode[i], text, want[i]);
+        cr_assert_null(strstr(text, SECRET), "a value in the header:\n%s", text);
         free(text);
         e2e_run_free(&r);
     }
@@ -616,10 +622,17 @@ Test(e2e_sandbox, a_word_over_the_limit_is_refused)
 /* dir=/ and a referee started in / play (the view's root is its own, not
  * the host's); and with dir=/tmp or --sandbox-ro /tmp an engine writing
  * /tmp writes its private /tmp, never the host's. */
-Test(e2e_sandbox, root_and_tmp_as_folders_keep_the_host_apart, .timeout = 120)
+ParameterizedTestParameters(e2e_sandbox, root_and_tmp_as_folders_keep_the_host_apart)
+{
+    static struct who cases[] = { { 0 }, { 1 } };
+    return cr_make_param_array(struct who, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct who *who, e2e_sandbox, root_and_tmp_as_folders_keep_the_host_apart,
+                  .timeout = 120)
 {
     struct place p;
-    place_open(&p, (struct who){ geteuid() != 0 });
+    place_open(&p, *who);
     char engine[PATH_MAX], hostile[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], escape[64];
     char outside[PATH_MAX];
     e2e_limited_bin_path("engine", engine, sizeof engine);
@@ -665,10 +678,17 @@ Test(e2e_sandbox, root_and_tmp_as_folders_keep_the_host_apart, .timeout = 120)
 /* What an engine leaves in its move folder (a tree deeper than PATH_MAX,
  * a chmod 000 folder) is gone after the game, with the sandbox and without
  * (where it is on the host's disk). */
-Test(e2e_sandbox, leftovers_are_removed_with_and_without_the_sandbox, .timeout = 120)
+ParameterizedTestParameters(e2e_sandbox, leftovers_are_removed_with_and_without_the_sandbox)
+{
+    static struct who cases[] = { { 0 }, { 1 } };
+    return cr_make_param_array(struct who, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct who *who, e2e_sandbox, leftovers_are_removed_with_and_without_the_sandbox,
+                  .timeout = 120)
 {
     struct place p;
-    place_open(&p, (struct who){ geteuid() != 0 });
+    place_open(&p, *who);
     char engine[PATH_MAX], hostile[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], games[PATH_MAX + 8];
     e2e_limited_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/hostile.py", hostile, sizeof hostile);

@@ -15,12 +15,15 @@
  *   - /dev/null, zero, full, random, urandom; /dev/fd and /dev/std*; a /proc
  *     of the game's PID namespace mounted with hidepid=2, so that it shows
  *     the engine's own processes and nothing else; a private /tmp (tmpfs of
- *     SBX_TMP_OPTIONS);
+ *     SBX_TMP_OPTIONS), always: "/" and "/tmp" are never bound from the
+ *     host, whatever the working directory or --sandbox-ro say;
  *   - read-only: the engine's working directory, its own paths
  *     (sbx_own_paths: its program's folder, the folder of every argument
  *     naming an existing file, or the folder such an argument names) and the
  *     policy's read-only paths (--sandbox-ro);
- *   - read-write: its move folder (sbx_view.rw);
+ *   - read-write: its move folder (sbx_view.rw), over which the init mounts
+ *     a tmpfs of SBX_MOVE_OPTIONS of the engine's own (sbx_take_move_folder
+ *     hands the referee a descriptor of it);
  *   - hidden even inside those (an empty read-only folder or file in their
  *     place): the policy's masks (the referee's journal, log and keep-files
  *     folder, every engine's own paths: so the other engines' folders) unless
@@ -42,7 +45,11 @@
  * every signal from inside (a namespace's init does), cannot be traced (not
  * dumpable) and is invisible in /proc. The network namespace has only a
  * loopback that is down: no connection to anything, 127.0.0.1 included;
- * abstract Unix sockets and System V IPC are the game's own.
+ * abstract Unix sockets are the game's own, System V IPC the move's (each
+ * engine run unshares an IPC namespace, so a segment dies with the move).
+ * No user namespace can be made inside (the init sets the namespace's
+ * max_user_namespaces to 0). Its environment is sbx_environment's, nothing
+ * of the referee's but PATH and the --sandbox-env names.
  *
  * After the engine exits, the init kills every other process of the
  * namespace (kill(-1), which leaves the init alone) and reaps them before it
