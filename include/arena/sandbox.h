@@ -98,9 +98,9 @@ struct sbx_paths {
     char *path[SBX_MAX_PATHS];
 };
 
-/* Adds path, made absolute against the current directory and its symlinks
- * resolved (for a path that does not exist yet, those of its folder), unless
- * the list holds it already. Returns 0, or -1 with e when the list is full or
+/* Adds path, made absolute against the current directory (path_lexical:
+ * symlinks are kept, the plan resolves them), unless the list holds it
+ * already. Returns 0, or -1 with e when the list is full or
  * out of memory. */
 int sbx_paths_add(struct sbx_paths *p, const char *path, struct err *e);
 void sbx_paths_free(struct sbx_paths *p);

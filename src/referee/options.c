@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include "arena/cli.h"
 #include "arena/limits.h"
+#include "arena/path.h"
 #include "arena/refopts.h"
 #include "arena/registry.h"
 #include "arena/search.h"
@@ -608,19 +609,6 @@ static cJSON *engine_json(const struct spec *eng)
     return j;
 }
 
-/* path made absolute (symlinks resolved as far as it exists) into buf
- * (PATH_MAX bytes); 0, or -1. */
-static int absolute(const char *path, char *buf)
-{
-    struct sbx_paths p = { 0 };
-    struct err e;
-    int rc = sbx_paths_add(&p, path, &e);
-    if (rc == 0)
-        snprintf(buf, PATH_MAX, "%s", p.path[0]);
-    sbx_paths_free(&p);
-    return rc;
-}
-
 cJSON *ref_config_json(const struct ref_settings *s)
 {
     const struct play_rules *r = &s->t.rules;
@@ -650,9 +638,9 @@ cJSON *ref_config_json(const struct ref_settings *s)
     snprintf(path, sizeof path, "%" PRIu64, r->seed);   /* beyond a double's digits */
     ok = ok && cJSON_AddStringToObject(j, "seed", path);
     if (ok && s->openings[0])
-        ok = absolute(s->openings, path) == 0 && cJSON_AddStringToObject(j, "openings", path);
+        ok = path_lexical(s->openings, NULL, path, sizeof path) == 0 && cJSON_AddStringToObject(j, "openings", path);
     if (ok && s->keep[0])
-        ok = absolute(s->keep, path) == 0 && cJSON_AddStringToObject(j, "keep-files", path);
+        ok = path_lexical(s->keep, NULL, path, sizeof path) == 0 && cJSON_AddStringToObject(j, "keep-files", path);
     if (ok) {
         cJSON_AddStringToObject(j, "format",
                                 s->t.format == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin");
