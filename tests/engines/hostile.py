@@ -23,12 +23,12 @@ the test notices). PARAM is the attack's own argument, "-" when it has none.
   watch           exits 3 if it sees a process `sleep PARAM` (the
                   opponent's leftover)
   needs           exits 1 unless it can read the file $ARENA_DATA, saying why
-  precreate       creates the temporary names the built-in engine writes its
-                  answer through (out.txt.tmpPID-N, the small pids of a PID
-                  namespace) in its own move folder and in every arena-game-*
-                  folder it finds beside it
-  fill-disk       writes $TMPDIR (its /tmp) and its move folder until they
-                  are full
+  precreate       plays, then creates the temporary names the built-in engine
+                  writes its answer through (out.txt.tmpPID-N, the small pids
+                  of a PID namespace) in its move folder and in every
+                  arena-game-* folder it finds beside it
+  fill-disk       writes $TMPDIR (its /tmp) and its move folder full of 1 MiB
+                  files; exits 3 if its move folder takes 48 of them (no cap)
   write-tmp       writes $ARENA_ESCAPE into /tmp (run with dir=/tmp or
                   --sandbox-ro /tmp: the host's /tmp must stay untouched)
   sysv            exits 3 if it sees the SysV segment of key PARAM (left by
@@ -47,6 +47,9 @@ import subprocess
 import sys
 
 FORK_CAP = 300
+PRECREATE_PIDS = 120     # a game's PID namespace gives small pids
+PRECREATE_TRIES = 100    # the names tf_write_atomic tries per pid
+FILL_FILES = 48          # MiB past every cap of the sandbox's move folder
 PTRACE_ATTACH = 16
 
 
@@ -175,6 +178,8 @@ def needs(_):
 
 
 def precreate(_):
+    # Its own answer first: the names would stop its own engine too.
+    status = subprocess.run(sys.argv[3:]).returncode
     here = os.path.dirname(os.path.abspath(sys.argv[-2]))   # its {out}'s folder
     folders = [here]
     try:
@@ -184,34 +189,38 @@ def precreate(_):
     except OSError:
         pass
     for folder in folders:
-        for pid in range(2, 40):
-            for n in range(3):
+        for pid in range(2, PRECREATE_PIDS):
+            for n in range(PRECREATE_TRIES):
                 try:
                     os.close(os.open(os.path.join(folder, f"out.txt.tmp{pid}-{n}"),
                                      os.O_CREAT | os.O_WRONLY, 0o644))
                 except OSError:
                     break
+    sys.exit(status)
 
 
 def fill(folder):
+    """Files of 1 MiB (RLIMIT_FSIZE) until the folder is full; the number
+    written, FILL_FILES when nothing stopped it."""
     block = b"\0" * (1 << 20)
-    try:
-        with open(os.path.join(folder, "filler"), "wb") as f:
-            while True:
+    for i in range(FILL_FILES):
+        try:
+            with open(os.path.join(folder, f"filler{i}"), "wb") as f:
                 f.write(block)
-                f.flush()
-    except OSError:
-        pass
+        except OSError:
+            return i
+    return FILL_FILES
 
 
 def fill_disk(_):
+    own = os.path.dirname(os.path.abspath(sys.argv[-2]))
     fill(os.environ.get("TMPDIR", "/tmp"))
-    fill(os.path.dirname(os.path.abspath(sys.argv[-2])))
+    if fill(own) == FILL_FILES:
+        sys.exit(3)   # 48 MiB and no end: the host's disk
     # Its own folder is full: the answer must still fit.
-    try:
-        os.unlink(os.path.join(os.path.dirname(os.path.abspath(sys.argv[-2])), "filler"))
-    except OSError:
-        pass
+    for name in os.listdir(own):
+        if name.startswith("filler"):
+            os.unlink(os.path.join(own, name))
 
 
 def write_tmp(_):
