@@ -5,7 +5,12 @@
  * engine's program and play it as a move; read and append to the journal;
  * reach 127.0.0.1 by TCP and UDP; fork without end; ptrace their parent;
  * write in /tmp, $HOME and the referee's folder; leave a setsid sleeper
- * behind. Each plays a tournament against a sound engine, as root and as an
+ * behind; pre-create the names the other engine writes its answer through;
+ * fill the disk; leave a SysV segment; make a user namespace; read the
+ * referee's environment (SECRET_TOKEN); leave a tree deeper than PATH_MAX
+ * and a chmod 000 folder. Each plays a tournament against a sound engine
+ * (--concurrency 2, the games in a TMPDIR of the test's that must end
+ * empty, no segment left in /proc/sysvipc), as root and as an
  * unprivileged user (nobody, through setpriv; a test run by someone other
  * than root runs the second case as that user and skips the first), and
  * each must be harmless: the tournament finishes with every scheduled game
@@ -14,12 +19,16 @@
  *
  * Also: engines in Python, sh, Java (compiled here, by the JRE's own javac
  * module) and C play normal games in the sandbox, the JVM under
- * --mem-limit-mb too; --sandbox-ro shows a path; the journal's header says
- * what ran; and where user namespaces are refused the referee stops before
- * the first game, naming the cause and --sandbox none.
+ * --mem-limit-mb too; --sandbox-ro shows a path, and a forfeit names the
+ * hidden one; the journal's header says what ran; where user namespaces are
+ * refused the referee stops before the first game, naming the cause and
+ * --sandbox none; a Python found through a shim in a home folder plays;
+ * dir=/, a referee in /, dir=/tmp and --sandbox-ro /tmp keep the host's /tmp
+ * untouched; stderr= naming a file of the run and an over-long word are
+ * refused before play; leftovers go with and without the sandbox.
  *
- * The engines find programs through PATH=/usr/bin:/bin: an interpreter
- * outside the system folders (a pyenv shim) is not in an engine's view.
+ * The engines find programs through PATH=/usr/bin:/bin, so that every
+ * case runs the system's python3 (the shim test makes its own PATH).
  * The C engine is e2e_limited_bin_path's: it plays under --mem-limit-mb
  * and next to a fork bomb's exhausted RLIMIT_NPROC, where a sanitized
  * binary cannot start.
