@@ -345,3 +345,38 @@ Test(sandbox, a_missing_path_the_view_hides_is_named)
     tf_remove_tree(elsewhere.root);
     scene_free(&s);
 }
+
+/* --sandbox-env: variable names only, none the sandbox sets itself, each
+ * once; the environment holds the fixed entries, PATH and the names the
+ * referee has, with its values. */
+Test(sandbox, the_environment_is_the_referee_set_and_the_names_passed)
+{
+    struct sbx_policy p = { .mode = SBX_NAMESPACES };
+    struct err e;
+    static const char *const bad[] = { "", "1X", "A-B", "A=B", "PATH", "HOME", "TMPDIR" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        cr_expect_eq(sbx_env_add(&p, bad[i], &e), -1, "'%s' accepted", bad[i]);
+    cr_assert_eq(sbx_env_add(&p, "OMP_NUM_THREADS", &e), 0, "%s", e.msg);
+    cr_assert_eq(sbx_env_add(&p, "OMP_NUM_THREADS", &e), 0);
+    cr_assert_eq(sbx_env_add(&p, "ARENA_UNSET_NAME", &e), 0);
+    cr_assert_eq(p.nenv, 2);
+    setenv("OMP_NUM_THREADS", "3", 1);
+    unsetenv("ARENA_UNSET_NAME");
+    setenv("SECRET_TOKEN", "x", 1);
+    setenv("PATH", "/a:/b", 1);
+    char **env = sbx_environment(&p);
+    cr_assert_not_null(env);
+    static const char *const want[] = { "PATH=/a:/b", "LANG=C.UTF-8", "TZ=UTC", "HOME=/tmp",
+                                        "TMPDIR=/tmp", "OMP_NUM_THREADS=3", NULL };
+    for (int i = 0; want[i] || env[i]; i++)
+        cr_assert(want[i] && env[i] && strcmp(want[i], env[i]) == 0, "entry %d: %s, want %s",
+                  i, env[i] ? env[i] : "(end)", want[i] ? want[i] : "(end)");
+    free(env);
+    cJSON *j = sbx_policy_json(&p);
+    char *text = cJSON_PrintUnformatted(j);
+    cr_assert_not_null(strstr(text, "\"env\":[\"OMP_NUM_THREADS\",\"ARENA_UNSET_NAME\"]"), "%s",
+                       text);
+    free(text);
+    cJSON_Delete(j);
+    sbx_policy_free(&p);
+}
