@@ -64,6 +64,10 @@ int tf_write_atomic(const char *path, const char *data, size_t len, struct err *
  * what is left stays, and the caller reports it. */
 int tf_remove_at(int dir_fd, const char *name);
 
+/* tf_remove_at on everything in the folder open as dir_fd, which stays.
+ * 0, or -1 with errno and the name that is left in left (cap bytes). */
+int tf_empty_at(int dir_fd, char *left, size_t cap);
+
 /* tf_remove_at on path (its folder opened first). 0, or -1 with errno. */
 int tf_remove_tree(const char *path);
 

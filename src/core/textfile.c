@@ -455,6 +455,29 @@ int tf_remove_at(int dir_fd, const char *name)
     return rc;
 }
 
+int tf_empty_at(int dir_fd, char *left, size_t cap)
+{
+    int copy = dup(dir_fd);
+    DIR *d = copy < 0 ? NULL : fdopendir(copy);
+    if (!d) {
+        if (copy >= 0)
+            close(copy);
+        return -1;
+    }
+    rewinddir(d);   /* the copy shares the offset of the last listing */
+    int rc = 0;
+    for (struct dirent *en; !rc && (en = readdir(d));)
+        if (strcmp(en->d_name, ".") != 0 && strcmp(en->d_name, "..") != 0 &&
+            tf_remove_at(dir_fd, en->d_name) != 0) {
+            snprintf(left, cap, "%s", en->d_name);
+            rc = -1;
+        }
+    int saved = errno;
+    closedir(d);
+    errno = saved;
+    return rc;
+}
+
 int tf_remove_tree(const char *path)
 {
     char parent[PATH_MAX];

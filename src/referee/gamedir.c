@@ -3,7 +3,6 @@
  */
 #define _GNU_SOURCE
 #include <assert.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -93,22 +92,10 @@ int gamedir_close(struct gamedir *d, struct err *e)
  * the last move left must not keep the board out. 0, or -1 with e. */
 static int empty_folder(struct gamedir *d, struct err *e)
 {
-    int copy = dup(d->fd);
-    DIR *dir = copy < 0 ? NULL : fdopendir(copy);
-    if (!dir) {
-        if (copy >= 0)
-            close(copy);
-        return err_set(e, 0, 0, "cannot list %s: %s", d->path, strerror(errno));
-    }
-    rewinddir(dir);   /* the copy shares the offset of the last listing */
-    int rc = 0;
-    for (struct dirent *en; !rc && (en = readdir(dir));)
-        if (strcmp(en->d_name, ".") != 0 && strcmp(en->d_name, "..") != 0 &&
-            tf_remove_at(d->fd, en->d_name) != 0)
-            rc = err_set(e, 0, 0, "cannot remove %s/%s: %s", d->path, en->d_name,
-                         strerror(errno));
-    closedir(dir);
-    return rc;
+    char left[NAME_MAX + 1] = "";
+    if (tf_empty_at(d->fd, left, sizeof left) != 0)
+        return err_set(e, 0, 0, "cannot remove %s/%s: %s", d->path, left, strerror(errno));
+    return 0;
 }
 
 /* Makes the folder ready for a move. No process of an engine runs now
