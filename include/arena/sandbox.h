@@ -85,6 +85,9 @@ struct cJSON;
  * before the referee kills it: killing is immediate, reaping a fork bomb's
  * hundred processes takes well under a second on a loaded machine. */
 #define SBX_STOP_GRACE_MS 2000
+/* How long the init may take to set up its namespaces and views: mounts
+ * cost milliseconds, a loaded machine can take a hundred times that. */
+#define SBX_SETUP_MS (10 * SBX_STOP_GRACE_MS)
 
 enum sbx_mode {
     SBX_NAMESPACES = 0,  /* the default */
@@ -205,11 +208,12 @@ int sbx_plan_hides(const struct sbx_plan *pl, const char *text, char *path, size
 struct sbx;
 
 /* Starts a game's sandbox with n views (view i for sbx_run's view i; n is
- * 1 or 2, 0 for sbx_probe), which must outlive it. Returns 0 with *box set, or -1 with e naming the cause
- * (namespaces refused: the message names --sandbox none). Views are built
- * by the init meanwhile; a view that cannot be built fails the first run in
- * it. The caller must not reap the init (run_sweep with the sandbox open
- * would). */
+ * 1 or 2, 0 for sbx_probe), which must outlive it, and waits (at most
+ * SBX_SETUP_MS) for the init to have built them and sent their move
+ * folders. Returns 0 with *box set, or -1 with e naming the cause
+ * (namespaces refused: the message names --sandbox none). A view that
+ * cannot be built fails the first run in it. The caller must not reap the
+ * init (run_sweep with the sandbox open would). */
 int sbx_open(struct sbx **box, const struct sbx_view *views, int n, struct err *e);
 
 /* Runs argv (argv[0] looked up in PATH) in view `view` of box, in cwd (a

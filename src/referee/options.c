@@ -638,9 +638,11 @@ cJSON *ref_config_json(const struct ref_settings *s)
     snprintf(path, sizeof path, "%" PRIu64, r->seed);   /* beyond a double's digits */
     ok = ok && cJSON_AddStringToObject(j, "seed", path);
     if (ok && s->openings[0])
-        ok = path_lexical(s->openings, NULL, path, sizeof path) == 0 && cJSON_AddStringToObject(j, "openings", path);
+        ok = path_lexical(s->openings, NULL, path, sizeof path) == 0 &&
+             cJSON_AddStringToObject(j, "openings", path);
     if (ok && s->keep[0])
-        ok = path_lexical(s->keep, NULL, path, sizeof path) == 0 && cJSON_AddStringToObject(j, "keep-files", path);
+        ok = path_lexical(s->keep, NULL, path, sizeof path) == 0 &&
+             cJSON_AddStringToObject(j, "keep-files", path);
     if (ok) {
         cJSON_AddStringToObject(j, "format",
                                 s->t.format == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin");

@@ -52,9 +52,6 @@
 #define CANCEL_POLL_MS 50
 #define HOSTNAME "arena"
 #define MAX_USERNS "/proc/sys/user/max_user_namespaces"
-/* How long the init may take to set up (namespaces, views): the probe's
- * wait, generous for a loaded machine. */
-#define SBX_SETUP_MS (10 * SBX_STOP_GRACE_MS)
 /* The view's root and its masks: tmpfs as small as will do. */
 #define ROOT_OPTIONS "size=1m,nr_inodes=1024,mode=0755"
 #define MASK_OPTIONS "size=16k,nr_inodes=64,mode=0755"
@@ -127,9 +124,10 @@ int sbx_own_paths(const char *program, char *const runtime[], int nruntime,
                   char *const argv[], const char *workdir, struct sbx_paths *own, struct err *e)
 {
     char abs[PATH_MAX];
-    if (program && (path_lexical(program, workdir, abs, sizeof abs) != 0 ||
-                    add_folder_of(own, abs, 0, e) != 0))
-        return e->msg[0] ? -1 : err_set(e, 0, 0, "path too long: %.100s", program);
+    if (program && path_lexical(program, workdir, abs, sizeof abs) != 0)
+        return err_set(e, 0, 0, "path too long: %.100s", program);
+    if (program && add_folder_of(own, abs, 0, e) != 0)
+        return -1;
     for (int i = 0; i < nruntime; i++)
         if (sbx_paths_add(own, runtime[i], e) != 0)
             return -1;
@@ -286,7 +284,8 @@ static int plan_visible(struct sbx_plan *pl, enum sbx_kind kind, const char *pat
 {
     char lex[PATH_MAX], real[PATH_MAX];
     struct stat st;
-    if (path_lexical(path, NULL, lex, sizeof lex) != 0 || !realpath(lex, real) || stat(real, &st) != 0)
+    if (path_lexical(path, NULL, lex, sizeof lex) != 0 || !realpath(lex, real) ||
+        stat(real, &st) != 0)
         return 0;
     /* The view's root and its /tmp are its own, whatever dir=, the
      * referee's folder or --sandbox-ro say: "/" would bring the host's /tmp
