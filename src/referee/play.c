@@ -83,7 +83,7 @@ static char *tail_text(const struct run_tail *t)
  * forfeit keeps what the engine last wrote. */
 static int add_ply(struct game_record *rec, int ply, int side, const char *engine,
                    const char *move, const struct run_result *r, double referee_ms,
-                   const char *status)
+                   const char *status, const char *hint)
 {
     struct rec_move m;
     rec_move_init(&m);
@@ -101,6 +101,18 @@ static int add_ply(struct game_record *rec, int ply, int side, const char *engin
     if (strcmp(status, "ok") != 0) {
         m.stdout_tail = tail_text(&r->out);
         m.stderr_tail = tail_text(&r->err);
+    }
+    if (hint[0] && m.stderr_tail) {
+        /* On the engine's last line, where the forfeit line shows it. */
+        size_t n = strlen(m.stderr_tail);
+        while (n > 0 && m.stderr_tail[n - 1] == '\n')
+            n--;
+        char *with = malloc(n + strlen(hint) + 2);
+        if (with) {
+            sprintf(with, "%.*s%s\n", (int)n, m.stderr_tail, hint);
+            free(m.stderr_tail);
+            m.stderr_tail = with;
+        }
     }
     return rec_add_move(rec, &m);
 }
@@ -145,8 +157,8 @@ static int append_stderr(const char *path, const char *header, int sink,
 /* Runs eng in its folder on the board: 0 with *run filled, or -1 with e.
  * sink (-1: none) gets its stderr when its stderr= or --keep-files want it;
  * lnc is the game's launcher (in a sandbox, view side - 1 is eng's). */
-static int run_on_board(const struct play_rules *r, const struct gamedir *gd, struct launcher *lnc,
-                        const struct spec *eng, int side, int sink, struct run_result *run,
+static int run_on_board(const struct play_rules *r, const struct gamedir *gd,
+                        struct launcher *lnc, const struct spec *eng, int side, int sink, struct run_result *run,
                         struct err *e)
 {
     char in_path[PATH_MAX], out_path[PATH_MAX], player[4], depth[16];
@@ -190,13 +202,14 @@ static void show_waiting(const struct play_rules *r, long game, int ply, const c
     fflush(stderr);
 }
 
-/* What a ply needs besides its position: the game's folder, launcher
- * (its sandbox, or the plain runner), keep folder and stderr sink, and when
- * the referee's share of the ply began (the first ply's counts opening the
- * sandbox). */
+/* What a ply needs besides its position: the sides' folders, the game's
+ * launcher (its sandbox, or the plain runner), keep folder and stderr sink,
+ * and when the referee's share of the ply began (the first ply's counts
+ * opening the sandbox). */
 struct ply_ctx {
-    struct gamedir gd;
+    struct gamedir gd[2];        /* each side's move folder: its own */
     struct launcher lnc;
+    struct sbx *box;             /* the launcher's sandbox; NULL: none */
     const char *keep;            /* NULL: not keeping */
     int sink;                    /* stderr_sink's; -1: none */
     uint64_t t0;
@@ -210,11 +223,12 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
                     int *move, char *why, struct err *e)
 {
     const struct game *g = r->game;
-    struct gamedir *gd = &c->gd;
+    struct gamedir *gd;
     const char *keep = c->keep;
     int sink = c->sink;
     uint64_t t0 = c->t0;
     int side = g->to_move(pos);
+    gd = &c->gd[side - 1];
     if (gamedir_reset(gd, e) != 0)
         return -1;
     /* A plain write, not game_write_file's atomic one: the folder is
@@ -250,7 +264,12 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         g->move_text(pos, *move, text, sizeof text);
     /* The referee's own share of the ply: everything but the engine. */
     double referee_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS - run.wall_ms;
-    if (add_ply(rec, ply, side, eng->name, text, &run, referee_ms, why[0] ? why : "ok") != 0)
+    char hint[2 * PATH_MAX + 64] = "", hidden[PATH_MAX];
+    if (why[0] && c->box && run.err.len &&
+        sbx_hidden_path(c->box, side - 1, run.err.text, hidden, sizeof hidden))
+        snprintf(hint, sizeof hint, " (hidden by the sandbox: --sandbox-ro %s)", hidden);
+    if (add_ply(rec, ply, side, eng->name, text, &run, referee_ms, why[0] ? why : "ok",
+                hint) != 0)
         return err_set(e, 0, 0, "out of memory");
     if (keep && (gamedir_keep_ply(keep, ply, board, board_len, out, out_len, e) != 0 ||
                  gamedir_keep_err(keep, ply, sink, run.err_copied, e) != 0))
@@ -266,31 +285,37 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
 }
 
 /* What a game's sandbox needs that must outlive it: each side's own paths
- * and view (its working directory dir=, its move folder the game's). */
+ * and view (its working directory dir=, its own move folder). */
 struct game_box {
     struct sbx_paths own[2];
     struct sbx_view view[2];
 };
 
-/* Opens the game's launcher into *lnc: its sandbox when the rules want one,
- * else the plain runner. gb must outlive the launcher; free it with
- * game_box_free, whatever this returns. */
+/* Opens the game's launcher into *lnc: its sandbox (also into *box, which
+ * the launcher owns) when the rules want one, else the plain runner (*box
+ * NULL). gb must outlive the launcher; free it with game_box_free,
+ * whatever this returns. */
 static int game_box_open(struct game_box *gb, const struct play_rules *r,
-                         const struct spec *const side_engine[2], const char *folder,
-                         struct launcher *lnc, struct err *e)
+                         const struct spec *const side_engine[2],
+                         const struct gamedir folder[2], struct launcher *lnc,
+                         struct sbx **box, struct err *e)
 {
     memset(gb, 0, sizeof *gb);
     memset(lnc, 0, sizeof *lnc);
+    *box = NULL;
     if (!r->sandbox || r->sandbox->mode == SBX_NONE)
         return launcher_plain(lnc, r->acct, e);
     for (int s = 0; s < 2; s++) {
         const struct spec *eng = side_engine[s];
-        if (sbx_own_paths(eng->argv, eng->dir, &gb->own[s], e) != 0)
+        if (sbx_own_paths(eng->program, eng->runtime, eng->nruntime, eng->argv, eng->dir,
+                          &gb->own[s], e) != 0)
             return -1;
-        gb->view[s] = (struct sbx_view){ eng->dir, folder, &gb->own[s], r->sandbox };
+        gb->view[s] = (struct sbx_view){ eng->dir, folder[s].path, &gb->own[s], r->sandbox };
     }
-    struct sbx *box;
-    return sbx_open(&box, gb->view, 2, e) != 0 ? -1 : sbx_launcher(lnc, box, r->acct, e);
+    if (sbx_open(box, gb->view, 2, e) == 0 && sbx_launcher(lnc, *box, r->acct, e) == 0)
+        return 0;
+    *box = NULL;   /* closed by sbx_launcher, or never opened */
+    return -1;
 }
 
 static void game_box_free(struct game_box *gb)
@@ -313,34 +338,44 @@ static int analyze(const struct play_rules *r, struct game_record *rec, struct e
     return rc;
 }
 
-/* Opens what the plies of a game share: the stderr sink, the game's folder
- * and its sandbox (side_engine's views). 0, or -1 with e and nothing left
- * open. */
+/* Opens what the plies of a game share: the stderr sink, the sides' move
+ * folders and the sandbox (side_engine's views). 0, or -1 with e and
+ * nothing left open. */
 static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct play_rules *r,
                         const struct spec *const side_engine[2], struct err *e)
 {
     c->sink = stderr_sink(r, side_engine, e);
-    if (c->sink == -2 || gamedir_open(&c->gd, e) != 0) {
-        if (c->sink >= 0)
-            close(c->sink);
-        return -1;
+    c->gd[0].fd = c->gd[1].fd = -1;
+    if (c->sink != -2 && gamedir_open(&c->gd[0], e) == 0 && gamedir_open(&c->gd[1], e) == 0 &&
+        game_box_open(gb, r, side_engine, c->gd, &c->lnc, &c->box, e) == 0) {
+        /* In the sandbox each engine writes a tmpfs of its own there. */
+        for (int s = 0; c->box && s < 2; s++) {
+            int fd = sbx_take_move_folder(c->box, s);
+            if (fd >= 0)
+                gamedir_adopt(&c->gd[s], fd);
+        }
+        return 0;
     }
-    if (game_box_open(gb, r, side_engine, c->gd.path, &c->lnc, e) != 0) {
-        game_box_free(gb);
-        gamedir_close(&c->gd);
-        if (c->sink >= 0)
-            close(c->sink);
-        return -1;
-    }
-    return 0;
+    game_box_free(gb);
+    struct err ignored;
+    for (int s = 0; s < 2; s++)
+        if (c->gd[s].fd >= 0)
+            gamedir_close(&c->gd[s], &ignored);
+    if (c->sink >= 0)
+        close(c->sink);
+    return -1;
 }
 
 static void ply_ctx_close(struct ply_ctx *c, struct game_box *gb)
 {
     launcher_close(&c->lnc);
     game_box_free(gb);
-    if (c->gd.fd >= 0)
-        gamedir_close(&c->gd);
+    for (int s = 0; s < 2; s++) {
+        struct err e;
+        /* A leftover is said, never silently kept; the game stands. */
+        if (c->gd[s].fd >= 0 && gamedir_close(&c->gd[s], &e) != 0)
+            fprintf(stderr, "referee: warning: %s\n", e.msg);
+    }
     if (c->sink >= 0)
         close(c->sink);
 }
