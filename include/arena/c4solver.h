@@ -30,6 +30,8 @@
 /* What a call returns when its budget ran out before it knew the score. */
 #define C4S_UNKNOWN (-1000)
 
+struct c4s_team;           /* c4solver.c's: a threaded call's helpers */
+
 struct c4s {
     struct c4tt tt;          /* the transposition tables */
     int mirror;              /* the current call files mirror images
@@ -49,6 +51,9 @@ struct c4s {
                               * helps is done; NULL otherwise */
     int jitter;              /* a helper's number (1, 2...), which varies its
                               * window order; 0 otherwise */
+    struct c4s_team *team;   /* during a threaded c4s_solve, its helpers,
+                              * started when the main search goes far
+                              * (c4tt.h); NULL otherwise */
 };
 
 /* Allocates the tables (c4tt_init: a far table of at most tt_bytes, at
@@ -61,7 +66,9 @@ void c4s_clear(struct c4s *s);
 /* Makes the following c4s_solve calls search with threads threads (1 to
  * C4S_MAX_THREADS) sharing the far table: lazy SMP, every thread searching
  * the same position, the helpers in another window order so that they
- * fill the table with what the main search will ask for. The score is the
+ * fill the table with what the main search will ask for. The helpers
+ * start only when the main search has visited the near table's small_nodes
+ * (c4tt.h), so a smaller solve costs what one thread's does. The score is the
  * main search's, so it is the same for any number of threads; nodes (the
  * sum over the threads) and time vary from run to run. Returns 0, or -1
  * when out of memory (the solver then stays with one thread). */

@@ -80,12 +80,18 @@ static inline int budget_spent(struct c4s *s)
     return s->aborted;
 }
 
-/* Counts a node; 1 when the call must stop (a budget ran out). */
+static void start_helpers(struct c4s *s);
+
+/* Counts a node; 1 when the call must stop (a budget ran out). A threaded
+ * call's helpers start when its main search outgrows the near table. */
 static inline int enter_node(struct c4s *s)
 {
     s->nodes++;
-    if (!s->tt.far_mode && s->nodes > s->tt.small_nodes)
+    if (!s->tt.far_mode && s->nodes > s->tt.small_nodes) {
         c4tt_enter_far(&s->tt);
+        if (s->team)
+            start_helpers(s);
+    }
     return s->watch && budget_spent(s);
 }
 
@@ -486,6 +492,15 @@ struct helper_job {
     int weak;
 };
 
+/* The helpers of one threaded call, on its stack: started (once) by the main
+ * search when it goes far, joined when it is done. */
+struct c4s_team {
+    int n, stop, launched;
+    pthread_t tid[C4S_MAX_THREADS];
+    struct helper_job job[C4S_MAX_THREADS];
+    int started[C4S_MAX_THREADS];
+};
+
 static void *run_helper(void *arg)
 {
     struct helper_job *job = arg;
@@ -493,26 +508,38 @@ static void *run_helper(void *arg)
     return NULL;
 }
 
+/* A helper that cannot start leaves the work to the others. */
+static void start_helpers(struct c4s *s)
+{
+    struct c4s_team *t = s->team;
+    if (t->launched)
+        return;
+    t->launched = 1;
+    for (int i = 0; i < t->n; i++)
+        t->started[i] = pthread_create(&t->tid[i], NULL, run_helper, &t->job[i]) == 0;
+}
+
 /* Lazy SMP: the helpers search p until the main search (s) knows its score.
- * A helper that cannot start leaves the work to the others. */
+ * Most solves of the public sets end within the near table's small_nodes
+ * (c4tt.h), where starting a thread costs more than the whole solve (53 us
+ * against 1.7 us a position on End-Easy): the helpers start only once the
+ * main search passes it, so a small solve is the one-thread solve. */
 static int solve_threaded(struct c4s *s, const struct c4_pos *p, int weak)
 {
-    int stop = 0, n = s->threads - 1;
-    pthread_t tid[C4S_MAX_THREADS];
-    struct helper_job job[C4S_MAX_THREADS];
-    int started[C4S_MAX_THREADS] = { 0 };
-    for (int i = 0; i < n; i++) {
+    struct c4s_team t = { .n = s->threads - 1 };
+    for (int i = 0; i < t.n; i++) {
         struct c4s *h = &s->helper[i];
         h->book = s->book;
-        h->stop = &stop;
-        job[i] = (struct helper_job){ .h = h, .p = p, .weak = weak };
-        started[i] = pthread_create(&tid[i], NULL, run_helper, &job[i]) == 0;
+        h->stop = &t.stop;
+        t.job[i] = (struct helper_job){ .h = h, .p = p, .weak = weak };
     }
+    s->team = &t;
     int v = solve_one(s, p, weak);
-    __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
-    for (int i = 0; i < n; i++)
-        if (started[i]) {
-            pthread_join(tid[i], NULL);
+    s->team = NULL;
+    __atomic_store_n(&t.stop, 1, __ATOMIC_RELAXED);
+    for (int i = 0; i < t.n; i++)
+        if (t.started[i]) {
+            pthread_join(t.tid[i], NULL);
             s->nodes += s->helper[i].nodes;
         }
     return v;
