@@ -87,6 +87,16 @@ struct game_eval {
     int (*evaluate)(const void *state);
 };
 
+/* The game's own final score, beyond who won (Max-Connect4's points, a disc
+ * count): shown with every result ("player 2 wins 14-11") and kept in the
+ * game's record (record.h). */
+struct game_score {
+    const char *label;     /* what the numbers count, plural: "points" */
+    /* The score of a finished position (terminal): score[0] side 1's,
+     * score[1] side 2's, each in [0, SCORE_MARGIN_MAX). */
+    void (*final)(const void *state, int score[2]);
+};
+
 struct game {
     const char *name;       /* registry name: "connect4", "maxconnect4" */
     const char *title;      /* banner of the one-move report */
@@ -168,6 +178,7 @@ struct game {
     const struct game_oracle *oracle;
     const struct game_learned *learned;
     const struct game_eval *evals;   /* terminated by a NULL name */
+    const struct game_score *score;  /* NULL: the result is all there is */
 };
 
 /* 1 when evaluate is one of g->evals. */

@@ -26,7 +26,9 @@ int match_run(const struct match_opts *o, FILE *out, struct err *e);
 
 /* Prints a record's result line: "Finished game I (A vs B): 1-0 {why}",
  * where a forfeit's why ends with the last line its engine wrote to stderr
- * ("{rand forfeits: exit-status 1: ValueError: no legal move}"), and its
+ * ("{rand forfeits: exit-status 1: ValueError: no legal move}"), a game
+ * with a score ends with it, the winner's first ("{player 2 wins 14-11}"),
+ * and its
  * analysis line when it has one. */
 void match_print_result(FILE *out, const struct game_record *rec);
 
