@@ -34,6 +34,21 @@ static void standings(const struct tally *t, const int order[], int w, FILE *out
     }
 }
 
+/* The games' own score, for a game that has one: each engine's mean per
+ * game, its own and its opponents'. */
+static void game_score(const struct tally *t, const int order[], int w, FILE *out)
+{
+    fprintf(out, "\nGame score (%s per game, mean: the engine's, its opponents')\n"
+                 "%-*s %7s %9s %9s\n",
+            t->score_of[0] ? t->score_of : "score", w, "Engine", "Games", "For", "Against");
+    for (int r = 0; r < t->n; r++) {
+        int i = order[r];
+        double f, a;
+        tally_score(t, i, &f, &a);
+        fprintf(out, "%-*s %7ld %9.2f %9.2f\n", w, t->name[i], t->scored[i], f, a);
+    }
+}
+
 static void penta_line(const struct tally_pair *p, FILE *out);
 
 static void pairs(const struct tally *t, const int order[], FILE *out)
@@ -139,6 +154,8 @@ void report_text(struct tally *t, FILE *out)
     int order[REC_MAX_ENGINES], w = name_width(t);
     tally_standings(t, order);
     standings(t, order, w, out);
+    if (t->has_score)
+        game_score(t, order, w, out);
     pairs(t, order, out);
     if (t->round_robin && t->n > 2)
         crosstable(t, order, out);
