@@ -95,6 +95,12 @@
 #define REF_BENCH_MAX_POSITIONS 10000
 #define REF_BENCH_MAX_REPEAT 10000
 
+/* Virtual draws each engine plays against an opponent rated 0 in the
+ * ratings of a field (stats_ratings): BayesElo's default prior, enough to
+ * keep a perfect score finite, and worth little once an engine has played
+ * a few dozen games. */
+#define RATING_PRIOR_DRAWS 2.0
+
 /* ---- the engines' sandbox (--sandbox, sandbox.h) ------------------------- */
 
 /* The user a root referee's engines run as: nobody, an unprivileged user

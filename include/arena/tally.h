@@ -86,6 +86,11 @@ struct tally_cpu tally_cpu(struct tally *t, int i);
  * median and p95 (sorts the samples in place). */
 int tally_overhead(struct tally *t, double *median, double *p95);
 
+/* The ratings of the field (stats_ratings over every game, with
+ * RATING_PRIOR_DRAWS): elo[i] relative to the field's mean and its 95%
+ * margin[i]. 0, or -1 when they could not be computed (then NAN). */
+int tally_ratings(const struct tally *t, double elo[], double margin[]);
+
 /* Engine a's results against engine b and what they give. */
 struct tally_pair {
     long w, l, d, n;               /* a's wins, losses, draws; games */

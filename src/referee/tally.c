@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena/limits.h"
 #include "arena/stats.h"
 #include "arena/rules.h"
 #include "arena/tally.h"
@@ -166,6 +167,19 @@ int tally_score(const struct tally *t, int i, double *for_mean, double *against_
     *for_mean = n ? (double)t->score_for[i] / (double)n : 0;
     *against_mean = n ? (double)t->score_against[i] / (double)n : 0;
     return n > 0;
+}
+
+int tally_ratings(const struct tally *t, double elo[], double margin[])
+{
+    static_assert(REC_MAX_ENGINES <= STATS_RATINGS_MAX, "a tally's field fits the ratings");
+    double games[REC_MAX_ENGINES * REC_MAX_ENGINES], points[REC_MAX_ENGINES * REC_MAX_ENGINES];
+    int n = t->n;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            games[i * n + j] = (double)(t->beat[i][j] + t->beat[j][i] + t->drew[i][j]);
+            points[i * n + j] = (double)t->beat[i][j] + 0.5 * (double)t->drew[i][j];
+        }
+    return stats_ratings(n, games, points, RATING_PRIOR_DRAWS, elo, margin);
 }
 
 double tally_points(const struct tally *t, int i)
