@@ -33,6 +33,8 @@ const char report_html_style[] =
     ".checkers .c98 span,.checkers .c66 span{background:#222;color:#fc0}\n"
     ".checkers .c119 span,.checkers .c87 span{background:#fff;color:#c00;border:1px solid #555}\n"
     ".nim div{font-family:monospace;font-size:18px;letter-spacing:2px}.nim b{color:#a52}\n"
+    ".legend table,.legend span{display:inline-table;vertical-align:middle;margin:0 2px}"
+    ".legend .board{margin:0}.legend span span{display:inline-block}\n"
     ".replay button{margin-right:4px}.replay .blunder{color:#c00;font-weight:bold}\n";
 
 const char report_html_script[] =
@@ -67,6 +69,18 @@ const char report_html_script[] =
     " box.appendChild(tb);}\n"
     "function button(bar,label,fn){var b=document.createElement('button');b.type='button';"
     "b.textContent=label;b.addEventListener('click',fn);bar.appendChild(b);return b;}\n"
+    /* Which colour is which engine: each side's piece as the board draws it
+     * (the board file's character: Connect-4's 1 and 2, checkers' b and w),
+     * then its engine. */
+    "function legend(box,el,game){var pc=game==='checkers'?'bw':game==='connect4'||"
+    "game==='maxconnect4'?'12':'',d=document.createElement('div');d.className='legend';\n"
+    " [1,2].forEach(function(s){var tb=document.createElement('table'),tr="
+    "document.createElement('tr');tb.className='board'+(game==='checkers'?' checkers':'');\n"
+    "  tb.appendChild(tr);if(pc){var td=cell(tr,pc[s-1],game==='checkers'?'dark':'');\n"
+    "   if(game==='checkers')td.appendChild(document.createElement('span'));d.appendChild(tb);}\n"
+    "  var t=document.createElement('span');t.textContent=' player '+s+': '+"
+    "el.getAttribute('data-p'+s)+(s===1?';  ':'');d.appendChild(t);});\n"
+    " box.insertBefore(d,box.childNodes[1]||null);}\n"
     "function build(el){if(el.replay)return el.replay;var box=el.querySelector('.replay'),"
     "fin=el.querySelector('.final');if(fin)fin.hidden=true;\n"
     " var pos=positions(el),moves=(el.getAttribute('data-moves')||'').split(' '),"
@@ -87,7 +101,7 @@ const char report_html_script[] =
     "  next:button(bar,'>',function(){if(ply<pos.length-1)ply++;show();}),\n"
     "  last:button(bar,'>|',function(){ply=pos.length-1;show();}),\n"
     "  board:function(){return pos[ply];},ply:function(){return ply;}};\n"
-    " bar.appendChild(label);show();el.replay=r;return r;}\n"
+    " bar.appendChild(label);legend(box,el,game);show();el.replay=r;return r;}\n"
     "document.addEventListener('toggle',function(ev){var el=ev.target;if(el.open&&"
     "el.classList&&el.classList.contains('game'))build(el);},true);\n"
     "var m=/test-replay=([^,&]+),(\\d+)/.exec(location.hash);\n"
