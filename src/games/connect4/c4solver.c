@@ -493,9 +493,12 @@ struct helper_job {
 };
 
 /* The helpers of one threaded call, on its stack: started (once) by the main
- * search when it goes far, joined when it is done. */
+ * search when it goes far, joined when it is done. Only the first members
+ * are set before then: a call that never starts them pays a few stores. */
 struct c4s_team {
     int n, stop, launched;
+    const struct c4_pos *p;
+    int weak;
     pthread_t tid[C4S_MAX_THREADS];
     struct helper_job job[C4S_MAX_THREADS];
     int started[C4S_MAX_THREADS];
@@ -515,8 +518,13 @@ static void start_helpers(struct c4s *s)
     if (t->launched)
         return;
     t->launched = 1;
-    for (int i = 0; i < t->n; i++)
+    for (int i = 0; i < t->n; i++) {
+        struct c4s *h = &s->helper[i];
+        h->book = s->book;
+        h->stop = &t->stop;
+        t->job[i] = (struct helper_job){ .h = h, .p = t->p, .weak = t->weak };
         t->started[i] = pthread_create(&t->tid[i], NULL, run_helper, &t->job[i]) == 0;
+    }
 }
 
 /* Lazy SMP: the helpers search p until the main search (s) knows its score.
@@ -526,16 +534,16 @@ static void start_helpers(struct c4s *s)
  * main search passes it, so a small solve is the one-thread solve. */
 static int solve_threaded(struct c4s *s, const struct c4_pos *p, int weak)
 {
-    struct c4s_team t = { .n = s->threads - 1 };
-    for (int i = 0; i < t.n; i++) {
-        struct c4s *h = &s->helper[i];
-        h->book = s->book;
-        h->stop = &t.stop;
-        t.job[i] = (struct helper_job){ .h = h, .p = p, .weak = weak };
-    }
+    struct c4s_team t;
+    t.n = s->threads - 1;
+    t.stop = t.launched = 0;
+    t.p = p;
+    t.weak = weak;
     s->team = &t;
     int v = solve_one(s, p, weak);
     s->team = NULL;
+    if (!t.launched)
+        return v;
     __atomic_store_n(&t.stop, 1, __ATOMIC_RELAXED);
     for (int i = 0; i < t.n; i++)
         if (t.started[i]) {
