@@ -51,9 +51,10 @@ struct c4s {
                               * helps is done; NULL otherwise */
     int jitter;              /* a helper's number (1, 2...), which varies its
                               * window order; 0 otherwise */
-    struct c4s_team *team;   /* during a threaded c4s_solve, its helpers,
-                              * started when the main search goes far
-                              * (c4tt.h); NULL otherwise */
+    struct c4s_team *team;   /* with helpers, their threads: a c4s_solve
+                              * starts them when its main search goes far
+                              * (c4tt.h); malloc'd, c4s_free frees; NULL
+                              * with one thread */
 };
 
 /* Allocates the tables (c4tt_init: a far table of at most tt_bytes, at

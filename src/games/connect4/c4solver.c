@@ -80,7 +80,7 @@ static inline int budget_spent(struct c4s *s)
     return s->aborted;
 }
 
-static void start_helpers(struct c4s *s);
+static void start_helpers(struct c4s *s);   /* if armed */
 
 /* Counts a node; 1 when the call must stop (a budget ran out). A threaded
  * call's helpers start when its main search outgrows the near table. */
@@ -492,11 +492,11 @@ struct helper_job {
     int weak;
 };
 
-/* The helpers of one threaded call, on its stack: started (once) by the main
- * search when it goes far, joined when it is done. Only the first members
- * are set before then: a call that never starts them pays a few stores. */
+/* The helpers' threads, allocated with them (c4s_set_threads): armed by a
+ * threaded call, started (once) by its main search when it goes far,
+ * joined when the call is done. */
 struct c4s_team {
-    int n, stop, launched;
+    int armed, launched, stop;
     const struct c4_pos *p;
     int weak;
     pthread_t tid[C4S_MAX_THREADS];
@@ -515,10 +515,11 @@ static void *run_helper(void *arg)
 static void start_helpers(struct c4s *s)
 {
     struct c4s_team *t = s->team;
-    if (t->launched)
+    if (!t->armed)   /* not a threaded c4s_solve, or started already */
         return;
+    t->armed = 0;
     t->launched = 1;
-    for (int i = 0; i < t->n; i++) {
+    for (int i = 0; i < s->threads - 1; i++) {
         struct c4s *h = &s->helper[i];
         h->book = s->book;
         h->stop = &t->stop;
@@ -534,20 +535,19 @@ static void start_helpers(struct c4s *s)
  * main search passes it, so a small solve is the one-thread solve. */
 static int solve_threaded(struct c4s *s, const struct c4_pos *p, int weak)
 {
-    struct c4s_team t;
-    t.n = s->threads - 1;
-    t.stop = t.launched = 0;
-    t.p = p;
-    t.weak = weak;
-    s->team = &t;
+    struct c4s_team *t = s->team;
+    t->p = p;
+    t->weak = weak;
+    t->stop = t->launched = 0;
+    t->armed = 1;
     int v = solve_one(s, p, weak);
-    s->team = NULL;
-    if (!t.launched)
+    t->armed = 0;
+    if (!t->launched)
         return v;
-    __atomic_store_n(&t.stop, 1, __ATOMIC_RELAXED);
-    for (int i = 0; i < t.n; i++)
-        if (t.started[i]) {
-            pthread_join(t.tid[i], NULL);
+    __atomic_store_n(&t->stop, 1, __ATOMIC_RELAXED);
+    for (int i = 0; i < s->threads - 1; i++)
+        if (t->started[i]) {
+            pthread_join(t->tid[i], NULL);
             s->nodes += s->helper[i].nodes;
         }
     return v;
@@ -654,7 +654,9 @@ static void free_helpers(struct c4s *s)
     for (int i = 0; i < s->threads - 1; i++)
         c4tt_free(&s->helper[i].tt);
     free(s->helper);
+    free(s->team);
     s->helper = NULL;
+    s->team = NULL;
     s->threads = 1;
 }
 
@@ -678,8 +680,11 @@ int c4s_set_threads(struct c4s *s, int threads)
     if (threads == 1)
         return 0;
     s->helper = calloc((size_t)threads - 1, sizeof *s->helper);
-    if (!s->helper)
+    s->team = calloc(1, sizeof *s->team);
+    if (!s->helper || !s->team) {
+        free_helpers(s);
         return -1;
+    }
     for (int i = 0; i < threads - 1; i++) {
         s->helper[i] = (struct c4s){ .threads = 1, .jitter = i + 1 };
         if (c4tt_init_sharing(&s->helper[i].tt, &s->tt) != 0) {
