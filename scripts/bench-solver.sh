@@ -30,8 +30,9 @@
 #
 # Then the default threads (`engine solve` without --threads: one per core)
 # against --threads 1 on End-Easy, whose solves are all small: PAIRS runs of
-# each (default 5), in turn; each run's median microseconds per position,
-# and the median of those over the runs. The default must not be slower.
+# each (default 5), in turn, which first alternating; each run's median
+# microseconds per position, and the median of those over the runs. The
+# default must not be slower.
 #
 # EMPTY=1 adds the empty board, strong, from a fresh table of TT_MB MiB
 # (EMPTY_TT_MB is the older name) with THREADS threads: one solve, timed; no
@@ -167,7 +168,10 @@ printf '\nEnd-Easy, median us per position (median of %d runs each, in turn):\n'
 : > "$OUT/threads-1.runs"
 i=0
 while [ "$i" -lt "$PAIRS" ]; do
-    for t in default 1; do
+    # Which runs first alternates: the second run of a pair tends to be faster.
+    order="default 1"
+    [ $((i % 2)) -eq 1 ] && order="1 default"
+    for t in $order; do
         opt=""
         [ "$t" = 1 ] && opt="--threads 1"
         # shellcheck disable=SC2086 # opt is empty or two words

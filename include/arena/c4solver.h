@@ -51,10 +51,14 @@ struct c4s {
                               * helps is done; NULL otherwise */
     int jitter;              /* a helper's number (1, 2...), which varies its
                               * window order; 0 otherwise */
-    struct c4s_team *team;   /* with helpers, their threads: a c4s_solve
-                              * starts them when its main search goes far
-                              * (c4tt.h); malloc'd, c4s_free frees; NULL
-                              * with one thread */
+    struct c4s_team *team;   /* with helpers, their threads; malloc'd,
+                              * c4s_free frees; NULL with one thread */
+    int armed;               /* in a threaded c4s_solve whose helpers have
+                              * not started: its main search starts them
+                              * when it goes far (c4tt.h) */
+    int launched;            /* ...and they have */
+    const struct c4_pos *root;   /* the threaded call's position */
+    int root_weak;           /* ...and its weak */
 };
 
 /* Allocates the tables (c4tt_init: a far table of at most tt_bytes, at

@@ -80,7 +80,7 @@ static inline int budget_spent(struct c4s *s)
     return s->aborted;
 }
 
-static void start_helpers(struct c4s *s);   /* if armed */
+static void start_helpers(struct c4s *s);
 
 /* Counts a node; 1 when the call must stop (a budget ran out). A threaded
  * call's helpers start when its main search outgrows the near table. */
@@ -89,7 +89,7 @@ static inline int enter_node(struct c4s *s)
     s->nodes++;
     if (!s->tt.far_mode && s->nodes > s->tt.small_nodes) {
         c4tt_enter_far(&s->tt);
-        if (s->team)
+        if (s->armed)
             start_helpers(s);
     }
     return s->watch && budget_spent(s);
@@ -492,13 +492,11 @@ struct helper_job {
     int weak;
 };
 
-/* The helpers' threads, allocated with them (c4s_set_threads): armed by a
- * threaded call, started (once) by its main search when it goes far,
- * joined when the call is done. */
+/* The helpers' threads, allocated with them (c4s_set_threads): started
+ * (once) by a threaded call's main search when it goes far, joined when the
+ * call is done. Nothing here is touched by a call that never starts them. */
 struct c4s_team {
-    int armed, launched, stop;
-    const struct c4_pos *p;
-    int weak;
+    int stop;
     pthread_t tid[C4S_MAX_THREADS];
     struct helper_job job[C4S_MAX_THREADS];
     int started[C4S_MAX_THREADS];
@@ -515,15 +513,14 @@ static void *run_helper(void *arg)
 static void start_helpers(struct c4s *s)
 {
     struct c4s_team *t = s->team;
-    if (!t->armed)   /* not a threaded c4s_solve, or started already */
-        return;
-    t->armed = 0;
-    t->launched = 1;
+    s->armed = 0;
+    s->launched = 1;
+    t->stop = 0;
     for (int i = 0; i < s->threads - 1; i++) {
         struct c4s *h = &s->helper[i];
         h->book = s->book;
         h->stop = &t->stop;
-        t->job[i] = (struct helper_job){ .h = h, .p = t->p, .weak = t->weak };
+        t->job[i] = (struct helper_job){ .h = h, .p = s->root, .weak = s->root_weak };
         t->started[i] = pthread_create(&t->tid[i], NULL, run_helper, &t->job[i]) == 0;
     }
 }
@@ -532,18 +529,19 @@ static void start_helpers(struct c4s *s)
  * Most solves of the public sets end within the near table's small_nodes
  * (c4tt.h), where starting a thread costs more than the whole solve (53 us
  * against 1.7 us a position on End-Easy): the helpers start only once the
- * main search passes it, so a small solve is the one-thread solve. */
+ * main search passes it, so a small solve is the one-thread solve, and
+ * touches only s's own fields to arm them. */
 static int solve_threaded(struct c4s *s, const struct c4_pos *p, int weak)
 {
-    struct c4s_team *t = s->team;
-    t->p = p;
-    t->weak = weak;
-    t->stop = t->launched = 0;
-    t->armed = 1;
+    s->root = p;
+    s->root_weak = weak;
+    s->armed = 1;
+    s->launched = 0;
     int v = solve_one(s, p, weak);
-    t->armed = 0;
-    if (!t->launched)
+    s->armed = 0;
+    if (!s->launched)
         return v;
+    struct c4s_team *t = s->team;
     __atomic_store_n(&t->stop, 1, __ATOMIC_RELAXED);
     for (int i = 0; i < s->threads - 1; i++)
         if (t->started[i]) {
