@@ -349,7 +349,9 @@ Test(e2e_referee, maxconnect4_results_show_the_final_score, .timeout = 120)
     cr_expect_not_null(strstr(r.err, want), "no '%s' in: %s", want, r.err);
     e2e_run_free(&r);
     free(text);
-    free(dir);
+    e2e_rmdir(dir);
+}
+
 /* ---- help and habits (issue "A student's first hour", item 8) ---------- */
 
 /* `referee CMD --help` shows CMD's usage and its own sections, no other

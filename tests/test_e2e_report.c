@@ -355,5 +355,5 @@ Test(e2e_report, field_ratings_match_an_independent_fit, .timeout = 120)
     cr_expect_null(strstr(sec, "inf"), "an infinite rating:%s", sec);
     e2e_run_free(&r);
     assert_ratings_match(dir, "field.jsonl");
-    free(dir);
+    e2e_rmdir(dir);
 }
