@@ -57,6 +57,7 @@ struct c4s {
                               * not started: its main search starts them
                               * when it goes far (c4tt.h) */
     int launched;            /* ...and they have */
+    int idle_only;           /* start only the helpers idle cores can run */
     const struct c4_pos *root;   /* the threaded call's position */
     int root_weak;           /* ...and its weak */
 };
@@ -78,6 +79,14 @@ void c4s_clear(struct c4s *s);
  * sum over the threads) and time vary from run to run. Returns 0, or -1
  * when out of memory (the solver then stays with one thread). */
 int c4s_set_threads(struct c4s *s, int threads);
+
+/* on: the following solves start only as many helpers as the machine has
+ * idle cores for (its cores less its load average) when they go far; on a
+ * loaded machine a helper takes its CPU from the main search (the process'
+ * share is split) and a solve got slower: Begin-Hard's first 8 took 2.5 s a
+ * position with one helper at load 12, 0.9 to 1.6 s alone. 0 (the default):
+ * all of them. */
+void c4s_set_idle_only(struct c4s *s, int on);
 
 /* Makes the following calls take the score of every position the book
  * holds from the book instead of searching it (c4book.h). The book must

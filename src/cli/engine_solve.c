@@ -48,7 +48,7 @@ static const struct option book_options[] = {
 struct solver_args {
     long tt_mb, depth;
     long threads;   /* solve --threads; the machine's cores unless given */
-    int weak, depth_given;
+    int weak, depth_given, threads_given;
     const char *book, *from;
 };
 
@@ -84,6 +84,7 @@ static int parse(const char *prog, const char *cmd, const struct option *opts, i
         case OPT_THREADS:
             if (cli_int(optarg, 1, C4S_MAX_THREADS, &a->threads) != 0)
                 rc = cli_usage(prog, "--threads must be a number from 1 to %d", C4S_MAX_THREADS);
+            a->threads_given = 1;
             break;
         default:
             return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
@@ -193,6 +194,9 @@ int cmd_solve(const char *prog, int argc, char **argv)
     if (a.threads > 1 && c4s_set_threads(&s, (int)a.threads) != 0)
         fprintf(stderr, "%s: out of memory for %ld threads' tables, solving with one\n", prog,
                 a.threads);
+    /* The default (the cores): helpers only on the cores the machine has
+     * free; --threads N asks for N. */
+    c4s_set_idle_only(&s, !a.threads_given);
     int status = solve_all(&s, argv + optind, argc - optind, a.weak);
     c4s_free(&s);
     if (a.book)

@@ -16,6 +16,7 @@
 #include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "arena/c4bound.h"
 #include "arena/c4solver.h"
 #include "arena/check.h"
@@ -509,10 +510,23 @@ static void *run_helper(void *arg)
     return NULL;
 }
 
+/* Helpers the machine can run beside the main search: its cores less its
+ * load average (the main search counted in it), at most want. */
+static int idle_helpers(int want)
+{
+    double load;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1 || getloadavg(&load, 1) != 1)
+        return want;
+    double idle = (double)cores - load;
+    return idle < 1 ? 0 : idle < want ? (int)idle : want;
+}
+
 /* A helper that cannot start leaves the work to the others. */
 static void start_helpers(struct c4s *s)
 {
     struct c4s_team *t = s->team;
+    int n = s->idle_only ? idle_helpers(s->threads - 1) : s->threads - 1;
     s->armed = 0;
     s->launched = 1;
     t->stop = 0;
@@ -521,7 +535,7 @@ static void start_helpers(struct c4s *s)
         h->book = s->book;
         h->stop = &t->stop;
         t->job[i] = (struct helper_job){ .h = h, .p = s->root, .weak = s->root_weak };
-        t->started[i] = pthread_create(&t->tid[i], NULL, run_helper, &t->job[i]) == 0;
+        t->started[i] = i < n && pthread_create(&t->tid[i], NULL, run_helper, &t->job[i]) == 0;
     }
 }
 
@@ -693,6 +707,11 @@ int c4s_set_threads(struct c4s *s, int threads)
     }
     s->threads = threads;
     return 0;
+}
+
+void c4s_set_idle_only(struct c4s *s, int on)
+{
+    s->idle_only = on;
 }
 
 void c4s_set_book(struct c4s *s, const struct c4book *book)
