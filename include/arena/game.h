@@ -87,6 +87,27 @@ struct game_eval {
     int (*evaluate)(const void *state);
 };
 
+/* How the HTML report's replay draws a position (report_html.h), so that
+ * the page's one script draws any game from a description: the board file's
+ * lines but the last (the player to move) in one of these layouts, inside an
+ * element of classes "board NAME" (NAME the game's name) that style, the
+ * game's CSS rules, dresses. A game without one is drawn as a plain grid. */
+enum game_draw_layout {
+    GAME_DRAW_GRID,      /* a table, a cell per character, of class "c" and the
+                            character's code ("c49" for '1') */
+    GAME_DRAW_CHECKER,   /* the same on a checkerboard (cells also "dark" or
+                            "light"), a piece (a span) on every cell not '.',
+                            lettered as labels says */
+    GAME_DRAW_ROWS,      /* the first line's numbers, one row of matches each */
+};
+
+struct game_drawing {
+    enum game_draw_layout layout;
+    const char *style;   /* CSS rules, each under .NAME; NULL: none */
+    const char *labels;  /* GAME_DRAW_CHECKER: "B=K W=K" shows the pieces B and W
+                            lettered K, the others blank; NULL: none */
+};
+
 struct game {
     const char *name;       /* registry name: "connect4", "maxconnect4" */
     const char *title;      /* banner of the one-move report */
@@ -168,6 +189,7 @@ struct game {
     const struct game_oracle *oracle;
     const struct game_learned *learned;
     const struct game_eval *evals;   /* terminated by a NULL name */
+    const struct game_drawing *drawing;   /* the HTML replay's; NULL: a grid */
 };
 
 /* 1 when evaluate is one of g->evals. */
@@ -175,6 +197,12 @@ int game_has_eval(const struct game *g, int (*evaluate)(const void *state));
 
 /* -1 while the game goes on, else 0 for a draw or the winner (1 or 2). */
 int game_result(const struct game *g, const void *state);
+
+/* perft: how many positions lie depth plies (>= 0) from state, each line
+ * of legal moves counted once; a finished game has no children, a pass is a
+ * ply like any move. The standard check of a move generator (engine perft);
+ * it walks every line, so its cost grows as the tree does. */
+uint64_t game_perft(const struct game *g, const void *state, int depth);
 
 /* Reads and parses a board file. Returns 0, or -1 with e filled (the caller
  * prints it with the path). */

@@ -17,6 +17,7 @@
 
 int cmd_one_move(const char *prog, int argc, char **argv);
 int cmd_bench(const char *prog, int argc, char **argv);
+int cmd_perft(const char *prog, int argc, char **argv);
 int cmd_solve(const char *prog, int argc, char **argv);
 int cmd_book(const char *prog, int argc, char **argv);
 int cmd_train(const char *prog, int argc, char **argv);

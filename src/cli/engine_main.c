@@ -82,15 +82,16 @@ static const struct {
     const char *name;
     int (*run)(const char *prog, int argc, char **argv);
 } commands[] = {
-    { "one-move", cmd_one_move }, { "bench", cmd_bench }, { "solve", cmd_solve },
-    { "book", cmd_book },         { "train", cmd_train }, { "weights", cmd_weights },
+    { "one-move", cmd_one_move }, { "bench", cmd_bench }, { "perft", cmd_perft },
+    { "solve", cmd_solve },       { "book", cmd_book },   { "train", cmd_train },
+    { "weights", cmd_weights },
 };
 
 int main(int argc, char **argv)
 {
     const char *prog = cli_prog(argv[0], "engine");
     if (argc < 2)
-        return cli_usage(prog, "missing command (one-move, bench, solve, book, train, weights)");
+        return cli_usage(prog, "missing command (one-move, bench, perft, solve, book, train, weights)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
         return cli_help(engine_usage_text, prog);
     if (strcmp(argv[1], "--version") == 0)
@@ -98,6 +99,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(prog, argc - 1, argv + 1);
-    return cli_usage(prog, "unknown command '%s' (one-move, bench, solve, book, train, weights)",
+    return cli_usage(prog, "unknown command '%s' (one-move, bench, perft, solve, book, train, weights)",
                      argv[1]);
 }
