@@ -13,6 +13,7 @@
 #define ARENA_CLI_ENGINE_H
 
 #include "arena/game.h"
+#include "arena/registry.h"
 #include "arena/weights.h"
 
 int cmd_one_move(const char *prog, int argc, char **argv);
@@ -37,6 +38,16 @@ int eopt_seed(const char *prog, const char *val, unsigned long long *out);
 /* solve and book: --game may only name connect4, the game the solver
  * plays (cmd names the command in the message). */
 int eopt_solver_game(const char *prog, const char *cmd, const char *val);
+
+/* The usage text's lists, made from the registry: %2$s every game (the
+ * default marked), %3$s the games with a perfect player. */
+struct eopt_help {
+    char games[REGISTRY_NAMES_MAX + sizeof " (default)"];
+    char perfect[REGISTRY_NAMES_MAX];
+    const char *args[2];
+};
+/* Fills h; returns h->args, for cli_help_args or cli_parse.help_args. */
+const char *const *eopt_help_args(struct eopt_help *h);
 
 /* Loads the weights file path into *f; 0, or EXIT_BAD_INPUT after printing
  * path: why. */

@@ -40,8 +40,10 @@ struct onemove_args {
  * EXIT_BAD_INPUT. The arguments are left at argv[optind..]. */
 static int parse(const char *prog, int argc, char **argv, struct onemove_args *a)
 {
+    struct eopt_help help;
     struct cli_parse p = { .prog = prog, .cmd = "one-move", .opts = options,
-                           .help = engine_usage_text, .argc = argc, .argv = argv };
+                           .help = engine_usage_text,
+                           .help_args = eopt_help_args(&help), .argc = argc, .argv = argv };
     int c, rc = 0;
     while (!rc && (c = cli_next(&p)) != -1) {
         switch (c) {

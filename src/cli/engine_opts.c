@@ -10,9 +10,30 @@
 
 int eopt_game(const char *prog, const char *val, const struct game **out)
 {
+    char names[REGISTRY_NAMES_MAX];
+    registry_names(names, sizeof names, NULL, ", ");
     if (!(*out = registry_find(val)))
-        return cli_usage(prog, "unknown game '%s' (connect4, maxconnect4, nim, checkers)", val);
+        return cli_usage(prog, "unknown game '%s' (%s)", val, names);
     return 0;
+}
+
+static int has_perfect(const struct game *g)
+{
+    return g->perfect != NULL;
+}
+
+const char *const *eopt_help_args(struct eopt_help *h)
+{
+    const struct game *const *all = registry_all();
+    size_t len = 0;
+    for (int i = 0; all[i]; i++)
+        len += (size_t)snprintf(h->games + len, sizeof h->games - len, "%s%s%s", i ? ", " : "",
+                                all[i]->name,
+                                strcmp(all[i]->name, ENGINE_DEFAULT_GAME) == 0 ? " (default)" : "");
+    registry_names(h->perfect, sizeof h->perfect, has_perfect, ", ");
+    h->args[0] = h->games;
+    h->args[1] = h->perfect;
+    return h->args;
 }
 
 int eopt_solver_game(const char *prog, const char *cmd, const char *val)

@@ -44,8 +44,10 @@ int cmd_perft(const char *prog, int argc, char **argv)
     const struct game *game = registry_find(ENGINE_DEFAULT_GAME);
     long depth = 0;
     const char *from = NULL;
+    struct eopt_help help;
     struct cli_parse p = { .prog = prog, .cmd = "perft", .opts = options,
-                           .help = engine_usage_text, .argc = argc, .argv = argv };
+                           .help = engine_usage_text,
+                           .help_args = eopt_help_args(&help), .argc = argc, .argv = argv };
     int c, rc = 0;
     while (!rc && (c = cli_next(&p)) != -1) {
         switch (c) {

@@ -57,8 +57,10 @@ struct solver_args {
 static int parse(const char *prog, const char *cmd, const struct option *opts, int argc,
                  char **argv, struct solver_args *a)
 {
+    struct eopt_help help;
     struct cli_parse p = { .prog = prog, .cmd = cmd, .opts = opts,
-                           .help = engine_usage_text, .argc = argc, .argv = argv };
+                           .help = engine_usage_text,
+                           .help_args = eopt_help_args(&help), .argc = argc, .argv = argv };
     int c, rc = 0;
     while (!rc && (c = cli_next(&p)) != -1) {
         switch (c) {

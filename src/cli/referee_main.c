@@ -20,6 +20,7 @@
 #include "arena/cluster.h"
 #include "arena/limits.h"
 #include "arena/refopts.h"
+#include "arena/registry.h"
 #include "arena/rules.h"
 #include "arena/journal.h"
 #include "arena/match.h"
@@ -57,7 +58,7 @@ static const char usage_text[] =
     "outlives its move.\n"
     "\n"
     "Match and tournament options:\n"
-    "  --game G             connect4, maxconnect4, nim, ... (the registry)\n"
+    "  --game G             %2$s\n"
     "  --engine SPEC        KEY=VALUE options (name=, cmd=, dir=, args=, stderr=,\n"
     "                       depth=) or a COMMAND (repeat). Placeholders {in} {out}\n"
     "                       {depth} {player}; none: {in} {out} {depth} are appended\n"
@@ -145,14 +146,29 @@ static const char *const command_names[] = {
     [REF_CMD_SLURM] = "slurm",   [REF_CMD_STATUS] = "status",
 };
 
+/* The usage text's %2$s, the registry's games. */
+struct help_lists {
+    char games[REGISTRY_NAMES_MAX];
+    const char *args[2];
+};
+
+static const char *const *help_lists(struct help_lists *l)
+{
+    registry_names(l->games, sizeof l->games, NULL, ", ");
+    l->args[0] = l->games;
+    l->args[1] = "";
+    return l->args;
+}
+
 /* Reads a tournament's --config files (in any spelling getopt_long takes)
  * into s before the other options, so that the command line overrides
  * them; 0, -1 after --help or --version (printed), or EXIT_BAD_INPUT. */
 static int read_config(const char *prog, struct ref_settings *s, int argc, char **argv)
 {
+    struct help_lists lists;
     struct cli_parse p = { .prog = prog, .cmd = command_names[s->command],
                            .opts = ref_options(s->command), .help = usage_text,
-                           .argc = argc, .argv = argv };
+                           .help_args = help_lists(&lists), .argc = argc, .argv = argv };
     int c;
     while ((c = cli_next(&p)) != -1) {
         if (c == CLI_BAD || c == CLI_DONE)
@@ -175,9 +191,10 @@ static int parse(const char *prog, struct ref_settings *s, int argc, char **argv
                  ? read_config(prog, s, argc, argv) : 0;
     if (rc)
         return rc;
+    struct help_lists lists;
     struct cli_parse p = { .prog = prog, .cmd = command_names[s->command],
                            .opts = ref_options(s->command), .help = usage_text,
-                           .argc = argc, .argv = argv };
+                           .help_args = help_lists(&lists), .argc = argc, .argv = argv };
     int c;
     while ((c = cli_next(&p)) != -1) {
         char msg[ERR_MSG_MAX], name[64];
@@ -250,8 +267,12 @@ static int finish_rules(const char *prog, struct ref_settings *s, const char *cm
     s->t.rules.keep_dir = s->keep[0] ? s->keep : NULL;
     if (s->analyze) {
         if (!ana_supports(s->t.rules.game))
-            return cli_usage(prog, "%s: --analyze has no oracle for %s (connect4, maxconnect4, "
-                             "nim)", cmd, s->t.rules.game->name);
+        {
+            char games[REGISTRY_NAMES_MAX];
+            registry_names(games, sizeof games, ana_supports, ", ");
+            return cli_usage(prog, "%s: --analyze has no oracle for %s (%s)", cmd,
+                             s->t.rules.game->name, games);
+        }
         s->t.rules.analyze = &s->ana;
     }
     return 0;
@@ -690,7 +711,10 @@ int main(int argc, char **argv)
     if (argc < 2)
         return cli_usage(prog, "missing command (" COMMANDS ")");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
-        return cli_help(usage_text, prog);
+    {
+        struct help_lists lists;
+        return cli_help_args(usage_text, prog, help_lists(&lists));
+    }
     if (strcmp(argv[1], "--version") == 0)
         return cli_version(prog);
     if (strcmp(argv[1], "match") == 0)

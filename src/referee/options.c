@@ -332,9 +332,9 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
     switch (id) {
     case REF_OPT_GAME:
         if (!(s->t.rules.game = registry_find(val))) {
-            int n = snprintf(msg, cap, "unknown game '%s' (", val);
-            for (const struct game *const *g = registry_all(); *g && n > 0 && (size_t)n < cap; g++)
-                n += snprintf(msg + n, cap - (size_t)n, "%s%s", (*g)->name, g[1] ? ", " : ")");
+            char games[REGISTRY_NAMES_MAX];
+            registry_names(games, sizeof games, NULL, ", ");
+            snprintf(msg, cap, "unknown game '%s' (%s)", val, games);
             return -1;
         }
         return 0;

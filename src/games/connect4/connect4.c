@@ -170,6 +170,12 @@ static const struct game_eval c4_evals[] = {
     { NULL, NULL },
 };
 
+/* Red and yellow discs on the page's blue grid. */
+static const struct game_drawing c4_drawing = {
+    .layout = GAME_DRAW_GRID,
+    .style = ".connect4 td.c49{background:#d22}.connect4 td.c50{background:#ec2}\n",
+};
+
 const struct game game_connect4 = {
     .name = "connect4",
     .title = "Connect-4 game",
@@ -182,4 +188,5 @@ const struct game game_connect4 = {
     .learned = &c4_learned,
     .evals = c4_evals,
     C4_SHARED_MEMBERS,
+    .drawing = &c4_drawing,
 };

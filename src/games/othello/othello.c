@@ -308,13 +308,13 @@ static void oth_print_over(FILE *out, const void *state)
                 x > o ? 'X' : 'O', x > o ? x : o, x > o ? o : x);
 }
 
-/* The start, the three answers to f5 that openings are made of (diagonal,
- * perpendicular, parallel), and a middle game after 20 plies. */
+/* The start, two short openings, and a middle game after 20 plies (the
+ * engine's own moves at depths 1 to 3). */
 static const char *const oth_bench[] = {
     "",
     "f5 f6 e6 f4",
     "f5 d6 c3 d3 c4 f4",
-    "f5 f4 e3 f6 d3 e6 f3 c4 c3 g4 g3 d6 c6 c5 f7 b4 b3 e7 b5 a3",
+    "d3 c5 c6 e3 c4 b4 c3 b6 b5 a5 d6 e2 b3 c2 a3 a4 a6 a7 a8 b7",
     NULL,
 };
 
