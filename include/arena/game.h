@@ -87,6 +87,29 @@ struct game_eval {
     int (*evaluate)(const void *state);
 };
 
+/* The game's exact solver as the engine's commands `engine solve` (lines
+ * of the solver's input in, exact scores out) and `engine book` (an opening
+ * book made by it); the CLI parses their options into struct
+ * game_solver_opts and leaves the rest to the game. */
+struct game_solver_opts {
+    const char *prog;    /* the program's name, for messages */
+    long tt_mb;          /* the solver's table, MiB (> 0) */
+    long threads;        /* solve: threads searching (1-max_threads) */
+    int weak;            /* solve: win/draw/loss only */
+    const char *book;    /* solve: an opening book to read, or NULL */
+    const char *from;    /* book: the root's moves, or NULL for the start */
+    int depth;           /* book: plies below the root (1-book_max_depth) */
+};
+
+struct game_solver {
+    int book_max_depth;
+    /* Solves the n files (stdin when n is 0) and prints the answers; returns
+     * the exit status (0, 1 a differing expected score, 2 bad input). */
+    int (*solve)(const struct game_solver_opts *o, char *const *files, int n);
+    /* Makes the book and writes it to out atomically; the exit status. */
+    int (*book)(const struct game_solver_opts *o, const char *out);
+};
+
 /* How the HTML report's replay draws a position (report_html.h), so that
  * the page's one script draws any game from a description: the board file's
  * lines but the last (the player to move) in one of these layouts, inside an
@@ -190,6 +213,7 @@ struct game {
     const struct game_learned *learned;
     const struct game_eval *evals;   /* terminated by a NULL name */
     const struct game_drawing *drawing;   /* the HTML replay's; NULL: a grid */
+    const struct game_solver *solver;     /* engine solve and book; NULL: none */
 };
 
 /* 1 when evaluate is one of g->evals. */

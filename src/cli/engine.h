@@ -35,9 +35,6 @@ int eopt_depth(const char *prog, const char *val, long *out);
 int eopt_tt_mb(const char *prog, const char *val, long *out);
 int eopt_player(const char *prog, const char *val, int *out);
 int eopt_seed(const char *prog, const char *val, unsigned long long *out);
-/* solve and book: --game may only name connect4, the game the solver
- * plays (cmd names the command in the message). */
-int eopt_solver_game(const char *prog, const char *cmd, const char *val);
 
 /* The usage text's lists, made from the registry: %2$s every game (the
  * default marked), %3$s the games with a perfect player. */

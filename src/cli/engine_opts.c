@@ -36,13 +36,6 @@ const char *const *eopt_help_args(struct eopt_help *h)
     return h->args;
 }
 
-int eopt_solver_game(const char *prog, const char *cmd, const char *val)
-{
-    if (strcmp(val, "connect4") != 0)
-        return cli_usage(prog, "%s: the solver plays connect4 only, not '%s'", cmd, val);
-    return 0;
-}
-
 int eopt_depth(const char *prog, const char *val, long *out)
 {
     if (cli_int(val, 1, SEARCH_MAX_DEPTH, out) != 0)

@@ -9,7 +9,8 @@
  * Capabilities: the solver is both the perfect player and the exact oracle
  * of blunder analysis (weak: the sign only, within a CPU and node budget per
  * position); the Q-learning player's attributes (qfunc.h) know these rules;
- * the SPFIAR seed's evaluation (spfiar.h) may replace the leaf evaluation.
+ * the SPFIAR seed's evaluation (spfiar.h) may replace the leaf evaluation;
+ * the solver also answers `engine solve` and `engine book` (c4solvecmd.h).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "arena/qfunc.h"
 #include "arena/spfiar.h"
 #include "board.h"
+#include "c4solvecmd.h"
 
 #define C4_EVAL_THREE 10
 #define C4_EVAL_TWO   2
@@ -189,4 +191,5 @@ const struct game game_connect4 = {
     .evals = c4_evals,
     C4_SHARED_MEMBERS,
     .drawing = &c4_drawing,
+    .solver = &c4solvecmd_solver,
 };
