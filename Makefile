@@ -235,6 +235,8 @@ bench: all
 	$(BIN)/engine bench --game connect4 --depths 1-12 --json results/bench-connect4.json
 	$(BIN)/engine bench --game maxconnect4 --player minimax --depths 1-8
 	$(BIN)/engine bench --game checkers --json results/bench-checkers.json
+	for g in connect4:10 maxconnect4:10 nim:8 checkers:9 othello:10 tictactoe:9; do \
+	    $(BIN)/engine perft --game $${g%:*} --depth $${g#*:} || exit 1; done
 	$(BIN)/spfiar --bench --level 7
 	$(BIN)/nim --bench 3 5 7 9 11 13
 	@sh scripts/plot-bench.sh results/bench-maxconnect4.json results/bench-maxconnect4.svg
