@@ -227,7 +227,8 @@ test-browser: all
 	@mkdir -p results
 	sh scripts/demo.sh $(BIN) > results/demo.log
 	sh scripts/test-browser.sh $(BIN) results/demo/journal.jsonl fixtures/report/html.jsonl \
-	    fixtures/report/html-nim.jsonl fixtures/report/html-checkers.jsonl
+	    fixtures/report/html-nim.jsonl fixtures/report/html-checkers.jsonl \
+	    fixtures/report/html-othello.jsonl fixtures/report/html-tictactoe.jsonl
 
 bench: all
 	@mkdir -p results
