@@ -117,3 +117,13 @@ Test(game, every_registered_game_has_a_well_formed_start)
         cr_assert_eq(registry_find((*g)->name), *g);
     }
 }
+
+Test(game, evaluations_are_found_by_name_in_the_games_that_offer_them)
+{
+    const struct game *c4 = registry_find("connect4"), *nim = registry_find("nim");
+    int (*spfiar)(const void *) = game_eval_named(c4, "spfiar");
+    cr_assert_not_null(spfiar, "connect4 offers no 'spfiar' evaluation");
+    cr_assert(game_has_eval(c4, spfiar));
+    cr_assert_null(game_eval_named(c4, "game"), "'game' is the game's own evaluate, not a member");
+    cr_assert_null(game_eval_named(nim, "spfiar"));
+}

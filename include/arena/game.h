@@ -218,6 +218,8 @@ struct game {
 
 /* 1 when evaluate is one of g->evals. */
 int game_has_eval(const struct game *g, int (*evaluate)(const void *state));
+/* The evaluation of g->evals called name, or NULL when g has none so named. */
+int (*game_eval_named(const struct game *g, const char *name))(const void *state);
 
 /* -1 while the game goes on, else 0 for a draw or the winner (1 or 2). */
 int game_result(const struct game *g, const void *state);

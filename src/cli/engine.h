@@ -36,6 +36,12 @@ int eopt_tt_mb(const char *prog, const char *val, long *out);
 int eopt_player(const char *prog, const char *val, int *out);
 int eopt_seed(const char *prog, const char *val, unsigned long long *out);
 
+/* --eval NAME: "game" or the name of an evaluation some registered game
+ * offers (game.h, struct game_eval); 0 or EXIT_BAD_INPUT naming them all. */
+int eopt_eval(const char *prog, const char *val);
+/* The registered games offering the evaluation name, "a, b", into buf. */
+void eopt_eval_games(const char *name, char *buf, size_t cap);
+
 /* The usage text's lists, made from the registry: %2$s every game (the
  * default marked), %3$s the games with a perfect player. */
 struct eopt_help {

@@ -15,6 +15,14 @@ int game_has_eval(const struct game *g, int (*evaluate)(const void *state))
     return 0;
 }
 
+int (*game_eval_named(const struct game *g, const char *name))(const void *state)
+{
+    for (const struct game_eval *ev = g->evals; ev && ev->name; ev++)
+        if (strcmp(ev->name, name) == 0)
+            return ev->evaluate;
+    return NULL;
+}
+
 int game_result(const struct game *g, const void *state)
 {
     int value;
