@@ -71,7 +71,7 @@ static const char usage_text[] =
     "  --timeout-ms N       wall time per move (default " CLI_STR(REF_DEFAULT_TIMEOUT_MS) ")\n"
     "  --cpu-limit-s N      CPU seconds per move (RLIMIT_CPU; default none)\n"
     "  --mem-limit-mb N     address space per move (RLIMIT_AS; default none)\n"
-    "  --draw-plies N       games that can go on forever (checkers) are drawn\n"
+    "  --draw-plies N       games that can go on forever (%3$s) are drawn\n"
     "                       after N plies without capture or promotion (100)\n"
     "  --keep-files DIR     keep every move's board files in DIR/game-N\n"
     "  --sandbox MODE       namespaces (default): each engine in Linux namespaces of\n"
@@ -146,17 +146,24 @@ static const char *const command_names[] = {
     [REF_CMD_SLURM] = "slurm",   [REF_CMD_STATUS] = "status",
 };
 
-/* The usage text's %2$s, the registry's games. */
+/* The usage text's %2$s, the registry's games, and %3$s, those the draw
+ * rule applies to (game.h, irreversible). */
 struct help_lists {
-    char games[REGISTRY_NAMES_MAX];
+    char games[REGISTRY_NAMES_MAX], endless[REGISTRY_NAMES_MAX];
     const char *args[2];
 };
+
+static int endless(const struct game *g)
+{
+    return g->irreversible != NULL;
+}
 
 static const char *const *help_lists(struct help_lists *l)
 {
     registry_names(l->games, sizeof l->games, NULL, ", ");
+    registry_names(l->endless, sizeof l->endless, endless, ", ");
     l->args[0] = l->games;
-    l->args[1] = "";
+    l->args[1] = l->endless;
     return l->args;
 }
 
