@@ -262,3 +262,41 @@ Test(othello, evaluation_favours_the_corner_owner_from_either_side)
     cr_assert_gt(vx, 0, "X to move: %d", vx);
     cr_assert_lt(vo, 0, "O to move: %d", vo);
 }
+
+struct explain_case {
+    char after[96];
+    char why[16];
+};
+
+/* From the start (X to move): what the referee says about answers that
+ * are not X's d3, c4, f5 or e6. */
+ParameterizedTestParameters(othello, explain_names_what_is_wrong)
+{
+    static struct explain_case cases[] = {
+        /* a disc gone */
+        { "........\n........\n........\n....X...\n...XO...\n........\n........\n........\n2\n",
+          "tampered-board" },
+        /* two new discs */
+        { "........\n........\n...X....\n...XX...\n...XO...\n.....X..\n........\n........\n2\n",
+          "tampered-board" },
+        /* O moved (c5, turning d5) */
+        { "........\n........\n........\n...OX...\n..OOO...\n........\n........\n........\n1\n",
+          "wrong-player" },
+        /* X on a square that turns nothing */
+        { "X.......\n........\n........\n...OX...\n...XO...\n........\n........\n........\n2\n",
+          "illegal-move" },
+        /* a pass with moves at hand */
+        { "........\n........\n........\n...OX...\n...XO...\n........\n........\n........\n2\n",
+          "illegal-move" },
+    };
+    return cr_make_param_array(struct explain_case, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct explain_case *c, othello, explain_names_what_is_wrong)
+{
+    const struct game *g = othello();
+    unsigned char before[GAME_MAX_STATE], after[GAME_MAX_STATE];
+    g->init(before);
+    load(g, after, c->after);
+    cr_assert_str_eq(g->explain(before, after), c->why, "%s", c->after);
+}

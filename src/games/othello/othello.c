@@ -308,6 +308,23 @@ static void oth_print_over(FILE *out, const void *state)
                 x > o ? 'X' : 'O', x > o ? x : o, x > o ? o : x);
 }
 
+/* Why after is not before plus one legal move of the side to move: a disc
+ * gone from the board, or more than one new disc, is tampering; one new
+ * disc of the other side (or the same side still to move) is the wrong
+ * player; anything else (a disc on a square that turns nothing, the wrong
+ * discs turned, a pass with a move at hand) an illegal move. */
+static const char *oth_explain(const void *before, const void *after)
+{
+    const struct oth_pos *b = opos(before), *a = opos(after);
+    uint64_t was = b->disc[0] | b->disc[1], now = a->disc[0] | a->disc[1];
+    uint64_t added = now & ~was;
+    if ((was & ~now) || (added & (added - 1)))
+        return "tampered-board";
+    if (a->side == b->side || (added & a->disc[b->side ^ 1]))
+        return "wrong-player";
+    return "illegal-move";
+}
+
 /* The start, two short openings, and a middle game after 20 plies (the
  * engine's own moves at depths 1 to 3). */
 static const char *const oth_bench[] = {
@@ -343,6 +360,7 @@ const struct game game_othello = {
     .print = oth_print,
     .print_move = oth_print_move,
     .print_over = oth_print_over,
+    .explain = oth_explain,
     .bench = oth_bench,
     .drawing = &oth_drawing,
 };
