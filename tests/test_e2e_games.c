@@ -4,7 +4,8 @@
  * Othello pass; tic-tac-toe's perfect player), a refused board file, a
  * referee match between the built-in engines verified by referee verify and
  * drawn by the HTML report for each game, blunder analysis with
- * tic-tac-toe's oracle, and `engine perft` (its table, --from, its errors).
+ * tic-tac-toe's oracle, `engine perft` (its table, --from, its errors) and
+ * the bench signatures.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -229,4 +230,38 @@ Test(e2e_games, perft_refuses_a_bad_board_file_at_its_place)
     cr_assert_eq(r.out_len, 0, "stdout: %s", r.out);
     e2e_run_free(&r);
     free(fix);
+}
+
+struct bench_case {
+    char game[12];
+    char depths[8];
+    char first[64];       /* the first line */
+    char signature[40];   /* the last line */
+};
+
+/* The node-count signatures of the new games' bench positions: they change
+ * only when the search or the game does (docs/benchmarks.md). */
+ParameterizedTestParameters(e2e_games, bench_signature)
+{
+    static struct bench_case cases[] = {
+        { "othello", "1-6", "bench othello player alphabeta positions 4 tt_mb 1\n",
+          "signature 52579 nodes\n" },
+        { "tictactoe", "1-9", "bench tictactoe player alphabeta positions 4 tt_mb 1\n",
+          "signature 38105 nodes\n" },
+    };
+    return cr_make_param_array(struct bench_case, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct bench_case *c, e2e_games, bench_signature)
+{
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "engine", "bench", "--game", c->game, "--depths", c->depths, "--tt-mb",
+            "1", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert(strncmp(r.out, c->first, strlen(c->first)) == 0, "%s", r.out);
+    size_t n = strlen(r.out), m = strlen(c->signature);
+    cr_assert(n >= m && strcmp(r.out + n - m, c->signature) == 0, "%s", r.out);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
 }
