@@ -11,7 +11,8 @@
 #                              (Elo, SPRT, percentiles), game
 #                              (the interface, game.h) and search
 #   1 games    src/games/G     one module per game folder (connect4, nim,
-#                              checkers); games never include each other.
+#                              checkers, othello, tictactoe); games never
+#                              include each other.
 #                              Capabilities (oracle, learned player, other
 #                              evaluations) are members of struct game.
 #   2 engine   src/engine      registry (the one file naming every game; each
