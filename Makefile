@@ -321,7 +321,8 @@ FUZZ_CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-
                 -fsanitize-coverage-ignorelist=$(FUZZ_IGNORE) \
                 $(ARCH_FLAGS) $(WARN) -Iinclude -Itests/fuzz -MMD -MP $(PKG_CFLAGS)
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
-FUZZ_GAMES   := connect4 maxconnect4 checkers nim
+# One board target per registered game (the GAME lines of the registry).
+FUZZ_GAMES   := $(shell sed -nE 's/^ *GAME\(([a-z0-9_]+)\).*/\1/p' src/engine/registry.c)
 FUZZ_ALL     := $(FUZZ_GAMES:%=board_%) checkers_session spfiar_command spfiar_session \
                 nim_session engine_spec referee_config journal journal_commands weights \
                 c4_moves c4_book opening_book interactive
@@ -338,6 +339,8 @@ FUZZ_SEEDS_board_connect4    := $(FUZZ_C4_BOARDS)
 FUZZ_SEEDS_board_maxconnect4 := $(FUZZ_C4_BOARDS)
 FUZZ_SEEDS_board_checkers    := $(wildcard fixtures/checkers/*.board fixtures/checkers/bad/*.txt)
 FUZZ_SEEDS_board_nim         := $(wildcard fixtures/nim/*.txt fixtures/nim/*.board fixtures/nim/bad/*.txt)
+FUZZ_SEEDS_board_othello     := $(wildcard fixtures/othello/*.txt fixtures/othello/*.board)
+FUZZ_SEEDS_board_tictactoe   := $(wildcard fixtures/tictactoe/*.txt fixtures/tictactoe/*.board)
 FUZZ_SEEDS_checkers_session  := $(wildcard fixtures/checkers/*.in)
 FUZZ_SEEDS_spfiar_command    := $(wildcard fixtures/spfiar/*.in)
 FUZZ_SEEDS_spfiar_session    := $(wildcard fixtures/spfiar/*.in)
