@@ -2,9 +2,10 @@
  * engine.h - the parts of the engine binary (private to src/cli/engine_*.c).
  *
  * engine_main.c dispatches to one command per file: one-move
- * (engine_onemove.c), bench (engine_bench.c), solve and book, the Connect-4
- * solver's commands (engine_solve.c), train and weights, the Q-learning
- * player's (engine_learn.c). Each command has its own option table (the
+ * (engine_onemove.c), bench (engine_bench.c), perft (engine_perft.c), solve
+ * and book, the commands of a game's solver (engine_solve.c: their options,
+ * then struct game_solver), train and weights, the Q-learning player's
+ * (engine_learn.c). Each command has its own option table (the
  * convention of cli.h) and gets argv with argv[0] its own name; it returns
  * the exit status. engine_opts.c holds the option values several commands
  * share, each checked one way with one message.
