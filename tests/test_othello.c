@@ -265,38 +265,43 @@ Test(othello, evaluation_favours_the_corner_owner_from_either_side)
 
 struct explain_case {
     char after[96];
-    char why[16];
+    char why[80];
 };
 
 /* From the start (X to move): what the referee says about answers that
  * are not X's d3, c4, f5 or e6. */
-ParameterizedTestParameters(othello, explain_names_what_is_wrong)
+ParameterizedTestParameters(othello, explain_says_what_the_answer_changed)
 {
     static struct explain_case cases[] = {
-        /* a disc gone */
         { "........\n........\n........\n....X...\n...XO...\n........\n........\n........\n2\n",
-          "tampered-board" },
-        /* two new discs */
+          "tampered-board: removes the disc at d4" },
+        { "........\n........\n........\n...OO...\n...XO...\n........\n........\n........\n2\n",
+          "tampered-board: turns over e4, a disc of X" },
         { "........\n........\n...X....\n...XX...\n...XO...\n.....X..\n........\n........\n2\n",
-          "tampered-board" },
-        /* O moved (c5, turning d5) */
+          "illegal-move: adds 2 discs" },
         { "........\n........\n........\n...OX...\n..OOO...\n........\n........\n........\n1\n",
-          "wrong-player" },
-        /* X on a square that turns nothing */
+          "wrong-player: plays c5 for O on X's turn" },
         { "X.......\n........\n........\n...OX...\n...XO...\n........\n........\n........\n2\n",
-          "illegal-move" },
-        /* a pass with moves at hand */
+          "illegal-move: a1 encloses no disc of O" },
+        { "........\n........\n...X....\n...XX...\n...XX...\n........\n........\n........\n2\n",
+          "illegal-move: d3 turns 2 discs, not the 1 it encloses" },
+        { "........\n........\n...X....\n...XX...\n...XO...\n........\n........\n........\n1\n",
+          "wrong-player: plays d3 but leaves X to move" },
+        { "........\n........\n........\n...OX...\n...XO...\n........\n........\n........\n1\n",
+          "wrong-player: adds no disc and leaves X to move" },
         { "........\n........\n........\n...OX...\n...XO...\n........\n........\n........\n2\n",
-          "illegal-move" },
+          "illegal-move: passes with 4 moves at hand (d3, ...)" },
     };
     return cr_make_param_array(struct explain_case, cases, sizeof cases / sizeof *cases);
 }
 
-ParameterizedTest(struct explain_case *c, othello, explain_names_what_is_wrong)
+ParameterizedTest(struct explain_case *c, othello, explain_says_what_the_answer_changed)
 {
     const struct game *g = othello();
-    unsigned char before[GAME_MAX_STATE], after[GAME_MAX_STATE];
+    unsigned char before[GAME_MAX_STATE];
     g->init(before);
-    load(g, after, c->after);
-    cr_assert_str_eq(g->explain(before, after), c->why, "%s", c->after);
+    char why[128];
+    cr_assert_eq(g->explain(before, c->after, strlen(c->after), why, sizeof why), 0, "%s",
+                 c->after);
+    cr_assert_str_eq(why, c->why, "%s", c->after);
 }

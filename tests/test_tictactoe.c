@@ -124,17 +124,49 @@ ParameterizedTest(struct bad_file *c, tictactoe, bad_board_files)
     cr_assert_str_eq(e.msg, c->msg);
 }
 
-Test(tictactoe, explain_tells_tampering_from_the_wrong_player)
+struct explain_case {
+    char before[24];
+    char after[24];
+    char why[80];
+};
+
+/* What the referee says of answers that are not one legal move, boards the
+ * rules would refuse included (read without their checks). */
+ParameterizedTestParameters(tictactoe, explain_says_what_the_answer_changed)
+{
+    static struct explain_case cases[] = {
+        { "X..\n.O.\n...\n1\n", "...\n.O.\nX.X\n2\n", "tampered-board: removes the mark at a1" },
+        { "X..\n.O.\n...\n1\n", "O..\n.O.\n..X\n2\n", "tampered-board: changes the mark at a1" },
+        { "X..\n.O.\n...\n1\n", "X..\n.OO\n...\n2\n", "wrong-player: plays for O on X's turn" },
+        { "X..\n.O.\n...\n1\n", "X..\n.OO\nO..\n2\n",
+          "wrong-player: adds 2 marks of O on X's turn" },
+        { "X..\n.O.\n...\n1\n", "XX.\n.O.\nX..\n2\n", "illegal-move: adds 2 marks" },
+        { "X..\n.O.\n...\n1\n", "X..\n.O.\n...\n1\n", "wrong-player: adds no mark" },
+        { "X..\n.O.\n...\n1\n", "X..\n.O.\n...\n2\n", "illegal-move: adds no mark" },
+        { "X..\n.O.\n...\n1\n", "XX.\n.O.\n...\n1\n", "wrong-player: plays b1 but leaves X to move" },
+    };
+    return cr_make_param_array(struct explain_case, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct explain_case *c, tictactoe, explain_says_what_the_answer_changed)
 {
     const struct game *g = ttt();
-    unsigned char before[GAME_MAX_STATE], after[GAME_MAX_STATE];
-    load(g, before, "X..\n.O.\n...\n1\n");
-    load(g, after, "...\n.O.\nX.X\n2\n");
-    cr_assert_str_eq(g->explain(before, after), "tampered-board");
-    load(g, after, "X..\n.O.\n...\n1\n");
-    cr_assert_str_eq(g->explain(before, after), "wrong-player");
-    load(g, after, "XX.\n.O.\n...\n2\n");
-    cr_assert_str_eq(g->explain(before, after), "illegal-move");
+    unsigned char before[GAME_MAX_STATE];
+    load(g, before, c->before);
+    char why[128];
+    cr_assert_eq(g->explain(before, c->after, strlen(c->after), why, sizeof why), 0, "%s",
+                 c->after);
+    cr_assert_str_eq(why, c->why, "%s", c->after);
+}
+
+Test(tictactoe, explain_leaves_an_unreadable_answer_to_parse)
+{
+    const struct game *g = ttt();
+    unsigned char before[GAME_MAX_STATE];
+    g->init(before);
+    char why[128];
+    const char *text = "...\n.x.\n...\n2\n";
+    cr_assert_eq(g->explain(before, text, strlen(text), why, sizeof why), -1);
 }
 
 /* ---- the perfect player and the oracle ---------------------------------- */

@@ -308,21 +308,74 @@ static void oth_print_over(FILE *out, const void *state)
                 x > o ? 'X' : 'O', x > o ? x : o, x > o ? o : x);
 }
 
-/* Why after is not before plus one legal move of the side to move: a disc
- * gone from the board, or more than one new disc, is tampering; one new
- * disc of the other side (or the same side still to move) is the wrong
- * player; anything else (a disc on a square that turns nothing, the wrong
- * discs turned, a pass with a move at hand) an illegal move. */
-static const char *oth_explain(const void *before, const void *after)
+/* The square of the lowest bit of m ("d3"). */
+static void square_name(uint64_t m, char *buf, size_t cap)
 {
-    const struct oth_pos *b = opos(before), *a = opos(after);
-    uint64_t was = b->disc[0] | b->disc[1], now = a->disc[0] | a->disc[1];
-    uint64_t added = now & ~was;
-    if ((was & ~now) || (added & (added - 1)))
-        return "tampered-board";
-    if (a->side == b->side || (added & a->disc[b->side ^ 1]))
-        return "wrong-player";
-    return "illegal-move";
+    oth_move_text(NULL, __builtin_ctzll(m), buf, cap);
+}
+
+/* What an answer changed beyond the new disc (added, one of the mover's):
+ * the discs it turned against those the move encloses. */
+static void placed(const struct oth_pos *b, const struct oth_pos *a, uint64_t added, char *why,
+                   size_t cap)
+{
+    int me = b->side, op = me ^ 1;
+    char sq[8];
+    square_name(added, sq, sizeof sq);
+    uint64_t should = flips(b->disc[me], b->disc[op], __builtin_ctzll(added));
+    uint64_t did = b->disc[op] & a->disc[me];
+    if (a->side == b->side)
+        snprintf(why, cap, "wrong-player: plays %s but leaves %c to move", sq, oth_disc_char[me]);
+    else if (!should)
+        snprintf(why, cap, "illegal-move: %s encloses no disc of %c", sq, oth_disc_char[op]);
+    else if (did == should)
+        snprintf(why, cap, "illegal-move");
+    else
+        snprintf(why, cap, "illegal-move: %s turns %d discs, not the %d it encloses", sq,
+                 __builtin_popcountll(did), __builtin_popcountll(should));
+}
+
+/* What an answer changed (game.h): a disc gone is tampering; more than
+ * one new disc an illegal move; a new disc of the other side the wrong
+ * player; a disc of the mover's turned (with one new disc of its own)
+ * tampering; a pass with a move at hand or the wrong discs turned an
+ * illegal move. */
+static int oth_explain(const void *before, const char *text, size_t len, char *why, size_t cap)
+{
+    const struct oth_pos *b = opos(before);
+    struct oth_pos a;
+    struct err e;
+    if (oth_parse(&a, text, len, &e) != 0)
+        return -1;
+    int me = b->side, op = me ^ 1;
+    uint64_t was = b->disc[0] | b->disc[1], now = a.disc[0] | a.disc[1];
+    uint64_t gone = was & ~now, added = now & ~was, lost = b->disc[me] & a.disc[op];
+    char sq[8];
+    if (gone) {
+        square_name(gone, sq, sizeof sq);
+        snprintf(why, cap, "tampered-board: removes the disc at %s", sq);
+    } else if (added & (added - 1)) {
+        snprintf(why, cap, "illegal-move: adds %d discs", __builtin_popcountll(added));
+    } else if (added & a.disc[op]) {
+        square_name(added, sq, sizeof sq);
+        snprintf(why, cap, "wrong-player: plays %s for %c on %c's turn", sq, oth_disc_char[op],
+                 oth_disc_char[me]);
+    } else if (lost) {
+        square_name(lost, sq, sizeof sq);
+        snprintf(why, cap, "tampered-board: turns over %s, a disc of %c", sq, oth_disc_char[me]);
+    } else if (added) {
+        placed(b, &a, added, why, cap);
+    } else if (a.side == b->side) {
+        snprintf(why, cap, "wrong-player: adds no disc and leaves %c to move", oth_disc_char[me]);
+    } else if (!moves_of(b, me)) {
+        snprintf(why, cap, "illegal-move");
+    } else {
+        uint64_t m = moves_of(b, me);
+        square_name(m, sq, sizeof sq);
+        snprintf(why, cap, "illegal-move: passes with %d moves at hand (%s, ...)",
+                 __builtin_popcountll(m), sq);
+    }
+    return 0;
 }
 
 /* The start, two short openings, and a middle game after 20 plies (the

@@ -73,9 +73,11 @@ static int check_position(const struct ttt_pos *p, struct err *e)
     return 0;
 }
 
-static int ttt_parse(void *state, const char *text, size_t len, struct err *e)
+/* Reads a board file into p; reachable (1) also checks the counts and
+ * lines against the rules (check_position), which explain does without. */
+static int read_board(struct ttt_pos *p, const char *text, size_t len, int reachable,
+                      struct err *e)
 {
-    struct ttt_pos *p = state;
     struct tf_lines L;
     if (tf_split(text, len, &L, e) != 0)
         return -1;
@@ -101,7 +103,12 @@ static int ttt_parse(void *state, const char *text, size_t len, struct err *e)
     if (tf_player_line(&L, TTT_PLAYER_LINE, &player, e) != 0)
         return -1;
     p->side = (uint8_t)(player - 1);
-    return check_position(p, e);
+    return reachable ? check_position(p, e) : 0;
+}
+
+static int ttt_parse(void *state, const char *text, size_t len, struct err *e)
+{
+    return read_board(state, text, len, 1, e);
 }
 
 static size_t ttt_format(const void *state, char *buf)
@@ -248,17 +255,52 @@ static void ttt_print_over(FILE *out, const void *state)
         fprintf(out, "The board is full: a draw\nGame over!\n\n");
 }
 
-/* A mark gone or changed is tampering; the other side's mark added is the
- * wrong player; anything else the referee did not find among the moves. */
-static const char *ttt_explain(const void *before, const void *after)
+/* The cell of the lowest bit of m ("b2"). */
+static void cell_name(unsigned m, char *buf, size_t cap)
 {
-    const struct ttt_pos *b = tpos(before), *a = tpos(after);
-    if ((b->mark[0] & ~a->mark[0]) || (b->mark[1] & ~a->mark[1]))
-        return "tampered-board";
-    if (a->side == b->side || (a->mark[b->side ^ 1] != b->mark[b->side ^ 1]
-                               && a->mark[b->side] == b->mark[b->side]))
-        return "wrong-player";
-    return "illegal-move";
+    int c = __builtin_ctz(m);
+    snprintf(buf, cap, "%c%d", 'a' + c % TTT_SIZE, c / TTT_SIZE + 1);
+}
+
+/* What an answer changed, read without the rules' checks (game.h): a mark
+ * gone or turned is tampering; marks of the other side only, or the same
+ * side still to move, the wrong player; more than one mark, or none, an
+ * illegal move. */
+static int ttt_explain(const void *before, const char *text, size_t len, char *why, size_t cap)
+{
+    const struct ttt_pos *b = tpos(before);
+    struct ttt_pos a;
+    struct err e;
+    if (read_board(&a, text, len, 0, &e) != 0)
+        return -1;
+    int me = b->side, op = me ^ 1;
+    unsigned gone = (b->mark[0] & ~a.mark[0]) | (b->mark[1] & ~a.mark[1]);
+    unsigned added[2] = { a.mark[0] & ~b->mark[0], a.mark[1] & ~b->mark[1] };
+    int n_me = __builtin_popcount(added[me]), n_op = __builtin_popcount(added[op]);
+    char cell[8];
+    if (gone) {
+        cell_name(gone, cell, sizeof cell);
+        int turned = (a.mark[0] | a.mark[1]) & (gone & -gone) ? 1 : 0;
+        snprintf(why, cap, "tampered-board: %s the mark at %s%s", turned ? "changes" : "removes",
+                 cell, gone & (gone - 1) ? " and more" : "");
+    } else if (n_me == 0 && n_op > 0) {
+        if (n_op == 1)
+            snprintf(why, cap, "wrong-player: plays for %c on %c's turn", ttt_mark_char[op],
+                     ttt_mark_char[me]);
+        else
+            snprintf(why, cap, "wrong-player: adds %d marks of %c on %c's turn", n_op,
+                     ttt_mark_char[op], ttt_mark_char[me]);
+    } else if (n_me + n_op > 1) {
+        snprintf(why, cap, "illegal-move: adds %d marks", n_me + n_op);
+    } else if (n_me == 0) {
+        snprintf(why, cap, "%s: adds no mark", a.side == b->side ? "wrong-player" : "illegal-move");
+    } else if (a.side == b->side) {
+        cell_name(added[me], cell, sizeof cell);
+        snprintf(why, cap, "wrong-player: plays %s but leaves %c to move", cell, ttt_mark_char[me]);
+    } else {
+        snprintf(why, cap, "illegal-move");
+    }
+    return 0;
 }
 
 /* ---- the exact search: perfect player and oracle ------------------------ */
