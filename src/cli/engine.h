@@ -13,6 +13,7 @@
 #ifndef ARENA_CLI_ENGINE_H
 #define ARENA_CLI_ENGINE_H
 
+#include "arena/cli.h"
 #include "arena/game.h"
 #include "arena/registry.h"
 #include "arena/weights.h"
@@ -44,11 +45,12 @@ int eopt_eval(const char *prog, const char *val);
 void eopt_eval_games(const char *name, char *buf, size_t cap);
 
 /* The usage text's lists, made from the registry: %2$s every game (the
- * default marked), %3$s the games with a perfect player. */
+ * default marked), %3$s the games with a perfect player, %4$s those with a
+ * learned one. */
 struct eopt_help {
     char games[REGISTRY_NAMES_MAX + sizeof " (default)"];
-    char perfect[REGISTRY_NAMES_MAX];
-    const char *args[2];
+    char perfect[REGISTRY_NAMES_MAX], learned[REGISTRY_NAMES_MAX];
+    const char *args[CLI_HELP_ARGS];
 };
 /* Fills h; returns h->args, for cli_help_args or cli_parse.help_args. */
 const char *const *eopt_help_args(struct eopt_help *h);

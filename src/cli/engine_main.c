@@ -24,7 +24,7 @@ const char engine_usage_text[] =
     "      (uniform, a function of --seed and the position), perfect (the game's\n"
     "      solver: %3$s;\n"
     "      the quickest win, then the lowest column), and\n"
-    "      for connect4 the learned players qlearn (the move of highest Q) and\n"
+    "      for %4$s the learned players qlearn (the move of highest Q) and\n"
     "      qlearn-ab (alpha-beta, a leaf worth its best Q), which read\n"
     "      --weights F (a weights file of %1$s train; default: the shipped\n"
     "      weights, installed as share/arena/qlearn.weights). --eval spfiar scores the\n"

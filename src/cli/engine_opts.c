@@ -58,6 +58,11 @@ static int has_perfect(const struct game *g)
     return g->perfect != NULL;
 }
 
+static int has_learned(const struct game *g)
+{
+    return g->learned != NULL;
+}
+
 const char *const *eopt_help_args(struct eopt_help *h)
 {
     const struct game *const *all = registry_all();
@@ -67,8 +72,10 @@ const char *const *eopt_help_args(struct eopt_help *h)
                                 all[i]->name,
                                 strcmp(all[i]->name, ENGINE_DEFAULT_GAME) == 0 ? " (default)" : "");
     registry_names(h->perfect, sizeof h->perfect, has_perfect, ", ");
+    registry_names(h->learned, sizeof h->learned, has_learned, ", ");
     h->args[0] = h->games;
     h->args[1] = h->perfect;
+    h->args[2] = h->learned;
     return h->args;
 }
 

@@ -81,13 +81,13 @@ int cli_version(const char *prog)
 
 int cli_help(const char *text, const char *prog)
 {
-    static const char *const none[2] = { "", "" };
+    static const char *const none[CLI_HELP_ARGS] = { "", "", "" };
     return cli_help_args(text, prog, none);
 }
 
-int cli_help_args(const char *text, const char *prog, const char *const args[2])
+int cli_help_args(const char *text, const char *prog, const char *const args[CLI_HELP_ARGS])
 {
-    printf(text, prog, args[0], args[1]);
+    printf(text, prog, args[0], args[1], args[2]);
     return 0;
 }
 
