@@ -3,8 +3,8 @@
  * (report_html.h), kept apart from the C that writes the page. The script
  * only adds the replay: it reads a game's data-* attributes (the board
  * files of its positions as report_html.h describes them), draws the board
- * (grids of discs for Connect-4 and Max-Connect4, a checkerboard, Nim's
- * rows of matches) and gives first / back / next / last buttons. With
+ * in the layout the games section names (data-layout, data-labels: the
+ * game's struct game_drawing, game.h; its style rules follow these) and gives first / back / next / last buttons. With
  * "#test-replay=GAME,N" in the address it opens GAME, presses next N times
  * with the page's own button and writes the board file it shows into
  * <pre id="test-result">, for make test-browser; any script error is
@@ -25,14 +25,6 @@ const char report_html_style[] =
     "mark.blunder{background:#fbb}p.moves{font-family:monospace}\n"
     ".board{border-collapse:separate;border-spacing:2px;background:#2458b3;margin:.5em 0}\n"
     ".board td{width:26px;height:26px;padding:0;border:0;border-radius:50%;background:#fff}\n"
-    ".board td.c49{background:#d22}.board td.c50{background:#ec2}\n"
-    ".checkers{border-collapse:collapse;background:none}\n"
-    ".checkers td{width:30px;height:30px;border-radius:0;background:#eed;text-align:center}\n"
-    ".checkers td.dark{background:#8a6}.checkers span{display:inline-block;width:22px;"
-    "height:22px;border-radius:50%;line-height:22px;font-weight:bold}\n"
-    ".checkers .c98 span,.checkers .c66 span{background:#222;color:#fc0}\n"
-    ".checkers .c119 span,.checkers .c87 span{background:#fff;color:#c00;border:1px solid #555}\n"
-    ".nim div{font-family:monospace;font-size:18px;letter-spacing:2px}.nim b{color:#a52}\n"
     ".replay button{margin-right:4px}.replay .blunder{color:#c00;font-weight:bold}\n";
 
 const char report_html_script[] =
@@ -52,17 +44,19 @@ const char report_html_script[] =
     /* The last line of every board file is the side to move: not drawn. */
     "function draw(box,game,text){box.textContent='';var L=text.split('\\n');"
     "while(L.length&&L[L.length-1]==='')L.pop();L.pop();\n"
-    " if(game==='nim'){var d=document.createElement('div');d.className='nim';\n"
+    " var lay=document.getElementById('games').getAttribute('data-layout')||'grid',lab={};\n"
+    " (document.getElementById('games').getAttribute('data-labels')||'').split(' ')."
+    "forEach(function(p){if(p)lab[p[0]]=p.slice(2);});\n"
+    " if(lay==='rows'){var d=document.createElement('div');d.className='rows '+game;\n"
     "  (L[0]||'').split(' ').forEach(function(h,r){var row=document.createElement('div');\n"
     "   row.textContent=r+': '+new Array(+h+1).join('|')+' ('+h+')';d.appendChild(row);});\n"
     "  box.appendChild(d);return;}\n"
-    " var tb=document.createElement('table');tb.className='board'+(game==='checkers'?"
-    "' checkers':'');\n"
+    " var tb=document.createElement('table');tb.className='board '+game;\n"
     " L.forEach(function(line,r){var tr=document.createElement('tr');tb.appendChild(tr);\n"
-    "  for(var c=0;c<line.length;c++){if(game==='checkers'){var td=cell(tr,line[c],(r+c)%2?"
+    "  for(var c=0;c<line.length;c++){if(lay==='checker'){var td=cell(tr,line[c],(r+c)%2?"
     "'dark':'light');\n"
     "    if(line[c]!=='.'){var s=document.createElement('span');s.textContent="
-    "line[c]==='B'||line[c]==='W'?'K':'';td.appendChild(s);}}\n"
+    "lab[line[c]]||'';td.appendChild(s);}}\n"
     "   else cell(tr,line[c],'');}});\n"
     " box.appendChild(tb);}\n"
     "function button(bar,label,fn){var b=document.createElement('button');b.type='button';"

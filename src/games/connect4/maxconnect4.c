@@ -96,6 +96,11 @@ static const struct game_oracle mc4_oracle = {
     .close = mc4_oracle_close,
 };
 
+static const struct game_drawing mc4_drawing = {
+    .layout = GAME_DRAW_GRID,
+    .style = ".maxconnect4 td.c49{background:#d22}.maxconnect4 td.c50{background:#ec2}\n",
+};
+
 const struct game game_maxconnect4 = {
     .name = "maxconnect4",
     .title = "MaxConnect-4 game",
@@ -105,5 +110,6 @@ const struct game game_maxconnect4 = {
     .print_over = mc4_print_over,
     .oracle = &mc4_oracle,
     C4_SHARED_MEMBERS,
+    .drawing = &mc4_drawing,
 };
 
