@@ -202,7 +202,7 @@ ParameterizedTestParameters(e2e_referee, usage_error)
         { { "match", "--engine", "a", "" }, "referee: match: --game is required\n" },
         { { "match", "--game", "nim", "" }, "referee: match: give two --engine options, got 0\n" },
         { { "match", "--game", "go", "" },
-          "referee: unknown game 'go' (connect4, maxconnect4, nim, checkers)\n" },
+          "referee: unknown game 'go' (connect4, maxconnect4, nim, checkers, othello, tictactoe)\n" },
         { { "match", "--engine", "a 'b", "" },
           "referee: --engine 'a 'b': column 3: unterminated ' quote\n" },
         { { "play", "", "", "" },

@@ -747,9 +747,35 @@ void report_html_free(struct report_html *h)
     h->games = h->forfeits = NULL;
 }
 
+static const char *const layout_name[] = {
+    [GAME_DRAW_GRID] = "grid", [GAME_DRAW_CHECKER] = "checker", [GAME_DRAW_ROWS] = "rows",
+};
+
+/* How the script draws this game's boards (game.h, struct game_drawing):
+ * data-layout and data-labels on the games section. */
+static void drawing_attributes(const struct report_html *h, FILE *out)
+{
+    const struct game_drawing *d = h && h->game ? h->game->drawing : NULL;
+    fprintf(out, " data-layout=\"%s\"", layout_name[d ? d->layout : GAME_DRAW_GRID]);
+    if (d && d->labels) {
+        fprintf(out, " data-labels=\"");
+        esc(out, d->labels);
+        fputc('"', out);
+    }
+}
+
+/* The game's own style rules for its boards, after the page's. */
+static const char *drawing_style(const struct report_html *h)
+{
+    const struct game_drawing *d = h && h->game ? h->game->drawing : NULL;
+    return d && d->style ? d->style : "";
+}
+
 static void games(const struct report_html *h, FILE *out)
 {
-    fprintf(out, "<section id=\"games\"><h2>Games</h2>\n");
+    fprintf(out, "<section id=\"games\"");
+    drawing_attributes(h, out);
+    fprintf(out, "><h2>Games</h2>\n");
     if (!h) {
         fprintf(out, "<p>No games kept in this report.</p></section>\n");
         return;
@@ -773,9 +799,9 @@ void report_html(struct tally *t, struct report_html *h, FILE *out)
                  "<link rel=\"icon\" href=\"data:,\"/><title>Tournament report: ",
             ARENA_VERSION);
     esc(out, h && h->game_name[0] ? h->game_name : "games");
-    fprintf(out, ", %ld games</title>\n<style>\n%s</style></head>\n<body>\n"
+    fprintf(out, ", %ld games</title>\n<style>\n%s%s</style></head>\n<body>\n"
                  "<h1>Tournament report</h1>\n<p>",
-            t->games, report_html_style);
+            t->games, report_html_style, drawing_style(h));
     if (h && h->game_name[0]) {
         fprintf(out, "Game: <b>");
         esc(out, h->game_name);

@@ -107,6 +107,11 @@ static const struct game_oracle mc4_oracle = {
     .close = mc4_oracle_close,
 };
 
+static const struct game_drawing mc4_drawing = {
+    .layout = GAME_DRAW_GRID,
+    .style = ".maxconnect4 td.c49{background:#d22}.maxconnect4 td.c50{background:#ec2}\n",
+};
+
 const struct game game_maxconnect4 = {
     .name = "maxconnect4",
     .title = "MaxConnect-4 game",
@@ -117,5 +122,6 @@ const struct game game_maxconnect4 = {
     .oracle = &mc4_oracle,
     .score = &mc4_score,
     C4_SHARED_MEMBERS,
+    .drawing = &mc4_drawing,
 };
 
