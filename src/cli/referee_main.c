@@ -18,6 +18,7 @@
 #include "arena/analyze.h"
 #include "arena/cli.h"
 #include "arena/cluster.h"
+#include "arena/grade.h"
 #include "arena/limits.h"
 #include "arena/refopts.h"
 #include "arena/rules.h"
@@ -45,6 +46,7 @@ static const char usage_text[] =
     "       %1$s slurm TOURNAMENT-OPTIONS --shards N --out DIR [SLURM-OPTIONS]\n"
     "       %1$s slurm --resume DIR [--dry-run]\n"
     "       %1$s status DIR\n"
+    "       %1$s grade --rubric FILE --submissions DIR --out OUT (grade --help)\n"
     "\n"
     "Plays games between engines through board files: for every move the\n"
     "referee writes the position to a private folder, runs the engine (no shell,\n"
@@ -711,5 +713,7 @@ int main(int argc, char **argv)
         return cmd_slurm(prog, argc - 1, argv + 1);
     if (strcmp(argv[1], "status") == 0)
         return cmd_status(prog, argc - 1, argv + 1);
+    if (strcmp(argv[1], "grade") == 0)
+        return grade_command(prog, argc - 1, argv + 1);
     return cli_usage(prog, "unknown command '%s' (" COMMANDS ")", argv[1]);
 }

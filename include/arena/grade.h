@@ -1,0 +1,34 @@
+/*
+ * grade.h - `referee grade`: a folder of submissions graded by a rubric
+ * (rubric.h) into OUT (docs/grading.md).
+ *
+ *   referee grade --rubric RUBRIC.json --submissions DIR --out OUT
+ *                 [--concurrency N] [--resume] [--sandbox none]
+ *
+ * DIR holds one folder per submission (its name the submission's id;
+ * hidden ones skipped). Each submission, in a worker process of its own
+ * (pool.h, N at once): its files hashed (SHA-256 over each regular file in
+ * byte order of its relative path: the path, a NUL, the size in decimal, a
+ * NUL, the bytes; symlinks and other files are not copied and not hashed),
+ * copied to OUT/.work/ID/src, its build run there (`sh -c`, in its
+ * sandbox, build_timeout_ms), then each check (gradecheck.h) with the
+ * rubric's command or its own ENGINE file's first line, in its sandbox
+ * seeing its own copy and nothing of DIR or OUT besides. A build that
+ * fails scores 0 on every check. Every check's result is a line of the
+ * journal OUT/journal.jsonl (journal.h: schema arena.journal/1, a header
+ * {"grade": the rubric's SHA-256 and seed}), appended by this process as
+ * each submission ends; --resume grades only what the journal lacks.
+ * Then the outputs (gradeout.h) from the journal, and the table.
+ *
+ * Exit status: 0 graded, 2 bad input (rubric, options, folders: nothing
+ * written), 1 the referee's own failure, 130 stopped by a signal (the
+ * journal holds what was graded).
+ */
+#ifndef ARENA_GRADE_H
+#define ARENA_GRADE_H
+
+/* Runs the command: argv[0] is "grade"; prints to stdout and stderr and
+ * returns the exit status. */
+int grade_command(const char *prog, int argc, char **argv);
+
+#endif
