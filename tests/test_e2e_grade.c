@@ -132,13 +132,17 @@ Test(e2e_grade, the_class_gets_its_grades_check_by_check, .timeout = 300)
                          ab[k]);
     }
     /* Legal moves, wrong values: no undo, random. */
-    static const char *const wrong[] = { "noundo", "random", "peek" };
+    static const char *const wrong[] = { "noundo", "random" };
     for (size_t i = 0; i < sizeof wrong / sizeof *wrong; i++) {
         csv_row(csv, wrong[i], s, &total);
         cr_expect_eq(s[0], 10, "%s legal %g", wrong[i], s[0]);
         cr_expect(s[1] > 0 && s[1] < 30, "%s minimax %g (some best moves, not all)", wrong[i],
                   s[1]);
     }
+    /* The neighbour reader plays legal moves only while it sees nothing of
+     * the others. */
+    csv_row(csv, "peek", s, &total);
+    cr_expect_eq(s[0], 10, "peek legal %g: it saw a neighbour", s[0]);
     /* Crashes on a full column: every exact position has one. */
     csv_row(csv, "crashfull", s, &total);
     cr_expect(s[0] < 10 && s[1] == 0 && s[2] == 0, "crashfull: legal %g minimax %g random %g",
@@ -164,7 +168,7 @@ Test(e2e_grade, the_class_gets_its_grades_check_by_check, .timeout = 300)
     cr_expect_not_null(strstr(page, "from its ENGINE file"), "cmake: the ENGINE file said");
     cr_expect_not_null(strstr(page, "build: <b>ok</b>"), "cmake: built");
     free(page);
-    /* The neighbour reader saw nothing: it would have said so. */
+    /* It would have said so on its stderr. */
     char *journal = slurp_at(dir, "out/journal.jsonl");
     cr_expect_null(strstr(journal, "saw "), "peek saw a neighbour's files");
     free(journal);

@@ -303,11 +303,9 @@ static int match_game(const struct gcheck_env *env, int index, long game,
         cJSON_AddNumberToObject(it, "result", *result);
         cJSON_AddStringToObject(it, "reason", reason);
         add_tail(it, "stderr", tail);
-        if (status[0]) {   /* the position it forfeited at */
-            char text[GAME_FORMAT_MAX];
-            g->format(pos, text);
-            cJSON_AddStringToObject(it, "board", text);
-        }
+        char text[GAME_FORMAT_MAX];   /* the last position, or where it forfeited */
+        g->format(pos, text);
+        cJSON_AddStringToObject(it, "board", text);
         cJSON_AddItemToArray(items, it);
     }
     rec_free(&rec);
