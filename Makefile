@@ -220,7 +220,8 @@ demo: all
 # The HTML report in a real browser (scripts/test-browser.sh): the demo's
 # journal (the demo is run first; its output goes to results/demo.log),
 # fixtures/report/html.jsonl (Connect-4: a hostile engine name, forfeits,
-# blunders), html-nim.jsonl and html-checkers.jsonl.
+# blunders), html-nim.jsonl and html-checkers.jsonl; then referee grade's
+# class and feedback pages (scripts/test-browser-grade.sh).
 # Chromium comes from install-deps; without it the test fails.
 test-browser: all
 	@command -v chromium >/dev/null 2>&1 || sh scripts/install-deps.sh
@@ -228,6 +229,7 @@ test-browser: all
 	sh scripts/demo.sh $(BIN) > results/demo.log
 	sh scripts/test-browser.sh $(BIN) results/demo/journal.jsonl fixtures/report/html.jsonl \
 	    fixtures/report/html-nim.jsonl fixtures/report/html-checkers.jsonl
+	sh scripts/test-browser-grade.sh $(BIN)
 
 bench: all
 	@mkdir -p results

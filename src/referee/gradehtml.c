@@ -66,7 +66,9 @@ static void board(FILE *f, const char *text)
         p += width + (p[width] == '\n');
     }
     fputs("</table>", f);
-    if (*p) {
+    if ((p[0] == '1' || p[0] == '2') && (p[1] == '\n' || !p[1]) && (!p[1] || !p[2])) {
+        fprintf(f, "<p>player %c to move</p>", p[0]);
+    } else if (*p) {
         fputs("<pre>", f);
         esc(f, p);
         fputs("</pre>", f);
