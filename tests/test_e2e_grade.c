@@ -394,3 +394,69 @@ ParameterizedTest(struct bad_rubric *b, e2e_grade, a_bad_rubric_is_refused_at_it
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }
+
+/* docs/rubrics' examples are rubrics the referee takes: with a file for each
+ * of their globs, the run goes past the rubric and stops at the empty class
+ * folder. */
+struct example {
+    char name[32];
+};
+
+static struct example examples[] = {
+    { "maxconnect4" }, { "spfiar" }, { "checkers" }, { "nim" }, { "qlearning-connect4" },
+};
+
+ParameterizedTestParameters(e2e_grade, the_example_rubrics_are_valid)
+{
+    return cr_make_param_array(struct example, examples, sizeof examples / sizeof *examples);
+}
+
+/* Makes dir/pattern with its '*' as "a", and its folders. */
+static void make_glob_file(const char *dir, const char *pattern)
+{
+    char path[PATH_MAX];
+    int n = snprintf(path, sizeof path, "%s/", dir);
+    for (const char *p = pattern; *p && n < (int)sizeof path - 2; p++) {
+        if (*p == '/') {
+            path[n] = '\0';
+            mkdir(path, 0755);
+        }
+        path[n++] = *p == '*' ? 'a' : *p;
+    }
+    path[n] = '\0';
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot make %s", path);
+    fclose(f);
+}
+
+ParameterizedTest(struct example *x, e2e_grade, the_example_rubrics_are_valid)
+{
+    char *dir = e2e_tmpdir();
+    char rel[64], path[PATH_MAX + 32];
+    snprintf(rel, sizeof rel, "docs/rubrics/%s.json", x->name);
+    e2e_repo_path(rel, path, sizeof path);
+    char *text = e2e_slurp(path, NULL);
+    cJSON *root = cJSON_Parse(text);
+    cr_assert_not_null(root, "%s is not JSON", rel);
+    const cJSON *check;
+    cJSON_ArrayForEach(check, cJSON_GetObjectItem(root, "checks")) {
+        static const char *const globs[] = { "inputs", "expected" };
+        for (int k = 0; k < 2; k++)
+            if (cJSON_GetStringValue(cJSON_GetObjectItem(check, globs[k])))
+                make_glob_file(dir, cJSON_GetStringValue(cJSON_GetObjectItem(check, globs[k])));
+    }
+    cJSON_Delete(root);
+    snprintf(path, sizeof path, "%s/rubric.json", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f && fputs(text, f) >= 0 && fclose(f) == 0);
+    free(text);
+    snprintf(path, sizeof path, "%s/class", dir);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "grade", "--rubric", "rubric.json", "--submissions",
+            "class", "--out", "out", NULL);
+    cr_expect_eq(r.status, 2, "exit %d", r.status);
+    cr_expect_str_eq(r.err, "referee: --submissions class: no submission folder in it\n");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}

@@ -10,8 +10,9 @@
  *   match  opponent (random, alphabeta:D, minimax:D, perfect), games,
  *          min_score, depth
  *   cpu    positions, depth, max_ms
- *   io     cmd, inputs (a glob), reference (one of the suite's programs) or
- *          expected (a glob, paired with the inputs by base name)
+ *   io     cmd, inputs (a glob), reference (one of the suite's programs,
+ *          args: words it is given, as sh reads them) or expected (a glob,
+ *          paired with the inputs by base name)
  * "game" and "engine" are required unless every check is io. Globs are
  * relative to the rubric's folder. An unknown key, kind, opponent, game or
  * reference, a missing key, a value of the wrong type or out of range, or
@@ -53,6 +54,7 @@ struct rubric_check {
     /* io */
     char *cmd;                        /* the submission's command */
     char reference[RUBRIC_NAME_MAX];  /* "": expected files instead */
+    char *args;                       /* the reference's arguments; NULL: none */
     int ninputs;
     char **input, **expected;         /* absolute; expected NULL with reference */
 };

@@ -72,6 +72,7 @@ static void on_stop(int sig)
 struct grade_run {
     const char *prog;
     struct rubric rb;
+    const char *subs_arg;           /* --submissions as given, for messages */
     char subs[PATH_MAX], out[PATH_MAX], work[PATH_MAX], journal[PATH_MAX];
     char bindir[PATH_MAX], prefix[16];
     int concurrency, resume;
@@ -111,7 +112,7 @@ static int parse(struct grade_run *g, int argc, char **argv, const char **rubric
         if (c == OPT_RUBRIC)
             *rubric = optarg;
         else if (c == OPT_SUBMISSIONS)
-            snprintf(g->subs, sizeof g->subs, "%s", optarg);
+            snprintf(g->subs, sizeof g->subs, "%s", g->subs_arg = optarg);
         else if (c == OPT_OUT)
             snprintf(g->out, sizeof g->out, "%s", optarg);
         else if (c == OPT_RESUME)
@@ -143,7 +144,7 @@ static int list_class(struct grade_run *g, struct err *e)
 {
     DIR *d = opendir(g->subs);
     if (!d)
-        return err_set(e, 0, 0, "--submissions %s: %s", g->subs, strerror(errno));
+        return err_set(e, 0, 0, "--submissions %s: %s", g->subs_arg, strerror(errno));
     struct dirent *de;
     int cap = 0;
     while ((de = readdir(d))) {
@@ -166,7 +167,7 @@ static int list_class(struct grade_run *g, struct err *e)
     }
     closedir(d);
     if (g->n == 0)
-        return err_set(e, 0, 0, "--submissions %s: no submission folder in it", g->subs);
+        return err_set(e, 0, 0, "--submissions %s: no submission folder in it", g->subs_arg);
     qsort(g->id, (size_t)g->n, sizeof *g->id, cmp_id);
     g->done = calloc((size_t)g->n * RUBRIC_MAX_CHECKS, 1);
     return g->done ? 0 : err_set(e, 0, 0, "out of memory");

@@ -625,8 +625,10 @@ int gcheck_env_refs(struct gcheck_env *env, const char *bindir, const char *pref
         char prog[PATH_MAX], out[PATH_MAX];
         snprintf(prog, sizeof prog, "%s/%s%s", bindir, prefix, ch->reference);
         snprintf(out, sizeof out, "%s/reference-output", env->scratch);
-        char cmd[PATH_MAX + 8] = "";
-        if (quoted(prog, cmd, sizeof cmd, 0) < 0)
+        char cmd[2 * PATH_MAX + 8] = "";
+        long len = quoted(prog, cmd, sizeof cmd, 0);
+        if (len < 0 || (ch->args && snprintf(cmd + len, sizeof cmd - (size_t)len, " %s",
+                                             ch->args) >= (int)(sizeof cmd - (size_t)len)))
             return err_set(e, 0, 0, "a path too long");
         for (int k = 0; k < ch->ninputs; k++) {
             struct run_result r;

@@ -29,7 +29,7 @@ static const char *const kind_keys[][6] = {
     [RUBRIC_EXACT] = { "positions", "depth" },
     [RUBRIC_MATCH] = { "opponent", "games", "min_score", "depth" },
     [RUBRIC_CPU] = { "positions", "depth", "max_ms" },
-    [RUBRIC_IO] = { "cmd", "inputs", "reference", "expected" },
+    [RUBRIC_IO] = { "cmd", "inputs", "reference", "args", "expected" },
 };
 
 static const char *const top_keys[] = {
@@ -289,10 +289,15 @@ static int pair_expected(const struct ctx *c, struct rubric_check *ch, char **fo
 static int get_io(const struct ctx *c, const struct rubric *r, const cJSON *obj,
                   struct rubric_check *ch)
 {
-    const char *cmd, *inputs, *ref, *expected;
+    const char *cmd, *inputs, *ref, *expected, *args;
     if (get_string(c, obj, "cmd", 1, &cmd) || get_string(c, obj, "inputs", 1, &inputs) ||
-        get_string(c, obj, "reference", 0, &ref) || get_string(c, obj, "expected", 0, &expected))
+        get_string(c, obj, "reference", 0, &ref) || get_string(c, obj, "expected", 0, &expected) ||
+        get_string(c, obj, "args", 0, &args))
         return -1;
+    if (args && !ref)
+        return fail(c, "args", 0, "\"args\" belongs to \"reference\"");
+    if (args && !(ch->args = strdup(args)))
+        return fail(c, "args", 1, "out of memory");
     if (!ref == !expected)
         return fail(c, ref ? "expected" : NULL, 0, "an io check takes \"reference\" or "
                     "\"expected\" (one of them)");
@@ -510,6 +515,7 @@ void rubric_free(struct rubric *r)
     free(r->build);
     for (int i = 0; i < r->ncheck; i++) {
         free(r->check[i].cmd);
+        free(r->check[i].args);
         free_list(r->check[i].input, r->check[i].ninputs);
         free_list(r->check[i].expected, r->check[i].expected ? r->check[i].ninputs : 0);
     }
