@@ -544,6 +544,7 @@ static int grade_job(void *ctx, long job, int fd)
     sbx_policy_free(&g->policy);
     free(g->id);
     free(g->done);
+    free(g);   /* the parent's copy of the run: nothing uses it after the job */
     return status;
 }
 
