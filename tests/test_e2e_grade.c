@@ -4,8 +4,9 @@
  * the grade each gets, check by check, in grades.csv, results.json and the
  * feedback pages; an io rubric for spfiar with a correct and a subtly wrong
  * submission (against the suite's spfiar and against expected files);
- * --resume after a SIGKILL gives the same grades.csv with nothing graded
- * twice; rubric errors name their line and column and write nothing.
+ * --resume after a SIGKILL, and shards merged by --resume, give the same
+ * grades.csv with nothing graded twice; rubric errors name their line and
+ * column and write nothing; docs/rubrics' examples are valid.
  *
  * Checks that measure time (cpu) are only asserted where they cannot
  * depend on the machine: a submission that never answers, or never built,
@@ -229,7 +230,8 @@ static long lines_of(const char *path)
 
 /* Killed (SIGKILL, its whole process group) once the journal holds a check,
  * then resumed: the same grades.csv as a run never stopped, and each
- * (submission, check) once in the journal. */
+ * (submission, check) once in the journal. The same class graded in two
+ * shards, then merged by a resume that grades nothing: the same again. */
 Test(e2e_grade, resume_after_sigkill_gives_the_same_grades, .timeout = 300)
 {
     char *dir = e2e_tmpdir();
@@ -277,6 +279,25 @@ Test(e2e_grade, resume_after_sigkill_gives_the_same_grades, .timeout = 300)
     char *whole = slurp_at(fresh, "out/grades.csv");
     cr_expect_str_eq(resumed, whole, "resumed:\n%s\nnever stopped:\n%s", resumed, whole);
     free(resumed);
+    e2e_run_free(&r);
+    /* In two shards (a job array's tasks), then merged by a resume. */
+    char sharded[PATH_MAX + 16];
+    snprintf(sharded, sizeof sharded, "%s/sharded", dir);
+    cr_assert_eq(mkdir(sharded, 0755), 0);
+    make_class(sharded, only);
+    static const char *const shards[] = { "--shard=2/2", "--shard=1/2", "--resume" };
+    for (int i = 0; i < 3; i++) {
+        if (i)
+            e2e_run_free(&r);
+        grade(&r, sharded, "tests/grade/rubric.json", shards[i]);
+        cr_assert_eq(r.status, 0, "%s: exit %d: %s", shards[i], r.status, r.err);
+    }
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/out/journal.jsonl", sharded);
+    cr_expect_eq(lines_of(path), 1, "the merge graded again: %ld lines", lines_of(path));
+    char *merged = slurp_at(sharded, "out/grades.csv");
+    cr_expect_str_eq(merged, whole, "sharded:\n%s\nnever stopped:\n%s", merged, whole);
+    free(merged);
     free(whole);
     e2e_run_free(&r);
     e2e_rmdir(dir);

@@ -3,7 +3,7 @@
  * (rubric.h) into OUT (docs/grading.md).
  *
  *   referee grade --rubric RUBRIC.json --submissions DIR --out OUT
- *                 [--concurrency N] [--resume] [--sandbox none]
+ *                 [--concurrency N] [--resume] [--shard K/N] [--sandbox none]
  *
  * DIR holds one folder per submission (its name the submission's id;
  * hidden ones skipped). Each submission, in a worker process of its own
@@ -19,6 +19,11 @@
  * {"grade": the rubric's SHA-256 and seed}), appended by this process as
  * each submission ends; --resume grades only what the journal lacks.
  * Then the outputs (gradeout.h) from the journal, and the table.
+ *
+ * --shard K/N: only the submissions i (0-based, in id order) with i % N ==
+ * K - 1, into OUT/journal-K.jsonl, and no outputs. A run without --shard
+ * counts every OUT/journal-K.jsonl of the same rubric and seed as graded
+ * and writes the outputs from all of them: shards merged.
  *
  * Exit status: 0 graded, 2 bad input (rubric, options, folders: nothing
  * written), 1 the referee's own failure, 130 stopped by a signal (the

@@ -158,6 +158,9 @@
  * submission; a thousand is an hour of a class's grading already. */
 #define GRADE_MAX_POSITIONS 1000
 #define GRADE_MAX_GAMES 1000
+/* Most shards of a grade (--shard K/N): a task per chunk of a class of
+ * hundreds, never one per submission and check. */
+#define GRADE_MAX_SHARDS 1000
 /* Bytes of a rubric: a few checks and globs; anything bigger is not one. */
 #define GRADE_RUBRIC_CAP (1 << 20)
 /* Bytes of a build log kept for the feedback: its end says why it failed. */

@@ -29,7 +29,7 @@
 
 static const char usage_text[] =
     "Usage: %1$s grade --rubric RUBRIC.json --submissions DIR --out OUT\n"
-    "             [--concurrency N] [--resume] [--sandbox namespaces|none]\n"
+    "             [--concurrency N] [--resume] [--shard K/N] [--sandbox namespaces|none]\n"
     "\n"
     "Grades every folder of DIR (a submission each, named by its id) by the\n"
     "rubric's checks (legal, exact, match, cpu, io; docs/grading.md), each\n"
@@ -40,11 +40,17 @@ static const char usage_text[] =
     "  --submissions DIR    one folder per submission\n"
     "  --out OUT            where the grades go (its journal: OUT/journal.jsonl)\n"
     "  --concurrency N      submissions graded at once (default 1)\n"
-    "  --resume             grade only what OUT's journal lacks\n"
+    "  --resume             grade only what OUT's journals lack (and write the\n"
+    "                       outputs from all of them: the merge of shards)\n"
+    "  --shard K/N          grade every N-th submission from the K-th into\n"
+    "                       OUT/journal-K.jsonl, no outputs (a Slurm array task)\n"
     "  --sandbox MODE       namespaces (default) or none\n"
     "--version prints the version.\n";
 
-enum { OPT_RUBRIC = 256, OPT_SUBMISSIONS, OPT_OUT, OPT_CONCURRENCY, OPT_RESUME, OPT_SANDBOX };
+enum {
+    OPT_RUBRIC = 256, OPT_SUBMISSIONS, OPT_OUT, OPT_CONCURRENCY, OPT_RESUME, OPT_SANDBOX,
+    OPT_SHARD
+};
 
 static const struct option options[] = {
     { "rubric", required_argument, NULL, OPT_RUBRIC },
@@ -53,6 +59,7 @@ static const struct option options[] = {
     { "concurrency", required_argument, NULL, OPT_CONCURRENCY },
     { "resume", no_argument, NULL, OPT_RESUME },
     { "sandbox", required_argument, NULL, OPT_SANDBOX },
+    { "shard", required_argument, NULL, OPT_SHARD },
     CLI_STD_OPTIONS,
 };
 
@@ -76,6 +83,7 @@ struct grade_run {
     char subs[PATH_MAX], out[PATH_MAX], work[PATH_MAX], journal[PATH_MAX];
     char bindir[PATH_MAX], prefix[16];
     int concurrency, resume;
+    int shard_k, shard_n;           /* grade i when i % n == k - 1 */
     struct sbx_policy policy;
     struct run_limits limits;
     int n;
@@ -98,6 +106,15 @@ static int join(char *buf, const char *a, const char *b)
 }
 
 /* ---- the options and the class's folders ---------------------------- */
+
+/* "K/N" into k and n; 0, or -1. */
+static int shard(const char *text, int *k, int *n)
+{
+    int used = 0;
+    return sscanf(text, "%d/%d%n", k, n, &used) == 2 && !text[used] && *n >= 1 && *k >= 1 &&
+                   *k <= *n && *n <= GRADE_MAX_SHARDS
+               ? 0 : -1;
+}
 
 static int parse(struct grade_run *g, int argc, char **argv, const char **rubric)
 {
@@ -126,6 +143,9 @@ static int parse(struct grade_run *g, int argc, char **argv, const char **rubric
             return cli_usage(g->prog, "grade: --sandbox must be namespaces or none");
         else if (c == OPT_SANDBOX)
             g->policy.mode = strcmp(optarg, "none") == 0 ? SBX_NONE : SBX_NAMESPACES;
+        else if (c == OPT_SHARD && shard(optarg, &g->shard_k, &g->shard_n) != 0)
+            return cli_usage(g->prog, "grade: --shard must be K/N with 1 <= K <= N, got '%s'",
+                             optarg);
     }
     if (optind < argc)
         return cli_usage(g->prog, "grade: unexpected argument '%s'", argv[optind]);
@@ -227,18 +247,58 @@ static void record_place(const struct grade_run *g, const cJSON *rec, int *i, in
     *k = cJSON_IsString(check) ? check_of(&g->rb, check->valuestring) : -1;
 }
 
+/* A shard's journal header must be this run's (journal_open checks the
+ * run's own). */
+static int same_grade(const struct grade_run *g, const cJSON *header, struct err *e)
+{
+    cJSON *mine = journal_header(g);
+    int same = cJSON_Compare(cJSON_GetObjectItem(mine, "grade"),
+                             cJSON_GetObjectItem(header, "grade"), 1);
+    cJSON_Delete(mine);
+    return same ? 0 : err_set(e, 1, 1, "a journal of another rubric or seed");
+}
+
 static int mark_done(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
 {
     (void)line;
-    (void)e;
     struct grade_run *g = ctx;
     int i, k;
     if (is_header)
-        return 0;
+        return same_grade(g, rec, e);
     record_place(g, rec, &i, &k);
     if (i >= 0 && k >= 0)
         g->done[i * RUBRIC_MAX_CHECKS + k] = 1;
     return 0;
+}
+
+/* Calls journal_scan(fn) on every shard journal in OUT (journal-K.jsonl),
+ * in name order, but the run's own. 0, or -1 with e naming the file. */
+static int scan_shards(const struct grade_run *g, journal_fn fn, void *ctx, struct err *e)
+{
+    struct dirent **names;
+    int n = scandir(g->out, &names, NULL, alphasort), rc = 0;
+    if (n < 0)
+        return err_set(e, 0, 0, "%s: %s", g->out, strerror(errno));
+    for (int i = 0; i < n; i++) {
+        const char *name = names[i]->d_name;
+        size_t len = strlen(name);
+        char path[PATH_MAX];
+        if (!rc && strncmp(name, "journal-", 8) == 0 && len > 14 &&
+            strcmp(name + len - 6, ".jsonl") == 0 && join(path, g->out, name) == 0 &&
+            strcmp(path, g->journal) != 0 && journal_scan(path, fn, ctx, e) != 0) {
+            char msg[ERR_MSG_MAX];
+            snprintf(msg, sizeof msg, "%s", e->msg);
+            rc = err_set(e, 0, 0, "%s: %s", path, msg);
+        }
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+static int in_shard(const struct grade_run *g, int i)
+{
+    return !g->shard_n || i % g->shard_n == g->shard_k - 1;
 }
 
 static int submission_done(const struct grade_run *g, int i)
@@ -595,7 +655,7 @@ static int grade_loop(struct grade_run *g, struct err *e)
     int next = 0, rc = 0;
     for (;;) {
         while (!rc && !stop_signal && pool.running < pool.cap && next < g->n) {
-            if (submission_done(g, next)) {
+            if (!in_shard(g, next) || submission_done(g, next)) {
                 next++;
                 continue;
             }
@@ -668,7 +728,8 @@ static int outputs(struct grade_run *g, struct err *e)
     for (int i = 0; !rc && i < g->n; i++)
         snprintf(c.row[i].id, sizeof c.row[i].id, "%s", g->id[i]);
     if (!rc)
-        rc = journal_scan(g->journal, collect_one, &col, e);
+        rc = journal_scan(g->journal, collect_one, &col, e) ||
+             scan_shards(g, collect_one, &col, e);
     for (int i = 0; !rc && i < g->n; i++)
         for (int k = 0; k < g->rb.ncheck; k++)
             c.row[i].total += c.row[i].cell[k].score;
@@ -700,7 +761,11 @@ static int setup(struct grade_run *g, struct err *e)
     if (strncmp(g->out, g->subs, strlen(g->subs)) == 0 && g->out[strlen(g->subs)] == '/')
         return err_set(e, 0, 0, "--out %s is inside --submissions: it would be graded",
                        g->out);
-    if (join(g->work, g->out, ".work") || join(g->journal, g->out, JOURNAL_NAME))
+    char name[64];
+    if (g->shard_n)
+        snprintf(name, sizeof name, "journal-%d.jsonl", g->shard_k);
+    if (join(g->work, g->out, ".work") ||
+        join(g->journal, g->out, g->shard_n ? name : JOURNAL_NAME))
         return err_set(e, 0, 0, "--out %s: a path too long", g->out);
     mkdir(g->work, 0700);
     if (g->policy.mode == SBX_NAMESPACES &&
@@ -717,7 +782,8 @@ static int setup(struct grade_run *g, struct err *e)
                                         .seed = g->rb.seed, .limits = g->limits,
                                         .draw_plies = PLAY_DRAW_PLIES };
     char refs[PATH_MAX];
-    if (join(refs, g->work, "references"))
+    snprintf(name, sizeof name, "references-%ld", (long)getpid());   /* shards share .work */
+    if (join(refs, g->work, name))
         return err_set(e, 0, 0, "--out %s: a path too long", g->out);
     mkdir(refs, 0700);
     g->env.scratch = refs;
@@ -735,6 +801,10 @@ static int grade_all(struct grade_run *g)
     cJSON *header = journal_header(g);
     int rc = journal_open(g->journal, header, g->resume, mark_done, g, &g->journal_fd, &e);
     cJSON_Delete(header);
+    if (rc == 0 && !g->shard_n && scan_shards(g, mark_done, g, &e) != 0) {
+        close(g->journal_fd);
+        rc = -1;
+    }
     if (rc != 0) {
         err_print(stderr, g->prog, &e);
         return EXIT_BAD_INPUT;
@@ -750,6 +820,12 @@ static int grade_all(struct grade_run *g)
     if (!rc && stopped) {
         printf("Stopped by a signal: run again with --resume to finish\n");
         return 128 + SIGINT;
+    }
+    if (!rc && g->shard_n) {
+        printf("Shard %d/%d graded into %s: run without --shard, with --resume, once every "
+               "shard is done, to write the grades\n", g->shard_k, g->shard_n, g->journal);
+        rmdir(g->work);   /* unless another shard still works in it */
+        return 0;
     }
     if (!rc)
         rc = outputs(g, &e);
