@@ -91,6 +91,8 @@ struct grade_run {
     unsigned char *done;            /* done[i * RUBRIC_MAX_CHECKS + k] */
     int journal_fd;
     struct gcheck_env env;          /* the class's (reference outputs) */
+    int tty;                        /* stderr is a terminal: a progress line */
+    int graded, wanted;             /* submissions graded by this run, to grade */
 };
 
 /* a/b into buf (PATH_MAX bytes); 0, or -1 when too long (buf unchanged). */
@@ -637,11 +639,16 @@ static int job_done(void *ctx, long job, int status, char *answer, size_t len, s
         cJSON_Delete(rec);
     }
     char a[32], b[32];
+    if (g->tty)
+        fputs("\r\033[K", stderr);   /* the progress line, redrawn below */
     if (status == 0)
         printf("%s: %s of %s points\n", g->id[job], gout_score(total, a), gout_score(max, b));
     else
         printf("%s: stopped after %d of its checks\n", g->id[job], n);
     fflush(stdout);
+    g->graded++;
+    if (g->tty)
+        fprintf(stderr, "graded %d of %d submissions", g->graded, g->wanted);
     if (status != 0 && status != POOL_CANCELLED && !stop_signal)
         return err_set(e, 0, 0, "grading %s failed (worker status %d)", g->id[job], status);
     return 0;
@@ -653,6 +660,8 @@ static int grade_loop(struct grade_run *g, struct err *e)
     if (pool_init(&pool, g->concurrency) != 0)
         return err_set(e, 0, 0, "out of memory");
     int next = 0, rc = 0;
+    for (int i = 0; i < g->n; i++)
+        g->wanted += in_shard(g, i) && !submission_done(g, i);
     for (;;) {
         while (!rc && !stop_signal && pool.running < pool.cap && next < g->n) {
             if (!in_shard(g, next) || submission_done(g, next)) {
@@ -669,6 +678,8 @@ static int grade_loop(struct grade_run *g, struct err *e)
             rc = -1;
     }
     pool_free(&pool);
+    if (g->tty && g->graded)
+        fputs("\r\033[K", stderr);
     return rc;
 }
 
@@ -845,6 +856,7 @@ int grade_command(const char *prog, int argc, char **argv)
     g->prog = prog;
     g->concurrency = 1;
     g->journal_fd = -1;
+    g->tty = isatty(STDERR_FILENO);
     const char *rubric;
     int rc = parse(g, argc, argv, &rubric);
     struct err e = { 0, 0, "" };
