@@ -29,6 +29,20 @@ static void esc(FILE *f, const char *s)
     }
 }
 
+/* A folder name as a relative URL's path segment: letters, digits and
+ * "-._~" as they are, every other byte as %XX. */
+static void url_esc(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            strchr("-._~", c))
+            fputc(c, f);
+        else
+            fprintf(f, "%%%02X", c);
+    }
+}
+
 static const char *str(const cJSON *obj, const char *key)
 {
     const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(obj, key));
@@ -367,7 +381,7 @@ char *ghtml_index(const struct gout_class *c)
     for (int i = 0; i < c->n; i++) {
         const struct gout_row *r = &c->row[i];
         fputs("<tr><td class=\"name\"><a href=\"", f);
-        esc(f, r->id);   /* a folder name: no '/', and escaped for the attribute */
+        url_esc(f, r->id);
         fputs("/feedback.html\">", f);
         esc(f, r->id);
         fprintf(f, "</a></td><td>%s</td>", gout_score(r->total, a));
