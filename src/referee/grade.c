@@ -30,6 +30,7 @@
 static const char usage_text[] =
     "Usage: %1$s grade --rubric RUBRIC.json --submissions DIR --out OUT\n"
     "             [--concurrency N] [--resume] [--shard K/N] [--sandbox namespaces|none]\n"
+    "             [--sandbox-ro PATH]...\n"
     "\n"
     "Grades every folder of DIR (a submission each, named by its id) by the\n"
     "rubric's checks (legal, exact, match, cpu, io; docs/grading.md), each\n"
@@ -45,11 +46,13 @@ static const char usage_text[] =
     "  --shard K/N          grade every N-th submission from the K-th into\n"
     "                       OUT/journal-K.jsonl, no outputs (a Slurm array task)\n"
     "  --sandbox MODE       namespaces (default) or none\n"
+    "  --sandbox-ro PATH    let every submission read PATH too (an interpreter\n"
+    "                       outside the system folders; repeat)\n"
     "--version prints the version.\n";
 
 enum {
     OPT_RUBRIC = 256, OPT_SUBMISSIONS, OPT_OUT, OPT_CONCURRENCY, OPT_RESUME, OPT_SANDBOX,
-    OPT_SHARD
+    OPT_SHARD, OPT_SANDBOX_RO
 };
 
 static const struct option options[] = {
@@ -60,6 +63,7 @@ static const struct option options[] = {
     { "resume", no_argument, NULL, OPT_RESUME },
     { "sandbox", required_argument, NULL, OPT_SANDBOX },
     { "shard", required_argument, NULL, OPT_SHARD },
+    { "sandbox-ro", required_argument, NULL, OPT_SANDBOX_RO },
     CLI_STD_OPTIONS,
 };
 
@@ -124,6 +128,7 @@ static int parse(struct grade_run *g, int argc, char **argv, const char **rubric
                            .help = usage_text, .argc = argc, .argv = argv };
     int c;
     long v;
+    struct err e;
     *rubric = NULL;
     while ((c = cli_next(&p)) != -1) {
         if (c == CLI_BAD || c == CLI_DONE)
@@ -145,6 +150,8 @@ static int parse(struct grade_run *g, int argc, char **argv, const char **rubric
             return cli_usage(g->prog, "grade: --sandbox must be namespaces or none");
         else if (c == OPT_SANDBOX)
             g->policy.mode = strcmp(optarg, "none") == 0 ? SBX_NONE : SBX_NAMESPACES;
+        else if (c == OPT_SANDBOX_RO && sbx_paths_add(&g->policy.ro, optarg, &e) != 0)
+            return cli_usage(g->prog, "grade: --sandbox-ro %s: %s", optarg, e.msg);
         else if (c == OPT_SHARD && shard(optarg, &g->shard_k, &g->shard_n) != 0)
             return cli_usage(g->prog, "grade: --shard must be K/N with 1 <= K <= N, got '%s'",
                              optarg);
