@@ -32,8 +32,15 @@
 #ifndef ARENA_GRADE_H
 #define ARENA_GRADE_H
 
-/* Runs the command: argv[0] is "grade"; prints to stdout and stderr and
- * returns the exit status. */
-int grade_command(const char *prog, int argc, char **argv);
+#include "arena/refopts.h"
+
+/* The command's usage lines ("%1$s": the program) and its help section,
+ * for the referee's command table. */
+extern const char grade_usage[];
+extern const char grade_help[];
+
+/* Runs the command (id REF_CMD_GRADE): argv[0] is "grade"; prints to
+ * stdout and stderr and returns the exit status. */
+int grade_command(const char *prog, enum ref_command id, int argc, char **argv);
 
 #endif

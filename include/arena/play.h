@@ -53,6 +53,9 @@ struct play_rules {
                                       * NULL: none */
     const struct sbx_policy *sandbox;  /* where engines run (sandbox.h); NULL or
                                         * mode SBX_NONE: no sandbox */
+    int show_waiting;            /* 1: stderr is a terminal of one game at a
+                                  * time: it shows the move being waited for
+                                  * while an engine runs */
 };
 
 /* The opening of pair `pair` (both games of a pair get the same): book line

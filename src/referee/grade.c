@@ -4,6 +4,7 @@
  * checks), and the outputs from the journal at the end.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
@@ -27,14 +28,15 @@
 #include "arena/sandbox.h"
 #include "arena/textfile.h"
 
-static const char usage_text[] =
-    "Usage: %1$s grade --rubric RUBRIC.json --submissions DIR --out OUT\n"
-    "             [--concurrency N] [--resume] [--shard K/N] [--sandbox namespaces|none]\n"
-    "             [--sandbox-ro PATH]...\n"
-    "\n"
-    "Grades every folder of DIR (a submission each, named by its id) by the\n"
-    "rubric's checks (legal, exact, match, cpu, io; docs/grading.md), each\n"
-    "submission in its own sandbox seeing only its own files, and writes\n"
+const char grade_usage[] =
+    "%1$s grade --rubric RUBRIC.json --submissions DIR --out OUT\n"
+    "      [--concurrency N] [--resume] [--shard K/N] [--sandbox namespaces|none]\n"
+    "      [--sandbox-ro PATH]...\n";
+
+const char grade_help[] =
+    "Grade: every folder of DIR (a submission each, named by its id) graded by\n"
+    "the rubric's checks (legal, exact, match, cpu, io; docs/grading.md), each\n"
+    "submission in its own sandbox seeing only its own files, into\n"
     "OUT/grades.csv, OUT/ID/results.json (Gradescope's format),\n"
     "OUT/ID/feedback.html and OUT/index.html.\n"
     "  --rubric FILE        the rubric (JSON)\n"
@@ -47,8 +49,27 @@ static const char usage_text[] =
     "                       OUT/journal-K.jsonl, no outputs (a Slurm array task)\n"
     "  --sandbox MODE       namespaces (default) or none\n"
     "  --sandbox-ro PATH    let every submission read PATH too (an interpreter\n"
-    "                       outside the system folders; repeat)\n"
-    "--version prints the version.\n";
+    "                       outside the system folders; repeat)\n";
+
+/* grade --help: its usage lines, then its section. */
+static void print_help(const char *prog)
+{
+    for (const char *line = grade_usage; *line;) {
+        size_t len = strcspn(line, "\n");
+        printf("%s", line == grade_usage ? "Usage: " : "       ");
+        for (size_t k = 0; k < len; k++) {
+            if (strncmp(line + k, "%1$s", 4) == 0) {
+                fputs(prog, stdout);
+                k += 3;
+            } else {
+                putchar(line[k]);
+            }
+        }
+        putchar('\n');
+        line += len + (line[len] == '\n');
+    }
+    printf("\n%s", grade_help);
+}
 
 enum {
     OPT_RUBRIC = 256, OPT_SUBMISSIONS, OPT_OUT, OPT_CONCURRENCY, OPT_RESUME, OPT_SANDBOX,
@@ -125,7 +146,7 @@ static int shard(const char *text, int *k, int *n)
 static int parse(struct grade_run *g, int argc, char **argv, const char **rubric)
 {
     struct cli_parse p = { .prog = g->prog, .cmd = "grade", .opts = options,
-                           .help = usage_text, .argc = argc, .argv = argv };
+                           .help = NULL, .argc = argc, .argv = argv };
     int c;
     long v;
     struct err e;
@@ -133,6 +154,8 @@ static int parse(struct grade_run *g, int argc, char **argv, const char **rubric
     while ((c = cli_next(&p)) != -1) {
         if (c == CLI_BAD || c == CLI_DONE)
             return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
+        if (c == CLI_OPT_HELP)
+            return print_help(g->prog), -1;
         if (c == OPT_RUBRIC)
             *rubric = optarg;
         else if (c == OPT_SUBMISSIONS)
@@ -855,8 +878,9 @@ static int grade_all(struct grade_run *g)
     return 0;
 }
 
-int grade_command(const char *prog, int argc, char **argv)
+int grade_command(const char *prog, enum ref_command id, int argc, char **argv)
 {
+    assert(id == REF_CMD_GRADE);
     struct grade_run *g = calloc(1, sizeof *g);
     if (!g)
         return 1;

@@ -169,6 +169,22 @@ static int run_on_board(const struct play_rules *r, const struct gamedir *gd, st
     return 0;
 }
 
+/* On a terminal, while an engine thinks: which move is awaited and for how
+ * long at most, so that a hung engine is not a silent referee. Cleared
+ * (done) before anything else is printed. */
+static void show_waiting(const struct play_rules *r, long game, int ply, const char *name,
+                         int side, int done)
+{
+    if (!r->show_waiting)
+        return;
+    if (done)
+        fputs("\r\033[K", stderr);
+    else
+        fprintf(stderr, "\r\033[Kgame %ld, ply %d: waiting for %s (player %d), at most %ld ms "
+                "(--timeout-ms)", game, ply, name, side, r->limits.timeout_ms);
+    fflush(stderr);
+}
+
 /* What a ply needs besides its position: the game's folder, sandbox,
  * keep folder and stderr sink, and when the referee's share of the ply
  * began (the first ply's counts opening the sandbox). */
@@ -204,7 +220,10 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         return err_set(e, 0, 0, "%s/%s: cannot write: %s", gd->path, GAMEDIR_IN,
                        strerror(errno));
     struct run_result run;
-    if (run_on_board(r, gd, c->box, eng, side, sink, &run, e) != 0)
+    show_waiting(r, rec->index, ply, eng->name, side, 0);
+    int ran = run_on_board(r, gd, c->box, eng, side, sink, &run, e);
+    show_waiting(r, rec->index, ply, eng->name, side, 1);
+    if (ran != 0)
         return -1;
     if (run.end == RUN_CANCELLED)
         return PLAY_CANCELLED;
@@ -219,6 +238,7 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         rules_judge(g, pos, out, (size_t)out_len, move, why);
     if (why[0] && rules_hit_file_limit(&run, &r->limits, gamedir_output_size(gd)))
         strcpy(why, "file-limit");
+    rules_name_limit(&r->limits, why);
     char text[GAME_MOVE_TEXT_MAX] = "";
     if (!why[0])
         g->move_text(pos, *move, text, sizeof text);
