@@ -46,7 +46,7 @@ const char grade_help[] =
     "  --resume             grade only what OUT's journals lack (and write the\n"
     "                       outputs from all of them: the merge of shards)\n"
     "  --shard K/N          grade every N-th submission from the K-th into\n"
-    "                       OUT/journal-K.jsonl, no outputs (a Slurm array task)\n"
+    "                       OUT/journal-K.jsonl, no outputs (a cluster array's task)\n"
     "  --sandbox MODE       namespaces (default) or none\n"
     "  --sandbox-ro PATH    let every submission read PATH too (an interpreter\n"
     "                       outside the system folders; repeat)\n";
@@ -68,7 +68,7 @@ static void print_help(const char *prog)
         putchar('\n');
         line += len + (line[len] == '\n');
     }
-    printf("\n%s", grade_help);
+    printf("\n%s%s --help shows every command.\n", grade_help, prog);
 }
 
 enum {
