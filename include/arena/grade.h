@@ -15,8 +15,8 @@
  * rubric's command or its own ENGINE file's first line, in its sandbox
  * seeing its own copy and nothing of DIR or OUT besides. A build that
  * fails scores 0 on every check. Every check's result is a line of the
- * journal OUT/journal.jsonl (journal.h: schema arena.journal/1, a header
- * {"grade": the rubric's SHA-256 and seed}), appended by this process as
+ * journal OUT/journal.jsonl (gradejournal.h: schema arena.grade/1, the
+ * rubric's SHA-256 and seed in its header), appended by this process as
  * each submission ends; --resume grades only what the journal lacks.
  * Then the outputs (gradeout.h) from the journal, and the table.
  *

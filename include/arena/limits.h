@@ -86,6 +86,12 @@
 /* Bytes of an opening book (--openings): a million bytes hold tens of
  * thousands of lines, more than any tournament plays. */
 #define BOOK_CAP (1 << 20)
+/* Bytes of a journal or match log that report, verify, analyze, merge and
+ * resume read (journal.h): a game's record is a few KiB, so a gigabyte is
+ * hundreds of thousands of games, more than REF_MAX_GAMES of any real
+ * engine; a bigger file (or a device such as /dev/zero) is refused before
+ * it is read, so a wrong argument cannot take the machine's memory. */
+#define JOURNAL_READ_CAP (1L << 30)
 
 /* referee bench's positions without --plies: a few moves in, where engines
  * already differ, instead of N copies of the empty board. */
@@ -94,6 +100,12 @@
  * depth; ten thousand moves of each are hours at a real depth. */
 #define REF_BENCH_MAX_POSITIONS 10000
 #define REF_BENCH_MAX_REPEAT 10000
+
+/* Bytes of one word of an engine's command (spec.h): each word is expanded
+ * ({in}, {out}: the move folder's paths) into a buffer of PATH_MAX bytes
+ * when a move is played, and a longer word would be cut without a word;
+ * 2048 leaves room for a placeholder's path. */
+#define SPEC_WORD_MAX 2048
 
 /* ---- the engines' sandbox (--sandbox, sandbox.h) ------------------------- */
 
@@ -105,9 +117,17 @@
  * that RLIMIT_AS does not count; 64 MiB and 4096 files hold a JVM's perf
  * data and any sane scratch file. */
 #define SBX_TMP_OPTIONS "size=64m,nr_inodes=4096,mode=1777"
+/* An engine's move folder in the sandbox: a tmpfs of its own, so that it
+ * cannot fill the host's disk or starve the other engine; a board and an
+ * answer (PLAY_OUTPUT_CAP) need a few KiB, and 16 MiB hold many files of
+ * REF_DEFAULT_FILE_LIMIT_KB (RLIMIT_FSIZE); scratch files go to /tmp. */
+#define SBX_MOVE_OPTIONS "size=16m,nr_inodes=256"
 /* Paths of one list (--sandbox-ro, the masks, one engine's own paths): a
  * round-robin of 32 engines with a few folders each. */
 #define SBX_MAX_PATHS 256
+/* --sandbox-env names: a few variables an engine needs (a licence server,
+ * a thread count); more is a sign the sandbox is the wrong tool. */
+#define SBX_MAX_ENV 32
 
 /* ---- analysis (referee analyze, --analyze) -------------------------------- */
 

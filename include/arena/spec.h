@@ -46,7 +46,7 @@
 #include "arena/runner.h"
 #include "arena/sha256.h"
 
-struct cJSON;
+struct hdr;
 
 enum spec_key {
     SPEC_NAME, SPEC_CMD, SPEC_DIR, SPEC_ARGS, SPEC_STDERR, SPEC_DEPTH,
@@ -98,6 +98,12 @@ struct spec {
     struct spec_file *files;     /* the other words naming a regular file,
                                   * malloc'd; what ran is these and the
                                   * program (python3 is every student's) */
+    int nruntime;
+    char **runtime;              /* what the program reads besides its own
+                                  * folder (path_runtime: its interpreters'
+                                  * folders and installations), absolute,
+                                  * malloc'd; the sandbox shows them
+                                  * read-only, the journal names them */
     char *stderr_path;           /* stderr=FILE, absolute; NULL: none */
     int depth;                   /* {depth}; 0: the rules' */
     int named;                   /* 1: name= given (never renamed) */
@@ -130,9 +136,10 @@ void spec_free(struct spec *eng);
  * length, or -1 when it does not fit (buf then unchanged). */
 long spec_quote(const char *word, char *buf, size_t cap, size_t len);
 
-/* The JSON of an engine in a log's header: {"name", "cmd": [words], "dir",
- * "depth" (when its own), "sha256": HEX|null, "files": [{"path", "sha256"}]
- * (when a word names a file)} (a new cJSON object; the caller deletes it). */
-struct cJSON *spec_json(const struct spec *eng);
+/* Adds eng to a log's header (header.h): its name, "cmd" (the words),
+ * "dir", "depth" (when its own), "sha256" (null when no program file was
+ * found), "files" (when a word names a file). 0, or -1 when the header is
+ * full or out of memory. */
+int spec_header(const struct spec *eng, struct hdr *h);
 
 #endif

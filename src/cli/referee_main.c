@@ -25,6 +25,7 @@
 #include "arena/rules.h"
 #include "arena/journal.h"
 #include "arena/match.h"
+#include "arena/preflight.h"
 #include "arena/tournament.h"
 #include "arena/textfile.h"
 #include "arena/verify.h"
@@ -77,6 +78,9 @@ static const char rules_help[] =
     "                       its move folder, no network, no other process; none:\n"
     "                       engines run as you, with all your files\n"
     "  --sandbox-ro PATH    let every engine read PATH too (repeat)\n"
+    "  --sandbox-env NAME   pass the variable NAME to every engine, whose\n"
+    "                       environment is otherwise PATH, LANG, TZ, HOME=/tmp and\n"
+    "                       TMPDIR=/tmp (repeat)\n"
     "  --analyze            judge every move with the game's exact oracle (as\n"
     "                       analyze does) and record it in the log or journal\n";
 
@@ -151,7 +155,7 @@ static const char bench_help[] =
     "  --svg FILE           their plot: CPU time per move against depth, a line per\n"
     "                       engine (drawn by plot-bench.sh with gnuplot and jq)\n"
     "  (and --each, --seed, --timeout-ms, --cpu-limit-s, --mem-limit-mb, --sandbox,\n"
-    "  --sandbox-ro as for a match)\n";
+    "  --sandbox-ro, --sandbox-env as for a match)\n";
 
 #define REF_HELP_SECTIONS 3
 
@@ -320,48 +324,6 @@ static int parse(const char *prog, struct ref_settings *s, int argc, char **argv
     return 0;
 }
 
-/* Makes an engine's stderr= file now if it is not there, so that a mask
- * can hide it from the other engines from the first move on (only what
- * exists can be masked). 0, or -1 with e. */
-static int stderr_file(const char *path, struct err *e)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return err_set(e, 0, 0, "stderr=%s: %s", path, strerror(errno));
-    close(fd);
-    return 0;
-}
-
-/* The sandbox's masks (the referee's own files: journal, log, keep
- * folder, the engines' stderr= files; every engine's dir= and own paths:
- * sandbox.h), and the probe that it can be made here at all. Prints why
- * not and returns -1. */
-static int sandbox_rules(const char *prog, struct ref_settings *s)
-{
-    struct sbx_policy *p = &s->sandbox;
-    const char *mine[] = { s->journal, s->log, s->keep };
-    struct err e = { 0, 0, "" };
-    int rc = 0;
-    for (size_t i = 0; !rc && i < sizeof mine / sizeof *mine; i++)
-        if (mine[i][0])
-            rc = sbx_paths_add(&p->mask, mine[i], &e);
-    for (int i = 0; !rc && i < s->t.nengines; i++) {
-        const struct spec *eng = &s->t.engine[i];
-        rc = sbx_paths_add(&p->mask, eng->dir, &e) ||
-             (eng->stderr_path && (stderr_file(eng->stderr_path, &e) ||
-                                   sbx_paths_add(&p->mask, eng->stderr_path, &e))) ||
-             sbx_own_paths(eng->argv, eng->dir, &p->mask, &e);
-    }
-    if (!rc)
-        rc = sbx_probe(&e);
-    if (rc) {
-        err_print(stderr, prog, &e);
-        return -1;
-    }
-    s->t.rules.sandbox = p;
-    return 0;
-}
-
 /* Checks what match and tournament share and loads the opening book. */
 static int finish_rules(const char *prog, struct ref_settings *s, const char *cmd)
 {
@@ -385,48 +347,15 @@ static int finish_rules(const char *prog, struct ref_settings *s, const char *cm
     return 0;
 }
 
-/* Checks path for option opt (skipped when path is ""); 0 or -1 with e. */
-static int check_output(const char *opt, const char *path, struct err *e)
-{
-    if (!path || !path[0] || tf_check_creatable(path, e) == 0)
-        return 0;
-    char msg[ERR_MSG_MAX];
-    snprintf(msg, sizeof msg, "%s", e->msg);
-    return err_set(e, 0, 0, "%s %s: %s", opt, path, msg);
-}
-
-/* Once the options are consistent, before the first game: the engines'
- * folders and programs (spec.h), every file the run will write, so a run
- * never plays its games and then loses them, then the engines' sandbox and
- * RLIMIT_NPROC. 0 or EXIT_BAD_INPUT. */
+/* preflight.h's checks and set-up before the first game. 0 or
+ * EXIT_BAD_INPUT, the error printed. */
 static int preflight(const char *prog, struct ref_settings *s)
 {
     struct err e;
-    char keep_probe[PATH_MAX + 8] = "";
-    int rc = 0;
-    if (s->keep[0]) {
-        if (mkdir(s->keep, 0700) != 0 && errno != EEXIST)
-            rc = err_set(&e, 0, 0, "--keep-files %s: %s", s->keep, strerror(errno));
-        snprintf(keep_probe, sizeof keep_probe, "%s/game-1", s->keep);
-    }
-    rc = rc || spec_resolve_all(s->t.engine, s->t.nengines, &s->each, 1, &e) != 0 ||
-         check_output("--log", s->log, &e) != 0 ||
-         check_output("--journal", s->journal, &e) != 0 ||
-         check_output("--json", s->json, &e) != 0 ||
-         check_output("--svg", s->svg, &e) != 0 ||
-         check_output("--keep-files", keep_probe, &e) != 0;
-    for (int i = 0; !rc && i < s->t.nengines; i++)
-        rc = check_output("stderr=", s->t.engine[i].stderr_path, &e) != 0;
-    if (rc) {
-        err_print(stderr, prog, &e);
-        return EXIT_BAD_INPUT;
-    }
-    if (s->sandbox.mode == SBX_NAMESPACES && sandbox_rules(prog, s) != 0)
-        return EXIT_BAD_INPUT;
-    /* Only commands that run engines pay for the /proc scan. */
-    s->t.rules.limits.proc_limit =
-        run_proc_limit(sbx_engine_uid(s->t.rules.sandbox), REF_DEFAULT_PROC_EXTRA);
-    return 0;
+    if (preflight_check(s, &e) == 0)
+        return 0;
+    err_print(stderr, prog, &e);
+    return EXIT_BAD_INPUT;
 }
 
 /* Splits the referee in two (run_guard) so that its engines die with it,

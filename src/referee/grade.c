@@ -21,6 +21,7 @@
 #include "arena/gradecheck.h"
 #include "arena/gradehtml.h"
 #include "arena/gradeout.h"
+#include "arena/gradejournal.h"
 #include "arena/journal.h"
 #include "arena/limits.h"
 #include "arena/pool.h"
@@ -115,6 +116,7 @@ struct grade_run {
     char (*id)[GRADE_ID_MAX];       /* sorted */
     unsigned char *done;            /* done[i * RUBRIC_MAX_CHECKS + k] */
     int journal_fd;
+    char header[256];               /* the journal's first line */
     struct gcheck_env env;          /* the class's (reference outputs) */
     int tty;                        /* stderr is a terminal: a progress line */
     int graded, wanted;             /* submissions graded by this run, to grade */
@@ -242,14 +244,12 @@ static void own_folder(struct grade_run *g)
 
 /* ---- the journal -------------------------------------------------------- */
 
-static cJSON *journal_header(const struct grade_run *g)
+/* The journal's first line, into g->header. */
+static void journal_header(struct grade_run *g)
 {
-    cJSON *h = cJSON_CreateObject();
-    cJSON_AddStringToObject(h, "schema", JOURNAL_SCHEMA);
-    cJSON *gr = cJSON_AddObjectToObject(h, "grade");
-    cJSON_AddStringToObject(gr, "rubric_sha256", g->rb.sha256);
-    cJSON_AddNumberToObject(gr, "seed", (double)g->rb.seed);
-    return h;
+    snprintf(g->header, sizeof g->header,
+             "{\"schema\":\"%s\",\"rubric_sha256\":\"%s\",\"seed\":\"%llu\"}", GJOUR_SCHEMA,
+             g->rb.sha256, (unsigned long long)g->rb.seed);
 }
 
 static int index_of(const struct grade_run *g, const char *id)
@@ -279,33 +279,21 @@ static void record_place(const struct grade_run *g, const cJSON *rec, int *i, in
     *k = cJSON_IsString(check) ? check_of(&g->rb, check->valuestring) : -1;
 }
 
-/* A shard's journal header must be this run's (journal_open checks the
- * run's own). */
-static int same_grade(const struct grade_run *g, const cJSON *header, struct err *e)
-{
-    cJSON *mine = journal_header(g);
-    int same = cJSON_Compare(cJSON_GetObjectItem(mine, "grade"),
-                             cJSON_GetObjectItem(header, "grade"), 1);
-    cJSON_Delete(mine);
-    return same ? 0 : err_set(e, 1, 1, "a journal of another rubric or seed");
-}
-
-static int mark_done(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
+static int mark_done(void *ctx, const cJSON *rec, int line, struct err *e)
 {
     (void)line;
+    (void)e;
     struct grade_run *g = ctx;
     int i, k;
-    if (is_header)
-        return same_grade(g, rec, e);
     record_place(g, rec, &i, &k);
     if (i >= 0 && k >= 0)
         g->done[i * RUBRIC_MAX_CHECKS + k] = 1;
     return 0;
 }
 
-/* Calls journal_scan(fn) on every shard journal in OUT (journal-K.jsonl),
+/* Calls gjour_scan(fn) on every shard journal in OUT (journal-K.jsonl),
  * in name order, but the run's own. 0, or -1 with e naming the file. */
-static int scan_shards(const struct grade_run *g, journal_fn fn, void *ctx, struct err *e)
+static int scan_shards(const struct grade_run *g, gjour_fn fn, void *ctx, struct err *e)
 {
     struct dirent **names;
     int n = scandir(g->out, &names, NULL, alphasort), rc = 0;
@@ -317,11 +305,8 @@ static int scan_shards(const struct grade_run *g, journal_fn fn, void *ctx, stru
         char path[PATH_MAX];
         if (!rc && strncmp(name, "journal-", 8) == 0 && len > 14 &&
             strcmp(name + len - 6, ".jsonl") == 0 && join(path, g->out, name) == 0 &&
-            strcmp(path, g->journal) != 0 && journal_scan(path, fn, ctx, e) != 0) {
-            char msg[ERR_MSG_MAX];
-            snprintf(msg, sizeof msg, "%s", e->msg);
-            rc = err_set(e, 0, 0, "%s: %s", path, msg);
-        }
+            strcmp(path, g->journal) != 0)
+            rc = gjour_scan(path, g->header, fn, ctx, e);
         free(names[i]);
     }
     free(names);
@@ -720,14 +705,12 @@ struct collect {
     cJSON *keep;     /* every record, owned: the rows point into them */
 };
 
-static int collect_one(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
+static int collect_one(void *ctx, const cJSON *rec, int line, struct err *e)
 {
     (void)line;
     (void)e;
     struct collect *c = ctx;
     int i, k;
-    if (is_header)
-        return 0;
     record_place(c->g, rec, &i, &k);
     if (i < 0 || k < 0)
         return 0;
@@ -769,7 +752,7 @@ static int outputs(struct grade_run *g, struct err *e)
     for (int i = 0; !rc && i < g->n; i++)
         snprintf(c.row[i].id, sizeof c.row[i].id, "%s", g->id[i]);
     if (!rc)
-        rc = journal_scan(g->journal, collect_one, &col, e) ||
+        rc = gjour_scan(g->journal, g->header, collect_one, &col, e) ||
              scan_shards(g, collect_one, &col, e);
     for (int i = 0; !rc && i < g->n; i++)
         for (int k = 0; k < g->rb.ncheck; k++)
@@ -839,9 +822,8 @@ static int setup(struct grade_run *g, struct err *e)
 static int grade_all(struct grade_run *g)
 {
     struct err e;
-    cJSON *header = journal_header(g);
-    int rc = journal_open(g->journal, header, g->resume, mark_done, g, &g->journal_fd, &e);
-    cJSON_Delete(header);
+    journal_header(g);
+    int rc = gjour_open(g->journal, g->header, g->resume, mark_done, g, &g->journal_fd, &e);
     if (rc == 0 && !g->shard_n && scan_shards(g, mark_done, g, &e) != 0) {
         close(g->journal_fd);
         rc = -1;

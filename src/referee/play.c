@@ -9,7 +9,6 @@
  */
 #define _GNU_SOURCE
 #include <assert.h>
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -21,7 +20,9 @@
 #include <unistd.h>
 #include "arena/analyze.h"
 #include "arena/clock.h"
+#include "arena/escape.h"
 #include "arena/gamedir.h"
+#include "arena/header.h"
 #include "arena/play.h"
 #include "arena/rng.h"
 #include "arena/rules.h"
@@ -80,7 +81,7 @@ static char *tail_text(const struct run_tail *t)
  * forfeit keeps what the engine last wrote. */
 static int add_ply(struct game_record *rec, int ply, int side, const char *engine,
                    const char *move, const struct run_result *r, double referee_ms,
-                   const char *status)
+                   const char *status, const char *hint)
 {
     struct rec_move m;
     rec_move_init(&m);
@@ -98,6 +99,18 @@ static int add_ply(struct game_record *rec, int ply, int side, const char *engin
     if (strcmp(status, "ok") != 0) {
         m.stdout_tail = tail_text(&r->out);
         m.stderr_tail = tail_text(&r->err);
+    }
+    if (hint[0] && m.stderr_tail) {
+        /* On the engine's last line, where the forfeit line shows it. */
+        size_t n = strlen(m.stderr_tail);
+        while (n > 0 && m.stderr_tail[n - 1] == '\n')
+            n--;
+        char *with = malloc(n + strlen(hint) + 2);
+        if (with) {
+            sprintf(with, "%.*s%s\n", (int)n, m.stderr_tail, hint);
+            free(m.stderr_tail);
+            m.stderr_tail = with;
+        }
     }
     return rec_add_move(rec, &m);
 }
@@ -177,19 +190,21 @@ static void show_waiting(const struct play_rules *r, long game, int ply, const c
 {
     if (!r->show_waiting)
         return;
+    char shown[ESC_ROOM(REC_NAME_MAX)];   /* as the terminal shows it (escape.h) */
     if (done)
         fputs("\r\033[K", stderr);
     else
         fprintf(stderr, "\r\033[Kgame %ld, ply %d: waiting for %s (player %d), at most %ld ms "
-                "(--timeout-ms)", game, ply, name, side, r->limits.timeout_ms);
+                "(--timeout-ms)", game, ply, esc_text(name, shown, sizeof shown), side,
+                r->limits.timeout_ms);
     fflush(stderr);
 }
 
-/* What a ply needs besides its position: the game's folder, sandbox,
+/* What a ply needs besides its position: the sides' folders, sandbox,
  * keep folder and stderr sink, and when the referee's share of the ply
  * began (the first ply's counts opening the sandbox). */
 struct ply_ctx {
-    struct gamedir gd;
+    struct gamedir gd[2];        /* each side's move folder: its own */
     struct sbx *box;             /* NULL: no sandbox */
     const char *keep;            /* NULL: not keeping */
     int sink;                    /* stderr_sink's; -1: none */
@@ -204,11 +219,12 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
                     int *move, char *why, struct err *e)
 {
     const struct game *g = r->game;
-    struct gamedir *gd = &c->gd;
+    struct gamedir *gd;
     const char *keep = c->keep;
     int sink = c->sink;
     uint64_t t0 = c->t0;
     int side = g->to_move(pos);
+    gd = &c->gd[side - 1];
     if (gamedir_reset(gd, e) != 0)
         return -1;
     /* A plain write, not game_write_file's atomic one: the folder is
@@ -244,7 +260,12 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         g->move_text(pos, *move, text, sizeof text);
     /* The referee's own share of the ply: everything but the engine. */
     double referee_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS - run.wall_ms;
-    if (add_ply(rec, ply, side, eng->name, text, &run, referee_ms, why[0] ? why : "ok") != 0)
+    char hint[2 * PATH_MAX + 64] = "", hidden[PATH_MAX];
+    if (why[0] && c->box && run.err.len &&
+        sbx_hidden_path(c->box, side - 1, run.err.text, hidden, sizeof hidden))
+        snprintf(hint, sizeof hint, " (hidden by the sandbox: --sandbox-ro %s)", hidden);
+    if (add_ply(rec, ply, side, eng->name, text, &run, referee_ms, why[0] ? why : "ok",
+                hint) != 0)
         return err_set(e, 0, 0, "out of memory");
     if (keep && (gamedir_keep_ply(keep, ply, board, board_len, out, out_len, e) != 0 ||
                  gamedir_keep_err(keep, ply, sink, run.err_copied, e) != 0))
@@ -260,7 +281,7 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
 }
 
 /* What a game's sandbox needs that must outlive it: each side's own paths
- * and view (its working directory dir=, its move folder the game's). */
+ * and view (its working directory dir=, its own move folder). */
 struct game_box {
     struct sbx_paths own[2];
     struct sbx_view view[2];
@@ -270,8 +291,8 @@ struct game_box {
  * NULL). gb must outlive the sandbox; free it with game_box_free, whatever
  * this returns. */
 static int game_box_open(struct game_box *gb, const struct play_rules *r,
-                         const struct spec *const side_engine[2], const char *folder,
-                         struct sbx **box, struct err *e)
+                         const struct spec *const side_engine[2],
+                         const struct gamedir folder[2], struct sbx **box, struct err *e)
 {
     memset(gb, 0, sizeof *gb);
     *box = NULL;
@@ -279,9 +300,10 @@ static int game_box_open(struct game_box *gb, const struct play_rules *r,
         return 0;
     for (int s = 0; s < 2; s++) {
         const struct spec *eng = side_engine[s];
-        if (sbx_own_paths(eng->argv, eng->dir, &gb->own[s], e) != 0)
+        if (sbx_own_paths(eng->program, eng->runtime, eng->nruntime, eng->argv, eng->dir,
+                          &gb->own[s], e) != 0)
             return -1;
-        gb->view[s] = (struct sbx_view){ eng->dir, folder, &gb->own[s], r->sandbox };
+        gb->view[s] = (struct sbx_view){ eng->dir, folder[s].path, &gb->own[s], r->sandbox };
     }
     return sbx_open(box, gb->view, 2, e);
 }
@@ -306,34 +328,44 @@ static int analyze(const struct play_rules *r, struct game_record *rec, struct e
     return rc;
 }
 
-/* Opens what the plies of a game share: the stderr sink, the game's folder
- * and its sandbox (side_engine's views). 0, or -1 with e and nothing left
- * open. */
+/* Opens what the plies of a game share: the stderr sink, the sides' move
+ * folders and the sandbox (side_engine's views). 0, or -1 with e and
+ * nothing left open. */
 static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct play_rules *r,
                         const struct spec *const side_engine[2], struct err *e)
 {
     c->sink = stderr_sink(r, side_engine, e);
-    if (c->sink == -2 || gamedir_open(&c->gd, e) != 0) {
-        if (c->sink >= 0)
-            close(c->sink);
-        return -1;
+    c->gd[0].fd = c->gd[1].fd = -1;
+    if (c->sink != -2 && gamedir_open(&c->gd[0], e) == 0 && gamedir_open(&c->gd[1], e) == 0 &&
+        game_box_open(gb, r, side_engine, c->gd, &c->box, e) == 0) {
+        /* In the sandbox each engine writes a tmpfs of its own there. */
+        for (int s = 0; c->box && s < 2; s++) {
+            int fd = sbx_take_move_folder(c->box, s);
+            if (fd >= 0)
+                gamedir_adopt(&c->gd[s], fd);
+        }
+        return 0;
     }
-    if (game_box_open(gb, r, side_engine, c->gd.path, &c->box, e) != 0) {
-        game_box_free(gb);
-        gamedir_close(&c->gd);
-        if (c->sink >= 0)
-            close(c->sink);
-        return -1;
-    }
-    return 0;
+    game_box_free(gb);
+    struct err ignored;
+    for (int s = 0; s < 2; s++)
+        if (c->gd[s].fd >= 0)
+            gamedir_close(&c->gd[s], &ignored);
+    if (c->sink >= 0)
+        close(c->sink);
+    return -1;
 }
 
 static void ply_ctx_close(struct ply_ctx *c, struct game_box *gb)
 {
     sbx_close(c->box);
     game_box_free(gb);
-    if (c->gd.fd >= 0)
-        gamedir_close(&c->gd);
+    for (int s = 0; s < 2; s++) {
+        struct err e;
+        /* A leftover is said, never silently kept; the game stands. */
+        if (c->gd[s].fd >= 0 && gamedir_close(&c->gd[s], &e) != 0)
+            fprintf(stderr, "referee: warning: %s\n", e.msg);
+    }
     if (c->sink >= 0)
         close(c->sink);
 }
@@ -442,29 +474,31 @@ void play_solo_close(struct play_solo *s)
     free(s);
 }
 
-void play_rules_json(const struct play_rules *r, cJSON *obj)
+int play_rules_header(const struct play_rules *r, struct hdr *h)
 {
-    cJSON_AddStringToObject(obj, "game", r->game->name);
-    cJSON_AddNumberToObject(obj, "depth", r->depth);
-    cJSON_AddNumberToObject(obj, "seed", (double)r->seed);
-    cJSON_AddNumberToObject(obj, "random_plies", r->book ? 0 : r->random_plies);
-    if (r->book) {
-        cJSON *book = cJSON_AddArrayToObject(obj, "openings");
-        for (int i = 0; i < r->book->n; i++)
-            cJSON_AddItemToArray(book, cJSON_CreateString(r->book->line[i]));
-    } else {
-        cJSON_AddNullToObject(obj, "openings");
-    }
-    cJSON_AddNumberToObject(obj, "draw_plies", r->game->irreversible ? r->draw_plies : 0);
+    h->has |= HDR_BIT(HDR_GAME) | HDR_BIT(HDR_DEPTH) | HDR_BIT(HDR_SEED) |
+              HDR_BIT(HDR_RANDOM_PLIES) | HDR_BIT(HDR_OPENINGS) | HDR_BIT(HDR_DRAW_PLIES) |
+              HDR_BIT(HDR_LIMITS) | HDR_BIT(HDR_SANDBOX);
+    snprintf(h->game, sizeof h->game, "%s", r->game->name);
+    h->depth = r->depth;
+    h->seed = r->seed;
+    h->random_plies = r->book ? 0 : r->random_plies;
+    for (int i = 0; r->book && i < r->book->n; i++)
+        if (hdr_strs_add(&h->openings, r->book->line[i]) != 0)
+            return -1;
+    if (!r->book)
+        h->null |= HDR_BIT(HDR_OPENINGS);
+    h->draw_plies = r->game->irreversible ? r->draw_plies : 0;
     if (r->analyze) {
-        cJSON *an = cJSON_AddObjectToObject(obj, "analyze");
-        cJSON_AddNumberToObject(an, "budget_ms", (double)r->analyze->budget_ms);
-        cJSON_AddNumberToObject(an, "max_empty", r->analyze->max_empty);
+        h->has |= HDR_BIT(HDR_ANALYZE);
+        h->analyze = (struct hdr_analyze){
+            .budget_ms = r->analyze->budget_ms, .max_empty = r->analyze->max_empty,
+            .has = HDR_BIT(HDR_AN_BUDGET_MS) | HDR_BIT(HDR_AN_MAX_EMPTY) };
     }
-    cJSON *lim = cJSON_AddObjectToObject(obj, "limits");
-    cJSON_AddNumberToObject(lim, "timeout_ms", (double)r->limits.timeout_ms);
-    cJSON_AddNumberToObject(lim, "cpu_limit_s", (double)r->limits.cpu_limit_s);
-    cJSON_AddNumberToObject(lim, "mem_limit_mb", (double)r->limits.mem_limit_mb);
-    cJSON_AddNumberToObject(lim, "file_limit_kb", (double)r->limits.file_limit_kb);
-    cJSON_AddItemToObject(obj, "sandbox", sbx_policy_json(r->sandbox));
+    h->limits = (struct hdr_limits){
+        .timeout_ms = r->limits.timeout_ms, .cpu_limit_s = r->limits.cpu_limit_s,
+        .mem_limit_mb = r->limits.mem_limit_mb, .file_limit_kb = r->limits.file_limit_kb,
+        .has = HDR_BIT(HDR_LIM_TIMEOUT_MS) | HDR_BIT(HDR_LIM_CPU_LIMIT_S) |
+               HDR_BIT(HDR_LIM_MEM_LIMIT_MB) | HDR_BIT(HDR_LIM_FILE_LIMIT_KB) };
+    return sbx_policy_header(r->sandbox, &h->sandbox);
 }
