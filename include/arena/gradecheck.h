@@ -38,6 +38,7 @@
 
 #include "arena/play.h"
 #include "arena/rubric.h"
+#include "arena/sandbox.h"
 
 struct cJSON;
 
@@ -78,14 +79,28 @@ int gcheck_env_refs(struct gcheck_env *env, const char *bindir, const char *pref
                     struct err *e);
 void gcheck_env_free_refs(struct gcheck_env *env);
 
-/* Runs `sh -c text` in workdir under limits, in its sandbox (policy:
- * NULL or SBX_NONE runs it plainly) seeing workdir read-write; stdin from
- * in_path (NULL: /dev/null), stdout into out_path (NULL: kept in r's
- * tail). The one place grading starts a process of a submission outside a
- * game's ply. 0 with r filled, or -1 with e. */
-int gcheck_shell(const char *text, const char *workdir, const char *rw,
-                 const struct sbx_policy *policy, const struct run_limits *limits,
-                 const char *in_path, const char *out_path, struct run_result *r,
-                 struct err *e);
+/* A shell command of a submission's outside a game's ply (its build, an io
+ * input) or of the suite's (a reference program). */
+struct gcheck_shell_args {
+    const char *text;              /* run as sh -c text */
+    const char *workdir;           /* read-only in the sandbox */
+    const char *cwd;               /* where it runs (workdir or rw) */
+    const char *rw;                /* its move folder (sandbox.h): in the sandbox
+                                    * a tmpfs of its own over this empty folder */
+    const struct sbx_paths *own;   /* more read-only paths; NULL: none */
+    const struct sbx_policy *policy;   /* NULL or SBX_NONE: no sandbox */
+    const struct run_limits *limits;
+    const char *in_path;           /* stdin; NULL: /dev/null (it must be visible:
+                                    * in own, or no sandbox) */
+    const char *stdout_name;       /* stdout into rw/NAME; NULL: stdout and stderr
+                                    * together in r's stdout tail */
+    const char *back;              /* after the run, every file of the move folder
+                                    * is copied into this host folder; NULL: none */
+};
+
+/* Runs a->text: the one place grading starts a process outside a game's
+ * ply, and the one place it meets the sandbox besides play.h. 0 with r
+ * filled, or -1 with e (the referee's own failure). */
+int gcheck_shell(const struct gcheck_shell_args *a, struct run_result *r, struct err *e);
 
 #endif

@@ -475,15 +475,32 @@ static cJSON *about_json(const struct prepared *p, const char *id)
     return a;
 }
 
-/* The build: sh -c in the copy, in its sandbox; its log's tail kept. */
+/* The build: sh -c in its sandbox, in the move folder (a tmpfs of its own)
+ * holding a copy of the submission, everything there then copied back over
+ * the submission's copy; its log's tail kept. */
 static int build(const struct grade_run *g, struct prepared *p, struct err *e)
 {
     struct run_limits lim = g->limits;
     lim.timeout_ms = g->rb.build_timeout_ms;
     lim.cpu_limit_s = 0;
     lim.file_limit_kb = 0;
+    char dir[PATH_MAX];
+    if (join(dir, p->root, "build") != 0 || mkdir(dir, 0700) != 0)
+        return err_set(e, 0, 0, "%s/build: cannot make it", p->root);
+    size_t cap = strlen(g->rb.build) + PATH_MAX + 64;
+    char *text = malloc(cap);
+    if (!text)
+        return err_set(e, 0, 0, "out of memory");
+    long len = snprintf(text, cap, "cp -R ");
+    len = spec_quote(p->src, text, cap, (size_t)len);
+    if (len >= 0)
+        snprintf(text + len, cap - (size_t)len, "/. . && %s", g->rb.build);
+    struct gcheck_shell_args a = { .text = text, .workdir = p->src, .cwd = dir, .rw = dir,
+                                   .policy = &g->policy, .limits = &lim, .back = p->src };
     struct run_result r;
-    if (gcheck_shell(g->rb.build, p->src, p->src, &g->policy, &lim, NULL, NULL, &r, e) != 0)
+    int rc = len < 0 ? err_set(e, 0, 0, "a path too long") : gcheck_shell(&a, &r, e);
+    free(text);
+    if (rc)
         return -1;
     p->built = r.end == RUN_EXITED && r.status == 0;
     size_t from = r.out.len > GRADE_BUILD_TAIL ? r.out.len - GRADE_BUILD_TAIL : 0;

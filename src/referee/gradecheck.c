@@ -7,11 +7,13 @@
  */
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "arena/gradecheck.h"
 #include "arena/limits.h"
@@ -422,44 +424,94 @@ static long quoted(const char *text, char *buf, size_t cap, size_t len)
     return spec_quote(text, buf, cap, len);
 }
 
-int gcheck_shell(const char *text, const char *workdir, const char *rw,
-                 const struct sbx_policy *policy, const struct run_limits *limits,
-                 const char *in_path, const char *out_path, struct run_result *r,
-                 struct err *e)
+/* Copies every regular file and folder of the folder open as dirfd into
+ * dest (made as needed), depth first; symlinks and the rest are skipped.
+ * 0, or -1 with e. */
+static int copy_out(int dirfd, const char *dest, struct err *e)
 {
-    size_t cap = strlen(text) + 2 * PATH_MAX + 64;
+    int fd = dup(dirfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return err_set(e, 0, 0, "%s: cannot read the move folder: %s", dest, strerror(errno));
+    }
+    rewinddir(d);
+    struct dirent *de;
+    int rc = 0;
+    while (!rc && (de = readdir(d))) {
+        struct stat st;
+        char to[PATH_MAX];
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+            fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            snprintf(to, sizeof to, "%s/%s", dest, de->d_name) >= (int)sizeof to)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            int sub = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            rc = sub < 0 || (mkdir(to, 0755) != 0 && errno != EEXIST) ? 0 : copy_out(sub, to, e);
+            if (sub >= 0)
+                close(sub);
+        } else if (S_ISREG(st.st_mode)) {
+            int from = openat(dirfd, de->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+            unlink(to);
+            int out = from < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                                           st.st_mode & 0755);
+            if (out < 0 || tf_copy_head(from, st.st_size, out) != 0)
+                rc = err_set(e, 0, 0, "%s: cannot copy out of the move folder", to);
+            if (from >= 0)
+                close(from);
+            if (out >= 0)
+                close(out);
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int gcheck_shell(const struct gcheck_shell_args *a, struct run_result *r, struct err *e)
+{
+    size_t cap = strlen(a->text) + 2 * PATH_MAX + 64;
     char *cmd = malloc(cap);
     if (!cmd)
         return err_set(e, 0, 0, "out of memory");
     long len = snprintf(cmd, cap, "exec");
-    if (in_path) {
+    if (a->in_path) {
         len += snprintf(cmd + len, cap - (size_t)len, " <");
-        len = quoted(in_path, cmd, cap, (size_t)len);
+        len = spec_quote(a->in_path, cmd, cap, (size_t)len);
     }
-    if (len >= 0 && out_path) {
+    char out[PATH_MAX];
+    if (len >= 0 && a->stdout_name) {   /* into the move folder */
         len += snprintf(cmd + len, cap - (size_t)len, " >");
-        len = quoted(out_path, cmd, cap, (size_t)len);
+        len = snprintf(out, sizeof out, "%s/%s", a->rw, a->stdout_name) >= (int)sizeof out
+                  ? -1 : spec_quote(out, cmd, cap, (size_t)len);
     }
     if (len < 0) {
         free(cmd);
         return err_set(e, 0, 0, "a path too long");
     }
-    snprintf(cmd + len, cap - (size_t)len, "%s; %s", out_path ? "" : " 2>&1", text);
+    snprintf(cmd + len, cap - (size_t)len, "%s; %s", a->stdout_name ? "" : " 2>&1", a->text);
     char *argv[] = { "sh", "-c", cmd, NULL };
-    int rc;
-    if (!policy || policy->mode == SBX_NONE) {
-        rc = run_engine(argv, workdir, limits, -1, r, e);
+    int rc, dirfd = -1;
+    if (!a->policy || a->policy->mode == SBX_NONE) {
+        rc = run_engine(argv, a->cwd, a->limits, -1, r, e);
+        dirfd = rc ? -1 : open(a->rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     } else {
-        struct sbx_paths own = { 0 };
-        struct sbx_view v = { .workdir = workdir, .rw = rw, .own = &own, .policy = policy };
+        struct sbx_view v = { .workdir = a->workdir, .rw = a->rw, .own = a->own,
+                              .policy = a->policy };
         struct sbx *box;
         rc = sbx_open(&box, &v, 1, e);
         if (!rc) {
-            rc = sbx_run(box, 0, argv, workdir, limits, -1, r, e);
+            rc = sbx_run(box, 0, argv, a->cwd, a->limits, -1, r, e);
+            dirfd = rc ? -1 : sbx_take_move_folder(box, 0);
             sbx_close(box);
         }
     }
     free(cmd);
+    if (!rc && a->back)
+        rc = dirfd < 0 ? err_set(e, 0, 0, "%s: the move folder is gone", a->rw)
+                       : copy_out(dirfd, a->back, e);
+    if (dirfd >= 0)
+        close(dirfd);
     return rc;
 }
 
@@ -495,31 +547,31 @@ static void first_difference(const char *a, size_t alen, const char *b, size_t b
     }
 }
 
-/* Copies the file src to dst; 0 or -1 with e. */
-static int copy_file(const char *src, const char *dst, struct err *e)
-{
-    char *text;
-    size_t len;
-    if (tf_read(src, PLAY_OUTPUT_CAP * 16, &text, &len, e) != 0)
-        return -1;
-    int rc = tf_write_atomic(dst, text, len, e);
-    free(text);
-    return rc;
-}
-
 /* One input of an io check: 1 when the output is the wanted one. */
 static int io_input(const struct gcheck_env *env, int index, int k, cJSON *items, struct err *e)
 {
     const struct rubric_check *ch = &env->rb->check[index];
-    char in[PATH_MAX], out[PATH_MAX];
-    snprintf(in, sizeof in, "%s/input", env->scratch);
-    snprintf(out, sizeof out, "%s/output", env->scratch);
-    unlink(out);
-    if (copy_file(ch->input[k], in, e) != 0)
-        return -1;
+    /* The move folder and, apart from it, where its files are copied. */
+    char out[PATH_MAX], back[PATH_MAX], move[PATH_MAX];
+    if (snprintf(back, sizeof back, "%s/out", env->scratch) >= (int)sizeof back ||
+        snprintf(move, sizeof move, "%s/move", env->scratch) >= (int)sizeof move ||
+        snprintf(out, sizeof out, "%s/output", back) >= (int)sizeof out)
+        return err_set(e, 0, 0, "%s: a path too long", env->scratch);
+    tf_remove_tree(back);
+    tf_remove_tree(move);
+    if (mkdir(back, 0700) != 0 || mkdir(move, 0700) != 0)
+        return err_set(e, 0, 0, "%s: %s", env->scratch, strerror(errno));
+    struct sbx_paths own = { 0 };
     struct run_result r;
-    if (gcheck_shell(ch->cmd, env->workdir, env->scratch, env->rules.sandbox,
-                     &env->rules.limits, in, out, &r, e) != 0)
+    struct gcheck_shell_args a = { .text = ch->cmd, .workdir = env->workdir,
+                                   .cwd = env->workdir, .rw = move, .own = &own,
+                                   .policy = env->rules.sandbox, .limits = &env->rules.limits,
+                                   .in_path = ch->input[k], .stdout_name = "output",
+                                   .back = back };
+    /* The input's folder, read-only; the output into the move folder. */
+    int rc = sbx_paths_add(&own, ch->input[k], e) || gcheck_shell(&a, &r, e);
+    sbx_paths_free(&own);
+    if (rc)
         return -1;
     char status[REC_REASON_MAX] = "ok";
     if (r.end != RUN_EXITED || r.status != 0)
@@ -632,8 +684,14 @@ int gcheck_env_refs(struct gcheck_env *env, const char *bindir, const char *pref
             return err_set(e, 0, 0, "a path too long");
         for (int k = 0; k < ch->ninputs; k++) {
             struct run_result r;
-            if (gcheck_shell(cmd, env->scratch, env->scratch, NULL, &env->rules.limits,
-                             ch->input[k], out, &r, e) != 0)
+            /* The suite's own program: no sandbox, its output read where
+             * it was written (back NULL). */
+            struct gcheck_shell_args a = { .text = cmd, .workdir = env->scratch,
+                                           .cwd = env->scratch, .rw = env->scratch,
+                                           .limits = &env->rules.limits,
+                                           .in_path = ch->input[k],
+                                           .stdout_name = "reference-output" };
+            if (gcheck_shell(&a, &r, e) != 0)
                 return -1;
             if (r.end != RUN_EXITED || (r.status != 0 && r.status != 1))
                 return err_set(e, 0, 0, "the reference %s failed on %s", prog, ch->input[k]);
