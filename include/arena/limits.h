@@ -101,6 +101,12 @@
 #define REF_BENCH_MAX_POSITIONS 10000
 #define REF_BENCH_MAX_REPEAT 10000
 
+/* Virtual draws each engine plays against an opponent rated 0 in the
+ * ratings of a field (stats_ratings): BayesElo's default prior, enough to
+ * keep a perfect score finite, and worth little once an engine has played
+ * a few dozen games. */
+#define RATING_PRIOR_DRAWS 2.0
+
 /* Bytes of one word of an engine's command (spec.h): each word is expanded
  * ({in}, {out}: the move folder's paths) into a buffer of PATH_MAX bytes
  * when a move is played, and a longer word would be cut without a word;

@@ -22,6 +22,7 @@
 #include "arena/grade.h"
 #include "arena/limits.h"
 #include "arena/refopts.h"
+#include "arena/registry.h"
 #include "arena/rules.h"
 #include "arena/journal.h"
 #include "arena/match.h"
@@ -55,7 +56,7 @@ static const char about_text[] =
 
 static const char rules_help[] =
     "Match and tournament options:\n"
-    "  --game G             connect4, maxconnect4, nim, ... (the registry)\n"
+    "  --game G             %1$s\n"
     "  --engine SPEC        KEY=VALUE options (name=, cmd=, dir=, args=, stderr=,\n"
     "                       depth=) or a COMMAND (repeat). Placeholders {in} {out}\n"
     "                       {depth} {player}; none: {in} {out} {depth} are appended\n"
@@ -68,7 +69,7 @@ static const char rules_help[] =
     "  --timeout-ms N       wall time per move (default " CLI_STR(REF_DEFAULT_TIMEOUT_MS) ")\n"
     "  --cpu-limit-s N      CPU seconds per move (RLIMIT_CPU; default none)\n"
     "  --mem-limit-mb N     address space per move (RLIMIT_AS; default none)\n"
-    "  --draw-plies N       games that can go on forever (checkers) are drawn\n"
+    "  --draw-plies N       games that can go on forever (%2$s) are drawn\n"
     "                       after N plies without capture or promotion (100)\n"
     "  --keep-files DIR     keep every move's board files in DIR/game-N\n"
     "  --concurrency N      games at once (default 1)\n"
@@ -228,10 +229,35 @@ static void print_usage(const char *prog, const char *usage, int *first)
     }
 }
 
+/* The help sections' lists, made from the registry: a section is printed
+ * as a format, %1$s the games, %2$s those the draw rule applies to
+ * (game.h, irreversible). */
+struct help_lists {
+    char games[REGISTRY_NAMES_MAX], endless[REGISTRY_NAMES_MAX];
+};
+
+static int endless(const struct game *g)
+{
+    return g->irreversible != NULL;
+}
+
+static void help_lists(struct help_lists *l)
+{
+    registry_names(l->games, sizeof l->games, NULL, ", ");
+    registry_names(l->endless, sizeof l->endless, endless, ", ");
+}
+
+static void put_section(const char *section, const struct help_lists *l)
+{
+    printf(section, l->games, l->endless);
+}
+
 /* referee --help: every command's usage, the description, every section
  * once, in the table's order. */
 static int help_all(const char *prog)
 {
+    struct help_lists lists;
+    help_lists(&lists);
     int first = 1;
     for (int i = 0; i < NCOMMANDS; i++)
         print_usage(prog, commands[i].usage, &first);
@@ -244,7 +270,7 @@ static int help_all(const char *prog)
             for (int j = 0; j < nshown; j++)
                 seen |= shown[j] == commands[i].help[k];
             if (!seen)
-                fputs(shown[nshown++] = commands[i].help[k], stdout);
+                put_section(shown[nshown++] = commands[i].help[k], &lists);
         }
     printf("%s CMD --help shows one command's help; --version prints the version.\n", prog);
     return 0;
@@ -253,11 +279,13 @@ static int help_all(const char *prog)
 /* referee CMD --help: its usage and its sections only. */
 static int help_command(const char *prog, const struct ref_cmd *c)
 {
+    struct help_lists lists;
+    help_lists(&lists);
     int first = 1;
     print_usage(prog, c->usage, &first);
     fputs("\n", stdout);
     for (int k = 0; k < REF_HELP_SECTIONS && c->help[k]; k++)
-        fputs(c->help[k], stdout);
+        put_section(c->help[k], &lists);
     printf("%s --help shows every command.\n", prog);
     return 0;
 }
@@ -271,6 +299,7 @@ static void command_list(char *buf, size_t cap)
         used += (size_t)snprintf(buf + used, cap - used, "%s%s", i ? ", " : "",
                                  commands[i].name);
 }
+
 
 /* Reads a tournament's --config files (in any spelling getopt_long takes)
  * into s before the other options, so that the command line overrides
@@ -340,8 +369,12 @@ static int finish_rules(const char *prog, struct ref_settings *s, const char *cm
     s->t.rules.keep_dir = s->keep[0] ? s->keep : NULL;
     if (s->analyze) {
         if (!ana_supports(s->t.rules.game))
-            return cli_usage(prog, "%s: --analyze has no oracle for %s (connect4, maxconnect4, "
-                             "nim)", cmd, s->t.rules.game->name);
+        {
+            char games[REGISTRY_NAMES_MAX];
+            registry_names(games, sizeof games, ana_supports, ", ");
+            return cli_usage(prog, "%s: --analyze has no oracle for %s (%s)", cmd,
+                             s->t.rules.game->name, games);
+        }
         s->t.rules.analyze = &s->ana;
     }
     return 0;

@@ -433,13 +433,9 @@ static int apply_named(struct ref_settings *s, int id, const char *name, const c
     switch (id) {
     case REF_OPT_GAME:
         if (!(s->t.rules.game = registry_find(val))) {
-            int n = snprintf(e->msg, sizeof e->msg, "unknown game '%s' (", val);
-            for (const struct game *const *g = registry_all(); *g && n > 0 &&
-                 (size_t)n < sizeof e->msg; g++)
-                n += snprintf(e->msg + n, sizeof e->msg - (size_t)n, "%s%s", (*g)->name,
-                              g[1] ? ", " : ")");
-            e->line = e->col = 0;
-            return -1;
+            char games[REGISTRY_NAMES_MAX];
+            registry_names(games, sizeof games, NULL, ", ");
+            return err_set(e, 0, 0, "unknown game '%s' (%s)", val, games);
         }
         return 0;
     case REF_OPT_ENGINE:
