@@ -95,11 +95,11 @@ WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werr
 CFLAGS  ?=
 CPPFLAGS ?=
 LDFLAGS ?=
-ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(OPT) $(ARCH_FLAGS) $(WARN) -Iinclude -MMD -MP $(PKG_CFLAGS) \
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(OPT) $(ARCH_FLAGS) $(WARN) -Iinclude -Isrc -MMD -MP $(PKG_CFLAGS) \
              $(CPPFLAGS) $(CFLAGS)
 
 LIB_SRC  := $(wildcard src/core/*.c) $(wildcard src/games/*/*.c) $(wildcard src/engine/*.c) \
-            $(wildcard src/referee/*.c) $(wildcard src/learn/*.c)
+            $(wildcard src/referee/*.c) $(wildcard src/referee/*/*.c) $(wildcard src/learn/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libarena.a
 
@@ -326,7 +326,7 @@ FUZZ_SAN      = $(SANITIZE)
 FUZZ_IGNORE  := tests/fuzz/coverage.ignore
 FUZZ_CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
                 -fsanitize-coverage-ignorelist=$(FUZZ_IGNORE) \
-                $(ARCH_FLAGS) $(WARN) -Iinclude -Itests/fuzz -MMD -MP $(PKG_CFLAGS)
+                $(ARCH_FLAGS) $(WARN) -Iinclude -Isrc -Itests/fuzz -MMD -MP $(PKG_CFLAGS)
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 # One board target per registered game (the GAME lines of the registry).
 FUZZ_GAMES   := $(shell sed -nE 's/^ *GAME\(([a-z0-9_]+)\).*/\1/p' src/engine/registry.c)

@@ -50,8 +50,7 @@ UNITS='
 ^src/games/nim/(game|session)\.c$                         include/arena/nimgame.h
 ^src/games/nim/nimhelp\.c$                                include/nim.h
 ^src/games/checkers/[a-z]+\.c$                            include/arena/checkers.h
-^src/referee/options\.c$                                  include/arena/refopts.h
-^src/referee/report_html_page\.c$                         include/arena/report_html.h
+^src/referee/report/report_html_page\.c$                  src/referee/report/report_html.h
 '
 
 # Headers with no .c (macros and inline functions only), and their module.
@@ -60,7 +59,6 @@ include/arena/check.h                                     core
 include/arena/limits.h                                    core
 include/arena/version.h                                   core
 include/arena/c4score.h                                   games/connect4
-include/arena/c4bound.h                                   games/connect4
 '
 
 CYCLE_EXCEPTIONS='
@@ -98,11 +96,17 @@ BEGIN {
         if (lines[i] != "") exception[lines[i]] = 1
     for (i = 1; i < ARGC; i++) { isfile[ARGV[i]] = 1; files[++nfiles] = ARGV[i] }
 }
-/^[ \t]*#[ \t]*include[ \t]*"/ {
+/^[ \t]*#[ \t]*include[ \t]*[<"]/ {
+    # Quoted or angled: a name is looked for beside the file, in include/,
+    # then in src/ (headers beside their code, as "referee/run/runner.h").
+    # An angled name found in none of them is a system header.
+    angled = $0 ~ /include[ \t]*</
     name = $0
-    sub(/^[^"]*"/, "", name); sub(/".*/, "", name)
+    sub(/^[^<"]*[<"]/, "", name); sub(/[>"].*/, "", name)
     dir = FILENAME; sub(/[^\/]*$/, "", dir)
-    target = exists(dir name) ? dir name : exists("include/" name) ? "include/" name : ""
+    target = !angled && exists(dir name) ? dir name : exists("include/" name) ? "include/" name \
+           : exists("src/" name) ? "src/" name : ""
+    if (target == "" && angled) next
     if (target == "") { fail(FILENAME ":" FNR ": \"" name "\" is not in src/ or include/"); next }
     ninc++; inc_from[ninc] = FILENAME; inc_to[ninc] = target; inc_line[ninc] = FNR
 }
@@ -116,7 +120,9 @@ END {
             if (f ~ rule_re[r]) { u = rule_to[r]; break }
         if (u == "") {
             base = f; sub(/^.*\//, "", base); sub(/\.c$/, ".h", base)
-            u = exists("include/arena/" base) ? "include/arena/" base \
+            here = f; sub(/[^\/]*$/, "", here)
+            u = exists(here base) ? here base \
+              : exists("include/arena/" base) ? "include/arena/" base \
               : exists("include/" base) ? "include/" base : "-"
         }
         if (u == "-") u = f

@@ -1,7 +1,7 @@
 /* c4_testutil.c - Connect-4 helpers shared by the unit suites (c4_testutil.h). */
 #include <criterion/criterion.h>
 #include <string.h>
-#include "arena/c4moves.h"
+#include "games/connect4/c4moves.h"
 #include "c4_testutil.h"
 
 #define DIRECTIONS 4

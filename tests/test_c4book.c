@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/c4book.h"
-#include "arena/c4bookmake.h"
+#include "games/connect4/c4bookmake.h"
 #include "arena/c4key.h"
 #include "arena/c4solver.h"
 #include "c4_testutil.h"

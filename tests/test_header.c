@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arena/header.h"
+#include "referee/journal/header.h"
 
 /* text decoded and encoded again (malloc'd), or NULL with e. */
 static char *round_trip(const char *text, struct hdr *h, struct err *e)

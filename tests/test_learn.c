@@ -36,7 +36,7 @@
 #include "arena/qfunc.h"
 #include "arena/rng.h"
 #include "arena/search.h"
-#include "arena/train.h"
+#include "arena/learn.h"
 #include "arena/weights.h"
 #include "c4_testutil.h"
 

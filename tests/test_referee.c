@@ -18,12 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "arena/header.h"
+#include "referee/journal/header.h"
 #include "arena/journal.h"
 #include "arena/match.h"
 #include "arena/refopts.h"
 #include "arena/registry.h"
-#include "arena/report_text.h"
+#include "referee/report/report_text.h"
 #include "arena/rules.h"
 #include "arena/sha256.h"
 #include "arena/schedule.h"
@@ -245,16 +245,16 @@ Test(referee, opening_book_names_the_bad_move)
 
 /* ---- config files (found by tests/fuzz/referee_config) ---------------- */
 
-static int config_text(struct ref_settings *s, const char *text, struct err *e)
+static int config_text(struct refopts_settings *s, const char *text, struct err *e)
 {
-    ref_settings_init(s, REF_CMD_TOURNAMENT);
-    return ref_config_parse(s, text, strlen(text), e);
+    refopts_settings_init(s, REF_CMD_TOURNAMENT);
+    return refopts_config_parse(s, text, strlen(text), e);
 }
 
 /* A number that is not an integer is refused, not rounded (1.5 rounds was 2). */
 Test(referee, config_numbers_must_be_integers)
 {
-    static struct ref_settings s;
+    static struct refopts_settings s;
     struct err e;
     cr_assert_eq(config_text(&s, "{\"game\": \"nim\",\n \"rounds\": 1.5}", &e), -1);
     cr_assert(e.line == 2 && e.col == 2, "%d:%d", e.line, e.col);
@@ -262,7 +262,7 @@ Test(referee, config_numbers_must_be_integers)
     cr_assert_eq(config_text(&s, "{\"rounds\": 3, \"seed\": 1e3}", &e), 0, "%s", e.msg);
     cr_assert(s.t.rounds == 3 && s.t.rules.seed == 1000, "%d %llu", s.t.rounds,
               (unsigned long long)s.t.rules.seed);
-    ref_settings_free(&s);
+    refopts_settings_free(&s);
 }
 
 /* The config a tournament writes (referee slurm) keeps a seed beyond a
@@ -270,28 +270,28 @@ Test(referee, config_numbers_must_be_integers)
  * reads it back. */
 Test(referee, config_keeps_a_big_seed_exactly)
 {
-    static struct ref_settings s;
+    static struct refopts_settings s;
     struct err e;
     cr_assert_eq(config_text(&s, "{\"game\": \"nim\", \"seed\": \"9007199254740993\"}", &e), 0,
                  "%s", e.msg);
     cr_assert_eq(s.t.rules.seed, 9007199254740993ULL);
-    cJSON *j = ref_config_json(&s);
+    cJSON *j = refopts_config_json(&s);
     cr_assert_not_null(j);
     char *text = cJSON_PrintUnformatted(j);
     cJSON_Delete(j);
     cr_assert_not_null(strstr(text, "\"seed\":\"9007199254740993\""), "%s", text);
-    ref_settings_free(&s);
+    refopts_settings_free(&s);
     cr_assert_eq(config_text(&s, text, &e), 0, "%s", e.msg);
     cr_assert_eq(s.t.rules.seed, 9007199254740993ULL);
     free(text);
-    ref_settings_free(&s);
+    refopts_settings_free(&s);
 }
 
 /* {"name", "cmd"}: the name is taken whole, never re-split as a SPEC (a
  * name holding ",cmd=" used to cut the command short). */
 Test(referee, config_engine_object_keeps_its_name)
 {
-    static struct ref_settings s;
+    static struct refopts_settings s;
     struct err e;
     cr_assert_eq(config_text(&s, "{\"engines\": [{\"name\": \"a,cmd=b\", \"cmd\": \"x y\"}]}", &e),
                  0, "%s", e.msg);
@@ -300,14 +300,14 @@ Test(referee, config_engine_object_keeps_its_name)
     cr_assert_str_eq(s.t.engine[0].name, "a,cmd=b");
     cr_assert_str_eq(s.t.engine[0].argv[0], "x");
     cr_assert_str_eq(s.t.engine[0].argv[1], "y");
-    ref_settings_free(&s);
+    refopts_settings_free(&s);
 }
 
 /* An engine object takes every SPEC key ("depth" as a number too), an
  * unknown key is named at the "engines" key, and "each" is --each. */
 Test(referee, config_engine_object_takes_spec_keys)
 {
-    static struct ref_settings s;
+    static struct refopts_settings s;
     struct err e;
     cr_assert_eq(config_text(&s, "{\"each\": \"cmd=prog args=-q\",\n \"engines\": [{\"name\": "
                                  "\"a\", \"depth\": 3}, \"name=b args=-v\"]}", &e),
@@ -317,26 +317,26 @@ Test(referee, config_engine_object_takes_spec_keys)
               s.t.engine[0].depth, s.t.engine[0].argc);
     cr_assert_str_eq(s.t.engine[0].argv[1], "-q");
     cr_assert_str_eq(s.t.engine[1].argv[1], "-v");
-    ref_settings_free(&s);
+    refopts_settings_free(&s);
     cr_assert_eq(config_text(&s, "{\"game\": \"nim\",\n \"engines\": [{\"name\": \"a\", "
                                  "\"dri\": \"x\"}]}", &e), -1);
     cr_assert(e.line == 2 && e.col == 2, "%d:%d", e.line, e.col);
     cr_assert_str_eq(e.msg, "engines: \"dri\": unknown key 'dri' (name, cmd, dir, args, stderr, "
                             "depth)");
-    ref_settings_free(&s);
+    refopts_settings_free(&s);
     cr_assert_eq(config_text(&s, "{\"engines\": [{\"cmd\": [\"x\"]}]}", &e), -1);
     cr_assert_str_eq(e.msg, "engines: \"cmd\" must be a string");
-    ref_settings_free(&s);
+    refopts_settings_free(&s);
 }
 
 /* A NUL byte used to end the JSON early, whatever followed it. */
 Test(referee, config_nul_byte_is_refused)
 {
-    static struct ref_settings s;
+    static struct refopts_settings s;
     struct err e;
     static const char text[] = "{\"rounds\": 2}\n\0garbage";
-    ref_settings_init(&s, REF_CMD_TOURNAMENT);
-    cr_assert_eq(ref_config_parse(&s, text, sizeof text - 1, &e), -1);
+    refopts_settings_init(&s, REF_CMD_TOURNAMENT);
+    cr_assert_eq(refopts_config_parse(&s, text, sizeof text - 1, &e), -1);
     cr_assert(e.line == 2 && e.col == 1, "%d:%d", e.line, e.col);
     cr_assert_str_eq(e.msg, "NUL byte in a text file");
 }

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arena/report_html.h"
+#include "referee/report/report_html.h"
 
 struct page {
     char *text;

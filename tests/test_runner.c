@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "arena/launcher.h"
+#include "referee/run/launcher.h"
 #include "arena/runner.h"
 
 #define LINES 1000

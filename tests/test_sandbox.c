@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "arena/header.h"
+#include "referee/journal/header.h"
 #include "arena/path.h"
 #include "arena/sandbox.h"
 #include "arena/textfile.h"

@@ -11,9 +11,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include "arena/c4bound.h"
+#include "games/connect4/c4bound.h"
 #include "arena/c4key.h"
-#include "arena/c4moves.h"
+#include "games/connect4/c4moves.h"
 #include "arena/c4solver.h"
 #include "arena/c4tt.h"
 #include "arena/rng.h"

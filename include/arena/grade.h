@@ -41,6 +41,6 @@ extern const char grade_help[];
 
 /* Runs the command (id REF_CMD_GRADE): argv[0] is "grade"; prints to
  * stdout and stderr and returns the exit status. */
-int grade_command(const char *prog, enum ref_command id, int argc, char **argv);
+int grade_command(const char *prog, enum refopts_command id, int argc, char **argv);
 
 #endif

@@ -19,7 +19,7 @@
  * first move on), fills s->sandbox's masks and points the rules at it,
  * sets the rules' process limit. Returns 0, or -1 with e saying what is
  * wrong, naming the option or the engine (nothing played yet). */
-int preflight_check(struct ref_settings *s, struct err *e);
+int preflight_check(struct refopts_settings *s, struct err *e);
 
 /* After preflight_check, where each move's cgroup goes (cgroup.h): 0 with
  * the rules pointed at s->cg (and no RLIMIT_NPROC: pids.max bounds each
@@ -27,6 +27,6 @@ int preflight_check(struct ref_settings *s, struct err *e);
  * other referees' engines included), or 1 with why saying why no cgroup
  * can be had: the moves are then billed and limited per process, and the
  * journal says "accounting": "process". */
-int preflight_accounting(struct ref_settings *s, struct err *why);
+int preflight_accounting(struct refopts_settings *s, struct err *why);
 
 #endif

@@ -29,7 +29,7 @@
 #include "arena/tournament.h"
 
 /* The referee's commands. */
-enum ref_command {
+enum refopts_command {
     REF_CMD_MATCH,
     REF_CMD_TOURNAMENT,
     REF_CMD_REPORT,
@@ -43,7 +43,7 @@ enum ref_command {
 };
 
 /* Option ids (getopt_long's val). */
-enum ref_opt_id {
+enum refopts_opt_id {
     REF_OPT_GAME = 256, REF_OPT_ENGINE, REF_OPT_GAMES, REF_OPT_DEPTH, REF_OPT_PLIES,
     REF_OPT_OPENINGS, REF_OPT_SEED, REF_OPT_TIMEOUT, REF_OPT_CPU, REF_OPT_MEM, REF_OPT_DRAW,
     REF_OPT_KEEP, REF_OPT_LOG, REF_OPT_CONFIG, REF_OPT_FORMAT, REF_OPT_ROUNDS,
@@ -60,8 +60,8 @@ enum ref_opt_id {
 #define REF_CONFIG_CAP (1 << 20)  /* bytes of a config file */
 
 /* What the options of one command set. */
-struct ref_settings {
-    enum ref_command command;
+struct refopts_settings {
+    enum refopts_command command;
     struct tour_config t;       /* rules, engines (unresolved until
                                  * spec_resolve_all), tournament fields */
     struct spec_keys each;      /* --each */
@@ -85,29 +85,29 @@ struct ref_settings {
 };
 
 /* The defaults of command. */
-void ref_settings_init(struct ref_settings *s, enum ref_command command);
+void refopts_settings_init(struct refopts_settings *s, enum refopts_command command);
 /* Frees the engines, the opening book and the sandbox paths. */
-void ref_settings_free(struct ref_settings *s);
+void refopts_settings_free(struct refopts_settings *s);
 
 /* The getopt_long table of command's options, ending with
  * CLI_STD_OPTIONS (--help, --version): static, not to be freed. */
-const struct option *ref_options(enum ref_command command);
+const struct option *refopts_options(enum refopts_command command);
 /* "--NAME" of option id into buf (cap bytes); "--?" for an unknown id. */
-void ref_option_flag(int id, char *buf, size_t cap);
+void refopts_option_flag(int id, char *buf, size_t cap);
 
 /* Applies option id with value val (name: how the user wrote it, --rounds
  * on the command line, "rounds" in a config file, which every message
  * names). Returns 0, or -1 with e (no place: line and column 0). */
-int ref_settings_apply(struct ref_settings *s, int id, const char *name, const char *val,
+int refopts_settings_apply(struct refopts_settings *s, int id, const char *name, const char *val,
                        struct err *e);
 
 /* Applies a config file's text (len bytes, NUL-terminated at text[len]) to
  * s, which must be a tournament's. Returns 0, or -1 with e holding the line
  * and column of the bad key or JSON, and what is wrong. */
-int ref_config_parse(struct ref_settings *s, const char *text, size_t len, struct err *e);
+int refopts_config_parse(struct refopts_settings *s, const char *text, size_t len, struct err *e);
 /* Reads path (at most REF_CONFIG_CAP bytes) and applies it; 0, or -1 with e
  * (line 0 when the file cannot be read). */
-int ref_config_read(struct ref_settings *s, const char *path, struct err *e);
+int refopts_config_read(struct refopts_settings *s, const char *path, struct err *e);
 
 /* The config file of s's tournament once its engines are resolved
  * (spec_resolve_all): every rule of play, the format and rounds, each engine
@@ -116,6 +116,6 @@ int ref_config_read(struct ref_settings *s, const char *path, struct err *e);
  * header. Not in it: journal, resume, shard, concurrency, sprt (the
  * caller's). A new cJSON object (the caller deletes it), or NULL when out
  * of memory or a path cannot be made absolute. */
-struct cJSON *ref_config_json(const struct ref_settings *s);
+struct cJSON *refopts_config_json(const struct refopts_settings *s);
 
 #endif

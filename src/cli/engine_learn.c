@@ -11,7 +11,7 @@
 #include "arena/cli.h"
 #include "arena/clock.h"
 #include "arena/limits.h"
-#include "arena/train.h"
+#include "arena/learn.h"
 #include "arena/weights.h"
 #include "engine.h"
 

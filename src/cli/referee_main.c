@@ -164,20 +164,20 @@ static const char bench_help[] =
  * usage lines ("%1$s": the program) and its help sections. */
 struct ref_cmd {
     const char *name;
-    enum ref_command id;
-    int (*run)(const char *prog, enum ref_command id, int argc, char **argv);
+    enum refopts_command id;
+    int (*run)(const char *prog, enum refopts_command id, int argc, char **argv);
     const char *usage;
     const char *help[REF_HELP_SECTIONS];
 };
 
-static int cmd_match(const char *prog, enum ref_command id, int argc, char **argv);
-static int cmd_tournament(const char *prog, enum ref_command id, int argc, char **argv);
-static int cmd_file(const char *prog, enum ref_command id, int argc, char **argv);
-static int cmd_analyze(const char *prog, enum ref_command id, int argc, char **argv);
-static int cmd_merge(const char *prog, enum ref_command id, int argc, char **argv);
-static int cmd_bench(const char *prog, enum ref_command id, int argc, char **argv);
-static int cmd_slurm(const char *prog, enum ref_command id, int argc, char **argv);
-static int cmd_status(const char *prog, enum ref_command id, int argc, char **argv);
+static int cmd_match(const char *prog, enum refopts_command id, int argc, char **argv);
+static int cmd_tournament(const char *prog, enum refopts_command id, int argc, char **argv);
+static int cmd_file(const char *prog, enum refopts_command id, int argc, char **argv);
+static int cmd_analyze(const char *prog, enum refopts_command id, int argc, char **argv);
+static int cmd_merge(const char *prog, enum refopts_command id, int argc, char **argv);
+static int cmd_bench(const char *prog, enum refopts_command id, int argc, char **argv);
+static int cmd_slurm(const char *prog, enum refopts_command id, int argc, char **argv);
+static int cmd_status(const char *prog, enum refopts_command id, int argc, char **argv);
 
 /* The one list of the referee's commands, in the order help shows them. */
 static const struct ref_cmd commands[] = {
@@ -206,7 +206,7 @@ static const struct ref_cmd commands[] = {
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof *commands)
 
-static const struct ref_cmd *command_of(enum ref_command id)
+static const struct ref_cmd *command_of(enum refopts_command id)
 {
     for (int i = 0; i < NCOMMANDS; i++)
         if (commands[i].id == id)
@@ -304,10 +304,10 @@ static void command_list(char *buf, size_t cap)
 /* Reads a tournament's --config files (in any spelling getopt_long takes)
  * into s before the other options, so that the command line overrides
  * them; 0, -1 after --help or --version (printed), or EXIT_BAD_INPUT. */
-static int read_config(const char *prog, struct ref_settings *s, int argc, char **argv)
+static int read_config(const char *prog, struct refopts_settings *s, int argc, char **argv)
 {
     const struct ref_cmd *cmd = command_of(s->command);
-    struct cli_parse p = { .prog = prog, .cmd = cmd->name, .opts = ref_options(s->command),
+    struct cli_parse p = { .prog = prog, .cmd = cmd->name, .opts = refopts_options(s->command),
                            .argc = argc, .argv = argv };
     int c;
     while ((c = cli_next(&p)) != -1) {
@@ -316,7 +316,7 @@ static int read_config(const char *prog, struct ref_settings *s, int argc, char 
         if (c == CLI_BAD || c == CLI_DONE)
             return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         struct err e;
-        if (c == REF_OPT_CONFIG && ref_config_read(s, optarg, &e) != 0) {
+        if (c == REF_OPT_CONFIG && refopts_config_read(s, optarg, &e) != 0) {
             err_print(stderr, optarg, &e);
             return EXIT_BAD_INPUT;
         }
@@ -327,14 +327,14 @@ static int read_config(const char *prog, struct ref_settings *s, int argc, char 
 /* Parses the options of s->command into s; 0, -1 (--help or --version
  * shown) or EXIT_BAD_INPUT (usage error printed). Positional arguments are
  * left at argv[optind..]. */
-static int parse(const char *prog, struct ref_settings *s, int argc, char **argv)
+static int parse(const char *prog, struct refopts_settings *s, int argc, char **argv)
 {
     int rc = s->command == REF_CMD_TOURNAMENT || s->command == REF_CMD_SLURM
                  ? read_config(prog, s, argc, argv) : 0;
     if (rc)
         return rc;
     const struct ref_cmd *cmd = command_of(s->command);
-    struct cli_parse p = { .prog = prog, .cmd = cmd->name, .opts = ref_options(s->command),
+    struct cli_parse p = { .prog = prog, .cmd = cmd->name, .opts = refopts_options(s->command),
                            .argc = argc, .argv = argv };
     int c;
     while ((c = cli_next(&p)) != -1) {
@@ -346,15 +346,15 @@ static int parse(const char *prog, struct ref_settings *s, int argc, char **argv
             return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         if (c == REF_OPT_CONFIG)
             continue;
-        ref_option_flag(c, name, sizeof name);
-        if (ref_settings_apply(s, c, name, optarg ? optarg : "", &e) != 0)
+        refopts_option_flag(c, name, sizeof name);
+        if (refopts_settings_apply(s, c, name, optarg ? optarg : "", &e) != 0)
             return cli_usage(prog, "%s", e.msg);
     }
     return 0;
 }
 
 /* Checks what match and tournament share and loads the opening book. */
-static int finish_rules(const char *prog, struct ref_settings *s, const char *cmd)
+static int finish_rules(const char *prog, struct refopts_settings *s, const char *cmd)
 {
     if (!s->t.rules.game)
         return cli_usage(prog, "%s: --game is required", cmd);
@@ -383,7 +383,7 @@ static int finish_rules(const char *prog, struct ref_settings *s, const char *cm
 /* preflight.h's checks and set-up before the first game. 0 or
  * EXIT_BAD_INPUT, the error printed; without a cgroup for the moves, says
  * so (preflight_accounting). */
-static int preflight(const char *prog, struct ref_settings *s)
+static int preflight(const char *prog, struct refopts_settings *s)
 {
     struct err e;
     if (preflight_check(s, &e) != 0) {
@@ -403,7 +403,7 @@ static int preflight(const char *prog, struct ref_settings *s)
  * then did not write), *status the exit status to return; 0 in the process
  * that does the work (the child, or this one when fork failed), now a
  * subreaper that sweeps every process of an engine after its move. */
-static int guard(const char *prog, struct ref_settings *s, const char *doing, const char *file,
+static int guard(const char *prog, struct refopts_settings *s, const char *doing, const char *file,
                  int *status)
 {
     if (run_guard(&s->t.rules.limits.cancel, status) == RUN_GUARD_PARENT) {
@@ -429,16 +429,16 @@ static int guard(const char *prog, struct ref_settings *s, const char *doing, co
 /* A match's worker frees the settings it was forked with (match.h). */
 static void free_settings(void *ctx)
 {
-    ref_settings_free(ctx);
+    refopts_settings_free(ctx);
 }
 
-static int cmd_match(const char *prog, enum ref_command id, int argc, char **argv)
+static int cmd_match(const char *prog, enum refopts_command id, int argc, char **argv)
 {
-    struct ref_settings s;
-    ref_settings_init(&s, id);
+    struct refopts_settings s;
+    refopts_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0) {
-        ref_settings_free(&s);
+        refopts_settings_free(&s);
         return 0;
     }
     if (!rc && optind < argc)
@@ -454,7 +454,7 @@ static int cmd_match(const char *prog, enum ref_command id, int argc, char **arg
         rc = preflight(prog, &s);
     int status;
     if (!rc && guard(prog, &s, "playing the match", "log", &status)) {
-        ref_settings_free(&s);
+        refopts_settings_free(&s);
         return status;
     }
     if (!rc) {
@@ -477,13 +477,13 @@ static int cmd_match(const char *prog, enum ref_command id, int argc, char **arg
             rc = EXIT_FORFEITED;
         }
     }
-    ref_settings_free(&s);
+    refopts_settings_free(&s);
     return rc;
 }
 
 /* What tournament and slurm check of a tournament's options, before and
  * after the engines are resolved; 0 or EXIT_BAD_INPUT (printed). */
-static int check_tournament(const char *prog, struct ref_settings *s, const char *cmd)
+static int check_tournament(const char *prog, struct refopts_settings *s, const char *cmd)
 {
     int rc = 0;
     if (!s->t.rules.game)
@@ -501,13 +501,13 @@ static int check_tournament(const char *prog, struct ref_settings *s, const char
     return rc;
 }
 
-static int cmd_tournament(const char *prog, enum ref_command id, int argc, char **argv)
+static int cmd_tournament(const char *prog, enum refopts_command id, int argc, char **argv)
 {
-    struct ref_settings s;
-    ref_settings_init(&s, id);
+    struct refopts_settings s;
+    refopts_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0) {
-        ref_settings_free(&s);
+        refopts_settings_free(&s);
         return 0;
     }
     if (!rc && optind < argc)
@@ -528,13 +528,13 @@ static int cmd_tournament(const char *prog, enum ref_command id, int argc, char 
             rc = EXIT_FORFEITED;
         }
     }
-    ref_settings_free(&s);
+    refopts_settings_free(&s);
     return rc;
 }
 
 /* slurm's options that a shard sets itself, or that shards cannot split;
  * 0 or EXIT_BAD_INPUT (printed). */
-static int check_slurm(const char *prog, const struct ref_settings *s)
+static int check_slurm(const char *prog, const struct refopts_settings *s)
 {
     const struct cluster_opts *o = &s->cluster;
     if (s->journal[0] || s->t.shard_n > 1 || s->t.concurrency > 1)
@@ -563,7 +563,7 @@ static int own_path(char *buf, size_t cap)
 }
 
 /* referee slurm --resume DIR [--dry-run]. */
-static int slurm_resume(const char *prog, const struct ref_settings *s, int argc, char **argv)
+static int slurm_resume(const char *prog, const struct refopts_settings *s, int argc, char **argv)
 {
     if (s->t.rules.game || s->t.nengines || s->cluster.shards || s->cluster.out[0] ||
         s->cluster.parallel || argc - optind != 1)
@@ -576,18 +576,18 @@ static int slurm_resume(const char *prog, const struct ref_settings *s, int argc
     return rc == CLUSTER_BAD_DIR ? EXIT_BAD_INPUT : rc ? 1 : 0;
 }
 
-static int cmd_slurm(const char *prog, enum ref_command id, int argc, char **argv)
+static int cmd_slurm(const char *prog, enum refopts_command id, int argc, char **argv)
 {
-    struct ref_settings s;
-    ref_settings_init(&s, id);
+    struct refopts_settings s;
+    refopts_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0) {
-        ref_settings_free(&s);
+        refopts_settings_free(&s);
         return 0;
     }
     if (!rc && s.t.resume) {
         rc = slurm_resume(prog, &s, argc, argv);
-        ref_settings_free(&s);
+        refopts_settings_free(&s);
         return rc;
     }
     if (!rc && optind < argc)
@@ -596,7 +596,7 @@ static int cmd_slurm(const char *prog, enum ref_command id, int argc, char **arg
         rc = check_slurm(prog, &s);
     if (!rc)
         rc = check_tournament(prog, &s, "slurm");
-    cJSON *config = rc ? NULL : ref_config_json(&s);
+    cJSON *config = rc ? NULL : refopts_config_json(&s);
     char self[PATH_MAX];
     struct err e = { 0, 0, "" };
     if (!rc && (!config || own_path(self, sizeof self) != 0))
@@ -616,14 +616,14 @@ static int cmd_slurm(const char *prog, enum ref_command id, int argc, char **arg
         rc = EXIT_BAD_INPUT;
     }
     cJSON_Delete(config);
-    ref_settings_free(&s);
+    refopts_settings_free(&s);
     return rc;
 }
 
-static int cmd_status(const char *prog, enum ref_command id, int argc, char **argv)
+static int cmd_status(const char *prog, enum refopts_command id, int argc, char **argv)
 {
-    struct ref_settings s;
-    ref_settings_init(&s, id);
+    struct refopts_settings s;
+    refopts_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0)
         return 0;
@@ -654,10 +654,10 @@ static void say_if_written(const char *prog, char *const paths[], int n)
 }
 
 /* report and verify: one file argument. */
-static int cmd_file(const char *prog, enum ref_command command, int argc, char **argv)
+static int cmd_file(const char *prog, enum refopts_command command, int argc, char **argv)
 {
-    struct ref_settings s;
-    ref_settings_init(&s, command);
+    struct refopts_settings s;
+    refopts_settings_init(&s, command);
     const char *name = command == REF_CMD_REPORT ? "report" : "verify";
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0)
@@ -685,10 +685,10 @@ static int cmd_file(const char *prog, enum ref_command command, int argc, char *
     return rc > 0 ? 1 : EXIT_BAD_INPUT;
 }
 
-static int cmd_analyze(const char *prog, enum ref_command id, int argc, char **argv)
+static int cmd_analyze(const char *prog, enum refopts_command id, int argc, char **argv)
 {
-    struct ref_settings s;
-    ref_settings_init(&s, id);
+    struct refopts_settings s;
+    refopts_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0)
         return 0;
@@ -705,10 +705,10 @@ static int cmd_analyze(const char *prog, enum ref_command id, int argc, char **a
     return EXIT_BAD_INPUT;
 }
 
-static int cmd_merge(const char *prog, enum ref_command id, int argc, char **argv)
+static int cmd_merge(const char *prog, enum refopts_command id, int argc, char **argv)
 {
-    struct ref_settings s;
-    ref_settings_init(&s, id);
+    struct refopts_settings s;
+    refopts_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0)
         return 0;
@@ -727,7 +727,7 @@ static int cmd_merge(const char *prog, enum ref_command id, int argc, char **arg
 
 /* Bench's own checks, once the options are read: engines, --depths, one
  * kind of positions. */
-static int bench_checks(const char *prog, struct ref_settings *s)
+static int bench_checks(const char *prog, struct refopts_settings *s)
 {
     if (s->t.nengines < 1)
         return cli_usage(prog, "bench: give at least one --engine");
@@ -755,13 +755,13 @@ static int bench_engine_check(const char *prog, const struct spec *eng)
                      "be the same move", eng->name, depth);
 }
 
-static int cmd_bench(const char *prog, enum ref_command id, int argc, char **argv)
+static int cmd_bench(const char *prog, enum refopts_command id, int argc, char **argv)
 {
-    struct ref_settings s;
-    ref_settings_init(&s, id);
+    struct refopts_settings s;
+    refopts_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0) {
-        ref_settings_free(&s);
+        refopts_settings_free(&s);
         return 0;
     }
     if (!rc && optind < argc)
@@ -776,7 +776,7 @@ static int cmd_bench(const char *prog, enum ref_command id, int argc, char **arg
         rc = bench_engine_check(prog, &s.t.engine[i]);
     int status;
     if (!rc && guard(prog, &s, "running the bench", "JSON", &status)) {
-        ref_settings_free(&s);
+        refopts_settings_free(&s);
         return status;
     }
     if (!rc) {
@@ -794,7 +794,7 @@ static int cmd_bench(const char *prog, enum ref_command id, int argc, char **arg
             rc = 128 + SIGINT;
         }
     }
-    ref_settings_free(&s);
+    refopts_settings_free(&s);
     return rc;
 }
 

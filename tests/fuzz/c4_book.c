@@ -18,7 +18,7 @@
 #include <string.h>
 #include "arena/c4book.h"
 #include "arena/c4key.h"
-#include "arena/c4moves.h"
+#include "games/connect4/c4moves.h"
 #include "fuzz.h"
 
 #define SCORE_BITS 8   /* c4book.h's entry layout: the key above 8 bits */

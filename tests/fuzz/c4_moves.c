@@ -19,8 +19,8 @@
 #define _GNU_SOURCE   /* memmem */
 #include <stdlib.h>
 #include <string.h>
-#include "arena/c4moves.h"
-#include "arena/c4solvelines.h"
+#include "games/connect4/c4moves.h"
+#include "games/connect4/c4solvelines.h"
 #include "arena/game.h"
 #include "fuzz.h"
 

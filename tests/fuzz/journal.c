@@ -23,7 +23,7 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arena/header.h"
+#include "referee/journal/header.h"
 #include "arena/journal.h"
 #include "arena/report.h"
 #include "arena/tally.h"

@@ -1,6 +1,6 @@
 /*
  * referee_config.c - fuzz target for the tournament config file
- * (ref_config_parse, behind `referee tournament --config FILE`).
+ * (refopts_config_parse, behind `referee tournament --config FILE`).
  *
  * Input: the bytes of a config file.
  *
@@ -18,7 +18,7 @@
 #include "arena/search.h"
 #include "fuzz.h"
 
-static void check_settings(struct ref_settings *s)
+static void check_settings(struct refopts_settings *s)
 {
     struct tour_config *t = &s->t;
     FUZZ_CHECK(t->nengines >= 0 && t->nengines <= TOUR_MAX_ENGINES, "%d engines", t->nengines);
@@ -54,21 +54,21 @@ static void check_settings(struct ref_settings *s)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > REF_CONFIG_CAP)
-        return 0;   /* ref_config_read refuses it before parsing */
+        return 0;   /* refopts_config_read refuses it before parsing */
     char *text = fuzz_text(data, size);
     /* Settings are large (paths, 32 engines): on the heap. */
-    struct ref_settings *s = malloc(sizeof *s);
+    struct refopts_settings *s = malloc(sizeof *s);
     FUZZ_CHECK(s != NULL, "out of memory");
     struct err e = { 0, 0, "" };
-    ref_settings_init(s, REF_CMD_TOURNAMENT);
-    int rc = ref_config_parse(s, text, size, &e);
+    refopts_settings_init(s, REF_CMD_TOURNAMENT);
+    int rc = refopts_config_parse(s, text, size, &e);
     if (rc != 0) {
         FUZZ_CHECK(rc == -1, "returned %d", rc);
         fuzz_check_err(&e, 1, "config");
     } else {
         check_settings(s);
     }
-    ref_settings_free(s);
+    refopts_settings_free(s);
     free(s);
     free(text);
     return 0;

@@ -46,7 +46,7 @@ static int ref_tokens(char *copy, char **tok)
     return n;
 }
 
-static struct spf_command ref_command(const char *line)
+static struct spf_command refopts_command(const char *line)
 {
     struct spf_command c = { SPF_CMD_INVALID, 0, 0 };
     char *copy = strdup(line), *tok[MAX_TOKENS];
@@ -82,7 +82,7 @@ static enum spf_level_reply ref_level(const char *line, int *level)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *line = fuzz_text(data, size);
-    struct spf_command got = spf_parse_command(line), want = ref_command(line);
+    struct spf_command got = spf_parse_command(line), want = refopts_command(line);
     FUZZ_CHECK(got.cmd == want.cmd && got.valid_arg == want.valid_arg
                    && (!want.valid_arg || got.arg == want.arg),
                "command '%s': got (%d, %d, %d), the reference (%d, %d, %d)", line, got.cmd,

@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "arena/c4moves.h"
+#include "games/connect4/c4moves.h"
 #include "arena/c4solver.h"
 
 #define TT_BYTES ((size_t)4 << 20)

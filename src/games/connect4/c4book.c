@@ -8,7 +8,7 @@
 #include <string.h>
 #include "arena/c4book.h"
 #include "arena/c4key.h"
-#include "arena/c4moves.h"
+#include "c4moves.h"
 #include "arena/c4score.h"
 #include "arena/textfile.h"
 

@@ -5,9 +5,9 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arena/c4bookmake.h"
+#include "c4bookmake.h"
 #include "arena/c4key.h"
-#include "arena/c4moves.h"
+#include "c4moves.h"
 
 /* A position of the book being made: its key, its score, and the first move
  * string that reached it (the smallest, since moves are tried in column

@@ -2,7 +2,7 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arena/c4moves.h"
+#include "c4moves.h"
 #include "arena/c4score.h"
 
 int c4moves_parse(const char *moves, size_t len, struct c4_pos *p, const char **why)

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "arena/c4book.h"
-#include "arena/c4bookmake.h"
-#include "arena/c4moves.h"
-#include "arena/c4solvelines.h"
+#include "c4bookmake.h"
+#include "c4moves.h"
+#include "c4solvelines.h"
 #include "arena/c4solver.h"
 #include "arena/cli.h"
 #include "arena/clock.h"

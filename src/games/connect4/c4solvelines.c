@@ -2,8 +2,8 @@
  * (c4solvelines.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "arena/c4moves.h"
-#include "arena/c4solvelines.h"
+#include "c4moves.h"
+#include "c4solvelines.h"
 #include "arena/clock.h"
 #include "arena/err.h"
 #include "arena/textfile.h"

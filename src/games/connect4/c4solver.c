@@ -17,7 +17,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "arena/c4bound.h"
+#include "c4bound.h"
 #include "arena/c4solver.h"
 #include "arena/check.h"
 #include "arena/clock.h"

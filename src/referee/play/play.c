@@ -1,0 +1,521 @@
+/*
+ * play.c - one game between two engines through board files (play.h).
+ *
+ * The referee keeps the position itself and only ever accepts an engine's
+ * file when it is the position plus one legal move (rules_judge), so
+ * nothing an engine writes can change the game in any other way. The
+ * record (record.h) is filled as the game goes, so a match log, a
+ * tournament worker's answer and a journal line are one format.
+ */
+#define _GNU_SOURCE
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "arena/analyze.h"
+#include "arena/clock.h"
+#include "arena/cgroup.h"
+#include "arena/escape.h"
+#include "referee/run/gamedir.h"
+#include "referee/journal/header.h"
+#include "referee/run/launcher.h"
+#include "arena/play.h"
+#include "arena/rng.h"
+#include "arena/rules.h"
+#include "arena/sandbox.h"
+#include "arena/textfile.h"
+
+#define ARG_MAX_BYTES  PATH_MAX    /* an expanded argument: paths are the longest */
+#define OPENING_TRIES  64          /* draws of a random ply before the opening stops short */
+#define NS_PER_MS      1e6
+
+int play_opening(const struct play_rules *r, long pair, void *pos, struct game_record *rec)
+{
+    const struct game *g = r->game;
+    struct err e;
+    if (r->book)
+        return rules_play_line(g, r->book->line[pair % r->book->n], 0, pos, rec, &e);
+    struct rng rng;
+    rng_seed(&rng, r->seed + (uint64_t)pair);
+    g->init(pos);
+    for (int p = 0; p < r->random_plies; p++) {
+        int moves[GAME_MAX_MOVES];
+        int n = g->gen(pos, moves);
+        if (n == 0)
+            return 0;
+        unsigned char child[GAME_MAX_STATE];
+        int played, tries = 0;
+        do {
+            played = moves[rng_below(&rng, (uint32_t)n)];
+            memcpy(child, pos, g->state_size);
+            g->play(child, played);
+        } while (game_result(g, child) >= 0 && ++tries < OPENING_TRIES);
+        if (game_result(g, child) >= 0)
+            return 0;
+        char text[GAME_MOVE_TEXT_MAX];
+        g->move_text(pos, played, text, sizeof text);
+        if (rec_add_opening(rec, text) != 0)
+            return -1;
+        memcpy(pos, child, g->state_size);
+    }
+    return 0;
+}
+
+
+/* A run's output tail as a record's text (valid UTF-8, no NUL), malloc'd;
+ * NULL when the engine wrote nothing there (or out of memory: the record
+ * then lacks it, the game is not lost over it). */
+static char *tail_text(const struct run_tail *t)
+{
+    char *text = t->len ? malloc(t->len + 1) : NULL;
+    if (text)
+        tf_utf8_copy(text, t->text, t->len);
+    return text;
+}
+
+/* Records a ply: move is "" on a forfeit, status "ok" or the reason; a
+ * forfeit keeps what the engine last wrote. */
+static int add_ply(struct game_record *rec, int ply, int side, const char *engine,
+                   const char *move, const struct run_result *r, double referee_ms,
+                   const char *status, const char *hint)
+{
+    struct rec_move m;
+    rec_move_init(&m);
+    m.ply = ply;
+    m.side = side;
+    snprintf(m.engine, sizeof m.engine, "%s", engine);
+    snprintf(m.move, sizeof m.move, "%s", move);
+    m.cpu_user_ms = r->cpu_user_ms;
+    m.cpu_sys_ms = r->cpu_sys_ms;
+    m.wall_ms = r->wall_ms;
+    m.max_rss_kb = (double)r->max_rss_kb;
+    m.referee_ms = referee_ms;
+    snprintf(m.status, sizeof m.status, "%s", status);
+    m.has = REC_HAS_ENGINE | REC_HAS_MOVE | REC_HAS_STATUS;
+    if (strcmp(status, "ok") != 0) {
+        m.stdout_tail = tail_text(&r->out);
+        m.stderr_tail = tail_text(&r->err);
+    }
+    if (hint[0] && m.stderr_tail) {
+        /* On the engine's last line, where the forfeit line shows it. */
+        size_t n = strlen(m.stderr_tail);
+        while (n > 0 && m.stderr_tail[n - 1] == '\n')
+            n--;
+        char *with = malloc(n + strlen(hint) + 2);
+        if (with) {
+            sprintf(with, "%.*s%s\n", (int)n, m.stderr_tail, hint);
+            free(m.stderr_tail);
+            m.stderr_tail = with;
+        }
+    }
+    return rec_add_move(rec, &m);
+}
+
+/* The file that gets each move's whole stderr from the runner, when the
+ * engines' stderr= or --keep-files want it: in memory, emptied per move.
+ * -1 when nobody does; -2 with e when it cannot be made. */
+static int stderr_sink(const struct play_rules *r, const struct spec *const side[2],
+                       struct err *e)
+{
+    if (!r->keep_dir && !side[0]->stderr_path && !side[1]->stderr_path)
+        return -1;
+    int fd = memfd_create("arena-stderr", MFD_CLOEXEC);
+    if (fd < 0)
+        err_set(e, 0, 0, "memfd_create: %s", strerror(errno));
+    return fd < 0 ? -2 : fd;
+}
+
+/* Appends a move's stderr (the run's copy in sink) to path under a header,
+ * in one locked piece: an engine's file is shared by its games, which a
+ * tournament plays at once. */
+static int append_stderr(const char *path, const char *header, int sink,
+                         const struct run_result *run, struct err *e)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return err_set(e, 0, 0, "stderr=%s: %s", path, strerror(errno));
+    flock(fd, LOCK_EX);
+    char cut[64] = "";
+    if (run->err.total > run->err_copied)
+        snprintf(cut, sizeof cut, "[%lld more bytes not kept]\n",
+                 run->err.total - run->err_copied);
+    int rc = tf_write_all(fd, header, strlen(header)) != 0 ||
+             tf_copy_head(sink, run->err_copied, fd) != 0 ||
+             tf_write_all(fd, cut, strlen(cut)) != 0;
+    if (rc)
+        err_set(e, 0, 0, "stderr=%s: %s", path, strerror(errno));
+    close(fd);   /* and the lock with it */
+    return rc ? -1 : 0;
+}
+
+/* Runs eng in its folder on the board: 0 with *run filled, or -1 with e.
+ * sink (-1: none) gets its stderr when its stderr= or --keep-files want it;
+ * lnc is the game's launcher (in a sandbox, view side - 1 is eng's). */
+static int run_on_board(const struct play_rules *r, const struct gamedir *gd,
+                        struct launcher *lnc, const struct spec *eng, int side, int sink, struct run_result *run,
+                        struct err *e)
+{
+    char in_path[PATH_MAX], out_path[PATH_MAX], player[4], depth[16];
+    snprintf(in_path, sizeof in_path, "%s/%s", gd->path, GAMEDIR_IN);
+    snprintf(out_path, sizeof out_path, "%s/%s", gd->path, GAMEDIR_OUT);
+    snprintf(player, sizeof player, "%d", side);
+    snprintf(depth, sizeof depth, "%d", eng->depth ? eng->depth : r->depth);
+    const char *const value[RULES_PLACEHOLDERS] = { in_path, out_path, depth, player };
+    char args[RUN_MAX_ARGS][ARG_MAX_BYTES];
+    char *argv[RUN_MAX_ARGS];
+    for (int i = 0; i < eng->argc; i++) {
+        rules_expand(eng->argv[i], args[i], sizeof args[i], value);
+        argv[i] = args[i];
+    }
+    argv[eng->argc] = NULL;
+    int copy = eng->stderr_path || r->keep_dir ? sink : -1;
+    if (copy >= 0 && (lseek(copy, 0, SEEK_SET) != 0 || ftruncate(copy, 0) != 0))
+        return err_set(e, 0, 0, "the stderr copy: %s", strerror(errno));
+    struct err re;
+    struct launch_move m = { argv, eng->dir, side - 1, copy, &r->limits, { -1, -1, -1 } };
+    if (launcher_move(lnc, &m, run, &re) != 0)
+        return err_set(e, 0, 0, "%s", re.msg);
+    return 0;
+}
+
+/* On a terminal, while an engine thinks: which move is awaited and for how
+ * long at most, so that a hung engine is not a silent referee. Cleared
+ * (done) before anything else is printed. */
+static void show_waiting(const struct play_rules *r, long game, int ply, const char *name,
+                         int side, int done)
+{
+    if (!r->show_waiting)
+        return;
+    char shown[ESC_ROOM(REC_NAME_MAX)];   /* as the terminal shows it (escape.h) */
+    if (done)
+        fputs("\r\033[K", stderr);
+    else
+        fprintf(stderr, "\r\033[Kgame %ld, ply %d: waiting for %s (player %d), at most %ld ms "
+                "(--timeout-ms)", game, ply, esc_text(name, shown, sizeof shown), side,
+                r->limits.timeout_ms);
+    fflush(stderr);
+}
+
+/* What a ply needs besides its position: the sides' folders, the game's
+ * launcher (its sandbox, or the plain runner), keep folder and stderr sink,
+ * and when the referee's share of the ply began (the first ply's counts
+ * opening the sandbox). */
+struct ply_ctx {
+    struct gamedir gd[2];        /* each side's move folder: its own */
+    struct launcher lnc;
+    struct sbx *box;             /* the launcher's sandbox; NULL: none */
+    const char *keep;            /* NULL: not keeping */
+    int sink;                    /* stderr_sink's; -1: none */
+    uint64_t t0;
+};
+
+/* One ply: the board written, the engine run, its answer judged and
+ * recorded (and kept, when keeping). Returns PLAY_PLAYED with *move set or
+ * why holding the forfeit reason, PLAY_CANCELLED, or -1 with e. */
+static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
+                    const struct spec *eng, const void *pos, struct game_record *rec,
+                    int *move, char *why, struct err *e)
+{
+    const struct game *g = r->game;
+    struct gamedir *gd;
+    const char *keep = c->keep;
+    int sink = c->sink;
+    uint64_t t0 = c->t0;
+    int side = g->to_move(pos);
+    gd = &c->gd[side - 1];
+    if (gamedir_reset(gd, e) != 0)
+        return -1;
+    /* A plain write, not game_write_file's atomic one: the folder is
+     * private and rewritten every ply, so a temporary file, fsync and
+     * rename would only cost time. */
+    char board[GAME_FORMAT_MAX];
+    size_t board_len = g->format(pos, board);
+    if (gamedir_write_board(gd, board, board_len) != 0)
+        return err_set(e, 0, 0, "%s/%s: cannot write: %s", gd->path, GAMEDIR_IN,
+                       strerror(errno));
+    struct run_result run;
+    show_waiting(r, rec->index, ply, eng->name, side, 0);
+    int ran = run_on_board(r, gd, &c->lnc, eng, side, sink, &run, e);
+    show_waiting(r, rec->index, ply, eng->name, side, 1);
+    if (ran != 0)
+        return -1;
+    if (run.end == RUN_CANCELLED)
+        return PLAY_CANCELLED;
+    /* Every process of the engine is gone by now (runner.h), so what is
+     * read is what it left, and nothing changes it any more. */
+    char out[PLAY_OUTPUT_CAP + 2];
+    int ran_ok = run.end == RUN_EXITED && run.status == 0;
+    long out_len = ran_ok || keep ? gamedir_read_output(gd, out, PLAY_OUTPUT_CAP, why) : -1;
+    if (!ran_ok)
+        rules_run_reason(&run, why);
+    else if (out_len >= 0)
+        rules_judge(g, pos, out, (size_t)out_len, move, why);
+    if (why[0] && rules_hit_file_limit(&run, &r->limits, gamedir_output_size(gd)))
+        strcpy(why, "file-limit");
+    rules_name_limit(&r->limits, run.by_tree, why);
+    char text[GAME_MOVE_TEXT_MAX] = "";
+    if (!why[0])
+        g->move_text(pos, *move, text, sizeof text);
+    /* The referee's own share of the ply: everything but the engine. */
+    double referee_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS - run.wall_ms;
+    char hint[2 * PATH_MAX + 64] = "", hidden[PATH_MAX];
+    if (why[0] && c->box && run.err.len &&
+        sbx_hidden_path(c->box, side - 1, run.err.text, hidden, sizeof hidden))
+        snprintf(hint, sizeof hint, " (hidden by the sandbox: --sandbox-ro %s)", hidden);
+    if (add_ply(rec, ply, side, eng->name, text, &run, referee_ms, why[0] ? why : "ok",
+                hint) != 0)
+        return err_set(e, 0, 0, "out of memory");
+    if (keep && (gamedir_keep_ply(keep, ply, board, board_len, out, out_len, e) != 0 ||
+                 gamedir_keep_err(keep, ply, sink, run.err_copied, e) != 0))
+        return -1;
+    if (eng->stderr_path) {
+        char header[REC_NAME_MAX + REC_REASON_MAX + 64];
+        snprintf(header, sizeof header, "--- game %ld, ply %d, %s (player %d): %s ---\n",
+                 rec->index, ply, eng->name, side, why[0] ? why : "ok");
+        if (append_stderr(eng->stderr_path, header, sink, &run, e) != 0)
+            return -1;
+    }
+    return PLAY_PLAYED;
+}
+
+/* What a game's sandbox needs that must outlive it: each side's own paths
+ * and view (its working directory dir=, its own move folder). */
+struct game_box {
+    struct sbx_paths own[2];
+    struct sbx_view view[2];
+};
+
+/* Opens the game's launcher into *lnc: its sandbox (also into *box, which
+ * the launcher owns) when the rules want one, else the plain runner (*box
+ * NULL). gb must outlive the launcher; free it with game_box_free,
+ * whatever this returns. */
+static int game_box_open(struct game_box *gb, const struct play_rules *r,
+                         const struct spec *const side_engine[2],
+                         const struct gamedir folder[2], struct launcher *lnc,
+                         struct sbx **box, struct err *e)
+{
+    memset(gb, 0, sizeof *gb);
+    memset(lnc, 0, sizeof *lnc);
+    *box = NULL;
+    if (!r->sandbox || r->sandbox->mode == SBX_NONE)
+        return launcher_plain(lnc, r->acct, e);
+    for (int s = 0; s < 2; s++) {
+        const struct spec *eng = side_engine[s];
+        if (sbx_own_paths(eng->program, eng->runtime, eng->nruntime, eng->argv, eng->dir,
+                          &gb->own[s], e) != 0)
+            return -1;
+        gb->view[s] = (struct sbx_view){ eng->dir, folder[s].path, &gb->own[s], r->sandbox };
+    }
+    if (sbx_open(box, gb->view, 2, e) == 0 && sbx_launcher(lnc, *box, r->acct, e) == 0)
+        return 0;
+    *box = NULL;   /* closed by sbx_launcher, or never opened */
+    return -1;
+}
+
+static void game_box_free(struct game_box *gb)
+{
+    sbx_paths_free(&gb->own[0]);
+    sbx_paths_free(&gb->own[1]);
+}
+
+/* Analyses the finished game into its record, when the rules ask. */
+static int analyze(const struct play_rules *r, struct game_record *rec, struct err *e)
+{
+    rec->has &= ~(unsigned)REC_HAS_ANALYSIS;
+    if (!r->analyze)
+        return 0;
+    struct analyzer an;
+    if (ana_init(&an, r->game, r->analyze, e) != 0)
+        return -1;
+    int rc = ana_game(&an, rec, e);
+    ana_free(&an);
+    return rc;
+}
+
+/* Opens what the plies of a game share: the stderr sink, the sides' move
+ * folders and the sandbox (side_engine's views). 0, or -1 with e and
+ * nothing left open. */
+static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct play_rules *r,
+                        const struct spec *const side_engine[2], struct err *e)
+{
+    c->sink = stderr_sink(r, side_engine, e);
+    c->gd[0].fd = c->gd[1].fd = -1;
+    if (c->sink != -2 && gamedir_open(&c->gd[0], e) == 0 && gamedir_open(&c->gd[1], e) == 0 &&
+        game_box_open(gb, r, side_engine, c->gd, &c->lnc, &c->box, e) == 0) {
+        /* In the sandbox each engine writes a tmpfs of its own there. */
+        for (int s = 0; c->box && s < 2; s++) {
+            int fd = sbx_take_move_folder(c->box, s);
+            if (fd >= 0)
+                gamedir_adopt(&c->gd[s], fd);
+        }
+        return 0;
+    }
+    game_box_free(gb);
+    struct err ignored;
+    for (int s = 0; s < 2; s++)
+        if (c->gd[s].fd >= 0)
+            gamedir_close(&c->gd[s], &ignored);
+    if (c->sink >= 0)
+        close(c->sink);
+    return -1;
+}
+
+static void ply_ctx_close(struct ply_ctx *c, struct game_box *gb)
+{
+    launcher_close(&c->lnc);
+    game_box_free(gb);
+    for (int s = 0; s < 2; s++) {
+        struct err e;
+        /* A leftover is said, never silently kept; the game stands. */
+        if (c->gd[s].fd >= 0 && gamedir_close(&c->gd[s], &e) != 0)
+            fprintf(stderr, "referee: warning: %s\n", e.msg);
+    }
+    if (c->sink >= 0)
+        close(c->sink);
+}
+
+int play_game(const struct play_rules *r, long index, long pair,
+              const struct spec *const side_engine[2], struct game_record *rec,
+              struct err *e)
+{
+    assert(index >= 1 && pair >= 0 && side_engine[0] && side_engine[1]);
+    assert(!r->book || r->book->n > 0);
+    rec_init(rec, index, pair);
+    const struct game *g = r->game;
+    char keep[PATH_MAX - GAMEDIR_PLY_NAME_MAX] = "";
+    if (r->keep_dir && gamedir_keep_open(r->keep_dir, index, keep, sizeof keep, e) != 0)
+        return -1;
+    strcpy(rec->player[0], side_engine[0]->name);
+    strcpy(rec->player[1], side_engine[1]->name);
+    unsigned char pos[GAME_MAX_STATE];
+    if (play_opening(r, pair, pos, rec) != 0)
+        return err_set(e, 0, 0, "out of memory");
+    struct ply_ctx c = { .keep = r->keep_dir ? keep : NULL, .t0 = clock_wall_ns() };
+    struct game_box gb;
+    if (ply_ctx_open(&c, &gb, r, side_engine, e) != 0)
+        return -1;
+    int rc = PLAY_PLAYED, quiet = 0;
+    enum rec_result result;
+    enum rec_reason end;
+    char why[REC_REASON_MAX] = "";
+    for (int ply = 1; (result = rules_end(g, pos, r->draw_plies, quiet, &end)) == REC_NO_RESULT;
+         ply++) {
+        int side = g->to_move(pos), move = -1;
+        if (ply > 1)
+            c.t0 = clock_wall_ns();
+        rc = play_ply(r, &c, ply, side_engine[side - 1], pos, rec, &move, why, e);
+        if (rc != PLAY_PLAYED)
+            break;
+        if (why[0]) {
+            result = side == 1 ? REC_WIN_2 : REC_WIN_1;
+            end = REC_FORFEIT;
+            break;
+        }
+        quiet = rules_quiet_after(g, pos, move, quiet);
+        g->play(pos, move);
+    }
+    ply_ctx_close(&c, &gb);
+    if (rc != PLAY_PLAYED)
+        return rc;
+    rec_set_end(rec, result, end, end == REC_FORFEIT ? why : NULL);
+    if (end == REC_NORMAL && g->score) {   /* the game's own result, beyond who won */
+        int score[2];
+        g->score->final(pos, score);
+        rec_set_score(rec, score, g->score->label);
+    }
+    return analyze(r, rec, e) != 0 ? -1 : PLAY_PLAYED;
+}
+
+/* One engine's moves outside a game: a game's ply each, with the engine on
+ * both sides of the game's folder and sandbox. */
+struct play_solo {
+    struct play_rules rules;     /* a copy: depth changes per move */
+    const struct spec *eng;
+    struct ply_ctx c;
+    struct game_box gb;
+    struct game_record rec;      /* holds the last move only */
+    int ply;
+};
+
+int play_solo_open(struct play_solo **solo, const struct play_rules *r, const struct spec *eng,
+                   struct err *e)
+{
+    struct play_solo *s = calloc(1, sizeof *s);
+    *solo = NULL;
+    if (!s)
+        return err_set(e, 0, 0, "out of memory");
+    s->rules = *r;
+    s->rules.keep_dir = NULL;
+    s->rules.analyze = NULL;
+    s->eng = eng;
+    rec_init(&s->rec, 1, 0);
+    const struct spec *const both[2] = { eng, eng };
+    if (ply_ctx_open(&s->c, &s->gb, &s->rules, both, e) != 0) {
+        rec_free(&s->rec);
+        free(s);
+        return -1;
+    }
+    *solo = s;
+    return 0;
+}
+
+int play_solo_move(struct play_solo *s, const void *pos, int depth, struct rec_move *m,
+                   struct err *e)
+{
+    assert(game_result(s->rules.game, pos) < 0 && depth >= 1);
+    s->rules.depth = depth;
+    s->rec.nmoves = 0;   /* keeps its room: one move at a time */
+    s->c.t0 = clock_wall_ns();
+    int move = -1;
+    char why[REC_REASON_MAX] = "";
+    int rc = play_ply(&s->rules, &s->c, ++s->ply, s->eng, pos, &s->rec, &move, why, e);
+    if (rc == PLAY_PLAYED)
+        *m = s->rec.moves[0];
+    return rc;
+}
+
+void play_solo_close(struct play_solo *s)
+{
+    if (!s)
+        return;
+    ply_ctx_close(&s->c, &s->gb);
+    rec_free(&s->rec);
+    free(s);
+}
+
+int play_rules_header(const struct play_rules *r, struct hdr *h)
+{
+    h->has |= HDR_BIT(HDR_GAME) | HDR_BIT(HDR_DEPTH) | HDR_BIT(HDR_SEED) |
+              HDR_BIT(HDR_RANDOM_PLIES) | HDR_BIT(HDR_OPENINGS) | HDR_BIT(HDR_DRAW_PLIES) |
+              HDR_BIT(HDR_LIMITS) | HDR_BIT(HDR_SANDBOX) | HDR_BIT(HDR_ACCOUNTING);
+    if (hdr_set_text(&h->accounting, cg_root_name(r->acct)) != 0)
+        return -1;
+    snprintf(h->game, sizeof h->game, "%s", r->game->name);
+    h->depth = r->depth;
+    h->seed = r->seed;
+    h->random_plies = r->book ? 0 : r->random_plies;
+    for (int i = 0; r->book && i < r->book->n; i++)
+        if (hdr_strs_add(&h->openings, r->book->line[i]) != 0)
+            return -1;
+    if (!r->book)
+        h->null |= HDR_BIT(HDR_OPENINGS);
+    h->draw_plies = r->game->irreversible ? r->draw_plies : 0;
+    if (r->analyze) {
+        h->has |= HDR_BIT(HDR_ANALYZE);
+        h->analyze = (struct hdr_analyze){
+            .budget_ms = r->analyze->budget_ms, .max_empty = r->analyze->max_empty,
+            .has = HDR_BIT(HDR_AN_BUDGET_MS) | HDR_BIT(HDR_AN_MAX_EMPTY) };
+    }
+    h->limits = (struct hdr_limits){
+        .timeout_ms = r->limits.timeout_ms, .cpu_limit_s = r->limits.cpu_limit_s,
+        .mem_limit_mb = r->limits.mem_limit_mb, .file_limit_kb = r->limits.file_limit_kb,
+        .has = HDR_BIT(HDR_LIM_TIMEOUT_MS) | HDR_BIT(HDR_LIM_CPU_LIMIT_S) |
+               HDR_BIT(HDR_LIM_MEM_LIMIT_MB) | HDR_BIT(HDR_LIM_FILE_LIMIT_KB) };
+    return sbx_policy_header(r->sandbox, &h->sandbox);
+}

@@ -1,0 +1,88 @@
+/*
+ * report.c - `referee report`: reads a journal or match log into a tally
+ * (and, for HTML, its games into report_html's sections) and prints it
+ * with the renderer of the format asked for (report.h).
+ */
+#include <string.h>
+#include "referee/journal/header.h"
+#include "arena/journal.h"
+#include "arena/record.h"
+#include "arena/report.h"
+#include "arena/report_csv.h"
+#include "report_html.h"
+#include "report_json.h"
+#include "report_text.h"
+
+void report_print(struct tally *t, enum report_format f, enum report_csv_table table,
+                  FILE *out)
+{
+    switch (f) {
+    case REPORT_TEXT:
+        report_text(t, out);
+        break;
+    case REPORT_JSON:
+        report_json(t, out);
+        break;
+    case REPORT_CSV:
+        report_csv(t, table, out);
+        break;
+    case REPORT_HTML:
+        report_html(t, NULL, out);
+        break;
+    }
+}
+
+/* What a scan fills: the tally, and the HTML page's games when asked. */
+struct report_scan {
+    struct tally t;
+    struct report_html *html;   /* NULL: no games kept */
+};
+
+/* The tally of the engines the header names, and the HTML page's start. */
+static int report_start(struct report_scan *s, const struct hdr *h, struct err *e)
+{
+    struct tally *t = &s->t;
+    const char *name[REC_MAX_ENGINES];
+    for (int i = 0; i < h->nengines; i++)
+        name[i] = h->engine[i].name;
+    if (tally_init(t, h->nengines, name, e) != 0)
+        return -1;
+    /* A match log has no "format"; a journal before gauntlets had none either,
+     * but a crosstable of two engines says no more than their pair line. */
+    t->round_robin = !(h->has & HDR_BIT(HDR_FORMAT)) || strcmp(h->format, "round-robin") == 0;
+    return s->html ? report_html_start(s->html, h->game, e) : 0;
+}
+
+static int report_header(void *ctx, const struct hdr *h, int line, struct err *e)
+{
+    int rc = report_start(ctx, h, e);
+    if (rc && line && !e->line)
+        e->line = line, e->col = 1;
+    return rc;
+}
+
+static int report_game(void *ctx, struct game_record *rec, int line, struct err *e)
+{
+    (void)line;   /* journal.h places the error */
+    struct report_scan *s = ctx;
+    return tally_add(&s->t, rec, e) || (s->html && report_html_add(s->html, rec, e)) ? -1 : 0;
+}
+
+int report_file(const char *path, enum report_format f, enum report_csv_table table, FILE *out,
+                struct err *e)
+{
+    struct report_html html;
+    struct report_scan s;
+    memset(&s, 0, sizeof s);
+    memset(&html, 0, sizeof html);
+    s.html = f == REPORT_HTML ? &html : NULL;
+    static const struct journal_reader rd = { .header = report_header, .game = report_game };
+    int rc = journal_scan(path, &rd, &s, e) ? -1 : 0;
+    if (!rc && s.html)
+        report_html(&s.t, s.html, out);
+    else if (!rc)
+        report_print(&s.t, f, table, out);
+    report_html_free(&html);
+    tally_free(&s.t);
+    return rc;
+}

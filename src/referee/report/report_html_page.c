@@ -1,0 +1,120 @@
+/*
+ * report_html_page.c - the HTML report's style sheet and script
+ * (report_html.h), kept apart from the C that writes the page. The script
+ * only adds the replay: it reads a game's data-* attributes (the board
+ * files of its positions as report_html.h describes them), draws the board
+ * in the layout the games section names (data-layout, data-labels: the
+ * game's struct game_drawing, game.h; its style rules follow these) and gives first / back / next / last buttons. With
+ * "#test-replay=GAME,N" in the address it opens GAME, presses next N times
+ * with the page's own button and writes the board file it shows into
+ * <pre id="test-result">, for make test-browser; any script error is
+ * written into <pre id="js-errors">.
+ */
+#include "report_html.h"
+
+const char report_html_style[] =
+    "body{font:14px/1.4 system-ui,sans-serif;margin:1em auto;max-width:72em;padding:0 1em;"
+    "color:#222;background:#fff}\n"
+    "h1{font-size:1.6em}h2{margin-top:1.6em;border-bottom:1px solid #ccc}\n"
+    "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;"
+    "text-align:right}th{background:#f3f3f3}td.name,th.name{text-align:left}\n"
+    "svg{display:block;margin:.5em 0;background:#fff}svg text{font:12px sans-serif}\n"
+    "pre{background:#f6f6f6;padding:4px;overflow-x:auto;white-space:pre-wrap}"
+    "pre:empty{display:none}\n"
+    "details.game{border-bottom:1px solid #eee;padding:2px 0}summary{cursor:pointer}\n"
+    "mark.blunder{background:#fbb}p.moves{font-family:monospace}\n"
+    ".board{border-collapse:separate;border-spacing:2px;background:#2458b3;margin:.5em 0}\n"
+    ".board td{width:26px;height:26px;padding:0;border:0;border-radius:50%;background:#fff}\n"
+    ".legend table,.legend span{display:inline-table;vertical-align:middle;margin:0 2px}"
+    ".legend .board{margin:0}.legend span span{display:inline-block}\n"
+    ".replay button{margin-right:4px}.replay .blunder{color:#c00;font-weight:bold}\n";
+
+const char report_html_script[] =
+    "(function(){'use strict';\n"
+    "function fail(m){var p=document.getElementById('js-errors');if(p)p.textContent+=m+'\\n';}\n"
+    "window.addEventListener('error',function(ev){fail(ev.message||'error');});\n"
+    /* The board file of each position: start, then each ply's changes. */
+    "function positions(el){var t=el.getAttribute('data-start')||'',d=el.getAttribute("
+    "'data-diff')||'',n=+el.getAttribute('data-plies'),out=[t],cur=t.split(''),i=0;\n"
+    " for(var k=0;k<n;k++){while(i<d.length&&d[i]!==';'){var c=d.indexOf(':',i);\n"
+    "  if(d[i]==='*'){var len=+d.slice(i+1,c);cur=d.substr(c+1,len).split('');i=c+1+len;}\n"
+    "  else{cur[+d.slice(i,c)]=d[c+1];i=c+2;}}\n"
+    "  i++;out.push(cur.join(''));}\n"
+    " return out;}\n"
+    "function cell(tr,ch,cls){var td=document.createElement('td');td.className=cls+' c'+"
+    "ch.charCodeAt(0);tr.appendChild(td);return td;}\n"
+    /* The last line of every board file is the side to move: not drawn. */
+    "function draw(box,game,text){box.textContent='';var L=text.split('\\n');"
+    "while(L.length&&L[L.length-1]==='')L.pop();L.pop();\n"
+    " var lay=document.getElementById('games').getAttribute('data-layout')||'grid',lab={};\n"
+    " (document.getElementById('games').getAttribute('data-labels')||'').split(' ')."
+    "forEach(function(p){if(p)lab[p[0]]=p.slice(2);});\n"
+    " if(lay==='rows'){var d=document.createElement('div');d.className='rows '+game;\n"
+    "  (L[0]||'').split(' ').forEach(function(h,r){var row=document.createElement('div');\n"
+    "   row.textContent=r+': '+new Array(+h+1).join('|')+' ('+h+')';d.appendChild(row);});\n"
+    "  box.appendChild(d);return;}\n"
+    " var tb=document.createElement('table');tb.className='board '+game;\n"
+    " L.forEach(function(line,r){var tr=document.createElement('tr');tb.appendChild(tr);\n"
+    "  for(var c=0;c<line.length;c++){if(lay==='checker'){var td=cell(tr,line[c],(r+c)%2?"
+    "'dark':'light');\n"
+    "    if(line[c]!=='.'){var s=document.createElement('span');s.textContent="
+    "lab[line[c]]||'';td.appendChild(s);}}\n"
+    "   else cell(tr,line[c],'');}});\n"
+    " box.appendChild(tb);}\n"
+    "function button(bar,label,fn){var b=document.createElement('button');b.type='button';"
+    "b.textContent=label;b.addEventListener('click',fn);bar.appendChild(b);return b;}\n"
+    /* Which colour is which engine: each side's piece is what its first move
+     * (after the opening) puts on the board, other than the start's most
+     * common character (the empty cell); drawn as the board draws it. */
+    "function body(t){var L=t.split('\\n');while(L.length&&L[L.length-1]==='')L.pop();L.pop();"
+    "return L.join('\\n');}\n"
+    "function legend(box,el,game,pos,sides){var g=document.getElementById('games'),lay="
+    "g.getAttribute('data-layout')||'grid',lab={},pc=['',''],cnt={},empty='',b0=body(pos[0]);\n"
+    " (g.getAttribute('data-labels')||'').split(' ').forEach(function(p){if(p)lab[p[0]]="
+    "p.slice(2);});\n"
+    " for(var i=0;i<b0.length;i++){var ch=b0[i];if(ch==='\\n')continue;cnt[ch]=(cnt[ch]||0)+1;"
+    "if(!empty||cnt[ch]>cnt[empty])empty=ch;}\n"
+    " for(var k=1;lay!=='rows'&&k<pos.length&&!(pc[0]&&pc[1]);k++){var c=sides[k-1];"
+    "if(!c||c==='o')continue;\n"
+    "  var s=c==='1'||c==='A'?0:1,a=body(pos[k-1]),b=body(pos[k]);\n"
+    "  for(var j=0;j<b.length&&!pc[s];j++)if(b[j]!==a[j]&&b[j]!==empty&&b[j]!=='\\n')pc[s]=b[j];}\n"
+    " var d=document.createElement('div');d.className='legend';\n"
+    " [1,2].forEach(function(n){var ch=pc[n-1];if(ch){var tb=document.createElement('table'),"
+    "tr=document.createElement('tr');tb.className='board '+game;tb.appendChild(tr);\n"
+    "   var td=cell(tr,ch,lay==='checker'?'dark':'');if(lay==='checker'){var sp="
+    "document.createElement('span');sp.textContent=lab[ch]||'';td.appendChild(sp);}\n"
+    "   d.appendChild(tb);}\n"
+    "  var t=document.createElement('span');t.textContent=' player '+n+': '+"
+    "el.getAttribute('data-p'+n)+(n===1?';  ':'');d.appendChild(t);});\n"
+    " box.insertBefore(d,box.childNodes[1]||null);}\n"
+    "function build(el){if(el.replay)return el.replay;var box=el.querySelector('.replay'),"
+    "fin=el.querySelector('.final');if(fin)fin.hidden=true;\n"
+    " var pos=positions(el),moves=(el.getAttribute('data-moves')||'').split(' '),"
+    "sides=el.getAttribute('data-sides')||'',game=el.getAttribute('data-game'),ply=0;\n"
+    " var bar=document.createElement('div'),label=document.createElement('span'),"
+    "board=document.createElement('div'),text=document.createElement('pre');\n"
+    " text.className='board-text';box.appendChild(bar);box.appendChild(board);"
+    "box.appendChild(text);\n"
+    " function show(){draw(board,game,pos[ply]);text.textContent=pos[ply];\n"
+    "  var s=ply?sides[ply-1]:'',who=s==='o'?' (opening)':s?' by '+el.getAttribute("
+    "'data-p'+(s==='1'||s==='A'?'1':'2')):'';\n"
+    "  label.textContent=' ply '+ply+' of '+(pos.length-1)+(ply?': '+moves[ply-1]+who:"
+    "' (start)');\n"
+    "  label.className=s==='A'||s==='B'?'blunder':'';if(label.className)label.textContent+="
+    "' - a blunder';}\n"
+    " var r={first:button(bar,'|<',function(){ply=0;show();}),\n"
+    "  back:button(bar,'<',function(){if(ply>0)ply--;show();}),\n"
+    "  next:button(bar,'>',function(){if(ply<pos.length-1)ply++;show();}),\n"
+    "  last:button(bar,'>|',function(){ply=pos.length-1;show();}),\n"
+    "  board:function(){return pos[ply];},ply:function(){return ply;}};\n"
+    " bar.appendChild(label);legend(box,el,game,pos,sides);show();el.replay=r;return r;}\n"
+    "document.addEventListener('toggle',function(ev){var el=ev.target;if(el.open&&"
+    "el.classList&&el.classList.contains('game'))build(el);},true);\n"
+    "var m=/test-replay=([^,&]+),(\\d+)/.exec(location.hash);\n"
+    "if(m){var out=document.createElement('pre'),el=document.getElementById('game-'+m[1]);\n"
+    " out.id='test-result';\n"
+    " if(el){el.open=true;var r=build(el);for(var k=0;k<+m[2];k++)r.next.click();\n"
+    "  out.setAttribute('data-ply',r.ply());out.textContent=r.board();}\n"
+    " else out.textContent='no game '+m[1];\n"
+    " document.body.appendChild(out);}\n"
+    "})();\n";

@@ -1,0 +1,110 @@
+/*
+ * report_json.c - the JSON report (report_json.h), built with cJSON: the
+ * same numbers as the text report, unrounded; an infinite Elo is null, as
+ * JSON has no infinity.
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include "report_json.h"
+
+#define REPORT_SCHEMA "arena.report/1"
+
+static cJSON *json_number(double v)
+{
+    return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+static cJSON *standing(const struct tally *t, int rank, int i)
+{
+    long g = t->win[i] + t->draw[i] + t->loss[i];
+    double points = tally_points(t, i);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "rank", rank);
+    cJSON_AddStringToObject(j, "engine", t->name[i]);
+    cJSON_AddNumberToObject(j, "games", (double)g);
+    cJSON_AddNumberToObject(j, "points", points);
+    cJSON_AddNumberToObject(j, "wins", (double)t->win[i]);
+    cJSON_AddNumberToObject(j, "draws", (double)t->draw[i]);
+    cJSON_AddNumberToObject(j, "losses", (double)t->loss[i]);
+    cJSON_AddNumberToObject(j, "score", g ? points / (double)g : 0.0);
+    double f, a;
+    if (t->has_score) {   /* the game's own score: the engine's mean, for and against */
+        tally_score(t, i, &f, &a);
+        cJSON *gs = cJSON_AddObjectToObject(j, "game_score");
+        cJSON_AddNumberToObject(gs, "games", (double)t->scored[i]);
+        cJSON_AddNumberToObject(gs, "for", f);
+        cJSON_AddNumberToObject(gs, "against", a);
+        cJSON_AddStringToObject(gs, "of", t->score_of);
+    }
+    return j;
+}
+
+static cJSON *cpu(struct tally *t, int i)
+{
+    struct tally_cpu c = tally_cpu(t, i);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "engine", t->name[i]);
+    cJSON_AddNumberToObject(j, "moves", (double)t->ncpu[i]);
+    cJSON_AddNumberToObject(j, "mean", c.mean);
+    cJSON_AddNumberToObject(j, "median", c.median);
+    cJSON_AddNumberToObject(j, "p95", c.p95);
+    cJSON_AddNumberToObject(j, "max", c.max);
+    return j;
+}
+
+static cJSON *pair(const struct tally *t, int a, int b, const struct tally_pair *p)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "engine_a", t->name[a]);
+    cJSON_AddStringToObject(j, "engine_b", t->name[b]);
+    cJSON_AddNumberToObject(j, "games", (double)p->n);
+    cJSON_AddNumberToObject(j, "wins_a", (double)p->w);
+    cJSON_AddNumberToObject(j, "losses_a", (double)p->l);
+    cJSON_AddNumberToObject(j, "draws", (double)p->d);
+    cJSON_AddItemToObject(j, "elo", json_number(p->elo));
+    cJSON_AddItemToObject(j, "elo_margin_95", json_number(p->margin));
+    cJSON_AddNumberToObject(j, "los", p->los);
+    cJSON_AddNumberToObject(j, "draw_ratio", p->draw_ratio);
+    cJSON *penta = cJSON_AddArrayToObject(j, "pentanomial");   /* LL, LD, WL+DD, WD, WW */
+    for (int k = 0; k < PENTA_OUTCOMES; k++)
+        cJSON_AddItemToArray(penta, cJSON_CreateNumber((double)p->penta.count[k]));
+    cJSON_AddItemToObject(j, "nelo", json_number(p->nelo));
+    cJSON_AddItemToObject(j, "nelo_margin_95", json_number(p->nelo_margin));
+    return j;
+}
+
+void report_json(struct tally *t, FILE *out)
+{
+    int order[REC_MAX_ENGINES];
+    tally_standings(t, order);
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "schema", REPORT_SCHEMA);
+    cJSON_AddNumberToObject(root, "games", (double)t->games);
+    cJSON *st = cJSON_AddArrayToObject(root, "standings");
+    cJSON *pairs = cJSON_AddArrayToObject(root, "pairs");
+    cJSON *cpus = cJSON_AddArrayToObject(root, "cpu_per_move_ms");
+    cJSON *forfeits = cJSON_AddArrayToObject(root, "forfeits");
+    for (int r = 0; r < t->n; r++) {
+        cJSON_AddItemToArray(st, standing(t, r + 1, order[r]));
+        cJSON_AddItemToArray(cpus, cpu(t, order[r]));
+    }
+    for (int ra = 0; ra < t->n; ra++)
+        for (int rb = ra + 1; rb < t->n; rb++) {
+            struct tally_pair p;
+            if (tally_pair(t, order[ra], order[rb], &p) == 0)
+                cJSON_AddItemToArray(pairs, pair(t, order[ra], order[rb], &p));
+        }
+    for (int k = 0; k < t->nforfeit; k++) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "engine", t->name[t->forfeit[k].engine]);
+        cJSON_AddStringToObject(j, "reason", t->forfeit[k].reason);
+        cJSON_AddNumberToObject(j, "count", (double)t->forfeit[k].count);
+        cJSON_AddItemToArray(forfeits, j);
+    }
+    char *text = cJSON_Print(root);
+    if (text)
+        fprintf(out, "%s\n", text);
+    free(text);
+    cJSON_Delete(root);
+}

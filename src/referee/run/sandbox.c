@@ -1,0 +1,1499 @@
+/*
+ * sandbox.c - a game's sandbox: the namespaces, the init that holds them,
+ * the engines' file-system views, and a move run inside (sandbox.h).
+ *
+ * Three processes take part. The referee (a tournament worker, or the
+ * process that plays a match) opens the sandbox: it plans the views (plain
+ * stat and realpath), clones the init into new namespaces and writes its
+ * user-id maps. The init, pid 1 of the game's PID namespace, mounts each
+ * view once and then serves moves: for each it vforks the engine, waits for
+ * it, kills and reaps whatever is left, and answers. Requests and answers
+ * live in a shared anonymous mapping; one byte on a socket pair says "go"
+ * and "done", so the referee can wait for the answer with poll and a
+ * deadline. The init never exits on its own: the referee kills it (SIGKILL
+ * from outside the namespace cannot be ignored), which also spares it the
+ * exit of a process that holds a copy of the referee's memory.
+ */
+#define _GNU_SOURCE
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "arena/clock.h"
+#include "arena/datadir.h"
+#include "referee/journal/header.h"
+#include "launcher.h"
+#include "arena/path.h"
+#include "arena/sandbox.h"
+#include "arena/textfile.h"
+
+#define NS_PER_MS 1e6
+/* A game has two engines, the probe one. */
+#define SBX_MAX_VIEWS 2
+/* Room for a move's argv in the shared page: RUN_MAX_ARGS words. */
+#define ARGS_CAP (RUN_MAX_ARGS * PATH_MAX)
+/* How often a waiting referee looks at its cancel flag. */
+/* Descriptors a move's request carries: stdout, stderr, the cgroup's. */
+#define REQUEST_FDS (2 + LAUNCH_CG_FILES)
+/* exec_what of an engine that could not enter its move's cgroup: the
+ * referee's failure, not the engine's. */
+#define CG_ENTER_FAILED "cannot enter the move's cgroup"
+#define HOSTNAME "arena"
+#define MAX_USERNS "/proc/sys/user/max_user_namespaces"
+/* The view's root and its masks: tmpfs as small as will do. */
+#define ROOT_OPTIONS "size=1m,nr_inodes=1024,mode=0755"
+#define MASK_OPTIONS "size=16k,nr_inodes=64,mode=0755"
+#define MASKS_NAME ".sbx-masks"   /* in the root while building: masks files */
+#define OLD_ROOT_NAME ".sbx-old"
+#define MOUNTINFO_LINE_MAX (3 * PATH_MAX)
+#define LAST_CAP_GUESS 63         /* capabilities dropped from the bounding set */
+/* The source and type of a bind, a remount or a propagation change, which
+ * the kernel ignores: not NULL, which valgrind takes for a bad string. */
+#define NO_TYPE "none"
+
+static const char *const system_dirs[] = { SBX_SYSTEM_DIRS };
+static const char *const devices[] = { "null", "zero", "full", "random", "urandom" };
+static const struct { const char *path, *target; } dev_links[] = {
+    { "/dev/fd", "/proc/self/fd" },
+    { "/dev/stdin", "/proc/self/fd/0" },
+    { "/dev/stdout", "/proc/self/fd/1" },
+    { "/dev/stderr", "/proc/self/fd/2" },
+};
+
+/* --- paths -------------------------------------------------------------- */
+
+int sbx_paths_add(struct sbx_paths *p, const char *path, struct err *e)
+{
+    assert(p && path && p->n >= 0 && p->n <= SBX_MAX_PATHS);
+    char abs[PATH_MAX];
+    if (path_lexical(path, NULL, abs, sizeof abs) != 0)
+        return err_set(e, 0, 0, "path too long: %.100s", path);
+    for (int i = 0; i < p->n; i++)
+        if (strcmp(p->path[i], abs) == 0)
+            return 0;
+    if (p->n == SBX_MAX_PATHS)
+        return err_set(e, 0, 0, "more than %d sandbox paths", SBX_MAX_PATHS);
+    if (!(p->path[p->n] = strdup(abs)))
+        return err_set(e, 0, 0, "out of memory");
+    p->n++;
+    return 0;
+}
+
+void sbx_paths_free(struct sbx_paths *p)
+{
+    for (int i = 0; i < p->n; i++)
+        free(p->path[i]);
+    p->n = 0;
+}
+
+/* Adds the folder of file abs (or abs itself, a folder) and, when its real
+ * place differs, the real one's: a program reached through a symlink needs
+ * both the link and its target. */
+static int add_folder_of(struct sbx_paths *own, const char *abs, int is_dir, struct err *e)
+{
+    char folder[PATH_MAX], real[PATH_MAX];
+    const char *where[2] = { folder, NULL };
+    snprintf(folder, sizeof folder, "%s", abs);
+    if (!is_dir)
+        path_cut_to_folder(folder);
+    if (realpath(abs, real)) {
+        if (!is_dir)
+            path_cut_to_folder(real);
+        if (strcmp(real, folder) != 0)
+            where[1] = real;
+    }
+    for (int i = 0; i < 2 && where[i]; i++)
+        if (!path_is_system(where[i]) && sbx_paths_add(own, where[i], e) != 0)
+            return -1;
+    return 0;
+}
+
+int sbx_own_paths(const char *program, char *const runtime[], int nruntime,
+                  char *const argv[], const char *workdir, struct sbx_paths *own, struct err *e)
+{
+    char abs[PATH_MAX];
+    if (program && path_lexical(program, workdir, abs, sizeof abs) != 0)
+        return err_set(e, 0, 0, "path too long: %.100s", program);
+    if (program && add_folder_of(own, abs, 0, e) != 0)
+        return -1;
+    for (int i = 0; i < nruntime; i++)
+        if (sbx_paths_add(own, runtime[i], e) != 0)
+            return -1;
+    for (int i = 1; argv[0] && argv[i]; i++) {
+        struct stat st;
+        if (strchr(argv[i], '{') || path_lexical(argv[i], workdir, abs, sizeof abs) != 0 ||
+            stat(abs, &st) != 0)
+            continue;
+        if (add_folder_of(own, abs, S_ISDIR(st.st_mode), e) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* --- the policy --------------------------------------------------------- */
+
+void sbx_policy_free(struct sbx_policy *p)
+{
+    sbx_paths_free(&p->ro);
+    sbx_paths_free(&p->mask);
+    for (int i = 0; i < p->nenv; i++)
+        free(p->env[i]);
+    p->nenv = 0;
+}
+
+static const char *const env_set[] = { SBX_ENV_SET };
+
+/* 1 when "NAME=..." entry is of name (len bytes). */
+static int env_names(const char *entry, const char *name, size_t len)
+{
+    return strncmp(entry, name, len) == 0 && entry[len] == '=';
+}
+
+int sbx_env_add(struct sbx_policy *p, const char *name, struct err *e)
+{
+    assert(p && name);
+    size_t len = strlen(name);
+    int ok = len > 0 && (isalpha((unsigned char)name[0]) || name[0] == '_');
+    for (size_t i = 1; ok && i < len; i++)
+        ok = isalnum((unsigned char)name[i]) || name[i] == '_';
+    if (!ok)
+        return err_set(e, 0, 0, "not a variable name (letters, digits and _)");
+    if (strcmp(name, "PATH") == 0)
+        return err_set(e, 0, 0, "the sandbox sets PATH itself (the referee's)");
+    for (size_t i = 0; i < sizeof env_set / sizeof *env_set; i++)
+        if (env_names(env_set[i], name, len))
+            return err_set(e, 0, 0, "the sandbox sets %s itself", env_set[i]);
+    for (int i = 0; i < p->nenv; i++)
+        if (strcmp(p->env[i], name) == 0)
+            return 0;
+    if (p->nenv == SBX_MAX_ENV)
+        return err_set(e, 0, 0, "more than %d names", SBX_MAX_ENV);
+    if (!(p->env[p->nenv] = strdup(name)))
+        return err_set(e, 0, 0, "out of memory");
+    p->nenv++;
+    return 0;
+}
+
+char **sbx_environment(const struct sbx_policy *p)
+{
+    enum { SET = sizeof env_set / sizeof *env_set };
+    const char *entry[SET + 1 + SBX_MAX_ENV];
+    int n = 0;
+    for (int i = 0; i < SET; i++)
+        entry[n++] = env_set[i];
+    const char *search = path_search();
+    for (int i = 0; p && i < p->nenv; i++)
+        for (char **v = environ; *v; v++)
+            if (env_names(*v, p->env[i], strlen(p->env[i]))) {
+                entry[n++] = *v;
+                break;
+            }
+    /* One block: the pointers, then the strings. */
+    size_t bytes = (size_t)(n + 2) * sizeof(char *) + strlen("PATH=") + strlen(search) + 1;
+    for (int i = 0; i < n; i++)
+        bytes += strlen(entry[i]) + 1;
+    char **env = malloc(bytes);
+    if (!env)
+        return NULL;
+    char *text = (char *)(env + n + 2);
+    env[0] = text;
+    text += sprintf(text, "PATH=%s", search) + 1;
+    for (int i = 0; i < n; i++) {
+        env[i + 1] = text;
+        text = stpcpy(text, entry[i]) + 1;
+    }
+    env[n + 1] = NULL;
+    return env;
+}
+
+int sbx_policy_header(const struct sbx_policy *p, struct hdr_sandbox *h)
+{
+    static const char *const isolates[] = {
+        "user", "pid", "mount", "network", "ipc", "uts", "no_new_privs", "no_capabilities",
+        "ipc_per_move", "no_user_namespaces", "clean_environment",
+    };
+    int on = p && p->mode == SBX_NAMESPACES;
+    h->has = HDR_BIT(HDR_SBX_MODE) | HDR_BIT(HDR_SBX_ISOLATES);
+    if (hdr_set_text(&h->mode, on ? "namespaces" : "none") != 0)
+        return -1;
+    for (size_t i = 0; on && i < sizeof isolates / sizeof *isolates; i++)
+        if (hdr_strs_add(&h->isolates, isolates[i]) != 0)
+            return -1;
+    if (!on)
+        return 0;
+    h->has |= HDR_BIT(HDR_SBX_READ_ONLY);
+    for (int i = 0; i < p->ro.n; i++)
+        if (hdr_strs_add(&h->read_only, p->ro.path[i]) != 0)
+            return -1;
+    if (p->nenv)
+        h->has |= HDR_BIT(HDR_SBX_ENV);
+    for (int i = 0; i < p->nenv; i++)
+        if (hdr_strs_add(&h->env, p->env[i]) != 0)
+            return -1;
+    return 0;
+}
+
+uid_t sbx_engine_uid(const struct sbx_policy *p)
+{
+    uid_t uid = geteuid();
+    return p && p->mode == SBX_NAMESPACES && uid == 0 ? SBX_ROOT_ENGINE_UID : uid;
+}
+
+/* --- the plan ----------------------------------------------------------- */
+
+static int plan_add(struct sbx_plan *pl, enum sbx_kind kind, int is_dir, const char *path,
+                    const char *target, struct err *e)
+{
+    if (pl->n == pl->cap) {
+        int cap = pl->cap ? 2 * pl->cap : 32;
+        struct sbx_entry *grown = realloc(pl->entry, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return err_set(e, 0, 0, "out of memory");
+        pl->entry = grown;
+        pl->cap = cap;
+    }
+    struct sbx_entry *en = &pl->entry[pl->n];
+    en->kind = kind;
+    en->is_dir = is_dir;
+    en->path = strdup(path);
+    en->target = target ? strdup(target) : NULL;
+    if (!en->path || (target && !en->target)) {
+        free(en->path);
+        free(en->target);
+        return err_set(e, 0, 0, "out of memory");
+    }
+    pl->n++;
+    return 0;
+}
+
+/* A path the engine sees by its own right: bound at its real place, and
+ * the path as given made a symlink to it when they differ. A path that
+ * does not exist, "/" and "/tmp" are not added. */
+static int plan_visible(struct sbx_plan *pl, enum sbx_kind kind, const char *path,
+                        struct err *e)
+{
+    char lex[PATH_MAX], real[PATH_MAX];
+    struct stat st;
+    if (path_lexical(path, NULL, lex, sizeof lex) != 0 || !realpath(lex, real) ||
+        stat(real, &st) != 0)
+        return 0;
+    /* The view's root and its /tmp are its own, whatever dir=, the
+     * referee's folder or --sandbox-ro say: "/" would bring the host's /tmp
+     * and everything else, "/tmp" the host's /tmp (and other games'
+     * folders). */
+    if (strcmp(real, "/") == 0 || strcmp(real, "/tmp") == 0)
+        return 0;
+    if (plan_add(pl, kind, S_ISDIR(st.st_mode), real, NULL, e) != 0)
+        return -1;
+    return strcmp(lex, real) == 0 ? 0 : plan_add(pl, SBX_SYMLINK, 0, lex, real, e);
+}
+
+/* A path to hide, at its real place; nothing when it does not exist. */
+static int plan_mask(struct sbx_plan *pl, const char *path, struct err *e)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    if (!realpath(path, real) || lstat(real, &st) != 0 || path_is_system(real))
+        return 0;
+    return plan_add(pl, SBX_MASK, S_ISDIR(st.st_mode), real, NULL, e);
+}
+
+/* The system, the devices, /proc and /tmp: the same in every view. */
+static int plan_base(struct sbx_plan *pl, struct err *e)
+{
+    for (size_t i = 0; i < sizeof system_dirs / sizeof *system_dirs; i++) {
+        struct stat st;
+        char link[PATH_MAX];
+        if (lstat(system_dirs[i], &st) != 0)
+            continue;
+        if (S_ISLNK(st.st_mode)) {
+            ssize_t n = readlink(system_dirs[i], link, sizeof link - 1);
+            if (n <= 0)
+                continue;
+            link[n] = '\0';
+            if (plan_add(pl, SBX_SYMLINK, 0, system_dirs[i], link, e) != 0)
+                return -1;
+        } else if (S_ISDIR(st.st_mode) &&
+                   plan_add(pl, SBX_BIND_RO, 1, system_dirs[i], NULL, e) != 0) {
+            return -1;
+        }
+    }
+    /* The suite's installed data (datadir.h), read-only: its own engines
+     * read their weights and opening book there, whatever the PREFIX. */
+    char data[PATH_MAX];
+    struct stat dst;
+    if (realpath(datadir(), data) && stat(data, &dst) == 0 && S_ISDIR(dst.st_mode) &&
+        !path_is_system(data) && plan_add(pl, SBX_BIND_RO, 1, data, NULL, e) != 0)
+        return -1;
+    for (size_t i = 0; i < sizeof devices / sizeof *devices; i++) {
+        char path[32];
+        struct stat st;
+        snprintf(path, sizeof path, "/dev/%s", devices[i]);
+        if (stat(path, &st) == 0 && S_ISCHR(st.st_mode) &&
+            plan_add(pl, SBX_DEVICE, 0, path, NULL, e) != 0)
+            return -1;
+    }
+    for (size_t i = 0; i < sizeof dev_links / sizeof *dev_links; i++)
+        if (plan_add(pl, SBX_SYMLINK, 0, dev_links[i].path, dev_links[i].target, e) != 0)
+            return -1;
+    if (plan_add(pl, SBX_PROC, 1, "/proc", NULL, e) != 0 ||
+        plan_add(pl, SBX_TMPFS, 1, "/tmp", NULL, e) != 0)
+        return -1;
+    return 0;
+}
+
+static int entry_order(const void *a, const void *b)
+{
+    const struct sbx_entry *x = a, *y = b;
+    int c = strcmp(x->path, y->path);
+    return c ? c : (int)x->kind - (int)y->kind;
+}
+
+/* The closest earlier kept entry that holds entry i, or NULL (the root). */
+static const struct sbx_entry *holder(const struct sbx_plan *pl, const char *keep, int i)
+{
+    for (int k = i - 1; k >= 0; k--)
+        if (keep[k] && path_is_inside(pl->entry[i].path, pl->entry[k].path) &&
+            strcmp(pl->entry[i].path, pl->entry[k].path) != 0)
+            return &pl->entry[k];
+    return NULL;
+}
+
+/* Whether sorted entry i changes the view, given which of those before it
+ * are kept. */
+static int changes_view(const struct sbx_plan *pl, const char *keep, int i)
+{
+    const struct sbx_entry *en = &pl->entry[i], *in = holder(pl, keep, i);
+    int in_bind = in && (in->kind == SBX_BIND_RO || in->kind == SBX_BIND_RW);
+    if (i > 0 && strcmp(pl->entry[i - 1].path, en->path) == 0)
+        return 0;   /* a path twice: the first kind (entry_order) wins */
+    switch (en->kind) {
+    case SBX_BIND_RO:
+        return !in || in->kind != SBX_BIND_RO;
+    case SBX_SYMLINK:
+        return !in_bind && !(in && in->kind == SBX_DEVICE);
+    case SBX_MASK:
+        return in_bind;
+    default:
+        return 1;
+    }
+}
+
+/* Sorts the entries and drops those that change nothing. 0, or -1 (out of
+ * memory). */
+static int plan_settle(struct sbx_plan *pl)
+{
+    qsort(pl->entry, (size_t)pl->n, sizeof *pl->entry, entry_order);
+    char *keep = calloc((size_t)pl->n + 1, 1);
+    if (!keep)
+        return -1;
+    for (int i = 0; i < pl->n; i++)
+        keep[i] = (char)changes_view(pl, keep, i);
+    int kept = 0;
+    for (int i = 0; i < pl->n; i++) {
+        if (keep[i]) {
+            struct sbx_entry t = pl->entry[kept];
+            pl->entry[kept++] = pl->entry[i];
+            pl->entry[i] = t;
+        } else {
+            free(pl->entry[i].path);
+            free(pl->entry[i].target);
+            pl->entry[i].path = pl->entry[i].target = NULL;
+        }
+    }
+    free(keep);
+    pl->n = kept;
+    return 0;
+}
+
+int sbx_plan_build(const struct sbx_view *v, struct sbx_plan *pl, struct err *e)
+{
+    assert(v && v->rw);
+    memset(pl, 0, sizeof *pl);
+    const struct sbx_policy *p = v->policy;
+    int rc = plan_base(pl, e);
+    if (!rc && v->workdir)
+        rc = plan_visible(pl, SBX_BIND_RO, v->workdir, e);
+    for (int i = 0; !rc && v->own && i < v->own->n; i++)
+        rc = plan_visible(pl, SBX_BIND_RO, v->own->path[i], e);
+    for (int i = 0; !rc && p && i < p->ro.n; i++)
+        rc = plan_visible(pl, SBX_BIND_RO, p->ro.path[i], e);
+    if (!rc)
+        rc = plan_visible(pl, SBX_BIND_RW, v->rw, e);
+    char beside[PATH_MAX];
+    if (!rc && realpath(v->rw, beside)) {
+        /* Other games' folders: a private /tmp hides them where they are. */
+        path_cut_to_folder(beside);
+        if (strcmp(beside, "/tmp") != 0)
+            rc = plan_mask(pl, beside, e);
+    }
+    for (int i = 0; !rc && p && i < p->mask.n; i++)
+        rc = plan_mask(pl, p->mask.path[i], e);
+    if (rc) {
+        sbx_plan_free(pl);
+        return -1;
+    }
+    if (plan_settle(pl) != 0) {
+        sbx_plan_free(pl);
+        return err_set(e, 0, 0, "out of memory");
+    }
+    return 0;
+}
+
+void sbx_plan_free(struct sbx_plan *pl)
+{
+    for (int i = 0; i < pl->n; i++) {
+        free(pl->entry[i].path);
+        free(pl->entry[i].target);
+    }
+    free(pl->entry);
+    memset(pl, 0, sizeof *pl);
+}
+
+/* The entry of pl that decides what the view shows at path: the last
+ * (deepest, entries being sorted) that holds it; NULL when none does. */
+static const struct sbx_entry *deciding(const struct sbx_plan *pl, const char *path)
+{
+    const struct sbx_entry *at = NULL;
+    for (int i = 0; i < pl->n; i++)
+        if (path_is_inside(path, pl->entry[i].path))
+            at = &pl->entry[i];
+    return at;
+}
+
+int sbx_plan_hides(const struct sbx_plan *pl, const char *text, char *path, size_t cap)
+{
+    assert(pl && text && path && cap > 0);
+    /* What programs and shells (sh: "exec: PATH: not found") say. */
+    if (!strstr(text, "No such file or directory") && !strstr(text, ": not found"))
+        return 0;
+    for (const char *p = strchr(text, '/'); p; p = strchr(p + 1, '/')) {
+        if (p > text && !strchr(" \t\n'\"`(:=", p[-1]))
+            continue;   /* inside a word: not the start of a path */
+        size_t n = strcspn(p, " \t\n'\"`):,;");
+        while (n > 1 && p[n - 1] == '.')
+            n--;
+        char cand[PATH_MAX], real[PATH_MAX];
+        struct stat st;
+        if (n >= sizeof cand)
+            continue;
+        memcpy(cand, p, n);
+        cand[n] = '\0';
+        if (lstat(cand, &st) != 0 || !realpath(cand, real))
+            continue;
+        const struct sbx_entry *at = deciding(pl, real);
+        if (at && (at->kind == SBX_BIND_RO || at->kind == SBX_BIND_RW ||
+                   at->kind == SBX_DEVICE || at->kind == SBX_PROC))
+            continue;
+        if ((size_t)snprintf(path, cap, "%s", cand) >= cap)
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+/* --- building a view (in the init) -------------------------------------- */
+
+/* Creates the folders of path that are missing, as 0755. */
+static int make_folders(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        int rc = mkdir(path, 0755);
+        *p = '/';
+        if (rc != 0 && errno != EEXIST)
+            return -1;
+    }
+    return 0;
+}
+
+/* Makes the mount point of an entry: a folder, or an empty file. */
+static int make_point(const char *target, int is_dir)
+{
+    if (is_dir)
+        return mkdir(target, 0755) == 0 || errno == EEXIST ? 0 : -1;
+    struct stat st;
+    if (lstat(target, &st) == 0)
+        return 0;   /* the file itself, inside a bound folder */
+    int fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+    return fd < 0 ? -1 : close(fd);
+}
+
+/* Mounts one entry at stage + its path. rw_source names the move folder
+ * (the stage hides it). */
+static int mount_entry(const struct sbx_entry *en, const char *stage, const char *rw_source,
+                       const char *empty)
+{
+    char target[2 * PATH_MAX];
+    snprintf(target, sizeof target, "%s%s", stage, en->path);
+    if (make_folders(target) != 0)
+        return -1;
+    switch (en->kind) {
+    case SBX_SYMLINK:
+        return symlink(en->target, target) == 0 || errno == EEXIST ? 0 : -1;
+    case SBX_BIND_RW:
+        /* Not recursive: the view's root is mounted on the move folder. */
+        return make_point(target, 1) != 0 ? -1 : mount(rw_source, target, NO_TYPE, MS_BIND, NULL);
+    case SBX_BIND_RO:
+        if (make_point(target, en->is_dir) != 0)
+            return -1;
+        return mount(en->path, target, NO_TYPE, MS_BIND | MS_REC, NULL);
+    case SBX_DEVICE:
+        return make_point(target, 0) != 0 ? -1 : mount(en->path, target, NO_TYPE, MS_BIND, NULL);
+    case SBX_TMPFS:
+        return make_point(target, 1) != 0
+                   ? -1
+                   : mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, SBX_TMP_OPTIONS);
+    case SBX_PROC:
+        return make_point(target, 1) != 0
+                   ? -1
+                   : mount("proc", target, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                           "hidepid=2");
+    case SBX_MASK:
+        if (en->is_dir)
+            return mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                         MASK_OPTIONS);
+        return mount(empty, target, NO_TYPE, MS_BIND, NULL);
+    }
+    return -1;
+}
+
+/* The mount flags a read-only remount must keep (a mount made in another
+ * user namespace has them locked) from mountinfo's per-mount options. */
+static unsigned long kept_flags(const char *opts)
+{
+    static const struct { const char *name; unsigned long flag; } known[] = {
+        { "nosuid", MS_NOSUID }, { "nodev", MS_NODEV }, { "noexec", MS_NOEXEC },
+        { "noatime", MS_NOATIME }, { "nodiratime", MS_NODIRATIME },
+        { "relatime", MS_RELATIME }, { "strictatime", MS_STRICTATIME },
+    };
+    unsigned long flags = 0;
+    for (const char *p = opts; *p; p += *p == ',') {
+        size_t n = strcspn(p, ",");
+        for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+            if (strlen(known[k].name) == n && strncmp(p, known[k].name, n) == 0)
+                flags |= known[k].flag;
+        p += n;
+    }
+    return flags;
+}
+
+/* Undoes mountinfo's octal escapes (\040 for a blank) in place. */
+static void unescape(char *s)
+{
+    char *out = s;
+    for (; *s; s++) {
+        if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] && s[3]) {
+            *out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+            s += 3;
+        } else {
+            *out++ = *s;
+        }
+    }
+    *out = '\0';
+}
+
+/* Remounts read-only every mount of the view but the move folder, /tmp and
+ * /proc, submounts of bound folders included (bound with MS_REC, since a
+ * folder with mounts under it cannot be bound alone in a user namespace). */
+static int make_read_only(const char *rw)
+{
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    if (!f)
+        return -1;
+    char line[MOUNTINFO_LINE_MAX];
+    int rc = 0;
+    while (!rc && fgets(line, sizeof line, f)) {
+        /* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ... */
+        char *save = NULL, *field = strtok_r(line, " ", &save);
+        for (int i = 0; field && i < 4; i++)
+            field = strtok_r(NULL, " ", &save);
+        char *opts = strtok_r(NULL, " ", &save);
+        if (!field || !opts)
+            continue;
+        unescape(field);
+        if (path_is_inside(field, "/proc") || strcmp(field, "/tmp") == 0 ||
+            strcmp(field, rw) == 0 || strcmp(opts, "ro") == 0 || strncmp(opts, "ro,", 3) == 0)
+            continue;
+        unsigned long flags = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | kept_flags(opts);
+        if (!path_is_inside(field, "/dev"))
+            flags |= MS_NODEV;
+        /* A mount that a later one covers (a mask over a folder with mounts
+         * in it) cannot be reached by its path, nor by the engine. */
+        if (mount(NO_TYPE, field, NO_TYPE, flags, NULL) != 0 && errno != ENOENT)
+            rc = -1;
+    }
+    fclose(f);
+    return rc;
+}
+
+/* What failed while building a view, for the message. */
+struct build_failure {
+    const char *what;
+    const char *path;
+    int err;
+};
+
+static int failed(struct build_failure *bf, const char *what, const char *path)
+{
+    bf->what = what;
+    bf->path = path;
+    bf->err = errno;
+    return -1;
+}
+
+/* The staging of a view: a new mount namespace whose root-to-be is a tmpfs
+ * mounted over the move folder (a folder of ours; the view sees the folder
+ * itself through rw_fd, opened before), unbindable so that a visible folder
+ * that holds the move folder does not bring the root into itself. Beside
+ * it, in a small tmpfs of its own (a bind from an unbindable mount is
+ * refused), the empty file that masks files. */
+struct stage {
+    char root[PATH_MAX];
+    char masks[PATH_MAX + 16];       /* the masks' tmpfs */
+    char empty[PATH_MAX + 32];       /* the empty file in it */
+    char rw_source[64];              /* /proc/self/fd/N of the move folder */
+    int rw_fd;
+};
+
+static int stage_open(struct stage *st, const char *rw, struct build_failure *bf)
+{
+    st->rw_fd = -1;
+    if (!realpath(rw, st->root))
+        return failed(bf, "cannot find the move folder", rw);
+    snprintf(st->masks, sizeof st->masks, "%s/%s", st->root, MASKS_NAME);
+    snprintf(st->empty, sizeof st->empty, "%s/empty", st->masks);
+    int fd;
+    /* The descriptor after unshare: a bind's source must be a mount of the
+     * namespace it goes into. */
+    if (unshare(CLONE_NEWNS) != 0)
+        return failed(bf, "unshare(CLONE_NEWNS)", "");
+    if ((st->rw_fd = open(st->root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+        return failed(bf, "cannot open the move folder", st->root);
+    snprintf(st->rw_source, sizeof st->rw_source, "/proc/self/fd/%d", st->rw_fd);
+    if (mount("tmpfs", st->root, "tmpfs", MS_NOSUID | MS_NODEV, ROOT_OPTIONS) != 0 ||
+        mount(NO_TYPE, st->root, NO_TYPE, MS_UNBINDABLE, NULL) != 0)
+        return failed(bf, "cannot mount the view's root on", st->root);
+    if (mkdir(st->masks, 0755) != 0 ||
+        mount("tmpfs", st->masks, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, MASK_OPTIONS) != 0 ||
+        (fd = open(st->empty, O_WRONLY | O_CREAT | O_CLOEXEC, 0444)) < 0)
+        return failed(bf, "cannot make the masks' empty file", st->empty);
+    return close(fd);
+}
+
+/* Makes the staged root "/" and drops everything else: the masks' tmpfs
+ * (its file stays where it masks) and the old root. */
+static int stage_enter(struct stage *st, struct build_failure *bf)
+{
+    char old[PATH_MAX + 16];
+    snprintf(old, sizeof old, "%s/%s", st->root, OLD_ROOT_NAME);
+    if (umount2(st->masks, MNT_DETACH) != 0 || rmdir(st->masks) != 0 || mkdir(old, 0755) != 0 ||
+        syscall(SYS_pivot_root, st->root, old) != 0 || chdir("/") != 0)
+        return failed(bf, "cannot make the view the root", st->root);
+    if (umount2("/" OLD_ROOT_NAME, MNT_DETACH) != 0 || rmdir("/" OLD_ROOT_NAME) != 0)
+        return failed(bf, "cannot detach the old root", "/");
+    return 0;
+}
+
+/* Builds a view from its plan in a new mount namespace and returns a
+ * descriptor of that namespace; the init is back in m0 after. -1 with bf
+ * filled on failure. */
+static int build_view(const struct sbx_plan *pl, const char *rw, int m0,
+                      struct build_failure *bf)
+{
+    struct stage st;
+    int rc = stage_open(&st, rw, bf);
+    for (int i = 0; !rc && i < pl->n; i++)
+        if (mount_entry(&pl->entry[i], st.root, st.rw_source, st.empty) != 0)
+            rc = failed(bf, "cannot mount", pl->entry[i].path);
+    if (st.rw_fd >= 0)
+        close(st.rw_fd);
+    if (!rc)
+        rc = stage_enter(&st, bf);
+    if (!rc && make_read_only(st.root) != 0)
+        rc = failed(bf, "cannot make the view read-only", "");
+    int ns = rc ? -1 : open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+    if (!rc && ns < 0)
+        rc = failed(bf, "cannot open", "/proc/self/ns/mnt");
+    if (setns(m0, CLONE_NEWNS) != 0) {
+        failed(bf, "cannot leave the view", "");
+        if (ns >= 0)
+            close(ns);
+        return -1;
+    }
+    return rc ? -1 : ns;
+}
+
+/* --- the init ----------------------------------------------------------- */
+
+/* The page the referee and the init share. The referee writes a request
+ * and then sends one byte; the init writes the answer and then sends one
+ * byte back. stop_seq alone is written while the other side works. */
+struct shared {
+    /* the request */
+    long seq;                    /* the move's number */
+    int view;
+    struct run_limits limits;    /* cancel is not used there */
+    char cwd[PATH_MAX];
+    int argc;
+    char args[ARGS_CAP];         /* argc NUL-terminated words */
+    /* the referee asks the init to kill move stop_seq */
+    atomic_long stop_seq;
+    /* the answer */
+    int failed;                  /* the sandbox itself failed: msg */
+    char msg[ERR_MSG_MAX];
+    int exec_errno;              /* the engine did not start: exec_what */
+    const char *exec_what;       /* a string literal: the same address in
+                                  * every process forked from the referee */
+    int status;                  /* the engine's wait status */
+    struct rusage ru;            /* its rusage */
+    double wall_ms;              /* from vfork to its end */
+};
+
+struct sbx {
+    pid_t init;                  /* 0 once killed */
+    int sock;                    /* our end of the socket pair */
+    struct shared *sh;
+    int n;
+    const struct sbx_view *views;
+    struct sbx_plan plan[SBX_MAX_VIEWS];
+    int root;                    /* engines run as SBX_ROOT_ENGINE_UID */
+    char **envp;                 /* the engines' environment (sbx_environment) */
+    int folder[SBX_MAX_VIEWS];   /* each view's move folder (the init's
+                                  * tmpfs), open; -1: none or taken */
+};
+
+/* What the init holds. */
+struct init_ctx {
+    const struct sbx *box;
+    char setup_failure[ERR_MSG_MAX];   /* "" when the namespaces are set up */
+    int tree[SBX_MAX_VIEWS];           /* each view's mount namespace, or -1 */
+    char failure[SBX_MAX_VIEWS][ERR_MSG_MAX];
+};
+
+/* The init's SIGUSR1 handler can reach nothing else; only the init sets
+ * it, once. */
+static struct shared *stop_page;
+
+static void on_stop_request(int sig)
+{
+    (void)sig;
+    if (stop_page && atomic_load(&stop_page->stop_seq) == stop_page->seq)
+        kill(-1, SIGKILL);
+}
+
+/* The engine's side of the vfork: enters the move's cgroup (cg: the
+ * referee's descriptors of its membership files, -1 past the last), its
+ * view, gives up every privilege and execs, its stdout and stderr into
+ * std[] (the referee's pipes; -1: /dev/null). Never returns; a failure is
+ * told through the page. Only system calls here: the child shares the
+ * init's memory until exec. */
+static void engine_child(const struct init_ctx *in, char *const argv[], const int std[2],
+                         const int cg[LAUNCH_CG_FILES])
+{
+    struct shared *sh = in->box->sh;
+    const char *what = CG_ENTER_FAILED;
+    for (int i = 0; i < LAUNCH_CG_FILES; i++)
+        if (cg[i] >= 0 && write(cg[i], "0", 1) != 1)
+            goto fail;
+    what = "cannot enter its view";
+    if (setns(in->tree[sh->view], CLONE_NEWNS) != 0)
+        goto fail;
+    setpgid(0, 0);
+    what = "cannot enter its working directory";
+    if (chdir(sh->cwd) != 0)
+        goto fail;
+    what = "cannot open /dev/null";
+    int null = open("/dev/null", O_RDWR);
+    if (null < 0)
+        goto fail;
+    dup2(null, STDIN_FILENO);
+    dup2(std[0] >= 0 ? std[0] : null, STDOUT_FILENO);
+    dup2(std[1] >= 0 ? std[1] : null, STDERR_FILENO);
+    close_range(STDERR_FILENO + 1, ~0U, 0);
+    run_apply_limits(&sh->limits);
+    /* SysV segments, semaphores and queues of its own, which die with
+     * the move's last process: none outlives the move or reaches the other
+     * engine. */
+    what = "cannot get an IPC namespace of its own";
+    if (unshare(CLONE_NEWIPC) != 0)
+        goto fail;
+    what = "cannot give up its privileges";
+    /* The bounding set needs CAP_SETPCAP and the ids CAP_SET[UG]ID: first. */
+    for (int cap = 0; cap <= LAST_CAP_GUESS; cap++)
+        if (prctl(PR_CAPBSET_DROP, (long)cap, 0L, 0L, 0L) != 0 && errno == EINVAL)
+            break;   /* past the kernel's last capability */
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0L, 0L, 0L);
+    const long id = SBX_ROOT_ENGINE_UID;
+    if (in->box->root && (syscall(SYS_setgroups, 0L, NULL) != 0 ||
+                          syscall(SYS_setresgid, id, id, id) != 0 ||
+                          syscall(SYS_setresuid, id, id, id) != 0))
+        goto fail;
+    struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    struct __user_cap_data_struct none[_LINUX_CAPABILITY_U32S_3];
+    memset(none, 0, sizeof none);
+    if (syscall(SYS_capset, &head, none) != 0 || prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0)
+        goto fail;
+    what = "cannot run";
+    execvp(argv[0], argv);
+fail:
+    sh->exec_errno = errno ? errno : EINVAL;
+    sh->exec_what = what;
+    _exit(127);
+}
+
+/* Kills every process of the namespace but the init and reaps them. */
+static void sweep_namespace(void)
+{
+    for (;;) {
+        kill(-1, SIGKILL);
+        if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD)
+            return;
+    }
+}
+
+/* One move, its stdout and stderr into fds[0..1], its cgroup's
+ * membership files fds[2..] (all closed here): the answer goes into the
+ * page. */
+static void serve(struct init_ctx *in, int fds[REQUEST_FDS])
+{
+    struct shared *sh = in->box->sh;
+    int *std = fds;
+    sh->failed = sh->exec_errno = sh->status = 0;
+    memset(&sh->ru, 0, sizeof sh->ru);
+    sh->wall_ms = 0;
+    int v = sh->view;
+    if (in->setup_failure[0] || v < 0 || v >= in->box->n || in->tree[v] < 0) {
+        for (int i = 0; i < REQUEST_FDS; i++)
+            if (fds[i] >= 0)
+                close(fds[i]);
+        /* View -1: the probe asks how the setup went. */
+        sh->failed = in->setup_failure[0] || v != -1;
+        snprintf(sh->msg, sizeof sh->msg, "%s",
+                 in->setup_failure[0] ? in->setup_failure
+                 : v >= 0 && v < in->box->n ? in->failure[v]
+                                            : "no such view");
+        return;
+    }
+    char *argv[RUN_MAX_ARGS + 1];
+    char *word = sh->args;
+    for (int i = 0; i < sh->argc; i++, word += strlen(word) + 1)
+        argv[i] = word;
+    argv[sh->argc] = NULL;
+    long seq = sh->seq;
+    uint64_t t0 = clock_wall_ns();
+    pid_t pid = vfork();
+    if (pid == 0)
+        engine_child(in, argv, std, fds + 2);
+    /* The engine has them now: the pipes end when its processes do. */
+    for (int i = 0; i < REQUEST_FDS; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    if (pid < 0) {
+        sh->failed = 1;
+        snprintf(sh->msg, sizeof sh->msg, "vfork: %s", strerror(errno));
+        return;
+    }
+    /* A stop that came before the engine was there to kill. */
+    if (atomic_load(&sh->stop_seq) == seq)
+        kill(-1, SIGKILL);
+    while (wait4(pid, &sh->status, 0, &sh->ru) < 0 && errno == EINTR)
+        ;
+    sh->wall_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS;
+    sweep_namespace();
+}
+
+/* Reads a request's byte from sock, and the descriptors that come with it
+ * (the engine's stdout and stderr, then its cgroup's membership files)
+ * into fds, -1 each when none came. Returns what recvmsg returns. */
+static ssize_t recv_request(int sock, int fds[REQUEST_FDS])
+{
+    char c, control[CMSG_SPACE(REQUEST_FDS * sizeof(int))];
+    struct iovec iov = { &c, 1 };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+                        .msg_controllen = sizeof control };
+    for (int i = 0; i < REQUEST_FDS; i++)
+        fds[i] = -1;
+    ssize_t n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
+    struct cmsghdr *cm = n == 1 ? CMSG_FIRSTHDR(&m) : NULL;
+    if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
+        cm->cmsg_len >= CMSG_LEN(2 * sizeof(int)) &&
+        cm->cmsg_len <= CMSG_LEN(REQUEST_FDS * sizeof(int)))
+        memcpy(fds, CMSG_DATA(cm), cm->cmsg_len - CMSG_LEN(0));
+    return n;
+}
+
+/* Closes every descriptor but keep: the init holds nothing of the
+ * referee's (a pipe it held would never reach end of file). */
+static void close_all_but(int keep)
+{
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null >= 0) {
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+    }
+    if (keep > STDERR_FILENO + 1)
+        close_range(STDERR_FILENO + 1, (unsigned)keep - 1, 0);
+    close_range((unsigned)keep + 1, ~0U, 0);
+}
+
+/* Mounts a tmpfs of SBX_MOVE_OPTIONS, the engine's own, over the move
+ * folder rw in the init's mount namespace: the view binds it from there, and
+ * the referee reaches it through the descriptor send_folders hands over. */
+static int mount_move_folder(const char *rw, int root)
+{
+    char opts[128];
+    long uid = root ? SBX_ROOT_ENGINE_UID : (long)geteuid();
+    long gid = root ? SBX_ROOT_ENGINE_UID : (long)getegid();
+    snprintf(opts, sizeof opts, "%s,mode=0700,uid=%ld,gid=%ld", SBX_MOVE_OPTIONS, uid, gid);
+    return mount("tmpfs", rw, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts);
+}
+
+/* Tells the referee the setup is done, with a descriptor of each view's
+ * move folder when every view was built (none otherwise: the first move
+ * reports the failure). 0, or -1 when the referee is gone. */
+static int send_folders(int sock, const struct init_ctx *in)
+{
+    int fd[SBX_MAX_VIEWS], n = 0;
+    for (int v = 0; v < in->box->n && !in->setup_failure[0]; v++) {
+        if (in->tree[v] < 0 ||
+            (fd[n] = open(in->box->views[v].rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+            break;
+        n++;
+    }
+    if (n < in->box->n) {
+        for (int i = 0; i < n; i++)
+            close(fd[i]);
+        n = 0;
+    }
+    char control[CMSG_SPACE(SBX_MAX_VIEWS * sizeof(int))], what = 's';
+    memset(control, 0, sizeof control);
+    struct iovec iov = { &what, 1 };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+    if (n > 0) {
+        m.msg_control = control;
+        m.msg_controllen = CMSG_SPACE((size_t)n * sizeof(int));
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN((size_t)n * sizeof(int));
+        memcpy(CMSG_DATA(cm), fd, (size_t)n * sizeof(int));
+    }
+    int rc = sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+    for (int i = 0; i < n; i++)
+        close(fd[i]);
+    return rc;
+}
+
+/* The init's setup: the namespace-wide settings and every view. */
+static void init_setup(struct init_ctx *in)
+{
+    const struct sbx *box = in->box;
+    struct build_failure bf = { "", "", 0 };
+    int m0 = -1;
+    sethostname(HOSTNAME, strlen(HOSTNAME));
+    /* The game's own /proc over the host's, in the init's namespace: the
+     * views' /proc is mounted the same way, and the probe finds out here
+     * whether the kernel allows it (a container that hides parts of /proc
+     * does not). */
+    if (mount(NO_TYPE, "/", NO_TYPE, MS_REC | MS_PRIVATE, NULL) != 0)
+        failed(&bf, "cannot make the mounts private", "/");
+    else if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+        failed(&bf, "cannot mount a /proc of its own on", "/proc");
+    else if ((m0 = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC)) < 0)
+        failed(&bf, "cannot open", "/proc/self/ns/mnt");
+    if (m0 < 0)
+        snprintf(in->setup_failure, sizeof in->setup_failure, "%s %s: %s", bf.what, bf.path,
+                 strerror(bf.err));
+    /* No user namespace inside this one: a nested one would give an engine
+     * the capabilities to mount (a tmpfs that no limit counts). The limit
+     * is this user namespace's own (the kernel counts nested ones against
+     * every ancestor's). */
+    int fd = m0 < 0 ? -1 : open(MAX_USERNS, O_WRONLY | O_CLOEXEC);
+    if (m0 >= 0 && (fd < 0 || write(fd, "0\n", 2) != 2)) {
+        snprintf(in->setup_failure, sizeof in->setup_failure,
+                 "cannot forbid nested user namespaces (%s): %s", MAX_USERNS, strerror(errno));
+    }
+    if (fd >= 0)
+        close(fd);
+    /* Not dumpable: no engine can trace it or read its /proc files. */
+    prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
+    for (int v = 0; v < box->n; v++) {
+        in->tree[v] = -1;
+        if (m0 >= 0 && mount_move_folder(box->views[v].rw, box->root) != 0)
+            failed(&bf, "cannot mount a move folder on", box->views[v].rw);
+        else if (m0 >= 0)
+            in->tree[v] = build_view(&box->plan[v], box->views[v].rw, m0, &bf);
+        if (in->tree[v] < 0)
+            snprintf(in->failure[v], sizeof in->failure[v], "%s %s: %s", bf.what, bf.path,
+                     strerror(bf.err));
+    }
+}
+
+/* The init: pid 1 of the game's PID namespace. Never returns. */
+static void init_main(const struct sbx *box, int sock)
+{
+    prctl(PR_SET_PDEATHSIG, (long)SIGKILL, 0L, 0L, 0L);
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; sig++)
+        sigaction(sig, &dfl, NULL);
+    sigset_t all;
+    sigemptyset(&all);
+    sigprocmask(SIG_SETMASK, &all, NULL);
+    close_all_but(sock);
+    char go;
+    if (read(sock, &go, 1) != 1)
+        _exit(1);   /* the referee died before our ids were mapped */
+    struct init_ctx in;
+    memset(&in, 0, sizeof in);
+    in.box = box;
+    /* The init's own copy of the referee's memory: execvp then searches
+     * the engines' PATH, and every engine gets their environment. */
+    environ = box->envp;
+    init_setup(&in);
+    if (send_folders(sock, &in) != 0)
+        _exit(1);
+    stop_page = box->sh;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_request;
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGUSR1, &sa, NULL);
+    for (;;) {
+        int fds[REQUEST_FDS];
+        ssize_t n = recv_request(sock, fds);
+        if (n < 0 && errno == EINTR)
+            continue;
+        /* The referee closed its end: it is done, or it died, possibly
+         * before our PR_SET_PDEATHSIG was set (then no signal comes, and
+         * waiting for one would outlive it). Our exit ends the namespace. */
+        if (n != 1)
+            _exit(0);
+        serve(&in, fds);
+        if (write(sock, "d", 1) != 1)
+            _exit(0);
+    }
+}
+
+/* --- the referee's side ------------------------------------------------- */
+
+#define CLONE_FLAGS (CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | \
+                     CLONE_NEWUTS)
+#define NONE_HINT "; run with --sandbox none to play without one"
+
+/* Why the kernel refused the namespaces, in words. */
+static const char *clone_cause(int err)
+{
+    switch (err) {
+    case EPERM:
+    case EACCES:
+        return "this system forbids unprivileged user namespaces (sysctl "
+               "kernel.unprivileged_userns_clone, an AppArmor or seccomp policy, a container)";
+    case ENOSPC:
+    case EUSERS:
+        return "the limit on user namespaces is reached (sysctl user.max_user_namespaces)";
+    case EINVAL:
+        return "this kernel lacks a namespace the sandbox needs";
+    default:
+        return strerror(err);
+    }
+}
+
+static int write_text(pid_t pid, const char *name, const char *text, struct err *e)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/%s", (long)pid, name);
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    int rc = fd < 0 ? -1 : tf_write_all(fd, text, strlen(text));
+    int saved = errno;
+    if (fd >= 0)
+        close(fd);
+    return rc ? err_set(e, 0, 0, "cannot write %s: %s", path, strerror(saved)) : 0;
+}
+
+/* The init's user and group ids. A root referee maps root (for the init,
+ * which keeps the namespaces' capabilities) and SBX_ROOT_ENGINE_UID (for
+ * the engines); anyone else can map only itself. */
+static int map_ids(pid_t pid, int root, struct err *e)
+{
+    char uids[64], gids[64];
+    if (root) {
+        snprintf(uids, sizeof uids, "0 0 1\n%d %d 1\n", SBX_ROOT_ENGINE_UID,
+                 SBX_ROOT_ENGINE_UID);
+        snprintf(gids, sizeof gids, "%s", uids);
+    } else {
+        snprintf(uids, sizeof uids, "%ld %ld 1\n", (long)geteuid(), (long)geteuid());
+        snprintf(gids, sizeof gids, "%ld %ld 1\n", (long)getegid(), (long)getegid());
+        if (write_text(pid, "setgroups", "deny", e) != 0)
+            return -1;
+    }
+    return write_text(pid, "uid_map", uids, e) != 0 || write_text(pid, "gid_map", gids, e) != 0
+               ? -1
+               : 0;
+}
+
+/* Waits for the init's word that it is set up, and takes the move
+ * folders' descriptors that come with it. 0, or -1 with e. */
+static int recv_folders(struct sbx *box, struct err *e)
+{
+    struct pollfd p = { box->sock, POLLIN, 0 };
+    int ready;
+    while ((ready = poll(&p, 1, SBX_SETUP_MS)) < 0 && errno == EINTR)
+        ;
+    if (ready <= 0)
+        return err_set(e, 0, 0, "the engines' sandbox does not answer" NONE_HINT);
+    char what, control[CMSG_SPACE(SBX_MAX_VIEWS * sizeof(int))];
+    struct iovec iov = { &what, 1 };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+                        .msg_controllen = sizeof control };
+    if (recvmsg(box->sock, &m, MSG_CMSG_CLOEXEC) != 1 || what != 's')
+        return err_set(e, 0, 0, "the sandbox's init died while setting up");
+    struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+    if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+        int n = (int)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+        int fds[SBX_MAX_VIEWS];
+        memcpy(fds, CMSG_DATA(cm), (size_t)n * sizeof(int));
+        for (int v = 0; v < n; v++)
+            box->folder[v] = fds[v];
+    }
+    return 0;
+}
+
+int sbx_take_move_folder(struct sbx *box, int view)
+{
+    assert(box && view >= 0 && view < box->n);
+    int fd = box->folder[view];
+    box->folder[view] = -1;
+    return fd;
+}
+
+int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *e)
+{
+    assert(out && (views || n == 0));
+    *out = NULL;
+    if (n < 0 || n > SBX_MAX_VIEWS)
+        return err_set(e, 0, 0, "a sandbox holds 0 to %d views, not %d", SBX_MAX_VIEWS, n);
+    struct sbx *box = calloc(1, sizeof *box);
+    if (!box)
+        return err_set(e, 0, 0, "out of memory");
+    box->sock = -1;
+    box->folder[0] = box->folder[1] = -1;
+    box->n = n;
+    box->views = views;
+    box->root = geteuid() == 0;
+    int rc = 0;
+    if (!(box->envp = sbx_environment(n > 0 ? views[0].policy : NULL)))
+        rc = err_set(e, 0, 0, "out of memory");
+    for (int v = 0; !rc && v < n; v++)
+        rc = sbx_plan_build(&views[v], &box->plan[v], e);
+    /* The engines write their move folder as themselves. */
+    for (int v = 0; !rc && box->root && v < n; v++)
+        if (chown(views[v].rw, SBX_ROOT_ENGINE_UID, SBX_ROOT_ENGINE_UID) != 0)
+            rc = err_set(e, 0, 0, "cannot hand %s to the engines: %s", views[v].rw,
+                         strerror(errno));
+    void *page = MAP_FAILED;
+    if (!rc && (page = mmap(NULL, sizeof *box->sh, PROT_READ | PROT_WRITE,
+                            MAP_SHARED | MAP_ANONYMOUS, -1, 0)) == MAP_FAILED)
+        rc = err_set(e, 0, 0, "mmap: %s", strerror(errno));
+    box->sh = page == MAP_FAILED ? NULL : page;
+    int sv[2];
+    if (!rc && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        rc = err_set(e, 0, 0, "socketpair: %s", strerror(errno));
+    if (rc) {
+        sbx_close(box);
+        return -1;
+    }
+    fflush(NULL);
+    /* A raw clone: glibc's clone wants a stack of its own, and fork cannot
+     * make the child the init of a new PID namespace. */
+    pid_t pid = (pid_t)syscall(SYS_clone, (long)(CLONE_FLAGS | SIGCHLD), NULL, NULL, NULL, NULL);
+    if (pid == 0) {
+        close(sv[0]);
+        init_main(box, sv[1]);
+    }
+    int saved = errno;
+    close(sv[1]);
+    box->sock = sv[0];
+    if (pid < 0) {
+        sbx_close(box);
+        return err_set(e, 0, 0, "cannot create the engines' sandbox: new namespaces: %s" NONE_HINT,
+                       clone_cause(saved));
+    }
+    box->init = pid;
+    if (map_ids(pid, box->root, e) != 0 || write(box->sock, "g", 1) != 1) {
+        if (!e->msg[0])
+            err_set(e, 0, 0, "cannot start the sandbox: %s", strerror(errno));
+        sbx_close(box);
+        return -1;
+    }
+    if (recv_folders(box, e) != 0) {
+        sbx_close(box);
+        return -1;
+    }
+    *out = box;
+    return 0;
+}
+
+/* Kills the init (and so its namespace) and reaps it. */
+static void kill_init(struct sbx *box)
+{
+    if (box->init <= 0)
+        return;
+    kill(box->init, SIGKILL);
+    while (waitpid(box->init, NULL, 0) < 0 && errno == EINTR)
+        ;
+    box->init = 0;
+}
+
+int sbx_hidden_path(const struct sbx *box, int view, const char *text, char *path, size_t cap)
+{
+    assert(box && view >= 0 && view < box->n);
+    return sbx_plan_hides(&box->plan[view], text, path, cap);
+}
+
+void sbx_close(struct sbx *box)
+{
+    if (!box)
+        return;
+    kill_init(box);
+    if (box->sock >= 0)
+        close(box->sock);
+    if (box->sh)
+        munmap(box->sh, sizeof *box->sh);
+    for (int v = 0; v < box->n; v++)
+        sbx_plan_free(&box->plan[v]);
+    for (int v = 0; v < SBX_MAX_VIEWS; v++)
+        if (box->folder[v] >= 0)
+            close(box->folder[v]);
+    free(box->envp);
+    free(box);
+}
+
+/* Writes the move's request into the page; 0, or -1 when it does not fit. */
+static int put_request(struct shared *sh, int view, char *const argv[], const char *cwd,
+                       const struct run_limits *l, struct err *e)
+{
+    size_t used = 0;
+    int argc = 0;
+    for (; argv[argc]; argc++) {
+        size_t len = strlen(argv[argc]) + 1;
+        if (argc == RUN_MAX_ARGS || used + len > sizeof sh->args)
+            return err_set(e, 0, 0, "the command line is too long");
+        memcpy(sh->args + used, argv[argc], len);
+        used += len;
+    }
+    if (strlen(cwd) >= sizeof sh->cwd)
+        return err_set(e, 0, 0, "working directory too long: %.100s", cwd);
+    strcpy(sh->cwd, cwd);
+    sh->argc = argc;
+    sh->view = view;
+    sh->limits = *l;
+    sh->limits.cancel = NULL;
+    sh->seq++;
+    return 0;
+}
+
+/* Sends the request's byte, with the descriptors of fds (n of them, -1s
+ * skipped; the engine's stdout and stderr pipes first). 0, or -1 with
+ * errno. */
+static int send_request(int sock, char what, const int *fds, int n)
+{
+    char control[CMSG_SPACE(REQUEST_FDS * sizeof(int))];
+    memset(control, 0, sizeof control);
+    struct iovec iov = { &what, 1 };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+    int send[REQUEST_FDS], k = 0;
+    for (int i = 0; i < n && k < REQUEST_FDS && fds[i] >= 0; i++)
+        send[k++] = fds[i];
+    if (k) {
+        m.msg_control = control;
+        m.msg_controllen = CMSG_SPACE((size_t)k * sizeof(int));
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN((size_t)k * sizeof(int));
+        memcpy(CMSG_DATA(cm), send, (size_t)k * sizeof(int));
+    }
+    return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+/* --- the sandbox as a launcher (launcher.h) ----------------------------- */
+
+/* The launcher's state: the game's sandbox and the move in flight. */
+struct sbx_move {
+    struct sbx *box;
+    int answered;                /* the init's answer came */
+    int killed;                  /* the init was killed for it */
+};
+
+static int box_start(void *self, struct launch_move *m, const int w[2], struct err *e)
+{
+    struct sbx_move *mv = self;
+    struct sbx *box = mv->box;
+    assert(m->view >= 0 && m->view < box->n);
+    mv->answered = mv->killed = 0;
+    if (box->init <= 0)
+        return err_set(e, 0, 0, "the sandbox is gone: its init was killed");
+    if (put_request(box->sh, m->view, m->argv, m->cwd, m->limits, e) != 0)
+        return -1;
+    int fds[REQUEST_FDS] = { w[0], w[1] };
+    for (int i = 0; i < LAUNCH_CG_FILES; i++)
+        fds[2 + i] = m->cg_procs[i];
+    if (send_request(box->sock, 'r', fds, REQUEST_FDS) != 0)
+        return err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
+    return 0;
+}
+
+static int box_wait_fd(void *self)
+{
+    return ((struct sbx_move *)self)->box->sock;
+}
+
+static int box_done(void *self, struct err *e)
+{
+    struct sbx_move *mv = self;
+    if (mv->answered || mv->killed)
+        return 1;
+    char c;
+    ssize_t got = recv(mv->box->sock, &c, 1, MSG_DONTWAIT);
+    if (got == 1)
+        return mv->answered = 1;
+    if (got < 0 && (errno == EAGAIN || errno == EINTR))
+        return 0;
+    kill_init(mv->box);
+    return err_set(e, 0, 0, "the sandbox's init died");
+}
+
+/* Asks the init to kill the move's processes (they are its children). */
+static void box_stop(void *self)
+{
+    struct sbx *box = ((struct sbx_move *)self)->box;
+    atomic_store(&box->sh->stop_seq, box->sh->seq);
+    kill(box->init, SIGUSR1);
+}
+
+static void box_kill(void *self)
+{
+    struct sbx_move *mv = self;
+    kill_init(mv->box);
+    mv->killed = 1;
+}
+
+static int box_collect(void *self, const struct launch_move *m, struct launch_end *end,
+                       struct rusage *ru, struct err *e)
+{
+    struct sbx_move *mv = self;
+    const struct shared *sh = mv->box->sh;
+    if (mv->killed)
+        return 0;   /* stopped and killed: judged by why it was stopped */
+    if (sh->failed)
+        return err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT, sh->msg);
+    end->wall_ms = sh->wall_ms;
+    if (sh->exec_errno && strcmp(sh->exec_what, CG_ENTER_FAILED) == 0)
+        return err_set(e, 0, 0, "%s: %s", CG_ENTER_FAILED, strerror(sh->exec_errno));
+    if (sh->exec_errno) {
+        end->exec_errno = sh->exec_errno;
+        err_set(e, 0, 0, "%s '%s': %s", sh->exec_what, m->argv[0], strerror(sh->exec_errno));
+        return 0;
+    }
+    end->status = sh->status;
+    *ru = sh->ru;
+    return 0;
+}
+
+static void box_close(void *self)
+{
+    struct sbx_move *mv = self;
+    if (mv)
+        sbx_close(mv->box);
+    free(mv);
+}
+
+static const struct launcher_ops box_ops = {
+    box_start, box_wait_fd, box_done, box_stop, box_kill, box_collect, box_close,
+};
+
+int sbx_launcher(struct launcher *l, struct sbx *box, const struct cg_root *acct, struct err *e)
+{
+    assert(box);
+    struct sbx_move *mv = calloc(1, sizeof *mv);
+    if (!mv) {
+        sbx_close(box);
+        return err_set(e, 0, 0, "out of memory");
+    }
+    mv->box = box;
+    *l = (struct launcher){ &box_ops, mv, acct };
+    return 0;
+}
+
+/* Waits up to timeout_ms for the init's answer to the probe: 1 when it
+ * came, 0 when it did not (the init is then killed), -1 with e when the
+ * init is gone. */
+static int await_probe(struct sbx *box, long timeout_ms, struct err *e)
+{
+    uint64_t t0 = clock_wall_ns();
+    for (;;) {
+        double left = (double)timeout_ms - (double)(clock_wall_ns() - t0) / NS_PER_MS;
+        if (left <= 0) {
+            kill_init(box);
+            return 0;
+        }
+        struct pollfd p = { box->sock, POLLIN, 0 };
+        int ready = poll(&p, 1, (int)left + 1);
+        if (ready < 0 && errno != EINTR)
+            return err_set(e, 0, 0, "poll: %s", strerror(errno));
+        if (ready <= 0)
+            continue;
+        char c;
+        ssize_t got = read(box->sock, &c, 1);
+        if (got == 1)
+            return 1;
+        if (got < 0 && errno == EINTR)
+            continue;
+        kill_init(box);
+        return err_set(e, 0, 0, "the sandbox's init died");
+    }
+}
+
+int sbx_probe(struct err *e)
+{
+    struct sbx *box;
+    if (sbx_open(&box, NULL, 0, e) != 0)
+        return -1;
+    /* A request for no view: the init answers once it is set up. */
+    box->sh->view = -1;
+    box->sh->seq++;
+    int rc = 0;
+    if (send_request(box->sock, 'p', NULL, 0) != 0)
+        rc = err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
+    else if ((rc = await_probe(box, SBX_SETUP_MS, e)) == 0)
+        rc = err_set(e, 0, 0, "the engines' sandbox does not answer" NONE_HINT);
+    else if (rc > 0)
+        rc = box->sh->failed ? err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT,
+                                       box->sh->msg)
+                             : 0;
+    sbx_close(box);
+    return rc;
+}
