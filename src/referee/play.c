@@ -23,6 +23,7 @@
 #include "arena/escape.h"
 #include "arena/gamedir.h"
 #include "arena/header.h"
+#include "arena/judge.h"
 #include "arena/play.h"
 #include "arena/rng.h"
 #include "arena/rules.h"
@@ -500,5 +501,7 @@ int play_rules_header(const struct play_rules *r, struct hdr *h)
         .mem_limit_mb = r->limits.mem_limit_mb, .file_limit_kb = r->limits.file_limit_kb,
         .has = HDR_BIT(HDR_LIM_TIMEOUT_MS) | HDR_BIT(HDR_LIM_CPU_LIMIT_S) |
                HDR_BIT(HDR_LIM_MEM_LIMIT_MB) | HDR_BIT(HDR_LIM_FILE_LIMIT_KB) };
+    if (r->judge && judge_header(r->judge, h) != 0)
+        return -1;
     return sbx_policy_header(r->sandbox, &h->sandbox);
 }
