@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena/registry.h"
 #include "arena/report_html.h"
 
 struct page {
@@ -62,7 +63,7 @@ Test(report_html, nim_positions_and_a_move_that_is_not_legal)
     struct report_html h;
     struct err e;
     tally_ab(&t);
-    cr_assert_eq(report_html_start(&h, "nim", &e), 0, "%s", e.msg);
+    cr_assert_eq(report_html_start(&h, "nim", registry_find("nim"), &e), 0, "%s", e.msg);
     struct game_record rec;
     rec_init(&rec, 7, 0);
     strcpy(rec.player[0], "a");
@@ -94,7 +95,7 @@ Test(report_html, forfeit_shows_the_last_ten_lines_of_stderr)
     struct report_html h;
     struct err e;
     tally_ab(&t);
-    cr_assert_eq(report_html_start(&h, "connect4", &e), 0, "%s", e.msg);
+    cr_assert_eq(report_html_start(&h, "connect4", registry_find("connect4"), &e), 0, "%s", e.msg);
     char tail[256] = "";
     for (int k = 1; k <= 12; k++)
         snprintf(tail + strlen(tail), sizeof tail - strlen(tail), "line %d\n", k);
