@@ -17,9 +17,9 @@
  * process is killed if the process that started it dies (PDEATHSIG).
  *
  * A judge that crashes, answers nothing within JUDGE_TIMEOUT_MS or answers
- * nonsense ends the referee process with status 2 and "referee: judge
- * 'CMD': WHAT" on stderr after killing the judge: it is never an engine's
- * forfeit.
+ * nonsense ends the referee process with status JUDGE_EXIT_FAILED and
+ * "referee: judge 'CMD': WHAT" on stderr after killing the judge: it is
+ * never an engine's forfeit.
  */
 #ifndef ARENA_JUDGE_H
 #define ARENA_JUDGE_H
@@ -28,6 +28,7 @@
 #include "arena/game.h"
 
 #define JUDGE_PROTOCOL "arena-judge/1"
+#define JUDGE_EXIT_FAILED 4   /* the referee's exit status when its judge failed */
 
 struct judge;
 struct hdr;

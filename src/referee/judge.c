@@ -23,12 +23,16 @@
 #include "arena/header.h"
 #include "arena/judge.h"
 #include "arena/limits.h"
+#include "arena/pool.h"
 #include "arena/registry.h"
 #include "arena/rules.h"
 #include "arena/sha256.h"
 #include "arena/spec.h"
 
 _Static_assert(JUDGE_BOARD_MAX <= GAME_MAX_STATE, "a board fits a state");
+/* A pool worker ending so is a game that "could not be played (the line
+ * above says why)" (match.c, tournament.c). */
+_Static_assert(JUDGE_EXIT_FAILED == POOL_FAILED, "a judge's failure is a worker's");
 
 #define JUDGE_CACHE 4     /* positions whose moves are kept: a position, its
                              children and the answer being judged */
@@ -94,7 +98,7 @@ static void judge_fail(struct judge *j, const char *fmt, ...)
     stop_process(j);
     fprintf(stderr, "referee: judge '%s': %s\n", j->cmd, msg);
     fflush(stderr);
-    _exit(2);
+    _exit(JUDGE_EXIT_FAILED);
 }
 
 static int spawn(struct judge *j, struct err *e)
