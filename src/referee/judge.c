@@ -196,7 +196,10 @@ static void read_line(struct judge *j, const char *what)
     }
 }
 
-/* A worker forked from the process that started the judge starts its own. */
+static int hello(struct judge *j, struct err *e);
+
+/* A worker forked from the process that started the judge starts its own,
+ * and says hello to it as to the first. */
 static void own_process(struct judge *j)
 {
     if (j->owner == getpid())
@@ -208,7 +211,7 @@ static void own_process(struct judge *j)
     j->to = j->from = -1;
     j->pid = 0;
     struct err e;
-    if (spawn(j, &e) != 0)
+    if (spawn(j, &e) != 0 || hello(j, &e) != 0)
         judge_fail(j, "%s", e.msg);
 }
 
@@ -563,6 +566,13 @@ static int hello(struct judge *j, struct err *e)
                        JUDGE_PROTOCOL);
     }
     const char *name = get_text(j, a, "game", REC_NAME_MAX, what);
+    if (j->name[0]) {   /* a worker's own judge: the same game as the first */
+        if (strcmp(name, j->name) != 0 ||
+            strcmp(get_text(j, a, "start", JUDGE_BOARD_MAX, what), j->start) != 0)
+            judge_fail(j, "answered %s with another game or start than before", what);
+        cJSON_Delete(a);
+        return 0;
+    }
     for (const char *c = name; *c; c++)
         if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789-_", *c))
             judge_fail(j, "answered %s with the game name '%s': lowercase letters, digits, "
