@@ -213,7 +213,7 @@ Test(report_html, game_summary_shows_the_games_own_score)
     tally_ab(&t);
     struct report_html h;
     struct err e;
-    cr_assert_eq(report_html_start(&h, "maxconnect4", &e), 0, "%s", e.msg);
+    cr_assert_eq(report_html_start(&h, "maxconnect4", registry_find("maxconnect4"), &e), 0, "%s", e.msg);
     struct game_record rec;
     rec_init(&rec, 1, 0);
     strcpy(rec.player[0], "a");
