@@ -2,7 +2,8 @@
  * test_e2e_judges.c - games defined by a judge program (docs/judges.md) end
  * to end: the tic-tac-toe judge of docs/judges plays the built-in game's
  * games move for move; a Kalah match between its two engines is verified
- * and reported; a journal whose judge changed is refused; a judge that
+ * and reported; an illegal answer forfeits with the judge's reason; a
+ * journal whose judge changed is refused; a judge that
  * crashes, hangs or answers nonsense stops the match with the judge named,
  * no log, no engine charged, and no judge process left.
  */
@@ -186,4 +187,30 @@ ParameterizedTest(struct bad_judge *c, e2e_judges, a_failing_judge_stops_the_mat
     e2e_run_free(&r);
     e2e_rmdir(dir);
     free(fix);
+}
+
+/* An engine's answer that is none of the judge's moves forfeits with the
+ * judge's own named reason (its "verdict"), as with a built-in game. */
+Test(e2e_judges, an_illegal_answer_forfeits_with_the_judges_reason)
+{
+    char judge[PATH_MAX], engine[PATH_MAX], fix[PATH_MAX], cmd[PATH_MAX + 16],
+        a[PATH_MAX + 64], b[PATH_MAX + 64];
+    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
+    e2e_repo_path("fixtures/judges", fix, sizeof fix);
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(cmd, sizeof cmd, "python3 %s", judge);
+    snprintf(a, sizeof a, "name=two,dir=%s,cmd=python3 two_marks.py {in} {out}", fix);
+    snprintf(b, sizeof b, "name=d1,depth=1,cmd=%s one-move --game tictactoe", engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", b,
+            "--games", "1", "--log", "m.json", NULL);
+    cr_assert_not_null(strstr(r.out, "Finished game 1 (two vs d1): 0-1 {two forfeits at ply 1: "
+                                     "illegal-move: adds 2 marks}\n"),
+                       "exit %d, stdout:\n%s%s", r.status, r.out, r.err);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "verify", "m.json", NULL);
+    cr_assert_eq(r.status, 0, "verify: exit %d: %s%s", r.status, r.out, r.err);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
 }
