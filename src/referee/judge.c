@@ -140,10 +140,15 @@ static int spawn(struct judge *j, struct err *e)
     return 0;
 }
 
+/* How the judge ended, once its output closed: it is given up to
+ * JUDGE_EXIT_WAIT_MS to be reaped, for its status. */
+#define JUDGE_EXIT_WAIT_MS 1000
 static void describe_exit(struct judge *j, char *buf, size_t cap)
 {
-    int status;
-    pid_t r = waitpid(j->pid, &status, WNOHANG);
+    int status = 0;
+    pid_t r = 0;
+    for (int k = 0; k < JUDGE_EXIT_WAIT_MS && (r = waitpid(j->pid, &status, WNOHANG)) == 0; k++)
+        usleep(1000);
     if (r != j->pid) {
         snprintf(buf, cap, "closed its output");
         return;
@@ -186,9 +191,6 @@ static void read_line(struct judge *j, const char *what)
             continue;
         if (n <= 0) {
             char why[128];
-            /* Give a dying judge a moment to be reaped, for its status. */
-            for (int k = 0; k < 100 && waitpid(j->pid, NULL, WNOHANG | WNOWAIT) == 0; k++)
-                usleep(1000);
             describe_exit(j, why, sizeof why);
             judge_fail(j, "%s before answering %s", why, what);
         }
@@ -234,7 +236,6 @@ static cJSON *ask(struct judge *j, cJSON *request, const char *what)
         if (n < 0) {
             free(text);
             char why[128];
-            usleep(10000);
             describe_exit(j, why, sizeof why);
             judge_fail(j, "%s before reading %s", why, what);
         }
