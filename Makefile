@@ -123,7 +123,7 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-solver bench-learn bench-grade clean install \
+.PHONY: all deps test check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-judge bench-solver bench-learn bench-grade clean install \
         uninstall test-install test-cluster
 
 all: $(BINARIES) $(ARENA_LINKS)
@@ -250,6 +250,9 @@ bench-referee: all
 
 bench-report: all
 	@sh scripts/bench-report.sh $(BIN)
+
+bench-judge: all
+	@sh scripts/bench-judge.sh $(BIN)
 
 # ALL=1 solves all 1000 Begin-Hard positions instead of the first 50.
 bench-solver: all

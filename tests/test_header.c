@@ -40,7 +40,8 @@ static char *encode(const struct hdr *h)
 /* A header with every key, as a tournament with a book, analysis, the
  * sandbox and an SPRT writes it. */
 static const char every_key[] =
-    "{\"schema\":\"arena.journal/1\",\"game\":\"connect4\",\"depth\":6,\"seed\":42,"
+    "{\"schema\":\"arena.journal/1\",\"game\":\"connect4\","
+    "\"judge\":{\"cmd\":[\"python3\",\"/w/kalah.py\"],\"sha256\":\"ef56\"},\"depth\":6,\"seed\":42,"
     "\"random_plies\":0,\"openings\":[\"4 4\",\"3 5\"],\"draw_plies\":0,"
     "\"analyze\":{\"budget_ms\":1000,\"max_empty\":16},"
     "\"limits\":{\"timeout_ms\":10000,\"cpu_limit_s\":2,\"mem_limit_mb\":512,"
@@ -63,6 +64,9 @@ Test(header, every_field_round_trips)
     free(back);
     cr_assert_str_eq(h.schema, "arena.journal/1");
     cr_assert_str_eq(h.game, "connect4");
+    cr_assert(h.judge.cmd.n == 2 && strcmp(h.judge.cmd.v[1], "/w/kalah.py") == 0, "%d words",
+              h.judge.cmd.n);
+    cr_assert_str_eq(h.judge.sha256, "ef56");
     cr_assert(h.depth == 6 && h.seed == 42 && !h.seed_inexact && h.random_plies == 0,
               "depth %d seed %llu", h.depth, (unsigned long long)h.seed);
     cr_assert(h.openings.n == 2 && strcmp(h.openings.v[1], "3 5") == 0, "%d openings",

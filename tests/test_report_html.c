@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "referee/report/report_html.h"
+#include "arena/registry.h"
+#include "referee/report/report_html.h"
 
 struct page {
     char *text;
@@ -62,7 +64,7 @@ Test(report_html, nim_positions_and_a_move_that_is_not_legal)
     struct report_html h;
     struct err e;
     tally_ab(&t);
-    cr_assert_eq(report_html_start(&h, "nim", &e), 0, "%s", e.msg);
+    cr_assert_eq(report_html_start(&h, "nim", registry_find("nim"), &e), 0, "%s", e.msg);
     struct game_record rec;
     rec_init(&rec, 7, 0);
     strcpy(rec.player[0], "a");
@@ -94,7 +96,7 @@ Test(report_html, forfeit_shows_the_last_ten_lines_of_stderr)
     struct report_html h;
     struct err e;
     tally_ab(&t);
-    cr_assert_eq(report_html_start(&h, "connect4", &e), 0, "%s", e.msg);
+    cr_assert_eq(report_html_start(&h, "connect4", registry_find("connect4"), &e), 0, "%s", e.msg);
     char tail[256] = "";
     for (int k = 1; k <= 12; k++)
         snprintf(tail + strlen(tail), sizeof tail - strlen(tail), "line %d\n", k);
@@ -212,7 +214,7 @@ Test(report_html, game_summary_shows_the_games_own_score)
     tally_ab(&t);
     struct report_html h;
     struct err e;
-    cr_assert_eq(report_html_start(&h, "maxconnect4", &e), 0, "%s", e.msg);
+    cr_assert_eq(report_html_start(&h, "maxconnect4", registry_find("maxconnect4"), &e), 0, "%s", e.msg);
     struct game_record rec;
     rec_init(&rec, 1, 0);
     strcpy(rec.player[0], "a");

@@ -169,6 +169,20 @@
 /* Rows on nim's command line; NIM_MAX_BOARDS binds long before. */
 #define NIM_ARGV_ROWS 64
 
+/* ---- judges (a game defined by a program, judge.h) ------------------------ */
+
+/* Wall time a judge has for any answer: a judge answers a position in
+ * milliseconds (it is a rule book, not a search); ten seconds is far past
+ * a slow interpreter's start-up, and not yet a user wondering. */
+#define JUDGE_TIMEOUT_MS 10000
+/* Bytes of a judge's canonical board text, NUL included: a judge-defined
+ * position is its board text in a state buffer of GAME_MAX_STATE bytes, so
+ * the largest board a judge may use is this (Kalah's is 40 bytes). */
+#define JUDGE_BOARD_MAX 256
+/* Bytes of one line of a judge's answer: GAME_MAX_MOVES moves, each with a
+ * whole board and its text, escaped, with room to spare. */
+#define JUDGE_LINE_MAX (1 << 20)
+
 /* ---- referee grade (rubric.h, grade.h) ------------------------------------ */
 
 /* A rubric's "build" without "build_timeout_ms": `make` or `javac *.java` of

@@ -31,6 +31,7 @@
 #include "arena/spec.h"
 
 struct hdr;
+struct judge;
 struct ana_opts;
 struct sbx_policy;
 struct cg_root;
@@ -39,6 +40,8 @@ struct cg_root;
 /* What every game of a match or a tournament shares. */
 struct play_rules {
     const struct game *game;
+    struct judge *judge;         /* the judge whose game it is (judge.h);
+                                  * NULL: a built-in game */
     int depth;                   /* {depth} */
     int random_plies;            /* opening: random legal plies, unless book */
     const struct book *book;     /* NULL: random openings */

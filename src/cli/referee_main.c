@@ -57,6 +57,8 @@ static const char about_text[] =
 static const char rules_help[] =
     "Match and tournament options:\n"
     "  --game G             %1$s\n"
+    "  --judge CMD          instead of --game: a game whose rules the program CMD\n"
+    "                       answers over JSON lines (docs/judges.md)\n"
     "  --engine SPEC        KEY=VALUE options (name=, cmd=, dir=, args=, stderr=,\n"
     "                       depth=) or a COMMAND (repeat). Placeholders {in} {out}\n"
     "                       {depth} {player}; none: {in} {out} {depth} are appended\n"
@@ -182,10 +184,11 @@ static int cmd_status(const char *prog, enum refopts_command id, int argc, char 
 /* The one list of the referee's commands, in the order help shows them. */
 static const struct ref_cmd commands[] = {
     { "match", REF_CMD_MATCH, cmd_match,
-      "%1$s match --game G --engine SPEC --engine SPEC [OPTIONS]\n",
+      "%1$s match (--game G | --judge CMD) --engine SPEC --engine SPEC [OPTIONS]\n",
       { rules_help, match_help } },
     { "tournament", REF_CMD_TOURNAMENT, cmd_tournament,
-      "%1$s tournament (--config FILE.json | --game G --engine SPEC ...) [OPTIONS]\n",
+      "%1$s tournament (--config FILE.json | --game G|--judge CMD --engine SPEC ...)\n"
+      "        [OPTIONS]\n",
       { rules_help, tournament_help } },
     { "report", REF_CMD_REPORT, cmd_file,
       "%1$s report JOURNAL|LOG [--format text|json|html|csv [--table T]]\n", { report_help } },

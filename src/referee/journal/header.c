@@ -14,8 +14,9 @@
 #include "header.h"
 
 static const char *const top_keys[] = {
-    "schema", "game", "depth", "seed", "random_plies", "openings", "draw_plies", "analyze",
-    "limits", "sandbox", "accounting", "engines", "format", "rounds", "shard", "games", "sprt",
+    "schema", "game", "judge", "depth", "seed", "random_plies", "openings", "draw_plies",
+    "analyze", "limits", "sandbox", "accounting", "engines", "format", "rounds", "shard", "games",
+    "sprt",
 };
 _Static_assert(sizeof top_keys / sizeof *top_keys == HDR_NKEYS,
                "a name for each enum hdr_key, in its order");
@@ -54,6 +55,8 @@ static void engine_free(struct hdr_engine *e)
 void hdr_free(struct hdr *h)
 {
     free(h->schema);
+    strs_free(&h->judge.cmd);
+    free(h->judge.sha256);
     strs_free(&h->openings);
     free(h->sandbox.mode);
     strs_free(&h->sandbox.isolates);
@@ -246,6 +249,11 @@ cJSON *hdr_encode(const struct hdr *h)
         return NULL;
     put_text(j, TOP(HDR_SCHEMA), h->schema);
     put_text(j, TOP(HDR_GAME), h->game);
+    cJSON *o = put_obj(j, TOP(HDR_JUDGE));
+    if (o) {
+        put_strs(o, "cmd", h->judge.has, 0, HDR_JUDGE_CMD, &h->judge.cmd);
+        put_text(o, "sha256", h->judge.has, 0, HDR_JUDGE_SHA256, h->judge.sha256);
+    }
     put_num(j, TOP(HDR_DEPTH), h->depth);
     if (h->has & HDR_BIT(HDR_SEED))   /* an old double as it was written (header.h) */
         cJSON_AddItemToObject(j, top_keys[HDR_SEED],
@@ -254,8 +262,7 @@ cJSON *hdr_encode(const struct hdr *h)
     put_num(j, TOP(HDR_RANDOM_PLIES), h->random_plies);
     put_strs(j, TOP(HDR_OPENINGS), &h->openings);
     put_num(j, TOP(HDR_DRAW_PLIES), h->draw_plies);
-    cJSON *o = put_obj(j, TOP(HDR_ANALYZE));
-    if (o) {
+    if ((o = put_obj(j, TOP(HDR_ANALYZE)))) {
         put_num(o, "budget_ms", h->analyze.has, 0, HDR_AN_BUDGET_MS, (double)h->analyze.budget_ms);
         put_num(o, "max_empty", h->analyze.has, 0, HDR_AN_MAX_EMPTY, h->analyze.max_empty);
     }
@@ -458,8 +465,14 @@ static int decode_engine(const cJSON *j, struct hdr *h, struct err *e)
 
 static int decode_objects(const cJSON *j, struct hdr *h, struct err *e)
 {
-    const cJSON *o = item(j, top_keys[HDR_ANALYZE]);
+    const cJSON *o = item(j, top_keys[HDR_JUDGE]);
     if (cJSON_IsObject(o)) {
+        h->has |= HDR_BIT(HDR_JUDGE);
+        if (get_strs(o, "cmd", HDR_JUDGE_CMD, &h->judge.has, NULL, &h->judge.cmd, e) != 0 ||
+            get_text(o, "sha256", HDR_JUDGE_SHA256, &h->judge.has, NULL, &h->judge.sha256, e) != 0)
+            return -1;
+    }
+    if (cJSON_IsObject(o = item(j, top_keys[HDR_ANALYZE]))) {
         h->has |= HDR_BIT(HDR_ANALYZE);
         get_ll(o, "budget_ms", HDR_AN_BUDGET_MS, &h->analyze.has, &h->analyze.budget_ms);
         get_int(o, "max_empty", HDR_AN_MAX_EMPTY, &h->analyze.has, &h->analyze.max_empty);

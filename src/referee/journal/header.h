@@ -8,7 +8,8 @@
  * readers, and "one prefix = one header = one .c".
  *
  * The JSON (keys in the order written; every key optional on reading):
- *   {"schema": "arena.journal/1"|"arena.match/1", "game", "depth", "seed",
+ *   {"schema": "arena.journal/1"|"arena.match/1", "game",
+ *    "judge": {"cmd": [WORD...], "sha256": HEX} (a judge's game only), "depth", "seed",
  *    "random_plies", "openings": [LINE...]|null, "draw_plies",
  *    "analyze": {"budget_ms", "max_empty"} (when on),
  *    "limits": {"timeout_ms", "cpu_limit_s", "mem_limit_mb", "file_limit_kb"},
@@ -117,15 +118,25 @@ struct hdr_sprt {
     unsigned has;
 };
 
+/* A game defined by a judge (judge.h): its resolved words and the
+ * SHA-256 of its program file ("" when none was found). */
+enum hdr_judge_key { HDR_JUDGE_CMD, HDR_JUDGE_SHA256 };
+struct hdr_judge {
+    struct hdr_strs cmd;
+    char *sha256;
+    unsigned has;
+};
+
 enum hdr_key {
-    HDR_SCHEMA, HDR_GAME, HDR_DEPTH, HDR_SEED, HDR_RANDOM_PLIES, HDR_OPENINGS, HDR_DRAW_PLIES,
-    HDR_ANALYZE, HDR_LIMITS, HDR_SANDBOX, HDR_ACCOUNTING, HDR_ENGINES, HDR_FORMAT, HDR_ROUNDS,
-    HDR_SHARD, HDR_GAMES, HDR_SPRT,
+    HDR_SCHEMA, HDR_GAME, HDR_JUDGE, HDR_DEPTH, HDR_SEED, HDR_RANDOM_PLIES, HDR_OPENINGS,
+    HDR_DRAW_PLIES, HDR_ANALYZE, HDR_LIMITS, HDR_SANDBOX, HDR_ACCOUNTING, HDR_ENGINES, HDR_FORMAT,
+    HDR_ROUNDS, HDR_SHARD, HDR_GAMES, HDR_SPRT,
     HDR_NKEYS   /* not a key: how many there are */
 };
 struct hdr {
     char *schema;
     char game[REC_NAME_MAX];
+    struct hdr_judge judge;           /* a judge's game; missing: a built-in one */
     int depth;
     uint64_t seed;
     int seed_inexact;                 /* 1: an old double from 10^15 up (above) */

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include "arena/cli.h"
 #include "referee/journal/header.h"
+#include "referee/journal/header.h"
+#include "referee/judge/judge.h"
 #include "arena/limits.h"
 #include "arena/path.h"
 #include "arena/refopts.h"
@@ -28,6 +30,7 @@
  * of play are match's and tournament's alike. */
 #define RULE_OPTIONS                                                  \
     { "game", required_argument, NULL, REF_OPT_GAME },                \
+    { "judge", required_argument, NULL, REF_OPT_JUDGE },              \
     { "engine", required_argument, NULL, REF_OPT_ENGINE },            \
     { "depth", required_argument, NULL, REF_OPT_DEPTH },              \
     { "random-plies", required_argument, NULL, REF_OPT_PLIES },       \
@@ -156,6 +159,8 @@ void refopts_settings_free(struct refopts_settings *s)
     spec_keys_free(&s->each);
     book_free(&s->book);
     sbx_policy_free(&s->sandbox);
+    judge_close(s->t.rules.judge);
+    s->t.rules.judge = NULL;
 }
 
 const struct option *refopts_options(enum refopts_command command)
@@ -431,7 +436,18 @@ static int apply_named(struct refopts_settings *s, int id, const char *name, con
 {
     struct err why;
     switch (id) {
+    case REF_OPT_JUDGE:
+        if (s->t.rules.game)
+            return err_set(e, 0, 0, "%s: the game is named already (--game or --judge once)",
+                           name);
+        if (!(s->t.rules.judge = judge_open(val, NULL, e)))
+            return -1;
+        s->t.rules.game = judge_game(s->t.rules.judge);
+        return 0;
     case REF_OPT_GAME:
+        if (s->t.rules.judge)
+            return err_set(e, 0, 0, "%s: the game is named already (--game or --judge once)",
+                           name);
         if (!(s->t.rules.game = registry_find(val))) {
             char games[REGISTRY_NAMES_MAX];
             registry_names(games, sizeof games, NULL, ", ");

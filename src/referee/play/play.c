@@ -25,6 +25,10 @@
 #include "referee/run/gamedir.h"
 #include "referee/journal/header.h"
 #include "referee/run/launcher.h"
+#include "referee/run/gamedir.h"
+#include "referee/journal/header.h"
+#include "referee/judge/judge.h"
+#include "referee/run/launcher.h"
 #include "arena/play.h"
 #include "arena/rng.h"
 #include "arena/rules.h"
@@ -517,5 +521,7 @@ int play_rules_header(const struct play_rules *r, struct hdr *h)
         .mem_limit_mb = r->limits.mem_limit_mb, .file_limit_kb = r->limits.file_limit_kb,
         .has = HDR_BIT(HDR_LIM_TIMEOUT_MS) | HDR_BIT(HDR_LIM_CPU_LIMIT_S) |
                HDR_BIT(HDR_LIM_MEM_LIMIT_MB) | HDR_BIT(HDR_LIM_FILE_LIMIT_KB) };
+    if (r->judge && judge_header(r->judge, h) != 0)
+        return -1;
     return sbx_policy_header(r->sandbox, &h->sandbox);
 }

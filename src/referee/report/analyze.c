@@ -11,6 +11,7 @@
 #include "arena/escape.h"
 #include "referee/journal/header.h"
 #include "arena/journal.h"
+#include "referee/judge/judge.h"
 #include "arena/registry.h"
 #include "arena/rules.h"
 #include "arena/textfile.h"
@@ -176,6 +177,7 @@ struct log_ctx {
     const struct ana_opts *opts;
     struct analyzer an;
     int ready;
+    struct judge *judge;   /* the journal's judge (judge.h); NULL: none */
     FILE *out;
     cJSON *doc, *games;
     int n;
@@ -198,9 +200,13 @@ static int log_header(void *ctx, const struct hdr *h, int line, struct err *e)
 {
     (void)line;   /* its errors have no place, as before */
     struct log_ctx *c = ctx;
-    const struct game *g = registry_find(h->game);
+    if (c->judge)   /* started by an earlier header of the file */
+        return 0;
+    /* A judge's journal: its judge, refused when it changed, then the
+     * oracle it does not have (no judge gives one). */
+    const struct game *g = judge_game_of(h, &c->judge, e);
     if (!g)
-        return err_set(e, 1, 1, "unknown game '%s'", h->game[0] ? h->game : "(none)");
+        return -1;
     if (ana_init(&c->an, g, c->opts, e) != 0)
         return -1;
     c->ready = 1;
@@ -257,6 +263,7 @@ int ana_log(const char *path, const struct ana_opts *o, const char *json_path, F
     int rc = journal_scan(path, &rd, &c, e);
     if (c.ready)
         ana_free(&c.an);
+    judge_close(c.judge);
     if (rc == 0) {
         cJSON *engines = cJSON_AddArrayToObject(c.doc, "engines");
         fprintf(out, "\n%-24s %8s %9s %8s\n", "Blunders", "moves", "blunders", "unknown");

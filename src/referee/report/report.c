@@ -5,6 +5,9 @@
  */
 #include <string.h>
 #include "referee/journal/header.h"
+#include "referee/journal/header.h"
+#include "referee/judge/judge.h"
+#include "arena/registry.h"
 #include "arena/journal.h"
 #include "arena/record.h"
 #include "arena/report.h"
@@ -36,6 +39,7 @@ void report_print(struct tally *t, enum report_format f, enum report_csv_table t
 struct report_scan {
     struct tally t;
     struct report_html *html;   /* NULL: no games kept */
+    struct judge *judge;        /* the journal's judge (judge.h); NULL: none */
 };
 
 /* The tally of the engines the header names, and the HTML page's start. */
@@ -50,7 +54,15 @@ static int report_start(struct report_scan *s, const struct hdr *h, struct err *
     /* A match log has no "format"; a journal before gauntlets had none either,
      * but a crosstable of two engines says no more than their pair line. */
     t->round_robin = !(h->has & HDR_BIT(HDR_FORMAT)) || strcmp(h->format, "round-robin") == 0;
-    return s->html ? report_html_start(s->html, h->game, e) : 0;
+    /* A judge's journal is read with its judge, refused when it changed. */
+    const struct game *g = NULL;
+    if ((h->has & HDR_BIT(HDR_JUDGE)) && !s->judge && !(g = judge_game_of(h, &s->judge, e)))
+        return -1;
+    if (s->judge)
+        g = judge_game(s->judge);
+    else
+        g = registry_find(h->game);
+    return s->html ? report_html_start(s->html, h->game, g, e) : 0;
 }
 
 static int report_header(void *ctx, const struct hdr *h, int line, struct err *e)
@@ -83,6 +95,7 @@ int report_file(const char *path, enum report_format f, enum report_csv_table ta
     else if (!rc)
         report_print(&s.t, f, table, out);
     report_html_free(&html);
+    judge_close(s.judge);
     tally_free(&s.t);
     return rc;
 }

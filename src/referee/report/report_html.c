@@ -713,11 +713,12 @@ static void game_entry(struct report_html *h, long id, const struct game_record 
 
 /* --- the page ------------------------------------------------------------- */
 
-int report_html_start(struct report_html *h, const char *game_name, struct err *e)
+int report_html_start(struct report_html *h, const char *game_name, const struct game *game,
+                      struct err *e)
 {
     memset(h, 0, sizeof *h);
     snprintf(h->game_name, sizeof h->game_name, "%s", game_name);
-    h->game = registry_find(game_name);
+    h->game = game;
     h->games = tmpfile();
     h->forfeits = tmpfile();
     if (!h->games || !h->forfeits)

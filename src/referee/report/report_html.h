@@ -40,9 +40,11 @@ struct report_html {
 };
 
 /* Starts the game sections for a journal of game game_name (the header's
- * "game", may be ""). 0, or -1 with e filled (no temporary file). Free
+ * "game", may be ""), whose rules are game (NULL: none known; the caller's,
+ * alive until report_html). 0, or -1 with e filled (no temporary file). Free
  * with report_html_free either way. */
-int report_html_start(struct report_html *h, const char *game_name, struct err *e);
+int report_html_start(struct report_html *h, const char *game_name, const struct game *game,
+                      struct err *e);
 /* Adds one record (decoded, tallied) to the games and forfeits sections.
  * 0, or -1 with e filled (a write failed). */
 int report_html_add(struct report_html *h, const struct game_record *rec, struct err *e);

@@ -13,6 +13,7 @@
 #include "arena/escape.h"
 #include "referee/journal/header.h"
 #include "arena/journal.h"
+#include "referee/judge/judge.h"
 #include "arena/record.h"
 #include "arena/rules.h"
 #include "arena/verify.h"
@@ -20,6 +21,7 @@
 
 struct verify_ctx {
     const struct game *game;
+    struct judge *judge;   /* the game's judge (judge.h); NULL: built in */
     int draw_plies;
     long *seen;         /* the indices recorded: open addressing, 0 = empty */
     long seen_cap;      /* a power of two, or 0 */
@@ -81,8 +83,10 @@ static int verify_header(void *ctx, const struct hdr *h, int line, struct err *e
 {
     (void)line;
     struct verify_ctx *v = ctx;
-    if (!(v->game = registry_find(h->game)))
-        return err_set(e, 1, 1, "unknown game '%s'", h->game[0] ? h->game : "(none)");
+    if (v->judge)   /* started by an earlier header of the file */
+        return 0;
+    if (!(v->game = judge_game_of(h, &v->judge, e)))
+        return -1;
     v->draw_plies = h->draw_plies > 0 ? h->draw_plies : 0;
     return 0;
 }
@@ -216,6 +220,7 @@ int verify_file(const char *path, FILE *out, struct err *e)
                                               .bad_game = verify_bad_game };
     int rc = journal_scan(path, &rd, &v, e);
     free(v.seen);
+    judge_close(v.judge);
     if (rc)
         return v.inconsistent ? 1 : -1;
     esc_fputs(path, out);   /* as every text on a terminal (escape.h) */

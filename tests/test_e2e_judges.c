@@ -1,0 +1,216 @@
+/*
+ * test_e2e_judges.c - games defined by a judge program (docs/judges.md) end
+ * to end: the tic-tac-toe judge of docs/judges plays the built-in game's
+ * games move for move; a Kalah match between its two engines is verified
+ * and reported; an illegal answer forfeits with the judge's reason; a
+ * journal whose judge changed is refused; a judge that
+ * crashes, hangs or answers nonsense stops the match with the judge named,
+ * no log, no engine charged, and no judge process left.
+ */
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "e2e_util.h"
+
+#define EXIT_JUDGE_FAILED 4
+#define EXIT_USAGE 2
+
+/* The moves of every game of a match log, one line per game (opening then
+ * moves), into buf. */
+static void game_lines(const char *dir, const char *log, char *buf, size_t cap)
+{
+    cJSON *root = e2e_read_json(dir, log), *g, *m;
+    size_t n = 0;
+    buf[0] = '\0';
+    cJSON_ArrayForEach(g, cJSON_GetObjectItem(root, "games")) {
+        cJSON_ArrayForEach(m, cJSON_GetObjectItem(g, "opening"))
+            n += (size_t)snprintf(buf + n, cap - n, "%s ", m->valuestring);
+        n += (size_t)snprintf(buf + n, cap - n, "|");
+        cJSON_ArrayForEach(m, cJSON_GetObjectItem(g, "moves"))
+            n += (size_t)snprintf(buf + n, cap - n, " %s",
+                                  cJSON_GetObjectItem(m, "move")->valuestring);
+        n += (size_t)snprintf(buf + n, cap - n, "\n");
+        cr_assert_lt(n, cap, "buffer too small");
+    }
+    cJSON_Delete(root);
+}
+
+Test(e2e_judges, tictactoe_judge_plays_the_builtin_games_move_for_move)
+{
+    char engine[PATH_MAX], judge[PATH_MAX], a[PATH_MAX + 96], b[PATH_MAX + 96],
+        cmd[PATH_MAX + 16];
+    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
+    snprintf(cmd, sizeof cmd, "python3 %s", judge);
+    snprintf(a, sizeof a, "name=d1,depth=1,cmd=%s one-move --game tictactoe", engine);
+    snprintf(b, sizeof b, "name=d3,depth=3,cmd=%s one-move --game tictactoe", engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "tictactoe", "--engine", a, "--engine",
+            b, "--games", "6", "--random-plies", "2", "--seed", "7", "--log", "built.json", NULL);
+    cr_assert_eq(r.status, 0, "built-in: exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", b,
+            "--games", "6", "--random-plies", "2", "--seed", "7", "--log", "judged.json", NULL);
+    cr_assert_eq(r.status, 0, "judged: exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
+    char built[4096], judged[4096];
+    game_lines(dir, "built.json", built, sizeof built);
+    game_lines(dir, "judged.json", judged, sizeof judged);
+    cr_assert_str_eq(judged, built, "the judge's games differ from the built-in game's");
+    cJSON *root = e2e_read_json(dir, "judged.json");
+    cr_assert_str_eq(cJSON_GetObjectItem(root, "game")->valuestring, "tictactoe-judge");
+    cJSON *words = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "judge"), "cmd");
+    cr_assert_str_eq(cJSON_GetArrayItem(words, 1)->valuestring, judge);
+    cJSON_Delete(root);
+    e2e_run(&r, dir, NULL, "referee", "verify", "judged.json", NULL);
+    cr_assert_eq(r.status, 0, "verify: exit %d: %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.out, " moves replayed: consistent\n"), "%s", r.out);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+Test(e2e_judges, kalah_match_verifies_and_reports)
+{
+    char judges[PATH_MAX], cmd[PATH_MAX + 32], rnd[PATH_MAX + 96], greedy[PATH_MAX + 96];
+    e2e_repo_path("docs/judges", judges, sizeof judges);
+    snprintf(cmd, sizeof cmd, "python3 %s/kalah.py", judges);
+    /* The engines run in their own folder (dir=), where python3 may look. */
+    snprintf(rnd, sizeof rnd,
+             "name=random,dir=%s,cmd=python3 kalah_engine.py random {player} {in} {out}", judges);
+    snprintf(greedy, sizeof greedy, "name=greedy,dir=%s,cmd=python3 kalah_engine.py greedy {in} {out}",
+             judges);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--judge", cmd, "--engine", greedy, "--engine",
+            rnd, "--games", "4", "--random-plies", "1", "--seed", "5", "--log", "k.json", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+    cr_assert_null(strstr(r.out, "forfeit"), "stdout:\n%s", r.out);
+    cr_assert_not_null(strstr(r.out, "Score of greedy vs random: "), "stdout:\n%s", r.out);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "verify", "k.json", NULL);
+    cr_assert_eq(r.status, 0, "verify: exit %d: %s%s", r.status, r.out, r.err);
+    cr_assert(strncmp(r.out, "k.json: 4 games, ", 17) == 0, "%s", r.out);
+    cr_assert_not_null(strstr(r.out, " moves replayed: consistent\n"), "%s", r.out);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "report", "k.json", NULL);
+    cr_assert_eq(r.status, 0, "report: exit %d: %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.out, "Standings after 4 games\n"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "Forfeits: none\n"), "%s", r.out);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "report", "--format", "html", "k.json", NULL);
+    cr_assert_eq(r.status, 0, "report: exit %d: %s", r.status, r.err);
+    /* The replay starts from the judge's start board, shown as its text. */
+    cr_assert_not_null(strstr(r.out, "data-start=\"4 4 4 4 4 4&#10;4 4 4 4 4 4&#10;0 0&#10;1&#10;\""),
+                       "no start board on the page");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+Test(e2e_judges, verify_refuses_a_judge_that_changed)
+{
+    char judge[PATH_MAX], engine[PATH_MAX], a[PATH_MAX + 64], copy[PATH_MAX + 64];
+    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(a, sizeof a, "cmd=%s one-move --game tictactoe", engine);
+    char *dir = e2e_tmpdir();
+    snprintf(copy, sizeof copy, "%s/judge.py", dir);
+    size_t len;
+    char *text = e2e_slurp(judge, &len);
+    FILE *f = fopen(copy, "w");
+    cr_assert_not_null(f);
+    fwrite(text, 1, len, f);
+    fclose(f);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--judge", "python3 judge.py", "--engine", a,
+            "--engine", a, "--games", "2", "--log", "m.json", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
+    f = fopen(copy, "a");
+    fputs("# changed\n", f);
+    fclose(f);
+    const char *cmds[] = { "verify", "report" };
+    for (int k = 0; k < 2; k++) {
+        e2e_run(&r, dir, NULL, "referee", cmds[k], "m.json", NULL);
+        cr_assert_eq(r.status, EXIT_USAGE, "%s: exit %d: %s", cmds[k], r.status, r.err);
+        char want[2 * PATH_MAX + 256];
+        snprintf(want, sizeof want, "m.json:1:1: judge 'python3 %s' changed since the journal "
+                 "was written: its program's SHA-256 is ", copy);
+        cr_assert(strncmp(r.err, want, strlen(want)) == 0, "%s: stderr: %s\nwanted: %s",
+                  cmds[k], r.err, want);
+        e2e_run_free(&r);
+    }
+    free(text);
+    e2e_rmdir(dir);
+}
+
+struct bad_judge {
+    char mode[12];
+    char error[96];   /* what follows "referee: judge '...': " */
+};
+
+ParameterizedTestParameters(e2e_judges, a_failing_judge_stops_the_match)
+{
+    static struct bad_judge cases[] = {
+        { "crash", "exited with status 3 before answering \"moves\"" },
+        { "nonsense", "answered \"moves\" with 'hello there', not a JSON object" },
+        { "hang", "no answer to \"moves\" within 10000 ms" },
+    };
+    return cr_make_param_array(struct bad_judge, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct bad_judge *c, e2e_judges, a_failing_judge_stops_the_match,
+                  .timeout = 60)
+{
+    char engine[PATH_MAX], a[PATH_MAX + 64], cmd[64], want[256], pattern[64];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(a, sizeof a, "cmd=%s one-move --game tictactoe", engine);
+    snprintf(cmd, sizeof cmd, "python3 bad_judge.py %s", c->mode);
+    char *fix = e2e_fixture("judges");
+    char *dir = e2e_tmpdir();
+    char log[PATH_MAX + 16];
+    snprintf(log, sizeof log, "%s/m.json", dir);
+    struct e2e_run r;
+    e2e_run(&r, fix, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", a,
+            "--games", "2", "--log", log, NULL);
+    cr_assert_eq(r.status, EXIT_JUDGE_FAILED, "exit %d: %s", r.status, r.err);
+    snprintf(want, sizeof want, "referee: judge '%s': %s\n", cmd, c->error);
+    cr_assert_str_eq(r.err, want);
+    cr_assert_null(strstr(r.out, "forfeit"), "stdout:\n%s", r.out);
+    cr_assert_not(e2e_exists(log), "a log was written");
+    snprintf(pattern, sizeof pattern, "bad_judge[.]py %s", c->mode);
+    cr_assert_not(e2e_process_alive(pattern), "a judge process is left: %s", pattern);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+    free(fix);
+}
+
+/* An engine's answer that is none of the judge's moves forfeits with the
+ * judge's own named reason (its "verdict"), as with a built-in game. */
+Test(e2e_judges, an_illegal_answer_forfeits_with_the_judges_reason)
+{
+    char judge[PATH_MAX], engine[PATH_MAX], fix[PATH_MAX], cmd[PATH_MAX + 16],
+        a[PATH_MAX + 64], b[PATH_MAX + 64];
+    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
+    e2e_repo_path("fixtures/judges", fix, sizeof fix);
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(cmd, sizeof cmd, "python3 %s", judge);
+    snprintf(a, sizeof a, "name=two,dir=%s,cmd=python3 two_marks.py {in} {out}", fix);
+    snprintf(b, sizeof b, "name=d1,depth=1,cmd=%s one-move --game tictactoe", engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", b,
+            "--games", "1", "--log", "m.json", NULL);
+    cr_assert_not_null(strstr(r.out, "Finished game 1 (two vs d1): 0-1 {two forfeits at ply 1: "
+                                     "illegal-move: adds 2 marks}\n"),
+                       "exit %d, stdout:\n%s%s", r.status, r.out, r.err);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "verify", "m.json", NULL);
+    cr_assert_eq(r.status, 0, "verify: exit %d: %s%s", r.status, r.out, r.err);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
