@@ -84,11 +84,12 @@ endif
 # Bitboards count bits; every x86-64 CPU since 2008 has the instruction.
 ARCH_FLAGS ?= $(if $(filter x86_64,$(shell uname -m)),-mpopcnt,)
 
-PKGS     := libcjson criterion
+PKGS     := libcjson criterion libmicrohttpd
 # Deferred (=), so pkg-config runs after the deps step may have installed them.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 CJSON_LIBS = $(shell pkg-config --libs libcjson)
 CRIT_LIBS  = $(shell pkg-config --libs criterion)
+MHD_LIBS   = $(shell pkg-config --libs libmicrohttpd)
 
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
 CFLAGS  ?=
@@ -155,7 +156,9 @@ $(CLI_LIB): $(CLI_PARTS:%.c=$(BUILD)/%.o)
 
 $(BIN)/%: $(BUILD)/src/cli/%_main.o $(CLI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $< $(CLI_LIB) $(LIB) $(CJSON_LIBS) -lm -pthread
+	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $< $(CLI_LIB) $(LIB) $(CJSON_LIBS) $(LINK_EXTRA) -lm -pthread
+# referee play's HTTP server (playsrv.h).
+$(BIN)/referee: LINK_EXTRA = $(MHD_LIBS)
 
 $(BIN)/arena-%: $(BIN)/%
 	ln -sf $* $@

@@ -52,6 +52,7 @@ UNITS='
 ^src/games/checkers/[a-z]+\.c$                            include/arena/checkers.h
 ^src/referee/options\.c$                                  include/arena/refopts.h
 ^src/referee/report_html_page\.c$                         include/arena/report_html.h
+^src/referee/playsrv_page\.c$                             include/arena/playsrv.h
 '
 
 # Headers with no .c (macros and inline functions only), and their module.

@@ -163,4 +163,15 @@
 /* Rows on nim's command line; NIM_MAX_BOARDS binds long before. */
 #define NIM_ARGV_ROWS 64
 
+/* referee play (playsrv.h): the address it listens on unless --listen
+ * says otherwise (this machine only: the page runs engines for whoever
+ * reaches it); a request's body, far above any move the page sends, so a
+ * 10 MB body is refused unread; games held at once (a page each), so
+ * abandoned pages cannot take the memory; an unclosed game is dropped
+ * after PLAYSRV_IDLE_S without a request. */
+#define PLAYSRV_DEFAULT_LISTEN "127.0.0.1"
+#define PLAYSRV_BODY_CAP 4096
+#define PLAYSRV_MAX_GAMES 64
+#define PLAYSRV_IDLE_S 3600
+
 #endif

@@ -1,0 +1,54 @@
+/*
+ * playsrv.h - `referee play`: a person against any player in a browser.
+ * An HTTP server (libmicrohttpd, one thread: requests are answered one at
+ * a time) serving one self-contained page from memory (playsrv_page.c) and
+ * a small JSON API over games held in memory, each with its own id, so
+ * that two pages play two independent games:
+ *
+ *   GET  /                 the page
+ *   GET  /api/info         the game, how to draw it (struct game_drawing),
+ *                          the players a side can be
+ *   POST /api/new          {"players": [P1, P2]} -> a new game's state
+ *   GET  /api/state?id=N   the state
+ *   POST /api/move         {"id": N, "move": TEXT}: the person to move plays
+ *   POST /api/computer     {"id": N}: the computer player to move plays
+ *   POST /api/undo         {"id": N}: back to the person's last turn
+ *   POST /api/close        {"id": N}: the game ends, its engines too
+ *
+ * A player is "person", a built-in player ("random", "perfect",
+ * "alphabeta:D", "minimax:D"; player.h) or the name of an --engine, run as
+ * a tournament runs it (play.h's play_solo: sandbox, limits, forfeits).
+ * The state: {"id", "board" (the board file), "to_move", "players",
+ * "moves": [{"side", "move", "cpu_ms", "status"}], "legal": [{"move",
+ * "cells": [offsets in board the move changes]}], "over", "result",
+ * "reason", "report" (the game's one-move report of the position: its
+ * score, where it has one)}. A request the page would never send gets a
+ * 4xx and {"error": REASON}, and changes nothing. Every finished game is
+ * a record of the journal, when there is one.
+ */
+#ifndef ARENA_PLAYSRV_H
+#define ARENA_PLAYSRV_H
+
+#include <signal.h>
+#include "arena/err.h"
+#include "arena/play.h"
+
+struct playsrv_opts {
+    const struct play_rules *rules;   /* game, depth, limits, sandbox */
+    const struct spec *engines;       /* resolved (preflight.h) */
+    int nengines;
+    const char *listen;               /* an IPv4 address: PLAYSRV_DEFAULT_LISTEN */
+    int port;                         /* 0: any free port */
+    const char *journal;              /* NULL: none */
+    const volatile sig_atomic_t *stop;  /* non-zero: the server stops */
+};
+
+/* Serves until *o->stop: prints "play: http://ADDR:PORT/" on out once
+ * listening. Returns 0 when stopped, or -1 with e (the address cannot be
+ * used, the journal cannot be opened). Frees everything it made. */
+int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e);
+
+/* The page (playsrv_page.c): HTML with its style and script. */
+extern const char playsrv_page[];
+
+#endif
