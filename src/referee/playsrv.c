@@ -57,6 +57,11 @@ struct server {
     const struct game *g;
     struct pgame games[PLAYSRV_MAX_GAMES];
     long next_id;
+    /* The players a side can be besides the engines: "person" and the
+     * built-in players the game supports, searches at the rules' depth;
+     * the journal's header names them (reports count only named players). */
+    char builtin[8][REC_NAME_MAX];
+    int nbuiltin;
     int journal_fd;              /* -1: none */
     long journal_games;
 };
@@ -114,6 +119,11 @@ static int side_parse(struct server *sv, struct side *s, const char *name, struc
             s->eng = &sv->o->engines[i];
             return 0;
         }
+    int offered = 0;
+    for (int i = 1; i < sv->nbuiltin; i++)
+        offered |= strcmp(name, sv->builtin[i]) == 0;
+    if (!offered)
+        return fail(r, 422, "unknown player '%.60s'", name), -1;
     char kind[32];
     const char *colon = strchr(name, ':');
     size_t n = colon ? (size_t)(colon - name) : strlen(name);
@@ -535,22 +545,26 @@ static void api_info(struct server *sv, struct reply *r)
     cJSON_AddStringToObject(j, "labels", d && d->labels ? d->labels : "");
     cJSON_AddStringToObject(j, "style", d && d->style ? d->style : "");
     cJSON *pl = cJSON_AddArrayToObject(j, "players");
-    cJSON_AddItemToArray(pl, cJSON_CreateString("person"));
-    static const enum player_kind builtin[] = { PLAYER_RANDOM, PLAYER_ALPHABETA, PLAYER_MINIMAX,
-                                                PLAYER_PERFECT };
-    for (size_t k = 0; k < sizeof builtin / sizeof *builtin; k++) {
-        if (!player_supports(g, builtin[k]))
-            continue;
-        char name[48];
-        int search = builtin[k] == PLAYER_ALPHABETA || builtin[k] == PLAYER_MINIMAX;
-        snprintf(name, sizeof name, "%s%s", player_name(builtin[k]), search ? ":" : "");
-        if (search)
-            snprintf(name + strlen(name), sizeof name - strlen(name), "%d",
-                     sv->o->rules->depth);
-        cJSON_AddItemToArray(pl, cJSON_CreateString(name));
-    }
+    for (int i = 0; i < sv->nbuiltin; i++)
+        cJSON_AddItemToArray(pl, cJSON_CreateString(sv->builtin[i]));
     for (int i = 0; i < sv->o->nengines; i++)
         cJSON_AddItemToArray(pl, cJSON_CreateString(sv->o->engines[i].name));
+}
+
+static void list_builtin(struct server *sv)
+{
+    static const enum player_kind kinds[] = { PLAYER_RANDOM, PLAYER_ALPHABETA, PLAYER_MINIMAX,
+                                              PLAYER_PERFECT };
+    snprintf(sv->builtin[sv->nbuiltin++], REC_NAME_MAX, "person");
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        if (!player_supports(sv->g, kinds[k]))
+            continue;
+        if (kinds[k] == PLAYER_ALPHABETA || kinds[k] == PLAYER_MINIMAX)
+            snprintf(sv->builtin[sv->nbuiltin++], REC_NAME_MAX, "%s:%d",
+                     player_name(kinds[k]), sv->o->rules->depth);
+        else
+            snprintf(sv->builtin[sv->nbuiltin++], REC_NAME_MAX, "%s", player_name(kinds[k]));
+    }
 }
 
 /* ---- HTTP --------------------------------------------------------------- */
@@ -675,7 +689,10 @@ static int open_journal(struct server *sv, struct err *e)
         return 0;
     struct hdr h;
     hdr_init(&h);
-    int rc = play_rules_header(sv->o->rules, &h);
+    h.has = HDR_BIT(HDR_SCHEMA);
+    int rc = hdr_set_text(&h.schema, JOURNAL_SCHEMA) | play_rules_header(sv->o->rules, &h);
+    for (int i = 0; !rc && i < sv->nbuiltin; i++)
+        rc = hdr_add_engine(&h, sv->builtin[i]) ? 0 : -1;
     for (int i = 0; !rc && i < sv->o->nengines; i++)
         rc = spec_header(&sv->o->engines[i], &h);
     if (rc) {
@@ -711,6 +728,7 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
         return err_set(e, 0, 0, "out of memory");
     sv->o = o;
     sv->g = o->rules->game;
+    list_builtin(sv);
     if (open_journal(sv, e) != 0) {
         free(sv);
         return -1;
