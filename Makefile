@@ -6,7 +6,8 @@
 #   make demo       a Max-Connect4 round-robin tournament (random, depths 1-7)
 #                   and its reports, results/demo/report.html among them
 #   make test-browser  the HTML report in headless Chromium (the demo's and a
-#                   fixture's): DOM, replay, console, screenshot
+#                   fixture's): DOM, replay, console, screenshot; then referee
+#                   play's API and page (scripts/test-play.sh)
 #   make bench      search speed and node-count signatures
 #   make bench-referee  referee overhead, concurrency, a 10,000-game tournament
 #   make bench-report   referee report (text, json, html) on a 10,000-game journal
@@ -232,6 +233,7 @@ test-browser: all
 	sh scripts/test-browser.sh $(BIN) results/demo/journal.jsonl fixtures/report/html.jsonl \
 	    fixtures/report/html-nim.jsonl fixtures/report/html-checkers.jsonl \
 	    fixtures/report/html-othello.jsonl fixtures/report/html-tictactoe.jsonl
+	sh scripts/test-play.sh $(BIN)
 
 bench: all
 	@mkdir -p results

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """test-play-api.py BIN - `referee play`'s JSON API end to end (playsrv.h).
 
 Starts `BIN/referee play` on connect4 with a Python engine and a crashing

@@ -14,7 +14,7 @@
 
 const char playsrv_page[] =
     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-    "<title>arena play</title>\n<style id=\"base\">\n"
+    "<title>arena play</title>\n<link rel=\"icon\" href=\"data:,\">\n<style id=\"base\">\n"
     "body{font:15px/1.4 system-ui,sans-serif;margin:1em auto;max-width:60em;padding:0 1em}\n"
     "button,select,input{font:inherit;margin:2px}\n"
     ".board{border-collapse:separate;border-spacing:2px;background:#2458b3;margin:.5em 0}\n"

@@ -1,0 +1,182 @@
+#!/usr/bin/python3
+"""test-play-browser.py BIN [SCREENSHOT] - `referee play`'s page in headless
+Chromium (Debian's chromium-driver and python3-selenium), driven through the
+accessible names of its controls (aria-label), as assistive technology would:
+  - connect4, a person against perfect to the end: the person, playing the
+    lowest column that takes a disc, loses (0-1), and the page says so;
+  - undo after a move against perfect takes back both plies;
+  - F2 starts a new game; the key "4" plays in column 4;
+  - the Python quick-start engine given with --engine answers, its CPU per
+    move in the table; a crashing engine's forfeit is shown with its reason;
+  - maxconnect4 to the end, the page showing the game's score;
+  - no console message and no script error on any page.
+With SCREENSHOT, a PNG of the connect4 page is written there.
+Exits 1 at the first failed check, with what it got.
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+BIN = sys.argv[1]
+SHOT = sys.argv[2] if len(sys.argv) > 2 else None
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PY = os.path.join(ROOT, "docs/quickstart/random_engine.py")
+CRASHER = os.path.join(ROOT, "tests/engines/crasher.sh")
+
+
+def check(cond, what, got=None):
+    if not cond:
+        print(f"test-play-browser: FAIL: {what}" + (f": got {got!r}" if got is not None else ""))
+        sys.exit(1)
+
+
+def start(game, *engines):
+    cmd = [os.path.join(BIN, "referee"), "play", "--game", game]
+    for e in engines:
+        cmd += ["--engine", e]
+    srv = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = srv.stdout.readline()
+    check(line.startswith("play: http://127.0.0.1:"), "the address printed", line)
+    return srv, line.split()[1]
+
+
+def stop(srv):
+    srv.send_signal(signal.SIGTERM)
+    _, err = srv.communicate(timeout=30)
+    check(srv.returncode == 0 and err == "", "the server stops cleanly", (srv.returncode, err))
+
+
+def browser():
+    opts = webdriver.ChromeOptions()
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,900",
+              "--disable-dev-shm-usage"):
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+
+
+def by_label(d, label):
+    return d.find_element(By.CSS_SELECTOR, f'[aria-label="{label}"]')
+
+
+def settle(d, timeout=60):
+    """Waits until the page is not waiting for the server; its state."""
+    end = time.time() + timeout
+    while time.time() < end:
+        body = d.find_element(By.TAG_NAME, "body")
+        if body.get_attribute("data-busy") == "0" and body.get_attribute("data-state"):
+            return body.get_attribute("data-state")
+        time.sleep(0.05)
+    check(False, "the page settles", d.find_element(By.ID, "status").text)
+
+
+def nmoves(d):
+    t = d.find_element(By.ID, "moves").text.strip()
+    return len(t.split(" ")) // 2 if t else 0
+
+
+def no_errors(d, where):
+    logs = d.get_log("browser")
+    check(logs == [], f"no console message ({where})", logs)
+    check(d.find_element(By.ID, "js-errors").text == "", f"no script error ({where})",
+          d.find_element(By.ID, "js-errors").text)
+
+
+def play_lowest(d, columns):
+    """Clicks the lowest column that takes a disc, until the game is over."""
+    while settle(d) != "over":
+        before = nmoves(d)
+        for c in range(1, columns + 1):
+            by_label(d, f"column {c}").click()
+            settle(d)
+            if nmoves(d) != before or d.find_element(By.TAG_NAME, "body").get_attribute(
+                    "data-state") == "over":
+                break
+        else:
+            check(False, "some column takes a disc", d.find_element(By.ID, "status").text)
+
+
+def connect4(d, base):
+    d.get(base + "?p1=person&p2=perfect")
+    settle(d)
+    for label in ("new game", "undo", "player 1", "player 2", "move", "play move", "column 4",
+                  "row 2 column 5"):
+        check(by_label(d, label) is not None, f"a control named '{label}'")
+    by_label(d, "column 4").click()
+    settle(d)
+    check(nmoves(d) == 2, "perfect answers the person's move", d.find_element(By.ID, "moves").text)
+    by_label(d, "undo").click()
+    settle(d)
+    check(nmoves(d) == 0, "undo takes back both plies", d.find_element(By.ID, "moves").text)
+    d.find_element(By.TAG_NAME, "body").send_keys("4")
+    settle(d)
+    check(nmoves(d) == 2, "the key 4 plays column 4", d.find_element(By.ID, "moves").text)
+    d.find_element(By.TAG_NAME, "body").send_keys(Keys.F2)
+    settle(d)
+    check(nmoves(d) == 0, "F2 starts a new game", d.find_element(By.ID, "moves").text)
+    play_lowest(d, 7)
+    status = d.find_element(By.ID, "status").text
+    check(status == "Game over: 0-1 (normal)", "the person loses to perfect", status)
+    if SHOT:
+        d.save_screenshot(SHOT)
+    no_errors(d, "connect4 against perfect")
+
+    d.get(base + "?p1=person&p2=random_engine.py")
+    settle(d)
+    for _ in range(3):
+        by_label(d, "column 4").click()
+        settle(d)
+    rows = d.find_elements(By.CSS_SELECTOR, "#cpu tr")
+    check(len(rows) == 4 and "random_engine.py" in rows[1].text, "the engine's CPU per move",
+          [r.text for r in rows])
+    no_errors(d, "connect4 against a Python engine")
+
+    d.get(base + "?p1=person&p2=crasher.sh")
+    settle(d)
+    by_label(d, "column 1").click()
+    settle(d)
+    status = d.find_element(By.ID, "status").text
+    check(status == "Game over: 1-0 (crashed: SIGSEGV)", "the crasher's forfeit", status)
+    no_errors(d, "connect4 against a crashing engine")
+
+
+def maxconnect4(d, base):
+    d.get(base + "?p1=person&p2=random")
+    settle(d)
+    play_lowest(d, 7)
+    report = d.find_element(By.ID, "report").text
+    check("Score: Player 1 = " in report, "the game's score", report)
+    check(d.find_element(By.ID, "status").text.startswith("Game over: "), "the end",
+          d.find_element(By.ID, "status").text)
+    no_errors(d, "maxconnect4")
+
+
+def main():
+    d = browser()
+    try:
+        srv, base = start("connect4", PY, CRASHER)
+        try:
+            connect4(d, base)
+        finally:
+            d.get("about:blank")   # the page closes its game
+            stop(srv)
+        srv, base = start("maxconnect4")
+        try:
+            maxconnect4(d, base)
+        finally:
+            d.get("about:blank")
+            stop(srv)
+    finally:
+        d.quit()
+    print("test-play-browser: ok")
+
+
+if __name__ == "__main__":
+    main()
