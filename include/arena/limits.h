@@ -173,5 +173,11 @@
 #define PLAYSRV_BODY_CAP 4096
 #define PLAYSRV_MAX_GAMES 64
 #define PLAYSRV_IDLE_S 3600
+/* Training games per request of the learning window: a connect4 game of
+ * two learners takes well under a millisecond, so a step answers within a
+ * fraction of a second and the progress bar moves smoothly. */
+#define PLAYSRV_TRAIN_STEP 200
+/* Games of one training series from the page, as `engine train` allows. */
+#define PLAYSRV_TRAIN_MAX_GAMES 100000000LL
 
 #endif

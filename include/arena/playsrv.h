@@ -14,6 +14,13 @@
  *   POST /api/computer     {"id": N}: the computer player to move plays
  *   POST /api/undo         {"id": N}: back to the person's last turn
  *   POST /api/close        {"id": N}: the game ends, its engines too
+ *   POST /api/train/start  {"opponent", "games", "gamma", "alpha", "epsilon",
+ *                          "switch", "seed"} -> a training series' progress
+ *   POST /api/train/step   {"id": N, "games": K}: K more games (at most
+ *                          PLAYSRV_TRAIN_STEP) -> {"played", "games", "win",
+ *                          "draw", "loss" (the first learner's), "done"}
+ *   GET  /api/train/weights?id=N&learner=L  learner L's weights file
+ *   POST /api/train/close  {"id": N}
  *
  * A player is "person", a built-in player ("random", "perfect",
  * "alphabeta:D", "minimax:D"; player.h) or the name of an --engine, run as
@@ -30,8 +37,36 @@
 #define ARENA_PLAYSRV_H
 
 #include <signal.h>
+#include <stdint.h>
 #include "arena/err.h"
 #include "arena/play.h"
+
+/* The learning window's trainer, given by the caller (the learner lives in
+ * a layer beside this one: learn/train.h, the trainer of `engine train`).
+ * A series: a learning player against an opponent ("random", "trained",
+ * "alphabeta:D", "learning": a second learner, "self"), games played one at
+ * a time so the page shows progress and can stop it. */
+struct playsrv_train_opts {
+    const char *opponent;
+    double gamma, alpha, epsilon, switch_prob;
+    long long games;
+    uint64_t seed;
+};
+
+/* Bytes of a weights file the trainer writes (weights.h's WTS_TEXT_MAX fits). */
+#define PLAYSRV_WEIGHTS_CAP 4096
+
+struct playsrv_trainer {
+    /* 0 with *series made, or -1 with e (a bad opponent, out of memory). */
+    int (*start)(void **series, const struct playsrv_train_opts *o, struct err *e);
+    /* Plays the next game: the first learner's result, +1, 0 or -1. */
+    int (*play)(void *series);
+    /* The weights file of learner 1 or 2 (2 only against "learning"), as
+     * `engine weights` reads it, into buf (cap bytes); its length, or 0
+     * when there is no such learner. */
+    size_t (*weights)(void *series, int learner, char *buf, size_t cap);
+    void (*free)(void *series);
+};
 
 struct playsrv_opts {
     const struct play_rules *rules;   /* game, depth, limits, sandbox */
@@ -41,6 +76,8 @@ struct playsrv_opts {
     int port;                         /* 0: any free port */
     const char *journal;              /* NULL: none */
     const volatile sig_atomic_t *stop;  /* non-zero: the server stops */
+    const struct playsrv_trainer *trainer;   /* NULL, or the game has no learned
+                                              * player: no learning window */
 };
 
 /* Serves until *o->stop: prints "play: http://ADDR:PORT/" on out once

@@ -28,6 +28,7 @@
 #include "arena/preflight.h"
 #include "arena/tournament.h"
 #include "arena/playsrv.h"
+#include "referee_learn.h"
 #include "arena/textfile.h"
 #include "arena/verify.h"
 
@@ -827,6 +828,7 @@ static int cmd_play(const char *prog, enum ref_command id, int argc, char **argv
             .rules = &s.t.rules, .engines = s.t.engine, .nengines = s.t.nengines,
             .listen = s.listen, .port = s.port, .journal = s.journal[0] ? s.journal : NULL,
             .stop = s.t.rules.limits.cancel ? s.t.rules.limits.cancel : &never,
+            .trainer = &referee_trainer,
         };
         struct err e;
         if (playsrv_run(&o, stdout, &e) != 0) {

@@ -52,10 +52,21 @@ struct pgame {
     time_t last;                 /* the last request's time */
 };
 
+/* A training series of the learning window. */
+struct ptrain {
+    long id;                     /* 0: a free slot */
+    void *series;                /* the trainer's */
+    long long games, played;
+    long long win, draw, loss;   /* the first learner's, over the series */
+    int learners;                /* 2 against "learning" */
+    time_t last;
+};
+
 struct server {
     const struct playsrv_opts *o;
     const struct game *g;
     struct pgame games[PLAYSRV_MAX_GAMES];
+    struct ptrain trains[PLAYSRV_MAX_GAMES];
     long next_id;
     /* The players a side can be besides the engines: "person" and the
      * built-in players the game supports, searches at the rules' depth;
@@ -152,6 +163,11 @@ static int side_parse(struct server *sv, struct side *s, const char *name, struc
         return fail(r, 503, "out of memory"), -1;
     s->has_search = 1;
     return 0;
+}
+
+static int learning(const struct server *sv)
+{
+    return sv->o->trainer && sv->g->learned;
 }
 
 /* ---- games ------------------------------------------------------------ */
@@ -544,6 +560,7 @@ static void api_info(struct server *sv, struct reply *r)
     cJSON_AddStringToObject(j, "layout", layouts[d ? d->layout : GAME_DRAW_GRID]);
     cJSON_AddStringToObject(j, "labels", d && d->labels ? d->labels : "");
     cJSON_AddStringToObject(j, "style", d && d->style ? d->style : "");
+    cJSON_AddBoolToObject(j, "learning", learning(sv));
     cJSON *pl = cJSON_AddArrayToObject(j, "players");
     for (int i = 0; i < sv->nbuiltin; i++)
         cJSON_AddItemToArray(pl, cJSON_CreateString(sv->builtin[i]));
@@ -565,6 +582,148 @@ static void list_builtin(struct server *sv)
         else
             snprintf(sv->builtin[sv->nbuiltin++], REC_NAME_MAX, "%s", player_name(kinds[k]));
     }
+}
+
+/* ---- the learning window --------------------------------------------- */
+
+static void train_free(struct server *sv, struct ptrain *t)
+{
+    if (t->series)
+        sv->o->trainer->free(t->series);
+    memset(t, 0, sizeof *t);
+}
+
+static struct ptrain *train_of(struct server *sv, double id, struct reply *r)
+{
+    for (int i = 0; i < PLAYSRV_MAX_GAMES; i++)
+        if (sv->trains[i].id && sv->trains[i].id == (long)id) {
+            sv->trains[i].last = time(NULL);
+            return &sv->trains[i];
+        }
+    fail(r, 404, "no training %.0f (closed, or never started)", id);
+    return NULL;
+}
+
+static cJSON *train_json(const struct ptrain *t)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "id", (double)t->id);
+    cJSON_AddNumberToObject(j, "played", (double)t->played);
+    cJSON_AddNumberToObject(j, "games", (double)t->games);
+    cJSON_AddNumberToObject(j, "win", (double)t->win);
+    cJSON_AddNumberToObject(j, "draw", (double)t->draw);
+    cJSON_AddNumberToObject(j, "loss", (double)t->loss);
+    cJSON_AddNumberToObject(j, "learners", t->learners);
+    cJSON_AddBoolToObject(j, "done", t->played == t->games);
+    return j;
+}
+
+/* A number of req in [lo, hi], def when missing: 0, or -1 with r failed. */
+static int number_in(const cJSON *req, const char *key, double lo, double hi, double def,
+                     double *out, struct reply *r)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(req, key);
+    *out = def;
+    if (!v)
+        return 0;
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi))
+        return fail(r, 400, "\"%s\" must be a number from %g to %g", key, lo, hi), -1;
+    *out = v->valuedouble;
+    return 0;
+}
+
+static void api_train_start(struct server *sv, const cJSON *req, struct reply *r)
+{
+    if (!learning(sv))
+        return fail(r, 409, "%s has no learning player", sv->g->name);
+    const cJSON *opp = cJSON_GetObjectItemCaseSensitive(req, "opponent");
+    double games, seed;
+    struct playsrv_train_opts o = { .opponent = cJSON_IsString(opp) ? opp->valuestring : "" };
+    if (number_in(req, "games", 1, (double)PLAYSRV_TRAIN_MAX_GAMES, 1000, &games, r) ||
+        number_in(req, "gamma", 0, 1, 0.95, &o.gamma, r) ||
+        number_in(req, "alpha", 0, 1e6, 0.2, &o.alpha, r) ||
+        number_in(req, "epsilon", 0, 1, 0.1, &o.epsilon, r) ||
+        number_in(req, "switch", 0, 1, 0.3, &o.switch_prob, r) ||
+        number_in(req, "seed", 0, 1e15, 1, &seed, r))
+        return;
+    o.games = (long long)games;
+    o.seed = (uint64_t)seed;
+    struct ptrain *t = NULL;
+    for (int i = 0; i < PLAYSRV_MAX_GAMES && !t; i++)
+        if (!sv->trains[i].id)
+            t = &sv->trains[i];
+    if (!t)
+        return fail(r, 503, "%d trainings are open: close one", PLAYSRV_MAX_GAMES);
+    struct err e;
+    if (sv->o->trainer->start(&t->series, &o, &e) != 0)
+        return fail(r, 422, "%s", e.msg);
+    t->id = ++sv->next_id;
+    t->games = o.games;
+    t->learners = strcmp(o.opponent, "learning") == 0 ? 2 : 1;
+    t->last = time(NULL);
+    r->json = train_json(t);
+}
+
+static void api_train_step(struct server *sv, const cJSON *req, struct reply *r)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    double n;
+    if (!cJSON_IsNumber(id))
+        return fail(r, 400, "\"id\" must be a number");
+    struct ptrain *t = train_of(sv, id->valuedouble, r);
+    if (!t || number_in(req, "games", 1, PLAYSRV_TRAIN_STEP, PLAYSRV_TRAIN_STEP, &n, r))
+        return;
+    for (long k = 0; k < (long)n && t->played < t->games; k++, t->played++) {
+        int res = sv->o->trainer->play(t->series);
+        t->win += res > 0, t->draw += res == 0, t->loss += res < 0;
+    }
+    r->json = train_json(t);
+}
+
+static void api_train_close(struct server *sv, const cJSON *req, struct reply *r)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    if (!cJSON_IsNumber(id))
+        return fail(r, 400, "\"id\" must be a number");
+    struct ptrain *t = train_of(sv, id->valuedouble, r);
+    if (!t)
+        return;
+    train_free(sv, t);
+    r->json = cJSON_CreateObject();
+    cJSON_AddBoolToObject(r->json, "closed", 1);
+}
+
+/* GET: the weights file as an attachment, or 0 with r failed. */
+static enum MHD_Result send_weights(struct server *sv, struct MHD_Connection *c,
+                                    struct reply *r, int *sent)
+{
+    const char *id = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "id");
+    const char *which = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "learner");
+    *sent = 0;
+    struct ptrain *t = train_of(sv, id ? atof(id) : 0, r);
+    if (!t)
+        return MHD_YES;
+    int learner = which ? atoi(which) : 1;
+    char *text = malloc(PLAYSRV_WEIGHTS_CAP);
+    size_t len = text && (learner == 1 || learner == 2)
+                     ? sv->o->trainer->weights(t->series, learner, text, PLAYSRV_WEIGHTS_CAP) : 0;
+    if (!len) {
+        free(text);
+        fail(r, 404, "no learner %.10s in training %ld", which ? which : "1", t->id);
+        return MHD_YES;
+    }
+    struct MHD_Response *resp = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+    if (!resp)
+        return MHD_NO;
+    char disp[96];
+    snprintf(disp, sizeof disp, "attachment; filename=\"learner%d-%lld.weights\"", learner,
+             t->played);
+    MHD_add_response_header(resp, "Content-Type", "text/plain; charset=utf-8");
+    MHD_add_response_header(resp, "Content-Disposition", disp);
+    enum MHD_Result ret = MHD_queue_response(c, 200, resp);
+    MHD_destroy_response(resp);
+    *sent = 1;
+    return ret;
 }
 
 /* ---- HTTP --------------------------------------------------------------- */
@@ -591,6 +750,8 @@ static void answer_api(struct server *sv, const char *url, const struct body *b,
                                                        struct reply *); } posts[] = {
         { "/api/new", api_new }, { "/api/move", api_move }, { "/api/computer", api_computer },
         { "/api/undo", api_undo }, { "/api/close", api_close },
+        { "/api/train/start", api_train_start }, { "/api/train/step", api_train_step },
+        { "/api/train/close", api_train_close },
     };
     for (size_t k = 0; k < sizeof posts / sizeof *posts; k++) {
         if (strcmp(url, posts[k].url) != 0)
@@ -664,7 +825,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     if (get && (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0))
         return send_text(c, 200, "text/html; charset=utf-8", (char *)playsrv_page,
                          MHD_RESPMEM_PERSISTENT);
-    int is_get_api = strcmp(url, "/api/info") == 0 || strcmp(url, "/api/state") == 0;
+    int is_get_api = strcmp(url, "/api/info") == 0 || strcmp(url, "/api/state") == 0 ||
+                     strcmp(url, "/api/train/weights") == 0;
+    if (get && strcmp(url, "/api/train/weights") == 0) {
+        int sent;
+        enum MHD_Result ret = send_weights(sv, c, &r, &sent);
+        return sent || ret == MHD_NO ? ret : send_reply(c, &r);
+    }
     if (strncmp(url, "/api/", 5) == 0 && (is_get_api ? !get : !post))
         fail(&r, 405, "%s %.100s: use %s", method, url, is_get_api ? "GET" : "POST");
     else if (strncmp(url, "/api/", 5) == 0)
@@ -751,9 +918,12 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
         MHD_stop_daemon(d);
         rc = 0;
     }
-    for (int i = 0; i < PLAYSRV_MAX_GAMES; i++)
+    for (int i = 0; i < PLAYSRV_MAX_GAMES; i++) {
         if (sv->games[i].id)
             game_free(&sv->games[i]);
+        if (sv->trains[i].id)
+            train_free(sv, &sv->trains[i]);
+    }
     if (sv->journal_fd >= 0)
         close(sv->journal_fd);
     free(sv);
