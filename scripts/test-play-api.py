@@ -16,6 +16,7 @@ Exits 1 at the first failed check, with what it got.
 """
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -79,6 +80,7 @@ def main():
     check(records[0]["reason"] == "normal" and records[0]["result"] == "0-1",
           "the person lost to perfect", records[0])
     check(records[1]["reason"] == "crashed: SIGSEGV", "the crasher's forfeit", records[1])
+    shutil.rmtree(tmp)
     print("test-play-api: ok")
 
 

@@ -8,21 +8,28 @@ accessible names of its controls (aria-label), as assistive technology would:
   - F2 starts a new game; the key "4" plays in column 4;
   - the Python quick-start engine given with --engine answers, its CPU per
     move in the table; a crashing engine's forfeit is shown with its reason;
+  - the learning window: 200 games of two learners with the constants set
+    on the page, the bar and the running score, each learner's weights saved
+    through its link and read back by `engine weights`; a long run stopped;
   - maxconnect4 to the end, the page showing the game's score;
   - no console message and no script error on any page.
 With SCREENSHOT, a PNG of the connect4 page is written there.
 Exits 1 at the first failed check, with what it got.
 """
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 BIN = sys.argv[1]
 SHOT = sys.argv[2] if len(sys.argv) > 2 else None
@@ -147,6 +154,59 @@ def connect4(d, base):
     no_errors(d, "connect4 against a crashing engine")
 
 
+def wait_training(d, timeout=120):
+    end = time.time() + timeout
+    while time.time() < end:
+        if d.find_element(By.TAG_NAME, "body").get_attribute("data-training") == "done":
+            return
+        time.sleep(0.1)
+    check(False, "the training ends", d.find_element(By.ID, "score").text)
+
+
+def training(d, base, tmp):
+    """200 games of two learners, each learner's weights saved and read back
+    by `engine weights`; a long run stopped."""
+    d.get(base)
+    settle(d)
+    for label, value in (("games", "200"), ("gamma", "0.9"), ("alpha", "0.1"),
+                         ("epsilon", "0.2"), ("switch probability", "0.5")):
+        box = by_label(d, label)
+        box.clear()
+        box.send_keys(value)
+    Select(by_label(d, "opponent")).select_by_visible_text("learning")
+    by_label(d, "start training").click()
+    wait_training(d)
+    score = d.find_element(By.ID, "score").text
+    check(score.startswith("200 of 200 games: learner 1 won "), "the running score", score)
+    check(by_label(d, "training progress").get_attribute("value") == "200", "the bar full")
+    for learner in (1, 2):
+        href = by_label(d, f"save learner {learner} weights").get_attribute("href")
+        path = os.path.join(tmp, f"learner{learner}.weights")
+        with urllib.request.urlopen(href, timeout=30) as r, open(path, "wb") as f:
+            f.write(r.read())
+        with open(path) as f:
+            text = f.read()
+        for line in ("gamma 0.9\n", "alpha 0.1\n", "epsilon 0.2\n", "switch-prob 0.5\n",
+                     "opponent learning\n", "games 200\n"):
+            check(line in text, f"learner {learner}'s file has '{line.strip()}'", text)
+        w = subprocess.run([os.path.join(BIN, "engine"), "weights", path], capture_output=True,
+                           text=True)
+        check(w.returncode == 0 and "4InRow" in w.stdout, "engine weights reads it back",
+              w.stdout + w.stderr)
+    games = by_label(d, "games")
+    games.clear()
+    games.send_keys("100000000")
+    Select(by_label(d, "opponent")).select_by_visible_text("random")
+    by_label(d, "start training").click()
+    time.sleep(1)
+    by_label(d, "stop training").click()
+    wait_training(d)
+    score = d.find_element(By.ID, "score").text
+    played = int(score.split(" ")[0])
+    check(0 < played < 100000000, "stop ends the run early", score)
+    no_errors(d, "training")
+
+
 def maxconnect4(d, base):
     d.get(base + "?p1=person&p2=random")
     settle(d)
@@ -164,6 +224,11 @@ def main():
         srv, base = start("connect4", PY, CRASHER)
         try:
             connect4(d, base)
+            tmp = tempfile.mkdtemp()
+            try:
+                training(d, base, tmp)
+            finally:
+                shutil.rmtree(tmp)
         finally:
             d.get("about:blank")   # the page closes its game
             stop(srv)

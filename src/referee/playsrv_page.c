@@ -7,8 +7,10 @@
  * move that changes it (or, on a grid, the one in its column), a column's
  * button or a digit key plays in that column, the move box takes any move
  * text, F2 starts a new game. A computer to move is asked to move until a
- * person is to move or the game is over. Every control and cell has an
- * aria-label. Script errors are written into <pre id="js-errors">.
+ * person is to move or the game is over. The learning window (games with a
+ * learned player) trains in steps of the API, a progress bar and the
+ * running score after each, stop, and links to each learner's weights.
+ * Every control and cell has an aria-label. Script errors are written into <pre id="js-errors">.
  */
 #include "arena/playsrv.h"
 
@@ -39,6 +41,26 @@ const char playsrv_page[] =
     "<pre id=\"report\"></pre>\n"
     "<h2>Moves</h2><p id=\"moves\"></p>\n"
     "<table class=\"cpu\" id=\"cpu\"></table>\n"
+    "<section id=\"learn\" hidden><h2>Learning</h2>\n"
+    "<label>Opponent <select id=\"opp\" aria-label=\"opponent\"><option>random</option>"
+    "<option>trained</option><option>alphabeta</option><option>learning</option>"
+    "<option>self</option></select></label>\n"
+    "<label>Depth <input id=\"depth\" aria-label=\"depth\" type=\"number\" min=\"1\" "
+    "max=\"12\" value=\"4\" size=\"3\"></label>\n"
+    "<label>Games <input id=\"games\" aria-label=\"games\" type=\"number\" min=\"1\" "
+    "value=\"1000\" size=\"7\"></label>\n"
+    "<label>gamma <input id=\"gamma\" aria-label=\"gamma\" value=\"0.95\" size=\"5\"></label>\n"
+    "<label>alpha <input id=\"alpha\" aria-label=\"alpha\" value=\"0.2\" size=\"5\"></label>\n"
+    "<label>epsilon <input id=\"epsilon\" aria-label=\"epsilon\" value=\"0.1\" size=\"5\">"
+    "</label>\n"
+    "<label>switch probability <input id=\"switch\" aria-label=\"switch probability\" "
+    "value=\"0.3\" size=\"5\"></label>\n"
+    "<label>seed <input id=\"seed\" aria-label=\"seed\" value=\"1\" size=\"6\"></label>\n"
+    "<button type=\"button\" id=\"train\" aria-label=\"start training\">Train</button>\n"
+    "<button type=\"button\" id=\"stop\" aria-label=\"stop training\" disabled>Stop</button>\n"
+    "<p><progress id=\"bar\" aria-label=\"training progress\" value=\"0\" max=\"1\"></progress>"
+    " <span id=\"score\" role=\"status\"></span></p>\n"
+    "<p id=\"save\"></p></section>\n"
     "<pre id=\"js-errors\"></pre>\n"
     "<script>\n"
     "(function(){'use strict';\n"
@@ -118,9 +140,36 @@ const char playsrv_page[] =
     " if(/^[1-9]$/.test(ev.key)&&info&&info.layout==='grid'){var m=moveAt(-1,+ev.key-1);"
     "if(m!==null)play(m);}});\n"
     "window.addEventListener('pagehide',function(){if(st)navigator.sendBeacon('/api/close',"
-    "JSON.stringify({id:st.id}));});\n"
+    "JSON.stringify({id:st.id}));if(tr)navigator.sendBeacon('/api/train/close',"
+    "JSON.stringify({id:tr.id}));});\n"
+    /* The learning window: games in steps, the bar and the score after each;
+     * at the end (or on stop) a link to each learner's weights file. */
+    "var tr=null,stopped=false;\n"
+    "function score(t){$('bar').max=t.games;$('bar').value=t.played;$('score').textContent="
+    "t.played+' of '+t.games+' games: learner 1 won '+t.win+', drew '+t.draw+', lost '+t.loss;}\n"
+    "function saveLinks(t){var p=$('save');p.textContent='';for(var l=1;l<=t.learners;l++){"
+    "var a=el('a',{href:'/api/train/weights?id='+t.id+'&learner='+l,download:'learner'+l+"
+    "'.weights','aria-label':'save learner '+l+' weights'},'Save learner '+l+' weights');"
+    "p.appendChild(a);p.appendChild(document.createTextNode(' '));}\n"
+    " document.body.setAttribute('data-training','done');$('train').disabled=false;"
+    "$('stop').disabled=true;}\n"
+    "function trainStep(){if(stopped||tr.played>=tr.games)return saveLinks(tr);\n"
+    " api('/api/train/step',{id:tr.id}).then(function(t){tr=t;score(t);trainStep();})"
+    ".catch(function(e){showError(e);saveLinks(tr);});}\n"
+    "$('train').addEventListener('click',function(){if(tr)api('/api/train/close',{id:tr.id})"
+    ".catch(function(){});tr=null;stopped=false;$('save').textContent='';showError(null);\n"
+    " var o=$('opp').value;if(o==='alphabeta')o+=':'+$('depth').value;\n"
+    " document.body.setAttribute('data-training','running');$('train').disabled=true;"
+    "$('stop').disabled=false;\n"
+    " api('/api/train/start',{opponent:o,games:+$('games').value,gamma:+$('gamma').value,"
+    "alpha:+$('alpha').value,epsilon:+$('epsilon').value,'switch':+$('switch').value,"
+    "seed:+$('seed').value}).then(function(t){tr=t;score(t);trainStep();}).catch(function(e){"
+    "showError(e);$('train').disabled=false;$('stop').disabled=true;"
+    "document.body.setAttribute('data-training','failed');});});\n"
+    "$('stop').addEventListener('click',function(){stopped=true;});\n"
     "api('/api/info').then(function(i){info=i;$('title').textContent='arena play: '+i.title;\n"
-    " document.title='arena play: '+i.game;$('game-style').textContent=i.style;\n"
+    " document.title='arena play: '+i.game;$('game-style').textContent=i.style;"
+    "$('learn').hidden=!i.learning;\n"
     " ['p1','p2'].forEach(function(id,s){i.players.forEach(function(p){$(id).appendChild("
     "el('option',{value:p},p));});});\n"
     " var q=new URLSearchParams(location.search);if(q.get('p1'))$('p1').value=q.get('p1');\n"
