@@ -81,8 +81,11 @@ struct playsrv_opts {
 };
 
 /* Serves until *o->stop: prints "play: http://ADDR:PORT/" on out once
- * listening. Returns 0 when stopped, or -1 with e (the address cannot be
- * used, the journal cannot be opened). Frees everything it made. */
+ * listening. Returns 0 when stopped, PLAYSRV_BAD_INPUT with e when an
+ * option is wrong (listen is no IPv4 address, the journal exists or cannot
+ * be made), or -1 with e when the server cannot start (the port is taken).
+ * Frees everything it made. */
+#define PLAYSRV_BAD_INPUT (-2)
 int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e);
 
 /* The page (playsrv_page.c): HTML with its style and script. */

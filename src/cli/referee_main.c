@@ -831,9 +831,10 @@ static int cmd_play(const char *prog, enum ref_command id, int argc, char **argv
             .trainer = &referee_trainer,
         };
         struct err e;
-        if (playsrv_run(&o, stdout, &e) != 0) {
+        int r = playsrv_run(&o, stdout, &e);
+        if (r != 0) {
             err_print(stderr, prog, &e);
-            rc = 1;
+            rc = r == PLAYSRV_BAD_INPUT ? EXIT_BAD_INPUT : 1;
         }
     }
     ref_settings_free(&s);

@@ -896,16 +896,19 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
     sv->o = o;
     sv->g = o->rules->game;
     list_builtin(sv);
+    struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)o->port) };
+    if (inet_pton(AF_INET, o->listen, &addr.sin_addr) != 1) {
+        free(sv);
+        err_set(e, 0, 0, "--listen: '%.60s' is not an IPv4 address", o->listen);
+        return PLAYSRV_BAD_INPUT;
+    }
     if (open_journal(sv, e) != 0) {
         free(sv);
-        return -1;
+        return PLAYSRV_BAD_INPUT;
     }
-    struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)o->port) };
     int rc = -1;
     struct MHD_Daemon *d = NULL;
-    if (inet_pton(AF_INET, o->listen, &addr.sin_addr) != 1)
-        err_set(e, 0, 0, "--listen: '%s' is not an IPv4 address", o->listen);
-    else if (!(d = MHD_start_daemon(MHD_USE_ERROR_LOG, 0, NULL, NULL, handle, sv,
+    if (!(d = MHD_start_daemon(MHD_USE_ERROR_LOG, 0, NULL, NULL, handle, sv,
                                     MHD_OPTION_SOCK_ADDR, &addr,
                                     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
                                     MHD_OPTION_END)))
