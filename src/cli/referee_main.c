@@ -172,7 +172,7 @@ struct ref_cmd {
 };
 
 static const char play_help[] =
-    "play: serves a page where a person plays any player of the game: a person, the\n"
+    "Play: serves a page where a person plays any player of the game: a person, the\n"
     "built-in players (random, alphabeta:D, minimax:D, perfect) and every --engine,\n"
     "run as a tournament runs it. It listens on 127.0.0.1 and prints its address.\n"
     "  --port N             the port (default: any free one)\n"
