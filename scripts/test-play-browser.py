@@ -12,6 +12,8 @@ accessible names of its controls (aria-label), as assistive technology would:
     on the page, the bar and the running score, each learner's weights saved
     through its link and read back by `engine weights`; a long run stopped;
   - maxconnect4 to the end, the page showing the game's score;
+  - checkers (a piece with two moves: a second click picks one), tictactoe
+    and othello played by clicking cells, with no column buttons;
   - no console message and no script error on any page.
 With SCREENSHOT, a PNG of the connect4 page is written there.
 Exits 1 at the first failed check, with what it got.
@@ -218,6 +220,22 @@ def maxconnect4(d, base):
     no_errors(d, "maxconnect4")
 
 
+def clicks(game, cells, want):
+    """The first move played by clicking cells ("row R column C") in game."""
+    def test(d, base):
+        d.get(base + "?p1=person&p2=random")
+        settle(d)
+        for cell in cells:
+            by_label(d, cell).click()
+        settle(d)
+        moves = d.find_element(By.ID, "moves").text
+        check(moves.startswith(f"1. {want} 2. "), f"{game}: clicks on {cells} play {want}", moves)
+        check(d.find_elements(By.CSS_SELECTOR, '[aria-label="column 1"]') == [],
+              f"{game}: no column buttons")
+        no_errors(d, game)
+    return test
+
+
 def main():
     d = browser()
     try:
@@ -232,12 +250,18 @@ def main():
         finally:
             d.get("about:blank")   # the page closes its game
             stop(srv)
-        srv, base = start("maxconnect4")
-        try:
-            maxconnect4(d, base)
-        finally:
-            d.get("about:blank")
-            stop(srv)
+        games = [("maxconnect4", maxconnect4),
+                 # C6 has two moves: a second click on D5 picks one.
+                 ("checkers", clicks("checkers", ["row 6 column 3", "row 5 column 4"], "C6-D5")),
+                 ("tictactoe", clicks("tictactoe", ["row 2 column 2"], "b2")),
+                 ("othello", clicks("othello", ["row 4 column 3"], "c4"))]
+        for game, test in games:
+            srv, base = start(game)
+            try:
+                test(d, base)
+            finally:
+                d.get("about:blank")
+                stop(srv)
     finally:
         d.quit()
     print("test-play-browser: ok")
