@@ -104,7 +104,7 @@ def run(base):
     bad = [
         ({"id": gid, "move": "9"}, None, 422, "illegal move '9'"),
         (None, b'{"id": 1, "move": ', 400, "malformed JSON"),
-        (None, b"x" * (10 << 20), 413, "over 4096 bytes"),
+        (None, b"x" * (10 << 20), 413, "over 16384 bytes"),
         ({"id": 999, "move": "1"}, None, 404, "no game 999"),
         ({"id": g2["id"], "move": "1"}, None, 409, "player 1's turn, a computer player"),
     ]

@@ -10,7 +10,9 @@ accessible names of its controls (aria-label), as assistive technology would:
     move in the table; a crashing engine's forfeit is shown with its reason;
   - the learning window: 200 games of two learners with the constants set
     on the page, the bar and the running score, each learner's weights saved
-    through its link and read back by `engine weights`; a long run stopped;
+    through its link and read back by `engine weights`, then played by qlearn
+    chosen with the page's file input (a bad file refused with its place); a
+    long run stopped;
   - maxconnect4 to the end, the page showing the game's score;
   - checkers (a piece with two moves: a second click picks one), tictactoe
     and othello played by clicking cells, with no column buttons;
@@ -195,6 +197,32 @@ def training(d, base, tmp):
                            text=True)
         check(w.returncode == 0 and "4InRow" in w.stdout, "engine weights reads it back",
               w.stdout + w.stderr)
+    # The learned player with the weights just saved, chosen on the page.
+    d.get(base + "?p1=person&p2=qlearn")
+    settle(d)
+    by_label(d, "player 2 weights").send_keys(os.path.join(tmp, "learner1.weights"))
+    by_label(d, "new game").click()
+    settle(d)
+    by_label(d, "column 4").click()
+    settle(d)
+    rows = d.find_elements(By.CSS_SELECTOR, "#cpu tr")
+    check(len(rows) == 2 and "qlearn" in rows[1].text, "qlearn answers with the file's weights",
+          [r.text for r in rows])
+    bad = os.path.join(tmp, "bad.weights")
+    with open(bad, "w") as f:
+        f.write("arena-qlearn-weights 1\nbogus\n")
+    by_label(d, "player 2 weights").send_keys(bad)
+    by_label(d, "new game").click()
+    settle(d)
+    err = d.find_element(By.ID, "error").text
+    check(err == "player qlearn's weights: 2:6: missing the value after 'bogus'",
+          "a bad weights file refused with its place", err)
+    # Chromium logs the refusal's status itself: that one message and no other.
+    logs = d.get_log("browser")
+    check(len(logs) == 1 and "/api/new" in logs[0]["message"] and "422" in logs[0]["message"],
+          "the console has the refusal only", logs)
+    d.get(base)
+    settle(d)
     games = by_label(d, "games")
     games.clear()
     games.send_keys("100000000")

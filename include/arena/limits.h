@@ -165,12 +165,12 @@
 
 /* referee play (playsrv.h): the address it listens on unless --listen
  * says otherwise (this machine only: the page runs engines for whoever
- * reaches it); a request's body, far above any move the page sends, so a
- * 10 MB body is refused unread; games held at once (a page each), so
+ * reaches it); a request's body, room for a new game's two weights files
+ * (WTS_FILE_MAX each) escaped in JSON, so a 10 MB body is refused unkept; games held at once (a page each), so
  * abandoned pages cannot take the memory; an unclosed game is dropped
  * after PLAYSRV_IDLE_S without a request. */
 #define PLAYSRV_DEFAULT_LISTEN "127.0.0.1"
-#define PLAYSRV_BODY_CAP 4096
+#define PLAYSRV_BODY_CAP 16384
 #define PLAYSRV_MAX_GAMES 64
 #define PLAYSRV_IDLE_S 3600
 /* Training games per request of the learning window: a connect4 game of

@@ -8,7 +8,9 @@
  *   GET  /                 the page
  *   GET  /api/info         the game, how to draw it (struct game_drawing),
  *                          the players a side can be
- *   POST /api/new          {"players": [P1, P2]} -> a new game's state
+ *   POST /api/new          {"players": [P1, P2], "weights": [W1, W2]} -> a new
+ *                          game's state (W: a learned player's weights file,
+ *                          null or missing: the shipped one)
  *   GET  /api/state?id=N   the state
  *   POST /api/move         {"id": N, "move": TEXT}: the person to move plays
  *   POST /api/computer     {"id": N}: the computer player to move plays
@@ -23,7 +25,8 @@
  *   POST /api/train/close  {"id": N}
  *
  * A player is "person", a built-in player ("random", "perfect",
- * "alphabeta:D", "minimax:D"; player.h) or the name of an --engine, run as
+ * "alphabeta:D", "minimax:D", and with a trainer "qlearn" and
+ * "qlearn-ab:D"; player.h) or the name of an --engine, run as
  * a tournament runs it (play.h's play_solo: sandbox, limits, forfeits).
  * The state: {"id", "board" (the board file), "to_move", "players",
  * "moves": [{"side", "move", "cpu_ms", "status"}], "legal": [{"move",
@@ -66,6 +69,12 @@ struct playsrv_trainer {
      * when there is no such learner. */
     size_t (*weights)(void *series, int learner, char *buf, size_t cap);
     void (*free)(void *series);
+    /* The learned players' weights (qlearn, qlearn-ab): the text of a
+     * weights file (len bytes), or the shipped file when text is NULL, into
+     * *weights, the game's weight record (game.h's struct game_learned);
+     * 0, or -1 with e (where the file is wrong). Free with weights_free. */
+    int (*weights_read)(const char *text, size_t len, void **weights, struct err *e);
+    void (*weights_free)(void *weights);
 };
 
 struct playsrv_opts {

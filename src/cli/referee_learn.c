@@ -5,8 +5,11 @@
  */
 #include "referee_learn.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena/datadir.h"
 #include "arena/train.h"
 #include "arena/weights.h"
 
@@ -59,4 +62,38 @@ static void free_series(void *series)
     free(series);
 }
 
-const struct playsrv_trainer referee_trainer = { start, play, weights, free_series };
+static int weights_read(const char *text, size_t len, void **out, struct err *e)
+{
+    struct wts_file *f = malloc(sizeof *f);
+    char shipped[PATH_MAX];
+    if (!f)
+        return err_set(e, 0, 0, "out of memory");
+    int rc = text ? wts_parse(text, len, f, e)
+                  : wts_load(datadir_find(DATA_QLEARN_WEIGHTS, shipped, sizeof shipped), f, e);
+    if (rc != 0 && !text) {   /* the message names the shipped file */
+        char msg[sizeof e->msg];
+        snprintf(msg, sizeof msg, "%.120s: %.120s", shipped, e->msg);
+        snprintf(e->msg, sizeof e->msg, "%s", msg);
+    }
+    if (rc != 0) {
+        free(f);
+        return -1;
+    }
+    /* The record the learned players read is the weights themselves. */
+    struct qf_weights *w = malloc(sizeof *w);
+    if (w)
+        *w = f->weights;
+    free(f);
+    if (!w)
+        return err_set(e, 0, 0, "out of memory");
+    *out = w;
+    return 0;
+}
+
+static void weights_free(void *w)
+{
+    free(w);
+}
+
+const struct playsrv_trainer referee_trainer = { start, play, weights, free_series,
+                                                 weights_read, weights_free };

@@ -39,6 +39,7 @@ struct side {
     int has_search;
     const struct spec *eng;      /* SIDE_ENGINE */
     struct play_solo *solo;      /* SIDE_ENGINE while the game goes on */
+    void *weights;               /* the learned players' (the trainer's) */
 };
 
 struct pgame {
@@ -109,16 +110,34 @@ static void side_close_engine(struct side *s)
     s->solo = NULL;
 }
 
-static void side_free(struct side *s)
+static void side_free(const struct server *sv, struct side *s)
 {
     side_close_engine(s);
+    if (s->weights)
+        sv->o->trainer->weights_free(s->weights);
     if (s->has_search)
         search_free(&s->s);
     memset(s, 0, sizeof *s);
 }
 
-/* Sets s from the page's name of a player: 0, or -1 with r failed. */
-static int side_parse(struct server *sv, struct side *s, const char *name, struct reply *r)
+/* The learned players' weights: text (a weights file; NULL: the shipped
+ * one) read by the trainer. 0, or -1 with r failed. */
+static int side_weights(struct server *sv, struct side *s, const char *text, struct reply *r)
+{
+    struct err e;
+    if (sv->o->trainer->weights_read(text, text ? strlen(text) : 0, &s->weights, &e) == 0) {
+        s->p.weights = s->weights;
+        return 0;
+    }
+    if (text && e.line)
+        return fail(r, 422, "player %.40s's weights: %d:%d: %s", s->name, e.line, e.col, e.msg), -1;
+    return fail(r, 422, "player %.40s's weights: %s", s->name, e.msg), -1;
+}
+
+/* Sets s from the page's name of a player (weights: a learned player's
+ * weights file, NULL for the shipped one): 0, or -1 with r failed. */
+static int side_parse(struct server *sv, struct side *s, const char *name, const char *weights,
+                      struct reply *r)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->name, sizeof s->name, "%s", name);
@@ -142,8 +161,6 @@ static int side_parse(struct server *sv, struct side *s, const char *name, struc
     int k = player_parse(kind);
     if (k < 0 || strlen(name) >= sizeof s->name)
         return fail(r, 422, "unknown player '%.60s'", name), -1;
-    if (k == PLAYER_QLEARN || k == PLAYER_QLEARN_AB)
-        return fail(r, 422, "player '%.60s': the learned players are not offered here", name), -1;
     if (!player_supports(sv->g, (enum player_kind)k))
         return fail(r, 422, "player '%.60s' cannot play %s", name, sv->g->name), -1;
     s->kind = SIDE_BUILTIN;
@@ -158,6 +175,8 @@ static int side_parse(struct server *sv, struct side *s, const char *name, struc
                         SEARCH_MAX_DEPTH), -1;
         s->p.depth = (int)d;
     }
+    if ((k == PLAYER_QLEARN || k == PLAYER_QLEARN_AB) && side_weights(sv, s, weights, r) != 0)
+        return -1;
     struct search_opts so = player_search_opts(sv->g, &s->p, (size_t)TT_DEFAULT_MB << 20);
     if (search_init(&s->s, sv->g, &so) != 0)
         return fail(r, 503, "out of memory"), -1;
@@ -172,10 +191,10 @@ static int learning(const struct server *sv)
 
 /* ---- games ------------------------------------------------------------ */
 
-static void game_free(struct pgame *pg)
+static void game_free(const struct server *sv, struct pgame *pg)
 {
     for (int s = 0; s < 2; s++)
-        side_free(&pg->side[s]);
+        side_free(sv, &pg->side[s]);
     free(pg->moves);
     rec_free(&pg->rec);
     memset(pg, 0, sizeof *pg);
@@ -207,7 +226,7 @@ static struct pgame *free_slot(struct server *sv)
     }
     if (time(NULL) - old->last < PLAYSRV_IDLE_S)
         return NULL;
-    game_free(old);
+    game_free(sv, old);
     return old;
 }
 
@@ -375,12 +394,23 @@ static void api_new(struct server *sv, const cJSON *req, struct reply *r)
     if (!cJSON_IsArray(pl) || cJSON_GetArraySize(pl) != 2 ||
         !cJSON_IsString(cJSON_GetArrayItem(pl, 0)) || !cJSON_IsString(cJSON_GetArrayItem(pl, 1)))
         return fail(r, 400, "\"players\" must be two names");
+    const cJSON *wl = cJSON_GetObjectItemCaseSensitive(req, "weights");
+    if (wl && !(cJSON_IsArray(wl) && cJSON_GetArraySize(wl) == 2))
+        return fail(r, 400, "\"weights\" must be two weights files (or nulls)");
+    const char *weights[2] = { NULL, NULL };
+    for (int s = 0; wl && s < 2; s++) {
+        const cJSON *w = cJSON_GetArrayItem(wl, s);
+        if (!cJSON_IsNull(w) && !cJSON_IsString(w))
+            return fail(r, 400, "\"weights\" must be two weights files (or nulls)");
+        weights[s] = cJSON_IsString(w) ? w->valuestring : NULL;
+    }
     struct pgame *pg = free_slot(sv);
     if (!pg)
         return fail(r, 503, "%d games are open: close one", PLAYSRV_MAX_GAMES);
     for (int s = 0; s < 2; s++)
-        if (side_parse(sv, &pg->side[s], cJSON_GetArrayItem(pl, s)->valuestring, r) != 0) {
-            game_free(pg);
+        if (side_parse(sv, &pg->side[s], cJSON_GetArrayItem(pl, s)->valuestring, weights[s],
+                       r) != 0) {
+            game_free(sv, pg);
             return;
         }
     struct err e;
@@ -388,7 +418,7 @@ static void api_new(struct server *sv, const cJSON *req, struct reply *r)
         if (pg->side[s].kind == SIDE_ENGINE &&
             play_solo_open(&pg->side[s].solo, sv->o->rules, pg->side[s].eng, &e) != 0) {
             fail(r, 503, "engine %s: %s", pg->side[s].name, e.msg);
-            game_free(pg);
+            game_free(sv, pg);
             return;
         }
     sv->g->init(pg->start);
@@ -544,7 +574,7 @@ static void api_close(struct server *sv, const cJSON *req, struct reply *r)
     struct pgame *pg = game_of(sv, req, r);
     if (!pg)
         return;
-    game_free(pg);
+    game_free(sv, pg);
     r->json = cJSON_CreateObject();
     cJSON_AddBoolToObject(r->json, "closed", 1);
 }
@@ -564,19 +594,24 @@ static void api_info(struct server *sv, struct reply *r)
     cJSON *pl = cJSON_AddArrayToObject(j, "players");
     for (int i = 0; i < sv->nbuiltin; i++)
         cJSON_AddItemToArray(pl, cJSON_CreateString(sv->builtin[i]));
-    for (int i = 0; i < sv->o->nengines; i++)
+    cJSON *en = cJSON_AddArrayToObject(j, "engines");
+    for (int i = 0; i < sv->o->nengines; i++) {
         cJSON_AddItemToArray(pl, cJSON_CreateString(sv->o->engines[i].name));
+        cJSON_AddItemToArray(en, cJSON_CreateString(sv->o->engines[i].name));
+    }
 }
 
 static void list_builtin(struct server *sv)
 {
     static const enum player_kind kinds[] = { PLAYER_RANDOM, PLAYER_ALPHABETA, PLAYER_MINIMAX,
-                                              PLAYER_PERFECT };
+                                              PLAYER_PERFECT, PLAYER_QLEARN, PLAYER_QLEARN_AB };
     snprintf(sv->builtin[sv->nbuiltin++], REC_NAME_MAX, "person");
     for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-        if (!player_supports(sv->g, kinds[k]))
+        int learned = kinds[k] == PLAYER_QLEARN || kinds[k] == PLAYER_QLEARN_AB;
+        if (!player_supports(sv->g, kinds[k]) || (learned && !sv->o->trainer))
             continue;
-        if (kinds[k] == PLAYER_ALPHABETA || kinds[k] == PLAYER_MINIMAX)
+        if (kinds[k] == PLAYER_ALPHABETA || kinds[k] == PLAYER_MINIMAX ||
+            kinds[k] == PLAYER_QLEARN_AB)
             snprintf(sv->builtin[sv->nbuiltin++], REC_NAME_MAX, "%s:%d",
                      player_name(kinds[k]), sv->o->rules->depth);
         else
@@ -923,7 +958,7 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
     }
     for (int i = 0; i < PLAYSRV_MAX_GAMES; i++) {
         if (sv->games[i].id)
-            game_free(&sv->games[i]);
+            game_free(sv, &sv->games[i]);
         if (sv->trains[i].id)
             train_free(sv, &sv->trains[i]);
     }
