@@ -21,6 +21,7 @@ With SCREENSHOT, a PNG of the connect4 page is written there.
 Exits 1 at the first failed check, with what it got.
 """
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -243,8 +244,9 @@ def maxconnect4(d, base):
     play_lowest(d, 7)
     report = d.find_element(By.ID, "report").text
     check("Score: Player 1 = " in report, "the game's score", report)
-    check(d.find_element(By.ID, "status").text.startswith("Game over: "), "the end",
-          d.find_element(By.ID, "status").text)
+    status = d.find_element(By.ID, "status").text
+    check(re.fullmatch(r"Game over: (1-0|0-1|1/2-1/2) \((normal|draw-rule), \d+-\d+ points\)",
+                       status), "the end with the game's score", status)
     no_errors(d, "maxconnect4")
 
 

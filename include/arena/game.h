@@ -87,6 +87,16 @@ struct game_eval {
     int (*evaluate)(const void *state);
 };
 
+/* The game's own final score, beyond who won (Max-Connect4's points, a disc
+ * count): shown with every result ("player 2 wins 14-11") and kept in the
+ * game's record (record.h). */
+struct game_score {
+    const char *label;     /* what the numbers count, plural: "points" */
+    /* The score of a finished position (terminal): score[0] side 1's,
+     * score[1] side 2's, each in [0, SCORE_MARGIN_MAX). */
+    void (*final)(const void *state, int score[2]);
+};
+
 /* The game's exact solver as the engine's commands `engine solve` (lines
  * of the solver's input in, exact scores out) and `engine book` (an opening
  * book made by it); the CLI parses their options into struct
@@ -95,6 +105,8 @@ struct game_solver_opts {
     const char *prog;    /* the program's name, for messages */
     long tt_mb;          /* the solver's table, MiB (> 0) */
     long threads;        /* solve: threads searching (1-max_threads) */
+    int idle_only;       /* solve: helpers only on the cores the load leaves
+                            idle (threads is the default, not asked for) */
     int weak;            /* solve: win/draw/loss only */
     const char *book;    /* solve: an opening book to read, or NULL */
     const char *from;    /* book: the root's moves, or NULL for the start */
@@ -224,6 +236,7 @@ struct game {
     const struct game_eval *evals;   /* terminated by a NULL name */
     const struct game_drawing *drawing;   /* the HTML replay's; NULL: a grid */
     const struct game_solver *solver;     /* engine solve and book; NULL: none */
+    const struct game_score *score;  /* NULL: the result is all there is */
 };
 
 /* 1 when evaluate is one of g->evals. */

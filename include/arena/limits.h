@@ -101,6 +101,12 @@
 #define REF_BENCH_MAX_POSITIONS 10000
 #define REF_BENCH_MAX_REPEAT 10000
 
+/* Virtual draws each engine plays against an opponent rated 0 in the
+ * ratings of a field (stats_ratings): BayesElo's default prior, enough to
+ * keep a perfect score finite, and worth little once an engine has played
+ * a few dozen games. */
+#define RATING_PRIOR_DRAWS 2.0
+
 /* Bytes of one word of an engine's command (spec.h): each word is expanded
  * ({in}, {out}: the move folder's paths) into a buffer of PATH_MAX bytes
  * when a move is played, and a longer word would be cut without a word;
@@ -179,5 +185,34 @@
 #define PLAYSRV_TRAIN_STEP 200
 /* Games of one training series from the page, as `engine train` allows. */
 #define PLAYSRV_TRAIN_MAX_GAMES 100000000LL
+/* ---- referee grade (rubric.h, grade.h) ------------------------------------ */
+
+/* A rubric's "build" without "build_timeout_ms": `make` or `javac *.java` of
+ * a student's project takes seconds; a minute leaves room on a busy machine. */
+#define GRADE_DEFAULT_BUILD_TIMEOUT_MS 60000
+/* Random plies of a match check's openings: enough that pairs differ, few
+ * enough that the student's engine plays most of the game. */
+#define GRADE_DEFAULT_RANDOM_PLIES 2
+/* A cpu check's positions are this many random plies in: the search is
+ * full size there. */
+#define GRADE_CPU_PLIES 2
+/* Most positions and games of one check: each is a process of every
+ * submission; a thousand is an hour of a class's grading already. */
+#define GRADE_MAX_POSITIONS 1000
+#define GRADE_MAX_GAMES 1000
+/* Most shards of a grade (--shard K/N): a task per chunk of a class of
+ * hundreds, never one per submission and check. */
+#define GRADE_MAX_SHARDS 1000
+/* Bytes of a rubric: a few checks and globs; anything bigger is not one. */
+#define GRADE_RUBRIC_CAP (1 << 20)
+/* Bytes of a build log kept for the feedback: its end says why it failed. */
+#define GRADE_BUILD_TAIL 2048
+/* Random playouts tried per position of a legal or exact check before the
+ * check is refused as unable to find its positions (a game whose playouts
+ * never come within the depth of the end). */
+#define GRADE_MAX_TRIES 10000
+/* Positions an exact check's full search may visit to tell a position is
+ * within depth of the end: bounds the set-up of a deep exact check. */
+#define GRADE_END_NODES 200000
 
 #endif

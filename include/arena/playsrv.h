@@ -30,9 +30,10 @@
  * a tournament runs it (play.h's play_solo: sandbox, limits, forfeits).
  * The state: {"id", "board" (the board file), "to_move", "players",
  * "moves": [{"side", "move", "cpu_ms", "status"}], "legal": [{"move",
- * "cells": [offsets in board the move changes]}], "over", "result",
- * "reason", "report" (the game's one-move report of the position: its
- * score, where it has one)}. A request the page would never send gets a
+ * "cells": [[row, column] of board the move changes]}], "over", "result",
+ * "reason", "score" (the game's own final score where it has one, "14-11
+ * points", the winner's first; "" otherwise), "report" (the game's
+ * one-move report of the position)}. A request the page would never send gets a
  * 4xx and {"error": REASON}, and changes nothing. Every finished game is
  * a record of the journal, when there is one.
  */

@@ -98,6 +98,7 @@ static int parse(const char *prog, const char *cmd, const struct option *opts, i
         case OPT_THREADS:
             if (cli_int(optarg, 1, C4S_MAX_THREADS, &a->o.threads) != 0)
                 rc = cli_usage(prog, "--threads must be a number from 1 to %d", C4S_MAX_THREADS);
+            a->o.idle_only = 0;   /* --threads N asks for N */
             break;
         default:
             return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
@@ -120,7 +121,7 @@ static long default_threads(void)
 int cmd_solve(const char *prog, int argc, char **argv)
 {
     struct solver_args a = { .o = { .prog = prog, .tt_mb = C4S_DEFAULT_TT_MB,
-                                    .threads = default_threads() },
+                                    .threads = default_threads(), .idle_only = 1 },
                              .game = default_solver_game() };
     int rc = parse(prog, "solve", solve_options, argc, argv, &a);
     if (rc)

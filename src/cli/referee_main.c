@@ -19,6 +19,7 @@
 #include "arena/analyze.h"
 #include "arena/cli.h"
 #include "arena/cluster.h"
+#include "arena/grade.h"
 #include "arena/limits.h"
 #include "arena/refopts.h"
 #include "arena/registry.h"
@@ -218,6 +219,7 @@ static const struct ref_cmd commands[] = {
     { "play", REF_CMD_PLAY, cmd_play,
       "%1$s play --game G [--engine SPEC]... [--port N] [--listen ADDR] [--journal FILE]\n",
       { play_help } },
+    { "grade", REF_CMD_GRADE, grade_command, grade_usage, { grade_help } },
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof *commands)
 

@@ -363,8 +363,15 @@ static void cause_line(const char *tail, char *buf)
         own_frame(ls, le, n, frame, sizeof frame);
     copy_line(s, e, buf);
     size_t used = strlen(buf);
-    if (frame[0] && used < TAIL_LINE_MAX)
-        snprintf(buf + used, TAIL_LINE_MAX + 1 - used, " (%s)", frame);
+    if (frame[0] && used + 3 < TAIL_LINE_MAX) {   /* " (" frame ")", cut to fit */
+        size_t len = strnlen(frame, TAIL_LINE_MAX - used - 3);
+        buf[used++] = ' ';
+        buf[used++] = '(';
+        memcpy(buf + used, frame, len);
+        used += len;
+        buf[used++] = ')';
+        buf[used] = '\0';
+    }
 }
 
 /* Under a forfeit: its ply, where its position and its engine's whole
@@ -410,8 +417,12 @@ void match_print_result(FILE *out, const struct game_record *rec, const struct m
     esc_text(rec_reason_text(rec), reason, sizeof reason);
     fprintf(out, "Finished game %ld (%s vs %s): %s {", rec->index, p1, p2,
             rec_result_text(rec->result));
+    char score[REC_SCORE_TEXT_MAX];
+    rec_score_text(rec, score);
     if (rec->reason == REC_NORMAL)
-        fprintf(out, "%s}\n", winner ? (winner == 1 ? "player 1 wins" : "player 2 wins") : "draw");
+        fprintf(out, "%s%s%s}\n",
+                winner ? (winner == 1 ? "player 1 wins" : "player 2 wins") : "draw",
+                score[0] ? " " : "", score);
     else if (rec->reason == REC_DRAW_RULE)
         fprintf(out, "draw by the no-progress rule}\n");
     else if (last)

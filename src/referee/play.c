@@ -414,6 +414,11 @@ int play_game(const struct play_rules *r, long index, long pair,
     if (rc != PLAY_PLAYED)
         return rc;
     rec_set_end(rec, result, end, end == REC_FORFEIT ? why : NULL);
+    if (end == REC_NORMAL && g->score) {   /* the game's own result, beyond who won */
+        int score[2];
+        g->score->final(pos, score);
+        rec_set_score(rec, score, g->score->label);
+    }
     return analyze(r, rec, e) != 0 ? -1 : PLAY_PLAYED;
 }
 

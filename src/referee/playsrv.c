@@ -235,6 +235,11 @@ static void game_finish(struct server *sv, struct pgame *pg, enum rec_result res
                         enum rec_reason why, const char *forfeit)
 {
     rec_set_end(&pg->rec, res, why, forfeit);
+    if (why == REC_NORMAL && sv->g->score) {   /* the game's own result, as play.c keeps it */
+        int score[2];
+        sv->g->score->final(pg->pos, score);
+        rec_set_score(&pg->rec, score, sv->g->score->label);
+    }
     pg->over = 1;
     for (int s = 0; s < 2; s++)
         side_close_engine(&pg->side[s]);
@@ -381,6 +386,11 @@ static cJSON *state_json(struct server *sv, const struct pgame *pg)
     cJSON_AddBoolToObject(st, "over", pg->over);
     cJSON_AddStringToObject(st, "result", pg->over ? rec_result_text(pg->rec.result) : "");
     cJSON_AddStringToObject(st, "reason", pg->over ? rec_reason_text(&pg->rec) : "");
+    char score[REC_SCORE_TEXT_MAX], text[REC_SCORE_TEXT_MAX + REC_LABEL_MAX + 1];
+    rec_score_text(&pg->rec, score);   /* the game's own score, the winner's first */
+    snprintf(text, sizeof text, "%s%s%s", score, pg->rec.score.set ? " " : "",
+             pg->rec.score.set ? pg->rec.score.of : "");
+    cJSON_AddStringToObject(st, "score", text);
     add_legal(g, pg, board, st);
     add_report(g, pg, st);
     return st;
@@ -558,6 +568,7 @@ static void api_undo(struct server *sv, const cJSON *req, struct reply *r)
     pg->nmoves = pg->rec.nmoves = keep;
     pg->rec.result = REC_NO_RESULT;
     pg->rec.reason = REC_NO_REASON;
+    memset(&pg->rec.score, 0, sizeof pg->rec.score);
     if (pg->over) {   /* the engines were stopped at the end: start them again */
         struct err e;
         for (int s = 0; s < 2; s++)

@@ -113,6 +113,7 @@ static int solve(const struct game_solver_opts *o, char *const *files, int n)
     if (o->threads > 1 && c4s_set_threads(&s, (int)o->threads) != 0)
         fprintf(stderr, "%s: out of memory for %ld threads' tables, solving with one\n", o->prog,
                 o->threads);
+    c4s_set_idle_only(&s, o->idle_only);
     int status = solve_all(&s, files, n, o->weak);
     c4s_free(&s);
     if (o->book)
