@@ -9,6 +9,7 @@ one and a journal, then checks, over HTTP from this process:
     with its reason and the state unchanged; undo back to the person's turn;
   - two games at once are independent;
   - the crashing engine forfeits with "crashed: SIGSEGV", shown in the state;
+  - closing a game ends its engine (its sandbox's process is gone);
   - a path outside the page's files is a 404, the page itself a 200;
   - after SIGTERM the server exits 0, and the journal holds every finished
     game, which `referee verify` and `referee report` read.
@@ -49,6 +50,17 @@ def call(base, path, body=None, raw=None):
         return status, text
 
 
+def engines_held(srv):
+    """The processes the server's worker (the guard's child) holds: one per
+    engine of a game in progress (its sandbox)."""
+    def kids(pid):
+        out = subprocess.run(["ps", "--ppid", str(pid), "-o", "pid="], capture_output=True,
+                             text=True).stdout
+        return [int(p) for p in out.split()]
+    worker = kids(srv.pid)
+    return len(kids(worker[0])) if worker else 0
+
+
 def main():
     tmp = tempfile.mkdtemp()
     journal = os.path.join(tmp, "games.jsonl")
@@ -61,7 +73,7 @@ def main():
         line = srv.stdout.readline()
         check(line.startswith("play: http://127.0.0.1:"), "the address printed", line)
         base = line.split()[1].rstrip("/")
-        run(base)
+        run(base, srv)
     finally:
         srv.send_signal(signal.SIGTERM)
         out, err = srv.communicate(timeout=30)
@@ -84,7 +96,7 @@ def main():
     print("test-play-api: ok")
 
 
-def run(base):
+def run(base, srv):
     st, info = call(base, "/api/info")
     check(st == 200 and info["game"] == "connect4" and info["layout"] == "grid",
           "info", info)
@@ -145,6 +157,12 @@ def run(base):
     for gg in (gid, g2["id"], c["id"]):
         st, _ = call(base, "/api/close", {"id": gg})
         check(st == 200, "close", gg)
+    st, p = call(base, "/api/new", {"players": ["random_engine.py", "person"]})
+    check(st == 200 and engines_held(srv) == 1, "a game with an engine holds its sandbox",
+          engines_held(srv))
+    st, _ = call(base, "/api/close", {"id": p["id"]})
+    check(st == 200 and engines_held(srv) == 0, "closing the game ends its engine",
+          engines_held(srv))
     st, e = call(base, f"/api/state?id={gid}")
     check(st == 404, "a closed game is gone", e)
 

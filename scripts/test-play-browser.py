@@ -16,6 +16,7 @@ accessible names of its controls (aria-label), as assistive technology would:
   - maxconnect4 to the end, the page showing the game's score;
   - checkers (a piece with two moves: a second click picks one), tictactoe
     and othello played by clicking cells, with no column buttons;
+  - closing the page ends the engine its game started;
   - no console message and no script error on any page.
 With SCREENSHOT, a PNG of the connect4 page is written there.
 Exits 1 at the first failed check, with what it got.
@@ -63,6 +64,17 @@ def stop(srv):
     srv.send_signal(signal.SIGTERM)
     _, err = srv.communicate(timeout=30)
     check(srv.returncode == 0 and err == "", "the server stops cleanly", (srv.returncode, err))
+
+
+def engines_held(srv):
+    """The processes the server's worker (the guard's child) holds: one per
+    engine of a game in progress (its sandbox)."""
+    def kids(pid):
+        out = subprocess.run(["ps", "--ppid", str(pid), "-o", "pid="], capture_output=True,
+                             text=True).stdout
+        return [int(p) for p in out.split()]
+    worker = kids(srv.pid)
+    return len(kids(worker[0])) if worker else 0
 
 
 def browser():
@@ -272,6 +284,14 @@ def main():
         srv, base = start("connect4", PY, CRASHER)
         try:
             connect4(d, base)
+            d.get(base + "?p1=person&p2=random_engine.py")
+            settle(d)
+            check(engines_held(srv) == 1, "the page's game holds its engine", engines_held(srv))
+            d.get("about:blank")
+            end = time.time() + 10
+            while engines_held(srv) and time.time() < end:
+                time.sleep(0.1)
+            check(engines_held(srv) == 0, "closing the page ends its engine", engines_held(srv))
             tmp = tempfile.mkdtemp()
             try:
                 training(d, base, tmp)
