@@ -948,17 +948,20 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
         err_set(e, 0, 0, "--listen: '%.60s' is not an IPv4 address", o->listen);
         return PLAYSRV_BAD_INPUT;
     }
-    if (open_journal(sv, e) != 0) {
-        free(sv);
-        return PLAYSRV_BAD_INPUT;
-    }
+    /* Listening first, so that a taken port leaves no journal behind. */
     int rc = -1;
-    struct MHD_Daemon *d = NULL;
-    if (!(d = MHD_start_daemon(MHD_USE_ERROR_LOG, 0, NULL, NULL, handle, sv,
-                                    MHD_OPTION_SOCK_ADDR, &addr,
-                                    MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-                                    MHD_OPTION_END)))
+    sv->journal_fd = -1;
+    struct MHD_Daemon *d = MHD_start_daemon(MHD_NO_FLAG, 0, NULL, NULL, handle, sv,
+                                            MHD_OPTION_SOCK_ADDR, &addr,
+                                            MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+                                            MHD_OPTION_END);
+    if (!d) {
         err_set(e, 0, 0, "cannot listen on %s port %d", o->listen, o->port);
+    } else if (open_journal(sv, e) != 0) {
+        MHD_stop_daemon(d);
+        d = NULL;
+        rc = PLAYSRV_BAD_INPUT;
+    }
     if (d) {
         const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
         fprintf(out, "play: http://%s:%u/\n", o->listen, info ? info->port : (unsigned)o->port);
