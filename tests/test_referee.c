@@ -594,18 +594,21 @@ Test(referee, a_limit_names_its_value_and_option)
     struct run_limits l = { .timeout_ms = 10000, .cpu_limit_s = 2, .mem_limit_mb = 64,
                             .file_limit_kb = 1024 };
     static const char *const kinds[] = { "timeout", "cpu-limit", "memory-limit", "file-limit",
-                                         "no-output" };
+                                         "no-output", "cpu-limit", "memory-limit" };
     static const char *const want[] = {
         "timeout: no answer within 10000 ms of wall time (--timeout-ms)",
         "cpu-limit: used 2 s of CPU time (--cpu-limit-s)",
         "memory-limit: ran out of its 64 MB of address space (--mem-limit-mb)",
         "file-limit: wrote a file past 1024 KB, the most an engine may write",
         "no-output",
+        /* by the move's cgroup, over all of its processes */
+        "cpu-limit: its processes used 2 s of CPU time together (--cpu-limit-s)",
+        "memory-limit: its processes held more than 64 MB of memory together (--mem-limit-mb)",
     };
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
         char reason[REC_REASON_MAX], kind[REC_REASON_MAX];
         snprintf(reason, sizeof reason, "%s", kinds[i]);
-        rules_name_limit(&l, reason);
+        rules_name_limit(&l, i >= 5, reason);
         cr_assert_str_eq(reason, want[i]);
         rules_reason_kind(reason, kind);
         cr_assert_str_eq(kind, kinds[i]);

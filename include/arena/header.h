@@ -13,6 +13,7 @@
  *    "analyze": {"budget_ms", "max_empty"} (when on),
  *    "limits": {"timeout_ms", "cpu_limit_s", "mem_limit_mb", "file_limit_kb"},
  *    "sandbox": {"mode", "isolates": [...], "read_only": [...], "env": [NAME...]},
+ *    "accounting": "cgroup-v1"|"cgroup-v2"|"process",
  *    "engines": [{"name", "cmd": [WORD...], "dir", "depth" (its own),
  *                 "sha256": HEX|null, "files": [{"path", "sha256"}],
  *                 "runtime": [PATH...]}...],
@@ -118,8 +119,8 @@ struct hdr_sprt {
 
 enum hdr_key {
     HDR_SCHEMA, HDR_GAME, HDR_DEPTH, HDR_SEED, HDR_RANDOM_PLIES, HDR_OPENINGS, HDR_DRAW_PLIES,
-    HDR_ANALYZE, HDR_LIMITS, HDR_SANDBOX, HDR_ENGINES, HDR_FORMAT, HDR_ROUNDS, HDR_SHARD,
-    HDR_GAMES, HDR_SPRT,
+    HDR_ANALYZE, HDR_LIMITS, HDR_SANDBOX, HDR_ACCOUNTING, HDR_ENGINES, HDR_FORMAT, HDR_ROUNDS,
+    HDR_SHARD, HDR_GAMES, HDR_SPRT,
     HDR_NKEYS   /* not a key: how many there are */
 };
 struct hdr {
@@ -134,6 +135,8 @@ struct hdr {
     struct hdr_analyze analyze;
     struct hdr_limits limits;
     struct hdr_sandbox sandbox;
+    char *accounting;                 /* "cgroup-v1", "cgroup-v2", "process"
+                                       * (cgroup.h's cg_root_name) */
     int nengines;
     struct hdr_engine engine[REC_MAX_ENGINES];
     char *format;                     /* "round-robin" or "gauntlet" */

@@ -33,6 +33,7 @@
 struct hdr;
 struct ana_opts;
 struct sbx_policy;
+struct cg_root;
 
 
 /* What every game of a match or a tournament shares. */
@@ -53,6 +54,8 @@ struct play_rules {
                                       * NULL: none */
     const struct sbx_policy *sandbox;  /* where engines run (sandbox.h); NULL or
                                         * mode SBX_NONE: no sandbox */
+    const struct cg_root *acct;  /* each move in a cgroup of its own
+                                  * (cgroup.h); NULL: process accounting */
     int show_waiting;            /* 1: stderr is a terminal of one game at a
                                   * time: it shows the move being waited for
                                   * while an engine runs */
@@ -97,8 +100,9 @@ void play_solo_close(struct play_solo *solo);
 
 /* The shared rules' keys of a log's or journal's header (header.h), set
  * in h: "game", "depth", "seed", "random_plies", "openings", "draw_plies",
- * "analyze" (when on), "limits", "sandbox" (sandbox.h's sbx_policy_header).
- * 0, or -1 when out of memory. */
+ * "analyze" (when on), "limits", "sandbox" (sandbox.h's sbx_policy_header),
+ * "accounting" (cgroup.h's cg_root_name: "cgroup-v1", "cgroup-v2" or
+ * "process"). 0, or -1 when out of memory. */
 int play_rules_header(const struct play_rules *r, struct hdr *h);
 
 #endif

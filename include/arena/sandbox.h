@@ -56,7 +56,8 @@
  * answers, so no process of an engine outlives its move; a setsid escapee
  * included. When the move is over time or cancelled, the referee asks the
  * init (SIGUSR1) to do the same at once; an init that does not answer within
- * SBX_STOP_GRACE_MS is killed, and with it everything in the namespace. The
+ * LAUNCH_STOP_GRACE_MS (launcher.h) is killed, and with it everything in
+ * the namespace. The
  * init dies with the process that opened the sandbox (PR_SET_PDEATHSIG), and
  * the kernel then kills the whole namespace.
  *
@@ -208,8 +209,8 @@ int sbx_plan_hides(const struct sbx_plan *pl, const char *text, char *path, size
 
 struct sbx;
 
-/* Starts a game's sandbox with n views (view i for sbx_run's view i; n is
- * 1 or 2, 0 for sbx_probe), which must outlive it, and waits (at most
+/* Starts a game's sandbox with n views (view i for a move's launch_move.view
+ * i; n is 1 or 2, 0 for sbx_probe), which must outlive it, and waits (at most
  * SBX_SETUP_MS) for the init to have built them and sent their move
  * folders. Returns 0 with *box set, or -1 with e naming the cause
  * (namespaces refused: the message names --sandbox none). A view that
@@ -217,16 +218,19 @@ struct sbx;
  * init (run_sweep with the sandbox open would). */
 int sbx_open(struct sbx **box, const struct sbx_view *views, int n, struct err *e);
 
-/* Runs argv (argv[0] looked up in PATH) in view `view` of box, in cwd (a
- * path inside the view), under limits (reap_all is implied: the namespace
- * is swept), and fills r as run_engine does, its stdout's and stderr's
- * tails and err_copy (-1: none) included: the pipes the referee drains are
- * handed to the init with the request. Returns 0, or -1 with e when the
- * sandbox itself failed (the game cannot go on: a referee error, not the
- * engine's). */
-int sbx_run(struct sbx *box, int view, char *const argv[], const char *cwd,
-            const struct run_limits *limits, int err_copy, struct run_result *r,
-            struct err *e);
+/* The sandbox as a launcher (launcher.h) into *l: each move
+ * (launch_move.view: the view it runs in, cwd a path inside it) is a
+ * request to box's init, which enters the move's cgroup (acct; NULL: none)
+ * and its view, runs argv (argv[0] looked up in PATH) under the move's
+ * limits (reap_all is implied: the namespace is swept) with the pipes the
+ * referee drains, and answers with its wait status and rusage. A stopped
+ * move is killed by the init (SIGUSR1); an init that does not answer within
+ * LAUNCH_STOP_GRACE_MS is killed, and with it the sandbox. A launcher
+ * failure (-1) is the sandbox's own: the game cannot go on. l owns box from
+ * here, whatever this returns: launcher_close closes it. 0, or -1 with e. */
+struct launcher;
+struct cg_root;
+int sbx_launcher(struct launcher *l, struct sbx *box, const struct cg_root *acct, struct err *e);
 
 /* The move folder of view `view`: a tmpfs of SBX_MOVE_OPTIONS, the
  * engine's own, that the init mounted over views[view].rw in the sandbox

@@ -398,14 +398,20 @@ static int finish_rules(const char *prog, struct ref_settings *s, const char *cm
 }
 
 /* preflight.h's checks and set-up before the first game. 0 or
- * EXIT_BAD_INPUT, the error printed. */
+ * EXIT_BAD_INPUT, the error printed; without a cgroup for the moves, says
+ * so (preflight_accounting). */
 static int preflight(const char *prog, struct ref_settings *s)
 {
     struct err e;
-    if (preflight_check(s, &e) == 0)
-        return 0;
-    err_print(stderr, prog, &e);
-    return EXIT_BAD_INPUT;
+    if (preflight_check(s, &e) != 0) {
+        err_print(stderr, prog, &e);
+        return EXIT_BAD_INPUT;
+    }
+    if (s->command != REF_CMD_SLURM && preflight_accounting(s, &e) != 0)
+        fprintf(stderr, "%s: accounting: process: %s; a move's CPU is then its own and that "
+                "of the children it reaped, and --cpu-limit-s and --mem-limit-mb hold per "
+                "process\n", prog, e.msg);
+    return 0;
 }
 
 /* Splits the referee in two (run_guard) so that its engines die with it,
@@ -425,6 +431,11 @@ static int guard(const char *prog, struct ref_settings *s, const char *doing, co
         if (sig)
             fprintf(stderr, "%s: the process %s was killed by SIG%s: no %s written\n", prog,
                     doing, sig, file);
+        /* Its moves' cgroups, when it was killed in the middle of one. */
+        int left = s->t.rules.acct ? cg_root_sweep(s->t.rules.acct) : 0;
+        if (left)
+            fprintf(stderr, "%s: %d of its moves' cgroups could not be removed (arena-%ld-*)\n",
+                    prog, left, s->t.rules.acct->owner);
         return 1;
     }
     run_become_reaper();

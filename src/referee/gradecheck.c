@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arena/gradecheck.h"
+#include "arena/launcher.h"
 #include "arena/limits.h"
 #include "arena/refbench.h"
 #include "arena/rng.h"
@@ -492,18 +493,24 @@ int gcheck_shell(const struct gcheck_shell_args *a, struct run_result *r, struct
     snprintf(cmd + len, cap - (size_t)len, "%s; %s", a->stdout_name ? "" : " 2>&1", a->text);
     char *argv[] = { "sh", "-c", cmd, NULL };
     int rc, dirfd = -1;
+    struct launcher lnc;
+    struct launch_move m = { argv, a->cwd, 0, -1, a->limits, { -1, -1, -1 } };
     if (!a->policy || a->policy->mode == SBX_NONE) {
-        rc = run_engine(argv, a->cwd, a->limits, -1, r, e);
+        rc = launcher_plain(&lnc, NULL, e);
+        if (!rc) {
+            rc = launcher_move(&lnc, &m, r, e);
+            launcher_close(&lnc);
+        }
         dirfd = rc ? -1 : open(a->rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     } else {
         struct sbx_view v = { .workdir = a->workdir, .rw = a->rw, .own = a->own,
                               .policy = a->policy };
         struct sbx *box;
-        rc = sbx_open(&box, &v, 1, e);
-        if (!rc) {
-            rc = sbx_run(box, 0, argv, a->cwd, a->limits, -1, r, e);
+        rc = sbx_open(&box, &v, 1, e) != 0 || sbx_launcher(&lnc, box, NULL, e) != 0 ? -1 : 0;
+        if (!rc) {   /* the launcher owns the sandbox */
+            rc = launcher_move(&lnc, &m, r, e);
             dirfd = rc ? -1 : sbx_take_move_folder(box, 0);
-            sbx_close(box);
+            launcher_close(&lnc);
         }
     }
     free(cmd);

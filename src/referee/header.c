@@ -15,7 +15,7 @@
 
 static const char *const top_keys[] = {
     "schema", "game", "depth", "seed", "random_plies", "openings", "draw_plies", "analyze",
-    "limits", "sandbox", "engines", "format", "rounds", "shard", "games", "sprt",
+    "limits", "sandbox", "accounting", "engines", "format", "rounds", "shard", "games", "sprt",
 };
 _Static_assert(sizeof top_keys / sizeof *top_keys == HDR_NKEYS,
                "a name for each enum hdr_key, in its order");
@@ -61,6 +61,7 @@ void hdr_free(struct hdr *h)
     strs_free(&h->sandbox.env);
     for (int i = 0; i < h->nengines; i++)
         engine_free(&h->engine[i]);
+    free(h->accounting);
     free(h->format);
     free(h->sprt.model);
     hdr_init(h);
@@ -272,6 +273,7 @@ cJSON *hdr_encode(const struct hdr *h)
         put_strs(o, "read_only", s->has, 0, HDR_SBX_READ_ONLY, &s->read_only);
         put_strs(o, "env", s->has, 0, HDR_SBX_ENV, &s->env);
     }
+    put_text(j, TOP(HDR_ACCOUNTING), h->accounting);
     encode_tail(j, h);
     if (cJSON_GetArraySize(j) != keys_of(h->has)) {   /* out of memory on the way */
         cJSON_Delete(j);
@@ -524,6 +526,8 @@ static int decode(const cJSON *j, struct hdr *h, struct err *e)
         return -1;
     get_int(j, KEY(HDR_DRAW_PLIES), &h->has, &h->draw_plies);
     if (decode_objects(j, h, e) != 0)
+        return -1;
+    if (get_text(j, KEY(HDR_ACCOUNTING), &h->has, NULL, &h->accounting, e) != 0)
         return -1;
     const cJSON *engines = item(j, top_keys[HDR_ENGINES]), *eng;
     if (cJSON_IsArray(engines)) {

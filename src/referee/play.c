@@ -20,9 +20,11 @@
 #include <unistd.h>
 #include "arena/analyze.h"
 #include "arena/clock.h"
+#include "arena/cgroup.h"
 #include "arena/escape.h"
 #include "arena/gamedir.h"
 #include "arena/header.h"
+#include "arena/launcher.h"
 #include "arena/play.h"
 #include "arena/rng.h"
 #include "arena/rules.h"
@@ -154,9 +156,9 @@ static int append_stderr(const char *path, const char *header, int sink,
 
 /* Runs eng in its folder on the board: 0 with *run filled, or -1 with e.
  * sink (-1: none) gets its stderr when its stderr= or --keep-files want it;
- * box (NULL: none) is the game's sandbox, whose view side - 1 is eng's. */
-static int run_on_board(const struct play_rules *r, const struct gamedir *gd, struct sbx *box,
-                        const struct spec *eng, int side, int sink, struct run_result *run,
+ * lnc is the game's launcher (in a sandbox, view side - 1 is eng's). */
+static int run_on_board(const struct play_rules *r, const struct gamedir *gd,
+                        struct launcher *lnc, const struct spec *eng, int side, int sink, struct run_result *run,
                         struct err *e)
 {
     char in_path[PATH_MAX], out_path[PATH_MAX], player[4], depth[16];
@@ -176,8 +178,8 @@ static int run_on_board(const struct play_rules *r, const struct gamedir *gd, st
     if (copy >= 0 && (lseek(copy, 0, SEEK_SET) != 0 || ftruncate(copy, 0) != 0))
         return err_set(e, 0, 0, "the stderr copy: %s", strerror(errno));
     struct err re;
-    if ((box ? sbx_run(box, side - 1, argv, eng->dir, &r->limits, copy, run, &re)
-             : run_engine(argv, eng->dir, &r->limits, copy, run, &re)) != 0)
+    struct launch_move m = { argv, eng->dir, side - 1, copy, &r->limits, { -1, -1, -1 } };
+    if (launcher_move(lnc, &m, run, &re) != 0)
         return err_set(e, 0, 0, "%s", re.msg);
     return 0;
 }
@@ -200,12 +202,14 @@ static void show_waiting(const struct play_rules *r, long game, int ply, const c
     fflush(stderr);
 }
 
-/* What a ply needs besides its position: the sides' folders, sandbox,
- * keep folder and stderr sink, and when the referee's share of the ply
- * began (the first ply's counts opening the sandbox). */
+/* What a ply needs besides its position: the sides' folders, the game's
+ * launcher (its sandbox, or the plain runner), keep folder and stderr sink,
+ * and when the referee's share of the ply began (the first ply's counts
+ * opening the sandbox). */
 struct ply_ctx {
     struct gamedir gd[2];        /* each side's move folder: its own */
-    struct sbx *box;             /* NULL: no sandbox */
+    struct launcher lnc;
+    struct sbx *box;             /* the launcher's sandbox; NULL: none */
     const char *keep;            /* NULL: not keeping */
     int sink;                    /* stderr_sink's; -1: none */
     uint64_t t0;
@@ -237,7 +241,7 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
                        strerror(errno));
     struct run_result run;
     show_waiting(r, rec->index, ply, eng->name, side, 0);
-    int ran = run_on_board(r, gd, c->box, eng, side, sink, &run, e);
+    int ran = run_on_board(r, gd, &c->lnc, eng, side, sink, &run, e);
     show_waiting(r, rec->index, ply, eng->name, side, 1);
     if (ran != 0)
         return -1;
@@ -254,7 +258,7 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         rules_judge(g, pos, out, (size_t)out_len, move, why);
     if (why[0] && rules_hit_file_limit(&run, &r->limits, gamedir_output_size(gd)))
         strcpy(why, "file-limit");
-    rules_name_limit(&r->limits, why);
+    rules_name_limit(&r->limits, run.by_tree, why);
     char text[GAME_MOVE_TEXT_MAX] = "";
     if (!why[0])
         g->move_text(pos, *move, text, sizeof text);
@@ -287,17 +291,20 @@ struct game_box {
     struct sbx_view view[2];
 };
 
-/* Opens the game's sandbox into *box when the rules want one (else *box is
- * NULL). gb must outlive the sandbox; free it with game_box_free, whatever
- * this returns. */
+/* Opens the game's launcher into *lnc: its sandbox (also into *box, which
+ * the launcher owns) when the rules want one, else the plain runner (*box
+ * NULL). gb must outlive the launcher; free it with game_box_free,
+ * whatever this returns. */
 static int game_box_open(struct game_box *gb, const struct play_rules *r,
                          const struct spec *const side_engine[2],
-                         const struct gamedir folder[2], struct sbx **box, struct err *e)
+                         const struct gamedir folder[2], struct launcher *lnc,
+                         struct sbx **box, struct err *e)
 {
     memset(gb, 0, sizeof *gb);
+    memset(lnc, 0, sizeof *lnc);
     *box = NULL;
     if (!r->sandbox || r->sandbox->mode == SBX_NONE)
-        return 0;
+        return launcher_plain(lnc, r->acct, e);
     for (int s = 0; s < 2; s++) {
         const struct spec *eng = side_engine[s];
         if (sbx_own_paths(eng->program, eng->runtime, eng->nruntime, eng->argv, eng->dir,
@@ -305,7 +312,10 @@ static int game_box_open(struct game_box *gb, const struct play_rules *r,
             return -1;
         gb->view[s] = (struct sbx_view){ eng->dir, folder[s].path, &gb->own[s], r->sandbox };
     }
-    return sbx_open(box, gb->view, 2, e);
+    if (sbx_open(box, gb->view, 2, e) == 0 && sbx_launcher(lnc, *box, r->acct, e) == 0)
+        return 0;
+    *box = NULL;   /* closed by sbx_launcher, or never opened */
+    return -1;
 }
 
 static void game_box_free(struct game_box *gb)
@@ -337,7 +347,7 @@ static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct pla
     c->sink = stderr_sink(r, side_engine, e);
     c->gd[0].fd = c->gd[1].fd = -1;
     if (c->sink != -2 && gamedir_open(&c->gd[0], e) == 0 && gamedir_open(&c->gd[1], e) == 0 &&
-        game_box_open(gb, r, side_engine, c->gd, &c->box, e) == 0) {
+        game_box_open(gb, r, side_engine, c->gd, &c->lnc, &c->box, e) == 0) {
         /* In the sandbox each engine writes a tmpfs of its own there. */
         for (int s = 0; c->box && s < 2; s++) {
             int fd = sbx_take_move_folder(c->box, s);
@@ -358,7 +368,7 @@ static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct pla
 
 static void ply_ctx_close(struct ply_ctx *c, struct game_box *gb)
 {
-    sbx_close(c->box);
+    launcher_close(&c->lnc);
     game_box_free(gb);
     for (int s = 0; s < 2; s++) {
         struct err e;
@@ -483,7 +493,9 @@ int play_rules_header(const struct play_rules *r, struct hdr *h)
 {
     h->has |= HDR_BIT(HDR_GAME) | HDR_BIT(HDR_DEPTH) | HDR_BIT(HDR_SEED) |
               HDR_BIT(HDR_RANDOM_PLIES) | HDR_BIT(HDR_OPENINGS) | HDR_BIT(HDR_DRAW_PLIES) |
-              HDR_BIT(HDR_LIMITS) | HDR_BIT(HDR_SANDBOX);
+              HDR_BIT(HDR_LIMITS) | HDR_BIT(HDR_SANDBOX) | HDR_BIT(HDR_ACCOUNTING);
+    if (hdr_set_text(&h->accounting, cg_root_name(r->acct)) != 0)
+        return -1;
     snprintf(h->game, sizeof h->game, "%s", r->game->name);
     h->depth = r->depth;
     h->seed = r->seed;

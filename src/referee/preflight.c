@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "arena/cgroup.h"
 #include "arena/limits.h"
 #include "arena/path.h"
 #include "arena/preflight.h"
@@ -148,5 +149,14 @@ int preflight_check(struct ref_settings *s, struct err *e)
     /* Only commands that run engines pay for the /proc scan. */
     s->t.rules.limits.proc_limit =
         run_proc_limit(sbx_engine_uid(s->t.rules.sandbox), REF_DEFAULT_PROC_EXTRA);
+    return 0;
+}
+
+int preflight_accounting(struct ref_settings *s, struct err *why)
+{
+    if (cg_root_find(&s->cg, REF_DEFAULT_PROC_EXTRA, why) != 0)
+        return 1;
+    s->t.rules.acct = &s->cg;
+    s->t.rules.limits.proc_limit = 0;
     return 0;
 }
