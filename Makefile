@@ -6,7 +6,8 @@
 #   make demo       a Max-Connect4 round-robin tournament (random, depths 1-7)
 #                   and its reports, results/demo/report.html among them
 #   make test-browser  the HTML report in headless Chromium (the demo's and a
-#                   fixture's): DOM, replay, console, screenshot
+#                   fixture's): DOM, replay, console, screenshot; then referee
+#                   play's API and page (scripts/test-play.sh)
 #   make bench      search speed and node-count signatures
 #   make bench-referee  referee overhead, concurrency, a 10,000-game tournament
 #   make bench-report   referee report (text, json, html) on a 10,000-game journal
@@ -85,11 +86,12 @@ endif
 # Bitboards count bits; every x86-64 CPU since 2008 has the instruction.
 ARCH_FLAGS ?= $(if $(filter x86_64,$(shell uname -m)),-mpopcnt,)
 
-PKGS     := libcjson criterion
+PKGS     := libcjson criterion libmicrohttpd
 # Deferred (=), so pkg-config runs after the deps step may have installed them.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 CJSON_LIBS = $(shell pkg-config --libs libcjson)
 CRIT_LIBS  = $(shell pkg-config --libs criterion)
+MHD_LIBS   = $(shell pkg-config --libs libmicrohttpd)
 
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
 CFLAGS  ?=
@@ -156,7 +158,9 @@ $(CLI_LIB): $(CLI_PARTS:%.c=$(BUILD)/%.o)
 
 $(BIN)/%: $(BUILD)/src/cli/%_main.o $(CLI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $< $(CLI_LIB) $(LIB) $(CJSON_LIBS) -lm -pthread
+	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $< $(CLI_LIB) $(LIB) $(CJSON_LIBS) $(LINK_EXTRA) -lm -pthread
+# referee play's HTTP server (playsrv.h).
+$(BIN)/referee: LINK_EXTRA = $(MHD_LIBS)
 
 $(BIN)/arena-%: $(BIN)/%
 	ln -sf $* $@
@@ -231,6 +235,7 @@ test-browser: all
 	sh scripts/test-browser.sh $(BIN) results/demo/journal.jsonl fixtures/report/html.jsonl \
 	    fixtures/report/html-nim.jsonl fixtures/report/html-checkers.jsonl \
 	    fixtures/report/html-othello.jsonl fixtures/report/html-tictactoe.jsonl
+	sh scripts/test-play.sh $(BIN)
 	sh scripts/test-browser-grade.sh $(BIN)
 
 bench: all

@@ -21,7 +21,7 @@
 #                          fuzzer)
 set -eu
 
-PACKAGES="pkg-config libcjson-dev libcriterion-dev gnuplot-nox jq libxml2-utils valgrind python3 default-jre-headless man-db groff-base chromium slurmctld slurmd slurm-client munge parallel"
+PACKAGES="pkg-config libcjson-dev libcriterion-dev libmicrohttpd-dev gnuplot-nox jq libxml2-utils valgrind python3 default-jre-headless man-db groff-base chromium chromium-driver python3-selenium slurmctld slurmd slurm-client munge parallel"
 if [ "${1:-}" = fuzz ]; then
     PACKAGES="$PACKAGES clang"
     # libFuzzer's runtime has its own package from LLVM 14 on (a Recommends

@@ -205,9 +205,12 @@ ParameterizedTestParameters(e2e_referee, usage_error)
           "referee: unknown game 'go' (connect4, maxconnect4, nim, checkers, othello, tictactoe)\n" },
         { { "match", "--engine", "a 'b", "" },
           "referee: --engine 'a 'b': column 3: unterminated ' quote\n" },
-        { { "play", "", "", "" },
-          "referee: unknown command 'play' (match, tournament, report, verify, merge, "
-          "analyze, bench, slurm, status, grade)\n" },
+        { { "serve", "", "", "" },
+          "referee: unknown command 'serve' (match, tournament, report, verify, merge, "
+          "analyze, bench, slurm, status, play, grade)\n" },
+        { { "play", "", "", "" }, "referee: play: --game is required\n" },
+        { { "play", "--game", "nim", "--games", "2", "" },
+          "referee: play: unknown option '--games'\n" },
         { { "match", "--games", "0", "" }, "referee: --games must be a number from 1 to 1000000, got '0'\n" },
         { { "tournament", "--concurrency", "x", "" },
           "referee: --concurrency must be a number from 1 to 256, got 'x'\n" },
@@ -364,6 +367,7 @@ Test(e2e_referee, command_help_shows_that_command_only)
         { "report", "Report:\n", "Match and tournament options:\n" },
         { "bench", "Bench: ", "Slurm " },
         { "slurm", "Slurm ", "Bench: " },
+        { "play", "Play: ", "Bench: " },
         { "grade", "Grade: ", "Slurm " },
     };
     char *dir = e2e_tmpdir();
@@ -393,7 +397,7 @@ Test(e2e_referee, command_help_shows_that_command_only)
     cr_assert_eq(all.status, 0);
     static const char *const sections[] = { "Match and tournament options:\n", "Match:\n",
                                             "Tournament:\n", "Report:\n", "Bench: ", "Slurm ",
-                                            "Analyze ", "Status: ", "Grade: " };
+                                            "Analyze ", "Status: ", "Play: ", "Grade: " };
     for (size_t i = 0; i < sizeof sections / sizeof *sections; i++) {
         const char *at = strstr(all.out, sections[i]);
         cr_assert(at && !strstr(at + 1, sections[i]), "'%s' not once in:\n%s", sections[i],
@@ -421,6 +425,39 @@ static void lines_with(const char *out, const char *prefix, char *buf, size_t ca
 
 /* fastchess's spaced --sprt is the comma form: the same games, the same
  * test; a bad value is shown joined. */
+/* referee play's bad options stop it before it serves (exit 2, the
+ * reason, no journal made): a --listen that is no IPv4 address, a journal
+ * that exists (its bytes untouched). */
+Test(e2e_referee, play_refuses_bad_options_before_serving, .timeout = 60)
+{
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "play", "--game", "connect4", "--listen", "localhost",
+            "--journal", "new.jsonl", NULL);
+    cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.err, "referee: --listen: 'localhost' is not an IPv4 address\n");
+    cr_assert_str_eq(r.out, "");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/new.jsonl", dir);
+    cr_assert_neq(access(path, F_OK), 0, "%s was made", path);
+    e2e_run_free(&r);
+    snprintf(path, sizeof path, "%s/old.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("kept\n", f);
+    fclose(f);
+    e2e_run(&r, dir, NULL, "referee", "play", "--game", "connect4", "--journal", "old.jsonl",
+            NULL);
+    cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.err, "referee: old.jsonl: the journal exists: add --resume to finish its "
+                            "tournament, or name another file\n");
+    char *kept = e2e_slurp(path, NULL);
+    cr_assert_str_eq(kept, "kept\n");
+    free(kept);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
 Test(e2e_referee, spaced_sprt_is_the_comma_form, .timeout = 120)
 {
     char engine[PATH_MAX], perfect[PATH_MAX + 64], random[PATH_MAX + 96];

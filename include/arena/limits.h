@@ -183,6 +183,22 @@
  * whole board and its text, escaped, with room to spare. */
 #define JUDGE_LINE_MAX (1 << 20)
 
+/* referee play (playsrv.h): the address it listens on unless --listen
+ * says otherwise (this machine only: the page runs engines for whoever
+ * reaches it); a request's body, room for a new game's two weights files
+ * (WTS_FILE_MAX each) escaped in JSON, so a 10 MB body is refused unkept; games held at once (a page each), so
+ * abandoned pages cannot take the memory; an unclosed game is dropped
+ * after PLAYSRV_IDLE_S without a request. */
+#define PLAYSRV_DEFAULT_LISTEN "127.0.0.1"
+#define PLAYSRV_BODY_CAP 16384
+#define PLAYSRV_MAX_GAMES 64
+#define PLAYSRV_IDLE_S 3600
+/* Training games per request of the learning window: a connect4 game of
+ * two learners takes well under a millisecond, so a step answers within a
+ * fraction of a second and the progress bar moves smoothly. */
+#define PLAYSRV_TRAIN_STEP 200
+/* Games of one training series from the page, as `engine train` allows. */
+#define PLAYSRV_TRAIN_MAX_GAMES 100000000LL
 /* ---- referee grade (rubric.h, grade.h) ------------------------------------ */
 
 /* A rubric's "build" without "build_timeout_ms": `make` or `javac *.java` of

@@ -39,6 +39,7 @@ enum refopts_command {
     REF_CMD_BENCH,
     REF_CMD_SLURM,     /* a tournament's options and cluster.h's */
     REF_CMD_STATUS,
+    REF_CMD_PLAY,
     REF_CMD_GRADE,     /* grade.h reads its own options */
 };
 
@@ -54,7 +55,8 @@ enum refopts_opt_id {
     REF_OPT_DEPTHS, REF_OPT_POSITIONS, REF_OPT_RANDOM_POSITIONS, REF_OPT_BENCH_PLIES,
     REF_OPT_REPEAT, REF_OPT_BENCH_BUDGET,
     REF_OPT_SHARDS, REF_OPT_PARTITION, REF_OPT_TIME, REF_OPT_CPUS, REF_OPT_SBATCH_ARG,
-    REF_OPT_OUT, REF_OPT_DRY_RUN, REF_OPT_PARALLEL, REF_OPT_SSHLOGIN
+    REF_OPT_OUT, REF_OPT_DRY_RUN, REF_OPT_PARALLEL, REF_OPT_SSHLOGIN,
+    REF_OPT_PORT, REF_OPT_LISTEN   /* referee play's own */
 };
 
 #define REF_CONFIG_CAP (1 << 20)  /* bytes of a config file */
@@ -82,6 +84,8 @@ struct refopts_settings {
                                  * --positions goes to openings, --plies to
                                  * the rules' random_plies, --json to json */
     struct cluster_opts cluster;  /* slurm's own options */
+    int port;                   /* play --port; 0: any free one */
+    char listen[64];            /* play --listen: PLAYSRV_DEFAULT_LISTEN */
 };
 
 /* The defaults of command. */

@@ -28,6 +28,8 @@
 #include "arena/match.h"
 #include "arena/preflight.h"
 #include "arena/tournament.h"
+#include "arena/playsrv.h"
+#include "referee_learn.h"
 #include "arena/textfile.h"
 #include "arena/verify.h"
 
@@ -172,6 +174,17 @@ struct ref_cmd {
     const char *help[REF_HELP_SECTIONS];
 };
 
+static const char play_help[] =
+    "Play: serves a page where a person plays any player of the game: a person, the\n"
+    "built-in players (random, alphabeta:D, minimax:D, perfect) and every --engine,\n"
+    "run as a tournament runs it. It listens on 127.0.0.1 and prints its address.\n"
+    "  --port N             the port (default: any free one)\n"
+    "  --listen ADDR        another IPv4 address to listen on (anyone reaching it\n"
+    "                       can run the engines)\n"
+    "  --journal FILE       every finished game, as a tournament's journal\n"
+    "  --depth D, --timeout-ms, --cpu-limit-s, --mem-limit-mb, --draw-plies,\n"
+    "  --sandbox, --sandbox-ro, --sandbox-env, --each   as for tournament\n";
+
 static int cmd_match(const char *prog, enum refopts_command id, int argc, char **argv);
 static int cmd_tournament(const char *prog, enum refopts_command id, int argc, char **argv);
 static int cmd_file(const char *prog, enum refopts_command id, int argc, char **argv);
@@ -180,6 +193,7 @@ static int cmd_merge(const char *prog, enum refopts_command id, int argc, char *
 static int cmd_bench(const char *prog, enum refopts_command id, int argc, char **argv);
 static int cmd_slurm(const char *prog, enum refopts_command id, int argc, char **argv);
 static int cmd_status(const char *prog, enum refopts_command id, int argc, char **argv);
+static int cmd_play(const char *prog, enum refopts_command id, int argc, char **argv);
 
 /* The one list of the referee's commands, in the order help shows them. */
 static const struct ref_cmd commands[] = {
@@ -205,6 +219,9 @@ static const struct ref_cmd commands[] = {
       "%1$s slurm TOURNAMENT-OPTIONS --shards N --out DIR [SLURM-OPTIONS]\n"
       "%1$s slurm --resume DIR [--dry-run]\n", { slurm_help, rules_help, tournament_help } },
     { "status", REF_CMD_STATUS, cmd_status, "%1$s status DIR\n", { status_help } },
+    { "play", REF_CMD_PLAY, cmd_play,
+      "%1$s play --game G [--engine SPEC]... [--port N] [--listen ADDR] [--journal FILE]\n",
+      { play_help } },
     { "grade", REF_CMD_GRADE, grade_command, grade_usage, { grade_help } },
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof *commands)
@@ -795,6 +812,45 @@ static int cmd_bench(const char *prog, enum refopts_command id, int argc, char *
             rc = 1;
         } else if (r == REFBENCH_CANCELLED) {
             rc = 128 + SIGINT;
+        }
+    }
+    refopts_settings_free(&s);
+    return rc;
+}
+
+static int cmd_play(const char *prog, enum refopts_command id, int argc, char **argv)
+{
+    struct refopts_settings s;
+    refopts_settings_init(&s, id);
+    int rc = parse(prog, &s, argc, argv);
+    if (rc < 0) {
+        refopts_settings_free(&s);
+        return 0;
+    }
+    if (!rc && optind < argc)
+        rc = cli_usage(prog, "play: unexpected argument '%s'", argv[optind]);
+    if (!rc)
+        rc = finish_rules(prog, &s, "play");
+    if (!rc)
+        rc = preflight(prog, &s);
+    int status;
+    if (!rc && guard(prog, &s, "serving the page", "game", &status)) {
+        refopts_settings_free(&s);
+        return status;
+    }
+    if (!rc) {
+        static const volatile sig_atomic_t never = 0;   /* no guard: no stop flag */
+        struct playsrv_opts o = {
+            .rules = &s.t.rules, .engines = s.t.engine, .nengines = s.t.nengines,
+            .listen = s.listen, .port = s.port, .journal = s.journal[0] ? s.journal : NULL,
+            .stop = s.t.rules.limits.cancel ? s.t.rules.limits.cancel : &never,
+            .trainer = &referee_trainer,
+        };
+        struct err e;
+        int r = playsrv_run(&o, stdout, &e);
+        if (r != 0) {
+            err_print(stderr, prog, &e);
+            rc = r == PLAYSRV_BAD_INPUT ? EXIT_BAD_INPUT : 1;
         }
     }
     refopts_settings_free(&s);

@@ -125,6 +125,24 @@ static const struct option bench_options[] = {
     CLI_STD_OPTIONS,
 };
 
+static const struct option play_options[] = {
+    { "game", required_argument, NULL, REF_OPT_GAME },
+    { "engine", required_argument, NULL, REF_OPT_ENGINE },
+    { "each", required_argument, NULL, REF_OPT_EACH },
+    { "depth", required_argument, NULL, REF_OPT_DEPTH },
+    { "port", required_argument, NULL, REF_OPT_PORT },
+    { "listen", required_argument, NULL, REF_OPT_LISTEN },
+    { "journal", required_argument, NULL, REF_OPT_JOURNAL },
+    { "timeout-ms", required_argument, NULL, REF_OPT_TIMEOUT },
+    { "cpu-limit-s", required_argument, NULL, REF_OPT_CPU },
+    { "mem-limit-mb", required_argument, NULL, REF_OPT_MEM },
+    { "draw-plies", required_argument, NULL, REF_OPT_DRAW },
+    { "sandbox", required_argument, NULL, REF_OPT_SANDBOX },
+    { "sandbox-ro", required_argument, NULL, REF_OPT_SANDBOX_RO },
+    { "sandbox-env", required_argument, NULL, REF_OPT_SANDBOX_ENV },
+    CLI_STD_OPTIONS,
+};
+
 /* verify and merge take no option of their own. */
 static const struct option plain_options[] = { CLI_STD_OPTIONS };
 
@@ -149,6 +167,7 @@ void refopts_settings_init(struct refopts_settings *s, enum refopts_command comm
         s->games = s->t.rounds = 0;
     if (command == REF_CMD_BENCH)
         s->t.rules.random_plies = REF_BENCH_DEFAULT_PLIES;
+    snprintf(s->listen, sizeof s->listen, "%s", PLAYSRV_DEFAULT_LISTEN);
 }
 
 void refopts_settings_free(struct refopts_settings *s)
@@ -178,6 +197,8 @@ const struct option *refopts_options(enum refopts_command command)
         return bench_options;
     case REF_CMD_SLURM:
         return slurm_options;
+    case REF_CMD_PLAY:
+        return play_options;
     case REF_CMD_VERIFY:
     case REF_CMD_MERGE:
     case REF_CMD_STATUS:
@@ -191,7 +212,7 @@ void refopts_option_flag(int id, char *buf, size_t cap)
 {
     static const struct option *const tables[] = { match_options, slurm_options,
                                                    report_options, analyze_options,
-                                                   bench_options };
+                                                   bench_options, play_options };
     snprintf(buf, cap, "--?");
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
         for (const struct option *o = tables[t]; o->name; o++)
@@ -328,6 +349,7 @@ static int apply_number(struct refopts_settings *s, int id, const char *name, co
         { REF_OPT_ROUNDS, 1, REF_MAX_GAMES, &s->t.rounds },
         { REF_OPT_CONCURRENCY, 1, TOUR_MAX_CONCURRENCY, &s->t.concurrency },
         { REF_OPT_MAX_EMPTY, 0, ANA_MAX_EMPTY_LIMIT, &s->ana.max_empty },
+        { REF_OPT_PORT, 0, 65535, &s->port },
     };
     for (size_t k = 0; k < sizeof ints / sizeof *ints; k++)
         if (ints[k].id == id) {
@@ -355,6 +377,10 @@ static int apply_path(struct refopts_settings *s, int id, const char *val)
             snprintf(paths[k].out, PATH_MAX, "%s", val);
             return 0;
         }
+    if (id == REF_OPT_LISTEN) {   /* an address, read when the server starts */
+        snprintf(s->listen, sizeof s->listen, "%s", val);
+        return 0;
+    }
     return NOT_MINE;
 }
 

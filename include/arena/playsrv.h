@@ -1,0 +1,104 @@
+/*
+ * playsrv.h - `referee play`: a person against any player in a browser.
+ * An HTTP server (libmicrohttpd, one thread: requests are answered one at
+ * a time) serving one self-contained page from memory (playsrv_page.c) and
+ * a small JSON API over games held in memory, each with its own id, so
+ * that two pages play two independent games:
+ *
+ *   GET  /                 the page
+ *   GET  /api/info         the game, how to draw it (struct game_drawing),
+ *                          the players a side can be
+ *   POST /api/new          {"players": [P1, P2], "weights": [W1, W2]} -> a new
+ *                          game's state (W: a learned player's weights file,
+ *                          null or missing: the shipped one)
+ *   GET  /api/state?id=N   the state
+ *   POST /api/move         {"id": N, "move": TEXT}: the person to move plays
+ *   POST /api/computer     {"id": N}: the computer player to move plays
+ *   POST /api/undo         {"id": N}: back to the person's last turn
+ *   POST /api/close        {"id": N}: the game ends, its engines too
+ *   POST /api/train/start  {"opponent", "games", "gamma", "alpha", "epsilon",
+ *                          "switch", "seed"} -> a training series' progress
+ *   POST /api/train/step   {"id": N, "games": K}: K more games (at most
+ *                          PLAYSRV_TRAIN_STEP) -> {"played", "games", "win",
+ *                          "draw", "loss" (the first learner's), "done"}
+ *   GET  /api/train/weights?id=N&learner=L  learner L's weights file
+ *   POST /api/train/close  {"id": N}
+ *
+ * A player is "person", a built-in player ("random", "perfect",
+ * "alphabeta:D", "minimax:D", and with a trainer "qlearn" and
+ * "qlearn-ab:D"; player.h) or the name of an --engine, run as
+ * a tournament runs it (play.h's play_solo: sandbox, limits, forfeits).
+ * The state: {"id", "board" (the board file), "to_move", "players",
+ * "moves": [{"side", "move", "cpu_ms", "status"}], "legal": [{"move",
+ * "cells": [[row, column] of board the move changes]}], "over", "result",
+ * "reason", "score" (the game's own final score where it has one, "14-11
+ * points", the winner's first; "" otherwise), "report" (the game's
+ * one-move report of the position)}. A request the page would never send gets a
+ * 4xx and {"error": REASON}, and changes nothing. Every finished game is
+ * a record of the journal, when there is one.
+ */
+#ifndef ARENA_PLAYSRV_H
+#define ARENA_PLAYSRV_H
+
+#include <signal.h>
+#include <stdint.h>
+#include "arena/err.h"
+#include "arena/play.h"
+
+/* The learning window's trainer, given by the caller (the learner lives in
+ * a layer beside this one: learn/train.h, the trainer of `engine train`).
+ * A series: a learning player against an opponent ("random", "trained",
+ * "alphabeta:D", "learning": a second learner, "self"), games played one at
+ * a time so the page shows progress and can stop it. */
+struct playsrv_train_opts {
+    const char *opponent;
+    double gamma, alpha, epsilon, switch_prob;
+    long long games;
+    uint64_t seed;
+};
+
+/* Bytes of a weights file the trainer writes (weights.h's WTS_TEXT_MAX fits). */
+#define PLAYSRV_WEIGHTS_CAP 4096
+
+struct playsrv_trainer {
+    /* 0 with *series made, or -1 with e (a bad opponent, out of memory). */
+    int (*start)(void **series, const struct playsrv_train_opts *o, struct err *e);
+    /* Plays the next game: the first learner's result, +1, 0 or -1. */
+    int (*play)(void *series);
+    /* The weights file of learner 1 or 2 (2 only against "learning"), as
+     * `engine weights` reads it, into buf (cap bytes); its length, or 0
+     * when there is no such learner. */
+    size_t (*weights)(void *series, int learner, char *buf, size_t cap);
+    void (*free)(void *series);
+    /* The learned players' weights (qlearn, qlearn-ab): the text of a
+     * weights file (len bytes), or the shipped file when text is NULL, into
+     * *weights, the game's weight record (game.h's struct game_learned);
+     * 0, or -1 with e (where the file is wrong). Free with weights_free. */
+    int (*weights_read)(const char *text, size_t len, void **weights, struct err *e);
+    void (*weights_free)(void *weights);
+};
+
+struct playsrv_opts {
+    const struct play_rules *rules;   /* game, depth, limits, sandbox */
+    const struct spec *engines;       /* resolved (preflight.h) */
+    int nengines;
+    const char *listen;               /* an IPv4 address: PLAYSRV_DEFAULT_LISTEN */
+    int port;                         /* 0: any free port */
+    const char *journal;              /* NULL: none */
+    const volatile sig_atomic_t *stop;  /* non-zero: the server stops */
+    const struct playsrv_trainer *trainer;   /* NULL, or the game has no learned
+                                              * player: no learning window */
+};
+
+/* Serves until *o->stop: prints "play: http://ADDR:PORT/" on out once
+ * listening. Returns 0 when stopped, PLAYSRV_BAD_INPUT with e when an
+ * option is wrong (listen is no IPv4 address, the journal exists or cannot
+ * be made), or -1 with e when the server cannot start (the port is taken).
+ * Frees everything it made. */
+#define PLAYSRV_BAD_INPUT (-2)
+int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e);
+
+/* The page (playsrv_page.c): HTML with its style and script. */
+extern const char playsrv_page[];
+
+#endif

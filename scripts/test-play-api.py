@@ -1,0 +1,171 @@
+#!/usr/bin/python3
+"""test-play-api.py BIN - `referee play`'s JSON API end to end (playsrv.h).
+
+Starts `BIN/referee play` on connect4 with a Python engine and a crashing
+one and a journal, then checks, over HTTP from this process:
+  - the address printed is 127.0.0.1;
+  - a person against perfect: the person's move, refused moves (illegal,
+    out of turn, malformed JSON, a 10 MB body, a finished game), each a 4xx
+    with its reason and the state unchanged; undo back to the person's turn;
+  - two games at once are independent;
+  - the crashing engine forfeits with "crashed: SIGSEGV", shown in the state;
+  - closing a game ends its engine (its sandbox's process is gone);
+  - a path outside the page's files is a 404, the page itself a 200;
+  - after SIGTERM the server exits 0, and the journal holds every finished
+    game, which `referee verify` and `referee report` read.
+Exits 1 at the first failed check, with what it got.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+
+BIN = sys.argv[1]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def check(cond, what, got=None):
+    if not cond:
+        print(f"test-play-api: FAIL: {what}" + (f": got {got!r}" if got is not None else ""))
+        sys.exit(1)
+
+
+def call(base, path, body=None, raw=None):
+    """(status, decoded JSON or text) of a GET (body None) or POST."""
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    req = urllib.request.Request(base + path, data=data, method="POST" if data is not None else "GET")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            status, text = r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        status, text = e.code, e.read().decode()
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, text
+
+
+def engines_held(srv):
+    """The processes the server's worker (the guard's child) holds: one per
+    engine of a game in progress (its sandbox)."""
+    def kids(pid):
+        out = subprocess.run(["ps", "--ppid", str(pid), "-o", "pid="], capture_output=True,
+                             text=True).stdout
+        return [int(p) for p in out.split()]
+    worker = kids(srv.pid)
+    return len(kids(worker[0])) if worker else 0
+
+
+def main():
+    tmp = tempfile.mkdtemp()
+    journal = os.path.join(tmp, "games.jsonl")
+    crasher = os.path.join(ROOT, "tests/engines/crasher.sh")
+    py = os.path.join(ROOT, "docs/quickstart/random_engine.py")
+    srv = subprocess.Popen([os.path.join(BIN, "referee"), "play", "--game", "connect4",
+                            "--engine", py, "--engine", crasher, "--journal", journal],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = srv.stdout.readline()
+        check(line.startswith("play: http://127.0.0.1:"), "the address printed", line)
+        base = line.split()[1].rstrip("/")
+        run(base, srv)
+    finally:
+        srv.send_signal(signal.SIGTERM)
+        out, err = srv.communicate(timeout=30)
+    check(srv.returncode == 0, "exit status after SIGTERM", (srv.returncode, err))
+    check(err == "", "nothing on stderr", err)
+    v = subprocess.run([os.path.join(BIN, "referee"), "verify", journal], capture_output=True,
+                       text=True)
+    check(v.returncode == 0, "referee verify reads the journal", v.stdout + v.stderr)
+    r = subprocess.run([os.path.join(BIN, "referee"), "report", journal], capture_output=True,
+                       text=True)
+    check(r.returncode == 0 and "perfect" in r.stdout and "crasher.sh" in r.stdout,
+          "referee report reads the journal", r.stdout + r.stderr)
+    with open(journal) as f:
+        records = [json.loads(l) for l in f.read().splitlines()[1:]]
+    check(len(records) == 2, "two finished games in the journal", len(records))
+    check(records[0]["reason"] == "normal" and records[0]["result"] == "0-1",
+          "the person lost to perfect", records[0])
+    check(records[1]["reason"] == "crashed: SIGSEGV", "the crasher's forfeit", records[1])
+    shutil.rmtree(tmp)
+    print("test-play-api: ok")
+
+
+def run(base, srv):
+    st, info = call(base, "/api/info")
+    check(st == 200 and info["game"] == "connect4" and info["layout"] == "grid",
+          "info", info)
+    check("perfect" in info["players"] and "random_engine.py" in info["players"],
+          "players offered", info["players"])
+    st, page = call(base, "/")
+    check(st == 200 and "aria-label=\"new game\"" in page, "the page", st)
+    st, e = call(base, "/../etc/passwd")
+    check(st == 404 and "error" in e, "a path outside the page", (st, e))
+
+    st, g = call(base, "/api/new", {"players": ["person", "perfect"]})
+    check(st == 200 and g["to_move"] == 1 and len(g["legal"]) == 7, "new game", g)
+    gid = g["id"]
+    st, g2 = call(base, "/api/new", {"players": ["random", "person"]})
+    check(st == 200 and g2["id"] != gid, "a second game", g2)
+
+    bad = [
+        ({"id": gid, "move": "9"}, None, 422, "illegal move '9'"),
+        (None, b'{"id": 1, "move": ', 400, "malformed JSON"),
+        (None, b"x" * (10 << 20), 413, "over 16384 bytes"),
+        ({"id": 999, "move": "1"}, None, 404, "no game 999"),
+        ({"id": g2["id"], "move": "1"}, None, 409, "player 1's turn, a computer player"),
+    ]
+    for body, raw, want, text in bad:
+        st, e = call(base, "/api/move", body, raw)
+        check(st == want and text in e.get("error", ""), f"refused with {want} '{text}'", (st, e))
+    st, same = call(base, f"/api/state?id={gid}")
+    check(same["moves"] == [] and same["board"] == g["board"], "nothing changed", same)
+
+    st, g = call(base, "/api/move", {"id": gid, "move": "4"})
+    check(st == 200 and g["to_move"] == 2, "the person's move", g)
+    st, e = call(base, "/api/move", {"id": gid, "move": "4"})
+    check(st == 409 and "perfect" in e["error"], "out of turn", e)
+    st, g = call(base, "/api/computer", {"id": gid})
+    check(st == 200 and len(g["moves"]) == 2 and g["moves"][1]["cpu_ms"] is not None,
+          "perfect's move, its CPU", g)
+    st, g = call(base, "/api/undo", {"id": gid})
+    check(st == 200 and g["moves"] == [] and g["to_move"] == 1, "undo to the person's turn", g)
+    st, other = call(base, f"/api/state?id={g2['id']}")
+    check(other["moves"] == [], "the other game untouched", other)
+
+    # The person plays the lowest legal column; perfect wins.
+    while not g["over"]:
+        if g["to_move"] == 1:
+            st, g = call(base, "/api/move", {"id": gid, "move": g["legal"][0]["move"]})
+        else:
+            st, g = call(base, "/api/computer", {"id": gid})
+        check(st == 200, "a move", g)
+    check(g["result"] == "0-1" and g["reason"] == "normal", "perfect wins", g)
+    st, e = call(base, "/api/move", {"id": gid, "move": "1"})
+    check(st == 409 and "over" in e["error"], "a move for a finished game", e)
+
+    st, c = call(base, "/api/new", {"players": ["crasher.sh", "person"]})
+    check(st == 200, "a game with the crasher", c)
+    st, c = call(base, "/api/computer", {"id": c["id"]})
+    check(st == 200 and c["over"] and c["reason"] == "crashed: SIGSEGV" and c["result"] == "0-1",
+          "the crasher's forfeit", c)
+    for gg in (gid, g2["id"], c["id"]):
+        st, _ = call(base, "/api/close", {"id": gg})
+        check(st == 200, "close", gg)
+    st, p = call(base, "/api/new", {"players": ["random_engine.py", "person"]})
+    check(st == 200 and engines_held(srv) == 1, "a game with an engine holds its sandbox",
+          engines_held(srv))
+    st, _ = call(base, "/api/close", {"id": p["id"]})
+    check(st == 200 and engines_held(srv) == 0, "closing the game ends its engine",
+          engines_held(srv))
+    st, e = call(base, f"/api/state?id={gid}")
+    check(st == 404, "a closed game is gone", e)
+
+
+if __name__ == "__main__":
+    main()
