@@ -5,6 +5,7 @@
  * the command line, "rounds" in a file).
  */
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -23,6 +24,42 @@
 #define KEY_MAX 64               /* bytes of an option name we compare */
 #define KEY_QUOTED_MAX 80        /* bytes of "key" searched for a config error */
 
+#define MS_PER_S 1000.0
+/* A ms value that is not whole by more than this is refused, not rounded. */
+#define TC_MS_SLACK 1e-6
+
+/* Seconds at p (digits with an optional fraction) as whole milliseconds
+ * into *ms; the text after it in *end. 0, or -1 when it is not such a
+ * number, not a whole number of ms, or over PLAY_TC_MAX_S. */
+static int tc_seconds(const char *p, char **end, long *ms)
+{
+    if (!isdigit((unsigned char)*p) && *p != '.')
+        return -1;
+    errno = 0;
+    double s = strtod(p, end);
+    double v = s * MS_PER_S;
+    if (*end == p || errno || !isfinite(s) || s > PLAY_TC_MAX_S || fabs(v - round(v)) > TC_MS_SLACK)
+        return -1;
+    *ms = lround(v);
+    return 0;
+}
+
+/* --tc BASE+INC (seconds; "+INC" may be left out) into *tc; 0, or -1 when
+ * it does not parse or BASE is not above 0. */
+static int tc_parse(const char *val, struct play_clock *tc)
+{
+    char *end;
+    struct play_clock c = { 0, 0 };
+    if (tc_seconds(val, &end, &c.base_ms) != 0 || c.base_ms <= 0)
+        return -1;
+    if (*end == '+' && tc_seconds(end + 1, &end, &c.inc_ms) != 0)
+        return -1;
+    if (*end)
+        return -1;
+    *tc = c;
+    return 0;
+}
+
 /* Each command's own table (cli.h's convention). The options of the rules
  * of play are match's and tournament's alike. */
 #define RULE_OPTIONS                                                  \
@@ -33,6 +70,7 @@
     { "openings", required_argument, NULL, REF_OPT_OPENINGS },        \
     { "seed", required_argument, NULL, REF_OPT_SEED },                \
     { "timeout-ms", required_argument, NULL, REF_OPT_TIMEOUT },       \
+    { "tc", required_argument, NULL, REF_OPT_TC },                    \
     { "cpu-limit-s", required_argument, NULL, REF_OPT_CPU },          \
     { "mem-limit-mb", required_argument, NULL, REF_OPT_MEM },         \
     { "draw-plies", required_argument, NULL, REF_OPT_DRAW },          \
@@ -296,6 +334,7 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
             if (cli_int(val, nums[k].lo, nums[k].hi, nums[k].out) != 0)
                 return snprintf(msg, cap, "%s must be a number from %ld to %ld, got '%s'", name,
                                 nums[k].lo, nums[k].hi, val), -1;
+            s->t.rules.timeout_given |= id == REF_OPT_TIMEOUT;
             return 0;
         }
     struct { int id; long lo, hi; int *out; } ints[] = {
@@ -340,6 +379,12 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
         return 0;
     case REF_OPT_ENGINE:
         return add_engine(s, NULL, val, name, msg, cap);
+    case REF_OPT_TC:
+        if (tc_parse(val, &s->t.rules.tc) != 0)
+            return snprintf(msg, cap, "%s must be BASE+INC in seconds (BASE above 0, INC 0 or "
+                            "more, whole milliseconds: 10+0.1, 60+0, 2.5+0.025), got '%s'",
+                            name, val), -1;
+        return 0;
     case REF_OPT_TABLE: {
         static const struct { const char *name; enum report_csv_table table; } tables[] = {
             { "standings", REPORT_CSV_STANDINGS }, { "pairs", REPORT_CSV_PAIRS },
@@ -626,7 +671,9 @@ cJSON *ref_config_json(const struct ref_settings *s)
     struct { const char *key; double v; int always; } nums[] = {
         { "depth", r->depth, 1 },
         { "random-plies", r->random_plies, 1 },
-        { "timeout-ms", (double)r->limits.timeout_ms, 1 },
+        /* With a clock and no --timeout-ms, the deadline follows the clock. */
+        { "timeout-ms", !r->tc.base_ms || r->timeout_given ? (double)r->limits.timeout_ms : 0,
+          0 },
         { "cpu-limit-s", (double)r->limits.cpu_limit_s, 0 },
         { "mem-limit-mb", (double)r->limits.mem_limit_mb, 0 },
         { "draw-plies", r->draw_plies, 1 },
@@ -638,6 +685,11 @@ cJSON *ref_config_json(const struct ref_settings *s)
         if (nums[k].always || nums[k].v)
             ok = cJSON_AddNumberToObject(j, nums[k].key, nums[k].v) != NULL;
     char path[PATH_MAX];
+    if (ok && r->tc.base_ms > 0) {
+        snprintf(path, sizeof path, "%ld.%03ld+%ld.%03ld", r->tc.base_ms / 1000,
+                 r->tc.base_ms % 1000, r->tc.inc_ms / 1000, r->tc.inc_ms % 1000);
+        ok = cJSON_AddStringToObject(j, "tc", path) != NULL;
+    }
     snprintf(path, sizeof path, "%" PRIu64, r->seed);   /* beyond a double's digits */
     ok = ok && cJSON_AddStringToObject(j, "seed", path);
     if (ok && s->openings[0])

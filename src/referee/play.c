@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +81,7 @@ static char *tail_text(const struct run_tail *t)
  * forfeit keeps what the engine last wrote. */
 static int add_ply(struct game_record *rec, int ply, int side, const char *engine,
                    const char *move, const struct run_result *r, double referee_ms,
-                   const char *status)
+                   double clock_ms, const char *status)
 {
     struct rec_move m;
     rec_move_init(&m);
@@ -93,6 +94,7 @@ static int add_ply(struct game_record *rec, int ply, int side, const char *engin
     m.wall_ms = r->wall_ms;
     m.max_rss_kb = (double)r->max_rss_kb;
     m.referee_ms = referee_ms;
+    m.clock_ms = clock_ms;
     snprintf(m.status, sizeof m.status, "%s", status);
     m.has = REC_HAS_ENGINE | REC_HAS_MOVE | REC_HAS_STATUS;
     if (strcmp(status, "ok") != 0) {
@@ -139,19 +141,57 @@ static int append_stderr(const char *path, const char *header, int sink,
     return rc ? -1 : 0;
 }
 
+/* The clock as engines are told it ({time}, TIME_LEFT_MS): whole ms, never
+ * more than is left; 0 without a clock. */
+static long clock_text_ms(const struct play_rules *r, double clock_ms)
+{
+    return r->tc.base_ms > 0 ? (long)floor(clock_ms) : 0;
+}
+
+/* The limits of a move with clock_ms on the engine's clock: with a clock,
+ * the wall deadline follows it, and --timeout-ms also applies when given
+ * (play.h). */
+static struct run_limits move_limits(const struct play_rules *r, double clock_ms)
+{
+    struct run_limits l = r->limits;
+    if (r->tc.base_ms > 0) {
+        long follow = (long)ceil(clock_ms) + PLAY_TC_WALL_MARGIN_MS;
+        l.timeout_ms = r->timeout_given && l.timeout_ms < follow ? l.timeout_ms : follow;
+    }
+    return l;
+}
+
+/* Charges a move's CPU time to *clock_ms (NAN: no clock): "out-of-time"
+ * into why when it falls below zero, whatever else went wrong (the clock is
+ * what ran out first); the increment is added after a move played. */
+static void charge_clock(const struct play_rules *r, double *clock_ms,
+                         const struct run_result *run, char *why)
+{
+    if (isnan(*clock_ms))
+        return;
+    *clock_ms -= run->cpu_user_ms + run->cpu_sys_ms;
+    if (*clock_ms < 0)
+        strcpy(why, "out-of-time");
+    else if (!why[0])
+        *clock_ms += (double)r->tc.inc_ms;
+}
+
 /* Runs eng in its folder on the board: 0 with *run filled, or -1 with e.
  * sink (-1: none) gets its stderr when its stderr= or --keep-files want it;
  * box (NULL: none) is the game's sandbox, whose view side - 1 is eng's. */
 static int run_on_board(const struct play_rules *r, const struct gamedir *gd, struct sbx *box,
-                        const struct spec *eng, int side, int sink, struct run_result *run,
-                        struct err *e)
+                        const struct spec *eng, int side, double clock_ms, int sink,
+                        struct run_result *run, struct err *e)
 {
-    char in_path[PATH_MAX], out_path[PATH_MAX], player[4], depth[16];
+    char in_path[PATH_MAX], out_path[PATH_MAX], player[4], depth[16], time[24], inc[24];
     snprintf(in_path, sizeof in_path, "%s/%s", gd->path, GAMEDIR_IN);
     snprintf(out_path, sizeof out_path, "%s/%s", gd->path, GAMEDIR_OUT);
     snprintf(player, sizeof player, "%d", side);
     snprintf(depth, sizeof depth, "%d", eng->depth ? eng->depth : r->depth);
-    const char *const value[RULES_PLACEHOLDERS] = { in_path, out_path, depth, player };
+    snprintf(time, sizeof time, "%ld", clock_text_ms(r, clock_ms));
+    snprintf(inc, sizeof inc, "%ld", r->tc.inc_ms);
+    const char *const value[RULES_PLACEHOLDERS] = { in_path, out_path, depth, player, time, inc };
+    struct run_limits limits = move_limits(r, clock_ms);
     char args[RUN_MAX_ARGS][ARG_MAX_BYTES];
     char *argv[RUN_MAX_ARGS];
     for (int i = 0; i < eng->argc; i++) {
@@ -163,8 +203,8 @@ static int run_on_board(const struct play_rules *r, const struct gamedir *gd, st
     if (copy >= 0 && (lseek(copy, 0, SEEK_SET) != 0 || ftruncate(copy, 0) != 0))
         return err_set(e, 0, 0, "the stderr copy: %s", strerror(errno));
     struct err re;
-    if ((box ? sbx_run(box, side - 1, argv, eng->dir, &r->limits, copy, run, &re)
-             : run_engine(argv, eng->dir, &r->limits, copy, run, &re)) != 0)
+    if ((box ? sbx_run(box, side - 1, argv, eng->dir, &limits, copy, run, &re)
+             : run_engine(argv, eng->dir, &limits, copy, run, &re)) != 0)
         return err_set(e, 0, 0, "%s", re.msg);
     return 0;
 }
@@ -178,6 +218,7 @@ struct ply_ctx {
     const char *keep;            /* NULL: not keeping */
     int sink;                    /* stderr_sink's; -1: none */
     uint64_t t0;
+    double clock[2];             /* each side's game clock, ms; NAN: none */
 };
 
 /* One ply: the board written, the engine run, its answer judged and
@@ -204,7 +245,8 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         return err_set(e, 0, 0, "%s/%s: cannot write: %s", gd->path, GAMEDIR_IN,
                        strerror(errno));
     struct run_result run;
-    if (run_on_board(r, gd, c->box, eng, side, sink, &run, e) != 0)
+    double *clock = &c->clock[side - 1];
+    if (run_on_board(r, gd, c->box, eng, side, *clock, sink, &run, e) != 0)
         return -1;
     if (run.end == RUN_CANCELLED)
         return PLAY_CANCELLED;
@@ -219,12 +261,14 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         rules_judge(g, pos, out, (size_t)out_len, move, why);
     if (why[0] && rules_hit_file_limit(&run, &r->limits, gamedir_output_size(gd)))
         strcpy(why, "file-limit");
+    charge_clock(r, clock, &run, why);
     char text[GAME_MOVE_TEXT_MAX] = "";
     if (!why[0])
         g->move_text(pos, *move, text, sizeof text);
     /* The referee's own share of the ply: everything but the engine. */
     double referee_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS - run.wall_ms;
-    if (add_ply(rec, ply, side, eng->name, text, &run, referee_ms, why[0] ? why : "ok") != 0)
+    if (add_ply(rec, ply, side, eng->name, text, &run, referee_ms, *clock,
+                why[0] ? why : "ok") != 0)
         return err_set(e, 0, 0, "out of memory");
     if (keep && (gamedir_keep_ply(keep, ply, board, board_len, out, out_len, e) != 0 ||
                  gamedir_keep_err(keep, ply, sink, run.err_copied, e) != 0))
@@ -292,6 +336,8 @@ static int analyze(const struct play_rules *r, struct game_record *rec, struct e
 static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct play_rules *r,
                         const struct spec *const side_engine[2], struct err *e)
 {
+    for (int s = 0; s < 2; s++)
+        c->clock[s] = r->tc.base_ms > 0 ? (double)r->tc.base_ms : NAN;
     c->sink = stderr_sink(r, side_engine, e);
     if (c->sink == -2 || gamedir_open(&c->gd, e) != 0) {
         if (c->sink >= 0)
@@ -446,5 +492,11 @@ void play_rules_json(const struct play_rules *r, cJSON *obj)
     cJSON_AddNumberToObject(lim, "cpu_limit_s", (double)r->limits.cpu_limit_s);
     cJSON_AddNumberToObject(lim, "mem_limit_mb", (double)r->limits.mem_limit_mb);
     cJSON_AddNumberToObject(lim, "file_limit_kb", (double)r->limits.file_limit_kb);
+    if (r->tc.base_ms > 0) {
+        cJSON *tc = cJSON_AddObjectToObject(lim, "tc");
+        cJSON_AddNumberToObject(tc, "base_ms", (double)r->tc.base_ms);
+        cJSON_AddNumberToObject(tc, "inc_ms", (double)r->tc.inc_ms);
+        cJSON_AddBoolToObject(tc, "timeout_given", r->timeout_given);
+    }
     cJSON_AddItemToObject(obj, "sandbox", sbx_policy_json(r->sandbox));
 }

@@ -11,7 +11,7 @@
 #include "arena/rules.h"
 
 const char *const rules_placeholder[RULES_PLACEHOLDERS] = { "{in}", "{out}", "{depth}",
-                                                            "{player}" };
+                                                            "{player}", "{time}", "{inc}" };
 
 int rules_has_placeholder(const char *word)
 {
