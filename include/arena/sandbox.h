@@ -185,6 +185,23 @@ int sbx_run(struct sbx *box, int view, char *const argv[], const char *cwd,
             const struct run_limits *limits, int err_copy, struct run_result *r,
             struct err *e);
 
+/* An engine that stays for a game (persist.h) in a sandbox of its own:
+ * sbx_spawn starts argv in view `view` as sbx_run would, its stdout,
+ * stderr and stdin std[0..2] (the caller keeps its copies), and returns
+ * once it runs: 0 with *pid its process id as this process sees it (0 if
+ * it could not be found), 1 when it could not be started (e says why: the
+ * engine's failure, not the sandbox's), or -1 with e when the sandbox
+ * failed. Until its end the box serves nothing else. sbx_wait_fd becomes
+ * readable when it has ended (and every process of it is gone);
+ * sbx_stop_run asks the init to kill them now; sbx_collect waits up to
+ * wait_ms for the end: 1 with the engine's wait status and rusage, 0 when
+ * it has not ended, -1 with e when the init is gone (sbx_close then). */
+int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
+              const struct run_limits *limits, const int std[3], pid_t *pid, struct err *e);
+int sbx_wait_fd(const struct sbx *box);
+void sbx_stop_run(struct sbx *box);
+int sbx_collect(struct sbx *box, int wait_ms, int *status, struct rusage *ru, struct err *e);
+
 /* Kills the init, and with it anything left in the namespaces, and frees
  * box. NULL is fine. */
 void sbx_close(struct sbx *box);

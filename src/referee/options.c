@@ -641,6 +641,8 @@ static cJSON *engine_json(const struct spec *eng)
         cJSON_AddStringToObject(j, "stderr", eng->stderr_path);
     if (eng->depth)
         cJSON_AddNumberToObject(j, "depth", eng->depth);
+    if (eng->proto != SPEC_FILE)
+        cJSON_AddStringToObject(j, "proto", spec_proto_name(eng->proto));
     return j;
 }
 

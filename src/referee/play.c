@@ -23,6 +23,7 @@
 #include "arena/analyze.h"
 #include "arena/clock.h"
 #include "arena/gamedir.h"
+#include "arena/persist.h"
 #include "arena/play.h"
 #include "arena/rng.h"
 #include "arena/rules.h"
@@ -176,13 +177,38 @@ static void charge_clock(const struct play_rules *r, double *clock_ms,
         *clock_ms += (double)r->tc.inc_ms;
 }
 
-/* Runs eng in its folder on the board: 0 with *run filled, or -1 with e.
- * sink (-1: none) gets its stderr when its stderr= or --keep-files want it;
- * box (NULL: none) is the game's sandbox, whose view side - 1 is eng's. */
-static int run_on_board(const struct play_rules *r, const struct gamedir *gd, struct sbx *box,
-                        const struct spec *eng, int side, double clock_ms, int sink,
-                        struct run_result *run, struct err *e)
+/* What a ply needs besides its position: the game's folder, sandbox,
+ * keep folder and stderr sink, when the referee's share of the ply began
+ * (the first ply's counts opening the sandbox), the clocks and the engines
+ * that stay. */
+struct ply_ctx {
+    struct gamedir gd;
+    struct sbx *box;             /* NULL: no sandbox */
+    const char *keep;            /* NULL: not keeping */
+    int sink;                    /* stderr_sink's; -1: none */
+    uint64_t t0;
+    double clock[2];             /* each side's game clock, ms; NAN: none */
+    struct persist *pe[2];       /* each side's engine when it stays for the
+                                  * game (persist.h); NULL: a file engine */
+    int one_engine;              /* 1: one engine plays both sides (play_solo):
+                                  * one process, pe[0] */
+};
+
+/* The persistent engine of side (1 or 2), or NULL. */
+static struct persist *side_persist(const struct ply_ctx *c, int side)
 {
+    return c->pe[c->one_engine ? 0 : side - 1];
+}
+
+/* Runs eng in its folder on the board: 0 with *run filled (and pwhy, a
+ * persistent engine's own forfeit reason, or ""), or -1 with e. c->sink
+ * (-1: none) gets its stderr when its stderr= or --keep-files want it;
+ * c->box (NULL: none) is the game's sandbox, whose view side - 1 is eng's. */
+static int run_on_board(const struct play_rules *r, struct ply_ctx *c, const struct spec *eng,
+                        int side, struct run_result *run, char *pwhy, struct err *e)
+{
+    const struct gamedir *gd = &c->gd;
+    double clock_ms = c->clock[side - 1];
     char in_path[PATH_MAX], out_path[PATH_MAX], player[4], depth[16], time[24], inc[24];
     snprintf(in_path, sizeof in_path, "%s/%s", gd->path, GAMEDIR_IN);
     snprintf(out_path, sizeof out_path, "%s/%s", gd->path, GAMEDIR_OUT);
@@ -199,27 +225,30 @@ static int run_on_board(const struct play_rules *r, const struct gamedir *gd, st
         argv[i] = args[i];
     }
     argv[eng->argc] = NULL;
-    int copy = eng->stderr_path || r->keep_dir ? sink : -1;
+    int copy = eng->stderr_path || r->keep_dir ? c->sink : -1;
     if (copy >= 0 && (lseek(copy, 0, SEEK_SET) != 0 || ftruncate(copy, 0) != 0))
         return err_set(e, 0, 0, "the stderr copy: %s", strerror(errno));
     struct err re;
-    if ((box ? sbx_run(box, side - 1, argv, eng->dir, &limits, copy, run, &re)
-             : run_engine(argv, eng->dir, &limits, copy, run, &re)) != 0)
+    pwhy[0] = '\0';
+    struct persist *pe = side_persist(c, side);
+    if (pe) {
+        char line[PERSIST_LINE_MAX];
+        snprintf(line, sizeof line, "move %s %s %s %s %s\n", in_path, out_path, depth, time,
+                 inc);
+        if (persist_move(pe, argv, eng->dir, line, &limits, isnan(clock_ms) ? -1 : clock_ms,
+                         copy, run, pwhy, &re) != 0)
+            return err_set(e, 0, 0, "%s", re.msg);
+        return 0;
+    }
+    /* Without a sandbox the sweep after a move would kill an engine that
+     * stays: the game's end sweeps instead (ply_ctx_close). */
+    if (c->pe[0] || c->pe[1])
+        limits.reap_all = 0;
+    if ((c->box ? sbx_run(c->box, side - 1, argv, eng->dir, &limits, copy, run, &re)
+                : run_engine(argv, eng->dir, &limits, copy, run, &re)) != 0)
         return err_set(e, 0, 0, "%s", re.msg);
     return 0;
 }
-
-/* What a ply needs besides its position: the game's folder, sandbox,
- * keep folder and stderr sink, and when the referee's share of the ply
- * began (the first ply's counts opening the sandbox). */
-struct ply_ctx {
-    struct gamedir gd;
-    struct sbx *box;             /* NULL: no sandbox */
-    const char *keep;            /* NULL: not keeping */
-    int sink;                    /* stderr_sink's; -1: none */
-    uint64_t t0;
-    double clock[2];             /* each side's game clock, ms; NAN: none */
-};
 
 /* One ply: the board written, the engine run, its answer judged and
  * recorded (and kept, when keeping). Returns PLAY_PLAYED with *move set or
@@ -246,16 +275,19 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
                        strerror(errno));
     struct run_result run;
     double *clock = &c->clock[side - 1];
-    if (run_on_board(r, gd, c->box, eng, side, *clock, sink, &run, e) != 0)
+    char pwhy[REC_REASON_MAX];
+    if (run_on_board(r, c, eng, side, &run, pwhy, e) != 0)
         return -1;
     if (run.end == RUN_CANCELLED)
         return PLAY_CANCELLED;
     /* Every process of the engine is gone by now (runner.h), so what is
      * read is what it left, and nothing changes it any more. */
     char out[PLAY_OUTPUT_CAP + 2];
-    int ran_ok = run.end == RUN_EXITED && run.status == 0;
+    int ran_ok = run.end == RUN_EXITED && run.status == 0 && !pwhy[0];
     long out_len = ran_ok || keep ? gamedir_read_output(gd, out, PLAY_OUTPUT_CAP, why) : -1;
-    if (!ran_ok)
+    if (pwhy[0])
+        strcpy(why, pwhy);
+    else if (!ran_ok)
         rules_run_reason(&run, why);
     else if (out_len >= 0)
         rules_judge(g, pos, out, (size_t)out_len, move, why);
@@ -333,6 +365,19 @@ static int analyze(const struct play_rules *r, struct game_record *rec, struct e
 /* Opens what the plies of a game share: the stderr sink, the game's folder
  * and its sandbox (side_engine's views). 0, or -1 with e and nothing left
  * open. */
+/* The engines that stay for the game: one per side, or one for both when
+ * one engine plays both (play_solo). Not started yet (persist.h). */
+static int open_persistent(struct ply_ctx *c, struct game_box *gb,
+                           const struct spec *const side_engine[2], struct err *e)
+{
+    c->one_engine = side_engine[0] == side_engine[1];
+    for (int s = 0; s < 2 - c->one_engine; s++)
+        if (side_engine[s]->proto == SPEC_PERSISTENT &&
+            persist_open(&c->pe[s], c->box ? &gb->view[s] : NULL, e) != 0)
+            return -1;
+    return 0;
+}
+
 static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct play_rules *r,
                         const struct spec *const side_engine[2], struct err *e)
 {
@@ -344,7 +389,11 @@ static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct pla
             close(c->sink);
         return -1;
     }
-    if (game_box_open(gb, r, side_engine, c->gd.path, &c->box, e) != 0) {
+    if (game_box_open(gb, r, side_engine, c->gd.path, &c->box, e) != 0 ||
+        open_persistent(c, gb, side_engine, e) != 0) {
+        persist_close(c->pe[0]);
+        persist_close(c->pe[1]);
+        sbx_close(c->box);
         game_box_free(gb);
         gamedir_close(&c->gd);
         if (c->sink >= 0)
@@ -354,9 +403,16 @@ static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct pla
     return 0;
 }
 
-static void ply_ctx_close(struct ply_ctx *c, struct game_box *gb)
+static void ply_ctx_close(struct ply_ctx *c, const struct play_rules *r, struct game_box *gb)
 {
+    /* What the file engines' moves did not sweep (run_on_board). */
+    int sweep = (c->pe[0] || c->pe[1]) && !c->box && r->limits.reap_all;
+    persist_close(c->pe[0]);
+    persist_close(c->pe[1]);
+    c->pe[0] = c->pe[1] = NULL;
     sbx_close(c->box);
+    if (sweep)
+        run_sweep();
     game_box_free(gb);
     if (c->gd.fd >= 0)
         gamedir_close(&c->gd);
@@ -404,7 +460,7 @@ int play_game(const struct play_rules *r, long index, long pair,
         quiet = rules_quiet_after(g, pos, move, quiet);
         g->play(pos, move);
     }
-    ply_ctx_close(&c, &gb);
+    ply_ctx_close(&c, r, &gb);
     if (rc != PLAY_PLAYED)
         return rc;
     rec_set_end(rec, result, end, end == REC_FORFEIT ? why : NULL);
@@ -463,7 +519,7 @@ void play_solo_close(struct play_solo *s)
 {
     if (!s)
         return;
-    ply_ctx_close(&s->c, &s->gb);
+    ply_ctx_close(&s->c, &s->rules, &s->gb);
     rec_free(&s->rec);
     free(s);
 }

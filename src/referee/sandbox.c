@@ -746,10 +746,10 @@ static void on_stop_request(int sig)
 }
 
 /* The engine's side of the vfork: enters its view, gives up every
- * privilege and execs, its stdout and stderr into std[] (the referee's
- * pipes; -1: /dev/null). Never returns; a failure is told through the page.
+ * privilege and execs, its stdout, stderr and stdin std[0..2] (the
+ * referee's; -1: /dev/null). Never returns; a failure is told through the page.
  * Only system calls here: the child shares the init's memory until exec. */
-static void engine_child(const struct init_ctx *in, char *const argv[], const int std[2])
+static void engine_child(const struct init_ctx *in, char *const argv[], const int std[3])
 {
     struct shared *sh = in->box->sh;
     const char *what = "cannot enter its view";
@@ -763,7 +763,7 @@ static void engine_child(const struct init_ctx *in, char *const argv[], const in
     int null = open("/dev/null", O_RDWR);
     if (null < 0)
         goto fail;
-    dup2(null, STDIN_FILENO);
+    dup2(std[2] >= 0 ? std[2] : null, STDIN_FILENO);
     dup2(std[0] >= 0 ? std[0] : null, STDOUT_FILENO);
     dup2(std[1] >= 0 ? std[1] : null, STDERR_FILENO);
     close_range(STDERR_FILENO + 1, ~0U, 0);
@@ -802,9 +802,10 @@ static void sweep_namespace(void)
     }
 }
 
-/* One move, its stdout and stderr into std[] (closed here): the answer
- * goes into the page. */
-static void serve(struct init_ctx *in, int std[2])
+/* One move, its stdout, stderr and stdin std[0..2] (closed here): the
+ * answer goes into the page. A spawn (tell >= 0) also says "s" on tell once
+ * the engine runs (or failed to start), before waiting for its end. */
+static void serve(struct init_ctx *in, int std[3], int tell)
 {
     struct shared *sh = in->box->sh;
     sh->failed = sh->exec_errno = sh->status = 0;
@@ -812,7 +813,7 @@ static void serve(struct init_ctx *in, int std[2])
     sh->wall_ms = 0;
     int v = sh->view;
     if (in->setup_failure[0] || v < 0 || v >= in->box->n || in->tree[v] < 0) {
-        for (int i = 0; i < 2; i++)
+        for (int i = 0; i < 3; i++)
             if (std[i] >= 0)
                 close(std[i]);
         /* View -1: the probe asks how the setup went. */
@@ -834,7 +835,7 @@ static void serve(struct init_ctx *in, int std[2])
     if (pid == 0)
         engine_child(in, argv, std);
     /* The engine has them now: the pipes end when its processes do. */
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (std[i] >= 0)
             close(std[i]);
     if (pid < 0) {
@@ -842,6 +843,8 @@ static void serve(struct init_ctx *in, int std[2])
         snprintf(sh->msg, sizeof sh->msg, "vfork: %s", strerror(errno));
         return;
     }
+    if (tell >= 0 && write(tell, "s", 1) != 1)
+        _exit(0);   /* the referee is gone */
     /* A stop that came before the engine was there to kill. */
     if (atomic_load(&sh->stop_seq) == seq)
         kill(-1, SIGKILL);
@@ -851,21 +854,22 @@ static void serve(struct init_ctx *in, int std[2])
     sweep_namespace();
 }
 
-/* Reads a request's byte from sock, and the two descriptors that come with
- * it (the engine's stdout and stderr) into std, -1 each when none came.
- * Returns what recvmsg returns. */
-static ssize_t recv_request(int sock, int std[2])
+/* Reads a request's byte from sock into *what, and the descriptors that
+ * come with it (the engine's stdout and stderr, and for a spawn its stdin)
+ * into std, -1 each when none came. Returns what recvmsg returns. */
+static ssize_t recv_request(int sock, int std[3], char *what)
 {
-    char c, control[CMSG_SPACE(2 * sizeof(int))];
-    struct iovec iov = { &c, 1 };
+    char control[CMSG_SPACE(3 * sizeof(int))];
+    struct iovec iov = { what, 1 };
     struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
                         .msg_controllen = sizeof control };
-    std[0] = std[1] = -1;
+    std[0] = std[1] = std[2] = -1;
     ssize_t n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
     struct cmsghdr *cm = n == 1 ? CMSG_FIRSTHDR(&m) : NULL;
-    if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
-        cm->cmsg_len == CMSG_LEN(2 * sizeof(int)))
-        memcpy(std, CMSG_DATA(cm), 2 * sizeof(int));
+    if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
+        for (int k = 2; k <= 3; k++)
+            if (cm->cmsg_len == CMSG_LEN((size_t)k * sizeof(int)))
+                memcpy(std, CMSG_DATA(cm), (size_t)k * sizeof(int));
     return n;
 }
 
@@ -941,8 +945,9 @@ static void init_main(const struct sbx *box, int sock)
     sa.sa_flags = SA_RESTART;
     sigaction(SIGUSR1, &sa, NULL);
     for (;;) {
-        int std[2];
-        ssize_t n = recv_request(sock, std);
+        int std[3];
+        char what = 0;
+        ssize_t n = recv_request(sock, std, &what);
         if (n < 0 && errno == EINTR)
             continue;
         /* The referee closed its end: it is done, or it died, possibly
@@ -950,7 +955,7 @@ static void init_main(const struct sbx *box, int sock)
          * waiting for one would outlive it). Our exit ends the namespace. */
         if (n != 1)
             _exit(0);
-        serve(&in, std);
+        serve(&in, std, what == 'S' ? sock : -1);
         if (write(sock, "d", 1) != 1)
             _exit(0);
     }
@@ -1122,22 +1127,23 @@ static int put_request(struct shared *sh, int view, char *const argv[], const ch
     return 0;
 }
 
-/* Sends the request's byte, with the write ends of the engine's stdout
- * and stderr pipes (w; NULL: none). 0, or -1 with errno. */
-static int send_request(int sock, char what, const int w[2])
+/* Sends the request's byte, with nw descriptors (the engine's stdout and
+ * stderr, and for a spawn its stdin; 0: none). 0, or -1 with errno. */
+static int send_request(int sock, char what, const int *w, int nw)
 {
-    char control[CMSG_SPACE(2 * sizeof(int))];
+    char control[CMSG_SPACE(3 * sizeof(int))];
     memset(control, 0, sizeof control);
     struct iovec iov = { &what, 1 };
     struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
-    if (w) {
+    assert(nw >= 0 && nw <= 3);
+    if (nw) {
         m.msg_control = control;
-        m.msg_controllen = sizeof control;
+        m.msg_controllen = CMSG_SPACE((size_t)nw * sizeof(int));
         struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
         cm->cmsg_level = SOL_SOCKET;
         cm->cmsg_type = SCM_RIGHTS;
-        cm->cmsg_len = CMSG_LEN(2 * sizeof(int));
-        memcpy(CMSG_DATA(cm), w, 2 * sizeof(int));
+        cm->cmsg_len = CMSG_LEN((size_t)nw * sizeof(int));
+        memcpy(CMSG_DATA(cm), w, (size_t)nw * sizeof(int));
     }
     return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
@@ -1207,7 +1213,7 @@ int sbx_run(struct sbx *box, int view, char *const argv[], const char *cwd,
         return -1;
     long self_kb = run_self_kb(limits);
     uint64_t t0 = clock_wall_ns();
-    int sent = send_request(box->sock, 'r', w);
+    int sent = send_request(box->sock, 'r', w, 2);
     close(w[0]);
     close(w[1]);
     int timed_out = 0, cancelled = 0;
@@ -1247,7 +1253,7 @@ int sbx_probe(struct err *e)
     box->sh->seq++;
     struct run_limits l = { .timeout_ms = 10 * SBX_STOP_GRACE_MS };
     int timed_out = 0, cancelled = 0, rc = 0;
-    if (send_request(box->sock, 'p', NULL) != 0)
+    if (send_request(box->sock, 'p', NULL, 0) != 0)
         rc = err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
     else if ((rc = await_answer(box, clock_wall_ns(), &l, NULL, &timed_out, &cancelled, e)) == 0)
         rc = err_set(e, 0, 0, "the engines' sandbox does not answer" NONE_HINT);
@@ -1257,4 +1263,86 @@ int sbx_probe(struct err *e)
                              : 0;
     sbx_close(box);
     return rc;
+}
+
+/* --- an engine that stays (persist.h) ------------------------------------ */
+
+/* The one child of the init, as this process sees its pid: the engine a
+ * spawn started (no orphan of it can have come to the init before it
+ * ran). 0 when there is none. */
+static pid_t init_child(pid_t init)
+{
+    char path[64], buf[64];
+    snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)init, (long)init);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+    if (fd >= 0)
+        close(fd);
+    buf[n > 0 ? n : 0] = '\0';
+    return (pid_t)atol(buf);
+}
+
+int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
+              const struct run_limits *limits, const int std[3], pid_t *pid, struct err *e)
+{
+    assert(box && view >= 0 && view < box->n && argv && argv[0] && cwd && limits);
+    *pid = 0;
+    if (box->init <= 0)
+        return err_set(e, 0, 0, "the sandbox is gone: its init was killed");
+    struct shared *sh = box->sh;
+    if (put_request(sh, view, argv, cwd, limits, e) != 0)
+        return -1;
+    if (send_request(box->sock, 'S', std, 3) != 0)
+        return err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
+    /* The views are built before the first request is served. */
+    struct pollfd p = { box->sock, POLLIN, 0 };
+    char c = 0;
+    int ready;
+    while ((ready = poll(&p, 1, 10 * SBX_STOP_GRACE_MS)) < 0 && errno == EINTR)
+        ;
+    if (ready <= 0 || read(box->sock, &c, 1) != 1) {
+        kill_init(box);
+        return err_set(e, 0, 0, "the engines' sandbox does not answer" NONE_HINT);
+    }
+    if (c == 'd' && sh->failed)
+        return err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT, sh->msg);
+    if (sh->exec_errno) {
+        err_set(e, 0, 0, "%s '%s': %s", sh->exec_what, argv[0], strerror(sh->exec_errno));
+        return 1;
+    }
+    *pid = init_child(box->init);
+    return 0;
+}
+
+int sbx_wait_fd(const struct sbx *box)
+{
+    return box->sock;
+}
+
+void sbx_stop_run(struct sbx *box)
+{
+    if (box->init <= 0)
+        return;
+    atomic_store(&box->sh->stop_seq, box->sh->seq);
+    kill(box->init, SIGUSR1);
+}
+
+int sbx_collect(struct sbx *box, int wait_ms, int *status, struct rusage *ru, struct err *e)
+{
+    if (box->init <= 0)
+        return err_set(e, 0, 0, "the sandbox is gone: its init was killed");
+    struct pollfd p = { box->sock, POLLIN, 0 };
+    int ready;
+    while ((ready = poll(&p, 1, wait_ms)) < 0 && errno == EINTR)
+        ;
+    if (ready == 0)
+        return 0;
+    char c;
+    if (ready < 0 || read(box->sock, &c, 1) != 1) {
+        kill_init(box);
+        return err_set(e, 0, 0, "the sandbox's init died");
+    }
+    *status = box->sh->status;
+    *ru = box->sh->ru;
+    return 1;
 }
