@@ -1,14 +1,16 @@
 /*
  * test_runner.c - what the runner keeps of an engine's stdout and stderr
- * (runner.h): the last RUN_TAIL_MAX bytes of each, byte for byte, with the
- * total; the whole stderr copied to the caller's file up to the file-size
- * limit; an engine writing more than a pipe holds is drained, not blocked.
+ * (runner.h, through launcher.h's plain launcher): the last RUN_TAIL_MAX
+ * bytes of each, byte for byte, with the total; the whole stderr copied to
+ * the caller's file up to the file-size limit; an engine writing more than a
+ * pipe holds is drained, not blocked.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "arena/launcher.h"
 #include "arena/runner.h"
 
 #define LINES 1000
@@ -28,7 +30,11 @@ static void run_sh(const char *script, const struct run_limits *l, int copy,
 {
     char *const argv[] = { "sh", "-c", (char *)script, NULL };
     struct err e;
-    cr_assert_eq(run_engine(argv, "/", l, copy, r, &e), 0, "%s", e.msg);
+    struct launcher lnc;
+    cr_assert_eq(launcher_plain(&lnc, NULL, &e), 0, "%s", e.msg);
+    struct launch_move m = { argv, "/", 0, copy, l, { -1, -1, -1 }, NULL, 0 };
+    cr_assert_eq(launcher_move(&lnc, &m, r, &e), 0, "%s", e.msg);
+    launcher_close(&lnc);
     cr_assert(r->end == RUN_EXITED && r->status == 0, "end %d, status %d", r->end, r->status);
 }
 

@@ -39,6 +39,7 @@
 #include "arena/err.h"
 #include "arena/runner.h"
 
+struct launcher;
 struct sbx_view;
 
 /* How long an engine may take to exit after `quit` before it is killed. */
@@ -49,32 +50,28 @@ struct sbx_view;
 #define PERSIST_STDOUT_MAX (1L << 20)
 /* Bytes of a move's request line: the command and two absolute paths. */
 #define PERSIST_LINE_MAX (2 * 4096 + 128)
+/* How often the launcher loop asks a persistent engine how it does: its
+ * CPU against the limit and the clock (an engine overspends by at most
+ * this much per thread), and, without a sandbox, whether it has exited. */
+#define PERSIST_WATCH_MS 5
 
-struct persist;
+/* The launcher (launcher.h) of one engine that stays for a game, not
+ * started yet, into *l: its first move (launch_move.argv, cwd, limits: its
+ * command expanded for that move) starts it, in a sandbox of its own with
+ * view (which must outlive it; NULL: no sandbox, the engine runs as the
+ * referee's user like a file engine under --sandbox none); each move sends
+ * launch_move.line and waits for `done`, stopping the move once its CPU
+ * passes limits->cpu_limit_s or launch_move.cpu_cap_ms. A move answered
+ * ends as if the engine exited with status 0; its rusage is the move's
+ * CPU (above). The engine goes with the move that fails, and a move after
+ * that (referee bench) starts a new one. launcher_close sends quit, closes
+ * its stdin, waits PERSIST_QUIT_MS and kills whatever is left. 0, or -1
+ * with e (out of memory). */
+int launcher_persistent(struct launcher *l, const struct sbx_view *view, struct err *e);
 
-/* A persistent engine, not started yet: in a sandbox of its own with view
- * (which must outlive it; NULL: no sandbox, the engine runs as the
- * referee's user like a file engine under --sandbox none). 0 with *p set,
- * or -1 with e (the sandbox could not be made). */
-int persist_open(struct persist **p, const struct sbx_view *view, struct err *e);
-
-/* One move: starts the engine first if it has not started (argv, in cwd
- * with limits: its command, expanded for this first move), sends line (the
- * request, newline included), and waits for `done` within limits'
- * deadline, also stopping it when its CPU for the move passes
- * limits->cpu_limit_s or cpu_cap_ms (>= 0: the clock left, its forfeit
- * then the caller's out-of-time; < 0: none). Fills r as run_engine does (its CPU,
- * wall and peak memory, its stdout's and stderr's tails, err_copy): end
- * RUN_EXITED with status 0 when it answered. why (REC_REASON_MAX bytes)
- * gets the reasons of the protocol (stdout-flood, stdin-full, exit-status
- * 0), else "". Returns 0, or -1 with e when the referee itself failed. */
-int persist_move(struct persist *p, char *const argv[], const char *cwd, const char *line,
-                 const struct run_limits *limits, double cpu_cap_ms, int err_copy,
-                 struct run_result *r, char *why, struct err *e);
-
-/* Ends the engine (quit, stdin closed, PERSIST_QUIT_MS, then killed) and
- * frees p; every process of it is gone after (a setsid escapee without a
- * sandbox only by the caller's run_sweep). NULL is fine. */
-void persist_close(struct persist *p);
+/* After launcher_move on l (a persistent engine's launcher): the reason of
+ * the protocol its last move failed on (stdout-flood, stdin-full, or
+ * exit-status 0 for an engine that exited before answering), else "". */
+const char *persist_reason(const struct launcher *l);
 
 #endif

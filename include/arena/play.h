@@ -33,6 +33,7 @@
 struct cJSON;
 struct ana_opts;
 struct sbx_policy;
+struct cg_root;
 
 
 /* A game clock (--tc BASE+INC): each engine starts each game with base_ms;
@@ -67,6 +68,8 @@ struct play_rules {
                                       * NULL: none */
     const struct sbx_policy *sandbox;  /* where engines run (sandbox.h); NULL or
                                         * mode SBX_NONE: no sandbox */
+    const struct cg_root *acct;  /* each move in a cgroup of its own
+                                  * (cgroup.h); NULL: process accounting */
 };
 
 /* The opening of pair `pair` (both games of a pair get the same): book line

@@ -1,11 +1,14 @@
 /*
- * runner.h - the referee's one way to run an engine for one move: no shell,
- * its own process group, resource limits, a wall deadline, the child's own
- * rusage, and the whole group killed and reaped before the call returns, so
- * no engine process outlives its move. And (run_tool) its one way to run a
- * tool of its own: Slurm's commands, the plot script.
+ * runner.h - what every launcher (launcher.h) shares to run an engine's
+ * move: its limits, its stdout and stderr drained, how it ended judged;
+ * the referee's process hygiene (the sweep, the guard); and (run_tool) the
+ * referee's one way to run a tool of its own: Slurm's commands, the plot
+ * script. launcher.h's launcher_plain is the move without a sandbox: no
+ * shell, its own process group, resource limits, a wall deadline, the
+ * child's own rusage, and the whole group killed and reaped before the
+ * move is over, so no engine process outlives its move.
  *
- * The child gets stdin from /dev/null and stdout and stderr into pipes that
+ * The engine gets stdin from /dev/null and stdout and stderr into pipes that
  * the referee drains while it waits (a chatty engine never blocks on a full
  * pipe): the last RUN_TAIL_MAX bytes of each are kept in memory, and all of
  * stderr can be copied to a file of the caller's. RLIMIT_CPU, RLIMIT_AS,
@@ -83,18 +86,8 @@ struct run_result {
     long long err_copied;   /* bytes of stderr written to err_copy */
 };
 
-/* Runs argv (argv[0] looked up in PATH) in cwd under limits and waits for it.
- * err_copy: a file descriptor (-1: none) that gets the run's stderr as it
- * comes, at most limits->file_limit_kb KiB of it (what the engine could have
- * written to a file); r->err_copied says how much.
- * Returns 0 with r filled, or -1 with e filled when the process could not be
- * created at all (fork or pipe failure; exec failures are RUN_EXEC_FAILED). */
-int run_engine(char *const argv[], const char *cwd, const struct run_limits *limits,
-               int err_copy, struct run_result *r, struct err *e);
-
-/* The parts of run_engine that a sandbox (sandbox.h), which starts the
- * engine from a process of its own, shares with it. In the child, before
- * exec: sets limits' rlimits (async-signal-safe, fit for a vfork child). */
+/* What every launcher (launcher.h) shares. In the child, before exec: sets
+ * limits' rlimits (async-signal-safe, fit for a vfork child). */
 void run_apply_limits(const struct run_limits *limits);
 /* Before the run: the size of this process that a child's peak memory must
  * exceed to count as its own (see RUN_MEM_LIMIT); 0 without a memory limit. */

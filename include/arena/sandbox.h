@@ -49,7 +49,8 @@
  * answers, so no process of an engine outlives its move; a setsid escapee
  * included. When the move is over time or cancelled, the referee asks the
  * init (SIGUSR1) to do the same at once; an init that does not answer within
- * SBX_STOP_GRACE_MS is killed, and with it everything in the namespace. The
+ * LAUNCH_STOP_GRACE_MS (launcher.h) is killed, and with it everything in
+ * the namespace. The
  * init dies with the process that opened the sandbox (PR_SET_PDEATHSIG), and
  * the kernel then kills the whole namespace.
  *
@@ -70,10 +71,6 @@ struct cJSON;
 /* The read-only system folders (those that exist): a program needs its
  * interpreter, its libraries and /etc (passwd, ld.so.cache, locale). */
 #define SBX_SYSTEM_DIRS "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"
-/* How long a stopped move's init may take to kill and reap the engine
- * before the referee kills it: killing is immediate, reaping a fork bomb's
- * hundred processes takes well under a second on a loaded machine. */
-#define SBX_STOP_GRACE_MS 2000
 
 enum sbx_mode {
     SBX_NAMESPACES = 0,  /* the default */
@@ -166,7 +163,7 @@ void sbx_plan_free(struct sbx_plan *plan);
 
 struct sbx;
 
-/* Starts a game's sandbox with n views (view i for sbx_run's view i; n is
+/* Starts a game's sandbox with n views (view i for a move's launch_move.view i; n is
  * 1 or 2, 0 for sbx_probe), which must outlive it. Returns 0 with *box set, or -1 with e naming the cause
  * (namespaces refused: the message names --sandbox none). Views are built
  * by the init meanwhile; a view that cannot be built fails the first run in
@@ -174,30 +171,35 @@ struct sbx;
  * would). */
 int sbx_open(struct sbx **box, const struct sbx_view *views, int n, struct err *e);
 
-/* Runs argv (argv[0] looked up in PATH) in view `view` of box, in cwd (a
- * path inside the view), under limits (reap_all is implied: the namespace
- * is swept), and fills r as run_engine does, its stdout's and stderr's
- * tails and err_copy (-1: none) included: the pipes the referee drains are
- * handed to the init with the request. Returns 0, or -1 with e when the
- * sandbox itself failed (the game cannot go on: a referee error, not the
- * engine's). */
-int sbx_run(struct sbx *box, int view, char *const argv[], const char *cwd,
-            const struct run_limits *limits, int err_copy, struct run_result *r,
-            struct err *e);
+/* The sandbox as a launcher (launcher.h) into *l: each move
+ * (launch_move.view: the view it runs in, cwd a path inside it) is a
+ * request to box's init, which enters the move's cgroup (acct; NULL: none)
+ * and its view, runs argv (argv[0] looked up in PATH) under the move's
+ * limits (reap_all is implied: the namespace is swept) with the pipes the
+ * referee drains, and answers with its wait status and rusage. A stopped
+ * move is killed by the init (SIGUSR1); an init that does not answer within
+ * LAUNCH_STOP_GRACE_MS is killed, and with it the sandbox. A launcher
+ * failure (-1) is the sandbox's own: the game cannot go on. l owns box from
+ * here, whatever this returns: launcher_close closes it. 0, or -1 with e. */
+struct launcher;
+struct cg_root;
+int sbx_launcher(struct launcher *l, struct sbx *box, const struct cg_root *acct, struct err *e);
 
 /* An engine that stays for a game (persist.h) in a sandbox of its own:
- * sbx_spawn starts argv in view `view` as sbx_run would, its stdout,
- * stderr and stdin std[0..2] (the caller keeps its copies), and returns
- * once it runs: 0 with *pid its process id as this process sees it (0 if
- * it could not be found), 1 when it could not be started (e says why: the
- * engine's failure, not the sandbox's), or -1 with e when the sandbox
- * failed. Until its end the box serves nothing else. sbx_wait_fd becomes
- * readable when it has ended (and every process of it is gone);
- * sbx_stop_run asks the init to kill them now; sbx_collect waits up to
- * wait_ms for the end: 1 with the engine's wait status and rusage, 0 when
- * it has not ended, -1 with e when the init is gone (sbx_close then). */
+ * sbx_spawn starts argv in view `view` as a move would be (no cgroup), its
+ * stdout, stderr and stdin std[0..2] (the caller keeps its copies), and
+ * returns once it runs: 0 with *pid its process id as this process sees it
+ * (0 if it could not be found), or with *exec_errno when it could not be
+ * started (e says why: the engine's failure, not the sandbox's); -1 with e
+ * when the sandbox failed. Until the engine's end the box serves nothing
+ * else. sbx_wait_fd becomes readable when the engine has ended and every
+ * process of it is gone; sbx_stop_run asks the init to kill them now;
+ * sbx_collect waits up to wait_ms for the end: 1 with the engine's wait
+ * status and rusage, 0 when it has not ended, -1 with e when the init is
+ * gone. */
 int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
-              const struct run_limits *limits, const int std[3], pid_t *pid, struct err *e);
+              const struct run_limits *limits, const int std[3], pid_t *pid, int *exec_errno,
+              struct err *e);
 int sbx_wait_fd(const struct sbx *box);
 void sbx_stop_run(struct sbx *box);
 int sbx_collect(struct sbx *box, int wait_ms, int *status, struct rusage *ru, struct err *e);

@@ -1,13 +1,15 @@
 /*
- * persist.c - engines that stay for the whole game (persist.h).
+ * persist.c - engines that stay for the whole game, as a launcher
+ * (persist.h, launcher.h).
  *
  * The engine's stdin is one end of a socket pair, not a pipe: a line sent
  * to an engine that has gone fails with EPIPE (MSG_NOSIGNAL) instead of
  * killing the referee with SIGPIPE, and never blocks (MSG_DONTWAIT). Its
- * stdout and stderr are pipes read without blocking. While a move runs the
- * referee sleeps in poll on them (and on the sandbox's socket, which says
- * when the engine has ended), waking at least every WATCH_MS to look at
- * the clock, the CPU and the cancel flag.
+ * stdout and stderr are pipes of its own for the whole game, read without
+ * blocking; the launcher loop drains a move's pipes (launch_move's), so
+ * what the engine writes during a move is passed on to them. The loop
+ * sleeps on the engine's stdout (launcher_ops.wait_fd), which its `done`
+ * wakes at once, and asks at least every PERSIST_WATCH_MS.
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -25,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "arena/clock.h"
+#include "arena/launcher.h"
 #include "arena/persist.h"
 #include "arena/record.h"
 #include "arena/sandbox.h"
@@ -32,13 +35,6 @@
 #define NS_PER_MS 1e6
 #define MS_PER_S 1000.0
 #define US_PER_MS 1000.0
-/* How often a waiting referee looks at the engine's CPU (when a limit or a
- * clock bounds it) and, without a sandbox, whether it has exited: an
- * engine overspends by at most this much CPU per thread. */
-#define WATCH_MS 5
-/* How often it looks when nothing bounds the CPU: the cancel flag, and an
- * exit that left a child holding its stdout. */
-#define IDLE_WATCH_MS 50
 #define CHUNK 4096
 #define STAT_MAX 1024
 #define DONE_LINE "done"
@@ -54,19 +50,15 @@ struct persist {
     size_t line_len;             /* bytes of that line so far */
     int status;                  /* its wait status, once ended */
     struct rusage ru;            /* its rusage, once ended */
+    /* the move in flight */
+    int fwd[2];                  /* the move's stdout and stderr pipes; -1 */
+    long long out_bytes;         /* stdout it wrote in this move */
+    double cpu_limit_ms, cap_ms; /* 0: none */
+    int answered, over_cpu, exec_errno, measured;
+    char why[REC_REASON_MAX];    /* persist_reason's */
+    double user_ms, sys_ms;      /* the move's CPU, once measured */
+    long peak_kb;
 };
-
-int persist_open(struct persist **out, const struct sbx_view *view, struct err *e)
-{
-    struct persist *p = calloc(1, sizeof *p);
-    *out = NULL;
-    if (!p)
-        return err_set(e, 0, 0, "out of memory");
-    p->view = view;
-    p->in = p->out = p->err = -1;
-    *out = p;
-    return 0;
-}
 
 /* --- the engine's CPU ---------------------------------------------------- */
 
@@ -142,8 +134,8 @@ static void child(char *const argv[], const char *cwd, const struct run_limits *
     _exit(127);
 }
 
-/* Starts argv without a sandbox, std[] its stdout, stderr and stdin: 0, 1
- * when it could not be started (e says why), -1 with e. */
+/* Starts argv without a sandbox, std[] its stdout, stderr and stdin: 0
+ * (p->exec_errno set when it could not be started), or -1 with e. */
 static int spawn_plain(struct persist *p, char *const argv[], const char *cwd,
                        const struct run_limits *l, const int std[3], struct err *e)
 {
@@ -170,14 +162,14 @@ static int spawn_plain(struct persist *p, char *const argv[], const char *cwd,
     while (wait4(pid, &p->status, 0, &p->ru) < 0 && errno == EINTR)
         ;
     p->ended = 1;
+    p->exec_errno = exec_errno;
     err_set(e, 0, 0, "cannot run '%s': %s", argv[0], strerror(exec_errno));
-    return 1;
+    return 0;
 }
 
-/* Starts the engine: its stdin a socket, its stdout and stderr pipes. 0,
- * 1 when it could not be started (e says why), -1 with e. */
-static int start(struct persist *p, char *const argv[], const char *cwd,
-                 const struct run_limits *limits, struct err *e)
+/* Starts the engine: its stdin a socket, its stdout and stderr pipes. 0
+ * (p->exec_errno set when it could not be started), or -1 with e. */
+static int start_engine(struct persist *p, const struct launch_move *m, struct err *e)
 {
     int sv[2], o[2] = { -1, -1 }, r[2] = { -1, -1 };
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
@@ -199,16 +191,16 @@ static int start(struct persist *p, char *const argv[], const char *cwd,
     fcntl(p->err, F_SETFL, O_NONBLOCK);
     shutdown(p->in, SHUT_RD);   /* what it writes to its stdin is nobody's */
     /* RLIMIT_CPU would count the whole game: the CPU limit is per move. */
-    struct run_limits l = *limits;
+    struct run_limits l = *m->limits;
     l.cpu_limit_s = 0;
     const int std[3] = { o[1], r[1], sv[1] };
     int rc;
     if (!p->view) {
-        rc = spawn_plain(p, argv, cwd, &l, std, e);
+        rc = spawn_plain(p, m->argv, m->cwd, &l, std, e);
     } else if ((rc = sbx_open(&p->box, p->view, 1, e)) == 0) {
-        rc = sbx_spawn(p->box, 0, argv, cwd, &l, std, &p->pid, e);
-        if (rc == 1)
-            p->ended = sbx_collect(p->box, SBX_STOP_GRACE_MS, &p->status, &p->ru, e) != 0;
+        rc = sbx_spawn(p->box, 0, m->argv, m->cwd, &l, std, &p->pid, &p->exec_errno, e);
+        if (rc == 0 && p->exec_errno)
+            p->ended = sbx_collect(p->box, LAUNCH_STOP_GRACE_MS, &p->status, &p->ru, e) != 0;
     }
     close(o[1]);
     close(r[1]);
@@ -216,16 +208,15 @@ static int start(struct persist *p, char *const argv[], const char *cwd,
     return rc;
 }
 
-/* Kills every process of the engine now (ended is set once they are all
- * gone and reaped). */
-static void stop(struct persist *p)
+/* Kills every process of the engine now and reaps it (ended is set). */
+static void kill_engine(struct persist *p)
 {
     if (!p->started || p->ended)
         return;
     if (p->box) {
         sbx_stop_run(p->box);
         struct err e;
-        if (sbx_collect(p->box, SBX_STOP_GRACE_MS, &p->status, &p->ru, &e) != 1) {
+        if (sbx_collect(p->box, LAUNCH_STOP_GRACE_MS, &p->status, &p->ru, &e) != 1) {
             /* No answer: the init goes, and with it its namespace. */
             sbx_close(p->box);
             p->box = NULL;
@@ -242,13 +233,13 @@ static void stop(struct persist *p)
 
 /* 1 when the engine has ended on its own, reaped (and with the sandbox
  * every process of it gone); 0 while it runs. Waits up to wait_ms. */
-static int ended(struct persist *p, int wait_ms)
+static int engine_ended(struct persist *p, long wait_ms)
 {
-    if (p->ended)
-        return 1;
+    if (p->ended || !p->started)
+        return p->ended;
     if (p->box) {
         struct err e;
-        int rc = sbx_collect(p->box, wait_ms, &p->status, &p->ru, &e);
+        int rc = sbx_collect(p->box, (int)wait_ms, &p->status, &p->ru, &e);
         if (rc < 0) {
             sbx_close(p->box);
             p->box = NULL;
@@ -266,67 +257,69 @@ static int ended(struct persist *p, int wait_ms)
                 ;
             return p->ended = 1;
         }
-        if ((double)(clock_wall_ns() - t0) / NS_PER_MS >= wait_ms)
+        if ((double)(clock_wall_ns() - t0) / NS_PER_MS >= (double)wait_ms)
             return 0;
         usleep((useconds_t)US_PER_MS);
     }
 }
 
-/* Ends the engine and closes what it held, leaving p as persist_open made
- * it. */
-static void restart(struct persist *p)
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* Ends the engine (quit, stdin closed, PERSIST_QUIT_MS, then killed) and
+ * closes what it held, leaving p as new but for its view. */
+static void end_engine(struct persist *p)
 {
     if (p->started && !p->ended) {
         static const char quit[] = "quit\n";
         ssize_t sent = send(p->in, quit, sizeof quit - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
         (void)sent;
-        close(p->in);
-        p->in = -1;
-        if (!ended(p, PERSIST_QUIT_MS))
-            stop(p);
+        close_fd(&p->in);
+        if (!engine_ended(p, PERSIST_QUIT_MS))
+            kill_engine(p);
     }
-    int fds[3] = { p->in, p->out, p->err };
-    for (int i = 0; i < 3; i++)
-        if (fds[i] >= 0)
-            close(fds[i]);
+    int *fds[] = { &p->in, &p->out, &p->err, &p->fwd[0], &p->fwd[1] };
+    for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+        close_fd(fds[i]);
     sbx_close(p->box);
     const struct sbx_view *view = p->view;
     memset(p, 0, sizeof *p);
     p->view = view;
-    p->in = p->out = p->err = -1;
-}
-
-void persist_close(struct persist *p)
-{
-    if (!p)
-        return;
-    restart(p);
-    free(p);
+    p->in = p->out = p->err = p->fwd[0] = p->fwd[1] = -1;
 }
 
 /* --- a move -------------------------------------------------------------- */
 
-/* How a move's wait ended. */
-enum wait_end { W_DONE, W_ENDED, W_TIMEOUT, W_CPU, W_CLOCK, W_CANCELLED, W_FLOOD, W_STDIN };
+/* Passes n bytes on to the move's pipe fd (-1: none); what does not fit
+ * now is dropped (the loop keeps only a tail of it anyway). */
+static void pass_on(int fd, const char *buf, size_t n)
+{
+    if (fd >= 0 && n > 0) {
+        ssize_t w = write(fd, buf, n);
+        (void)w;
+    }
+}
 
-/* Reads what stdout holds into r's tail; 1 when a line "done" (a '\r'
- * before its newline is forgiven) was among it, -1 at end of file. */
-static int read_stdout(struct persist *p, struct run_result *r)
+/* Reads what stdout holds, passing it on; 1 when a line "done" (a '\r'
+ * before its newline is forgiven) was among it. */
+static int read_stdout(struct persist *p)
 {
     char buf[CHUNK];
     int done = 0;
-    for (;;) {
+    while (p->out >= 0) {
         ssize_t n = read(p->out, buf, sizeof buf);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n == 0) {
-            close(p->out);
-            p->out = -1;
-            return done ? 1 : -1;
-        }
-        if (n < 0)
-            return done;
-        run_tail_add(&r->out, buf, (size_t)n);
+        if (n == 0)
+            close_fd(&p->out);
+        if (n <= 0)
+            break;
+        p->out_bytes += n;
+        pass_on(p->fwd[0], buf, (size_t)n);
         for (ssize_t i = 0; i < n; i++) {
             if (buf[i] == '\n') {
                 size_t len = p->line_len;
@@ -339,139 +332,194 @@ static int read_stdout(struct persist *p, struct run_result *r)
             }
         }
     }
+    return done;
 }
 
-/* Waits for the answer of the move sent at t0: W_DONE, or why not. */
-static enum wait_end await_answer(struct persist *p, const struct run_limits *l,
-                                  double cpu_cap_ms, uint64_t t0, struct run_streams *st,
-                                  struct run_result *r)
+/* Passes on what stderr holds. */
+static void read_stderr(struct persist *p)
 {
-    double cpu_limit_ms = l->cpu_limit_s > 0 ? (double)l->cpu_limit_s * MS_PER_S : 0;
-    int watched = cpu_limit_ms > 0 || cpu_cap_ms >= 0;
-    for (;;) {
-        double now = (double)(clock_wall_ns() - t0) / NS_PER_MS;
-        if (l->cancel && *l->cancel)
-            return W_CANCELLED;
-        if (now >= (double)l->timeout_ms)
-            return W_TIMEOUT;
-        if (watched) {
-            double user, cpu = cpu_now_ms(p, &user) - p->mark_ms;
-            if (cpu_limit_ms > 0 && cpu >= cpu_limit_ms)
-                return W_CPU;
-            if (cpu_cap_ms >= 0 && cpu > cpu_cap_ms)
-                return W_CLOCK;
-        }
-        int wait_ms = (int)ceil((double)l->timeout_ms - now);
-        int watch = watched || !p->box ? WATCH_MS : IDLE_WATCH_MS;
-        if (wait_ms > watch)
-            wait_ms = watch;
-        struct pollfd f[3] = { { p->out, POLLIN, 0 }, { p->err, POLLIN, 0 },
-                               { p->box ? sbx_wait_fd(p->box) : -1, POLLIN, 0 } };
-        int ready = poll(f, 3, wait_ms);
-        if (ready < 0 && errno != EINTR)
-            return W_ENDED;
-        if (f[1].revents) {
-            run_streams_drain(st, RUN_DRAIN_CHUNKS);
-            p->err = st->fd[1].fd;
-        }
-        int got = f[0].revents ? read_stdout(p, r) : 0;
-        if (got > 0)
-            return W_DONE;
-        if (r->out.total > PERSIST_STDOUT_MAX)
-            return W_FLOOD;
-        if (got < 0 || f[2].revents || (!p->box && ready == 0))
-            if (ended(p, 0))
-                return W_ENDED;
+    char buf[CHUNK];
+    while (p->err >= 0) {
+        ssize_t n = read(p->err, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0)
+            close_fd(&p->err);
+        if (n <= 0)
+            break;
+        pass_on(p->fwd[1], buf, (size_t)n);
     }
 }
 
-/* r's CPU, peak memory and how it ended, after await_answer said how. */
-static void settle(struct persist *p, enum wait_end how, const struct run_limits *l,
-                   struct run_result *r, char *why)
+/* The move's CPU and peak memory, once: since the previous move's end,
+ * from the live engine, or from its rusage once it is gone. */
+static void measure(struct persist *p)
 {
+    if (p->measured || !p->started)
+        return;
+    p->measured = 1;
     double user = 0, cpu = p->ended ? -1 : cpu_now_ms(p, &user);
-    r->max_rss_kb = p->ended ? 0 : peak_kb(p);
-    if (how != W_DONE)
-        stop(p);
-    if (cpu < 0) {   /* gone: its rusage says what it used in all */
+    p->peak_kb = p->ended ? 0 : peak_kb(p);
+    if (cpu < 0) {
         user = tv_ms(p->ru.ru_utime);
         cpu = user + tv_ms(p->ru.ru_stime);
-        if (!r->max_rss_kb)
-            r->max_rss_kb = p->ru.ru_maxrss;
+        p->peak_kb = p->ru.ru_maxrss;
     }
-    double move = cpu - p->mark_ms, user_share = cpu > 0 ? user / cpu : 1;
-    r->cpu_user_ms = move > 0 ? move * user_share : 0;
-    r->cpu_sys_ms = move > 0 ? move - r->cpu_user_ms : 0;
+    double move = cpu - p->mark_ms;
+    p->user_ms = move > 0 ? move * (cpu > 0 ? user / cpu : 1) : 0;
+    p->sys_ms = move > 0 ? move - p->user_ms : 0;
     p->mark_ms = cpu;
-    switch (how) {
-    case W_DONE:
-        r->end = RUN_EXITED;
-        break;
-    case W_FLOOD:
-    case W_STDIN:
-        r->end = RUN_EXITED;
-        strcpy(why, how == W_FLOOD ? "stdout-flood" : "stdin-full");
-        break;
-    case W_ENDED:
-        run_judge(l, p->status, 0, 0, 0, r);
-        if (r->end == RUN_EXITED && r->status == 0)
-            strcpy(why, "exit-status 0");
-        break;
-    case W_TIMEOUT:
-        r->end = RUN_TIMEOUT;
-        break;
-    case W_CPU:
-    case W_CLOCK:   /* the caller's clock says out-of-time */
-        r->end = RUN_CPU_LIMIT;
-        break;
-    case W_CANCELLED:
-        r->end = RUN_CANCELLED;
-        break;
-    }
 }
 
-int persist_move(struct persist *p, char *const argv[], const char *cwd, const char *line,
-                 const struct run_limits *limits, double cpu_cap_ms, int err_copy,
-                 struct run_result *r, char *why, struct err *e)
+static int ps_start(void *self, struct launch_move *m, const int w[2], struct err *e)
 {
-    assert(p && line && limits && limits->timeout_ms > 0);
-    memset(r, 0, sizeof *r);
-    why[0] = '\0';
-    uint64_t t0 = clock_wall_ns();
+    struct persist *p = self;
+    assert(m->line);
     if (p->ended)   /* a move outside a game (referee bench) after a forfeit */
-        restart(p);
-    if (!p->started) {
-        int rc = start(p, argv, cwd, limits, e);
-        if (rc != 0) {
-            r->end = RUN_EXEC_FAILED;
-            r->wall_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS;
-            return rc < 0 ? -1 : 0;
-        }
-    }
-    struct run_streams st = { .fd = { { -1, POLLIN, 0 }, { p->err, POLLIN, 0 } },
-                              .tail = { &r->out, &r->err }, .copy = err_copy,
-                              .copy_left = limits->file_limit_kb > 0
-                                               ? limits->file_limit_kb * 1024 : -1,
-                              .copied = &r->err_copied };
-    /* What it wrote between its moves belongs to this one; a stale "done"
-     * among it answers nothing. */
-    run_streams_drain(&st, RUN_FINAL_CHUNKS);
-    p->err = st.fd[1].fd;
-    int stale = p->out >= 0 ? read_stdout(p, r) : 0;
-    (void)stale;
-    size_t len = strlen(line);
-    enum wait_end how;
-    if (send(p->in, line, len, MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)len)
-        how = errno == EAGAIN || errno == EWOULDBLOCK ? W_STDIN
-              : ended(p, SBX_STOP_GRACE_MS)           ? W_ENDED
-                                                      : W_TIMEOUT;
-    else
-        how = await_answer(p, limits, cpu_cap_ms, t0, &st, r);
-    r->wall_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS;
-    settle(p, how, limits, r, why);
-    if (how != W_DONE) {   /* what is left in the pipes: its last words */
-        run_streams_drain(&st, RUN_FINAL_CHUNKS);
-        p->err = st.fd[1].fd;
+        end_engine(p);
+    p->out_bytes = 0;
+    p->answered = p->over_cpu = p->exec_errno = p->measured = 0;
+    p->why[0] = '\0';
+    p->cpu_limit_ms = m->limits->cpu_limit_s > 0 ? (double)m->limits->cpu_limit_s * MS_PER_S : 0;
+    p->cap_ms = m->cpu_cap_ms;
+    /* What it wrote between its moves goes to this move's tails; a stale
+     * "done" among it answers nothing. */
+    if ((p->fwd[0] = dup(w[0])) < 0 || (p->fwd[1] = dup(w[1])) < 0)
+        return err_set(e, 0, 0, "dup: %s", strerror(errno));
+    fcntl(p->fwd[0], F_SETFL, O_NONBLOCK);
+    fcntl(p->fwd[1], F_SETFL, O_NONBLOCK);
+    if (!p->started && start_engine(p, m, e) != 0)
+        return -1;
+    if (p->exec_errno)
+        return 0;
+    read_stderr(p);
+    (void)read_stdout(p);
+    size_t len = strlen(m->line);
+    if (send(p->in, m->line, len, MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)len)
+        return 0;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        strcpy(p->why, "stdin-full");
+        measure(p);
+        kill_engine(p);
+    } else {   /* EPIPE: it has gone, or is going */
+        engine_ended(p, LAUNCH_STOP_GRACE_MS);
     }
     return 0;
+}
+
+static int ps_wait_fd(void *self)
+{
+    return ((struct persist *)self)->out;
+}
+
+/* Stops the move on a reason of its own (why, or over its CPU). */
+static int stop_move(struct persist *p, const char *why)
+{
+    measure(p);
+    if (why)
+        strcpy(p->why, why);
+    else
+        p->over_cpu = 1;
+    kill_engine(p);
+    return 1;
+}
+
+static int ps_done(void *self, struct err *e)
+{
+    struct persist *p = self;
+    (void)e;
+    if (p->exec_errno || p->answered || p->ended)
+        return 1;
+    read_stderr(p);
+    if (read_stdout(p)) {
+        measure(p);
+        return p->answered = 1;
+    }
+    if (p->out_bytes > PERSIST_STDOUT_MAX)
+        return stop_move(p, "stdout-flood");
+    if (p->cpu_limit_ms > 0 || p->cap_ms > 0) {
+        double user, cpu = cpu_now_ms(p, &user) - p->mark_ms;
+        if ((p->cpu_limit_ms > 0 && cpu >= p->cpu_limit_ms) || (p->cap_ms > 0 && cpu > p->cap_ms))
+            return stop_move(p, NULL);
+    }
+    if (!engine_ended(p, 0))
+        return 0;
+    read_stderr(p);   /* its last words */
+    (void)read_stdout(p);
+    return 1;
+}
+
+static void ps_stop(void *self)
+{
+    struct persist *p = self;
+    measure(p);
+    kill_engine(p);
+}
+
+static void ps_kill(void *self)
+{
+    struct persist *p = self;
+    sbx_close(p->box);
+    p->box = NULL;
+    p->ended = 1;
+}
+
+static int ps_collect(void *self, const struct launch_move *m, struct launch_end *end,
+                      struct rusage *ru, struct err *e)
+{
+    struct persist *p = self;
+    if (!p->exec_errno && !p->answered) {
+        read_stderr(p);
+        (void)read_stdout(p);
+    }
+    close_fd(&p->fwd[0]);
+    close_fd(&p->fwd[1]);
+    end->wall_ms = -1;
+    if (p->exec_errno) {
+        end->exec_errno = p->exec_errno;
+        err_set(e, 0, 0, "cannot run '%s': %s", m->argv[0], strerror(p->exec_errno));
+        return 0;
+    }
+    measure(p);
+    ru->ru_utime.tv_sec = (time_t)(p->user_ms / MS_PER_S);
+    ru->ru_utime.tv_usec = (suseconds_t)fmod(p->user_ms * US_PER_MS, 1e6);
+    ru->ru_stime.tv_sec = (time_t)(p->sys_ms / MS_PER_S);
+    ru->ru_stime.tv_usec = (suseconds_t)fmod(p->sys_ms * US_PER_MS, 1e6);
+    ru->ru_maxrss = p->peak_kb;
+    /* Over its CPU: as RLIMIT_CPU would have ended it (run_judge). */
+    end->status = p->answered || p->why[0] ? 0 : p->over_cpu ? SIGXCPU : p->status;
+    if (!p->answered && !p->why[0] && !p->over_cpu && WIFEXITED(p->status) &&
+        WEXITSTATUS(p->status) == 0)
+        strcpy(p->why, "exit-status 0");
+    return 0;
+}
+
+static void ps_close(void *self)
+{
+    struct persist *p = self;
+    if (!p)
+        return;
+    end_engine(p);
+    free(p);
+}
+
+static const struct launcher_ops persist_ops = {
+    ps_start, ps_wait_fd, ps_done, ps_stop, ps_kill, ps_collect, ps_close,
+};
+
+int launcher_persistent(struct launcher *l, const struct sbx_view *view, struct err *e)
+{
+    struct persist *p = calloc(1, sizeof *p);
+    if (!p)
+        return err_set(e, 0, 0, "out of memory");
+    p->view = view;
+    p->in = p->out = p->err = p->fwd[0] = p->fwd[1] = -1;
+    *l = (struct launcher){ .ops = &persist_ops, .self = p, .watch_ms = PERSIST_WATCH_MS };
+    return 0;
+}
+
+const char *persist_reason(const struct launcher *l)
+{
+    assert(l->ops == &persist_ops);
+    return ((const struct persist *)l->self)->why;
 }

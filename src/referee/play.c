@@ -23,6 +23,7 @@
 #include "arena/analyze.h"
 #include "arena/clock.h"
 #include "arena/gamedir.h"
+#include "arena/launcher.h"
 #include "arena/persist.h"
 #include "arena/play.h"
 #include "arena/rng.h"
@@ -177,33 +178,35 @@ static void charge_clock(const struct play_rules *r, double *clock_ms,
         *clock_ms += (double)r->tc.inc_ms;
 }
 
-/* What a ply needs besides its position: the game's folder, sandbox,
- * keep folder and stderr sink, when the referee's share of the ply began
- * (the first ply's counts opening the sandbox), the clocks and the engines
- * that stay. */
+/* What a ply needs besides its position: the game's folder, launcher (its
+ * sandbox, or the plain runner), keep folder and stderr sink, when the
+ * referee's share of the ply began (the first ply's counts opening the
+ * sandbox), the clocks and the launchers of the engines that stay. */
 struct ply_ctx {
     struct gamedir gd;
-    struct sbx *box;             /* NULL: no sandbox */
+    struct launcher lnc;
+    int sandboxed;               /* lnc is a sandbox's */
     const char *keep;            /* NULL: not keeping */
     int sink;                    /* stderr_sink's; -1: none */
     uint64_t t0;
     double clock[2];             /* each side's game clock, ms; NAN: none */
-    struct persist *pe[2];       /* each side's engine when it stays for the
-                                  * game (persist.h); NULL: a file engine */
+    struct launcher stay[2];     /* each side's when its engine stays for the
+                                  * game (persist.h); ops NULL: a file engine */
     int one_engine;              /* 1: one engine plays both sides (play_solo):
-                                  * one process, pe[0] */
+                                  * one process, stay[0] */
 };
 
-/* The persistent engine of side (1 or 2), or NULL. */
-static struct persist *side_persist(const struct ply_ctx *c, int side)
+/* The launcher of side (1 or 2)'s moves. */
+static struct launcher *side_launcher(struct ply_ctx *c, int side)
 {
-    return c->pe[c->one_engine ? 0 : side - 1];
+    struct launcher *stay = &c->stay[c->one_engine ? 0 : side - 1];
+    return stay->ops ? stay : &c->lnc;
 }
 
 /* Runs eng in its folder on the board: 0 with *run filled (and pwhy, a
  * persistent engine's own forfeit reason, or ""), or -1 with e. c->sink
- * (-1: none) gets its stderr when its stderr= or --keep-files want it;
- * c->box (NULL: none) is the game's sandbox, whose view side - 1 is eng's. */
+ * (-1: none) gets its stderr when its stderr= or --keep-files want it; in a
+ * sandbox, view side - 1 is eng's. */
 static int run_on_board(const struct play_rules *r, struct ply_ctx *c, const struct spec *eng,
                         int side, struct run_result *run, char *pwhy, struct err *e)
 {
@@ -229,23 +232,21 @@ static int run_on_board(const struct play_rules *r, struct ply_ctx *c, const str
     if (copy >= 0 && (lseek(copy, 0, SEEK_SET) != 0 || ftruncate(copy, 0) != 0))
         return err_set(e, 0, 0, "the stderr copy: %s", strerror(errno));
     struct err re;
-    pwhy[0] = '\0';
-    struct persist *pe = side_persist(c, side);
-    if (pe) {
-        char line[PERSIST_LINE_MAX];
+    struct launcher *l = side_launcher(c, side);
+    int stays = l != &c->lnc;
+    char line[PERSIST_LINE_MAX] = "";
+    if (stays)
         snprintf(line, sizeof line, "move %s %s %s %s %s\n", in_path, out_path, depth, time,
                  inc);
-        if (persist_move(pe, argv, eng->dir, line, &limits, isnan(clock_ms) ? -1 : clock_ms,
-                         copy, run, pwhy, &re) != 0)
-            return err_set(e, 0, 0, "%s", re.msg);
-        return 0;
-    }
-    /* Without a sandbox the sweep after a move would kill an engine that
-     * stays: the game's end sweeps instead (ply_ctx_close). */
-    if (c->pe[0] || c->pe[1])
+    else if (c->stay[0].ops || c->stay[1].ops)
+        /* Without a sandbox the sweep after a move would kill an engine
+         * that stays: the game's end sweeps instead (ply_ctx_close). */
         limits.reap_all = 0;
-    if ((c->box ? sbx_run(c->box, side - 1, argv, eng->dir, &limits, copy, run, &re)
-                : run_engine(argv, eng->dir, &limits, copy, run, &re)) != 0)
+    struct launch_move m = { argv, eng->dir, side - 1, copy, &limits, { -1, -1, -1 },
+                             stays ? line : NULL, isnan(clock_ms) ? 0 : fmax(clock_ms, 1e-3) };
+    int rc = launcher_move(l, &m, run, &re);
+    snprintf(pwhy, REC_REASON_MAX, "%s", rc == 0 && stays ? persist_reason(l) : "");
+    if (rc != 0)
         return err_set(e, 0, 0, "%s", re.msg);
     return 0;
 }
@@ -322,24 +323,25 @@ struct game_box {
     struct sbx_view view[2];
 };
 
-/* Opens the game's sandbox into *box when the rules want one (else *box is
- * NULL). gb must outlive the sandbox; free it with game_box_free, whatever
- * this returns. */
+/* Opens the game's launcher into *lnc: its sandbox when the rules want one,
+ * else the plain runner. gb must outlive the launcher; free it with
+ * game_box_free, whatever this returns. */
 static int game_box_open(struct game_box *gb, const struct play_rules *r,
                          const struct spec *const side_engine[2], const char *folder,
-                         struct sbx **box, struct err *e)
+                         struct launcher *lnc, struct err *e)
 {
     memset(gb, 0, sizeof *gb);
-    *box = NULL;
+    memset(lnc, 0, sizeof *lnc);
     if (!r->sandbox || r->sandbox->mode == SBX_NONE)
-        return 0;
+        return launcher_plain(lnc, r->acct, e);
     for (int s = 0; s < 2; s++) {
         const struct spec *eng = side_engine[s];
         if (sbx_own_paths(eng->argv, eng->dir, &gb->own[s], e) != 0)
             return -1;
         gb->view[s] = (struct sbx_view){ eng->dir, folder, &gb->own[s], r->sandbox };
     }
-    return sbx_open(box, gb->view, 2, e);
+    struct sbx *box;
+    return sbx_open(&box, gb->view, 2, e) != 0 ? -1 : sbx_launcher(lnc, box, r->acct, e);
 }
 
 static void game_box_free(struct game_box *gb)
@@ -373,7 +375,7 @@ static int open_persistent(struct ply_ctx *c, struct game_box *gb,
     c->one_engine = side_engine[0] == side_engine[1];
     for (int s = 0; s < 2 - c->one_engine; s++)
         if (side_engine[s]->proto == SPEC_PERSISTENT &&
-            persist_open(&c->pe[s], c->box ? &gb->view[s] : NULL, e) != 0)
+            launcher_persistent(&c->stay[s], c->sandboxed ? &gb->view[s] : NULL, e) != 0)
             return -1;
     return 0;
 }
@@ -389,11 +391,12 @@ static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct pla
             close(c->sink);
         return -1;
     }
-    if (game_box_open(gb, r, side_engine, c->gd.path, &c->box, e) != 0 ||
+    c->sandboxed = r->sandbox && r->sandbox->mode != SBX_NONE;
+    if (game_box_open(gb, r, side_engine, c->gd.path, &c->lnc, e) != 0 ||
         open_persistent(c, gb, side_engine, e) != 0) {
-        persist_close(c->pe[0]);
-        persist_close(c->pe[1]);
-        sbx_close(c->box);
+        launcher_close(&c->stay[0]);
+        launcher_close(&c->stay[1]);
+        launcher_close(&c->lnc);
         game_box_free(gb);
         gamedir_close(&c->gd);
         if (c->sink >= 0)
@@ -406,11 +409,10 @@ static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct pla
 static void ply_ctx_close(struct ply_ctx *c, const struct play_rules *r, struct game_box *gb)
 {
     /* What the file engines' moves did not sweep (run_on_board). */
-    int sweep = (c->pe[0] || c->pe[1]) && !c->box && r->limits.reap_all;
-    persist_close(c->pe[0]);
-    persist_close(c->pe[1]);
-    c->pe[0] = c->pe[1] = NULL;
-    sbx_close(c->box);
+    int sweep = (c->stay[0].ops || c->stay[1].ops) && !c->sandboxed && r->limits.reap_all;
+    launcher_close(&c->stay[0]);
+    launcher_close(&c->stay[1]);
+    launcher_close(&c->lnc);
     if (sweep)
         run_sweep();
     game_box_free(gb);

@@ -1,12 +1,10 @@
 /*
  * runner.c - one engine run under limits (runner.h).
  *
- * The deadline is kept by polling the child with waitid(WNOHANG), with no
- * signal handlers and nothing process-wide (several runs may be in flight
- * from several threads); between polls the referee sleeps in ppoll on the
- * child's stdout and stderr pipes, so their bytes are read as they come.
- * exec failures travel back through a close-on-exec pipe: the parent reads
- * errno, or EOF when the exec succeeded.
+ * What every launcher (launcher.h) shares: the engine's pipes drained, its
+ * limits applied, its end judged; and the referee's process hygiene (the
+ * sweep, the guard, run_tool). Nothing process-wide: several runs may be in
+ * flight from several threads.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -32,10 +30,6 @@
 #define US_PER_MS 1000.0
 #define MB (1024L * 1024L)
 #define KB 1024L
-/* The child is polled, first often (most engine moves are short), then
- * at most every POLL_MAX_US: no signals, no pidfd (valgrind lacks it). */
-#define POLL_MIN_US 20
-#define POLL_MAX_US 1000
 /* How often the guard looks at its child and at the signals it must pass on. */
 #define GUARD_POLL_MS 20
 /* A failed run whose peak RSS reached 1/MEM_NEAR_DIVISOR of RLIMIT_AS ran
@@ -288,38 +282,6 @@ void run_apply_limits(const struct run_limits *l)
     set_limit(RLIMIT_CORE, 0);
 }
 
-/* In the child: never returns. */
-static void child(char *const argv[], const char *cwd, const struct run_limits *l, int err_fd,
-                  const int std_w[2], pid_t parent)
-{
-    setpgid(0, 0);
-    /* If the referee dies (SIGKILL, OOM killer), the engine goes with it
-     * rather than running on with nobody to time it out. The check after
-     * covers a parent that died before the prctl. */
-    prctl(PR_SET_PDEATHSIG, (long)SIGKILL, 0L, 0L, 0L);
-    if (getppid() != parent)
-        _exit(127);
-    int null = open("/dev/null", O_RDONLY);
-    if (null >= 0) {
-        dup2(null, STDIN_FILENO);
-        if (null > STDIN_FILENO)
-            close(null);
-    }
-    dup2(std_w[0], STDOUT_FILENO);
-    dup2(std_w[1], STDERR_FILENO);
-    run_apply_limits(l);
-    int e = 0;
-    if (chdir(cwd) != 0)
-        e = errno;
-    else
-        execvp(argv[0], argv);
-    if (!e)
-        e = errno;
-    ssize_t w = write(err_fd, &e, sizeof e);
-    (void)w;
-    _exit(127);
-}
-
 int run_streams_open(struct run_streams *s, int w[2], int err_copy,
                      const struct run_limits *limits, struct run_result *r, struct err *e)
 {
@@ -341,98 +303,6 @@ int run_streams_open(struct run_streams *s, int w[2], int err_copy,
         s->fd[i] = (struct pollfd){ .fd = p[0], .events = POLLIN };
         w[i] = p[1];
     }
-    return 0;
-}
-
-int run_engine(char *const argv[], const char *cwd, const struct run_limits *limits,
-               int err_copy, struct run_result *r, struct err *e)
-{
-    memset(r, 0, sizeof *r);
-    struct run_streams s;
-    int pipefd[2], out[2];
-    if (run_streams_open(&s, out, err_copy, limits, r, e) != 0)
-        return -1;
-    if (pipe2(pipefd, O_CLOEXEC) != 0) {
-        run_streams_close(&s);
-        close(out[0]);
-        close(out[1]);
-        return err_set(e, 0, 0, "pipe: %s", strerror(errno));
-    }
-    long self_kb = run_self_kb(limits);
-    uint64_t t0 = clock_wall_ns();
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        run_streams_close(&s);
-        close(out[0]);
-        close(out[1]);
-        close(pipefd[0]);
-        close(pipefd[1]);
-        return err_set(e, 0, 0, "fork: %s", strerror(errno));
-    }
-    if (pid == 0)
-        child(argv, cwd, limits, pipefd[1], out, parent);
-    /* Also here, so the group exists before we might signal it. */
-    setpgid(pid, pid);
-    close(pipefd[1]);
-    close(out[0]);
-    close(out[1]);
-    int exec_errno = 0;
-    ssize_t got = read(pipefd[0], &exec_errno, sizeof exec_errno);
-    close(pipefd[0]);
-
-    int timed_out = 0, exited = 0, status = 0;
-    struct rusage ru;
-    memset(&ru, 0, sizeof ru);
-    long step_us = POLL_MIN_US;
-    int cancelled = 0;
-    while (got <= 0 && !exited) {
-        /* WNOWAIT: the leader's exit is seen but it is not reaped yet. */
-        siginfo_t info;
-        memset(&info, 0, sizeof info);
-        int w = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT);
-        if (w == 0 && info.si_pid == pid) {
-            exited = 1;
-            break;
-        }
-        if (w < 0 && errno != EINTR)
-            break;
-        if ((double)(clock_wall_ns() - t0) / NS_PER_MS >= (double)limits->timeout_ms) {
-            timed_out = 1;
-            break;
-        }
-        if (limits->cancel && *limits->cancel) {
-            cancelled = 1;
-            break;
-        }
-        struct timespec pause = { 0, step_us * 1000 };
-        if (ppoll(s.fd, 2, &pause, NULL) > 0)
-            run_streams_drain(&s, RUN_DRAIN_CHUNKS);
-        else if (step_us < POLL_MAX_US)
-            step_us *= 2;
-    }
-    /* The leader itself: it may have moved to another process group
-     * (setpgid), and then only this reaches it; waiting for it would hang. */
-    if (timed_out || cancelled)
-        kill(pid, SIGKILL);
-    /* The group, with whatever the leader left in it, before the leader is
-     * reaped: until then its pid stays taken, so -pid can name no other
-     * process's group. */
-    kill(-pid, SIGKILL);
-    while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
-        ;
-    r->wall_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS;
-    if (limits->reap_all)
-        run_sweep();
-    run_streams_drain(&s, RUN_FINAL_CHUNKS);
-    run_streams_close(&s);
-    run_take_usage(&ru, r);
-    if (got > 0) {
-        r->end = RUN_EXEC_FAILED;
-        err_set(e, 0, 0, "cannot run '%s': %s", argv[0], strerror(exec_errno));
-        return 0;
-    }
-    run_judge(limits, status, timed_out, cancelled, self_kb, r);
     return 0;
 }
 

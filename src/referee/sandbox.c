@@ -38,6 +38,7 @@
 #include <unistd.h>
 #include "arena/clock.h"
 #include "arena/datadir.h"
+#include "arena/launcher.h"
 #include "arena/sandbox.h"
 #include "arena/textfile.h"
 
@@ -47,7 +48,13 @@
 /* Room for a move's argv in the shared page: RUN_MAX_ARGS words. */
 #define ARGS_CAP (RUN_MAX_ARGS * PATH_MAX)
 /* How often a waiting referee looks at its cancel flag. */
-#define CANCEL_POLL_MS 50
+/* Descriptors a move's request carries: stdout, stderr, the cgroup's. */
+#define REQUEST_FDS (2 + LAUNCH_CG_FILES)
+/* How long the probe waits for a new init to set up its namespaces. */
+#define PROBE_TIMEOUT_MS (10 * LAUNCH_STOP_GRACE_MS)
+/* exec_what of an engine that could not enter its move's cgroup: the
+ * referee's failure, not the engine's. */
+#define CG_ENTER_FAILED "cannot enter the move's cgroup"
 #define HOSTNAME "arena"
 #define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
 /* The view's root and its masks: tmpfs as small as will do. */
@@ -745,14 +752,22 @@ static void on_stop_request(int sig)
         kill(-1, SIGKILL);
 }
 
-/* The engine's side of the vfork: enters its view, gives up every
- * privilege and execs, its stdout, stderr and stdin std[0..2] (the
- * referee's; -1: /dev/null). Never returns; a failure is told through the page.
- * Only system calls here: the child shares the init's memory until exec. */
-static void engine_child(const struct init_ctx *in, char *const argv[], const int std[3])
+/* The engine's side of the vfork: enters the move's cgroup (cg: the
+ * referee's descriptors of its cgroup.procs files, -1 past the last), its
+ * view, gives up every privilege and execs, its stdout and stderr into
+ * std[] (the referee's pipes; -1: /dev/null), its stdin in_fd (an engine
+ * that stays; -1: /dev/null). Never returns; a failure is told through the
+ * page. Only system calls here: the child shares the
+ * init's memory until exec. */
+static void engine_child(const struct init_ctx *in, char *const argv[], const int std[2],
+                         const int cg[LAUNCH_CG_FILES], int in_fd)
 {
     struct shared *sh = in->box->sh;
-    const char *what = "cannot enter its view";
+    const char *what = CG_ENTER_FAILED;
+    for (int i = 0; i < LAUNCH_CG_FILES; i++)
+        if (cg[i] >= 0 && write(cg[i], "0", 1) != 1)
+            goto fail;
+    what = "cannot enter its view";
     if (setns(in->tree[sh->view], CLONE_NEWNS) != 0)
         goto fail;
     setpgid(0, 0);
@@ -763,7 +778,7 @@ static void engine_child(const struct init_ctx *in, char *const argv[], const in
     int null = open("/dev/null", O_RDWR);
     if (null < 0)
         goto fail;
-    dup2(std[2] >= 0 ? std[2] : null, STDIN_FILENO);
+    dup2(in_fd >= 0 ? in_fd : null, STDIN_FILENO);
     dup2(std[0] >= 0 ? std[0] : null, STDOUT_FILENO);
     dup2(std[1] >= 0 ? std[1] : null, STDERR_FILENO);
     close_range(STDERR_FILENO + 1, ~0U, 0);
@@ -802,20 +817,25 @@ static void sweep_namespace(void)
     }
 }
 
-/* One move, its stdout, stderr and stdin std[0..2] (closed here): the
- * answer goes into the page. A spawn (tell >= 0) also says "s" on tell once
- * the engine runs (or failed to start), before waiting for its end. */
-static void serve(struct init_ctx *in, int std[3], int tell)
+/* One move, its stdout and stderr into fds[0..1], its cgroup's
+ * cgroup.procs files fds[2..], its stdin in_fd (-1: /dev/null; all closed
+ * here): the answer goes into the page. A spawn (an engine that stays,
+ * tell >= 0) also says "s" on tell once the engine runs or failed to
+ * start, before waiting for its end. */
+static void serve(struct init_ctx *in, int fds[REQUEST_FDS], int in_fd, int tell)
 {
     struct shared *sh = in->box->sh;
+    int *std = fds;
     sh->failed = sh->exec_errno = sh->status = 0;
     memset(&sh->ru, 0, sizeof sh->ru);
     sh->wall_ms = 0;
     int v = sh->view;
     if (in->setup_failure[0] || v < 0 || v >= in->box->n || in->tree[v] < 0) {
-        for (int i = 0; i < 3; i++)
-            if (std[i] >= 0)
-                close(std[i]);
+        for (int i = 0; i < REQUEST_FDS; i++)
+            if (fds[i] >= 0)
+                close(fds[i]);
+        if (in_fd >= 0)
+            close(in_fd);
         /* View -1: the probe asks how the setup went. */
         sh->failed = in->setup_failure[0] || v != -1;
         snprintf(sh->msg, sizeof sh->msg, "%s",
@@ -833,11 +853,13 @@ static void serve(struct init_ctx *in, int std[3], int tell)
     uint64_t t0 = clock_wall_ns();
     pid_t pid = vfork();
     if (pid == 0)
-        engine_child(in, argv, std);
+        engine_child(in, argv, std, fds + 2, in_fd);
     /* The engine has them now: the pipes end when its processes do. */
-    for (int i = 0; i < 3; i++)
-        if (std[i] >= 0)
-            close(std[i]);
+    for (int i = 0; i < REQUEST_FDS; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    if (in_fd >= 0)
+        close(in_fd);
     if (pid < 0) {
         sh->failed = 1;
         snprintf(sh->msg, sizeof sh->msg, "vfork: %s", strerror(errno));
@@ -854,22 +876,23 @@ static void serve(struct init_ctx *in, int std[3], int tell)
     sweep_namespace();
 }
 
-/* Reads a request's byte from sock into *what, and the descriptors that
- * come with it (the engine's stdout and stderr, and for a spawn its stdin)
- * into std, -1 each when none came. Returns what recvmsg returns. */
-static ssize_t recv_request(int sock, int std[3], char *what)
+/* Reads a request's byte from sock into *what, and the descriptors that come with it
+ * (the engine's stdout and stderr, then its cgroup's cgroup.procs files)
+ * into fds, -1 each when none came. Returns what recvmsg returns. */
+static ssize_t recv_request(int sock, int fds[REQUEST_FDS], char *what)
 {
-    char control[CMSG_SPACE(3 * sizeof(int))];
+    char control[CMSG_SPACE(REQUEST_FDS * sizeof(int))];
     struct iovec iov = { what, 1 };
     struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
                         .msg_controllen = sizeof control };
-    std[0] = std[1] = std[2] = -1;
+    for (int i = 0; i < REQUEST_FDS; i++)
+        fds[i] = -1;
     ssize_t n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
     struct cmsghdr *cm = n == 1 ? CMSG_FIRSTHDR(&m) : NULL;
-    if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
-        for (int k = 2; k <= 3; k++)
-            if (cm->cmsg_len == CMSG_LEN((size_t)k * sizeof(int)))
-                memcpy(std, CMSG_DATA(cm), (size_t)k * sizeof(int));
+    if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
+        cm->cmsg_len >= CMSG_LEN(2 * sizeof(int)) &&
+        cm->cmsg_len <= CMSG_LEN(REQUEST_FDS * sizeof(int)))
+        memcpy(fds, CMSG_DATA(cm), cm->cmsg_len - CMSG_LEN(0));
     return n;
 }
 
@@ -945,9 +968,9 @@ static void init_main(const struct sbx *box, int sock)
     sa.sa_flags = SA_RESTART;
     sigaction(SIGUSR1, &sa, NULL);
     for (;;) {
-        int std[3];
+        int fds[REQUEST_FDS];
         char what = 0;
-        ssize_t n = recv_request(sock, std, &what);
+        ssize_t n = recv_request(sock, fds, &what);
         if (n < 0 && errno == EINTR)
             continue;
         /* The referee closed its end: it is done, or it died, possibly
@@ -955,7 +978,14 @@ static void init_main(const struct sbx *box, int sock)
          * waiting for one would outlive it). Our exit ends the namespace. */
         if (n != 1)
             _exit(0);
-        serve(&in, std, what == 'S' ? sock : -1);
+        /* A spawn's descriptors: its stdin, then as a move's. */
+        int in_fd = -1;
+        if (what == 'S') {
+            in_fd = fds[0];
+            memmove(fds, fds + 1, (REQUEST_FDS - 1) * sizeof *fds);
+            fds[REQUEST_FDS - 1] = -1;
+        }
+        serve(&in, fds, in_fd, what == 'S' ? sock : -1);
         if (write(sock, "d", 1) != 1)
             _exit(0);
     }
@@ -1127,62 +1157,156 @@ static int put_request(struct shared *sh, int view, char *const argv[], const ch
     return 0;
 }
 
-/* Sends the request's byte, with nw descriptors (the engine's stdout and
- * stderr, and for a spawn its stdin; 0: none). 0, or -1 with errno. */
-static int send_request(int sock, char what, const int *w, int nw)
+/* Sends the request's byte, with the descriptors of fds (n of them, -1s
+ * skipped; the engine's stdout and stderr pipes first). 0, or -1 with
+ * errno. */
+static int send_request(int sock, char what, const int *fds, int n)
 {
-    char control[CMSG_SPACE(3 * sizeof(int))];
+    char control[CMSG_SPACE(REQUEST_FDS * sizeof(int))];
     memset(control, 0, sizeof control);
     struct iovec iov = { &what, 1 };
     struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
-    assert(nw >= 0 && nw <= 3);
-    if (nw) {
+    int send[REQUEST_FDS], k = 0;
+    for (int i = 0; i < n && k < REQUEST_FDS && fds[i] >= 0; i++)
+        send[k++] = fds[i];
+    if (k) {
         m.msg_control = control;
-        m.msg_controllen = CMSG_SPACE((size_t)nw * sizeof(int));
+        m.msg_controllen = CMSG_SPACE((size_t)k * sizeof(int));
         struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
         cm->cmsg_level = SOL_SOCKET;
         cm->cmsg_type = SCM_RIGHTS;
-        cm->cmsg_len = CMSG_LEN((size_t)nw * sizeof(int));
-        memcpy(CMSG_DATA(cm), w, (size_t)nw * sizeof(int));
+        cm->cmsg_len = CMSG_LEN((size_t)k * sizeof(int));
+        memcpy(CMSG_DATA(cm), send, (size_t)k * sizeof(int));
     }
     return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
 
-/* Waits for the init's answer to the move sent at t0, asking it to stop the
- * move at the deadline or on cancel, and drains st (NULL: none) meanwhile.
- * Returns 1 when the answer came, 0 when the init had to be killed (no
- * answer within SBX_STOP_GRACE_MS), -1 with e when the init is gone. */
-static int await_answer(struct sbx *box, uint64_t t0, const struct run_limits *l,
-                        struct run_streams *st, int *timed_out, int *cancelled,
-                        struct err *e)
+/* --- the sandbox as a launcher (launcher.h) ----------------------------- */
+
+/* The launcher's state: the game's sandbox and the move in flight. */
+struct sbx_move {
+    struct sbx *box;
+    int answered;                /* the init's answer came */
+    int killed;                  /* the init was killed for it */
+};
+
+static int box_start(void *self, struct launch_move *m, const int w[2], struct err *e)
 {
-    double stop_at = -1;   /* ms since t0 when we asked it to stop */
+    struct sbx_move *mv = self;
+    struct sbx *box = mv->box;
+    assert(m->view >= 0 && m->view < box->n);
+    mv->answered = mv->killed = 0;
+    if (box->init <= 0)
+        return err_set(e, 0, 0, "the sandbox is gone: its init was killed");
+    if (put_request(box->sh, m->view, m->argv, m->cwd, m->limits, e) != 0)
+        return -1;
+    int fds[REQUEST_FDS] = { w[0], w[1] };
+    for (int i = 0; i < LAUNCH_CG_FILES; i++)
+        fds[2 + i] = m->cg_procs[i];
+    if (send_request(box->sock, 'r', fds, REQUEST_FDS) != 0)
+        return err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
+    return 0;
+}
+
+static int box_wait_fd(void *self)
+{
+    return ((struct sbx_move *)self)->box->sock;
+}
+
+static int box_done(void *self, struct err *e)
+{
+    struct sbx_move *mv = self;
+    if (mv->answered || mv->killed)
+        return 1;
+    char c;
+    ssize_t got = recv(mv->box->sock, &c, 1, MSG_DONTWAIT);
+    if (got == 1)
+        return mv->answered = 1;
+    if (got < 0 && (errno == EAGAIN || errno == EINTR))
+        return 0;
+    kill_init(mv->box);
+    return err_set(e, 0, 0, "the sandbox's init died");
+}
+
+/* Asks the init to kill the move's processes (they are its children). */
+static void box_stop(void *self)
+{
+    struct sbx *box = ((struct sbx_move *)self)->box;
+    atomic_store(&box->sh->stop_seq, box->sh->seq);
+    kill(box->init, SIGUSR1);
+}
+
+static void box_kill(void *self)
+{
+    struct sbx_move *mv = self;
+    kill_init(mv->box);
+    mv->killed = 1;
+}
+
+static int box_collect(void *self, const struct launch_move *m, struct launch_end *end,
+                       struct rusage *ru, struct err *e)
+{
+    struct sbx_move *mv = self;
+    const struct shared *sh = mv->box->sh;
+    if (mv->killed)
+        return 0;   /* stopped and killed: judged by why it was stopped */
+    if (sh->failed)
+        return err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT, sh->msg);
+    end->wall_ms = sh->wall_ms;
+    if (sh->exec_errno && strcmp(sh->exec_what, CG_ENTER_FAILED) == 0)
+        return err_set(e, 0, 0, "%s: %s", CG_ENTER_FAILED, strerror(sh->exec_errno));
+    if (sh->exec_errno) {
+        end->exec_errno = sh->exec_errno;
+        err_set(e, 0, 0, "%s '%s': %s", sh->exec_what, m->argv[0], strerror(sh->exec_errno));
+        return 0;
+    }
+    end->status = sh->status;
+    *ru = sh->ru;
+    return 0;
+}
+
+static void box_close(void *self)
+{
+    struct sbx_move *mv = self;
+    if (mv)
+        sbx_close(mv->box);
+    free(mv);
+}
+
+static const struct launcher_ops box_ops = {
+    box_start, box_wait_fd, box_done, box_stop, box_kill, box_collect, box_close,
+};
+
+int sbx_launcher(struct launcher *l, struct sbx *box, const struct cg_root *acct, struct err *e)
+{
+    assert(box);
+    struct sbx_move *mv = calloc(1, sizeof *mv);
+    if (!mv) {
+        sbx_close(box);
+        return err_set(e, 0, 0, "out of memory");
+    }
+    mv->box = box;
+    *l = (struct launcher){ .ops = &box_ops, .self = mv, .acct = acct };
+    return 0;
+}
+
+/* Waits up to timeout_ms for the init's answer to the probe: 1 when it
+ * came, 0 when it did not (the init is then killed), -1 with e when the
+ * init is gone. */
+static int await_probe(struct sbx *box, long timeout_ms, struct err *e)
+{
+    uint64_t t0 = clock_wall_ns();
     for (;;) {
-        double now = (double)(clock_wall_ns() - t0) / NS_PER_MS;
-        if (stop_at < 0 && ((l->cancel && *l->cancel) || now >= (double)l->timeout_ms)) {
-            *cancelled = l->cancel && *l->cancel;
-            *timed_out = !*cancelled;
-            atomic_store(&box->sh->stop_seq, box->sh->seq);
-            kill(box->init, SIGUSR1);
-            stop_at = now;
-        }
-        double until = stop_at < 0 ? (double)l->timeout_ms : stop_at + SBX_STOP_GRACE_MS;
-        if (stop_at >= 0 && now >= until) {
+        double left = (double)timeout_ms - (double)(clock_wall_ns() - t0) / NS_PER_MS;
+        if (left <= 0) {
             kill_init(box);
             return 0;
         }
-        int wait_ms = (int)(until - now) + 1;
-        if (stop_at < 0 && l->cancel && wait_ms > CANCEL_POLL_MS)
-            wait_ms = CANCEL_POLL_MS;
-        struct pollfd p[3] = { { box->sock, POLLIN, 0 }, { -1, POLLIN, 0 }, { -1, POLLIN, 0 } };
-        for (int i = 0; st && i < 2; i++)
-            p[1 + i].fd = st->fd[i].fd;
-        int ready = poll(p, 3, wait_ms);
+        struct pollfd p = { box->sock, POLLIN, 0 };
+        int ready = poll(&p, 1, (int)left + 1);
         if (ready < 0 && errno != EINTR)
             return err_set(e, 0, 0, "poll: %s", strerror(errno));
-        if (st && ready > 0 && (p[1].revents || p[2].revents))
-            run_streams_drain(st, RUN_DRAIN_CHUNKS);
-        if (ready <= 0 || !p[0].revents)
+        if (ready <= 0)
             continue;
         char c;
         ssize_t got = read(box->sock, &c, 1);
@@ -1195,54 +1319,6 @@ static int await_answer(struct sbx *box, uint64_t t0, const struct run_limits *l
     }
 }
 
-int sbx_run(struct sbx *box, int view, char *const argv[], const char *cwd,
-            const struct run_limits *limits, int err_copy, struct run_result *r,
-            struct err *e)
-{
-    assert(box && view >= 0 && view < box->n && argv && argv[0] && cwd && limits);
-    assert(limits->timeout_ms > 0);
-    memset(r, 0, sizeof *r);
-    if (box->init <= 0)
-        return err_set(e, 0, 0, "the sandbox is gone: its init was killed");
-    struct shared *sh = box->sh;
-    if (put_request(sh, view, argv, cwd, limits, e) != 0)
-        return -1;
-    struct run_streams st;
-    int w[2];
-    if (run_streams_open(&st, w, err_copy, limits, r, e) != 0)
-        return -1;
-    long self_kb = run_self_kb(limits);
-    uint64_t t0 = clock_wall_ns();
-    int sent = send_request(box->sock, 'r', w, 2);
-    close(w[0]);
-    close(w[1]);
-    int timed_out = 0, cancelled = 0;
-    int answered = sent != 0 ? err_set(e, 0, 0, "cannot reach the sandbox's init: %s",
-                                       strerror(errno))
-                             : await_answer(box, t0, limits, &st, &timed_out, &cancelled, e);
-    /* Every process that held the pipes is gone, or the init is killed. */
-    run_streams_drain(&st, RUN_FINAL_CHUNKS);
-    run_streams_close(&st);
-    if (answered < 0)
-        return -1;
-    if (!answered) {
-        r->wall_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS;
-        run_judge(limits, 0, timed_out, cancelled, self_kb, r);
-        return 0;
-    }
-    if (sh->failed)
-        return err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT, sh->msg);
-    r->wall_ms = sh->wall_ms;
-    if (sh->exec_errno) {
-        r->end = RUN_EXEC_FAILED;
-        err_set(e, 0, 0, "%s '%s': %s", sh->exec_what, argv[0], strerror(sh->exec_errno));
-        return 0;
-    }
-    run_take_usage(&sh->ru, r);
-    run_judge(limits, sh->status, timed_out, cancelled, self_kb, r);
-    return 0;
-}
-
 int sbx_probe(struct err *e)
 {
     struct sbx *box;
@@ -1251,11 +1327,10 @@ int sbx_probe(struct err *e)
     /* A request for no view: the init answers once it is set up. */
     box->sh->view = -1;
     box->sh->seq++;
-    struct run_limits l = { .timeout_ms = 10 * SBX_STOP_GRACE_MS };
-    int timed_out = 0, cancelled = 0, rc = 0;
+    int rc = 0;
     if (send_request(box->sock, 'p', NULL, 0) != 0)
         rc = err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
-    else if ((rc = await_answer(box, clock_wall_ns(), &l, NULL, &timed_out, &cancelled, e)) == 0)
+    else if ((rc = await_probe(box, PROBE_TIMEOUT_MS, e)) == 0)
         rc = err_set(e, 0, 0, "the engines' sandbox does not answer" NONE_HINT);
     else if (rc > 0)
         rc = box->sh->failed ? err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT,
@@ -1283,22 +1358,25 @@ static pid_t init_child(pid_t init)
 }
 
 int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
-              const struct run_limits *limits, const int std[3], pid_t *pid, struct err *e)
+              const struct run_limits *limits, const int std[3], pid_t *pid, int *exec_errno,
+              struct err *e)
 {
     assert(box && view >= 0 && view < box->n && argv && argv[0] && cwd && limits);
     *pid = 0;
+    *exec_errno = 0;
     if (box->init <= 0)
         return err_set(e, 0, 0, "the sandbox is gone: its init was killed");
     struct shared *sh = box->sh;
     if (put_request(sh, view, argv, cwd, limits, e) != 0)
         return -1;
-    if (send_request(box->sock, 'S', std, 3) != 0)
+    const int fds[3] = { std[2], std[0], std[1] };
+    if (send_request(box->sock, 'S', fds, 3) != 0)
         return err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
     /* The views are built before the first request is served. */
     struct pollfd p = { box->sock, POLLIN, 0 };
     char c = 0;
     int ready;
-    while ((ready = poll(&p, 1, 10 * SBX_STOP_GRACE_MS)) < 0 && errno == EINTR)
+    while ((ready = poll(&p, 1, PROBE_TIMEOUT_MS)) < 0 && errno == EINTR)
         ;
     if (ready <= 0 || read(box->sock, &c, 1) != 1) {
         kill_init(box);
@@ -1307,8 +1385,9 @@ int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
     if (c == 'd' && sh->failed)
         return err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT, sh->msg);
     if (sh->exec_errno) {
+        *exec_errno = sh->exec_errno;
         err_set(e, 0, 0, "%s '%s': %s", sh->exec_what, argv[0], strerror(sh->exec_errno));
-        return 1;
+        return 0;
     }
     *pid = init_child(box->init);
     return 0;

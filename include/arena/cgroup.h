@@ -1,0 +1,117 @@
+/*
+ * cgroup.h - a cgroup per move: the CPU of every process of the move,
+ * reaped or not, and limits on the whole tree (launcher.h uses it).
+ *
+ * A referee finds once, before its first game, where it may make cgroups
+ * (cg_root_find): a folder per hierarchy that the moves' cgroups go in.
+ *   - cgroup v1 (cpuacct, memory and pids each mounted on its own, as on
+ *     this project's CI): the referee's own cgroup of each controller, from
+ *     /proc/self/cgroup, which it must be able to write (root, or a subtree
+ *     chown'd to its user).
+ *   - cgroup v2 (one unified hierarchy): as root, <mount>/arena, with the
+ *     memory and pids controllers enabled down to it; as another user, the
+ *     cgroup systemd delegated to it (/proc/self/cgroup's "0::" line, as
+ *     rootless container runtimes find theirs). v2 lets no cgroup with
+ *     processes hand controllers to its children, so when the referee is
+ *     alone in its cgroup it moves itself into a leaf of it,
+ *     arena-referee-PID, first ("systemd-run --user --scope -p
+ *     Delegate=yes referee ..." gives it such a cgroup).
+ * A move's cgroup is named arena-PID-TID-N (the referee's process and
+ * thread and a number that makes it new), unique among the referees and
+ * tests running at once.
+ *
+ * A move (cg_move_open .. cg_move_close): the cgroup is made with its
+ * memory limit (v1 memory.limit_in_bytes and memsw; v2 memory.max and no
+ * swap) and pids.max; the caller's child writes "0" to each of the
+ * cgroup.procs descriptors it is given before exec (the referee opened
+ * them: their permission is the referee's, whoever the engine runs as);
+ * cg_move_end kills whatever is left in it and reads its usage;
+ * cg_move_close removes it.
+ *
+ * CPU: v2's cpu.stat user_usec and system_usec; v1's cpuacct.usage (exact
+ * nanoseconds), split into user and system in the ratio of
+ * cpuacct.usage_user to usage_sys (which count in scheduler ticks).
+ */
+#ifndef ARENA_CGROUP_H
+#define ARENA_CGROUP_H
+
+#include <limits.h>
+#include "arena/err.h"
+
+enum cg_version { CG_V1 = 1, CG_V2 = 2 };
+
+/* The controllers a root can use (bits of cg_root.has). */
+enum { CG_MEMORY = 1, CG_PIDS = 2 };
+
+/* Hierarchies of a v1 root: cpuacct, memory, pids. */
+#define CG_MAX_DIRS 3
+
+/* Where a referee makes its moves' cgroups. Read-only once found. */
+struct cg_root {
+    enum cg_version version;
+    int n;                          /* v1: CG_MAX_DIRS; v2: 1 */
+    char dir[CG_MAX_DIRS][PATH_MAX]; /* v1: cpuacct's, memory's, pids' */
+    unsigned has;                   /* CG_MEMORY | CG_PIDS available */
+    long pids_max;                  /* each move's pids.max; 0: none */
+};
+
+/* Finds the root (above) in the hierarchies mounted in this process's
+ * mount namespace. Returns 0, or -1 with e saying why no cgroup can be had
+ * here (no hierarchy, a controller missing, no write permission). */
+int cg_root_find(struct cg_root *root, long pids_max, struct err *e);
+
+/* A root at the given folders (tests: a cgroup2 mounted by the test, or a
+ * v1 subtree): v1 wants CG_MAX_DIRS folders (cpuacct, memory, pids), v2
+ * one whose subtree_control says which controllers the moves get. 0, or -1
+ * with e when a folder is missing or not writable. */
+int cg_root_at(struct cg_root *root, enum cg_version v, const char *const dir[], int n,
+               long pids_max, struct err *e);
+
+/* "cgroup-v1" or "cgroup-v2": the journal's accounting; "process" for
+ * NULL. */
+const char *cg_root_name(const struct cg_root *root);
+
+/* What a move used. */
+struct cg_usage {
+    double user_ms, sys_ms;
+    long oom_kills;                 /* processes the memory limit killed */
+};
+
+/* One move's cgroup. */
+struct cg_move {
+    const struct cg_root *root;     /* NULL: no cgroup (cg_move_none) */
+    int n;                          /* folders made */
+    char path[CG_MAX_DIRS][PATH_MAX];
+    int *procs;                     /* the caller's cgroup.procs descriptors */
+    int nprocs;
+    struct cg_usage usage;          /* filled by cg_move_end */
+    int ended;
+    char leftover[ERR_MSG_MAX];     /* cg_move_close's failure */
+};
+
+/* A move without a cgroup: procs[0..n) set to -1. */
+void cg_move_none(struct cg_move *m, int *procs, int n);
+
+/* Makes the move's cgroup under root with a memory limit of mem_limit_mb
+ * (0: none) and root's pids_max, and opens its cgroup.procs files into
+ * procs (n >= root->n; the rest -1). 0, or -1 with e and nothing left. */
+int cg_move_open(const struct cg_root *root, long mem_limit_mb, struct cg_move *m, int *procs,
+                 int n, struct err *e);
+
+/* The CPU (user + system, ms) the move's processes used so far; 0 for a
+ * move without a cgroup. */
+double cg_move_cpu_ms(const struct cg_move *m);
+
+/* Once the move's leader is gone: kills every process left in the cgroup,
+ * waits until it is empty and reads the usage. 0, or -1 with e. */
+int cg_move_end(struct cg_move *m, struct err *e);
+
+/* The usage cg_move_end read: 0, or -1 when there is none (no cgroup, or
+ * not ended). */
+int cg_move_usage(const struct cg_move *m, struct cg_usage *u);
+
+/* Closes the descriptors and removes the cgroup. 0, or -1 with m->leftover
+ * naming the folder that could not be removed. No-op without a cgroup. */
+int cg_move_close(struct cg_move *m);
+
+#endif
