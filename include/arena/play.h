@@ -39,7 +39,10 @@ struct cg_root;
 /* A game clock (--tc BASE+INC): each engine starts each game with base_ms;
  * each of its moves costs the move's CPU time (user + system, runner.h)
  * and then adds inc_ms. An engine whose clock falls below zero loses,
- * "out-of-time". base_ms 0: no clock. */
+ * "out-of-time". The wall deadline of a move (limits.timeout_ms) is then
+ * never tighter than the clock left plus PLAY_TC_WALL_MARGIN_MS: a move
+ * can lose on either, and a machine busy with other work does not make an
+ * engine lose on its clock. base_ms 0: no clock. */
 struct play_clock {
     long base_ms, inc_ms;
 };
@@ -53,11 +56,6 @@ struct play_rules {
     uint64_t seed;               /* of the random openings */
     struct run_limits limits;
     struct play_clock tc;        /* the game clock; base_ms 0: none */
-    int timeout_given;           /* 1: limits.timeout_ms was asked for; with a
-                                  * clock, the wall deadline of a move is
-                                  * otherwise the clock left plus
-                                  * PLAY_TC_WALL_MARGIN_MS, and both apply
-                                  * when it was */
     int draw_plies;              /* the draw rule; 0: none */
     const char *keep_dir;        /* DIR: DIR/game-I/ply-NNN-in.txt (the board
                                   * given), -out.txt (the bytes read from

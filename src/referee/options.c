@@ -334,7 +334,6 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
             if (cli_int(val, nums[k].lo, nums[k].hi, nums[k].out) != 0)
                 return snprintf(msg, cap, "%s must be a number from %ld to %ld, got '%s'", name,
                                 nums[k].lo, nums[k].hi, val), -1;
-            s->t.rules.timeout_given |= id == REF_OPT_TIMEOUT;
             return 0;
         }
     struct { int id; long lo, hi; int *out; } ints[] = {
@@ -673,9 +672,7 @@ cJSON *ref_config_json(const struct ref_settings *s)
     struct { const char *key; double v; int always; } nums[] = {
         { "depth", r->depth, 1 },
         { "random-plies", r->random_plies, 1 },
-        /* With a clock and no --timeout-ms, the deadline follows the clock. */
-        { "timeout-ms", !r->tc.base_ms || r->timeout_given ? (double)r->limits.timeout_ms : 0,
-          0 },
+        { "timeout-ms", (double)r->limits.timeout_ms, 1 },
         { "cpu-limit-s", (double)r->limits.cpu_limit_s, 0 },
         { "mem-limit-mb", (double)r->limits.mem_limit_mb, 0 },
         { "draw-plies", r->draw_plies, 1 },

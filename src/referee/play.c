@@ -151,14 +151,16 @@ static long clock_text_ms(const struct play_rules *r, double clock_ms)
 }
 
 /* The limits of a move with clock_ms on the engine's clock: with a clock,
- * the wall deadline follows it, and --timeout-ms also applies when given
- * (play.h). */
+ * the wall deadline is never tighter than the clock left plus
+ * PLAY_TC_WALL_MARGIN_MS, so that an engine loses on its clock, not on the
+ * wall (play.h). */
 static struct run_limits move_limits(const struct play_rules *r, double clock_ms)
 {
     struct run_limits l = r->limits;
     if (r->tc.base_ms > 0) {
         long follow = (long)ceil(clock_ms) + PLAY_TC_WALL_MARGIN_MS;
-        l.timeout_ms = r->timeout_given && l.timeout_ms < follow ? l.timeout_ms : follow;
+        if (l.timeout_ms < follow)
+            l.timeout_ms = follow;
     }
     return l;
 }
@@ -554,7 +556,6 @@ void play_rules_json(const struct play_rules *r, cJSON *obj)
         cJSON *tc = cJSON_AddObjectToObject(lim, "tc");
         cJSON_AddNumberToObject(tc, "base_ms", (double)r->tc.base_ms);
         cJSON_AddNumberToObject(tc, "inc_ms", (double)r->tc.inc_ms);
-        cJSON_AddBoolToObject(tc, "timeout_given", r->timeout_given);
     }
     cJSON_AddItemToObject(obj, "sandbox", sbx_policy_json(r->sandbox));
 }
