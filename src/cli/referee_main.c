@@ -632,12 +632,15 @@ static int bench_checks(const char *prog, struct ref_settings *s)
 
 /* An engine bench can vary: its {depth} is the bench's (no depth=, its
  * own or --each's) and reaches it (a command with placeholders must hold
- * {depth}, or every depth would be the same move). */
+ * {depth}, or every depth would be the same move; a persistent engine is
+ * told it with each move). */
 static int bench_engine_check(const char *prog, const struct spec *eng)
 {
     if (eng->depth)
         return cli_usage(prog, "bench: engine '%s' has depth=, which would replace --depths",
                          eng->name);
+    if (eng->proto == SPEC_PERSISTENT)
+        return 0;
     const char *depth = rules_placeholder[2];   /* {in} {out} {depth} {player} */
     for (int k = 0; k < eng->argc; k++)
         if (strstr(eng->argv[k], depth))
