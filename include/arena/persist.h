@@ -65,8 +65,9 @@ struct sbx_view;
  * ends as if the engine exited with status 0; its rusage is the move's
  * CPU (above). The engine goes with the move that fails, and a move after
  * that (referee bench) starts a new one. launcher_close sends quit, closes
- * its stdin, waits PERSIST_QUIT_MS and kills whatever is left. 0, or -1
- * with e (out of memory). */
+ * its stdin, waits PERSIST_QUIT_MS and kills whatever is left. The
+ * sandbox is opened here, so that its view is built while the game begins.
+ * 0, or -1 with e (out of memory, or the sandbox could not be made). */
 int launcher_persistent(struct launcher *l, const struct sbx_view *view, struct err *e);
 
 /* After launcher_move on l (a persistent engine's launcher): the reason of

@@ -197,7 +197,7 @@ static int start_engine(struct persist *p, const struct launch_move *m, struct e
     int rc;
     if (!p->view) {
         rc = spawn_plain(p, m->argv, m->cwd, &l, std, e);
-    } else if ((rc = sbx_open(&p->box, p->view, 1, e)) == 0) {
+    } else if (p->box || (rc = sbx_open(&p->box, p->view, 1, e)) == 0) {
         rc = sbx_spawn(p->box, 0, m->argv, m->cwd, &l, std, &p->pid, &p->exec_errno, e);
         if (rc == 0 && p->exec_errno)
             p->ended = sbx_collect(p->box, LAUNCH_STOP_GRACE_MS, &p->status, &p->ru, e) != 0;
@@ -514,6 +514,11 @@ int launcher_persistent(struct launcher *l, const struct sbx_view *view, struct 
         return err_set(e, 0, 0, "out of memory");
     p->view = view;
     p->in = p->out = p->err = p->fwd[0] = p->fwd[1] = -1;
+    /* Now, not at its first move: the init builds its view meanwhile. */
+    if (view && sbx_open(&p->box, view, 1, e) != 0) {
+        free(p);
+        return -1;
+    }
     *l = (struct launcher){ .ops = &persist_ops, .self = p, .watch_ms = PERSIST_WATCH_MS };
     return 0;
 }

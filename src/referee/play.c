@@ -325,8 +325,9 @@ struct game_box {
     struct sbx_view view[2];
 };
 
-/* Opens the game's launcher into *lnc: its sandbox when the rules want one,
- * else the plain runner. gb must outlive the launcher; free it with
+/* Opens the game's launcher into *lnc: its sandbox when the rules want one
+ * and an engine runs a process per move, else the plain runner (with gb's
+ * views, for the engines that stay). gb must outlive the launcher; free it with
  * game_box_free, whatever this returns. */
 static int game_box_open(struct game_box *gb, const struct play_rules *r,
                          const struct spec *const side_engine[2], const char *folder,
@@ -342,6 +343,10 @@ static int game_box_open(struct game_box *gb, const struct play_rules *r,
             return -1;
         gb->view[s] = (struct sbx_view){ eng->dir, folder, &gb->own[s], r->sandbox };
     }
+    /* Engines that stay have sandboxes of their own (persist.h): the
+     * game's is for file engines. */
+    if (side_engine[0]->proto == SPEC_PERSISTENT && side_engine[1]->proto == SPEC_PERSISTENT)
+        return launcher_plain(lnc, r->acct, e);
     struct sbx *box;
     return sbx_open(&box, gb->view, 2, e) != 0 ? -1 : sbx_launcher(lnc, box, r->acct, e);
 }
