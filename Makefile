@@ -10,6 +10,8 @@
 #   make bench      search speed and node-count signatures
 #   make bench-referee  referee overhead, concurrency, a 10,000-game tournament
 #   make bench-report   referee report (text, json, html) on a 10,000-game journal
+#   make bench-persist  persistent engines against file engines, the CPU clock
+#                   under load
 #   make bench-solver   the Connect-4 solver on the six public test sets
 #   make bench-learn    Q-learning: training speed, shipped weights, strength table
 #   make tsan       the solver's thread tests under ThreadSanitizer (build/tsan)
@@ -122,7 +124,7 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-solver bench-learn clean install \
+.PHONY: all deps test check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-persist bench-solver bench-learn clean install \
         uninstall test-install test-cluster
 
 all: $(BINARIES) $(ARENA_LINKS)
@@ -244,6 +246,9 @@ bench-referee: all
 
 bench-report: all
 	@sh scripts/bench-report.sh $(BIN)
+
+bench-persist: all
+	@sh scripts/bench-persist.sh $(BIN)
 
 # ALL=1 solves all 1000 Begin-Hard positions instead of the first 50.
 bench-solver: all

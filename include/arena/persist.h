@@ -24,7 +24,9 @@
  * ticks); with the sandbox, every other process of it is killed when the
  * game ends. RLIMIT_CPU would count the whole game, so the referee keeps
  * the CPU limit per move itself, watching that figure; the other rlimits
- * (memory, file size, processes) hold for the engine's whole life.
+ * (memory, file size, processes) hold for the engine's whole life. The
+ * launcher loop's per-move cgroups (launcher.acct) are not used: a cgroup
+ * made per move would end the engine with the move.
  *
  * A move that goes wrong loses the game (play.h): the runner's reasons
  * (timeout, cpu-limit, memory-limit, crashed: SIG..., cannot-run, exit-status
