@@ -109,7 +109,9 @@ void play_solo_close(struct play_solo *solo);
 
 /* The shared rules' keys of a log's or journal's header, added to obj:
  * "game", "depth", "seed", "random_plies", "openings", "draw_plies",
- * "analyze" (when on), "limits", "sandbox" (sandbox.h's sbx_policy_json). */
+ * "analyze" (when on), "limits", "sandbox" (sandbox.h's sbx_policy_json),
+ * "accounting" (cgroup.h's cg_root_name: "cgroup-v1", "cgroup-v2" or
+ * "process"). */
 void play_rules_json(const struct play_rules *r, struct cJSON *obj);
 
 #endif

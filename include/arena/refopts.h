@@ -21,6 +21,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include "arena/analyze.h"
+#include "arena/cgroup.h"
 #include "arena/refbench.h"
 #include "arena/cluster.h"
 #include "arena/report.h"
@@ -73,6 +74,8 @@ struct ref_settings {
     int report_table_given;
     struct book book;
     struct sbx_policy sandbox;  /* --sandbox, --sandbox-ro */
+    struct cg_root cg;          /* where each move's cgroup goes, when
+                                 * rules.acct points here (cgroup.h) */
     struct refbench_opts bench; /* bench: --depths (0-0: not given),
                                  * --random-positions, --repeat, --budget-ms;
                                  * --positions goes to openings, --plies to

@@ -239,6 +239,24 @@ static int sandbox_rules(const char *prog, struct ref_settings *s)
     return 0;
 }
 
+/* Where each move's cgroup goes (cgroup.h), found before the first game;
+ * without one the referee says so, once, and the journal says "accounting":
+ * "process". */
+static void accounting(const char *prog, struct ref_settings *s)
+{
+    struct err e = { 0, 0, "" };
+    if (cg_root_find(&s->cg, REF_DEFAULT_PROC_EXTRA, &e) == 0) {
+        s->t.rules.acct = &s->cg;
+        /* pids.max bounds each move's tree; RLIMIT_NPROC would count every
+         * task of the engines' user, other referees' engines included. */
+        s->t.rules.limits.proc_limit = 0;
+        return;
+    }
+    fprintf(stderr, "%s: accounting: process: %s; a move's CPU is then its own and that of "
+            "the children it reaped, and --cpu-limit-s and --mem-limit-mb hold per process\n",
+            prog, e.msg);
+}
+
 /* Checks what match and tournament share and loads the opening book. */
 static int finish_rules(const char *prog, struct ref_settings *s, const char *cmd)
 {
@@ -275,7 +293,7 @@ static int check_output(const char *opt, const char *path, struct err *e)
 /* Once the options are consistent, before the first game: the engines'
  * folders and programs (spec.h), every file the run will write, so a run
  * never plays its games and then loses them, then the engines' sandbox and
- * RLIMIT_NPROC. 0 or EXIT_BAD_INPUT. */
+ * RLIMIT_NPROC, then where each move's cgroup goes. 0 or EXIT_BAD_INPUT. */
 static int preflight(const char *prog, struct ref_settings *s)
 {
     struct err e;
@@ -303,6 +321,8 @@ static int preflight(const char *prog, struct ref_settings *s)
     /* Only commands that run engines pay for the /proc scan. */
     s->t.rules.limits.proc_limit =
         run_proc_limit(sbx_engine_uid(s->t.rules.sandbox), REF_DEFAULT_PROC_EXTRA);
+    if (s->command != REF_CMD_SLURM)
+        accounting(prog, s);
     return 0;
 }
 

@@ -137,11 +137,14 @@ static void find_paths(struct hier *h)
         fclose(f);
 }
 
-static int writable(const char *dir)
+/* Whether this user may make cgroups in dir and (v2, where a process moves
+ * only with write access to the common ancestor's cgroup.procs) move
+ * processes there. */
+static int writable(const char *dir, enum cg_version v)
 {
     char procs[PATH_MAX + 16];
     snprintf(procs, sizeof procs, "%s/cgroup.procs", dir);
-    return access(dir, W_OK) == 0 && access(procs, W_OK) == 0;
+    return access(dir, W_OK) == 0 && (v == CG_V1 || access(procs, W_OK) == 0);
 }
 
 int cg_root_at(struct cg_root *root, enum cg_version v, const char *const dir[], int n,
@@ -155,7 +158,7 @@ int cg_root_at(struct cg_root *root, enum cg_version v, const char *const dir[],
     root->n = n;
     root->pids_max = pids_max;
     for (int i = 0; i < n; i++) {
-        if (!writable(dir[i]))
+        if (!writable(dir[i], v))
             return err_set(e, 0, 0, "cannot make cgroups in %s: %s", dir[i],
                            access(dir[i], F_OK) == 0 ? "not writable by this user"
                                                      : strerror(errno));
@@ -210,7 +213,7 @@ static int find_v2(struct cg_root *root, const struct hier *h, long pids_max, st
         else if (write_at(dir, "cgroup.subtree_control", "+memory +pids") != 0)
             why = "cannot enable the memory and pids controllers";
     } else {
-        if (!writable(dir))
+        if (!writable(dir, CG_V2))
             why = "this user's cgroup is not delegated to it (run the referee under "
                   "systemd-run --user --scope -p Delegate=yes)";
         else if (v2_delegate(dir) != 0)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include "arena/analyze.h"
 #include "arena/clock.h"
+#include "arena/cgroup.h"
 #include "arena/gamedir.h"
 #include "arena/launcher.h"
 #include "arena/persist.h"
@@ -563,4 +564,5 @@ void play_rules_json(const struct play_rules *r, cJSON *obj)
         cJSON_AddNumberToObject(tc, "inc_ms", (double)r->tc.inc_ms);
     }
     cJSON_AddItemToObject(obj, "sandbox", sbx_policy_json(r->sandbox));
+    cJSON_AddStringToObject(obj, "accounting", cg_root_name(r->acct));
 }

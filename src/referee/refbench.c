@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "arena/benchdoc.h"
+#include "arena/cgroup.h"
 #include "arena/datadir.h"
 #include "arena/refbench.h"
 #include "arena/runner.h"
@@ -234,6 +235,7 @@ static int write_json(const struct bench *b, const struct spec *engines, int n, 
             cJSON_AddStringToObject(doc, "positions_file", o->positions_path);
         }
         cJSON_AddNumberToObject(doc, "repeat", (double)o->repeat);
+        cJSON_AddStringToObject(doc, "accounting", cg_root_name(b->r->acct));
         if (o->budget_ms)
             cJSON_AddNumberToObject(doc, "budget_ms", (double)o->budget_ms);
         else

@@ -1,0 +1,319 @@
+/*
+ * test_cgroup.c - a move's cgroup (cgroup.h) on both hierarchies: cgroup v1
+ * (cpuacct, memory and pids under /sys/fs/cgroup, as on this project's
+ * machines) and cgroup v2 (a cgroup2 hierarchy the test mounts on a folder
+ * of its own; on a machine whose controllers are bound to v1 it has none,
+ * so the v2 case checks the accounting, the kill and the removal, and the
+ * limits only where the controllers are there). Each case makes the test's
+ * own parent cgroup under this process's, runs a child that enters the
+ * move's cgroup through the descriptors cg_move_open gives, and checks what
+ * the cgroup billed, that the limits are written, that what is left running
+ * is killed, and that nothing is left. Needs root (skipped otherwise).
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "arena/cgroup.h"
+
+#define V1_MOUNT "/sys/fs/cgroup"
+#define PIDS_MAX 7
+#define MEM_MB 64
+#define BURN_MS 150.0
+/* The child's own start and exit: a fork, the writes, the exit. */
+#define BILL_SLACK_MS 40.0
+
+static const char *const v1_ctrl[CG_MAX_DIRS] = { "cpuacct", "memory", "pids" };
+
+/* The test's parent cgroups and, for v2, the mount. */
+struct fixture {
+    enum cg_version v;
+    char mnt[PATH_MAX];
+    char dir[CG_MAX_DIRS][PATH_MAX + 64];
+    int n;
+};
+
+/* This process's cgroup in the v1 hierarchy ctrl ("" at the root). */
+static void own_v1(const char *ctrl, char *out, size_t cap)
+{
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    char line[PATH_MAX + 64];
+    out[0] = '\0';
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (c2 && (*c2 = '\0', strcmp(c1 + 1, ctrl) == 0) && strcmp(c2 + 1, "/") != 0)
+            snprintf(out, cap, "%s", c2 + 1);
+    }
+    if (f)
+        fclose(f);
+}
+
+static void fixture_open(struct fixture *fx, enum cg_version v)
+{
+    memset(fx, 0, sizeof *fx);
+    fx->v = v;
+    if (geteuid() != 0)
+        cr_skip_test("needs root");
+    if (v == CG_V1) {
+        for (int i = 0; i < CG_MAX_DIRS; i++) {
+            char own[PATH_MAX], probe[PATH_MAX + 32];
+            snprintf(probe, sizeof probe, V1_MOUNT "/%s/cgroup.procs", v1_ctrl[i]);
+            if (access(probe, W_OK) != 0)
+                cr_skip_test("no cgroup v1 %s at " V1_MOUNT, v1_ctrl[i]);
+            own_v1(v1_ctrl[i], own, sizeof own);
+            snprintf(fx->dir[i], sizeof fx->dir[i], V1_MOUNT "/%s%.2000s/unit-cg-%ld", v1_ctrl[i],
+                     own, (long)getpid());
+        }
+        fx->n = CG_MAX_DIRS;
+    } else {
+        snprintf(fx->mnt, sizeof fx->mnt, "/tmp/unit-cg2-%ld", (long)getpid());
+        cr_assert(mkdir(fx->mnt, 0700) == 0 || errno == EEXIST);
+        if (mount("none", fx->mnt, "cgroup2", 0, NULL) != 0) {
+            rmdir(fx->mnt);
+            cr_skip_test("cannot mount cgroup2: %s", strerror(errno));
+        }
+        snprintf(fx->dir[0], sizeof fx->dir[0], "%s/unit-cg-%ld", fx->mnt, (long)getpid());
+        fx->n = 1;
+    }
+    for (int i = 0; i < fx->n; i++)
+        cr_assert(mkdir(fx->dir[i], 0755) == 0, "mkdir %s: %s", fx->dir[i], strerror(errno));
+}
+
+static void fixture_close(struct fixture *fx)
+{
+    for (int i = 0; i < fx->n; i++)
+        cr_assert_eq(rmdir(fx->dir[i]), 0, "rmdir %s: %s (a move's cgroup left?)", fx->dir[i],
+                     strerror(errno));
+    if (fx->mnt[0]) {
+        umount2(fx->mnt, MNT_DETACH);
+        rmdir(fx->mnt);
+    }
+}
+
+static void fixture_root(const struct fixture *fx, struct cg_root *root)
+{
+    const char *d[CG_MAX_DIRS] = { fx->dir[0], fx->dir[1], fx->dir[2] };
+    struct err e;
+    cr_assert_eq(cg_root_at(root, fx->v, d, fx->n, PIDS_MAX, &e), 0, "%s", e.msg);
+}
+
+static double cpu_ms_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A child that enters the move's cgroup (procs), then does what: burn
+ * BURN_MS, touch bytes of memory, or leave a sleeping grandchild. */
+enum job { BURN, EAT, LEAVE_SLEEPER };
+
+static pid_t start_child(const int *procs, enum job job, long bytes)
+{
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid)
+        return pid;
+    for (int i = 0; i < CG_MAX_DIRS; i++)
+        if (procs[i] >= 0 && write(procs[i], "0", 1) != 1)
+            _exit(10);
+    if (job == BURN) {
+        /* In a grandchild it never reaps: the cgroup bills it anyway. */
+        if (fork() == 0) {
+            double end = cpu_ms_now() + BURN_MS;
+            while (cpu_ms_now() < end)
+                ;
+            _exit(0);
+        }
+        siginfo_t info;
+        waitid(P_ALL, 0, &info, WEXITED | WNOWAIT);
+    } else if (job == EAT) {
+        char *p = malloc((size_t)bytes);
+        for (long i = 0; p && i < bytes; i += 4096)
+            p[i] = 1;
+    } else if (fork() == 0) {
+        execlp("sleep", "sleep", "100", (char *)NULL);
+        _exit(127);
+    }
+    _exit(0);
+}
+
+static int child_status(pid_t pid)
+{
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+/* Whether path exists. */
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static long read_number(const char *dir, const char *name)
+{
+    char path[PATH_MAX * 2], buf[64] = "";
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot open %s", path);
+    cr_assert_not_null(fgets(buf, sizeof buf, f));
+    fclose(f);
+    return atol(buf);
+}
+
+ParameterizedTestParameters(cgroup, bills_limits_kills_and_removes)
+{
+    static enum cg_version v[] = { CG_V1, CG_V2 };
+    return cr_make_param_array(enum cg_version, v, 2);
+}
+
+ParameterizedTest(enum cg_version *v, cgroup, bills_limits_kills_and_removes, .timeout = 60)
+{
+    struct fixture fx;
+    fixture_open(&fx, *v);
+    struct cg_root root;
+    fixture_root(&fx, &root);
+    struct cg_move m;
+    int procs[CG_MAX_DIRS];
+    struct err e;
+    cr_assert_eq(cg_move_open(&root, MEM_MB, &m, procs, CG_MAX_DIRS, &e), 0, "%s", e.msg);
+    cr_assert_eq(m.n, fx.n);
+    for (int i = 0; i < fx.n; i++)
+        cr_assert(exists(m.path[i]) && strncmp(m.path[i], fx.dir[i], strlen(fx.dir[i])) == 0,
+                  "v%d: %s", *v, m.path[i]);
+    const char *mem_dir = *v == CG_V1 ? m.path[1] : m.path[0];
+    const char *pids_dir = *v == CG_V1 ? m.path[2] : m.path[0];
+    if (root.has & CG_MEMORY)
+        cr_assert_eq(read_number(mem_dir, *v == CG_V1 ? "memory.limit_in_bytes" : "memory.max"),
+                     (long)MEM_MB << 20);
+    if (root.has & CG_PIDS)
+        cr_assert_eq(read_number(pids_dir, "pids.max"), PIDS_MAX);
+
+    cr_assert_eq(child_status(start_child(procs, BURN, 0)), 0);
+    double now = cg_move_cpu_ms(&m);
+    cr_assert(now >= BURN_MS && now <= BURN_MS + BILL_SLACK_MS, "v%d: %.1f ms so far", *v, now);
+    cr_assert_eq(child_status(start_child(procs, LEAVE_SLEEPER, 0)), 0);
+    cr_assert_eq(cg_move_end(&m, &e), 0, "%s", e.msg);
+    struct cg_usage u;
+    cr_assert_eq(cg_move_usage(&m, &u), 0);
+    cr_assert(u.user_ms + u.sys_ms >= BURN_MS && u.user_ms + u.sys_ms <= BURN_MS + BILL_SLACK_MS,
+              "v%d: billed %.1f + %.1f ms for %.0f", *v, u.user_ms, u.sys_ms, BURN_MS);
+    cr_assert_eq(u.oom_kills, 0);
+    char paths[CG_MAX_DIRS][PATH_MAX];
+    for (int i = 0; i < fx.n; i++)
+        snprintf(paths[i], PATH_MAX, "%s", m.path[i]);
+    cr_assert_eq(cg_move_close(&m), 0, "%s", m.leftover);
+    for (int i = 0; i < fx.n; i++)
+        cr_assert(!exists(paths[i]), "v%d: %s left", *v, paths[i]);
+    for (int i = 0; i < CG_MAX_DIRS; i++)
+        cr_assert_eq(procs[i], -1);
+    fixture_close(&fx);
+}
+
+ParameterizedTestParameters(cgroup, memory_limit_kills_the_tree)
+{
+    static enum cg_version v[] = { CG_V1, CG_V2 };
+    return cr_make_param_array(enum cg_version, v, 2);
+}
+
+/* Past the memory limit the kernel kills in the cgroup, and the usage
+ * says so: where the memory controller is there (v1 here). */
+ParameterizedTest(enum cg_version *v, cgroup, memory_limit_kills_the_tree, .timeout = 60)
+{
+    struct fixture fx;
+    fixture_open(&fx, *v);
+    struct cg_root root;
+    fixture_root(&fx, &root);
+    if (!(root.has & CG_MEMORY)) {
+        fixture_close(&fx);
+        cr_skip_test("no memory controller in the v%d hierarchy here", *v);
+    }
+    struct cg_move m;
+    int procs[CG_MAX_DIRS];
+    struct err e;
+    cr_assert_eq(cg_move_open(&root, MEM_MB, &m, procs, CG_MAX_DIRS, &e), 0, "%s", e.msg);
+    int status = child_status(start_child(procs, EAT, 2L * MEM_MB << 20));
+    cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "v%d: status %d", *v, status);
+    cr_assert_eq(cg_move_end(&m, &e), 0, "%s", e.msg);
+    struct cg_usage u;
+    cr_assert_eq(cg_move_usage(&m, &u), 0);
+    cr_assert(u.oom_kills >= 1, "v%d: %ld OOM kills", *v, u.oom_kills);
+    cr_assert_eq(cg_move_close(&m), 0, "%s", m.leftover);
+    fixture_close(&fx);
+}
+
+Test(cgroup, a_missing_folder_is_named)
+{
+    const char *d[] = { "/nonexistent/arena" };
+    struct cg_root root;
+    struct err e;
+    cr_assert_eq(cg_root_at(&root, CG_V2, d, 1, PIDS_MAX, &e), -1);
+    cr_assert_str_eq(e.msg, "cannot make cgroups in /nonexistent/arena: No such file or directory");
+    cr_assert_eq(cg_root_at(&root, CG_V1, d, 1, PIDS_MAX, &e), -1);
+    cr_assert_str_eq(e.msg, "a cgroup v1 root has 3 folders, not 1");
+}
+
+Test(cgroup, names_the_accounting)
+{
+    struct cg_root v1 = { .version = CG_V1 }, v2 = { .version = CG_V2 };
+    cr_assert_str_eq(cg_root_name(&v1), "cgroup-v1");
+    cr_assert_str_eq(cg_root_name(&v2), "cgroup-v2");
+    cr_assert_str_eq(cg_root_name(NULL), "process");
+}
+
+/* Where only cgroup2 is mounted (here: the v1 hierarchies unmounted in a
+ * mount namespace of the test's own), cg_root_find takes the v2 path: as
+ * root, <mount>/arena with the memory and pids controllers, which a
+ * hierarchy whose controllers are bound to v1 cannot give: the message
+ * names the folder and the cause, and nothing is made. */
+Test(cgroup, finds_cgroup2_when_v1_is_absent)
+{
+    char line[PATH_MAX * 2], v2[PATH_MAX] = "";
+    if (geteuid() != 0)
+        cr_skip_test("needs root");
+    cr_assert_eq(unshare(CLONE_NEWNS), 0, "unshare: %s", strerror(errno));
+    cr_assert_eq(mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+    for (int i = 0; i < CG_MAX_DIRS; i++) {
+        snprintf(line, sizeof line, V1_MOUNT "/%s", v1_ctrl[i]);
+        umount2(line, MNT_DETACH);
+    }
+    FILE *f = fopen("/proc/self/mountinfo", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (strstr(line, " - cgroup2 ") && !v2[0])
+            sscanf(line, "%*s %*s %*s %*s %4095s", v2);
+    if (f)
+        fclose(f);
+    if (!v2[0])
+        cr_skip_test("no cgroup2 hierarchy mounted");
+    char controllers[256] = "";
+    snprintf(line, sizeof line, "%s/cgroup.controllers", v2);
+    f = fopen(line, "r");
+    if (f && fgets(controllers, sizeof controllers, f) && strstr(controllers, "memory"))
+        cr_skip_test("cgroup2 at %s has the memory controller: not this case", v2);
+    if (f)
+        fclose(f);
+    struct cg_root root;
+    struct err e;
+    cr_assert_eq(cg_root_find(&root, PIDS_MAX, &e), -1, "found %s", root.dir[0]);
+    char want[PATH_MAX * 2];
+    snprintf(want, sizeof want,
+             "cgroup v2 %s/arena: cannot enable the memory and pids controllers at the root: ", v2);
+    cr_assert(strncmp(e.msg, want, strlen(want)) == 0, "%s", e.msg);
+    snprintf(line, sizeof line, "%s/arena", v2);
+    cr_assert(!exists(line), "%s was made", line);
+}
