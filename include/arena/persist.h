@@ -21,12 +21,15 @@
  * does for a file engine): what it thinks between its moves is its next
  * move's. It is read from the kernel's CPU clock of the engine's process
  * (every thread, nanoseconds) plus what the children it reaped used (clock
- * ticks); with the sandbox, every other process of it is killed when the
- * game ends. RLIMIT_CPU would count the whole game, so the referee keeps
+ * ticks) when the referee has no cgroups; every other process of it is
+ * killed when the game ends. RLIMIT_CPU would count the whole game, so the referee keeps
  * the CPU limit per move itself, watching that figure; the other rlimits
- * (memory, file size, processes) hold for the engine's whole life. The
- * launcher loop's per-move cgroups (launcher.acct) are not used: a cgroup
- * made per move would end the engine with the move.
+ * (memory, file size, processes) hold for the engine's whole life. With
+ * cgroups (acct, cgroup.h) the engine runs in a cgroup of its own for the
+ * game instead of one per move: its CPU is then the cgroup's (every
+ * process of it, reaped or not, nanoseconds), its memory limit and
+ * pids.max hold for the whole tree (a process the memory limit killed is
+ * memory-limit), and whatever is left in it when the game ends is killed.
  *
  * A move that goes wrong loses the game (play.h): the runner's reasons
  * (timeout, cpu-limit, memory-limit, crashed: SIG..., cannot-run, exit-status
@@ -41,6 +44,7 @@
 #include "arena/err.h"
 #include "arena/runner.h"
 
+struct cg_root;
 struct launcher;
 struct sbx_view;
 
@@ -70,7 +74,15 @@ struct sbx_view;
  * its stdin, waits PERSIST_QUIT_MS and kills whatever is left. The
  * sandbox is opened here, so that its view is built while the game begins.
  * 0, or -1 with e (out of memory, or the sandbox could not be made). */
-int launcher_persistent(struct launcher *l, const struct sbx_view *view, struct err *e);
+int launcher_persistent(struct launcher *l, const struct sbx_view *view,
+                        const struct cg_root *acct, struct err *e);
+
+/* Starts l's engine now, with m's command, folder and limits (its first
+ * move's), if it has not started: so that it starts while the game
+ * begins. A failure to start is its first move's (cannot-run). 0, or -1
+ * with e when the launcher failed. */
+struct launch_move;
+int persist_start(struct launcher *l, const struct launch_move *m, struct err *e);
 
 /* After launcher_move on l (a persistent engine's launcher): the reason of
  * the protocol its last move failed on (stdout-flood, stdin-full, or

@@ -186,8 +186,10 @@ struct cg_root;
 int sbx_launcher(struct launcher *l, struct sbx *box, const struct cg_root *acct, struct err *e);
 
 /* An engine that stays for a game (persist.h) in a sandbox of its own:
- * sbx_spawn starts argv in view `view` as a move would be (no cgroup), its
- * stdout, stderr and stdin std[0..2] (the caller keeps its copies), and
+ * sbx_spawn starts argv in view `view` as a move would be, in the cgroup
+ * whose cgroup.procs files cg names (launcher.h's LAUNCH_CG_FILES of them,
+ * -1 past the last), its stdout, stderr
+ * and stdin std[0..2] (the caller keeps its copies), and
  * returns once it runs: 0 with *pid its process id as this process sees it
  * (0 if it could not be found), or with *exec_errno when it could not be
  * started (e says why: the engine's failure, not the sandbox's); -1 with e
@@ -198,8 +200,8 @@ int sbx_launcher(struct launcher *l, struct sbx *box, const struct cg_root *acct
  * status and rusage, 0 when it has not ended, -1 with e when the init is
  * gone. */
 int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
-              const struct run_limits *limits, const int std[3], pid_t *pid, int *exec_errno,
-              struct err *e);
+              const struct run_limits *limits, const int std[3], const int *cg,
+              pid_t *pid, int *exec_errno, struct err *e);
 int sbx_wait_fd(const struct sbx *box);
 void sbx_stop_run(struct sbx *box);
 int sbx_collect(struct sbx *box, int wait_ms, int *status, struct rusage *ru, struct err *e);

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "arena/cgroup.h"
 #include "arena/clock.h"
 #include "arena/launcher.h"
 #include "arena/persist.h"
@@ -41,6 +42,9 @@
 
 struct persist {
     const struct sbx_view *view; /* NULL: no sandbox */
+    const struct cg_root *acct;  /* the game's cgroup under it; NULL: none */
+    struct cg_move cg;           /* the engine's cgroup for the game */
+    int cg_procs[LAUNCH_CG_FILES];
     struct sbx *box;             /* its own sandbox, once started */
     pid_t pid;                   /* the engine as we see it; 0: unknown */
     int started, ended;          /* ended: every process of it is gone */
@@ -68,8 +72,22 @@ static double tv_ms(struct timeval tv)
 }
 
 /* The CPU (ms) of the running engine and of the children it reaped, its
- * user share in *user_ms; -1 when it cannot be read (it is gone). */
+ * user share in *user_ms; -1 when it cannot be read (it is gone). With a
+ * cgroup: the cgroup's, every process of it (the user share is the
+ * engine's own). */
+static double process_cpu_ms(const struct persist *p, double *user_ms);
+
 static double cpu_now_ms(const struct persist *p, double *user_ms)
+{
+    double cpu = process_cpu_ms(p, user_ms);
+    if (!p->cg.root || p->cg.n == 0)
+        return cpu;
+    double tree = cg_move_cpu_ms(&p->cg);
+    *user_ms = cpu > 0 ? tree * *user_ms / cpu : tree;
+    return tree;
+}
+
+static double process_cpu_ms(const struct persist *p, double *user_ms)
 {
     clockid_t id;
     struct timespec ts;
@@ -108,12 +126,26 @@ static long peak_kb(const struct persist *p)
     return hwm ? atol(hwm + strlen("VmHWM:")) : 0;
 }
 
+/* p as new: nothing started, its view and cgroup root. */
+static void init_state(struct persist *p, const struct sbx_view *view,
+                       const struct cg_root *acct)
+{
+    p->view = view;
+    p->acct = acct;
+    p->in = p->out = p->err = p->fwd[0] = p->fwd[1] = -1;
+    cg_move_none(&p->cg, p->cg_procs, LAUNCH_CG_FILES);
+}
+
 /* --- starting and ending ------------------------------------------------- */
 
 /* In the child of a start without a sandbox: never returns. */
 static void child(char *const argv[], const char *cwd, const struct run_limits *l,
-                  const int std[3], int err_fd, pid_t parent)
+                  const int std[3], const int *cg, int err_fd, pid_t parent)
 {
+    int saved = 0;
+    for (int i = 0; i < LAUNCH_CG_FILES && !saved; i++)
+        if (cg[i] >= 0 && write(cg[i], "0", 1) != 1)
+            saved = -errno;
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, (long)SIGKILL, 0L, 0L, 0L);
     if (getppid() != parent)
@@ -122,10 +154,9 @@ static void child(char *const argv[], const char *cwd, const struct run_limits *
     dup2(std[0], STDOUT_FILENO);
     dup2(std[1], STDERR_FILENO);
     run_apply_limits(l);
-    int saved = 0;
-    if (chdir(cwd) != 0)
+    if (!saved && chdir(cwd) != 0)
         saved = errno;
-    else
+    else if (!saved)
         execvp(argv[0], argv);
     if (!saved)
         saved = errno;
@@ -150,7 +181,7 @@ static int spawn_plain(struct persist *p, char *const argv[], const char *cwd,
         return err_set(e, 0, 0, "fork: %s", strerror(errno));
     }
     if (pid == 0)
-        child(argv, cwd, l, std, ep[1], parent);
+        child(argv, cwd, l, std, p->cg_procs, ep[1], parent);
     setpgid(pid, pid);
     close(ep[1]);
     int exec_errno = 0;
@@ -162,6 +193,9 @@ static int spawn_plain(struct persist *p, char *const argv[], const char *cwd,
     while (wait4(pid, &p->status, 0, &p->ru) < 0 && errno == EINTR)
         ;
     p->ended = 1;
+    if (exec_errno < 0)
+        return err_set(e, 0, 0, "cannot place the engine in its cgroup: %s",
+                       strerror(-exec_errno));
     p->exec_errno = exec_errno;
     err_set(e, 0, 0, "cannot run '%s': %s", argv[0], strerror(exec_errno));
     return 0;
@@ -183,6 +217,15 @@ static int start_engine(struct persist *p, const struct launch_move *m, struct e
         }
         return err_set(e, 0, 0, "pipe: %s", strerror(saved));
     }
+    if (p->acct && cg_move_open(p->acct, m->limits->mem_limit_mb, &p->cg, p->cg_procs,
+                                LAUNCH_CG_FILES, e) != 0) {
+        for (int i = 0; i < 2; i++) {
+            close(sv[i]);
+            close(o[i]);
+            close(r[i]);
+        }
+        return -1;
+    }
     p->started = 1;
     p->in = sv[0];
     p->out = o[0];
@@ -198,7 +241,8 @@ static int start_engine(struct persist *p, const struct launch_move *m, struct e
     if (!p->view) {
         rc = spawn_plain(p, m->argv, m->cwd, &l, std, e);
     } else if (p->box || (rc = sbx_open(&p->box, p->view, 1, e)) == 0) {
-        rc = sbx_spawn(p->box, 0, m->argv, m->cwd, &l, std, &p->pid, &p->exec_errno, e);
+        rc = sbx_spawn(p->box, 0, m->argv, m->cwd, &l, std, p->cg_procs, &p->pid,
+                       &p->exec_errno, e);
         if (rc == 0 && p->exec_errno)
             p->ended = sbx_collect(p->box, LAUNCH_STOP_GRACE_MS, &p->status, &p->ru, e) != 0;
     }
@@ -286,10 +330,16 @@ static void end_engine(struct persist *p)
     for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
         close_fd(fds[i]);
     sbx_close(p->box);
+    /* What escaped its process group without a sandbox goes with the
+     * cgroup. */
+    struct err e;
+    if (p->cg.root && !p->cg.ended)
+        cg_move_end(&p->cg, &e);
+    cg_move_close(&p->cg);
     const struct sbx_view *view = p->view;
+    const struct cg_root *acct = p->acct;
     memset(p, 0, sizeof *p);
-    p->view = view;
-    p->in = p->out = p->err = p->fwd[0] = p->fwd[1] = -1;
+    init_state(p, view, acct);
 }
 
 /* --- a move -------------------------------------------------------------- */
@@ -378,7 +428,7 @@ static int ps_start(void *self, struct launch_move *m, const int w[2], struct er
     if (p->ended)   /* a move outside a game (referee bench) after a forfeit */
         end_engine(p);
     p->out_bytes = 0;
-    p->answered = p->over_cpu = p->exec_errno = p->measured = 0;
+    p->answered = p->over_cpu = p->measured = 0;
     p->why[0] = '\0';
     p->cpu_limit_ms = m->limits->cpu_limit_s > 0 ? (double)m->limits->cpu_limit_s * MS_PER_S : 0;
     p->cap_ms = m->cpu_cap_ms;
@@ -491,6 +541,12 @@ static int ps_collect(void *self, const struct launch_move *m, struct launch_end
     if (!p->answered && !p->why[0] && !p->over_cpu && WIFEXITED(p->status) &&
         WEXITSTATUS(p->status) == 0)
         strcpy(p->why, "exit-status 0");
+    /* A process of it the cgroup's memory limit killed: as a file
+     * engine's move under the launcher loop (launcher.h). */
+    struct cg_usage u;
+    if (!p->answered && p->ended && p->cg.root && !p->cg.ended && cg_move_end(&p->cg, e) == 0 &&
+        cg_move_usage(&p->cg, &u) == 0 && u.oom_kills > 0)
+        strcpy(p->why, "memory-limit");
     return 0;
 }
 
@@ -507,19 +563,32 @@ static const struct launcher_ops persist_ops = {
     ps_start, ps_wait_fd, ps_done, ps_stop, ps_kill, ps_collect, ps_close,
 };
 
-int launcher_persistent(struct launcher *l, const struct sbx_view *view, struct err *e)
+int launcher_persistent(struct launcher *l, const struct sbx_view *view,
+                        const struct cg_root *acct, struct err *e)
 {
     struct persist *p = calloc(1, sizeof *p);
     if (!p)
         return err_set(e, 0, 0, "out of memory");
-    p->view = view;
-    p->in = p->out = p->err = p->fwd[0] = p->fwd[1] = -1;
+    init_state(p, view, acct);
     /* Now, not at its first move: the init builds its view meanwhile. */
     if (view && sbx_open(&p->box, view, 1, e) != 0) {
         free(p);
         return -1;
     }
     *l = (struct launcher){ .ops = &persist_ops, .self = p, .watch_ms = PERSIST_WATCH_MS };
+    return 0;
+}
+
+int persist_start(struct launcher *l, const struct launch_move *m, struct err *e)
+{
+    assert(l->ops == &persist_ops);
+    struct persist *p = l->self;
+    if (p->started)
+        return 0;
+    if (start_engine(p, m, e) != 0)
+        return -1;
+    if (p->exec_errno)   /* its first move says so: cannot-run */
+        e->msg[0] = '\0';
     return 0;
 }
 

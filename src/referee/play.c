@@ -206,6 +206,53 @@ static struct launcher *side_launcher(struct ply_ctx *c, int side)
     return stay->ops ? stay : &c->lnc;
 }
 
+/* A move's words: its placeholders' values and its command expanded. */
+struct move_words {
+    char in_path[PATH_MAX], out_path[PATH_MAX], player[4], depth[16], time[24], inc[24];
+    char args[RUN_MAX_ARGS][ARG_MAX_BYTES];
+    char *argv[RUN_MAX_ARGS];
+};
+
+/* Fills w for eng's move as side (1 or 2) in c's folder with clock_ms on
+ * its clock. */
+static void expand_move(const struct play_rules *r, const struct ply_ctx *c,
+                        const struct spec *eng, int side, double clock_ms, struct move_words *w)
+{
+    snprintf(w->in_path, sizeof w->in_path, "%s/%s", c->gd.path, GAMEDIR_IN);
+    snprintf(w->out_path, sizeof w->out_path, "%s/%s", c->gd.path, GAMEDIR_OUT);
+    snprintf(w->player, sizeof w->player, "%d", side);
+    snprintf(w->depth, sizeof w->depth, "%d", eng->depth ? eng->depth : r->depth);
+    snprintf(w->time, sizeof w->time, "%ld", clock_text_ms(r, clock_ms));
+    snprintf(w->inc, sizeof w->inc, "%ld", r->tc.inc_ms);
+    const char *const value[RULES_PLACEHOLDERS] = { w->in_path, w->out_path, w->depth,
+                                                    w->player, w->time, w->inc };
+    for (int i = 0; i < eng->argc; i++) {
+        rules_expand(eng->argv[i], w->args[i], sizeof w->args[i], value);
+        w->argv[i] = w->args[i];
+    }
+    w->argv[eng->argc] = NULL;
+}
+
+/* Starts the engines that stay before the first move, with their first
+ * move's words, so that each starts while the other thinks (their start-up
+ * is still their first move's CPU: persist.h). 0, or -1 with e. */
+static int start_persistent(const struct play_rules *r, struct ply_ctx *c,
+                            const struct spec *const side_engine[2], struct err *e)
+{
+    for (int s = 0; s < 2; s++) {
+        if (!c->stay[s].ops)
+            continue;
+        struct move_words w;
+        expand_move(r, c, side_engine[s], s + 1, c->clock[s], &w);
+        struct run_limits limits = move_limits(r, c->clock[s]);
+        struct launch_move m = { w.argv, side_engine[s]->dir, s, -1, &limits, { -1, -1, -1 },
+                                 NULL, 0 };
+        if (persist_start(&c->stay[s], &m, e) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Runs eng in its folder on the board: 0 with *run filled (and pwhy, a
  * persistent engine's own forfeit reason, or ""), or -1 with e. c->sink
  * (-1: none) gets its stderr when its stderr= or --keep-files want it; in a
@@ -213,24 +260,10 @@ static struct launcher *side_launcher(struct ply_ctx *c, int side)
 static int run_on_board(const struct play_rules *r, struct ply_ctx *c, const struct spec *eng,
                         int side, struct run_result *run, char *pwhy, struct err *e)
 {
-    const struct gamedir *gd = &c->gd;
     double clock_ms = c->clock[side - 1];
-    char in_path[PATH_MAX], out_path[PATH_MAX], player[4], depth[16], time[24], inc[24];
-    snprintf(in_path, sizeof in_path, "%s/%s", gd->path, GAMEDIR_IN);
-    snprintf(out_path, sizeof out_path, "%s/%s", gd->path, GAMEDIR_OUT);
-    snprintf(player, sizeof player, "%d", side);
-    snprintf(depth, sizeof depth, "%d", eng->depth ? eng->depth : r->depth);
-    snprintf(time, sizeof time, "%ld", clock_text_ms(r, clock_ms));
-    snprintf(inc, sizeof inc, "%ld", r->tc.inc_ms);
-    const char *const value[RULES_PLACEHOLDERS] = { in_path, out_path, depth, player, time, inc };
+    struct move_words w;
+    expand_move(r, c, eng, side, clock_ms, &w);
     struct run_limits limits = move_limits(r, clock_ms);
-    char args[RUN_MAX_ARGS][ARG_MAX_BYTES];
-    char *argv[RUN_MAX_ARGS];
-    for (int i = 0; i < eng->argc; i++) {
-        rules_expand(eng->argv[i], args[i], sizeof args[i], value);
-        argv[i] = args[i];
-    }
-    argv[eng->argc] = NULL;
     int copy = eng->stderr_path || r->keep_dir ? c->sink : -1;
     if (copy >= 0 && (lseek(copy, 0, SEEK_SET) != 0 || ftruncate(copy, 0) != 0))
         return err_set(e, 0, 0, "the stderr copy: %s", strerror(errno));
@@ -239,13 +272,13 @@ static int run_on_board(const struct play_rules *r, struct ply_ctx *c, const str
     int stays = l != &c->lnc;
     char line[PERSIST_LINE_MAX] = "";
     if (stays)
-        snprintf(line, sizeof line, "move %s %s %s %s %s\n", in_path, out_path, depth, time,
-                 inc);
+        snprintf(line, sizeof line, "move %s %s %s %s %s\n", w.in_path, w.out_path, w.depth,
+                 w.time, w.inc);
     else if (c->stay[0].ops || c->stay[1].ops)
         /* Without a sandbox the sweep after a move would kill an engine
          * that stays: the game's end sweeps instead (ply_ctx_close). */
         limits.reap_all = 0;
-    struct launch_move m = { argv, eng->dir, side - 1, copy, &limits, { -1, -1, -1 },
+    struct launch_move m = { w.argv, eng->dir, side - 1, copy, &limits, { -1, -1, -1 },
                              stays ? line : NULL, isnan(clock_ms) ? 0 : fmax(clock_ms, 1e-3) };
     int rc = launcher_move(l, &m, run, &re);
     snprintf(pwhy, REC_REASON_MAX, "%s", rc == 0 && stays ? persist_reason(l) : "");
@@ -377,13 +410,13 @@ static int analyze(const struct play_rules *r, struct game_record *rec, struct e
  * open. */
 /* The engines that stay for the game: one per side, or one for both when
  * one engine plays both (play_solo). Not started yet (persist.h). */
-static int open_persistent(struct ply_ctx *c, struct game_box *gb,
+static int open_persistent(struct ply_ctx *c, struct game_box *gb, const struct play_rules *r,
                            const struct spec *const side_engine[2], struct err *e)
 {
     c->one_engine = side_engine[0] == side_engine[1];
     for (int s = 0; s < 2 - c->one_engine; s++)
         if (side_engine[s]->proto == SPEC_PERSISTENT &&
-            launcher_persistent(&c->stay[s], c->sandboxed ? &gb->view[s] : NULL, e) != 0)
+            launcher_persistent(&c->stay[s], c->sandboxed ? &gb->view[s] : NULL, r->acct, e) != 0)
             return -1;
     return 0;
 }
@@ -401,7 +434,7 @@ static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct pla
     }
     c->sandboxed = r->sandbox && r->sandbox->mode != SBX_NONE;
     if (game_box_open(gb, r, side_engine, c->gd.path, &c->lnc, e) != 0 ||
-        open_persistent(c, gb, side_engine, e) != 0) {
+        open_persistent(c, gb, r, side_engine, e) != 0) {
         launcher_close(&c->stay[0]);
         launcher_close(&c->stay[1]);
         launcher_close(&c->lnc);
@@ -450,6 +483,10 @@ int play_game(const struct play_rules *r, long index, long pair,
     struct game_box gb;
     if (ply_ctx_open(&c, &gb, r, side_engine, e) != 0)
         return -1;
+    if (start_persistent(r, &c, side_engine, e) != 0) {
+        ply_ctx_close(&c, r, &gb);
+        return -1;
+    }
     int rc = PLAY_PLAYED, quiet = 0;
     enum rec_result result;
     enum rec_reason end;

@@ -50,6 +50,8 @@
 /* How often a waiting referee looks at its cancel flag. */
 /* Descriptors a move's request carries: stdout, stderr, the cgroup's. */
 #define REQUEST_FDS (2 + LAUNCH_CG_FILES)
+/* A spawn's (an engine that stays, persist.h): its stdin first. */
+#define SPAWN_FDS (1 + REQUEST_FDS)
 /* How long the probe waits for a new init to set up its namespaces. */
 #define PROBE_TIMEOUT_MS (10 * LAUNCH_STOP_GRACE_MS)
 /* exec_what of an engine that could not enter its move's cgroup: the
@@ -879,19 +881,19 @@ static void serve(struct init_ctx *in, int fds[REQUEST_FDS], int in_fd, int tell
 /* Reads a request's byte from sock into *what, and the descriptors that come with it
  * (the engine's stdout and stderr, then its cgroup's cgroup.procs files)
  * into fds, -1 each when none came. Returns what recvmsg returns. */
-static ssize_t recv_request(int sock, int fds[REQUEST_FDS], char *what)
+static ssize_t recv_request(int sock, int fds[SPAWN_FDS], char *what)
 {
-    char control[CMSG_SPACE(REQUEST_FDS * sizeof(int))];
+    char control[CMSG_SPACE(SPAWN_FDS * sizeof(int))];
     struct iovec iov = { what, 1 };
     struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
                         .msg_controllen = sizeof control };
-    for (int i = 0; i < REQUEST_FDS; i++)
+    for (int i = 0; i < SPAWN_FDS; i++)
         fds[i] = -1;
     ssize_t n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
     struct cmsghdr *cm = n == 1 ? CMSG_FIRSTHDR(&m) : NULL;
     if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
         cm->cmsg_len >= CMSG_LEN(2 * sizeof(int)) &&
-        cm->cmsg_len <= CMSG_LEN(REQUEST_FDS * sizeof(int)))
+        cm->cmsg_len <= CMSG_LEN(SPAWN_FDS * sizeof(int)))
         memcpy(fds, CMSG_DATA(cm), cm->cmsg_len - CMSG_LEN(0));
     return n;
 }
@@ -968,7 +970,7 @@ static void init_main(const struct sbx *box, int sock)
     sa.sa_flags = SA_RESTART;
     sigaction(SIGUSR1, &sa, NULL);
     for (;;) {
-        int fds[REQUEST_FDS];
+        int fds[SPAWN_FDS];
         char what = 0;
         ssize_t n = recv_request(sock, fds, &what);
         if (n < 0 && errno == EINTR)
@@ -982,8 +984,9 @@ static void init_main(const struct sbx *box, int sock)
         int in_fd = -1;
         if (what == 'S') {
             in_fd = fds[0];
-            memmove(fds, fds + 1, (REQUEST_FDS - 1) * sizeof *fds);
-            fds[REQUEST_FDS - 1] = -1;
+            memmove(fds, fds + 1, REQUEST_FDS * sizeof *fds);
+        } else if (fds[REQUEST_FDS] >= 0) {
+            close(fds[REQUEST_FDS]);   /* one too many for a move */
         }
         serve(&in, fds, in_fd, what == 'S' ? sock : -1);
         if (write(sock, "d", 1) != 1)
@@ -1162,12 +1165,12 @@ static int put_request(struct shared *sh, int view, char *const argv[], const ch
  * errno. */
 static int send_request(int sock, char what, const int *fds, int n)
 {
-    char control[CMSG_SPACE(REQUEST_FDS * sizeof(int))];
+    char control[CMSG_SPACE(SPAWN_FDS * sizeof(int))];
     memset(control, 0, sizeof control);
     struct iovec iov = { &what, 1 };
     struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
-    int send[REQUEST_FDS], k = 0;
-    for (int i = 0; i < n && k < REQUEST_FDS && fds[i] >= 0; i++)
+    int send[SPAWN_FDS], k = 0;
+    for (int i = 0; i < n && k < SPAWN_FDS && fds[i] >= 0; i++)
         send[k++] = fds[i];
     if (k) {
         m.msg_control = control;
@@ -1358,8 +1361,8 @@ static pid_t init_child(pid_t init)
 }
 
 int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
-              const struct run_limits *limits, const int std[3], pid_t *pid, int *exec_errno,
-              struct err *e)
+              const struct run_limits *limits, const int std[3], const int *cg,
+              pid_t *pid, int *exec_errno, struct err *e)
 {
     assert(box && view >= 0 && view < box->n && argv && argv[0] && cwd && limits);
     *pid = 0;
@@ -1369,8 +1372,10 @@ int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
     struct shared *sh = box->sh;
     if (put_request(sh, view, argv, cwd, limits, e) != 0)
         return -1;
-    const int fds[3] = { std[2], std[0], std[1] };
-    if (send_request(box->sock, 'S', fds, 3) != 0)
+    int fds[SPAWN_FDS] = { std[2], std[0], std[1] };
+    for (int i = 0; i < LAUNCH_CG_FILES; i++)
+        fds[3 + i] = cg[i];
+    if (send_request(box->sock, 'S', fds, SPAWN_FDS) != 0)
         return err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
     /* The views are built before the first request is served. */
     struct pollfd p = { box->sock, POLLIN, 0 };
@@ -1384,6 +1389,8 @@ int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
     }
     if (c == 'd' && sh->failed)
         return err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT, sh->msg);
+    if (sh->exec_errno && strcmp(sh->exec_what, CG_ENTER_FAILED) == 0)
+        return err_set(e, 0, 0, "%s: %s", CG_ENTER_FAILED, strerror(sh->exec_errno));
     if (sh->exec_errno) {
         *exec_errno = sh->exec_errno;
         err_set(e, 0, 0, "%s '%s': %s", sh->exec_what, argv[0], strerror(sh->exec_errno));
