@@ -402,7 +402,8 @@ static void read_stderr(struct persist *p)
 }
 
 /* The move's CPU and peak memory, once: since the previous move's end,
- * from the live engine, or from its rusage once it is gone. */
+ * from the live engine, or once it is gone from its cgroup or else its
+ * rusage. */
 static void measure(struct persist *p)
 {
     if (p->measured || !p->started)
@@ -410,6 +411,8 @@ static void measure(struct persist *p)
     p->measured = 1;
     double user = 0, cpu = p->ended ? -1 : cpu_now_ms(p, &user);
     p->peak_kb = p->ended ? 0 : peak_kb(p);
+    if (cpu < 0 && p->cg.root && p->cg.n > 0)   /* gone: its cgroup stays till the end */
+        user = cpu = cg_move_cpu_ms(&p->cg);
     if (cpu < 0) {
         user = tv_ms(p->ru.ru_utime);
         cpu = user + tv_ms(p->ru.ru_stime);
