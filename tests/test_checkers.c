@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "arena/checkers.h"
+#include "arena/record.h"
 #include "arena/rng.h"
 #include "arena/search.h"
 
@@ -769,7 +770,7 @@ Test(checkers, keys_follow_positions_and_the_side_to_move)
 
 struct explain_case {
     char after[96];
-    char reason[20];
+    char reason[64];
 };
 
 ParameterizedTestParameters(checkers, explain_names_the_fault)
@@ -777,30 +778,34 @@ ParameterizedTestParameters(checkers, explain_names_the_fault)
     /* before: black b D5, white w E4 and B3, black to move */
     static struct explain_case cases[] = {
         { "........\n........\n.w......\n....w...\n...b....\n........\n........\n........\nblack\n",
-          "wrong-player" },   /* nothing changed, same side to move */
+          "wrong-player: leaves black to move" },   /* nothing changed, same side to move */
         { "........\n........\n........\n..w.w...\n...b....\n........\n........\n........\nblack\n",
-          "wrong-player" },   /* white moved B3-C4 instead */
+          "wrong-player: leaves black to move" },   /* white moved B3-C4 instead */
+        { "........\n........\n........\n..w.w...\n...b....\n........\n........\n........\nwhite\n",
+          "wrong-player: white moved on black's turn" },   /* the same, white's turn next */
         { "........\n........\n.w......\n........\n........\n........\n........\n........\nwhite\n",
-          "tampered-board" }, /* black's piece and white's E4 both gone */
+          "tampered-board: black's pieces changed beyond one move" }, /* D5 and E4 both gone */
         { "........\n........\n.w.....w\n....w...\n........\n..b.....\n........\n........\nwhite\n",
-          "tampered-board" }, /* a white piece appeared */
+          "tampered-board: white's pieces changed beyond one capture" }, /* a white piece appeared */
         { "........\n........\n.W......\n..b.w...\n........\n........\n........\n........\nwhite\n",
-          "tampered-board" }, /* white's B3 became a tower */
+          "tampered-board: white's pieces changed beyond one capture" }, /* B3 became a tower */
         { "........\n........\n.w......\n....w...\n........\n..b.....\n........\n........\nwhite\n",
-          "illegal-move" },   /* D5-C6, backwards */
+          "illegal-move: no legal black move does this" },   /* D5-C6, backwards */
         { "........\n........\n.w......\n....w...\n.b......\n........\n........\n........\nwhite\n",
-          "illegal-move" },   /* D5-B5, sideways */
+          "illegal-move: no legal black move does this" },   /* D5-B5, sideways */
     };
     return cr_make_param_array(struct explain_case, cases, sizeof cases / sizeof *cases);
 }
 
 ParameterizedTest(struct explain_case *c, checkers, explain_names_the_fault)
 {
-    struct ck_pos before, after;
+    struct ck_pos before;
     load(&before, "........\n........\n.w......\n....w...\n...b....\n........\n........\n"
                   "........\nblack\n");
-    load(&after, c->after);
-    cr_assert_str_eq(game_checkers.explain(&before, &after), c->reason, "%s", c->after);
+    char why[REC_REASON_MAX];
+    cr_assert_eq(game_checkers.explain(&before, c->after, strlen(c->after), why, sizeof why), 0,
+                 "%s", c->after);
+    cr_assert_str_eq(why, c->reason, "%s", c->after);
 }
 
 /* ---- the seed's minimax ------------------------------------------------------ */

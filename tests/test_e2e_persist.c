@@ -29,6 +29,7 @@
 #include "e2e_util.h"
 
 #define SPEC_MAX (4 * PATH_MAX)
+#define REASON_MAX 192
 #define ENGINE_PATH "/usr/bin:/bin"
 #define BUILTIN_C4 "name=builtin,cmd=%s one-move"
 #define PERFECT_NIM "name=c,cmd=%s one-move --game nim --player perfect"
@@ -108,20 +109,22 @@ Test(e2e_persist, the_java_example_plays_the_builtin_engine, .timeout = 240)
 struct bad_case {
     char mode[24];
     char sandbox[16];
-    char reason[32];         /* "": the games are played without a forfeit */
+    char reason[80];         /* "": the games are played without a forfeit */
 };
+
+#define TIMED_OUT "timeout: no answer within 1500 ms of wall time (--timeout-ms)"
 
 ParameterizedTestParameters(e2e_persist, a_broken_protocol_is_its_named_forfeit)
 {
     static struct bad_case cases[] = {
-        { "silent", "namespaces", "timeout" },
-        { "silent", "none", "timeout" },
+        { "silent", "namespaces", TIMED_OUT },
+        { "silent", "none", TIMED_OUT },
         { "early-done", "namespaces", "no-output" },
-        { "other-position", "namespaces", "illegal-move" },
+        { "other-position", "namespaces", "illegal-move: takes no match" },
         { "flood", "namespaces", "stdout-flood" },
         { "flood", "none", "stdout-flood" },
-        { "deaf", "namespaces", "timeout" },
-        { "deaf", "none", "timeout" },
+        { "deaf", "namespaces", TIMED_OUT },
+        { "deaf", "none", TIMED_OUT },
         { "exits", "namespaces", "exit-status 3" },
         { "exits-0", "namespaces", "exit-status 0" },
         { "exits", "none", "exit-status 3" },
@@ -131,6 +134,15 @@ ParameterizedTestParameters(e2e_persist, a_broken_protocol_is_its_named_forfeit)
     return cr_make_param_array(struct bad_case, cases, sizeof cases / sizeof *cases);
 }
 
+/* The reason of the result line that starts with head in out (the text
+ * between "at ply N: " and the closing brace), into buf; "" when none. */
+static void forfeit_of(const char *out, const char *head, char *buf, size_t cap)
+{
+    const char *line = strstr(out, head), *at = line ? strstr(line, " at ply ") : NULL;
+    const char *from = at ? strstr(at, ": ") : NULL, *to = from ? strstr(from, "}\n") : NULL;
+    snprintf(buf, cap, "%.*s", to ? (int)(to - from - 2) : 0, to ? from + 2 : "");
+}
+
 /* Two games of nim against the perfect player: each game's line names the
  * forfeit exactly, and no process of the engine is left (its TAG, the
  * test's pid, names it for pgrep). */
@@ -138,7 +150,7 @@ ParameterizedTest(struct bad_case *c, e2e_persist, a_broken_protocol_is_its_name
                   .timeout = 60)
 {
     char *dir = e2e_tmpdir(), script[PATH_MAX], engine[PATH_MAX], spec[SPEC_MAX];
-    char perfect[SPEC_MAX], tag[64], want[2][160];
+    char perfect[SPEC_MAX], tag[64];
     setenv("PATH", ENGINE_PATH, 1);
     e2e_repo_path("tests/engines/persistent_bad.py", script, sizeof script);
     e2e_bin_path("engine", engine, sizeof engine);
@@ -155,13 +167,14 @@ ParameterizedTest(struct bad_case *c, e2e_persist, a_broken_protocol_is_its_name
     cr_assert_eq(r.status, c->reason[0] ? 3 : 0, "%s (%s): exit %d: %s%s", c->mode, c->sandbox,
                  r.status, r.out, r.err);
     if (c->reason[0]) {
-        snprintf(want[0], sizeof want[0], "Finished game 1 (bad vs c): 0-1 {bad forfeits: %s}\n",
-                 c->reason);
-        snprintf(want[1], sizeof want[1], "Finished game 2 (c vs bad): 1-0 {bad forfeits: %s}\n",
-                 c->reason);
-        for (int i = 0; i < 2; i++)
-            cr_assert_not_null(strstr(r.out, want[i]), "%s (%s): no '%s' in:\n%s", c->mode,
-                               c->sandbox, want[i], r.out);
+        static const char *const head[2] = { "Finished game 1 (bad vs c): 0-1 {bad forfeits",
+                                             "Finished game 2 (c vs bad): 1-0 {bad forfeits" };
+        for (int i = 0; i < 2; i++) {
+            char got[REASON_MAX];
+            forfeit_of(r.out, head[i], got, sizeof got);
+            cr_assert_str_eq(got, c->reason, "%s (%s), game %d:\n%s", c->mode, c->sandbox,
+                             i + 1, r.out);
+        }
     } else {
         cr_assert_null(strstr(r.out, "forfeits"), "%s (%s): a forfeit:\n%s", c->mode,
                        c->sandbox, r.out);
@@ -193,9 +206,11 @@ Test(e2e_tc, an_engine_that_overspends_loses_out_of_time, .timeout = 60)
                 "--random-plies", "2", "--tc", "0.5+0", "--engine", spec[k], "--engine",
                 perfect, "--log", "log.json", NULL);
         cr_assert_eq(r.status, 3, "%s: exit %d: %s%s", spec[k], r.status, r.out, r.err);
-        cr_assert_not_null(strstr(r.out, "Finished game 1 (spin vs c): 0-1 {spin forfeits: "
-                                         "out-of-time"),
-                           "%s:\n%s", spec[k], r.out);
+        char got[REASON_MAX];
+        forfeit_of(r.out, "Finished game 1 (spin vs c): 0-1 {spin forfeits", got, sizeof got);
+        cr_assert(strncmp(got, "out-of-time: used ", 18) == 0 &&
+                      strstr(got, " ms of CPU time with 500 ms on its clock (--tc)"),
+                  "%s: forfeit '%s':\n%s", spec[k], got, r.out);
         cJSON *log = e2e_read_json(dir, "log.json");
         const cJSON *tc =
             cJSON_GetObjectItem(cJSON_GetObjectItem(log, "limits"), "tc");

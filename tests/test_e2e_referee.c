@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "arena/nimgame.h"
 #include "e2e_util.h"
@@ -28,32 +29,44 @@ static void hostile_path(const char *name, char *buf, size_t cap)
 struct hostile {
     char name[16];
     int second;          /* 1: plays second (needs a disc to tamper with) */
-    char line[160];      /* the expected result line */
+    char line[256];      /* the expected result line */
 };
 
 ParameterizedTestParameters(e2e_referee, hostile_engine_loses_with_its_reason)
 {
     static struct hostile cases[] = {
-        { "sleeper", 0, "Finished game 1 (sleeper.sh vs engine): 0-1 {sleeper.sh forfeits: timeout}" },
+        { "sleeper", 0,
+          "Finished game 1 (sleeper.sh vs engine): 0-1 {sleeper.sh forfeits at ply 1: timeout: no "
+          "answer within 8000 ms of wall time (--timeout-ms)}" },
         { "crasher", 0,
-          "Finished game 1 (crasher.sh vs engine): 0-1 {crasher.sh forfeits: crashed: SIGSEGV}" },
-        { "exit3", 0, "Finished game 1 (exit3.sh vs engine): 0-1 {exit3.sh forfeits: exit-status 3}" },
+          "Finished game 1 (crasher.sh vs engine): 0-1 {crasher.sh forfeits at ply 1: crashed: "
+          "SIGSEGV}" },
+        { "exit3", 0,
+          "Finished game 1 (exit3.sh vs engine): 0-1 {exit3.sh forfeits at ply 1: exit-status 3}" },
         { "garbage", 0,
-          "Finished game 1 (garbage.sh vs engine): 0-1 {garbage.sh forfeits: unreadable: 1:1: "
-          "unexpected character 'g', expected 0, 1 or 2}" },
-        { "silent", 0, "Finished game 1 (silent.sh vs engine): 0-1 {silent.sh forfeits: no-output}" },
-        { "huge", 0, "Finished game 1 (huge.sh vs engine): 0-1 {huge.sh forfeits: oversized}" },
+          "Finished game 1 (garbage.sh vs engine): 0-1 {garbage.sh forfeits at ply 1: unreadable: "
+          "1:1: unexpected character 'g', expected 0, 1 or 2}" },
+        { "silent", 0,
+          "Finished game 1 (silent.sh vs engine): 0-1 {silent.sh forfeits at ply 1: no-output}" },
+        { "huge", 0,
+          "Finished game 1 (huge.sh vs engine): 0-1 {huge.sh forfeits at ply 1: oversized}" },
+        /* It passes the turn: the board is readable, the answer adds nothing. */
         { "illegal", 0,
-          "Finished game 1 (illegal.sh vs engine): 0-1 {illegal.sh forfeits: illegal-move}" },
+          "Finished game 1 (illegal.sh vs engine): 0-1 {illegal.sh forfeits at ply 1: "
+          "illegal-move: adds no disc}" },
         { "wrong-side", 0,
-          "Finished game 1 (wrong-side.sh vs engine): 0-1 {wrong-side.sh forfeits: wrong-player}" },
-        { "forker", 0, "Finished game 1 (forker.sh vs engine): 0-1 {forker.sh forfeits: no-output}" },
+          "Finished game 1 (wrong-side.sh vs engine): 0-1 {wrong-side.sh forfeits at ply 1: "
+          "wrong-player: plays for player 2 on player 1's turn}" },
+        { "forker", 0,
+          "Finished game 1 (forker.sh vs engine): 0-1 {forker.sh forfeits at ply 1: no-output}" },
         { "escaper", 0,
-          "Finished game 1 (escaper.sh vs engine): 0-1 {escaper.sh forfeits: no-output}" },
+          "Finished game 1 (escaper.sh vs engine): 0-1 {escaper.sh forfeits at ply 1: no-output}" },
         { "hog", 0,
-          "Finished game 1 (hog.sh vs engine): 0-1 {hog.sh forfeits: memory-limit}" },
+          "Finished game 1 (hog.sh vs engine): 0-1 {hog.sh forfeits at ply 1: memory-limit: ran "
+          "out of its 256 MB of address space (--mem-limit-mb)}" },
         { "tamper", 1,
-          "Finished game 1 (engine vs tamper.sh): 1-0 {tamper.sh forfeits: tampered-board}" },
+          "Finished game 1 (engine vs tamper.sh): 1-0 {tamper.sh forfeits at ply 2: "
+          "tampered-board: turns player 1's disc at row 6 column 1 into player 2's}" },
     };
     return cr_make_param_array(struct hostile, cases, sizeof cases / sizeof *cases);
 }
@@ -179,8 +192,8 @@ Test(e2e_referee, perfect_nim_never_gives_away_a_won_position)
 }
 
 struct ref_usage {
-    char args[4][48];
-    char err[192];
+    char args[6][48];
+    char err[256];
 };
 
 ParameterizedTestParameters(e2e_referee, usage_error)
@@ -199,12 +212,18 @@ ParameterizedTestParameters(e2e_referee, usage_error)
         { { "tournament", "--concurrency", "x", "" },
           "referee: --concurrency must be a number from 1 to 256, got 'x'\n" },
         { { "tournament", "--shard", "3/2", "" },
-          "referee: shard must be K/N with 1 <= K <= N, got '3/2'\n" },
+          "referee: --shard must be K/N with 1 <= K <= N, got '3/2'\n" },
         { { "tournament", "--sprt", "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=x", "" },
-          "referee: sprt must be elo0=A,elo1=B,alpha=X,beta=Y[,model=normalized|logistic] with "
-          "A < B, |A|, |B| < 1000 and 0 < X, Y < 1, got 'elo0=0,elo1=5,alpha=0.05,beta=0.05,"
-          "model=x'\n" },
-        { { "match", "--rounds", "2", "" }, "referee: match: unknown option '--rounds'\n" },
+          "referee: --sprt must be elo0=A,elo1=B,alpha=X,beta=Y[,model=normalized|logistic] "
+          "(commas or blanks between) with A < B, |A|, |B| < 1000 and 0 < X, Y < 1, got "
+          "'elo0=0,elo1=5,alpha=0.05,beta=0.05,model=x'\n" },
+        { { "match", "--journal", "j", "" }, "referee: match: unknown option '--journal'\n" },
+        { { "match", "-engine", "x", "" },
+          "referee: match: unknown option '-engine'; did you mean '--engine'?\n" },
+        { { "tournament", "--gmae", "nim", "" },
+          "referee: tournament: unknown option '--gmae'; did you mean '--game'?\n" },
+        { { "match", "--game", "nim", "--games", "2", "--rounds=1" },
+          "referee: match: give --games or --rounds (2 games each), not both\n" },
         { { "report", "", "", "" }, "referee: report: give one journal or match log\n" },
     };
     return cr_make_param_array(struct ref_usage, cases, sizeof cases / sizeof *cases);
@@ -214,14 +233,232 @@ ParameterizedTest(struct ref_usage *c, e2e_referee, usage_error)
 {
     char *dir = e2e_tmpdir();
     struct e2e_run r;
-    const char *args[4] = { NULL };
-    for (int i = 0; i < 3 && c->args[i][0]; i++)
+    const char *args[7] = { NULL };
+    for (int i = 0; i < 6 && c->args[i][0]; i++)
         args[i] = c->args[i];
     e2e_runv(&r, dir, NULL, "referee", args);
     cr_assert_eq(r.status, EXIT_USAGE, "exit %d", r.status);
-    char want[256];
+    char want[320];
     snprintf(want, sizeof want, "%sTry 'referee --help' for more information.\n", c->err);
     cr_assert_str_eq(r.err, want);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* ---- help and habits (issue "A student's first hour", item 8) ---------- */
+
+/* `referee CMD --help` shows CMD's usage and its own sections, no other
+ * command's; `referee --help` shows each section once. */
+Test(e2e_referee, command_help_shows_that_command_only)
+{
+    static const struct { const char *cmd, *has, *not; } cases[] = {
+        { "match", "Match:\n", "Tournament:\n" },
+        { "tournament", "Tournament:\n", "Report:\n" },
+        { "report", "Report:\n", "Match and tournament options:\n" },
+        { "bench", "Bench: ", "Slurm " },
+        { "slurm", "Slurm ", "Bench: " },
+    };
+    char *dir = e2e_tmpdir();
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct e2e_run r;
+        e2e_run(&r, dir, NULL, "referee", cases[i].cmd, "--help", NULL);
+        cr_assert_eq(r.status, 0, "%s --help: exit %d", cases[i].cmd, r.status);
+        char usage[64];
+        snprintf(usage, sizeof usage, "Usage: referee %s ", cases[i].cmd);
+        cr_assert(strncmp(r.out, usage, strlen(usage)) == 0, "%s --help:\n%s", cases[i].cmd,
+                  r.out);
+        cr_assert_not_null(strstr(r.out, cases[i].has), "%s --help:\n%s", cases[i].cmd, r.out);
+        cr_assert_null(strstr(r.out, cases[i].not), "%s --help:\n%s", cases[i].cmd, r.out);
+        char own[64];
+        snprintf(own, sizeof own, "\n       referee %s ", cases[i].cmd);
+        for (const char *at = r.out; (at = strstr(at, "\n       referee ")); at++)
+            cr_assert(strncmp(at, own, strlen(own)) == 0, "%s --help shows another command:\n%s",
+                      cases[i].cmd, r.out);
+        const char *tail = "referee --help shows every command.\n";
+        size_t n = strlen(r.out), t = strlen(tail);
+        cr_assert(n > t && strcmp(r.out + n - t, tail) == 0, "%s --help ends:\n%s",
+                  cases[i].cmd, r.out);
+        e2e_run_free(&r);
+    }
+    struct e2e_run all;
+    e2e_run(&all, dir, NULL, "referee", "--help", NULL);
+    cr_assert_eq(all.status, 0);
+    static const char *const sections[] = { "Match and tournament options:\n", "Match:\n",
+                                            "Tournament:\n", "Report:\n", "Bench: ", "Slurm ",
+                                            "Analyze ", "Status: " };
+    for (size_t i = 0; i < sizeof sections / sizeof *sections; i++) {
+        const char *at = strstr(all.out, sections[i]);
+        cr_assert(at && !strstr(at + 1, sections[i]), "'%s' not once in:\n%s", sections[i],
+                  all.out);
+    }
+    e2e_run_free(&all);
+    e2e_rmdir(dir);
+}
+
+/* The lines of out that start with prefix, joined, into buf. */
+static void lines_with(const char *out, const char *prefix, char *buf, size_t cap)
+{
+    size_t used = 0, n = strlen(prefix);
+    buf[0] = '\0';
+    for (const char *p = out; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+        size_t len = strcspn(p, "\n");
+        if (strncmp(p, prefix, n) == 0 && used + len + 2 < cap) {
+            memcpy(buf + used, p, len);
+            used += len;
+            buf[used++] = '\n';
+            buf[used] = '\0';
+        }
+    }
+}
+
+/* fastchess's spaced --sprt is the comma form: the same games, the same
+ * test; a bad value is shown joined. */
+Test(e2e_referee, spaced_sprt_is_the_comma_form, .timeout = 120)
+{
+    char engine[PATH_MAX], perfect[PATH_MAX + 64], random[PATH_MAX + 96];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(perfect, sizeof perfect, "name=perfect,cmd=%s one-move --game nim --player perfect",
+             engine);
+    snprintf(random, sizeof random,
+             "name=random,cmd=%s one-move --game nim --player random --seed {player} {in} {out} 1",
+             engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run comma, spaced, bad;
+    e2e_run(&comma, dir, NULL, "referee", "tournament", "--game", "nim", "--engine", perfect,
+            "--engine", random, "--rounds", "4", "--sprt", "elo0=0,elo1=100,alpha=0.1,beta=0.1",
+            NULL);
+    e2e_run(&spaced, dir, NULL, "referee", "tournament", "--game", "nim", "--engine", perfect,
+            "--engine", random, "--rounds", "4", "--sprt", "elo0=0", "elo1=100", "alpha=0.1",
+            "beta=0.1", NULL);
+    cr_assert_eq(comma.status, 0, "comma: %s", comma.err);
+    cr_assert_eq(spaced.status, 0, "spaced: %s", spaced.err);
+    char a[4096], b[4096];
+    lines_with(comma.out, "SPRT: ", a, sizeof a);
+    lines_with(spaced.out, "SPRT: ", b, sizeof b);
+    cr_assert(a[0], "no SPRT line:\n%s", comma.out);
+    cr_assert_str_eq(b, a);
+    lines_with(comma.out, "Finished game ", a, sizeof a);
+    lines_with(spaced.out, "Finished game ", b, sizeof b);
+    cr_assert_str_eq(b, a);
+    e2e_run(&bad, dir, NULL, "referee", "tournament", "--sprt", "elo0=5", "elo1=0", "alpha=0.1",
+            "beta=0.1", "--game", "nim", NULL);
+    cr_assert_eq(bad.status, EXIT_USAGE);
+    cr_assert_not_null(strstr(bad.err, "got 'elo0=5,elo1=0,alpha=0.1,beta=0.1'\n"), "%s",
+                       bad.err);
+    e2e_run_free(&comma);
+    e2e_run_free(&spaced);
+    e2e_run_free(&bad);
+    e2e_rmdir(dir);
+}
+
+/* The moves and results of a log's games, one line each. */
+static void log_games(const char *dir, const char *name, char *buf, size_t cap)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *text = e2e_slurp(path, NULL);
+    cr_assert_not_null(text, "%s", path);
+    cJSON *root = cJSON_Parse(text);
+    cr_assert_not_null(root, "%s", path);
+    size_t used = 0;
+    const cJSON *g, *m;
+    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(root, "games")) {
+        used += (size_t)snprintf(buf + used, cap - used, "%s %s:",
+                                 cJSON_GetObjectItemCaseSensitive(g, "result")->valuestring,
+                                 cJSON_GetObjectItemCaseSensitive(g, "reason")->valuestring);
+        cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(g, "moves"))
+            used += (size_t)snprintf(buf + used, cap - used, " %s",
+                                     cJSON_GetObjectItemCaseSensitive(m, "move")->valuestring);
+        used += (size_t)snprintf(buf + used, cap - used, "\n");
+    }
+    cJSON_Delete(root);
+    free(text);
+}
+
+/* match --concurrency plays games at once, and prints and logs them as one
+ * at a time does: in their order. --rounds N is 2N games. */
+Test(e2e_referee, match_concurrency_prints_and_logs_in_order, .timeout = 120)
+{
+    char engine[PATH_MAX], a[PATH_MAX + 64], b[PATH_MAX + 96];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(a, sizeof a, "name=a,cmd=%s one-move --game connect4,depth=1", engine);
+    snprintf(b, sizeof b, "name=b,cmd=%s one-move --game connect4,depth=3", engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run one, three;
+    e2e_run(&one, dir, NULL, "referee", "match", "--game", "connect4", "--engine", a, "--engine",
+            b, "--rounds", "3", "--random-plies", "4", "--log", "one.json", NULL);
+    e2e_run(&three, dir, NULL, "referee", "match", "--game", "connect4", "--engine", a,
+            "--engine", b, "--rounds", "3", "--random-plies", "4", "--concurrency", "3", "--log",
+            "three.json", NULL);
+    cr_assert_eq(one.status, 0, "%s", one.err);
+    cr_assert_eq(three.status, 0, "%s", three.err);
+    cr_assert_not_null(strstr(one.out, "Finished game 6 "), "%s", one.out);
+    cr_assert_str_eq(three.out, one.out);
+    char x[8192], y[8192];
+    log_games(dir, "one.json", x, sizeof x);
+    log_games(dir, "three.json", y, sizeof y);
+    cr_assert_str_eq(y, x);
+    e2e_run_free(&one);
+    e2e_run_free(&three);
+    e2e_rmdir(dir);
+}
+
+/* Each engine forfeits the game it starts: no engine forfeited all of its
+ * games, but every game of the run was a forfeit: status 3, and a line
+ * names each engine and its reasons. */
+Test(e2e_referee, every_game_a_forfeit_is_status_3, .timeout = 60)
+{
+    char engine[PATH_MAX], a[2 * PATH_MAX], b[2 * PATH_MAX];
+    e2e_bin_path("engine", engine, sizeof engine);
+    static const char fmt[] = "name=%s,cmd=sh -c 'if [ {player} = 1 ]; then exit 1; fi; exec %s "
+                              "one-move --game nim {in} {out} 1'";
+    snprintf(a, sizeof a, fmt, "a", engine);
+    snprintf(b, sizeof b, fmt, "b", engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "nim", "--engine", a, "--engine", b,
+            "--games", "2", "--sandbox", "none", NULL);
+    cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.out,
+                     "Finished game 1 (a vs b): 0-1 {a forfeits at ply 1: exit-status 1}\n"
+                     "  ply 1: --keep-files DIR keeps its position (DIR/game-1/ply-001-in.txt)\n"
+                     "Finished game 2 (b vs a): 0-1 {b forfeits at ply 1: exit-status 1}\n"
+                     "  ply 1: --keep-files DIR keeps its position (DIR/game-2/ply-001-in.txt)\n"
+                     "Score of a vs b: 1 - 1 - 0  [0.500] 2\n"
+                     "every game ended in a forfeit: a (1): exit-status 1; b (1): exit-status 1\n");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* On a terminal (script(1) gives the referee one), a match shows the move
+ * it waits for and the most it waits, and clears the line before the
+ * result; without a terminal nothing of it is printed. */
+Test(e2e_referee, a_terminal_shows_the_move_being_waited_for, .timeout = 60)
+{
+    char referee[PATH_MAX], engine[PATH_MAX], sleeper[PATH_MAX], cmd[4 * PATH_MAX];
+    e2e_bin_path("referee", referee, sizeof referee);
+    e2e_bin_path("engine", engine, sizeof engine);
+    hostile_path("sleeper", sleeper, sizeof sleeper);
+    char *dir = e2e_tmpdir();
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && script -qec \"%s match --game nim --engine name=hang,cmd=%s --engine "
+             "'%s one-move --game nim' --games 1 --timeout-ms 300\" /dev/null > tty.out",
+             dir, referee, sleeper, engine);
+    int status = system(cmd);   /* script -e: the referee's own status */
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 3, "%s: status %d", cmd, status);
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/tty.out", dir);
+    char *out = e2e_slurp(path, NULL);
+    cr_assert_not_null(out);
+    cr_assert_not_null(strstr(out, "\r\033[Kgame 1, ply 1: waiting for hang (player 1), at most "
+                                   "300 ms (--timeout-ms)\r\033[KFinished game 1 (hang vs "),
+                       "%s", out);
+    free(out);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "nim", "--engine",
+            "name=hang,cmd=sh -c 'exit 1'", "--engine", "sh -c 'exit 1'", "--games", "1", NULL);
+    cr_assert_null(strstr(r.err, "waiting for"), "%s", r.err);
+    cr_assert_null(strstr(r.out, "waiting for"), "%s", r.out);
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }

@@ -345,8 +345,10 @@ Test(e2e_sandbox, sandbox_ro_shows_a_path)
     cr_assert_eq(r.status, 3, "without: exit %d: %s", r.status, r.err);
     char want[4 * PATH_MAX];
     snprintf(want, sizeof want,
-             "Finished game 1 (needy vs c): 0-1 {needy forfeits: exit-status 1: cannot read %s: "
-             "No such file or directory}\n"
+             "Finished game 1 (needy vs c): 0-1 {needy forfeits at ply 1: exit-status 1: cannot "
+             "read %s: No such file or directory}\n"
+             "  ply 1: --keep-files DIR keeps its position (DIR/game-1/ply-001-in.txt); its "
+             "stderr: --log FILE keeps it (\"stderr_tail\"), or stderr=FILE\n"
              "Score of needy vs c: 0 - 1 - 0  [0.000] 1\n"
              "needy forfeited every game it played (1): exit-status 1\n",
              data);

@@ -230,6 +230,13 @@ Test(e2e_student, stderr_file_and_kept_files_hold_the_traceback, .timeout = 120)
             "name=crash dir=alice cmd=python3 crash.py one-move stderr=crash.err", "--engine", b,
             "--games", "2", "--depth", "1", "--keep-files", "keep", NULL);
     cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    /* The line under each forfeit names the kept position and the file. */
+    char under[3 * PATH_MAX];
+    snprintf(under, sizeof under,
+             "crash.py, line 7, in evaluate)}\n"
+             "  ply 2: its position is keep/game-2/ply-002-in.txt; its stderr: %s/crash.err "
+             "(stderr=)\n", dir);
+    cr_assert_not_null(strstr(r.out, under), "%s", r.out);
     snprintf(alice, sizeof alice, "%s/alice", dir);
     char tb[2 * PATH_MAX + 512], want[2 * sizeof tb + 128];
     crash_traceback(alice, tb, sizeof tb);
@@ -249,43 +256,89 @@ Test(e2e_student, stderr_file_and_kept_files_hold_the_traceback, .timeout = 120)
     e2e_rmdir(dir);
 }
 
+/* A broken student engine of the gallery (tests/engines/python) and what its
+ * two games print: each forfeit names its ply, its reason and the stderr
+ * line that says why, then where the position and the whole stderr are. */
 struct forfeit {
     char spec[64];       /* the student's engine, in dir/alice; DIR is dir */
-    char line[2][176];   /* its forfeit in games 1 and 2 (it moves first in 1) */
-    char reason[24];     /* the reason's kind on the last line */
+    char args[2][24];    /* more referee options ("": none) */
+    int ply[2];          /* the ply it forfeits at in games 1 and 2 */
+    char why[2][200];    /* its forfeit in games 1 and 2 (it moves first in 1) */
+    int stderr_said;     /* 1: it wrote to stderr (the line under says where) */
+    char reason[40];     /* the reasons on the last line */
 };
 
 ParameterizedTestParameters(e2e_student, every_forfeit_says_why)
 {
     static struct forfeit cases[] = {
         /* The README's own form, run from the folder above the script. */
-        { "name=rand,cmd=python3 rand_mc4.py one-move",
+        { "name=rand,cmd=python3 rand_mc4.py one-move", { "" }, { 1, 2 },
           { "exit-status 2: python3: can't open file 'DIR/rand_mc4.py': [Errno 2] No such file "
             "or directory",
             "exit-status 2: python3: can't open file 'DIR/rand_mc4.py': [Errno 2] No such file "
             "or directory" },
-          "exit-status 2" },
-        { "name=crash dir=alice cmd=python3 crash.py one-move",
-          { "exit-status 1: ValueError: no legal move found",
-            "exit-status 1: ValueError: no legal move found" },
-          "exit-status 1" },
-        { "name=noplayer dir=alice cmd=python3 noplayer.py one-move",
+          1, "exit-status 2" },
+        /* A traceback: the exception, and where in the engine's own code. */
+        { "name=crash dir=alice cmd=python3 crash.py one-move", { "" }, { 1, 2 },
+          { "exit-status 1: ValueError: no legal move found (crash.py, line 7, in evaluate)",
+            "exit-status 1: ValueError: no legal move found (crash.py, line 7, in evaluate)" },
+          1, "exit-status 1" },
+        /* Raised inside the library (random.py): the frame shown is the
+         * engine's own. */
+        { "name=traceback dir=alice cmd=python3 traceback.py one-move", { "" }, { 1, 2 },
+          { "exit-status 1: IndexError: Cannot choose from an empty sequence (traceback.py, "
+            "line 12, in best_move)",
+            "exit-status 1: IndexError: Cannot choose from an empty sequence (traceback.py, "
+            "line 12, in best_move)" },
+          1, "exit-status 1" },
+        /* Not Python at all: the error and where, without a traceback. */
+        { "name=syntax dir=alice cmd=python3 syntax.py one-move", { "" }, { 1, 2 },
+          { "exit-status 1: SyntaxError: '(' was never closed (syntax.py, line 6)",
+            "exit-status 1: SyntaxError: '(' was never closed (syntax.py, line 6)" },
+          1, "exit-status 1" },
+        /* A usage error: the cause is the line before "Try '... --help'". */
+        { "name=usage dir=alice cmd=python3 usage.py one-move", { "" }, { 1, 2 },
+          { "exit-status 2: usage.py: error: --depth 1 and DEPTH 4 disagree",
+            "exit-status 2: usage.py: error: --depth 1 and DEPTH 4 disagree" },
+          1, "exit-status 2" },
+        /* A hang: the limit and its option. */
+        { "name=hang dir=alice cmd=python3 hang.py one-move", { "--timeout-ms", "500" }, { 1, 2 },
+          { "timeout: no answer within 500 ms of wall time (--timeout-ms)",
+            "timeout: no answer within 500 ms of wall time (--timeout-ms)" },
+          0, "timeout" },
+        { "name=noplayer dir=alice cmd=python3 noplayer.py one-move", { "" }, { 1, 2 },
           { "unreadable: 7:1: missing the player-to-move line (1 or 2)",
             "unreadable: 7:1: missing the player-to-move line (1 or 2)" },
-          "unreadable" },
-        /* The public student solution whose minimax never undoes a move. */
-        { "name=noundo dir=alice cmd=python3 noundo.py one-move",
-          { "unreadable: 7:1: player 2 cannot be to move with 41 discs of player 1 and 0 of "
-            "player 2",
-            "unreadable: 7:1: player 1 cannot be to move with 1 discs of player 1 and 41 of "
-            "player 2" },
-          "unreadable" },
+          0, "unreadable" },
+        /* The public student solution whose minimax never undoes a move:
+         * its board is readable, its answer wrong. */
+        { "name=noundo dir=alice cmd=python3 noundo.py one-move", { "" }, { 1, 2 },
+          { "illegal-move: adds 41 discs of player 1", "illegal-move: adds 41 discs of player 2" },
+          0, "illegal-move" },
+        /* Column 3 full after the opening: as player 1 its drop lands on
+         * player 2's top disc; as player 2 on its own (nothing changes). */
+        { "name=fullcolumn dir=alice cmd=python3 fullcolumn.py one-move",
+          { "--openings", "alice/full3.txt" }, { 1, 2 },
+          { "illegal-move: column 3 is full (the answer turns player 2's disc at its top into "
+            "player 1's)",
+            "illegal-move: adds no disc (full: column 3)" },
+          0, "illegal-move" },
+        { "name=otherside dir=alice cmd=python3 otherside.py one-move", { "" }, { 1, 2 },
+          { "wrong-player: plays for player 2 on player 1's turn",
+            "wrong-player: plays for player 1 on player 2's turn" },
+          0, "wrong-player" },
+        { "name=eraser dir=alice cmd=python3 eraser.py one-move", { "" }, { 3, 2 },
+          { "tampered-board: removes the disc at row 6 column 1",
+            "tampered-board: removes the disc at row 6 column 1" },
+          0, "tampered-board" },
         /* Python ignores SIGXFSZ: its write fails with EFBIG and it exits 1;
          * the limit is still why it lost. */
-        { "name=big dir=alice cmd=python3 bigfile.py one-move",
-          { "file-limit: OSError: [Errno 27] File too large",
-            "file-limit: OSError: [Errno 27] File too large" },
-          "file-limit" },
+        { "name=big dir=alice cmd=python3 bigfile.py one-move", { "" }, { 1, 2 },
+          { "file-limit: wrote a file past 1024 KB, the most an engine may write: OSError: "
+            "[Errno 27] File too large (bigfile.py, line 7, in <module>)",
+            "file-limit: wrote a file past 1024 KB, the most an engine may write: OSError: "
+            "[Errno 27] File too large (bigfile.py, line 7, in <module>)" },
+          1, "file-limit" },
     };
     return cr_make_param_array(struct forfeit, cases, sizeof cases / sizeof *cases);
 }
@@ -300,9 +353,18 @@ static void with_dir(char *dst, size_t cap, const char *src, const char *dir)
         snprintf(dst, cap, "%s", src);
 }
 
-/* The forfeit line ends with the last line the engine wrote to stderr (or
- * the board reader's message); every game of it a forfeit for one reason:
- * a last line says so, and the status is 3. */
+/* The line under a forfeit at ply of game (no --keep-files, no --log). */
+static void evidence(char *buf, size_t cap, int game, int ply, int stderr_said)
+{
+    snprintf(buf, cap, "  ply %d: --keep-files DIR keeps its position (DIR/game-%d/ply-%03d-in.txt)%s\n",
+             ply, game, ply,
+             stderr_said ? "; its stderr: --log FILE keeps it (\"stderr_tail\"), or stderr=FILE"
+                         : "");
+}
+
+/* Each forfeit line says at which ply, why (the reason, what the answer
+ * changed, the limit, the stderr line that explains) and where to look;
+ * every game of it a forfeit: a last line says so, and the status is 3. */
 ParameterizedTest(struct forfeit *c, e2e_student, every_forfeit_says_why, .timeout = 120)
 {
     use_system_python();
@@ -315,21 +377,57 @@ ParameterizedTest(struct forfeit *c, e2e_student, every_forfeit_says_why, .timeo
     snprintf(b, sizeof b, "%s one-move --game connect4", engine);
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", c->spec,
-            "--engine", b, "--games", "2", "--depth", "1", NULL);
+            "--engine", b, "--games", "2", "--depth", "1",
+            c->args[0][0] ? c->args[0] : NULL, c->args[1], NULL);
     cr_assert_eq(r.status, 3, "%s: exit %d: %s", c->spec, r.status, r.err);
     const char *name = strchr(c->spec, '=') + 1;
     int nl = (int)strcspn(name, " ,");
-    char why[2][2 * PATH_MAX], want[6 * PATH_MAX];
-    for (int g = 0; g < 2; g++)
-        with_dir(why[g], sizeof why[g], c->line[g], dir);
+    char why[2][2 * PATH_MAX], under[2][256], want[6 * PATH_MAX];
+    for (int g = 0; g < 2; g++) {
+        with_dir(why[g], sizeof why[g], c->why[g], dir);
+        evidence(under[g], sizeof under[g], g + 1, c->ply[g], c->stderr_said);
+    }
     snprintf(want, sizeof want,
-             "Finished game 1 (%.*s vs engine): 0-1 {%.*s forfeits: %s}\n"
-             "Finished game 2 (engine vs %.*s): 1-0 {%.*s forfeits: %s}\n"
+             "Finished game 1 (%.*s vs engine): 0-1 {%.*s forfeits at ply %d: %s}\n%s"
+             "Finished game 2 (engine vs %.*s): 1-0 {%.*s forfeits at ply %d: %s}\n%s"
              "Score of %.*s vs engine: 0 - 2 - 0  [0.000] 2\n"
              "%.*s forfeited every game it played (2): %s\n",
-             nl, name, nl, name, why[0], nl, name, nl, name, why[1], nl, name, nl, name,
-             c->reason);
+             nl, name, nl, name, c->ply[0], why[0], under[0], nl, name, nl, name, c->ply[1],
+             why[1], under[1], nl, name, nl, name, c->reason);
     cr_assert_str_eq(r.out, want, "%s: got\n%s\nwant\n%s", c->spec, r.out, want);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* The Java student: compiled here (as tests/engines/NimFirst.java is in
+ * the sandbox tests), its exception shown with its own innermost frame
+ * (not the JDK's), the forfeit saying where its whole stderr is. */
+Test(e2e_student, java_exception_names_its_own_frame, .timeout = 240)
+{
+    char *dir = e2e_tmpdir(), source[PATH_MAX], cmd[3 * PATH_MAX], engine[PATH_MAX];
+    char java[SPEC_MAX], b[SPEC_MAX];
+    cr_assert_eq(chmod(dir, 0755), 0, "chmod %s", dir);
+    e2e_repo_path("tests/engines/C4Broken.java", source, sizeof source);
+    snprintf(cmd, sizeof cmd, "java -m jdk.compiler/com.sun.tools.javac.Main -d %s/classes %s",
+             dir, source);
+    cr_assert_eq(system(cmd), 0, "%s failed (is default-jre-headless installed?)", cmd);
+    snprintf(cmd, sizeof cmd, "%s/classes", dir);
+    chmod(cmd, 0755);
+    snprintf(java, sizeof java, "name=java,cmd=java -cp %s/classes C4Broken one-move", dir);
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(b, sizeof b, "%s one-move --game connect4", engine);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", java,
+            "--engine", b, "--games", "1", "--depth", "1", "--log", "m.json", NULL);
+    cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.out,
+                     "Finished game 1 (java vs engine): 0-1 {java forfeits at ply 1: exit-status "
+                     "1: java.lang.ArrayIndexOutOfBoundsException: Index 7 out of bounds for "
+                     "length 7 (at C4Broken.firstEmpty(C4Broken.java:14))}\n"
+                     "  ply 1: --keep-files DIR keeps its position (DIR/game-1/ply-001-in.txt); "
+                     "its stderr: \"stderr_tail\" in m.json, or stderr=FILE\n"
+                     "Score of java vs engine: 0 - 1 - 0  [0.000] 1\n"
+                     "java forfeited every game it played (1): exit-status 1\n");
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }
@@ -348,8 +446,11 @@ Test(e2e_student, journal_keeps_the_traceback_and_what_ran, .timeout = 120)
             "name=crash dir=alice cmd=python3 crash.py one-move", "--engine", b, "--depth", "1",
             "--journal", "j.jsonl", NULL);
     cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
-    cr_assert_not_null(strstr(r.out, "{crash forfeits: exit-status 1: ValueError: no legal move "
-                                     "found}\n"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "{crash forfeits at ply 1: exit-status 1: ValueError: no "
+                                     "legal move found (crash.py, line 7, in evaluate)}\n"
+                                     "  ply 1: --keep-files DIR keeps its position "
+                                     "(DIR/game-1/ply-001-in.txt); its stderr: \"stderr_tail\" "
+                                     "in j.jsonl, or stderr=FILE\n"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "\ncrash forfeited every game it played (2): exit-status 1\n"),
                        "%s", r.out);
     snprintf(path, sizeof path, "%s/j.jsonl", dir);

@@ -22,6 +22,7 @@
 #include "arena/match.h"
 #include "arena/refopts.h"
 #include "arena/registry.h"
+#include "arena/report_text.h"
 #include "arena/rules.h"
 #include "arena/sha256.h"
 #include "arena/schedule.h"
@@ -494,6 +495,152 @@ Test(referee, a_full_output_file_is_the_file_limit)
     cr_assert(!rules_hit_file_limit(&r, &l, 1 << 30));
 }
 
+/* An answer the game can read is judged by what it changed, in the game's
+ * words, behind a kind scripts can rely on. */
+struct judged {
+    char game[16];
+    char opening[32];    /* moves from the start (connect4: columns 1-7) */
+    char answer[96];     /* the engine's output file */
+    char reason[160];
+    char kind[24];
+};
+
+ParameterizedTestParameters(referee, an_illegal_answer_says_what_it_changed)
+{
+    static struct judged cases[] = {
+        { "connect4", "", "0000000\n0000000\n0000000\n0000000\n0000000\n1100000\n2\n",
+          "illegal-move: adds 2 discs of player 1", "illegal-move" },
+        { "connect4", "4", "0000000\n0000000\n0000000\n0000000\n0000000\n1001000\n1\n",
+          "wrong-player: plays for player 1 on player 2's turn", "wrong-player" },
+        { "connect4", "4 4", "0000000\n0000000\n0000000\n0000000\n0002000\n0000000\n1\n",
+          "tampered-board: removes the disc at row 6 column 4", "tampered-board" },
+        { "connect4", "4 5", "0000000\n0000000\n0000000\n0000000\n0000000\n0002200\n2\n",
+          "tampered-board: turns player 1's disc at row 6 column 4 into player 2's",
+          "tampered-board" },
+        { "connect4", "3 3 3 3 3 3",
+          "0010000\n0010000\n0020000\n0010000\n0020000\n0010000\n2\n",
+          "illegal-move: column 3 is full (the answer turns player 2's disc at its top into "
+          "player 1's)", "illegal-move" },
+        { "connect4", "3 3 3 3 3 3",
+          "0020000\n0010000\n0020000\n0010000\n0020000\n0010000\n2\n",
+          "illegal-move: adds no disc (full: column 3)", "illegal-move" },
+        { "connect4", "", "0000000\n0000000\n0000000\n0000000\n1000000\n0000000\n2\n",
+          "illegal-move: the disc at row 5 column 1 floats over an empty cell", "illegal-move" },
+        { "connect4", "", "0000000\n0000000\n0000000\n0000000\n0000000\n0001000\n1\n",
+          "wrong-player: plays column 4 but leaves player 1 to move", "wrong-player" },
+        { "connect4", "", "0000000\n0000000\n0000000\n0000000\n0000000\n000x000\n2\n",
+          "unreadable: 6:4: unexpected character 'x', expected 0, 1 or 2", "unreadable" },
+        { "maxconnect4", "", "1111111\n1111111\n1111111\n1111111\n1111111\n1111110\n2\n",
+          "illegal-move: adds 41 discs of player 1", "illegal-move" },
+        { "nim", "", "1 3 5 8\n2\n", "tampered-board: adds 1 to row 4", "tampered-board" },
+        { "nim", "", "0 2 5 7\n2\n", "illegal-move: takes from 2 rows at once", "illegal-move" },
+        { "nim", "", "1 3 5 7\n2\n", "illegal-move: takes no match", "illegal-move" },
+        { "nim", "", "1 3 5 6\n1\n", "wrong-player: takes 1 from row 4 but leaves player 1 to move",
+          "wrong-player" },
+    };
+    return cr_make_param_array(struct judged, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct judged *c, referee, an_illegal_answer_says_what_it_changed)
+{
+    const struct game *g = registry_find(c->game);
+    cr_assert_not_null(g, "%s", c->game);
+    unsigned char pos[GAME_MAX_STATE];
+    struct err e;
+    cr_assert_eq(rules_play_line(g, c->opening, 1, pos, NULL, &e), 0, "%s: %s", c->opening,
+                 e.msg);
+    char reason[REC_REASON_MAX], kind[REC_REASON_MAX];
+    int move = -1;
+    cr_assert_eq(rules_judge(g, pos, c->answer, strlen(c->answer), &move, reason), -1,
+                 "%s after '%s': accepted %s", c->game, c->opening, c->answer);
+    cr_assert_str_eq(reason, c->reason, "%s after '%s':\n%s", c->game, c->opening, c->answer);
+    rules_reason_kind(reason, kind);
+    cr_assert_str_eq(kind, c->kind);
+}
+
+/* A limit's reason names the limit and the option; its kind stays. */
+Test(referee, a_limit_names_its_value_and_option)
+{
+    struct run_limits l = { .timeout_ms = 10000, .cpu_limit_s = 2, .mem_limit_mb = 64,
+                            .file_limit_kb = 1024 };
+    static const char *const kinds[] = { "timeout", "cpu-limit", "memory-limit", "file-limit",
+                                         "no-output" };
+    static const char *const want[] = {
+        "timeout: no answer within 10000 ms of wall time (--timeout-ms)",
+        "cpu-limit: used 2 s of CPU time (--cpu-limit-s)",
+        "memory-limit: ran out of its 64 MB of address space (--mem-limit-mb)",
+        "file-limit: wrote a file past 1024 KB, the most an engine may write",
+        "no-output",
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        char reason[REC_REASON_MAX], kind[REC_REASON_MAX];
+        snprintf(reason, sizeof reason, "%s", kinds[i]);
+        rules_name_limit(&l, reason);
+        cr_assert_str_eq(reason, want[i]);
+        rules_reason_kind(reason, kind);
+        cr_assert_str_eq(kind, kinds[i]);
+    }
+}
+
+/* Adds a finished game between a and b to t: winner 0 a draw, forfeit the
+ * loser's reason or NULL. */
+static void add_game(struct tally *t, long index, int winner, const char *forfeit)
+{
+    struct game_record rec;
+    struct err e;
+    rec_init(&rec, index, (index - 1) / 2);
+    strcpy(rec.player[0], index % 2 ? "a" : "b");
+    strcpy(rec.player[1], index % 2 ? "b" : "a");
+    rec_set_end(&rec, winner == 0 ? REC_DRAWN : winner == 1 ? REC_WIN_1 : REC_WIN_2,
+                forfeit ? REC_FORFEIT : REC_NORMAL, forfeit);
+    cr_assert_eq(tally_add(t, &rec, &e), 0, "%s", e.msg);
+    rec_free(&rec);
+}
+
+/* The lines behind exit status 3, from the games of a and b (game 1: a
+ * plays first; 2: b), and how many lines. */
+struct forfeiters {
+    int winner[2];
+    char forfeit[2][64];   /* "": a game ended on the board */
+    char out[160];
+    int lines;
+};
+
+ParameterizedTestParameters(referee, who_forfeited_everything_is_named)
+{
+    static struct forfeiters cases[] = {
+        /* a lost both, for two reasons: still every game. */
+        { { 2, 1 }, { "timeout: no answer within 5 ms", "exit-status 1" },
+          "a forfeited every game it played (2): exit-status 1 (1), timeout (1)\n", 1 },
+        /* each forfeited one: every game of the run was a forfeit. */
+        { { 2, 2 }, { "exit-status 1", "wrong-player: plays for player 1 on player 2's turn" },
+          "every game ended in a forfeit: a (1): exit-status 1; b (1): wrong-player\n", 1 },
+        /* one forfeit, one game on the board: nothing to say. */
+        { { 2, 1 }, { "exit-status 1", "" }, "", 0 },
+    };
+    return cr_make_param_array(struct forfeiters, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct forfeiters *c, referee, who_forfeited_everything_is_named)
+{
+    const char *const names[] = { "a", "b" };
+    struct tally t;
+    struct err e;
+    cr_assert_eq(tally_init(&t, 2, names, &e), 0, "%s", e.msg);
+    for (int g = 0; g < 2; g++)
+        add_game(&t, g + 1, c->winner[g], c->forfeit[g][0] ? c->forfeit[g] : NULL);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    cr_assert_not_null(out);
+    int lines = report_text_forfeiters(&t, out);
+    fclose(out);
+    cr_assert_str_eq(buf, c->out);
+    cr_assert_eq(lines, c->lines);
+    free(buf);
+    tally_free(&t);
+}
+
 /* Two games: a forfeited both for one reason kind, b won them; then a
  * third game a lost on the board. */
 Test(referee, tally_names_who_forfeited_every_game)
@@ -512,10 +659,11 @@ Test(referee, tally_names_who_forfeited_every_game)
         cr_assert_eq(tally_add(&t, &rec, &e), 0, "%s", e.msg);
         rec_free(&rec);
     }
-    const char *why = NULL;
-    cr_assert(tally_forfeited_all(&t, 0, &why));
+    char why[REC_REASON_MAX];
+    cr_assert(tally_forfeited_all(&t, 0));
+    tally_forfeit_reasons(&t, 0, why, sizeof why);
     cr_assert_str_eq(why, "unreadable");
-    cr_assert(!tally_forfeited_all(&t, 1, &why));
+    cr_assert(!tally_forfeited_all(&t, 1));
     struct game_record rec;
     rec_init(&rec, 3, 1);
     strcpy(rec.player[0], "a");
@@ -523,6 +671,6 @@ Test(referee, tally_names_who_forfeited_every_game)
     rec_set_end(&rec, REC_WIN_2, REC_NORMAL, NULL);
     cr_assert_eq(tally_add(&t, &rec, &e), 0, "%s", e.msg);
     rec_free(&rec);
-    cr_assert(!tally_forfeited_all(&t, 0, &why));
+    cr_assert(!tally_forfeited_all(&t, 0));
     tally_free(&t);
 }

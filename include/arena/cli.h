@@ -10,7 +10,8 @@
  * --version itself: `--opt value`, `--opt=value` and any unambiguous
  * abbreviation (`--dep 4`) work as getopt_long promises, and an unknown,
  * ambiguous, valueless or superfluous-valued option is one message,
- * `prog: cmd: ...`, exit status 2.
+ * `prog: cmd: ...`, exit status 2; an unknown one near an option of the
+ * table (at most two edits: --gmae, -engine) says "did you mean '--game'?".
  *
  * The program's name in messages is the name it was run under (cli_prog):
  * `engine` in the build tree, `arena-engine` once installed.

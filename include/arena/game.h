@@ -141,12 +141,22 @@ struct game {
     void (*print_move)(FILE *out, const void *after, int move, int mover);
     void (*print_over)(FILE *out, const void *state);
 
-    /* Why after is not before plus one legal move of the side to move, for
-     * the referee: "tampered-board" (an earlier piece changed or gone),
-     * "wrong-player" (the other side moved, or the side to move did not
-     * change) or "illegal-move". NULL: the referee tells only wrong-player
-     * (side to move unchanged) from illegal-move. */
-    const char *(*explain)(const void *before, const void *after);
+    /* Why an engine's answer (text, len bytes) is not before plus one legal
+     * move of the side to move, for the referee. It reads text as a board
+     * the way parse does but without the checks of a reachable position
+     * (the game's own: disc counts, floating discs), so that a readable
+     * board is judged by what it changed, and writes into why (cap bytes)
+     * the reason's kind, then ": " and what the answer changed, in the
+     * game's words: "illegal-move: adds 41 discs of player 1",
+     * "wrong-player: plays for player 2 on player 1's turn",
+     * "tampered-board: removes the disc at row 2 column 5". The kinds are
+     * stable for scripts: tampered-board (an earlier piece changed or gone),
+     * wrong-player (the other side moved, or the side to move did not
+     * change), illegal-move. Returns 0, or -1 when text is no board even so
+     * (the referee then reports parse's error as unreadable). NULL: the
+     * referee tells only wrong-player (side to move unchanged) from
+     * illegal-move, on boards parse accepts. */
+    int (*explain)(const void *before, const char *text, size_t len, char *why, size_t cap);
 
     /* The perfect player (--player perfect): a best move of an unfinished
      * position, by the game's own solver, or -1 when it runs out of memory;

@@ -68,6 +68,9 @@ struct play_rules {
                                         * mode SBX_NONE: no sandbox */
     const struct cg_root *acct;  /* each move in a cgroup of its own
                                   * (cgroup.h); NULL: process accounting */
+    int show_waiting;            /* 1: stderr is a terminal of one game at a
+                                  * time: it shows the move being waited for
+                                  * while an engine runs */
 };
 
 /* The opening of pair `pair` (both games of a pair get the same): book line

@@ -94,10 +94,11 @@ const struct option *ref_options(enum ref_command command);
 /* "--NAME" of option id into buf (cap bytes); "--?" for an unknown id. */
 void ref_option_flag(int id, char *buf, size_t cap);
 
-/* Applies option id with value val (name: how the user wrote it, for the
- * message). Returns 0, or -1 with the message in msg (cap bytes). */
+/* Applies option id with value val (name: how the user wrote it, --rounds
+ * on the command line, "rounds" in a config file, which every message
+ * names). Returns 0, or -1 with e (no place: line and column 0). */
 int ref_settings_apply(struct ref_settings *s, int id, const char *name, const char *val,
-                       char *msg, size_t cap);
+                       struct err *e);
 
 /* Applies a config file's text (len bytes, NUL-terminated at text[len]) to
  * s, which must be a tournament's. Returns 0, or -1 with e holding the line

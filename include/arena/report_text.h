@@ -13,9 +13,12 @@
  * than a column widen it, so columns still line up. */
 void report_text(struct tally *t, FILE *out);
 
-/* Prints one line for each engine that forfeited every one of its games
- * for one reason ("rand forfeited every game it played (4): exit-status 2");
- * returns how many. A grading script then sees exit status 3. */
+/* Prints one line for each engine that forfeited every one of its games,
+ * with its reasons ("rand forfeited every game it played (4): exit-status
+ * 2", "b forfeited every game it played (2): timeout (1), exit-status 1
+ * (1)"), or, when none did but every game ended in a forfeit, one line
+ * naming each engine that forfeited and its reasons; returns how many
+ * lines. A grading script then sees exit status 3 (docs/referee.md). */
 int report_text_forfeiters(const struct tally *t, FILE *out);
 
 #endif

@@ -66,17 +66,24 @@ void rules_run_reason(const struct run_result *r, char *reason);
  * that ended on their own (exit or signal) count. */
 int rules_hit_file_limit(const struct run_result *r, const struct run_limits *l,
                          long long out_size);
+/* Appends to a limit's reason (timeout, cpu-limit, memory-limit,
+ * file-limit: REC_REASON_MAX bytes) the limit l set and the option that
+ * sets it: "timeout: no answer within 10000 ms of wall time (--timeout-ms)".
+ * Other reasons are left as they are. */
+void rules_name_limit(const struct run_limits *l, char *reason);
 /* Judges an engine's output text (len bytes) against the position before:
  * 0 with *move set when it is that position plus one legal move, else -1
- * with the reason (unreadable: LINE:COL: the board reader's message,
- * illegal-move, wrong-player, or the game's own explanation, e.g.
- * tampered-board). */
+ * with the reason: the game's explanation of what the answer changed
+ * (game.h's explain: "illegal-move: adds 41 discs of player 1"), else
+ * unreadable: LINE:COL: the board reader's message, else illegal-move or
+ * wrong-player. */
 int rules_judge(const struct game *g, const void *before, const char *text, size_t len,
                 int *move, char *reason);
 
 /* The kind of a forfeit reason, what reports count and compare: the
- * reason without the detail one kind carries ("unreadable: 7:1: ..." is
- * "unreadable"), else the reason itself. kind holds REC_REASON_MAX bytes. */
+ * reason without the detail after ": " ("unreadable: 7:1: ..." is
+ * "unreadable", "timeout: no answer within ..." is "timeout"), except
+ * "crashed: SIGNAME", a kind of its own; else the reason itself. kind holds REC_REASON_MAX bytes. */
 void rules_reason_kind(const char *reason, char *kind);
 
 #endif

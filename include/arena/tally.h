@@ -64,9 +64,14 @@ double tally_points(const struct tally *t, int i);
 void tally_standings(const struct tally *t, int order[]);
 /* Engine i's forfeits, all reasons. */
 long tally_forfeits(const struct tally *t, int i);
-/* 1 when engine i played games and forfeited every one of them for one
- * reason (its kind, rules.h), which *reason then names; else 0. */
-int tally_forfeited_all(const struct tally *t, int i, const char **reason);
+/* 1 when engine i played games and forfeited every one of them, whatever
+ * the reasons; else 0. */
+int tally_forfeited_all(const struct tally *t, int i);
+/* Engine i's forfeit reasons (their kinds, rules.h) into buf (cap > 0
+ * bytes, cut to fit): the kind alone when there is one ("exit-status 1"),
+ * else each with its count, by name ("exit-status 1 (2), timeout (1)");
+ * "" when it forfeited none. */
+void tally_forfeit_reasons(const struct tally *t, int i, char *buf, size_t cap);
 
 struct tally_cpu {
     double mean, median, p95, max;   /* ms per move; all 0 without a move */

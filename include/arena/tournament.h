@@ -65,7 +65,7 @@ struct cJSON *tour_header(const struct tour_config *c);
  * when the journal cannot be used (it exists without resume, is another
  * tournament's, or is corrupt: e->line then is its line; nothing written),
  * TOUR_FORFEITED when done but an engine forfeited every one of its games
- * for one reason (a line at the end says so: report_text_forfeiters), or
+ * (any reasons) or every game was forfeited (a line at the end says so: report_text_forfeiters), or
  * -1 with e filled when the referee fails. */
 #define TOUR_STOPPED 1
 #define TOUR_FORFEITED 2

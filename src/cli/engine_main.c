@@ -89,8 +89,13 @@ static const struct {
 int main(int argc, char **argv)
 {
     const char *prog = cli_prog(argv[0], "engine");
+    char list[128];   /* the commands' names, from the table */
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof commands / sizeof *commands && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                                 commands[i].name);
     if (argc < 2)
-        return cli_usage(prog, "missing command (one-move, bench, solve, book, train, weights)");
+        return cli_usage(prog, "missing command (%s)", list);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
         return cli_help(engine_usage_text, prog);
     if (strcmp(argv[1], "--version") == 0)
@@ -98,6 +103,5 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(prog, argc - 1, argv + 1);
-    return cli_usage(prog, "unknown command '%s' (one-move, bench, solve, book, train, weights)",
-                     argv[1]);
+    return cli_usage(prog, "unknown command '%s' (%s)", argv[1], list);
 }

@@ -4,6 +4,7 @@
  * a tournament option's name, with '_' or '-'); the config file is applied
  * before the command line's options, which override it. */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -28,34 +29,29 @@
 #include "arena/verify.h"
 
 /* match and tournament: every game was played, but an engine forfeited all
- * of its games for one reason (a line at the end says which), so a grading
- * script notices. */
+ * of its games, or every game was a forfeit (a line at the end says which
+ * and why), so a grading script notices (docs/referee.md, exit statuses). */
 #define EXIT_FORFEITED 3
 
-static const char usage_text[] =
-    "Usage: %1$s match --game G --engine SPEC --engine SPEC [OPTIONS]\n"
-    "       %1$s tournament (--config FILE.json | --game G --engine SPEC ...) [OPTIONS]\n"
-    "       %1$s report JOURNAL|LOG [--format text|json|html|csv [--table T]]\n"
-    "       %1$s verify JOURNAL|LOG\n"
-    "       %1$s analyze JOURNAL|LOG [--budget-ms N] [--max-empty N] [--json FILE]\n"
-    "       %1$s merge OUT JOURNAL...\n"
-    "       %1$s bench --game G --engine SPEC... --depths A-B\n"
-    "             (--positions FILE | --random-positions N [--plies P] [--seed S])\n"
-    "             [--repeat R] [--budget-ms MS] [--json FILE] [--svg FILE]\n"
-    "       %1$s slurm TOURNAMENT-OPTIONS --shards N --out DIR [SLURM-OPTIONS]\n"
-    "       %1$s slurm --resume DIR [--dry-run]\n"
-    "       %1$s status DIR\n"
-    "\n"
+/* Bytes of a spaced --sprt joined: its five KEY=VALUE words are some 60
+ * bytes; more is no SPRT. */
+#define SPRT_TEXT_MAX 256
+
+/* The help: the description every command shares, then sections of
+ * options; `referee --help` prints all of them once, `referee CMD --help`
+ * its command's usage and sections (the command table below). */
+static const char about_text[] =
     "Plays games between engines through board files: for every move the\n"
     "referee writes the position to a private folder, runs the engine (no shell,\n"
     "its own process group, resource limits, a wall deadline) and accepts its\n"
     "output file only when it is the position plus one legal move. Any other\n"
     "ending loses the game with a named reason (timeout, cpu-limit, memory-limit,\n"
     "file-limit, crashed: SIGNAL, exit-status N, cannot-run, no-output,\n"
-    "unreadable, oversized, illegal-move, wrong-player, tampered-board). Colours\n"
-    "alternate; each pair of games shares its opening. No engine process\n"
-    "outlives its move.\n"
-    "\n"
+    "unreadable, oversized, illegal-move, wrong-player, tampered-board; see\n"
+    "docs/referee.md). Colours alternate; each pair of games shares its opening.\n"
+    "No engine process outlives its move.\n";
+
+static const char rules_help[] =
     "Match and tournament options:\n"
     "  --game G             connect4, maxconnect4, nim, ... (the registry)\n"
     "  --engine SPEC        KEY=VALUE options (name=, cmd=, dir=, args=, stderr=,\n"
@@ -78,27 +74,34 @@ static const char usage_text[] =
     "  --draw-plies N       games that can go on forever (checkers) are drawn\n"
     "                       after N plies without capture or promotion (100)\n"
     "  --keep-files DIR     keep every move's board files in DIR/game-N\n"
+    "  --concurrency N      games at once (default 1)\n"
+    "  --rounds N           each pair plays 2 games per round (default 1)\n"
     "  --sandbox MODE       namespaces (default): each engine in Linux namespaces of\n"
     "                       its own, seeing the system, its own files read-only and\n"
     "                       its move folder, no network, no other process; none:\n"
     "                       engines run as you, with all your files\n"
     "  --sandbox-ro PATH    let every engine read PATH too (repeat)\n"
     "  --analyze            judge every move with the game's exact oracle (as\n"
-    "                       analyze does) and record it in the log or journal\n"
+    "                       analyze does) and record it in the log or journal\n";
+
+static const char match_help[] =
     "Match:\n"
-    "  --games N            games in all (default " CLI_STR(REF_DEFAULT_GAMES) ")\n"
-    "  --log FILE           the JSON log (schema arena.match/1), written atomically\n"
+    "  --games N            games in all (default " CLI_STR(REF_DEFAULT_GAMES) "; --rounds N: 2N)\n"
+    "  --log FILE           the JSON log (schema arena.match/1), written atomically\n";
+
+static const char tournament_help[] =
     "Tournament:\n"
     "  --config FILE        a JSON object of these options ('engines': a list of\n"
     "                       SPECs or {\"name\", \"cmd\"}); options given here win\n"
     "  --format F           round-robin (default) or gauntlet (engine 1 vs the rest)\n"
-    "  --rounds N           each pair plays 2 games per round (default 1)\n"
-    "  --concurrency N      games at once (default 1)\n"
     "  --journal FILE       one JSON line per finished game (required to resume)\n"
     "  --resume             finish the journal's tournament\n"
     "  --sprt elo0=A,elo1=B,alpha=X,beta=Y[,model=M]   stop a 2-engine run when decided;\n"
-    "                       M: normalized (default) or logistic Elo, on game pairs\n"
-    "  --shard K/N          play every N-th game from game K (merge them after)\n"
+    "                       M: normalized (default) or logistic Elo, on game pairs;\n"
+    "                       blanks instead of commas too (fastchess's form)\n"
+    "  --shard K/N          play every N-th game from game K (merge them after)\n";
+
+static const char slurm_help[] =
     "Slurm (the tournament in N shards: a job array, then a merge job; see\n"
     "docs/cluster.md). DIR must be on a file system every node shares:\n"
     "  --shards N           shards, each its own array task and journal DIR/shard-K.jsonl\n"
@@ -109,19 +112,34 @@ static const char usage_text[] =
     "  --parallel           run the shards with GNU parallel instead (and\n"
     "  --sshlogin S         on these machines, repeat), then merge\n"
     "  --resume DIR         run again exactly the shards not finished (each resumes\n"
-    "                       its journal) and a new merge job\n"
-    "Status: each shard's games played and to play, from its journal.\n"
+    "                       its journal) and a new merge job\n";
+
+static const char status_help[] =
+    "Status: each shard's games played and to play, from its journal.\n";
+
+static const char report_help[] =
     "Report:\n"
     "  --format F           text (default), json, html (one self-contained page) or\n"
     "                       csv (RFC 4180, one table)\n"
-    "  --table T            csv: standings (default), pairs, cpu or forfeits\n"
+    "  --table T            csv: standings (default), pairs, cpu or forfeits\n";
+
+static const char verify_help[] =
+    "Verify: replays every game of a journal or match log and checks each move,\n"
+    "result and forfeit as the referee would have judged it.\n";
+
+static const char merge_help[] =
+    "Merge: the journals of one tournament's shards into the journal OUT.\n";
+
+static const char analyze_help[] =
     "Analyze (and --analyze): the outcome with perfect play (win, draw, loss)\n"
     "before and after every engine move; a move that makes it worse for the mover\n"
     "is a blunder, and a game's last blunder its decisive mistake. Oracles:\n"
     "connect4 the solver, nim the closed form, maxconnect4 a full search.\n"
     "  --budget-ms N        connect4: CPU per position, else \"unknown\" (1000)\n"
     "  --max-empty N        maxconnect4: exact within N empty cells (16)\n"
-    "  --json FILE          analyze: also write the analysed records as JSON\n"
+    "  --json FILE          analyze: also write the analysed records as JSON\n";
+
+static const char bench_help[] =
     "Bench: every engine moves once from every position at every depth, each move\n"
     "run and judged as in a game (sandbox, limits, the child's CPU time); per\n"
     "engine and depth the moves, failed moves (with their reasons, not timed),\n"
@@ -137,29 +155,134 @@ static const char usage_text[] =
     "  --svg FILE           their plot: CPU time per move against depth, a line per\n"
     "                       engine (drawn by plot-bench.sh with gnuplot and jq)\n"
     "  (and --each, --seed, --timeout-ms, --cpu-limit-s, --mem-limit-mb, --sandbox,\n"
-    "  --sandbox-ro as for a match)\n"
-    "--version prints the version.\n";
+    "  --sandbox-ro as for a match)\n";
 
-#define COMMANDS "match, tournament, report, verify, merge, analyze, bench, slurm, status"
+#define REF_HELP_SECTIONS 3
 
-static const char *const command_names[] = {
-    [REF_CMD_MATCH] = "match",   [REF_CMD_TOURNAMENT] = "tournament",
-    [REF_CMD_REPORT] = "report", [REF_CMD_VERIFY] = "verify",
-    [REF_CMD_MERGE] = "merge",   [REF_CMD_ANALYZE] = "analyze",
-    [REF_CMD_BENCH] = "bench",
-    [REF_CMD_SLURM] = "slurm",   [REF_CMD_STATUS] = "status",
+/* One referee command: its word, its settings' kind, what runs it, its
+ * usage lines ("%1$s": the program) and its help sections. */
+struct ref_cmd {
+    const char *name;
+    enum ref_command id;
+    int (*run)(const char *prog, enum ref_command id, int argc, char **argv);
+    const char *usage;
+    const char *help[REF_HELP_SECTIONS];
 };
+
+static int cmd_match(const char *prog, enum ref_command id, int argc, char **argv);
+static int cmd_tournament(const char *prog, enum ref_command id, int argc, char **argv);
+static int cmd_file(const char *prog, enum ref_command id, int argc, char **argv);
+static int cmd_analyze(const char *prog, enum ref_command id, int argc, char **argv);
+static int cmd_merge(const char *prog, enum ref_command id, int argc, char **argv);
+static int cmd_bench(const char *prog, enum ref_command id, int argc, char **argv);
+static int cmd_slurm(const char *prog, enum ref_command id, int argc, char **argv);
+static int cmd_status(const char *prog, enum ref_command id, int argc, char **argv);
+
+/* The one list of the referee's commands, in the order help shows them. */
+static const struct ref_cmd commands[] = {
+    { "match", REF_CMD_MATCH, cmd_match,
+      "%1$s match --game G --engine SPEC --engine SPEC [OPTIONS]\n",
+      { rules_help, match_help } },
+    { "tournament", REF_CMD_TOURNAMENT, cmd_tournament,
+      "%1$s tournament (--config FILE.json | --game G --engine SPEC ...) [OPTIONS]\n",
+      { rules_help, tournament_help } },
+    { "report", REF_CMD_REPORT, cmd_file,
+      "%1$s report JOURNAL|LOG [--format text|json|html|csv [--table T]]\n", { report_help } },
+    { "verify", REF_CMD_VERIFY, cmd_file, "%1$s verify JOURNAL|LOG\n", { verify_help } },
+    { "merge", REF_CMD_MERGE, cmd_merge, "%1$s merge OUT JOURNAL...\n", { merge_help } },
+    { "analyze", REF_CMD_ANALYZE, cmd_analyze,
+      "%1$s analyze JOURNAL|LOG [--budget-ms N] [--max-empty N] [--json FILE]\n",
+      { analyze_help } },
+    { "bench", REF_CMD_BENCH, cmd_bench,
+      "%1$s bench --game G --engine SPEC... --depths A-B\n"
+      "      (--positions FILE | --random-positions N [--plies P] [--seed S])\n"
+      "      [--repeat R] [--budget-ms MS] [--json FILE] [--svg FILE]\n", { bench_help } },
+    { "slurm", REF_CMD_SLURM, cmd_slurm,
+      "%1$s slurm TOURNAMENT-OPTIONS --shards N --out DIR [SLURM-OPTIONS]\n"
+      "%1$s slurm --resume DIR [--dry-run]\n", { slurm_help, rules_help, tournament_help } },
+    { "status", REF_CMD_STATUS, cmd_status, "%1$s status DIR\n", { status_help } },
+};
+#define NCOMMANDS (int)(sizeof commands / sizeof *commands)
+
+static const struct ref_cmd *command_of(enum ref_command id)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (commands[i].id == id)
+            return &commands[i];
+    assert(!"a command without an entry");
+    return &commands[0];
+}
+
+/* Prints a command's usage lines, the first after "Usage: ", the others
+ * under it. */
+static void print_usage(const char *prog, const char *usage, int *first)
+{
+    for (const char *line = usage; *line;) {
+        size_t n = strcspn(line, "\n");
+        char fmt[256];
+        snprintf(fmt, sizeof fmt, "%s%.*s\n", *first ? "Usage: " : "       ", (int)n, line);
+        printf(fmt, prog);
+        *first = 0;
+        line += n + (line[n] == '\n');
+    }
+}
+
+/* referee --help: every command's usage, the description, every section
+ * once, in the table's order. */
+static int help_all(const char *prog)
+{
+    int first = 1;
+    for (int i = 0; i < NCOMMANDS; i++)
+        print_usage(prog, commands[i].usage, &first);
+    printf("\n%s\n", about_text);
+    const char *shown[NCOMMANDS * REF_HELP_SECTIONS];
+    int nshown = 0;
+    for (int i = 0; i < NCOMMANDS; i++)
+        for (int k = 0; k < REF_HELP_SECTIONS && commands[i].help[k]; k++) {
+            int seen = 0;
+            for (int j = 0; j < nshown; j++)
+                seen |= shown[j] == commands[i].help[k];
+            if (!seen)
+                fputs(shown[nshown++] = commands[i].help[k], stdout);
+        }
+    printf("%s CMD --help shows one command's help; --version prints the version.\n", prog);
+    return 0;
+}
+
+/* referee CMD --help: its usage and its sections only. */
+static int help_command(const char *prog, const struct ref_cmd *c)
+{
+    int first = 1;
+    print_usage(prog, c->usage, &first);
+    fputs("\n", stdout);
+    for (int k = 0; k < REF_HELP_SECTIONS && c->help[k]; k++)
+        fputs(c->help[k], stdout);
+    printf("%s --help shows every command.\n", prog);
+    return 0;
+}
+
+/* "match, tournament, ..." into buf. */
+static void command_list(char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < NCOMMANDS && used < cap; i++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s", i ? ", " : "",
+                                 commands[i].name);
+}
 
 /* Reads a tournament's --config files (in any spelling getopt_long takes)
  * into s before the other options, so that the command line overrides
  * them; 0, -1 after --help or --version (printed), or EXIT_BAD_INPUT. */
 static int read_config(const char *prog, struct ref_settings *s, int argc, char **argv)
 {
-    struct cli_parse p = { .prog = prog, .cmd = command_names[s->command],
-                           .opts = ref_options(s->command), .help = usage_text,
+    const struct ref_cmd *cmd = command_of(s->command);
+    struct cli_parse p = { .prog = prog, .cmd = cmd->name, .opts = ref_options(s->command),
                            .argc = argc, .argv = argv };
     int c;
     while ((c = cli_next(&p)) != -1) {
+        if (c == CLI_OPT_HELP)
+            return help_command(prog, cmd), -1;
         if (c == CLI_BAD || c == CLI_DONE)
             return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         struct err e;
@@ -180,19 +303,22 @@ static int parse(const char *prog, struct ref_settings *s, int argc, char **argv
                  ? read_config(prog, s, argc, argv) : 0;
     if (rc)
         return rc;
-    struct cli_parse p = { .prog = prog, .cmd = command_names[s->command],
-                           .opts = ref_options(s->command), .help = usage_text,
+    const struct ref_cmd *cmd = command_of(s->command);
+    struct cli_parse p = { .prog = prog, .cmd = cmd->name, .opts = ref_options(s->command),
                            .argc = argc, .argv = argv };
     int c;
     while ((c = cli_next(&p)) != -1) {
-        char msg[ERR_MSG_MAX], name[64];
+        char name[64];
+        struct err e;
+        if (c == CLI_OPT_HELP)
+            return help_command(prog, cmd), -1;
         if (c == CLI_BAD || c == CLI_DONE)
             return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         if (c == REF_OPT_CONFIG)
             continue;
         ref_option_flag(c, name, sizeof name);
-        if (ref_settings_apply(s, c, name, optarg ? optarg : "", msg, sizeof msg) != 0)
-            return cli_usage(prog, "%s", msg);
+        if (ref_settings_apply(s, c, name, optarg ? optarg : "", &e) != 0)
+            return cli_usage(prog, "%s", e.msg);
     }
     return 0;
 }
@@ -350,10 +476,16 @@ static int guard(const char *prog, struct ref_settings *s, const char *doing, co
     return 0;
 }
 
-static int cmd_match(const char *prog, int argc, char **argv)
+/* A match's worker frees the settings it was forked with (match.h). */
+static void free_settings(void *ctx)
+{
+    ref_settings_free(ctx);
+}
+
+static int cmd_match(const char *prog, enum ref_command id, int argc, char **argv)
 {
     struct ref_settings s;
-    ref_settings_init(&s, REF_CMD_MATCH);
+    ref_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0) {
         ref_settings_free(&s);
@@ -363,8 +495,11 @@ static int cmd_match(const char *prog, int argc, char **argv)
         rc = cli_usage(prog, "match: unexpected argument '%s'", argv[optind]);
     if (!rc)
         rc = finish_rules(prog, &s, "match");
+    if (!rc && s.games && s.t.rounds)
+        rc = cli_usage(prog, "match: give --games or --rounds (2 games each), not both");
     if (!rc && s.t.nengines != 2)
         rc = cli_usage(prog, "match: give two --engine options, got %d", s.t.nengines);
+    s.games = s.t.rounds ? 2L * s.t.rounds : s.games ? s.games : REF_DEFAULT_GAMES;
     if (!rc)
         rc = preflight(prog, &s);
     int status;
@@ -373,11 +508,15 @@ static int cmd_match(const char *prog, int argc, char **argv)
         return status;
     }
     if (!rc) {
+        s.t.rules.show_waiting = isatty(STDERR_FILENO);
         struct match_opts o = {
             .rules = s.t.rules,
             .engine = { &s.t.engine[0], &s.t.engine[1] },
             .games = (int)s.games,
             .log_path = s.log[0] ? s.log : NULL,
+            .concurrency = s.t.concurrency,
+            .worker_free = free_settings,
+            .worker_ctx = &s,
         };
         struct err e;
         int r = match_run(&o, stdout, &e);
@@ -412,10 +551,10 @@ static int check_tournament(const char *prog, struct ref_settings *s, const char
     return rc;
 }
 
-static int cmd_tournament(const char *prog, int argc, char **argv)
+static int cmd_tournament(const char *prog, enum ref_command id, int argc, char **argv)
 {
     struct ref_settings s;
-    ref_settings_init(&s, REF_CMD_TOURNAMENT);
+    ref_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0) {
         ref_settings_free(&s);
@@ -487,10 +626,10 @@ static int slurm_resume(const char *prog, const struct ref_settings *s, int argc
     return rc == CLUSTER_BAD_DIR ? EXIT_BAD_INPUT : rc ? 1 : 0;
 }
 
-static int cmd_slurm(const char *prog, int argc, char **argv)
+static int cmd_slurm(const char *prog, enum ref_command id, int argc, char **argv)
 {
     struct ref_settings s;
-    ref_settings_init(&s, REF_CMD_SLURM);
+    ref_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0) {
         ref_settings_free(&s);
@@ -531,10 +670,10 @@ static int cmd_slurm(const char *prog, int argc, char **argv)
     return rc;
 }
 
-static int cmd_status(const char *prog, int argc, char **argv)
+static int cmd_status(const char *prog, enum ref_command id, int argc, char **argv)
 {
     struct ref_settings s;
-    ref_settings_init(&s, REF_CMD_STATUS);
+    ref_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0)
         return 0;
@@ -596,10 +735,10 @@ static int cmd_file(const char *prog, enum ref_command command, int argc, char *
     return rc > 0 ? 1 : EXIT_BAD_INPUT;
 }
 
-static int cmd_analyze(const char *prog, int argc, char **argv)
+static int cmd_analyze(const char *prog, enum ref_command id, int argc, char **argv)
 {
     struct ref_settings s;
-    ref_settings_init(&s, REF_CMD_ANALYZE);
+    ref_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0)
         return 0;
@@ -616,10 +755,10 @@ static int cmd_analyze(const char *prog, int argc, char **argv)
     return EXIT_BAD_INPUT;
 }
 
-static int cmd_merge(const char *prog, int argc, char **argv)
+static int cmd_merge(const char *prog, enum ref_command id, int argc, char **argv)
 {
     struct ref_settings s;
-    ref_settings_init(&s, REF_CMD_MERGE);
+    ref_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0)
         return 0;
@@ -669,10 +808,10 @@ static int bench_engine_check(const char *prog, const struct spec *eng)
                      "be the same move", eng->name, depth);
 }
 
-static int cmd_bench(const char *prog, int argc, char **argv)
+static int cmd_bench(const char *prog, enum ref_command id, int argc, char **argv)
 {
     struct ref_settings s;
-    ref_settings_init(&s, REF_CMD_BENCH);
+    ref_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);
     if (rc < 0) {
         ref_settings_free(&s);
@@ -712,32 +851,59 @@ static int cmd_bench(const char *prog, int argc, char **argv)
     return rc;
 }
 
+/* fastchess's spaced --sprt (`--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05`):
+ * the words of the form KEY=VALUE after a --sprt that are its own keys are
+ * joined with commas into its one value, in argv itself (argc shrinks), the
+ * joined text in buf (cap bytes: on the caller's stack, so that no worker
+ * forked later holds it). Returns the new argc, or -1 when the words do
+ * not fit in buf. */
+static int join_spaced_sprt(int argc, char **argv, char *buf, size_t cap)
+{
+    static const char *const keys[] = { "elo0=", "elo1=", "alpha=", "beta=", "model=" };
+    for (int i = 1; i + 1 < argc; i++) {
+        int eq = strncmp(argv[i], "--sprt=", 7) == 0;
+        if (strcmp(argv[i], "--sprt") != 0 && !eq)
+            continue;
+        int v = eq ? i : i + 1, end = v + 1;
+        for (size_t k = 0; end < argc && k < sizeof keys / sizeof *keys; k++)
+            if (strncmp(argv[end], keys[k], strlen(keys[k])) == 0) {
+                end++;
+                k = (size_t)-1;   /* any key may follow: the loop starts again */
+            }
+        if (end == v + 1)
+            continue;
+        size_t used = 0;
+        for (int k = v; k < end; k++) {
+            int n = snprintf(buf + used, cap - used, "%s%s", k > v ? "," : "", argv[k]);
+            if (n < 0 || (size_t)n >= cap - used)
+                return -1;
+            used += (size_t)n;
+        }
+        argv[v] = buf;
+        memmove(argv + v + 1, argv + end, (size_t)(argc - end + 1) * sizeof *argv);
+        return argc - (end - v - 1);
+    }
+    return argc;
+}
+
 int main(int argc, char **argv)
 {
     const char *prog = cli_prog(argv[0], "referee");
+    char list[256];
+    command_list(list, sizeof list);
     if (argc < 2)
-        return cli_usage(prog, "missing command (" COMMANDS ")");
+        return cli_usage(prog, "missing command (%s)", list);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
-        return cli_help(usage_text, prog);
+        return help_all(prog);
     if (strcmp(argv[1], "--version") == 0)
         return cli_version(prog);
-    if (strcmp(argv[1], "match") == 0)
-        return cmd_match(prog, argc - 1, argv + 1);
-    if (strcmp(argv[1], "tournament") == 0)
-        return cmd_tournament(prog, argc - 1, argv + 1);
-    if (strcmp(argv[1], "report") == 0)
-        return cmd_file(prog, REF_CMD_REPORT, argc - 1, argv + 1);
-    if (strcmp(argv[1], "verify") == 0)
-        return cmd_file(prog, REF_CMD_VERIFY, argc - 1, argv + 1);
-    if (strcmp(argv[1], "merge") == 0)
-        return cmd_merge(prog, argc - 1, argv + 1);
-    if (strcmp(argv[1], "analyze") == 0)
-        return cmd_analyze(prog, argc - 1, argv + 1);
-    if (strcmp(argv[1], "bench") == 0)
-        return cmd_bench(prog, argc - 1, argv + 1);
-    if (strcmp(argv[1], "slurm") == 0)
-        return cmd_slurm(prog, argc - 1, argv + 1);
-    if (strcmp(argv[1], "status") == 0)
-        return cmd_status(prog, argc - 1, argv + 1);
-    return cli_usage(prog, "unknown command '%s' (" COMMANDS ")", argv[1]);
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            char sprt[SPRT_TEXT_MAX];
+            int n = join_spaced_sprt(argc - 1, argv + 1, sprt, sizeof sprt);
+            return n < 0 ? cli_usage(prog, "--sprt: its words are over %d bytes",
+                                     SPRT_TEXT_MAX - 1)
+                         : commands[i].run(prog, commands[i].id, n, argv + 1);
+        }
+    return cli_usage(prog, "unknown command '%s' (%s)", argv[1], list);
 }

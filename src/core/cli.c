@@ -9,6 +9,8 @@
 #include "arena/err.h"
 #include "arena/version.h"
 
+#define CLI_NAME_MAX 64   /* bytes of an option name compared for a suggestion */
+
 int cli_int(const char *s, long lo, long hi, long *out)
 {
     char *end;
@@ -102,18 +104,85 @@ static int prefix_matches(const struct option *opts, const char *name, size_t le
     return n;
 }
 
+/* The optimal string alignment distance between a (la bytes) and b:
+ * insertions, deletions, substitutions and swaps of two neighbours, one
+ * each (a swap is the commonest slip: --gmae). */
+static int edit_distance(const char *a, size_t la, const char *b)
+{
+    size_t lb = strlen(b);
+    if (la >= CLI_NAME_MAX || lb >= CLI_NAME_MAX)
+        return CLI_NAME_MAX;
+    int d[CLI_NAME_MAX][CLI_NAME_MAX];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int cost = a[i - 1] != b[j - 1];
+            int best = d[i - 1][j - 1] + cost;
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+/* The option of the table nearest to name (len bytes), when it is near
+ * enough to be a slip: at most 2 edits, and fewer than a third of the
+ * name's letters plus one, and not a name the option's begins (--games is
+ * no slip for --game); NULL otherwise. Ties: the first in the table. */
+static const char *nearest_option(const struct option *opts, const char *name, size_t len)
+{
+    int limit = (int)len / 3 + 1 < 2 ? (int)len / 3 + 1 : 2, best = limit + 1;
+    const char *found = NULL;
+    for (const struct option *o = opts; o->name; o++) {
+        /* --games is not a slip for --game: another command's option. */
+        size_t ol = strlen(o->name);
+        if (ol < len && strncmp(name, o->name, ol) == 0)
+            continue;
+        int d = edit_distance(name, len, o->name);
+        if (d < best) {
+            best = d;
+            found = o->name;
+        }
+    }
+    return found;
+}
+
 /* The usage error for the word getopt_long refused. */
 static int bad_option(const struct cli_parse *p, const char *word)
 {
     char where[64] = "";
     if (p->cmd)
         snprintf(where, sizeof where, "%s: ", p->cmd);
-    if (strncmp(word, "--", 2) != 0)
+    if (strncmp(word, "--", 2) != 0) {
+        /* getopt_long stays on a word whose first letter it refused
+         * (-engine): that word, else the one before. */
+        const char *w = optind < p->argc && p->argv[optind][0] == '-' &&
+                                p->argv[optind][1] == optopt && optopt
+                            ? p->argv[optind] : word;
+        const char *near = w[0] == '-' && w[1] == optopt && optopt && w[2]
+                               ? nearest_option(p->opts, w + 1, strcspn(w + 1, "="))
+                               : NULL;
+        if (near)
+            return cli_usage(p->prog, "%sunknown option '%.*s'; did you mean '--%s'?", where,
+                             (int)strcspn(w, "="), w, near);
         return cli_usage(p->prog, "%sunknown option '-%c'", where, optopt ? optopt : '?');
+    }
     const char *name = word + 2, *eq = strchr(name, '=');
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
     const struct option *o;
     int n = prefix_matches(p->opts, name, len, &o);
+    const char *near = n == 0 ? nearest_option(p->opts, name, len) : NULL;
+    if (near)
+        return cli_usage(p->prog, "%sunknown option '--%.*s'; did you mean '--%s'?", where,
+                         (int)len, name, near);
     if (n > 1) {
         char list[256];
         int used = 0;

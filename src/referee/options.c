@@ -85,6 +85,8 @@ static int tc_parse(const char *val, struct play_clock *tc)
 static const struct option match_options[] = {
     RULE_OPTIONS,
     { "games", required_argument, NULL, REF_OPT_GAMES },
+    { "rounds", required_argument, NULL, REF_OPT_ROUNDS },
+    { "concurrency", required_argument, NULL, REF_OPT_CONCURRENCY },
     { "log", required_argument, NULL, REF_OPT_LOG },
     CLI_STD_OPTIONS,
 };
@@ -175,6 +177,8 @@ void ref_settings_init(struct ref_settings *s, enum ref_command command)
     s->ana.budget_ms = ANA_DEFAULT_BUDGET_MS;
     s->ana.max_empty = ANA_DEFAULT_MAX_EMPTY;
     s->bench.repeat = 1;
+    if (command == REF_CMD_MATCH)   /* 0: not given; --games and --rounds exclude each other */
+        s->games = s->t.rounds = 0;
     if (command == REF_CMD_BENCH)
         s->t.rules.random_plies = REF_BENCH_DEFAULT_PLIES;
 }
@@ -229,17 +233,17 @@ void ref_option_flag(int id, char *buf, size_t cap)
 /* Adds an engine from a SPEC, or from a config file's object of SPEC keys
  * (obj not NULL); it is resolved once every option is read (spec.h). */
 static int add_engine(struct ref_settings *s, const cJSON *obj, const char *val,
-                      const char *label, char *msg, size_t cap)
+                      const char *label, struct err *e)
 {
-    struct err e;
+    struct err why;
     if (s->t.nengines == TOUR_MAX_ENGINES)
-        return snprintf(msg, cap, "at most %d engines", TOUR_MAX_ENGINES), -1;
+        return err_set(e, 0, 0, "at most %d engines", TOUR_MAX_ENGINES);
     struct spec *eng = &s->t.engine[s->t.nengines++];
     memset(eng, 0, sizeof *eng);
     if (!obj) {
-        if (spec_keys_parse(val, SPEC_ENGINE, &eng->keys, &e) != 0)
-            return snprintf(msg, cap, "%s '%.100s': column %d: %.120s", label, val, e.col,
-                            e.msg), -1;
+        if (spec_keys_parse(val, SPEC_ENGINE, &eng->keys, &why) != 0)
+            return err_set(e, 0, 0, "%s '%.100s': column %d: %.120s", label, val, why.col,
+                           why.msg);
         return 0;
     }
     const cJSON *key;
@@ -251,58 +255,60 @@ static int add_engine(struct ref_settings *s, const cJSON *obj, const char *val,
             v = number;
         }
         if (!v)
-            return snprintf(msg, cap, "%s: \"%.40s\" must be a string", label, key->string), -1;
-        if (spec_keys_set(&eng->keys, key->string, v, &e) != 0)
-            return snprintf(msg, cap, "%s: \"%.40s\": %.160s", label, key->string, e.msg), -1;
+            return err_set(e, 0, 0, "%s: \"%.40s\" must be a string", label, key->string);
+        if (spec_keys_set(&eng->keys, key->string, v, &why) != 0)
+            return err_set(e, 0, 0, "%s: \"%.40s\": %.160s", label, key->string, why.msg);
     }
     return 0;
 }
 
 /* Copies val into one of CLUSTER_MAX_ARGS strings of list (*n of them so
- * far); 0, or -1 with msg. */
+ * far); 0, or -1 with e. */
 static int add_arg(char list[][CLUSTER_ARG_MAX], int *n, const char *name, const char *val,
-                   char *msg, size_t cap)
+                   struct err *e)
 {
     if (*n == CLUSTER_MAX_ARGS)
-        return snprintf(msg, cap, "%s: at most %d", name, CLUSTER_MAX_ARGS), -1;
+        return err_set(e, 0, 0, "%s: at most %d", name, CLUSTER_MAX_ARGS);
     if (!val[0] || strlen(val) >= CLUSTER_ARG_MAX || strpbrk(val, "\n\r"))
-        return snprintf(msg, cap, "%s must be one line of 1 to %d bytes, got '%.60s'", name,
-                        CLUSTER_ARG_MAX - 1, val), -1;
+        return err_set(e, 0, 0, "%s must be one line of 1 to %d bytes, got '%.60s'", name,
+                       CLUSTER_ARG_MAX - 1, val);
     snprintf(list[(*n)++], CLUSTER_ARG_MAX, "%s", val);
     return 0;
 }
 
-/* slurm's own options into o: 0 when id was one (applied), -1 with msg when
- * its value is bad, 1 when id is not one of them. */
+/* Each apply_* below: 0 when id is one of its options (applied), -1 with e
+ * when the value is bad, NOT_MINE when id is not one of them. */
+#define NOT_MINE 1
+
+/* slurm's own options into o. */
 static int cluster_apply(struct cluster_opts *o, int id, const char *name, const char *val,
-                         char *msg, size_t cap)
+                         struct err *e)
 {
     long v;
-    msg[0] = '\0';
     switch (id) {
     case REF_OPT_SHARDS:
     case REF_OPT_CPUS:
         if (cli_int(val, 1, id == REF_OPT_SHARDS ? CLUSTER_MAX_SHARDS : TOUR_MAX_CONCURRENCY,
                     &v) != 0)
-            return snprintf(msg, cap, "%s must be a number from 1 to %d, got '%s'", name,
-                            id == REF_OPT_SHARDS ? CLUSTER_MAX_SHARDS : TOUR_MAX_CONCURRENCY,
-                            val), -1;
+            return err_set(e, 0, 0, "%s must be a number from 1 to %d, got '%s'", name,
+                           id == REF_OPT_SHARDS ? CLUSTER_MAX_SHARDS : TOUR_MAX_CONCURRENCY,
+                           val);
         *(id == REF_OPT_SHARDS ? &o->shards : &o->cpus) = (int)v;
         return 0;
     case REF_OPT_PARTITION:
     case REF_OPT_TIME:
         if (!val[0] || strlen(val) >= CLUSTER_ARG_MAX || val[strcspn(val, " \t\r\n")])
-            return snprintf(msg, cap, "%s must be one word of at most %d bytes, got '%.60s'",
-                            name, CLUSTER_ARG_MAX - 1, val), -1;
+            return err_set(e, 0, 0, "%s must be one word of at most %d bytes, got '%.60s'",
+                           name, CLUSTER_ARG_MAX - 1, val);
         snprintf(id == REF_OPT_TIME ? o->time : o->partition, CLUSTER_ARG_MAX, "%s", val);
         return 0;
     case REF_OPT_SBATCH_ARG:
         if (val[0] != '-')
-            return snprintf(msg, cap, "%s must be an sbatch option (-X or --NAME=VALUE), got "
-                            "'%.60s'", name, val), -1;
-        return add_arg(o->sbatch, &o->nsbatch, name, val, msg, cap);
+            return err_set(e, 0, 0, "%s must be an sbatch option (-X or --NAME=VALUE), got "
+                           "'%.60s'", name, val);
+        return add_arg(o->sbatch, &o->nsbatch, name, val, e);
     case REF_OPT_SSHLOGIN:
-        return add_arg(o->ssh, &o->nssh, name, val, msg, cap);
+        return add_arg(o->ssh, &o->nssh, name, val, e);
     case REF_OPT_OUT:
         snprintf(o->out, sizeof o->out, "%s", val);
         return 0;
@@ -313,11 +319,12 @@ static int cluster_apply(struct cluster_opts *o, int id, const char *name, const
         o->parallel = 1;
         return 0;
     }
-    return 1;
+    return NOT_MINE;
 }
 
-int ref_settings_apply(struct ref_settings *s, int id, const char *name, const char *val,
-                       char *msg, size_t cap)
+/* The options whose value is a number in a range. */
+static int apply_number(struct ref_settings *s, int id, const char *name, const char *val,
+                        struct err *e)
 {
     struct { int id; long lo, hi; long *out; } nums[] = {
         { REF_OPT_GAMES, 1, REF_MAX_GAMES, &s->games },
@@ -328,12 +335,18 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
         { REF_OPT_BENCH_BUDGET, 1, REF_MAX_TIMEOUT_MS, &s->bench.budget_ms },
         { REF_OPT_RANDOM_POSITIONS, 1, REF_BENCH_MAX_POSITIONS, &s->bench.positions },
         { REF_OPT_REPEAT, 1, REF_BENCH_MAX_REPEAT, &s->bench.repeat },
+        { REF_OPT_SEED, 0, LONG_MAX, NULL },
     };
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++)
         if (nums[k].id == id) {
-            if (cli_int(val, nums[k].lo, nums[k].hi, nums[k].out) != 0)
-                return snprintf(msg, cap, "%s must be a number from %ld to %ld, got '%s'", name,
-                                nums[k].lo, nums[k].hi, val), -1;
+            long v;
+            if (cli_int(val, nums[k].lo, nums[k].hi, &v) != 0)
+                return err_set(e, 0, 0, "%s must be a number from %ld to %ld, got '%s'", name,
+                               nums[k].lo, nums[k].hi, val);
+            if (nums[k].out)
+                *nums[k].out = v;
+            else
+                s->t.rules.seed = (uint64_t)v;
             return 0;
         }
     struct { int id; long lo, hi; int *out; } ints[] = {
@@ -349,11 +362,17 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
         if (ints[k].id == id) {
             long v;
             if (cli_int(val, ints[k].lo, ints[k].hi, &v) != 0)
-                return snprintf(msg, cap, "%s must be a number from %ld to %ld, got '%s'", name,
-                                ints[k].lo, ints[k].hi, val), -1;
+                return err_set(e, 0, 0, "%s must be a number from %ld to %ld, got '%s'", name,
+                               ints[k].lo, ints[k].hi, val);
             *ints[k].out = (int)v;
             return 0;
         }
+    return NOT_MINE;
+}
+
+/* The options whose value is a path, checked when it is used. */
+static int apply_path(struct ref_settings *s, int id, const char *val)
+{
     struct { int id; char *out; } paths[] = {
         { REF_OPT_OPENINGS, s->openings }, { REF_OPT_POSITIONS, s->openings },
         { REF_OPT_KEEP, s->keep },
@@ -365,136 +384,175 @@ int ref_settings_apply(struct ref_settings *s, int id, const char *name, const c
             snprintf(paths[k].out, PATH_MAX, "%s", val);
             return 0;
         }
-    if (cluster_apply(&s->cluster, id, name, val, msg, cap) <= 0)
-        return msg[0] ? -1 : 0;
+    return NOT_MINE;
+}
+
+/* The options whose value is one word of a list. */
+static int apply_choice(struct ref_settings *s, int id, const char *name, const char *val,
+                        struct err *e)
+{
+    static const struct { int id, cmd; const char *word; int value; } words[] = {
+        { REF_OPT_FORMAT, REF_CMD_REPORT, "text", REPORT_TEXT },
+        { REF_OPT_FORMAT, REF_CMD_REPORT, "json", REPORT_JSON },
+        { REF_OPT_FORMAT, REF_CMD_REPORT, "csv", REPORT_CSV },
+        { REF_OPT_FORMAT, REF_CMD_REPORT, "html", REPORT_HTML },
+        { REF_OPT_FORMAT, -1, "round-robin", SCHEDULE_ROUND_ROBIN },
+        { REF_OPT_FORMAT, -1, "gauntlet", SCHEDULE_GAUNTLET },
+        { REF_OPT_TABLE, -1, "standings", REPORT_CSV_STANDINGS },
+        { REF_OPT_TABLE, -1, "pairs", REPORT_CSV_PAIRS },
+        { REF_OPT_TABLE, -1, "cpu", REPORT_CSV_CPU },
+        { REF_OPT_TABLE, -1, "forfeits", REPORT_CSV_FORFEITS },
+        { REF_OPT_SANDBOX, -1, "namespaces", SBX_NAMESPACES },
+        { REF_OPT_SANDBOX, -1, "none", SBX_NONE },
+    };
+    int cmd = id == REF_OPT_FORMAT && s->command == REF_CMD_REPORT ? REF_CMD_REPORT : -1;
+    char list[128] = "";
+    int n = 0, used = 0;
+    for (size_t k = 0; k < sizeof words / sizeof *words; k++) {
+        if (words[k].id != id || words[k].cmd != cmd)
+            continue;
+        if (strcmp(val, words[k].word) == 0) {
+            if (id == REF_OPT_FORMAT && cmd == REF_CMD_REPORT)
+                s->report_format = (enum report_format)words[k].value;
+            else if (id == REF_OPT_FORMAT)
+                s->t.format = (enum schedule_format)words[k].value;
+            else if (id == REF_OPT_TABLE)
+                s->report_table = (enum report_csv_table)words[k].value, s->report_table_given = 1;
+            else
+                s->sandbox.mode = (enum sbx_mode)words[k].value;
+            return 0;
+        }
+        n++;
+        used += snprintf(list + used, sizeof list - (size_t)used, "%s%s", used ? ", " : "",
+                         words[k].word);
+    }
+    if (!n)
+        return NOT_MINE;
+    /* "a, b or c" */
+    char *last = strrchr(list, ',');
+    if (last)
+        return err_set(e, 0, 0, "%s must be %.*s or%s, got '%s'", name, (int)(last - list), list,
+                       last + 1, val);
+    return err_set(e, 0, 0, "%s must be %s, got '%s'", name, list, val);
+}
+
+/* --sprt elo0=A,elo1=B,alpha=X,beta=Y[,model=M]. */
+static int apply_sprt(struct ref_settings *s, const char *name, const char *val, struct err *e)
+{
+    struct tour_sprt p = { .on = 1, .model = PENTA_NORMALIZED };
+    int used = 0;
+    const char *model = NULL;
+    if (sscanf(val, "elo0=%lf,elo1=%lf,alpha=%lf,beta=%lf%n", &p.elo0, &p.elo1, &p.alpha,
+               &p.beta, &used) == 4 && strncmp(val + used, ",model=", 7) == 0)
+        model = val + used + 7;
+    if (model)
+        p.model_given = penta_model_parse(model, &p.model) == 0;
+    /* penta_llr's bounds: both models stay finite within them. */
+    if (used == 0 || (model ? !p.model_given : val[used] != '\0') || p.elo1 <= p.elo0 ||
+        fabs(p.elo0) >= PENTA_ELO_MAX || fabs(p.elo1) >= PENTA_ELO_MAX || p.alpha <= 0 ||
+        p.alpha >= 1 || p.beta <= 0 || p.beta >= 1)
+        return err_set(e, 0, 0,
+                       "%s must be elo0=A,elo1=B,alpha=X,beta=Y[,model=normalized|logistic] "
+                       "(commas or blanks between) with A < B, |A|, |B| < 1000 and 0 < X, Y < "
+                       "1, got '%s'", name, val);
+    s->t.sprt = p;
+    return 0;
+}
+
+/* The options that name things: a game, SPECs, a path that must exist. */
+static int apply_named(struct ref_settings *s, int id, const char *name, const char *val,
+                       struct err *e)
+{
+    struct err why;
     switch (id) {
     case REF_OPT_GAME:
         if (!(s->t.rules.game = registry_find(val))) {
-            int n = snprintf(msg, cap, "unknown game '%s' (", val);
-            for (const struct game *const *g = registry_all(); *g && n > 0 && (size_t)n < cap; g++)
-                n += snprintf(msg + n, cap - (size_t)n, "%s%s", (*g)->name, g[1] ? ", " : ")");
+            int n = snprintf(e->msg, sizeof e->msg, "unknown game '%s' (", val);
+            for (const struct game *const *g = registry_all(); *g && n > 0 &&
+                 (size_t)n < sizeof e->msg; g++)
+                n += snprintf(e->msg + n, sizeof e->msg - (size_t)n, "%s%s", (*g)->name,
+                              g[1] ? ", " : ")");
+            e->line = e->col = 0;
             return -1;
         }
         return 0;
     case REF_OPT_ENGINE:
-        return add_engine(s, NULL, val, name, msg, cap);
+        return add_engine(s, NULL, val, name, e);
     case REF_OPT_TC:
         if (tc_parse(val, &s->t.rules.tc) != 0)
-            return snprintf(msg, cap, "%s must be BASE+INC in seconds (BASE above 0, INC 0 or "
-                            "more, whole milliseconds: 10+0.1, 60+0, 2.5+0.025), got '%s'",
-                            name, val), -1;
+            return err_set(e, 0, 0, "%s must be BASE+INC in seconds (BASE above 0, INC 0 or "
+                           "more, whole milliseconds: 10+0.1, 60+0, 2.5+0.025), got '%s'",
+                           name, val);
         return 0;
-    case REF_OPT_TABLE: {
-        static const struct { const char *name; enum report_csv_table table; } tables[] = {
-            { "standings", REPORT_CSV_STANDINGS }, { "pairs", REPORT_CSV_PAIRS },
-            { "cpu", REPORT_CSV_CPU }, { "forfeits", REPORT_CSV_FORFEITS },
-        };
-        for (size_t k = 0; k < sizeof tables / sizeof *tables; k++)
-            if (strcmp(val, tables[k].name) == 0) {
-                s->report_table = tables[k].table;
-                s->report_table_given = 1;
-                return 0;
-            }
-        return snprintf(msg, cap, "table must be standings, pairs, cpu or forfeits, got '%s'",
-                        val), -1;
-    }
-    case REF_OPT_EACH: {
-        struct err e;
-        if (spec_keys_parse(val, SPEC_EACH, &s->each, &e) != 0)
-            return snprintf(msg, cap, "%s '%.100s': column %d: %.120s", name, val, e.col,
-                            e.msg), -1;
-        return 0;
-    }
-    case REF_OPT_SEED: {
-        long v;
-        if (cli_int(val, 0, LONG_MAX, &v) != 0)
-            return snprintf(msg, cap, "%s must be a number from 0 to %ld, got '%s'", name,
-                            LONG_MAX, val), -1;
-        s->t.rules.seed = (uint64_t)v;
-        return 0;
-    }
-    case REF_OPT_FORMAT:
-        if (s->command == REF_CMD_REPORT) {
-            if (strcmp(val, "text") == 0)
-                s->report_format = REPORT_TEXT;
-            else if (strcmp(val, "json") == 0)
-                s->report_format = REPORT_JSON;
-            else if (strcmp(val, "csv") == 0)
-                s->report_format = REPORT_CSV;
-            else if (strcmp(val, "html") == 0)
-                s->report_format = REPORT_HTML;
-            else
-                return snprintf(msg, cap, "format must be text, json, csv or html, got '%s'",
-                                val), -1;
-        } else if (strcmp(val, "round-robin") == 0) {
-            s->t.format = SCHEDULE_ROUND_ROBIN;
-        } else if (strcmp(val, "gauntlet") == 0) {
-            s->t.format = SCHEDULE_GAUNTLET;
-        } else {
-            return snprintf(msg, cap, "format must be round-robin or gauntlet, got '%s'", val), -1;
-        }
-        return 0;
-    case REF_OPT_RESUME:
-        s->t.resume = 1;
-        return 0;
-    case REF_OPT_DEPTHS: {
-        long lo, hi;
-        if (cli_range(val, 1, SEARCH_MAX_DEPTH, &lo, &hi) != 0)
-            return snprintf(msg, cap, "%s must be A-B with 1 <= A <= B <= %d, got '%s'", name,
-                            SEARCH_MAX_DEPTH, val), -1;
-        s->bench.depth_min = (int)lo;
-        s->bench.depth_max = (int)hi;
-        return 0;
-    }
-    case REF_OPT_SANDBOX:
-        if (strcmp(val, "namespaces") == 0)
-            s->sandbox.mode = SBX_NAMESPACES;
-        else if (strcmp(val, "none") == 0)
-            s->sandbox.mode = SBX_NONE;
-        else
-            return snprintf(msg, cap, "%s must be namespaces or none, got '%s'", name, val), -1;
+    case REF_OPT_EACH:
+        if (spec_keys_parse(val, SPEC_EACH, &s->each, &why) != 0)
+            return err_set(e, 0, 0, "%s '%.100s': column %d: %.120s", name, val, why.col,
+                           why.msg);
         return 0;
     case REF_OPT_SANDBOX_RO: {
         struct stat st;
-        struct err e;
         if (stat(val, &st) != 0)
-            return snprintf(msg, cap, "%s '%s': %s", name, val, strerror(errno)), -1;
-        if (sbx_paths_add(&s->sandbox.ro, val, &e) != 0)
-            return snprintf(msg, cap, "%s '%.100s': %s", name, val, e.msg), -1;
+            return err_set(e, 0, 0, "%s '%s': %s", name, val, strerror(errno));
+        if (sbx_paths_add(&s->sandbox.ro, val, &why) != 0)
+            return err_set(e, 0, 0, "%s '%.100s': %s", name, val, why.msg);
         return 0;
     }
-    case REF_OPT_ANALYZE:
-        s->analyze = 1;
-        return 0;
+    }
+    return NOT_MINE;
+}
+
+/* The options whose value has a form of its own (A-B, K/N, the SPRT's
+ * keys) or none. */
+static int apply_form(struct ref_settings *s, int id, const char *name, const char *val,
+                      struct err *e)
+{
+    switch (id) {
     case REF_OPT_SHARD: {
         int k, n, used = 0;
         if (sscanf(val, "%d/%d%n", &k, &n, &used) != 2 || val[used] || n < 1 || k < 1 || k > n)
-            return snprintf(msg, cap, "shard must be K/N with 1 <= K <= N, got '%s'", val), -1;
+            return err_set(e, 0, 0, "%s must be K/N with 1 <= K <= N, got '%s'", name, val);
         s->t.shard_k = k;
         s->t.shard_n = n;
         return 0;
     }
-    case REF_OPT_SPRT: {
-        struct tour_sprt p = { .on = 1, .model = PENTA_NORMALIZED };
-        int used = 0;
-        const char *model = NULL;
-        if (sscanf(val, "elo0=%lf,elo1=%lf,alpha=%lf,beta=%lf%n", &p.elo0, &p.elo1, &p.alpha,
-                   &p.beta, &used) == 4 && strncmp(val + used, ",model=", 7) == 0)
-            model = val + used + 7;
-        if (model)
-            p.model_given = penta_model_parse(model, &p.model) == 0;
-        /* penta_llr's bounds: both models stay finite within them. */
-        if (used == 0 || (model ? !p.model_given : val[used] != '\0') || p.elo1 <= p.elo0 ||
-            fabs(p.elo0) >= PENTA_ELO_MAX || fabs(p.elo1) >= PENTA_ELO_MAX || p.alpha <= 0 ||
-            p.alpha >= 1 || p.beta <= 0 || p.beta >= 1)
-            return snprintf(msg, cap,
-                            "sprt must be elo0=A,elo1=B,alpha=X,beta=Y[,model=normalized|logistic] "
-                            "with A < B, |A|, |B| < 1000 and 0 < X, Y < 1, got '%s'", val), -1;
-        s->t.sprt = p;
+    case REF_OPT_DEPTHS: {
+        long lo, hi;
+        if (cli_range(val, 1, SEARCH_MAX_DEPTH, &lo, &hi) != 0)
+            return err_set(e, 0, 0, "%s must be A-B with 1 <= A <= B <= %d, got '%s'", name,
+                           SEARCH_MAX_DEPTH, val);
+        s->bench.depth_min = (int)lo;
+        s->bench.depth_max = (int)hi;
         return 0;
     }
+    case REF_OPT_SPRT:
+        return apply_sprt(s, name, val, e);
+    case REF_OPT_RESUME:
+        s->t.resume = 1;
+        return 0;
+    case REF_OPT_ANALYZE:
+        s->analyze = 1;
+        return 0;
     }
-    return snprintf(msg, cap, "'%s' is not an option of this command", name), -1;
+    return NOT_MINE;
+}
+
+int ref_settings_apply(struct ref_settings *s, int id, const char *name, const char *val,
+                       struct err *e)
+{
+    int rc = apply_number(s, id, name, val, e);
+    if (rc == NOT_MINE)
+        rc = apply_path(s, id, val);
+    if (rc == NOT_MINE)
+        rc = apply_choice(s, id, name, val, e);
+    if (rc == NOT_MINE)
+        rc = cluster_apply(&s->cluster, id, name, val, e);
+    if (rc == NOT_MINE)
+        rc = apply_named(s, id, name, val, e);
+    if (rc == NOT_MINE)
+        rc = apply_form(s, id, name, val, e);
+    if (rc == NOT_MINE)
+        rc = err_set(e, 0, 0, "'%s' is not an option of this command", name);
+    return rc;
 }
 
 /* The id of the tournament option a config key names, or 0. */
@@ -521,20 +579,20 @@ static void key_place(const char *text, const char *key, struct err *e)
 }
 
 /* The "engines" list: SPEC strings or objects of SPEC keys ({"name",
- * "cmd", ...}). */
-static void apply_engines(struct ref_settings *s, const cJSON *list, char *msg, size_t cap)
+ * "cmd", ...}). 0, or -1 with e. */
+static int apply_engines(struct ref_settings *s, const cJSON *list, struct err *e)
 {
     const cJSON *eng;
     cJSON_ArrayForEach(eng, list) {
-        if (cJSON_IsString(eng))
-            add_engine(s, NULL, eng->valuestring, "engines", msg, cap);
-        else if (cJSON_IsObject(eng))
-            add_engine(s, eng, NULL, "engines", msg, cap);
-        else
-            snprintf(msg, cap, "an engine is a SPEC string or an object {\"name\", \"cmd\", ...}");
-        if (msg[0])
-            return;
+        int rc = cJSON_IsString(eng) ? add_engine(s, NULL, eng->valuestring, "engines", e)
+                 : cJSON_IsObject(eng)
+                     ? add_engine(s, eng, NULL, "engines", e)
+                     : err_set(e, 0, 0, "an engine is a SPEC string or an object {\"name\", "
+                               "\"cmd\", ...}");
+        if (rc)
+            return -1;
     }
+    return 0;
 }
 
 /* A JSON number as option text: integral values as digits, others in full
@@ -545,6 +603,44 @@ static void number_text(double v, char *buf, size_t cap)
         snprintf(buf, cap, "%.0f", v);
     else
         snprintf(buf, cap, "%.17g", v);
+}
+
+/* Applies one key of a config file; 0, or -1 with e's message (its place
+ * is the caller's). */
+static int apply_key(struct ref_settings *s, const cJSON *item, struct err *e)
+{
+    char val[PATH_MAX];
+    int id = option_of(item->string);
+    if (id == REF_OPT_CONFIG)
+        id = 0;
+    if (strcmp(item->string, "engines") == 0 && cJSON_IsArray(item))
+        return apply_engines(s, item, e);
+    if (!id)
+        return err_set(e, 0, 0, "unknown key \"%s\"", item->string);
+    if (cJSON_IsString(item))
+        return ref_settings_apply(s, id, item->string, item->valuestring, e);
+    if (cJSON_IsNumber(item)) {
+        number_text(item->valuedouble, val, sizeof val);
+        return ref_settings_apply(s, id, item->string, val, e);
+    }
+    if (cJSON_IsArray(item) && id == REF_OPT_SANDBOX_RO) {
+        const cJSON *ro;   /* the one repeatable option beside engines */
+        cJSON_ArrayForEach(ro, item)
+            if (!cJSON_IsString(ro))
+                return err_set(e, 0, 0, "\"%s\" must be a list of paths", item->string);
+            else if (ref_settings_apply(s, id, item->string, ro->valuestring, e) != 0)
+                return -1;
+        return 0;
+    }
+    if (cJSON_IsBool(item) && id == REF_OPT_RESUME) {
+        s->t.resume = cJSON_IsTrue(item);
+        return 0;
+    }
+    if (cJSON_IsBool(item) && id == REF_OPT_ANALYZE) {
+        s->analyze = cJSON_IsTrue(item);
+        return 0;
+    }
+    return err_set(e, 0, 0, "\"%s\" must be a string or a number", item->string);
 }
 
 int ref_config_parse(struct ref_settings *s, const char *text, size_t len, struct err *e)
@@ -567,36 +663,8 @@ int ref_config_parse(struct ref_settings *s, const char *text, size_t len, struc
     int rc = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, root) {
-        char msg[ERR_MSG_MAX] = "", val[PATH_MAX];
-        int id = option_of(item->string);
-        if (id == REF_OPT_CONFIG)
-            id = 0;
-        if (strcmp(item->string, "engines") == 0 && cJSON_IsArray(item)) {
-            apply_engines(s, item, msg, sizeof msg);
-        } else if (!id) {
-            snprintf(msg, sizeof msg, "unknown key \"%s\"", item->string);
-        } else if (cJSON_IsString(item)) {
-            ref_settings_apply(s, id, item->string, item->valuestring, msg, sizeof msg);
-        } else if (cJSON_IsNumber(item)) {
-            number_text(item->valuedouble, val, sizeof val);
-            ref_settings_apply(s, id, item->string, val, msg, sizeof msg);
-        } else if (cJSON_IsArray(item) && id == REF_OPT_SANDBOX_RO) {
-            const cJSON *ro;   /* the one repeatable option beside engines */
-            cJSON_ArrayForEach(ro, item)
-                if (!msg[0] && !cJSON_IsString(ro))
-                    snprintf(msg, sizeof msg, "\"%s\" must be a list of paths", item->string);
-                else if (!msg[0])
-                    ref_settings_apply(s, id, item->string, ro->valuestring, msg, sizeof msg);
-        } else if (cJSON_IsBool(item) && id == REF_OPT_RESUME) {
-            s->t.resume = cJSON_IsTrue(item);
-        } else if (cJSON_IsBool(item) && id == REF_OPT_ANALYZE) {
-            s->analyze = cJSON_IsTrue(item);
-        } else {
-            snprintf(msg, sizeof msg, "\"%s\" must be a string or a number", item->string);
-        }
-        if (msg[0]) {
+        if (apply_key(s, item, e) != 0) {
             key_place(text, item->string, e);
-            snprintf(e->msg, sizeof e->msg, "%s", msg);
             rc = -1;
             break;
         }

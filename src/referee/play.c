@@ -174,11 +174,30 @@ static void charge_clock(const struct play_rules *r, double *clock_ms,
 {
     if (isnan(*clock_ms))
         return;
-    *clock_ms -= run->cpu_user_ms + run->cpu_sys_ms;
+    double before = *clock_ms, cpu = run->cpu_user_ms + run->cpu_sys_ms;
+    *clock_ms -= cpu;
     if (*clock_ms < 0)
-        strcpy(why, "out-of-time");
+        snprintf(why, REC_REASON_MAX,
+                 "out-of-time: used %.0f ms of CPU time with %.0f ms on its clock (--tc)", cpu,
+                 before);
     else if (!why[0])
         *clock_ms += (double)r->tc.inc_ms;
+}
+
+/* On a terminal, while an engine thinks: which move is awaited and for how
+ * long at most, so that a hung engine is not a silent referee. Cleared
+ * (done) before anything else is printed. */
+static void show_waiting(const struct play_rules *r, const struct run_limits *l, long game,
+                         int ply, const char *name, int side, int done)
+{
+    if (!r->show_waiting)
+        return;
+    if (done)
+        fputs("\r\033[K", stderr);
+    else
+        fprintf(stderr, "\r\033[Kgame %ld, ply %d: waiting for %s (player %d), at most %ld ms "
+                "(--timeout-ms)", game, ply, name, side, l->timeout_ms);
+    fflush(stderr);
 }
 
 /* What a ply needs besides its position: the game's folder, launcher (its
@@ -312,8 +331,12 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
                        strerror(errno));
     struct run_result run;
     double *clock = &c->clock[side - 1];
+    struct run_limits limits = move_limits(r, *clock);
     char pwhy[REC_REASON_MAX];
-    if (run_on_board(r, c, eng, side, &run, pwhy, e) != 0)
+    show_waiting(r, &limits, rec->index, ply, eng->name, side, 0);
+    int ran = run_on_board(r, c, eng, side, &run, pwhy, e);
+    show_waiting(r, &limits, rec->index, ply, eng->name, side, 1);
+    if (ran != 0)
         return -1;
     if (run.end == RUN_CANCELLED)
         return PLAY_CANCELLED;
@@ -330,6 +353,7 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         rules_judge(g, pos, out, (size_t)out_len, move, why);
     if (why[0] && rules_hit_file_limit(&run, &r->limits, gamedir_output_size(gd)))
         strcpy(why, "file-limit");
+    rules_name_limit(&limits, why);
     charge_clock(r, clock, &run, why);
     char text[GAME_MOVE_TEXT_MAX] = "";
     if (!why[0])

@@ -18,6 +18,7 @@
 #include "arena/datadir.h"
 #include "arena/refbench.h"
 #include "arena/runner.h"
+#include "arena/rules.h"
 #include "arena/stats.h"
 #include "arena/textfile.h"
 
@@ -82,8 +83,13 @@ static int make_positions(struct bench *b, struct err *e)
     return 0;
 }
 
-static void count_failure(struct depth_result *d, const char *why, long position)
+/* Counts a failed move under its reason's kind (rules.h): the kinds are
+ * the names scripts read from the JSON, whatever detail a move's reason
+ * carries (which position's disc, which limit). */
+static void count_failure(struct depth_result *d, const char *reason, long position)
 {
+    char why[REC_REASON_MAX];
+    rules_reason_kind(reason, why);
     d->failed++;
     for (int k = 0; k < d->nreasons; k++)
         if (strcmp(d->reason[k].text, why) == 0) {

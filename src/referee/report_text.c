@@ -149,13 +149,28 @@ void report_text(struct tally *t, FILE *out)
 int report_text_forfeiters(const struct tally *t, FILE *out)
 {
     int n = 0;
+    long forfeits = 0;
+    char reasons[REC_REASON_MAX * 2];
     for (int i = 0; i < t->n; i++) {
-        const char *reason;
-        if (tally_forfeited_all(t, i, &reason)) {
+        forfeits += tally_forfeits(t, i);
+        if (tally_forfeited_all(t, i)) {
+            tally_forfeit_reasons(t, i, reasons, sizeof reasons);
             fprintf(out, "%s forfeited every game it played (%ld): %s\n", t->name[i],
-                    t->win[i] + t->draw[i] + t->loss[i], reason);
+                    t->win[i] + t->draw[i] + t->loss[i], reasons);
             n++;
         }
     }
-    return n;
+    /* Each game has one forfeit at most: as many as games, all of them. */
+    if (n || t->games == 0 || forfeits != t->games)
+        return n;
+    fprintf(out, "every game ended in a forfeit:");
+    for (int i = 0, first = 1; i < t->n; i++)
+        if (tally_forfeits(t, i)) {
+            tally_forfeit_reasons(t, i, reasons, sizeof reasons);
+            fprintf(out, "%s %s (%ld): %s", first ? "" : ";", t->name[i], tally_forfeits(t, i),
+                    reasons);
+            first = 0;
+        }
+    fputs("\n", out);
+    return 1;
 }

@@ -152,21 +152,36 @@ int rules_hit_file_limit(const struct run_result *r, const struct run_limits *l,
            out_size >= l->file_limit_kb * 1024;
 }
 
+/* The limit a limit's kind names, and the option that sets it, appended
+ * to reason: a student sees what was exceeded and what to change. */
+void rules_name_limit(const struct run_limits *l, char *reason)
+{
+    char detail[REC_REASON_MAX] = "";
+    if (strcmp(reason, "timeout") == 0)
+        snprintf(detail, sizeof detail, "no answer within %ld ms of wall time (--timeout-ms)",
+                 l->timeout_ms);
+    else if (strcmp(reason, "cpu-limit") == 0 && l->cpu_limit_s > 0)
+        snprintf(detail, sizeof detail, "used %ld s of CPU time (--cpu-limit-s)", l->cpu_limit_s);
+    else if (strcmp(reason, "memory-limit") == 0 && l->mem_limit_mb > 0)
+        snprintf(detail, sizeof detail, "ran out of its %ld MB of address space (--mem-limit-mb)",
+                 l->mem_limit_mb);
+    else if (strcmp(reason, "file-limit") == 0 && l->file_limit_kb > 0)
+        snprintf(detail, sizeof detail, "wrote a file past %ld KB, the most an engine may write",
+                 l->file_limit_kb);
+    if (detail[0]) {
+        size_t n = strlen(reason);
+        snprintf(reason + n, REC_REASON_MAX - n, ": %s", detail);
+    }
+}
+
 int rules_judge(const struct game *g, const void *before, const char *text, size_t len,
                 int *move, char *reason)
 {
     unsigned char after[GAME_MAX_STATE];
     struct err e;
-    if (g->parse(after, text, len, &e) != 0) {
-        /* The reader's own words: a student sees what is wrong with the file. */
-        if (e.line)
-            snprintf(reason, REC_REASON_MAX, "unreadable: %d:%d: %.150s", e.line, e.col, e.msg);
-        else
-            snprintf(reason, REC_REASON_MAX, "unreadable: %.150s", e.msg);
-        return -1;
-    }
+    int readable = g->parse(after, text, len, &e) == 0;
     int moves[GAME_MAX_MOVES];
-    int n = g->gen(before, moves);
+    int n = readable ? g->gen(before, moves) : 0;
     for (int i = 0; i < n; i++) {
         unsigned char child[GAME_MAX_STATE];
         memcpy(child, before, g->state_size);
@@ -176,18 +191,36 @@ int rules_judge(const struct game *g, const void *before, const char *text, size
             return 0;
         }
     }
-    const char *why = g->explain ? g->explain(before, after)
-                      : g->to_move(after) == g->to_move(before) ? "wrong-player"
-                                                               : "illegal-move";
-    snprintf(reason, REC_REASON_MAX, "%s", why);
+    /* Parse first, then compare: a board the game can read is judged by
+     * what the answer changed, even one no game can reach. */
+    if (g->explain && g->explain(before, text, len, reason, REC_REASON_MAX) == 0)
+        return -1;
+    if (!readable) {
+        /* The reader's own words: a student sees what is wrong with the file. */
+        if (e.line)
+            snprintf(reason, REC_REASON_MAX, "unreadable: %d:%d: %.150s", e.line, e.col, e.msg);
+        else
+            snprintf(reason, REC_REASON_MAX, "unreadable: %.150s", e.msg);
+        return -1;
+    }
+    snprintf(reason, REC_REASON_MAX, "%s",
+             g->to_move(after) == g->to_move(before) ? "wrong-player" : "illegal-move");
     return -1;
 }
 
 void rules_reason_kind(const char *reason, char *kind)
 {
-    static const char detailed[] = "unreadable: ";
-    if (strncmp(reason, detailed, sizeof detailed - 1) == 0)
-        snprintf(kind, REC_REASON_MAX, "%.*s", (int)sizeof detailed - 3, detailed);
-    else
-        snprintf(kind, REC_REASON_MAX, "%s", reason);
+    /* The kinds that carry a detail after ": " (crashed: SIGSEGV is a kind
+     * of its own). */
+    static const char *const detailed[] = { "unreadable", "illegal-move", "wrong-player",
+                                            "tampered-board", "timeout", "cpu-limit",
+                                            "memory-limit", "file-limit", "out-of-time" };
+    for (size_t k = 0; k < sizeof detailed / sizeof *detailed; k++) {
+        size_t n = strlen(detailed[k]);
+        if (strncmp(reason, detailed[k], n) == 0 && strncmp(reason + n, ": ", 2) == 0) {
+            snprintf(kind, REC_REASON_MAX, "%s", detailed[k]);
+            return;
+        }
+    }
+    snprintf(kind, REC_REASON_MAX, "%s", reason);
 }

@@ -161,15 +161,36 @@ void tally_standings(const struct tally *t, int order[])
     }
 }
 
-int tally_forfeited_all(const struct tally *t, int i, const char **reason)
+int tally_forfeited_all(const struct tally *t, int i)
 {
     long games = t->win[i] + t->draw[i] + t->loss[i];
+    return games > 0 && tally_forfeits(t, i) == games;
+}
+
+void tally_forfeit_reasons(const struct tally *t, int i, char *buf, size_t cap)
+{
+    assert(cap > 0);
+    int mine[TALLY_MAX_FORFEITS], n = 0;
     for (int k = 0; k < t->nforfeit; k++)
         if (t->forfeit[k].engine == i) {
-            *reason = t->forfeit[k].reason;
-            return games > 0 && t->forfeit[k].count == games;
+            /* By name, so that the order does not depend on which game
+             * finished first. */
+            int at = n++;
+            while (at > 0 && strcmp(t->forfeit[mine[at - 1]].reason, t->forfeit[k].reason) > 0) {
+                mine[at] = mine[at - 1];
+                at--;
+            }
+            mine[at] = k;
         }
-    return 0;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int j = 0; j < n && used < cap; j++) {
+        const char *reason = t->forfeit[mine[j]].reason;
+        int w = n == 1 ? snprintf(buf + used, cap - used, "%s", reason)
+                       : snprintf(buf + used, cap - used, "%s%s (%ld)", j ? ", " : "", reason,
+                                  t->forfeit[mine[j]].count);
+        used += w > 0 ? (size_t)w : 0;
+    }
 }
 
 long tally_forfeits(const struct tally *t, int i)

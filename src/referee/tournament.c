@@ -278,7 +278,12 @@ static int game_done(void *ctx, long index, int status, char *answer, size_t len
     if (!rc && (rc = count_game(s, &rec, e)) == 0) {
         s->played_now++;
         progress_clear(&s->progress);
-        match_print_result(s->out, &rec);
+        const struct spec *eng[TOUR_MAX_ENGINES];
+        for (int i = 0; i < s->c->nengines; i++)
+            eng[i] = &s->c->engine[i];
+        struct match_evidence ev = { s->c->rules.keep_dir, s->c->journal, "--journal", eng,
+                                     s->c->nengines };
+        match_print_result(s->out, &rec, &ev);
         fflush(s->out);
         sprt_check(s);
     }

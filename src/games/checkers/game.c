@@ -199,30 +199,45 @@ static void ckg_print_over(FILE *out, const void *state)
     ck_print_winner(out, cpos(state));
 }
 
-/* Why after is not before plus one legal action. The other side may only
- * lose the one piece a capture takes, and nothing of it may change kind;
- * the mover's pieces and towers leave exactly one square for one other, and
- * no tower turns back into a piece. Anything else is tampering; a board that
- * passes is an illegal move. */
-static const char *ckg_explain(const void *before, const void *after)
+/* Why after is not before plus one legal action, into why (cap bytes) as
+ * "KIND: what changed". The other side may only lose the one piece a
+ * capture takes, and nothing of it may change kind; the mover's pieces and
+ * towers leave exactly one square for one other, and no tower turns back
+ * into a piece. Anything else is tampering; a board that passes is an
+ * illegal move. */
+static void explain_why(const struct ck_pos *b, const struct ck_pos *a, char *why, size_t cap)
 {
-    const struct ck_pos *b = cpos(before), *a = cpos(after);
     enum ck_side me = b->to_move, op = me ^ 1;
-    if (a->to_move == b->to_move)
-        return "wrong-player";
+    const char *mine = me == CK_BLACK ? "black" : "white", *theirs = op == CK_BLACK ? "black"
+                                                                                    : "white";
     uint32_t mine_b = ck_all(b, me), mine_a = ck_all(a, me);
     uint32_t theirs_b = ck_all(b, op), theirs_a = ck_all(a, op);
-    if (mine_a == mine_b && theirs_a != theirs_b)
-        return "wrong-player";
     uint32_t lost = theirs_b & ~theirs_a;
-    if ((theirs_a & ~theirs_b) || (lost & (lost - 1)) || (a->piece[op] & b->tower[op])
-        || (a->tower[op] & b->piece[op]))
-        return "tampered-board";
     uint32_t left = mine_b & ~mine_a, arrived = mine_a & ~mine_b;
-    if (__builtin_popcount(left) != 1 || __builtin_popcount(arrived) != 1
-        || (a->piece[me] & b->tower[me]))
-        return "tampered-board";
-    return "illegal-move";
+    if (a->to_move == b->to_move)
+        snprintf(why, cap, "wrong-player: leaves %s to move", mine);
+    else if (mine_a == mine_b && theirs_a != theirs_b)
+        snprintf(why, cap, "wrong-player: %s moved on %s's turn", theirs, mine);
+    else if ((theirs_a & ~theirs_b) || (lost & (lost - 1)) || (a->piece[op] & b->tower[op]) ||
+             (a->tower[op] & b->piece[op]))
+        snprintf(why, cap, "tampered-board: %s's pieces changed beyond one capture", theirs);
+    else if (__builtin_popcount(left) != 1 || __builtin_popcount(arrived) != 1 ||
+             (a->piece[me] & b->tower[me]))
+        snprintf(why, cap, "tampered-board: %s's pieces changed beyond one move", mine);
+    else
+        snprintf(why, cap, "illegal-move: no legal %s move does this", mine);
+}
+
+/* Checkers reads its answers as parse does (every board it accepts is one
+ * a game can hold). */
+static int ckg_explain(const void *before, const char *text, size_t len, char *why, size_t cap)
+{
+    struct ck_pos after;
+    struct err e;
+    if (ckg_parse(&after, text, len, &e) != 0)
+        return -1;
+    explain_why(cpos(before), &after, why, cap);
+    return 0;
 }
 
 static int ckg_irreversible(const void *state, int move)

@@ -114,9 +114,13 @@ void c4g_init(void *state)
     c4_init(state);
 }
 
-int c4g_parse(void *state, const char *text, size_t len, struct err *e)
+/* Reads text's cells and player line into p (to_move from the player
+ * line, moves the discs). strict: also the checks of a reachable position
+ * (no floating disc, the side to move's disc count), in the order a reader
+ * meets them; else the layout alone, for judging what an answer changed. */
+static int read_board(struct c4_pos *p, const char *text, size_t len, int strict,
+                      struct err *e)
 {
-    struct c4_pos *p = state;
     struct tf_lines L;
     if (tf_split(text, len, &L, e) != 0)
         return -1;
@@ -143,7 +147,7 @@ int c4g_parse(void *state, const char *text, size_t len, struct err *e)
     }
     /* Discs rest on discs: scanning down from the top, a disc must not sit
      * over an empty cell. */
-    for (int r = 0; r < C4_HEIGHT - 1; r++) {
+    for (int r = 0; strict && r < C4_HEIGHT - 1; r++) {
         for (int c = 0; c < C4_WIDTH; c++) {
             int row = C4_HEIGHT - 1 - r;
             if (c4_cell(p, c, row) && !c4_cell(p, c, row - 1))
@@ -156,7 +160,7 @@ int c4g_parse(void *state, const char *text, size_t len, struct err *e)
     int mover = player - 1, other = mover ^ 1;
     /* Whoever started, the side to move has as many discs as the other, or
      * one fewer. */
-    if (count[mover] != count[other] && count[mover] != count[other] - 1)
+    if (strict && count[mover] != count[other] && count[mover] != count[other] - 1)
         return err_set(e, C4_PLAYER_LINE, 1,
                        "player %d cannot be to move with %d discs of player 1 and %d of "
                        "player 2",
@@ -164,6 +168,11 @@ int c4g_parse(void *state, const char *text, size_t len, struct err *e)
     p->to_move = (uint8_t)mover;
     p->moves = (uint8_t)(count[0] + count[1]);
     return 0;
+}
+
+int c4g_parse(void *state, const char *text, size_t len, struct err *e)
+{
+    return read_board(state, text, len, 1, e);
 }
 
 size_t c4g_format(const void *state, char *buf)
@@ -251,15 +260,106 @@ void c4g_print_move(FILE *out, const void *after, int move, int mover)
     fprintf(out, "\n\nmove %d: Player %d, column %d\n", cpos(after)->moves, mover, move + 1);
 }
 
-const char *c4g_explain(const void *before, const void *after)
+/* The lowest cell of bits as "row R column C", rows counted as the board
+ * file's lines (1 at the top), columns from 1. */
+static void cell_name(uint64_t bits, char *buf, size_t cap)
 {
-    const struct c4_pos *b = cpos(before), *a = cpos(after);
-    if ((b->disc[0] & ~a->disc[0]) || (b->disc[1] & ~a->disc[1]))
-        return "tampered-board";
-    int mover = b->to_move;
-    uint64_t added_mover = a->disc[mover] & ~b->disc[mover];
-    uint64_t added_other = a->disc[mover ^ 1] & ~b->disc[mover ^ 1];
-    if ((added_other && !added_mover) || a->to_move == b->to_move)
-        return "wrong-player";
-    return "illegal-move";
+    int bit = __builtin_ctzll(bits);
+    int col = bit / C4_COL_BITS, row = bit % C4_COL_BITS;
+    snprintf(buf, cap, "row %d column %d", C4_HEIGHT - row, col + 1);
+}
+
+/* "N disc(s) of player P" for the discs added of each player, into buf. */
+static void added_text(const uint64_t added[2], char *buf, size_t cap)
+{
+    int n0 = __builtin_popcountll(added[0]), n1 = __builtin_popcountll(added[1]);
+    if (n0 && n1)
+        snprintf(buf, cap, "%d disc%s of player 1 and %d of player 2", n0, n0 > 1 ? "s" : "",
+                 n1);
+    else
+        snprintf(buf, cap, "%d disc%s of player %d", n0 + n1, n0 + n1 > 1 ? "s" : "",
+                 n0 ? 1 : 2);
+}
+
+/* The answer that adds no disc: the full columns of before, which a move
+ * into one of them leaves unchanged. */
+static void no_disc(const struct c4_pos *b, const struct c4_pos *a, char *why, size_t cap)
+{
+    char full[64] = "";
+    int n = 0, used = 0;
+    for (int c = 0; c < C4_WIDTH; c++)
+        if (!c4_can_play(b, c) && used < (int)sizeof full)
+            used += snprintf(full + used, sizeof full - (size_t)used, "%s%d", n++ ? ", " : "",
+                             c + 1);
+    const char *kind = a->to_move == b->to_move ? "wrong-player" : "illegal-move";
+    if (n)
+        snprintf(why, cap, "%s: adds no disc (full: column%s %s)", kind, n > 1 ? "s" : "", full);
+    else
+        snprintf(why, cap, "%s: adds no disc", kind);
+}
+
+/* The top cell of the column of the lowest bit of bits, as a bit. */
+static uint64_t column_top(uint64_t bits)
+{
+    int col = __builtin_ctzll(bits) / C4_COL_BITS;
+    return C4_BIT(col, C4_HEIGHT - 1);
+}
+
+int c4g_explain(const void *before, const char *text, size_t len, char *why, size_t cap)
+{
+    const struct c4_pos *b = cpos(before);
+    struct c4_pos a;
+    struct err e;
+    if (read_board(&a, text, len, 0, &e) != 0)
+        return -1;
+    int me = b->to_move, op = me ^ 1;
+    uint64_t gone[2] = { b->disc[0] & ~a.disc[0], b->disc[1] & ~a.disc[1] };
+    uint64_t added[2] = { a.disc[0] & ~b->disc[0], a.disc[1] & ~b->disc[1] };
+    uint64_t turned = (gone[0] & added[1]) | (gone[1] & added[0]);
+    char cell[32], what[64];
+    if (turned) {
+        int was = (b->disc[0] & turned) ? 1 : 2;
+        cell_name(turned, cell, sizeof cell);
+        /* A drop that finds no empty cell lands on the column's top. */
+        if (turned & column_top(turned) && !c4_can_play(b, __builtin_ctzll(turned) / C4_COL_BITS))
+            snprintf(why, cap, "illegal-move: column %d is full (the answer turns player %d's "
+                     "disc at its top into player %d's)", __builtin_ctzll(turned) / C4_COL_BITS
+                     + 1, was, 3 - was);
+        else
+            snprintf(why, cap, "tampered-board: turns player %d's disc at %s into player %d's",
+                     was, cell, 3 - was);
+        return 0;
+    }
+    if (gone[0] | gone[1]) {
+        int n = __builtin_popcountll(gone[0] | gone[1]);
+        cell_name(gone[0] | gone[1], cell, sizeof cell);
+        snprintf(why, cap, "tampered-board: removes the disc at %s%s", cell,
+                 n > 1 ? " and more" : "");
+        return 0;
+    }
+    int n_me = __builtin_popcountll(added[me]), n_op = __builtin_popcountll(added[op]);
+    if (n_me + n_op == 0) {
+        no_disc(b, &a, why, cap);
+        return 0;
+    }
+    added_text(added, what, sizeof what);
+    if (n_me == 0) {
+        if (n_op == 1)
+            snprintf(why, cap, "wrong-player: plays for player %d on player %d's turn", op + 1,
+                     me + 1);
+        else
+            snprintf(why, cap, "wrong-player: adds %s on player %d's turn", what, me + 1);
+    } else if (n_me + n_op > 1) {
+        snprintf(why, cap, "illegal-move: adds %s", what);
+    } else if (a.to_move == b->to_move) {
+        snprintf(why, cap, "wrong-player: plays column %d but leaves player %d to move",
+                 __builtin_ctzll(added[me]) / C4_COL_BITS + 1, me + 1);
+    } else if (__builtin_ctzll(added[me]) % C4_COL_BITS &&
+               !((b->disc[0] | b->disc[1]) & (added[me] >> 1))) {
+        cell_name(added[me], cell, sizeof cell);
+        snprintf(why, cap, "illegal-move: the disc at %s floats over an empty cell", cell);
+    } else {
+        snprintf(why, cap, "illegal-move");
+    }
+    return 0;
 }

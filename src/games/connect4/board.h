@@ -22,7 +22,7 @@ int c4g_move_text(const void *state, int move, char *buf, size_t cap);
 int c4g_parse_move(const void *state, const char *text, int *move);
 void c4g_print(FILE *out, const void *state);
 void c4g_print_move(FILE *out, const void *after, int move, int mover);
-const char *c4g_explain(const void *before, const void *after);
+int c4g_explain(const void *before, const char *text, size_t len, char *why, size_t cap);
 
 /* Bench positions shared by both rule sets (none finishes either game). */
 extern const char *const c4g_bench[];

@@ -230,15 +230,37 @@ static const struct game_oracle nim_oracle = {
     .close = nim_oracle_close,
 };
 
-static const char *nim_explain(const void *before, const void *after)
+/* Nim's answers are read as parse reads them (every board it accepts is
+ * one a game can reach); what changed is said row by row. */
+static int nim_explain(const void *before, const char *text, size_t len, char *why, size_t cap)
 {
-    const struct nim_pos *b = npos(before), *a = npos(after);
-    if (a->rows != b->rows)
-        return "tampered-board";
-    for (int i = 0; i < b->rows; i++)
-        if (a->heap[i] > b->heap[i])
-            return "tampered-board";
-    return a->to_move == b->to_move ? "wrong-player" : "illegal-move";
+    struct nim_pos after;
+    struct err e;
+    if (nim_parse(&after, text, len, &e) != 0)
+        return -1;
+    const struct nim_pos *b = npos(before), *a = &after;
+    if (a->rows != b->rows) {
+        snprintf(why, cap, "tampered-board: has %d rows, not %d", a->rows, b->rows);
+        return 0;
+    }
+    int changed = 0, first = -1;
+    for (int i = 0; i < b->rows; i++) {
+        if (a->heap[i] > b->heap[i]) {
+            snprintf(why, cap, "tampered-board: adds %d to row %d", a->heap[i] - b->heap[i], i + 1);
+            return 0;
+        }
+        if (a->heap[i] != b->heap[i] && !changed++)
+            first = i;
+    }
+    const char *kind = a->to_move == b->to_move ? "wrong-player" : "illegal-move";
+    if (changed == 0)
+        snprintf(why, cap, "%s: takes no match", kind);
+    else if (changed > 1)
+        snprintf(why, cap, "%s: takes from %d rows at once", kind, changed);
+    else
+        snprintf(why, cap, "%s: takes %d from row %d but leaves player %d to move", kind,
+                 b->heap[first] - a->heap[first], first + 1, b->to_move + 1);
+    return 0;
 }
 
 static uint64_t nim_hash(const void *state)

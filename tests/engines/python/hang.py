@@ -1,0 +1,3 @@
+# hang.py one-move IN OUT DEPTH: a search that never returns.
+while True:
+    pass
