@@ -59,6 +59,7 @@ struct persist {
     long long out_bytes;         /* stdout it wrote in this move */
     double cpu_limit_ms, cap_ms; /* 0: none */
     int answered, over_cpu, exec_errno, measured;
+    int stopped;                 /* the loop stopped the move (deadline, cancel) */
     char why[REC_REASON_MAX];    /* persist_reason's */
     double user_ms, sys_ms;      /* the move's CPU, once measured */
     long peak_kb;
@@ -431,7 +432,7 @@ static int ps_start(void *self, struct launch_move *m, const int w[2], struct er
     if (p->ended)   /* a move outside a game (referee bench) after a forfeit */
         end_engine(p);
     p->out_bytes = 0;
-    p->answered = p->over_cpu = p->measured = 0;
+    p->answered = p->over_cpu = p->measured = p->stopped = 0;
     p->why[0] = '\0';
     p->cpu_limit_ms = m->limits->cpu_limit_s > 0 ? (double)m->limits->cpu_limit_s * MS_PER_S : 0;
     p->cap_ms = m->cpu_cap_ms;
@@ -505,6 +506,7 @@ static int ps_done(void *self, struct err *e)
 static void ps_stop(void *self)
 {
     struct persist *p = self;
+    p->stopped = 1;
     measure(p);
     kill_engine(p);
 }
@@ -512,6 +514,7 @@ static void ps_stop(void *self)
 static void ps_kill(void *self)
 {
     struct persist *p = self;
+    p->stopped = 1;
     sbx_close(p->box);
     p->box = NULL;
     p->ended = 1;
@@ -541,7 +544,7 @@ static int ps_collect(void *self, const struct launch_move *m, struct launch_end
     ru->ru_maxrss = p->peak_kb;
     /* Over its CPU: as RLIMIT_CPU would have ended it (run_judge). */
     end->status = p->answered || p->why[0] ? 0 : p->over_cpu ? SIGXCPU : p->status;
-    if (!p->answered && !p->why[0] && !p->over_cpu && WIFEXITED(p->status) &&
+    if (!p->answered && !p->why[0] && !p->over_cpu && !p->stopped && WIFEXITED(p->status) &&
         WEXITSTATUS(p->status) == 0)
         strcpy(p->why, "exit-status 0");
     /* A process of it the cgroup's memory limit killed: as a file
