@@ -13,7 +13,13 @@
 #   4. `referee bench` against a game: the same engine (Max-Connect4,
 #      alpha-beta depth 4) in a 10-game match and in a bench of 200 moves
 #      (50 positions, 4 times each), twice each, alternating: the referee's
-#      overhead per move and the engine's median CPU per move in both.
+#      overhead per move and the engine's median CPU per move in both;
+#   5. `referee bench` of an engine that hides its work in children it never
+#      reaps (tests/engines/tree.py: 4 children of 0.2 s CPU each): the CPU
+#      billed per move against what the same work costs when reaped, measured
+#      outside the referee (the rusage of its reaped children), and the same
+#      engine reaping them in the same bench; the journal header's
+#      "accounting" says how moves were billed.
 # Writes journals and reports under results/referee-bench/.
 set -eu
 BIN=${1:-bin}
@@ -108,3 +114,21 @@ for run in 1 2; do
         /^Referee overhead/ { sub(/,/, "", $11); printf "%-14s %13s ms %7s ms %13s ms\n", "referee bench", $11, $13, cpu }' \
         "$OUT/bench-$run.txt"
 done
+
+echo "== 5. referee bench of a forking engine: billed CPU against the work reaped"
+TREE=$(cd "$(dirname "$0")/.." && pwd)/tests/engines/tree.py
+PLAY="$E one-move --game nim --player random --seed 1 {in} {out} {depth}"
+$R bench --game nim --depths 1-1 --random-positions 10 --repeat 1 --json "$OUT/tree.json" \
+    --engine "name=unreaped,cmd=python3 $TREE unreaped 4 0.2 $PLAY" \
+    --engine "name=reaped,cmd=python3 $TREE reaped 4 0.2 $PLAY" >"$OUT/tree.txt"
+WORK=$(python3 -c '
+import resource, subprocess, sys
+for _ in range(5):
+    subprocess.run(["python3", sys.argv[1], "reaped", "4", "0.2", "true"], check=True)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.1f" % ((r.ru_utime + r.ru_stime) * 1000 / 5))' "$TREE")
+echo "accounting: $(sed -n 's/.*"accounting":[[:space:]]*"\([a-z0-9-]*\)".*/\1/p' "$OUT/tree.json")"
+echo "the work reaped, outside the referee (mean of 5): $WORK ms"
+awk -v w="$WORK" '/^(unreaped|reaped) / {
+    printf "%-9s billed median %8.1f ms, p95 %8.1f ms: %.2f of the work\n", $1, $5, $6, $5 / w }' \
+    "$OUT/tree.txt"

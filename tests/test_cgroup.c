@@ -317,3 +317,32 @@ Test(cgroup, finds_cgroup2_when_v1_is_absent)
     snprintf(line, sizeof line, "%s/arena", v2);
     cr_assert(!exists(line), "%s was made", line);
 }
+
+/* What a killed referee left: its own arena-OWNER-* cgroups (a process
+ * still in one) go, another referee's stay. */
+Test(cgroup, sweep_removes_the_owners_leftovers_only, .timeout = 60)
+{
+    struct fixture fx;
+    fixture_open(&fx, CG_V1);
+    struct cg_root root;
+    fixture_root(&fx, &root);
+    struct cg_move m;
+    int procs[CG_MAX_DIRS];
+    struct err e;
+    cr_assert_eq(cg_move_open(&root, MEM_MB, &m, procs, CG_MAX_DIRS, &e), 0, "%s", e.msg);
+    cr_assert_eq(child_status(start_child(procs, LEAVE_SLEEPER, 0)), 0);
+    char other[CG_MAX_DIRS][PATH_MAX * 2];
+    for (int i = 0; i < CG_MAX_DIRS; i++) {
+        snprintf(other[i], sizeof other[i], "%s/arena-%ld-1-1-1", fx.dir[i], root.owner + 1);
+        cr_assert_eq(mkdir(other[i], 0755), 0);
+    }
+    for (int i = 0; i < CG_MAX_DIRS; i++)
+        close(procs[i]);
+    cr_assert_eq(cg_root_sweep(&root), 0);
+    for (int i = 0; i < CG_MAX_DIRS; i++) {
+        cr_assert(!exists(m.path[i]), "%s left", m.path[i]);
+        cr_assert(exists(other[i]), "%s removed", other[i]);
+        cr_assert_eq(rmdir(other[i]), 0);
+    }
+    fixture_close(&fx);
+}

@@ -215,13 +215,15 @@ ParameterizedTest(struct tree_case *c, e2e_cgroup, whole_tree_billed_and_limited
     snprintf(perfect, sizeof perfect, PERFECT, engine);
 
     const char *n = "4", *amount = CHAIN_S, *limit_opt = "--cpu-limit-s", *limit = "1";
-    const char *want = "cpu-limit";
+    const char *want = "cpu-limit: its processes used 1 s of CPU time together (--cpu-limit-s)";
     double work_ms = 0;
     if (strcmp(c->attack, "unreaped") == 0) {
         n = BURNERS, amount = BURN_S, limit_opt = "--cpu-limit-s", limit = "30", want = "ok";
         work_ms = reaped_work_ms(tree);
     } else if (strcmp(c->attack, "memory") == 0) {
-        amount = "300", limit_opt = "--mem-limit-mb", limit = "400", want = "memory-limit";
+        amount = "300", limit_opt = "--mem-limit-mb", limit = "400";
+        want = "memory-limit: its processes held more than 400 MB of memory together "
+               "(--mem-limit-mb)";
     }
     char spec[SPEC_MAX], other[SPEC_MAX], journal[PATH_MAX + 16];
     snprintf(spec, sizeof spec, "name=tree,cmd=python3 %s %s %s %s %s", tree, c->attack, n,

@@ -170,26 +170,6 @@ ParameterizedTest(struct refused *c, record, what_it_cannot_hold_is_refused)
     cr_assert_str_eq(e.msg, c->msg, "%s", c->text);
 }
 
-/* A header gives readers the game, the draw rule and the engine names. */
-Test(record, header_gives_game_draw_rule_and_engines)
-{
-    cJSON *json = cJSON_Parse("{\"schema\":\"arena.journal/1\",\"game\":\"checkers\","
-                              "\"draw_plies\":8,\"engines\":[{\"name\":\"x\"},{\"name\":\"y\"}]}");
-    struct rec_header h;
-    struct err e;
-    cr_assert_eq(rec_header_decode(json, &h, &e), 0, "%s", e.msg);
-    cr_assert_str_eq(h.game, "checkers");
-    cr_assert_eq(h.draw_plies, 8);
-    cr_assert_eq(h.nengines, 2);
-    cr_assert_str_eq(h.engine[1], "y");
-    cJSON_Delete(json);
-    json = cJSON_Parse("{\"game\":\"nim\",\"engines\":[{\"cmd\":[\"x\"]}]}");
-    cr_assert_eq(rec_header_decode(json, &h, &e), -1);
-    cr_assert(e.line == 1 && e.col == 1, "%d:%d", e.line, e.col);
-    cr_assert_str_eq(e.msg, "an engine without a \"name\"");
-    cJSON_Delete(json);
-}
-
 /* A forfeit's output tails (record.h) are written on its move, after
  * "status", and read back to the same bytes; a record with them frees
  * them (valgrind and ASan check). */

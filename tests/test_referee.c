@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "arena/header.h"
 #include "arena/journal.h"
 #include "arena/match.h"
 #include "arena/refopts.h"
@@ -161,19 +162,24 @@ struct scan_count {
     long last_index;
 };
 
-static int count(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
+static int count_header(void *ctx, const struct hdr *h, int line, struct err *e)
 {
-    (void)line;
-    (void)e;
-    struct scan_count *c = ctx;
-    if (is_header) {
-        c->headers++;
-    } else {
-        c->games++;
-        c->last_index = (long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rec, "index"));
-    }
+    (void)h, (void)line, (void)e;
+    ((struct scan_count *)ctx)->headers++;
     return 0;
 }
+
+static int count_game(void *ctx, struct game_record *rec, int line, struct err *e)
+{
+    (void)line, (void)e;
+    struct scan_count *c = ctx;
+    c->games++;
+    c->last_index = rec->index;
+    return 0;
+}
+
+static const struct journal_reader count_rd = { .header = count_header, .game = count_game };
+static const struct journal_reader *const count = &count_rd;
 
 /* A crash mid-append leaves a cut line: readers skip it, resume cuts it off
  * and appends after the last whole line; a header of another tournament is
@@ -184,13 +190,15 @@ Test(referee, journal_survives_a_line_cut_short)
     int tmp = mkstemp(path);
     close(tmp);
     unlink(path);
-    cJSON *header = cJSON_CreateObject();
-    cJSON_AddStringToObject(header, "schema", "arena.journal/1");
-    cJSON_AddStringToObject(header, "game", "nim");
+    struct hdr header;
+    hdr_init(&header);
+    header.has = HDR_BIT(HDR_SCHEMA) | HDR_BIT(HDR_GAME);
+    cr_assert_eq(hdr_set_text(&header.schema, "arena.journal/1"), 0);
+    strcpy(header.game, "nim");
     struct err e;
     int fd;
     struct scan_count c = { 0, 0, 0 };
-    cr_assert_eq(journal_open(path, header, 0, count, &c, &fd, &e), 0, "%s", e.msg);
+    cr_assert_eq(journal_open(path, &header, 0, count, &c, &fd, &e), 0, "%s", e.msg);
     cr_assert_eq(journal_append(fd, "{\"index\":1}", &e), 0);
     cr_assert_eq(journal_append(fd, "{\"index\":2}", &e), 0);
     cr_assert_eq(write(fd, "{\"index\":3,\"mov", 15), 15);
@@ -198,10 +206,10 @@ Test(referee, journal_survives_a_line_cut_short)
     cr_assert_eq(journal_scan(path, count, &c, &e), 0, "%s", e.msg);
     cr_assert(c.headers == 1 && c.games == 2 && c.last_index == 2, "%d %d %ld", c.headers,
               c.games, c.last_index);
-    cr_assert_eq(journal_open(path, header, 0, count, &c, &fd, &e), -1,
+    cr_assert_eq(journal_open(path, &header, 0, count, &c, &fd, &e), -1,
                  "an existing journal was reopened without resume");
     memset(&c, 0, sizeof c);
-    cr_assert_eq(journal_open(path, header, 1, count, &c, &fd, &e), 0, "%s", e.msg);
+    cr_assert_eq(journal_open(path, &header, 1, count, &c, &fd, &e), 0, "%s", e.msg);
     cr_assert_eq(c.games, 2, "resume saw %d games", c.games);
     cr_assert_eq(journal_append(fd, "{\"index\":3}", &e), 0);
     close(fd);
@@ -212,11 +220,11 @@ Test(referee, journal_survives_a_line_cut_short)
     buf[n] = '\0';
     cr_assert_str_eq(buf, "{\"schema\":\"arena.journal/1\",\"game\":\"nim\"}\n{\"index\":1}\n"
                           "{\"index\":2}\n{\"index\":3}\n");
-    cJSON_ReplaceItemInObject(header, "game", cJSON_CreateString("connect4"));
-    cr_assert_eq(journal_open(path, header, 1, count, &c, &fd, &e), -1);
+    strcpy(header.game, "connect4");
+    cr_assert_eq(journal_open(path, &header, 1, count, &c, &fd, &e), -1);
     cr_assert_eq(e.line, 1);
     cr_assert_not_null(strstr(e.msg, "\"game\" differs"), "%s", e.msg);
-    cJSON_Delete(header);
+    hdr_free(&header);
     unlink(path);
 }
 
@@ -254,6 +262,28 @@ Test(referee, config_numbers_must_be_integers)
     cr_assert_eq(config_text(&s, "{\"rounds\": 3, \"seed\": 1e3}", &e), 0, "%s", e.msg);
     cr_assert(s.t.rounds == 3 && s.t.rules.seed == 1000, "%d %llu", s.t.rounds,
               (unsigned long long)s.t.rules.seed);
+    ref_settings_free(&s);
+}
+
+/* The config a tournament writes (referee slurm) keeps a seed beyond a
+ * double's digits exactly, in the form a journal header writes it, and
+ * reads it back. */
+Test(referee, config_keeps_a_big_seed_exactly)
+{
+    static struct ref_settings s;
+    struct err e;
+    cr_assert_eq(config_text(&s, "{\"game\": \"nim\", \"seed\": \"9007199254740993\"}", &e), 0,
+                 "%s", e.msg);
+    cr_assert_eq(s.t.rules.seed, 9007199254740993ULL);
+    cJSON *j = ref_config_json(&s);
+    cr_assert_not_null(j);
+    char *text = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    cr_assert_not_null(strstr(text, "\"seed\":\"9007199254740993\""), "%s", text);
+    ref_settings_free(&s);
+    cr_assert_eq(config_text(&s, text, &e), 0, "%s", e.msg);
+    cr_assert_eq(s.t.rules.seed, 9007199254740993ULL);
+    free(text);
     ref_settings_free(&s);
 }
 
@@ -564,18 +594,21 @@ Test(referee, a_limit_names_its_value_and_option)
     struct run_limits l = { .timeout_ms = 10000, .cpu_limit_s = 2, .mem_limit_mb = 64,
                             .file_limit_kb = 1024 };
     static const char *const kinds[] = { "timeout", "cpu-limit", "memory-limit", "file-limit",
-                                         "no-output" };
+                                         "no-output", "cpu-limit", "memory-limit" };
     static const char *const want[] = {
         "timeout: no answer within 10000 ms of wall time (--timeout-ms)",
         "cpu-limit: used 2 s of CPU time (--cpu-limit-s)",
         "memory-limit: ran out of its 64 MB of address space (--mem-limit-mb)",
         "file-limit: wrote a file past 1024 KB, the most an engine may write",
         "no-output",
+        /* by the move's cgroup, over all of its processes */
+        "cpu-limit: its processes used 2 s of CPU time together (--cpu-limit-s)",
+        "memory-limit: its processes held more than 64 MB of memory together (--mem-limit-mb)",
     };
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
         char reason[REC_REASON_MAX], kind[REC_REASON_MAX];
         snprintf(reason, sizeof reason, "%s", kinds[i]);
-        rules_name_limit(&l, reason);
+        rules_name_limit(&l, i >= 5, reason);
         cr_assert_str_eq(reason, want[i]);
         rules_reason_kind(reason, kind);
         cr_assert_str_eq(kind, kinds[i]);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "arena/header.h"
 #include "arena/sandbox.h"
 #include "arena/textfile.h"
 
@@ -285,11 +286,16 @@ Test(sandbox, the_policy_says_what_it_isolates)
         { NULL, "{\"mode\":\"none\",\"isolates\":[]}" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        cJSON *j = sbx_policy_json(cases[i].p);
-        char *text = cJSON_PrintUnformatted(j);
+        struct hdr h;
+        hdr_init(&h);
+        h.has = HDR_BIT(HDR_SANDBOX);
+        cr_assert_eq(sbx_policy_header(cases[i].p, &h.sandbox), 0);
+        cJSON *j = hdr_encode(&h);
+        char *text = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(j, "sandbox"));
         cr_assert_str_eq(text, cases[i].json);
         free(text);
         cJSON_Delete(j);
+        hdr_free(&h);
     }
     sbx_policy_free(&on);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "arena/header.h"
 #include "arena/spec.h"
 
 /* The words of eng joined by '|'. */
@@ -131,12 +132,17 @@ Test(spec, proto_chooses_how_the_engine_is_run)
         joined(&eng, words, sizeof words);
         cr_expect_str_eq(words, cases[k].words, "'%s'", cases[k].spec);
         cr_expect_eq(eng.proto, cases[k].proto, "'%s': proto %d", cases[k].spec, eng.proto);
-        cJSON *j = spec_json(&eng);
-        const char *proto = cJSON_GetStringValue(cJSON_GetObjectItem(j, "proto"));
+        struct hdr h;
+        hdr_init(&h);
+        cr_assert_eq(spec_header(&eng, &h), 0, "'%s'", cases[k].spec);
+        cJSON *j = hdr_encode(&h);
+        const cJSON *e0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "engines"), 0);
+        const char *proto = cJSON_GetStringValue(cJSON_GetObjectItem(e0, "proto"));
         cr_expect_str_eq(proto ? proto : "(none)",
                          cases[k].proto == SPEC_FILE ? "(none)" : "persistent", "'%s'",
                          cases[k].spec);
         cJSON_Delete(j);
+        hdr_free(&h);
         spec_free(&eng);
     }
 }

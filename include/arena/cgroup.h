@@ -16,21 +16,26 @@
  *     alone in its cgroup it moves itself into a leaf of it,
  *     arena-referee-PID, first ("systemd-run --user --scope -p
  *     Delegate=yes referee ..." gives it such a cgroup).
- * A move's cgroup is named arena-PID-TID-N (the referee's process and
- * thread and a number that makes it new), unique among the referees and
- * tests running at once.
+ * A move's cgroup is named arena-OWNER-PID-TID-N (OWNER: the process that
+ * found the root, the referee's first; PID and TID: the process and thread
+ * that runs the move; N: a clock reading that makes it new), unique among
+ * the referees and tests running at once; cg_root_sweep removes what a
+ * killed referee left.
  *
  * A move (cg_move_open .. cg_move_close): the cgroup is made with its
  * memory limit (v1 memory.limit_in_bytes and memsw; v2 memory.max and no
  * swap) and pids.max; the caller's child writes "0" to each of the
- * cgroup.procs descriptors it is given before exec (the referee opened
- * them: their permission is the referee's, whoever the engine runs as);
+ * membership descriptors it is given before exec, which moves it (v1: each
+ * hierarchy's tasks file, which moves the writing thread: the child has
+ * one; v2: cgroup.procs). The referee opened them: their permission is the
+ * referee's, whoever the engine runs as;
  * cg_move_end kills whatever is left in it and reads its usage;
  * cg_move_close removes it.
  *
  * CPU: v2's cpu.stat user_usec and system_usec; v1's cpuacct.usage (exact
- * nanoseconds), split into user and system in the ratio of
- * cpuacct.usage_user to usage_sys (which count in scheduler ticks).
+ * nanoseconds), split into user and system in the ratio of cpuacct.stat's
+ * user to system (which count in scheduler ticks; a move too short for a
+ * tick is all user time).
  */
 #ifndef ARENA_CGROUP_H
 #define ARENA_CGROUP_H
@@ -53,6 +58,7 @@ struct cg_root {
     char dir[CG_MAX_DIRS][PATH_MAX]; /* v1: cpuacct's, memory's, pids' */
     unsigned has;                   /* CG_MEMORY | CG_PIDS available */
     long pids_max;                  /* each move's pids.max; 0: none */
+    long owner;                     /* the pid that found it (names above) */
 };
 
 /* Finds the root (above) in the hierarchies mounted in this process's
@@ -66,6 +72,12 @@ int cg_root_find(struct cg_root *root, long pids_max, struct err *e);
  * with e when a folder is missing or not writable. */
 int cg_root_at(struct cg_root *root, enum cg_version v, const char *const dir[], int n,
                long pids_max, struct err *e);
+
+/* After every move of root's owner and of its children has ended (their
+ * processes killed, e.g. by a guard whose child was killed): kills what is
+ * left in root's arena-OWNER-* cgroups and removes them. Returns how many
+ * could not be removed. */
+int cg_root_sweep(const struct cg_root *root);
 
 /* "cgroup-v1" or "cgroup-v2": the journal's accounting; "process" for
  * NULL. */
@@ -82,8 +94,9 @@ struct cg_move {
     const struct cg_root *root;     /* NULL: no cgroup (cg_move_none) */
     int n;                          /* folders made */
     char path[CG_MAX_DIRS][PATH_MAX];
-    int *procs;                     /* the caller's cgroup.procs descriptors */
+    int *procs;                     /* the caller's membership descriptors */
     int nprocs;
+    int mem_limited;                /* a memory limit was set */
     struct cg_usage usage;          /* filled by cg_move_end */
     int ended;
     char leftover[ERR_MSG_MAX];     /* cg_move_close's failure */
@@ -93,7 +106,7 @@ struct cg_move {
 void cg_move_none(struct cg_move *m, int *procs, int n);
 
 /* Makes the move's cgroup under root with a memory limit of mem_limit_mb
- * (0: none) and root's pids_max, and opens its cgroup.procs files into
+ * (0: none) and root's pids_max, and opens its membership files into
  * procs (n >= root->n; the rest -1). 0, or -1 with e and nothing left. */
 int cg_move_open(const struct cg_root *root, long mem_limit_mb, struct cg_move *m, int *procs,
                  int n, struct err *e);

@@ -25,7 +25,8 @@
  * not), its memory limit and process count apply to the whole tree, and
  * the CPU limit is kept by the loop. The implementation places its child
  * in the cgroup before exec, from the referee's side (launch_move.cg_procs:
- * descriptors of the cgroup's cgroup.procs files the child writes "0" to).
+ * descriptors of the cgroup's membership files, cgroup.h, that the child
+ * writes "0" to).
  * Without one (acct NULL) a move's CPU is the leader's rusage and its
  * children's that it reaped ("accounting: process").
  */
@@ -38,7 +39,7 @@
 
 struct cg_root;
 
-/* Most cgroup.procs files a move is placed in: one per v1 controller. */
+/* Most membership files a move is placed in: one per v1 hierarchy. */
 #define LAUNCH_CG_FILES 3
 
 /* One move's request. */
@@ -49,7 +50,7 @@ struct launch_move {
     int err_copy;                      /* gets its stderr (runner.h); -1: none */
     const struct run_limits *limits;
     int cg_procs[LAUNCH_CG_FILES];     /* filled by launcher_move: the move's
-                                        * cgroup.procs files; -1: none */
+                                        * membership files; -1: none */
     const char *line;                  /* an engine that stays (persist.h):
                                         * the move's request line; NULL
                                         * otherwise */

@@ -92,6 +92,12 @@
 /* Bytes of an opening book (--openings): a million bytes hold tens of
  * thousands of lines, more than any tournament plays. */
 #define BOOK_CAP (1 << 20)
+/* Bytes of a journal or match log that report, verify, analyze, merge and
+ * resume read (journal.h): a game's record is a few KiB, so a gigabyte is
+ * hundreds of thousands of games, more than REF_MAX_GAMES of any real
+ * engine; a bigger file (or a device such as /dev/zero) is refused before
+ * it is read, so a wrong argument cannot take the machine's memory. */
+#define JOURNAL_READ_CAP (1L << 30)
 
 /* referee bench's positions without --plies: a few moves in, where engines
  * already differ, instead of N copies of the empty board. */

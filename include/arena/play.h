@@ -30,7 +30,7 @@
 #include "arena/limits.h"
 #include "arena/spec.h"
 
-struct cJSON;
+struct hdr;
 struct ana_opts;
 struct sbx_policy;
 struct cg_root;
@@ -110,11 +110,11 @@ int play_solo_move(struct play_solo *solo, const void *pos, int depth, struct re
 /* Closes the sandbox and the folder; NULL is a no-op. */
 void play_solo_close(struct play_solo *solo);
 
-/* The shared rules' keys of a log's or journal's header, added to obj:
- * "game", "depth", "seed", "random_plies", "openings", "draw_plies",
- * "analyze" (when on), "limits", "sandbox" (sandbox.h's sbx_policy_json),
+/* The shared rules' keys of a log's or journal's header (header.h), set
+ * in h: "game", "depth", "seed", "random_plies", "openings", "draw_plies",
+ * "analyze" (when on), "limits", "sandbox" (sandbox.h's sbx_policy_header),
  * "accounting" (cgroup.h's cg_root_name: "cgroup-v1", "cgroup-v2" or
- * "process"). */
-void play_rules_json(const struct play_rules *r, struct cJSON *obj);
+ * "process"). 0, or -1 when out of memory. */
+int play_rules_header(const struct play_rules *r, struct hdr *h);
 
 #endif

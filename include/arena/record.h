@@ -1,9 +1,9 @@
 /*
  * record.h - one game's record, typed, with the one JSON encoder and the one
  * decoder of it: every writer of match logs and journal lines (play, the
- * tournament's workers) encodes through rec_encode, every reader (match,
- * tournament resume, report, verify, analyze, merge) decodes through
- * rec_decode, and nothing else reads a record's JSON.
+ * tournament's workers) encodes through rec_encode, every reader (tournament
+ * resume, report, verify, analyze, merge) gets records journal_scan decoded
+ * through rec_decode, and nothing else reads a record's JSON.
  *
  * The JSON (the same in match logs and journals; key order as listed):
  *   {"index": I, "pair": P, "players": {"1": NAME, "2": NAME},
@@ -18,8 +18,7 @@
  *    NAME|null, "reason": "normal"|"draw-rule"|forfeit reason, and when
  *    analysed "analysis": {"blunders": {ENGINE: N...}, "unknown": N,
  *    "decisive": {"ply", "engine", "move", "before", "after"}|null}}
- * The header of a log or journal (rec_header) is the first object: the
- * rules, "game", "draw_plies" and "engines": [{"name", ...}...].
+ * The header of a log or journal, the first object, is header.h's.
  *
  * Representation: fixed-size strings, so a record needs no allocation but
  * its two arrays and a forfeit's output tails. Readers must take records they did not write (hand-made
@@ -46,7 +45,7 @@ struct cJSON;
  * reader's message, "unreadable: 7:1: player 2 cannot be to move with 41
  * discs of player 1 and 0 of player 2" (rules.h). */
 #define REC_REASON_MAX 192
-#define REC_MAX_ENGINES 32       /* engines a header may name */
+#define REC_MAX_ENGINES 32       /* engines a header may name (header.h) */
 /* Game indices are whole numbers from 1 to REC_INDEX_MAX: far above any
  * schedule (rounds and engines are bounded), low enough that a double holds
  * each exactly and arithmetic on them cannot overflow a long. */
@@ -142,17 +141,5 @@ const char *rec_outcome_name(enum rec_outcome o);
 
 /* The winning engine's name, or NULL for a draw or no result. */
 const char *rec_winner(const struct game_record *r);
-
-/* What readers take from a log's or journal's header. */
-struct rec_header {
-    char game[REC_NAME_MAX];       /* "": missing */
-    int draw_plies;                /* 0: none or missing */
-    int nengines;
-    char engine[REC_MAX_ENGINES][REC_NAME_MAX];
-};
-
-/* Decodes a header: 0, or -1 with e filled (an engine without a name, too
- * many engines, a name too long; at line 1, column 1). */
-int rec_header_decode(const struct cJSON *json, struct rec_header *h, struct err *e);
 
 #endif

@@ -68,9 +68,10 @@ int rules_hit_file_limit(const struct run_result *r, const struct run_limits *l,
                          long long out_size);
 /* Appends to a limit's reason (timeout, cpu-limit, memory-limit,
  * file-limit: REC_REASON_MAX bytes) the limit l set and the option that
- * sets it: "timeout: no answer within 10000 ms of wall time (--timeout-ms)".
- * Other reasons are left as they are. */
-void rules_name_limit(const struct run_limits *l, char *reason);
+ * sets it: "timeout: no answer within 10000 ms of wall time (--timeout-ms)";
+ * by_tree (run_result's): a CPU or memory limit the move's processes
+ * passed together. Other reasons are left as they are. */
+void rules_name_limit(const struct run_limits *l, int by_tree, char *reason);
 /* Judges an engine's output text (len bytes) against the position before:
  * 0 with *move set when it is that position plus one legal move, else -1
  * with the reason: the game's explanation of what the answer changed

@@ -82,6 +82,9 @@ struct run_result {
     int signal;             /* RUN_SIGNALED: the signal */
     double cpu_user_ms, cpu_sys_ms, wall_ms;
     long max_rss_kb;
+    int by_tree;            /* RUN_CPU_LIMIT, RUN_MEM_LIMIT: the move's
+                             * cgroup passed the limit over all of its
+                             * processes (launcher.h), not one process */
     struct run_tail out, err;   /* its stdout and stderr */
     long long err_copied;   /* bytes of stderr written to err_copy */
 };

@@ -66,7 +66,7 @@
 #include "arena/limits.h"
 #include "arena/runner.h"
 
-struct cJSON;
+struct hdr_sandbox;
 
 /* The read-only system folders (those that exist): a program needs its
  * interpreter, its libraries and /etc (passwd, ld.so.cache, locale). */
@@ -110,9 +110,10 @@ struct sbx_policy {
 
 void sbx_policy_free(struct sbx_policy *p);
 
-/* The journal's description of p: {"mode": "namespaces", "isolates": [...],
- * "read_only": [--sandbox-ro paths]} or {"mode": "none", "isolates": []}. */
-struct cJSON *sbx_policy_json(const struct sbx_policy *p);
+/* The journal header's description of p (header.h), into h (empty): mode
+ * "namespaces", what it isolates and the --sandbox-ro paths ("read_only"),
+ * or mode "none" and nothing isolated. 0, or -1 when out of memory. */
+int sbx_policy_header(const struct sbx_policy *p, struct hdr_sandbox *h);
 
 /* The user id engines run as under p, as the kernel counts it (for
  * RLIMIT_NPROC, runner.h's run_proc_limit). */
@@ -163,9 +164,10 @@ void sbx_plan_free(struct sbx_plan *plan);
 
 struct sbx;
 
-/* Starts a game's sandbox with n views (view i for a move's launch_move.view i; n is
- * 1 or 2, 0 for sbx_probe), which must outlive it. Returns 0 with *box set, or -1 with e naming the cause
- * (namespaces refused: the message names --sandbox none). Views are built
+/* Starts a game's sandbox with n views (view i for a move's
+ * launch_move.view i; n is 1 or 2, 0 for sbx_probe), which must outlive
+ * it. Returns 0 with *box set, or -1 with e naming the cause (namespaces
+ * refused: the message names --sandbox none). Views are built
  * by the init meanwhile; a view that cannot be built fails the first run in
  * it. The caller must not reap the init (run_sweep with the sandbox open
  * would). */

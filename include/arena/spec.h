@@ -50,7 +50,7 @@
 #include "arena/runner.h"
 #include "arena/sha256.h"
 
-struct cJSON;
+struct hdr;
 
 enum spec_key {
     SPEC_NAME, SPEC_CMD, SPEC_DIR, SPEC_ARGS, SPEC_STDERR, SPEC_DEPTH, SPEC_PROTO,
@@ -140,9 +140,10 @@ void spec_free(struct spec *eng);
  * length, or -1 when it does not fit (buf then unchanged). */
 long spec_quote(const char *word, char *buf, size_t cap, size_t len);
 
-/* The JSON of an engine in a log's header: {"name", "cmd": [words], "dir",
- * "depth" (when its own), "proto" (when not file), "sha256": HEX|null, "files": [{"path", "sha256"}]
- * (when a word names a file)} (a new cJSON object; the caller deletes it). */
-struct cJSON *spec_json(const struct spec *eng);
+/* Adds eng to a log's header (header.h): its name, "cmd" (the words),
+ * "dir", "depth" (when its own), "proto" (when not file), "sha256" (null
+ * when no program file was found), "files" (when a word names a file). 0,
+ * or -1 when the header is full or out of memory. */
+int spec_header(const struct spec *eng, struct hdr *h);
 
 #endif

@@ -31,6 +31,8 @@
  * (its header's "sprt" has no "model") ran the logistic LLR on W/L/D
  * counts (stats_sprt_llr): resuming one without model= continues that test
  * (trinomial), so the decision rule does not change half way. */
+struct hdr;
+
 struct tour_sprt {
     int on;
     double elo0, elo1, alpha, beta;
@@ -56,8 +58,9 @@ struct tour_config {
 /* The schedule c plays (schedule.h). */
 struct schedule tour_schedule(const struct tour_config *c);
 
-/* The journal header of c (a new cJSON object; the caller deletes it). */
-struct cJSON *tour_header(const struct tour_config *c);
+/* The journal header of c into h (header.h; free with hdr_free): 0, or -1
+ * when out of memory (h then empty). */
+int tour_header(const struct tour_config *c, struct hdr *h);
 
 /* Runs the tournament: prints each result line and the standings on out.
  * Returns 0 when done, TOUR_STOPPED when SIGINT or SIGTERM stopped it (the

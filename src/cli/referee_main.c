@@ -469,6 +469,11 @@ static int guard(const char *prog, struct ref_settings *s, const char *doing, co
         if (sig)
             fprintf(stderr, "%s: the process %s was killed by SIG%s: no %s written\n", prog,
                     doing, sig, file);
+        /* Its moves' cgroups, when it was killed in the middle of one. */
+        int left = s->t.rules.acct ? cg_root_sweep(s->t.rules.acct) : 0;
+        if (left)
+            fprintf(stderr, "%s: %d of its moves' cgroups could not be removed (arena-%ld-*)\n",
+                    prog, left, s->t.rules.acct->owner);
         return 1;
     }
     run_become_reaper();

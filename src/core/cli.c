@@ -7,6 +7,7 @@
 #include <string.h>
 #include "arena/cli.h"
 #include "arena/err.h"
+#include "arena/escape.h"
 #include "arena/version.h"
 
 #define CLI_NAME_MAX 64   /* bytes of an option name compared for a suggestion */
@@ -56,11 +57,20 @@ int cli_real(const char *s, double lo, double hi, double *out)
 
 int cli_usage(const char *prog, const char *fmt, ...)
 {
-    va_list ap;
-    fprintf(stderr, "%s: ", prog);
+    /* The message quotes arguments: shown escaped (escape.h), as every
+     * text on a terminal, so an argument cannot act on it. */
+    va_list ap, again;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (msg)
+        vsnprintf(msg, (size_t)n + 1, fmt, again);
+    va_end(again);
+    fprintf(stderr, "%s: ", prog);
+    esc_fputs(msg ? msg : fmt, stderr);
+    free(msg);
     fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
     return EXIT_BAD_INPUT;
 }

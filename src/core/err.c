@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include "arena/err.h"
+#include "arena/escape.h"
 
 int err_set(struct err *e, int line, int col, const char *fmt, ...)
 {
@@ -25,10 +26,14 @@ int err_bad_char(struct err *e, int line, int col, char ch, const char *expected
                    expected);
 }
 
+/* The file and message may hold what an engine or a file said: escaped
+ * (escape.h), as every text shown on a terminal. */
 void err_print(FILE *out, const char *file, const struct err *e)
 {
+    esc_fputs(file, out);
     if (e->line > 0)
-        fprintf(out, "%s:%d:%d: %s\n", file, e->line, e->col, e->msg);
-    else
-        fprintf(out, "%s: %s\n", file, e->msg);
+        fprintf(out, ":%d:%d", e->line, e->col);
+    fputs(": ", out);
+    esc_fputs(e->msg, out);
+    fputc('\n', out);
 }

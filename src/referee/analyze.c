@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/analyze.h"
+#include "arena/escape.h"
+#include "arena/header.h"
 #include "arena/journal.h"
 #include "arena/registry.h"
 #include "arena/rules.h"
@@ -167,10 +169,12 @@ void ana_print_game(FILE *out, const struct game_record *rec)
 {
     assert(rec->has & REC_HAS_ANALYSIS);
     const struct rec_analysis *an = &rec->analysis;
+    char name[ESC_ROOM(REC_NAME_MAX)], move[ESC_ROOM(GAME_MOVE_TEXT_MAX)];
     if (an->has_decisive)
         fprintf(out, "  decisive mistake: ply %d by %s (%s): %s -> %s", an->decisive.ply,
-                an->decisive.engine, an->decisive.move, rec_outcome_name(an->decisive.before),
-                rec_outcome_name(an->decisive.after));
+                esc_text(an->decisive.engine, name, sizeof name),
+                esc_text(an->decisive.move, move, sizeof move),
+                rec_outcome_name(an->decisive.before), rec_outcome_name(an->decisive.after));
     else
         fputs("  no blunder", out);
     if (an->unknown)
@@ -207,14 +211,13 @@ static struct engine_stats *stats_of(struct log_ctx *c, const char *name)
     return s;
 }
 
-static int log_header(struct log_ctx *c, const cJSON *json, struct err *e)
+static int log_header(void *ctx, const struct hdr *h, int line, struct err *e)
 {
-    struct rec_header h;
-    if (rec_header_decode(json, &h, e) != 0)
-        return -1;
-    const struct game *g = registry_find(h.game);
+    (void)line;   /* its errors have no place, as before */
+    struct log_ctx *c = ctx;
+    const struct game *g = registry_find(h->game);
     if (!g)
-        return err_set(e, 1, 1, "unknown game '%s'", h.game[0] ? h.game : "(none)");
+        return err_set(e, 1, 1, "unknown game '%s'", h->game[0] ? h->game : "(none)");
     if (ana_init(&c->an, g, c->opts, e) != 0)
         return -1;
     c->ready = 1;
@@ -238,32 +241,25 @@ static void count_moves(struct log_ctx *c, const struct game_record *rec)
     }
 }
 
-static int log_game(struct log_ctx *c, const cJSON *json, int line, struct err *e)
+static int log_game(void *ctx, struct game_record *rec, int line, struct err *e)
 {
-    struct game_record rec;
+    (void)line;   /* journal.h places the error */
+    struct log_ctx *c = ctx;
     cJSON *copy = NULL;
-    int rc = rec_decode(json, &rec, e) != 0 || ana_game(&c->an, &rec, e) != 0 ? -1 : 0;
-    if (rc == 0 && !(copy = rec_encode(&rec)))
+    int rc = ana_game(&c->an, rec, e) != 0 ? -1 : 0;
+    if (rc == 0 && !(copy = rec_encode(rec)))
         rc = err_set(e, 0, 0, "out of memory");
     if (rc == 0) {
-        const char *p1 = rec.player[0], *p2 = rec.player[1];
-        fprintf(c->out, "Game %ld (%s vs %s): %s\n", rec.index > 0 ? rec.index : 0,
-                p1[0] ? p1 : "?", p2[0] ? p2 : "?", rec_result_text(rec.result));
-        ana_print_game(c->out, &rec);
-        count_moves(c, &rec);
+        char p1[ESC_ROOM(REC_NAME_MAX)], p2[ESC_ROOM(REC_NAME_MAX)];
+        esc_text(rec->player[0][0] ? rec->player[0] : "?", p1, sizeof p1);
+        esc_text(rec->player[1][0] ? rec->player[1] : "?", p2, sizeof p2);
+        fprintf(c->out, "Game %ld (%s vs %s): %s\n", rec->index > 0 ? rec->index : 0, p1, p2,
+                rec_result_text(rec->result));
+        ana_print_game(c->out, rec);
+        count_moves(c, rec);
         cJSON_AddItemToArray(c->games, copy);
-    } else {
-        e->line = line;
-        e->col = line ? 1 : 0;
     }
-    rec_free(&rec);
     return rc;
-}
-
-static int log_one(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
-{
-    struct log_ctx *c = ctx;
-    return is_header ? log_header(c, rec, e) : log_game(c, rec, line, e);
 }
 
 int ana_log(const char *path, const struct ana_opts *o, const char *json_path, FILE *out,
@@ -274,7 +270,8 @@ int ana_log(const char *path, const struct ana_opts *o, const char *json_path, F
     cJSON_AddStringToObject(c.doc, "schema", ANALYSIS_SCHEMA);
     cJSON_AddStringToObject(c.doc, "source", path);
     c.games = cJSON_AddArrayToObject(c.doc, "games");
-    int rc = journal_scan(path, log_one, &c, e);
+    static const struct journal_reader rd = { .header = log_header, .game = log_game };
+    int rc = journal_scan(path, &rd, &c, e);
     if (c.ready)
         ana_free(&c.an);
     if (rc == 0) {
@@ -282,7 +279,9 @@ int ana_log(const char *path, const struct ana_opts *o, const char *json_path, F
         fprintf(out, "\n%-24s %8s %9s %8s\n", "Blunders", "moves", "blunders", "unknown");
         for (int i = 0; i < c.n; i++) {
             const struct engine_stats *s = &c.eng[i];
-            fprintf(out, "%-24s %8ld %9ld %8ld\n", s->name, s->moves, s->blunders, s->unknown);
+            char name[ESC_ROOM(REC_NAME_MAX)];
+            fprintf(out, "%-24s %8ld %9ld %8ld\n", esc_text(s->name, name, sizeof name),
+                    s->moves, s->blunders, s->unknown);
             cJSON *j = cJSON_CreateObject();
             cJSON_AddStringToObject(j, "name", s->name);
             cJSON_AddNumberToObject(j, "moves", (double)s->moves);

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -157,6 +158,7 @@ int cg_root_at(struct cg_root *root, enum cg_version v, const char *const dir[],
     root->version = v;
     root->n = n;
     root->pids_max = pids_max;
+    root->owner = (long)getpid();
     for (int i = 0; i < n; i++) {
         if (!writable(dir[i], v))
             return err_set(e, 0, 0, "cannot make cgroups in %s: %s", dir[i],
@@ -168,7 +170,8 @@ int cg_root_at(struct cg_root *root, enum cg_version v, const char *const dir[],
     if (v == CG_V1)
         root->has = CG_MEMORY | CG_PIDS;
     else if (read_at(dir[0], "cgroup.subtree_control", ctl, sizeof ctl) >= 0)
-        root->has = (has_word(ctl, "memory") ? CG_MEMORY : 0) | (has_word(ctl, "pids") ? CG_PIDS : 0);
+        root->has = (has_word(ctl, "memory") ? CG_MEMORY : 0) |
+                    (has_word(ctl, "pids") ? CG_PIDS : 0);
     return 0;
 }
 
@@ -290,6 +293,7 @@ static int make_one(struct cg_move *m, int i, const char *name, long mem_limit_m
     const char *what = NULL;
     int mem = root->version == CG_V2 || i == 1, pids = root->version == CG_V2 || i == 2;
     if (mem && mem_limit_mb > 0 && (root->has & CG_MEMORY)) {
+        m->mem_limited = 1;
         snprintf(num, sizeof num, "%lld", (long long)mem_limit_mb * MB);
         if (root->version == CG_V1) {
             if (write_at(path, "memory.limit_in_bytes", num) != 0)
@@ -311,7 +315,12 @@ static int make_one(struct cg_move *m, int i, const char *name, long mem_limit_m
     if (what)
         return err_set(e, 0, 0, "cannot set %s/%s: %s", path, what, strerror(errno));
     char procs[PATH_MAX + 16];
-    snprintf(procs, sizeof procs, "%s/cgroup.procs", path);
+    /* v1: "tasks", where moving the writing thread itself (a process of
+     * one thread, before exec) skips the global lock a process move takes
+     * (the kernel waits for an RCU grace period there: about 1 ms a
+     * hierarchy on this machine). v2 has no such file in a domain cgroup. */
+    snprintf(procs, sizeof procs, "%s/%s", path,
+             root->version == CG_V1 ? "tasks" : "cgroup.procs");
     m->procs[i] = open(procs, O_WRONLY | O_CLOEXEC);
     return m->procs[i] < 0 ? err_set(e, 0, 0, "cannot open %s: %s", procs, strerror(errno)) : 0;
 }
@@ -327,8 +336,8 @@ int cg_move_open(const struct cg_root *root, long mem_limit_mb, struct cg_move *
     char name[96];
     /* The clock makes it new within the thread; pid and thread id, among
      * every referee and test running at once. */
-    snprintf(name, sizeof name, "arena-%ld-%ld-%lld%09ld", (long)getpid(), (long)syscall(SYS_gettid),
-             (long long)ts.tv_sec, ts.tv_nsec);
+    snprintf(name, sizeof name, "arena-%ld-%ld-%ld-%lld%09ld", root->owner, (long)getpid(),
+             (long)syscall(SYS_gettid), (long long)ts.tv_sec, ts.tv_nsec);
     for (int i = 0; i < root->n; i++)
         if (make_one(m, i, name, mem_limit_mb, e) != 0) {
             cg_move_close(m);
@@ -366,21 +375,21 @@ static int read_usage(struct cg_move *m, struct err *e)
             return err_set(e, 0, 0, "cannot read %s/cpu.stat: %s", cpu_dir(m), strerror(errno));
         u->user_ms = (double)keyed(buf, "user_usec") / US_PER_MS;
         u->sys_ms = (double)keyed(buf, "system_usec") / US_PER_MS;
-        if ((m->root->has & CG_MEMORY) && read_at(m->path[0], "memory.events", buf, sizeof buf) > 0)
+        if (m->mem_limited && read_at(m->path[0], "memory.events", buf, sizeof buf) > 0)
             u->oom_kills = keyed(buf, "oom_kill");
         return 0;
     }
-    char user[64], sys[64];
+    char ticks[SMALL_FILE];
     if (read_at(cpu_dir(m), "cpuacct.usage", buf, sizeof buf) < 0 ||
-        read_at(cpu_dir(m), "cpuacct.usage_user", user, sizeof user) < 0 ||
-        read_at(cpu_dir(m), "cpuacct.usage_sys", sys, sizeof sys) < 0)
+        read_at(cpu_dir(m), "cpuacct.stat", ticks, sizeof ticks) < 0)
         return err_set(e, 0, 0, "cannot read %s/cpuacct.usage: %s", cpu_dir(m), strerror(errno));
-    double total = (double)atoll(buf) / NS_PER_MS, tu = (double)atoll(user),
-           ts = (double)atoll(sys);
+    double total = (double)atoll(buf) / NS_PER_MS, tu = (double)keyed(ticks, "user"),
+           ts = (double)keyed(ticks, "system");
     /* Ticks may not have seen a short move at all: all of it is user time. */
     u->sys_ms = tu + ts > 0 ? total * ts / (tu + ts) : 0;
     u->user_ms = total - u->sys_ms;
-    if (read_at(m->path[1], "memory.oom_control", buf, sizeof buf) > 0)
+    /* Without a memory limit the kernel kills nothing for memory here. */
+    if (m->mem_limited && read_at(m->path[1], "memory.oom_control", buf, sizeof buf) > 0)
         u->oom_kills = keyed(buf, "oom_kill");
     return 0;
 }
@@ -403,6 +412,41 @@ static int kill_listed(const char *dir)
             n += errno != ESRCH;
     }
     return n;
+}
+
+/* Empties and removes the cgroup dir: 0, or -1 when it stays. */
+static int remove_cgroup(const char *dir)
+{
+    for (int tries = 0; tries < EMPTY_TRIES; tries++) {
+        if (rmdir(dir) == 0 || errno == ENOENT)
+            return 0;
+        if (errno != EBUSY)
+            return -1;
+        kill_listed(dir);
+        usleep(TRY_US);
+    }
+    return -1;
+}
+
+int cg_root_sweep(const struct cg_root *root)
+{
+    char prefix[48], path[PATH_MAX + NAME_MAX + 2];
+    int left = 0;
+    snprintf(prefix, sizeof prefix, "arena-%ld-", root->owner);
+    /* pids first: v1 lists a move's processes there, and a folder with
+     * processes cannot go. */
+    for (int i = root->n - 1; i >= 0; i--) {
+        DIR *d = opendir(root->dir[i]);
+        struct dirent *de;
+        while (d && (de = readdir(d)))
+            if (strncmp(de->d_name, prefix, strlen(prefix)) == 0 &&
+                snprintf(path, sizeof path, "%s/%s", root->dir[i], de->d_name) <
+                    (int)sizeof path)
+                left += remove_cgroup(path) != 0;
+        if (d)
+            closedir(d);
+    }
+    return left;
 }
 
 int cg_move_end(struct cg_move *m, struct err *e)

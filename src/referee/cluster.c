@@ -300,11 +300,18 @@ int cluster_write(const struct cluster_opts *o, const cJSON *config, long games,
 
 /* --- progress ---------------------------------------------------------- */
 
-static int count_game(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
+static int count_game(void *ctx, struct game_record *rec, int line, struct err *e)
 {
     (void)rec, (void)line, (void)e;
-    *(long *)ctx += !is_header;
+    ++*(long *)ctx;
     return 0;
+}
+
+/* A record that does not decode is a game all the same, as far as progress
+ * goes: report and verify say what is wrong with it. */
+static int count_bad_game(void *ctx, int line, struct err *e)
+{
+    return count_game(ctx, NULL, line, e);
 }
 
 /* Games in shard k's journal now: -1 when there is none yet, else 0 or
@@ -317,7 +324,9 @@ static long shard_done(const char *dir, int k, struct err *e)
     if (access(path, F_OK) != 0)
         return -1;
     long n = 0;
-    if (journal_peek(path, count_game, &n, e) != 0) {
+    static const struct journal_reader counter = { .game = count_game,
+                                                   .bad_game = count_bad_game };
+    if (journal_peek(path, &counter, &n, e) != 0) {
         char why[ERR_MSG_MAX];
         snprintf(why, sizeof why, "%s", e->msg);
         err_set(e, 0, 0, "%s: %s", path, why);

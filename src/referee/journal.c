@@ -23,13 +23,19 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include "arena/header.h"
+#include "arena/limits.h"
 #include "arena/textfile.h"
 #include "arena/journal.h"
 #include "arena/record.h"
 #include "arena/schedule.h"
 
-#define JOURNAL_CAP (1L << 30)   /* bytes of a journal or log we read */
 #define LOCKS_LINE_MAX 256       /* a line of /proc/locks */
+
+/* What the scan hands on inside this file: the parsed JSON of the header
+ * (is_header 1) or of a record. Readers outside get it decoded (typed_item);
+ * merge and resume keep the JSON to copy records as they were. */
+typedef int (*raw_fn)(void *ctx, const cJSON *rec, int is_header, int line, struct err *e);
 
 static const char *schema_of(const cJSON *obj)
 {
@@ -60,7 +66,7 @@ static const char *unfaithful(const cJSON *item, char *why, size_t cap)
 
 /* One line of a journal (len bytes at line, its newline replaced by a
  * NUL), line lineno + 1: parsed, checked and given to fn. */
-static int scan_line(char *line, size_t len, int lineno, journal_fn fn, void *ctx,
+static int scan_line(char *line, size_t len, int lineno, raw_fn fn, void *ctx,
                      struct err *e)
 {
     char why[ERR_MSG_MAX];
@@ -93,7 +99,7 @@ static int no_header(struct err *e)
 
 /* Scans text (NUL-terminated, modified in place). *complete: bytes of whole
  * lines (a journal's valid prefix). */
-static int scan_text(char *text, size_t len, journal_fn fn, void *ctx, size_t *complete,
+static int scan_text(char *text, size_t len, raw_fn fn, void *ctx, size_t *complete,
                      struct err *e)
 {
     const char *end = NULL;
@@ -143,10 +149,45 @@ static int scan_text(char *text, size_t len, journal_fn fn, void *ctx, size_t *c
     return !rc && lineno == 0 ? no_header(e) : rc;
 }
 
-int journal_scan_text(char *text, size_t len, journal_fn fn, void *ctx, struct err *e)
+/* A reader and its context, for typed_item. */
+struct typed {
+    const struct journal_reader *rd;
+    void *ctx;
+};
+
+static int typed_game(const struct typed *t, const cJSON *json, int line, struct err *e)
+{
+    struct game_record r;
+    if (rec_decode(json, &r, e) != 0)
+        return t->rd->bad_game ? t->rd->bad_game(t->ctx, line, e) : -1;
+    int rc = t->rd->game(t->ctx, &r, line, e);
+    rec_free(&r);
+    return rc;
+}
+
+/* The raw_fn of the readers outside: decodes, then calls rd. */
+static int typed_item(void *vctx, const cJSON *json, int is_header, int line, struct err *e)
+{
+    const struct typed *t = vctx;
+    int rc = 0;
+    if (is_header) {
+        struct hdr h;
+        if (hdr_decode(json, &h, e) != 0)
+            return -1;
+        rc = t->rd->header ? t->rd->header(t->ctx, &h, line, e) : 0;
+        hdr_free(&h);
+    } else if (t->rd->game && (rc = typed_game(t, json, line, e)) && line && !e->line) {
+        e->line = line, e->col = 1;
+    }
+    return rc;
+}
+
+int journal_scan_text(char *text, size_t len, const struct journal_reader *rd, void *ctx,
+                      struct err *e)
 {
     size_t complete;
-    return scan_text(text, len, fn, ctx, &complete, e);
+    struct typed t = { rd, ctx };
+    return scan_text(text, len, typed_item, &t, &complete, e);
 }
 
 /* The process that holds a flock on the file open as fd, from /proc/locks;
@@ -187,7 +228,12 @@ static int lock_now(int fd, const char *path, int how, struct err *e)
 
 long journal_writer(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Only a regular file has a writer to wait for; a FIFO's open would
+     * wait for one of its own. */
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return 0;
     long pid = 0;
@@ -214,7 +260,7 @@ static int journal_header_line(char *line, size_t len)
 /* Reads a journal from f line by line, as scan_text would from the whole
  * file (the same lines, errors and cut-short last line), holding one line
  * in memory at a time. */
-static int scan_stream(FILE *f, journal_fn fn, void *ctx, struct err *e)
+static int scan_stream(FILE *f, raw_fn fn, void *ctx, struct err *e)
 {
     char *line = NULL;
     size_t cap = 0;
@@ -228,19 +274,38 @@ static int scan_stream(FILE *f, journal_fn fn, void *ctx, struct err *e)
     return !rc && lineno == 0 ? no_header(e) : rc;
 }
 
-int journal_peek(const char *path, journal_fn fn, void *ctx, struct err *e)
+/* What report, verify, analyze, merge and resume may read: a regular file
+ * of at most JOURNAL_READ_CAP bytes, told by stat before it is opened (a
+ * FIFO's open would wait for a writer, /dev/zero's read never ends). */
+static int readable(const char *path, struct err *e)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return err_set(e, 0, 0, "cannot open: %s", strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return err_set(e, 0, 0, "not a regular file: a journal or match log is one");
+    if (st.st_size > JOURNAL_READ_CAP)
+        return err_set(e, 0, 0, "file is larger than %ld bytes, the most a journal or match "
+                                "log may hold", JOURNAL_READ_CAP);
+    return 0;
+}
+
+int journal_peek(const char *path, const struct journal_reader *rd, void *ctx, struct err *e)
 {
     char *text;
     size_t len;
-    if (tf_read(path, JOURNAL_CAP, &text, &len, e) != 0)
+    if (readable(path, e) != 0 || tf_read(path, JOURNAL_READ_CAP, &text, &len, e) != 0)
         return -1;
-    int rc = journal_scan_text(text, len, fn, ctx, e);
+    int rc = journal_scan_text(text, len, rd, ctx, e);
     free(text);
     return rc;
 }
 
-int journal_scan(const char *path, journal_fn fn, void *ctx, struct err *e)
+/* journal_scan with the JSON of each record (merge's). */
+static int scan_file(const char *path, raw_fn fn, void *ctx, struct err *e)
 {
+    if (readable(path, e) != 0)
+        return -1;
     /* Under a shared lock: a referee appending to it holds an exclusive
      * one for its whole run, so what is read is the whole of it. */
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -248,15 +313,13 @@ int journal_scan(const char *path, journal_fn fn, void *ctx, struct err *e)
         ;
     /* A journal is read a line at a time, so that a report of a long
      * tournament does not hold the whole file; a match log (one JSON
-     * document), anything that is not a journal and a file over the cap
-     * are read whole, where scan_text says what is wrong with them. */
+     * document) and anything that is not a journal are read whole, where
+     * scan_text says what is wrong with them. */
     FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-    struct stat st;
     char *first = NULL;
     size_t cap = 0;
     ssize_t n = f ? getline(&first, &cap, f) : -1;
-    if (n > 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= JOURNAL_CAP &&
-        journal_header_line(first, (size_t)n)) {
+    if (n > 0 && journal_header_line(first, (size_t)n)) {
         free(first);
         rewind(f);
         int rc = scan_stream(f, fn, ctx, e);
@@ -265,42 +328,58 @@ int journal_scan(const char *path, journal_fn fn, void *ctx, struct err *e)
     }
     free(first);
     char *text;
-    size_t len;
-    int rc = tf_read(path, JOURNAL_CAP, &text, &len, e);
+    size_t len, complete;
+    int rc = tf_read(path, JOURNAL_READ_CAP, &text, &len, e);
     if (f)   /* the lock is let go once the file is read */
         fclose(f);
     else if (fd >= 0)
         close(fd);
     if (rc != 0)
         return -1;
-    rc = journal_scan_text(text, len, fn, ctx, e);
+    rc = scan_text(text, len, fn, ctx, &complete, e);
     free(text);
     return rc;
 }
 
+int journal_scan(const char *path, const struct journal_reader *rd, void *ctx, struct err *e)
+{
+    struct typed t = { rd, ctx };
+    return scan_file(path, typed_item, &t, e);
+}
+
 struct open_ctx {
-    const cJSON *header;
-    journal_fn fn;
-    void *ctx;
+    const struct hdr *header;
+    struct typed t;            /* the reader of the journal's games */
 };
 
 static int check_header(void *vctx, const cJSON *rec, int is_header, int line, struct err *e)
 {
     struct open_ctx *c = vctx;
     if (!is_header)
-        return c->fn(c->ctx, rec, 0, line, e);
+        return typed_item(&c->t, rec, 0, line, e);
     if (strcmp(schema_of(rec), JOURNAL_SCHEMA) != 0)
         return err_set(e, 1, 1, "a match log cannot be resumed, only a journal");
-    const cJSON *item;
-    cJSON_ArrayForEach(item, c->header) {
-        const cJSON *theirs = cJSON_GetObjectItemCaseSensitive(rec, item->string);
-        if (!theirs || !cJSON_Compare(item, theirs, 1))
-            return err_set(e, 1, 1,
-                           "this journal is of another tournament: its \"%s\" differs "
-                           "(resume needs the same engines, rules and shard)",
-                           item->string);
-    }
-    return 0;
+    struct hdr theirs;
+    if (hdr_decode(rec, &theirs, e) != 0)
+        return -1;
+    const char *key = hdr_differs(c->header, &theirs);
+    hdr_free(&theirs);
+    if (key && !key[0])
+        return err_set(e, 1, 1, "out of memory");
+    return key ? err_set(e, 1, 1,
+                         "this journal is of another tournament: its \"%s\" differs "
+                         "(resume needs the same engines, rules and shard)",
+                         key)
+               : 0;
+}
+
+/* The header's line (malloc'd, no newline), or NULL when out of memory. */
+static char *header_text(const struct hdr *h)
+{
+    cJSON *j = hdr_encode(h);
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    return text;
 }
 
 int journal_append(int fd, const char *line, struct err *e)
@@ -321,9 +400,9 @@ int journal_append(int fd, const char *line, struct err *e)
 }
 
 /* Appends the header line; on failure closes fd. */
-static int write_header(int fd, const cJSON *header, struct err *e)
+static int write_header(int fd, const struct hdr *header, struct err *e)
 {
-    char *text = cJSON_PrintUnformatted(header);
+    char *text = header_text(header);
     int rc = text ? journal_append(fd, text, e) : err_set(e, 0, 0, "out of memory");
     free(text);
     if (rc)
@@ -331,11 +410,16 @@ static int write_header(int fd, const cJSON *header, struct err *e)
     return rc;
 }
 
-int journal_open(const char *path, const cJSON *header, int resume, journal_fn fn,
-                      void *ctx, int *fd, struct err *e)
+int journal_open(const char *path, const struct hdr *header, int resume,
+                 const struct journal_reader *rd, void *ctx, int *fd, struct err *e)
 {
     struct stat st;
     if (resume && stat(path, &st) == 0) {
+        if (readable(path, e) != 0) {
+            char msg[ERR_MSG_MAX];
+            snprintf(msg, sizeof msg, "%s", e->msg);
+            return err_set(e, 0, 0, "%s: %s", path, msg);
+        }
         /* Locked before it is read: two referees resuming one journal
          * would both play the games it lacks. */
         *fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
@@ -347,7 +431,7 @@ int journal_open(const char *path, const cJSON *header, int resume, journal_fn f
         }
         char *text;
         size_t len, complete;
-        if (tf_read(path, JOURNAL_CAP, &text, &len, e) != 0) {
+        if (tf_read(path, JOURNAL_READ_CAP, &text, &len, e) != 0) {
             char msg[ERR_MSG_MAX];
             snprintf(msg, sizeof msg, "%s", e->msg);
             close(*fd);
@@ -356,7 +440,7 @@ int journal_open(const char *path, const cJSON *header, int resume, journal_fn f
         /* Killed between creating the journal and finishing its header
          * line: the file is a prefix of that line, and nothing is lost by
          * writing it anew. */
-        char *head = cJSON_PrintUnformatted(header);
+        char *head = header_text(header);
         int torn_header = head && strlen(head) >= len && memcmp(text, head, len) == 0;
         free(head);
         if (torn_header) {
@@ -367,7 +451,7 @@ int journal_open(const char *path, const cJSON *header, int resume, journal_fn f
             }
             return write_header(*fd, header, e);
         }
-        struct open_ctx oc = { header, fn, ctx };
+        struct open_ctx oc = { header, { rd, ctx } };
         int rc = scan_text(text, len, check_header, &oc, &complete, e);
         free(text);
         if (rc) {
@@ -408,7 +492,8 @@ struct merge_line {
 
 struct merge_ctx {
     char why[ERR_MSG_MAX];  /* a record's error, while e is rewritten */
-    cJSON *header;          /* the first input's, without "shard" */
+    struct hdr header;      /* the first input's */
+    int has_header;
     struct merge_line *line;
     long n, cap;
     long want;              /* games of the input being read; -1: any */
@@ -419,40 +504,58 @@ struct merge_ctx {
  * of the schedule, unless an SPRT may have stopped it early (-1: any).
  * Returns -2 when the header names no shard k/n of a schedule of "games"
  * (merge could not tell a finished journal from a cut one). */
-static long shard_wanted(const cJSON *h, char *shard, size_t cap)
+static long shard_wanted(const struct hdr *h, char *shard, size_t cap)
 {
-    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(h, "shard");
-    const cJSON *games = cJSON_GetObjectItemCaseSensitive(h, "games");
-    int k, n, used = 0;
-    snprintf(shard, cap, "%s", cJSON_IsString(sh) ? sh->valuestring : "?");
-    if (!cJSON_IsNumber(games) || sscanf(shard, "%d/%d%n", &k, &n, &used) != 2 || shard[used] ||
-        n < 1 || k < 1 || k > n || games->valuedouble < 0 || games->valuedouble > REC_INDEX_MAX)
+    unsigned need = HDR_BIT(HDR_SHARD) | HDR_BIT(HDR_GAMES);
+    if ((h->has & need) != need)
         return -2;
-    if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(h, "sprt")))
+    snprintf(shard, cap, "%d/%d", h->shard_k, h->shard_n);
+    if (!(h->null & HDR_BIT(HDR_SPRT)))
         return -1;
-    return schedule_shard_games((long)games->valuedouble, k, n);
+    return schedule_shard_games((long)h->games, h->shard_k, h->shard_n);
+}
+
+/* Whether two shards' headers are of one tournament: alike but for the
+ * shard. */
+static int same_tournament(const struct hdr *a, const struct hdr *b)
+{
+    struct hdr x = *b;   /* a shallow copy: only its shard changes */
+    x.shard_k = a->shard_k;
+    x.shard_n = a->shard_n;
+    const char *ab = hdr_differs(a, &x), *ba = hdr_differs(&x, a);
+    return !ab && !ba;
+}
+
+static int merge_header(struct merge_ctx *m, const cJSON *rec, struct err *e)
+{
+    struct hdr h;   /* decoded first: what every reader says of a bad header */
+    if (hdr_decode(rec, &h, e) != 0)
+        return -1;
+    if (strcmp(schema_of(rec), JOURNAL_SCHEMA) != 0) {
+        hdr_free(&h);
+        return err_set(e, 1, 1, "not a journal: only journals merge");
+    }
+    m->want = shard_wanted(&h, m->shard, sizeof m->shard);
+    if (m->want == -2) {
+        hdr_free(&h);
+        return err_set(e, 1, 1, "the header has no \"shard\" k/n of its \"games\" "
+                       "(only journals of referee tournament merge)");
+    }
+    if (!m->has_header) {
+        m->header = h;
+        m->has_header = 1;
+        return 0;
+    }
+    int same = same_tournament(&m->header, &h);
+    hdr_free(&h);
+    return same ? 0 : err_set(e, 1, 1, "a shard of another tournament (headers differ)");
 }
 
 static int merge_collect(void *vctx, const cJSON *rec, int is_header, int line, struct err *e)
 {
     struct merge_ctx *m = vctx;
-    if (is_header) {
-        if (strcmp(schema_of(rec), JOURNAL_SCHEMA) != 0)
-            return err_set(e, 1, 1, "not a journal: only journals merge");
-        m->want = shard_wanted(rec, m->shard, sizeof m->shard);
-        if (m->want == -2)
-            return err_set(e, 1, 1, "the header has no \"shard\" k/n of its \"games\" "
-                           "(only journals of referee tournament merge)");
-        cJSON *h = cJSON_Duplicate(rec, 1);
-        cJSON_DeleteItemFromObjectCaseSensitive(h, "shard");
-        if (!m->header) {
-            m->header = h;
-            return 0;
-        }
-        int same = cJSON_Compare(h, m->header, 1);
-        cJSON_Delete(h);
-        return same ? 0 : err_set(e, 1, 1, "a shard of another tournament (headers differ)");
-    }
+    if (is_header)
+        return merge_header(m, rec, e);
     struct game_record r;
     if (rec_decode(rec, &r, e) != 0)
         return err_set(e, line, 1, "%s", strcpy(m->why, e->msg));
@@ -489,7 +592,7 @@ int journal_merge(const char *out, char *const inputs[], int n, struct err *e, c
     for (int i = 0; i < n && !rc; i++) {
         long before = m.n;
         *bad_path = inputs[i];
-        rc = journal_scan(inputs[i], merge_collect, &m, e) ? -1 : 0;
+        rc = scan_file(inputs[i], merge_collect, &m, e) ? -1 : 0;
         if (!rc && m.want >= 0 && m.n - before < m.want)
             rc = err_set(e, 0, 0, "shard %s is incomplete: %ld of its %ld games (finish it with "
                          "tournament --resume)", m.shard, m.n - before, m.want);
@@ -504,8 +607,14 @@ int journal_merge(const char *out, char *const inputs[], int n, struct err *e, c
     }
     if (!rc) {
         *bad_path = out;
-        cJSON_AddStringToObject(m.header, "shard", "1/1");
-        char *head = cJSON_PrintUnformatted(m.header);
+        /* The shard last, as merge has always written it. */
+        m.header.shard_k = m.header.shard_n = 1;
+        cJSON *hj = hdr_encode(&m.header);
+        cJSON *shard = hj ? cJSON_DetachItemFromObjectCaseSensitive(hj, "shard") : NULL;
+        if (shard)
+            cJSON_AddItemToObject(hj, "shard", shard);
+        char *head = shard ? cJSON_PrintUnformatted(hj) : NULL;
+        cJSON_Delete(hj);
         size_t len = head ? strlen(head) + 1 : 0;
         for (long i = 0; i < m.n; i++)
             len += strlen(m.line[i].text) + 1;
@@ -524,6 +633,7 @@ int journal_merge(const char *out, char *const inputs[], int n, struct err *e, c
     for (long i = 0; i < m.n; i++)
         free(m.line[i].text);
     free(m.line);
-    cJSON_Delete(m.header);
+    if (m.has_header)
+        hdr_free(&m.header);
     return rc;
 }

@@ -43,6 +43,7 @@
 /* Why the loop stopped the move. */
 struct stop_state {
     double at_ms;                /* since t0; < 0: not stopped */
+    double cpu_read_ms;          /* since t0: when the cgroup's CPU was read */
     int timed_out, cancelled, over_cpu, killed;
 };
 
@@ -60,9 +61,10 @@ static int must_stop(const struct launcher *l, const struct launch_move *m,
         s->cancelled = 1;
     else if (now >= (double)lim->timeout_ms)
         s->timed_out = 1;
-    else if (l->acct && lim->cpu_limit_s > 0 &&
-             cg_move_cpu_ms(cg) >= (double)lim->cpu_limit_s * US_PER_MS)
-        s->over_cpu = 1;
+    else if (l->acct && lim->cpu_limit_s > 0 && now - s->cpu_read_ms >= (double)CPU_POLL_MS) {
+        s->cpu_read_ms = now;
+        s->over_cpu = cg_move_cpu_ms(cg) >= (double)lim->cpu_limit_s * US_PER_MS;
+    }
     return s->cancelled || s->timed_out || s->over_cpu;
 }
 
@@ -131,9 +133,44 @@ static void judge_tree(const struct cg_move *cg, const struct run_limits *lim,
         return;
     if (s->over_cpu ||
         (lim->cpu_limit_s > 0 && u.user_ms + u.sys_ms >= (double)lim->cpu_limit_s * US_PER_MS))
-        r->end = RUN_CPU_LIMIT;
+        r->end = RUN_CPU_LIMIT, r->by_tree = 1;
     else if (lim->mem_limit_mb > 0 && u.oom_kills > 0)
-        r->end = RUN_MEM_LIMIT;
+        r->end = RUN_MEM_LIMIT, r->by_tree = 1;
+}
+
+/* r from how the move ended (collect's end and ru), why the loop stopped
+ * it, and, with a cgroup, what its whole tree used. */
+static void judge_move(const struct launch_move *m, const struct launch_end *end,
+                       const struct rusage *ru, const struct stop_state *s, long self_kb,
+                       uint64_t t0, struct run_result *r)
+{
+    r->wall_ms = end->wall_ms >= 0 ? end->wall_ms : since_ms(t0);
+    run_take_usage(ru, r);
+    if (end->exec_errno)
+        r->end = RUN_EXEC_FAILED;
+    else
+        run_judge(m->limits, end->status, s->timed_out || s->over_cpu, s->cancelled, self_kb, r);
+    if (s->over_cpu && r->end == RUN_TIMEOUT)
+        r->end = RUN_CPU_LIMIT;
+}
+
+/* Starts m, waits for its end and collects it into end and ru. 0, or -1
+ * with e. */
+static int run_move(struct launcher *l, struct launch_move *m, const struct cg_move *cg,
+                    struct run_streams *st, const int w[2], uint64_t t0, struct stop_state *s,
+                    struct launch_end *end, struct rusage *ru, struct err *e)
+{
+    int rc = l->ops->start(l->self, m, w, e);
+    close(w[0]);
+    close(w[1]);
+    if (rc == 0)
+        rc = await_end(l, m, cg, t0, st, s, e);
+    if (rc == 0)
+        rc = l->ops->collect(l->self, m, end, ru, e);
+    /* Every process that held the pipes is gone by now. */
+    run_streams_drain(st, RUN_FINAL_CHUNKS);
+    run_streams_close(st);
+    return rc;
 }
 
 int launcher_move(struct launcher *l, struct launch_move *m, struct run_result *r,
@@ -144,7 +181,8 @@ int launcher_move(struct launcher *l, struct launch_move *m, struct run_result *
     memset(r, 0, sizeof *r);
     struct cg_move cg;
     cg_move_none(&cg, m->cg_procs, LAUNCH_CG_FILES);
-    if (l->acct && cg_move_open(l->acct, m->limits->mem_limit_mb, &cg, m->cg_procs, LAUNCH_CG_FILES, e) != 0)
+    if (l->acct &&
+        cg_move_open(l->acct, m->limits->mem_limit_mb, &cg, m->cg_procs, LAUNCH_CG_FILES, e) != 0)
         return -1;
     struct run_streams st;
     int w[2];
@@ -154,40 +192,27 @@ int launcher_move(struct launcher *l, struct launch_move *m, struct run_result *
     }
     long self_kb = run_self_kb(m->limits);
     uint64_t t0 = clock_wall_ns();
-    int rc = l->ops->start(l->self, m, w, e);
-    close(w[0]);
-    close(w[1]);
     struct stop_state s;
     memset(&s, 0, sizeof s);
-    if (rc == 0)
-        rc = await_end(l, m, &cg, t0, &st, &s, e);
     struct launch_end end = { 0, 0, -1 };
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
+    int rc = run_move(l, m, &cg, &st, w, t0, &s, &end, &ru, e);
     if (rc == 0)
-        rc = l->ops->collect(l->self, m, &end, &ru, e);
-    /* Every process that held the pipes is gone by now. */
-    run_streams_drain(&st, RUN_FINAL_CHUNKS);
-    run_streams_close(&st);
-    if (rc == 0) {
-        r->wall_ms = end.wall_ms >= 0 ? end.wall_ms : since_ms(t0);
-        run_take_usage(&ru, r);
-        if (end.exec_errno)
-            r->end = RUN_EXEC_FAILED;
-        else
-            run_judge(m->limits, end.status, s.timed_out || s.over_cpu, s.cancelled, self_kb, r);
-        if (s.over_cpu && r->end == RUN_TIMEOUT)
-            r->end = RUN_CPU_LIMIT;
-        if (l->acct && cg_move_end(&cg, e) == 0)
-            judge_tree(&cg, m->limits, &s, r);
-    }
+        judge_move(m, &end, &ru, &s, self_kb, t0, r);
+    /* Whatever happened, nothing of the move may outlive it. */
+    struct err ce;
+    if (l->acct && cg_move_end(&cg, &ce) == 0 && rc == 0)
+        judge_tree(&cg, m->limits, &s, r);
+    else if (l->acct && rc == 0)
+        rc = err_set(e, 0, 0, "%s", ce.msg);
     if (cg_move_close(&cg) != 0 && rc == 0)
         rc = err_set(e, 0, 0, "%s", cg.leftover);
     return rc;
 }
 
 /* In the child: never returns. It enters the move's cgroup (cg: the
- * cgroup.procs files, -1 past the last) before anything else, so that
+ * membership files, -1 past the last) before anything else, so that
  * everything it does is billed there; a failure to enter is sent as the
  * negated errno. */
 static void child(const struct launch_move *m, int err_fd, const int std_w[2], pid_t parent)

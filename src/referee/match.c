@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/analyze.h"
+#include "arena/escape.h"
+#include "arena/header.h"
 #include "arena/journal.h"
 #include "arena/match.h"
 #include "arena/pool.h"
@@ -164,15 +166,27 @@ static int play_in_order(struct match_state *m, struct err *e)
     return rc;
 }
 
+/* The log's header (header.h), encoded; NULL when out of memory. */
+static cJSON *match_header(const struct match_opts *o)
+{
+    struct hdr h;
+    hdr_init(&h);
+    h.has = HDR_BIT(HDR_SCHEMA);
+    int rc = hdr_set_text(&h.schema, JOURNAL_MATCH_SCHEMA) | play_rules_header(&o->rules, &h) |
+             spec_header(o->engine[0], &h) | spec_header(o->engine[1], &h);
+    cJSON *j = rc ? NULL : hdr_encode(&h);
+    hdr_free(&h);
+    return j;
+}
+
 int match_run(const struct match_opts *o, FILE *out, struct err *e)
 {
-    struct match_state m = { .o = o, .out = out, .root = cJSON_CreateObject() };
-    cJSON_AddStringToObject(m.root, "schema", JOURNAL_MATCH_SCHEMA);
-    play_rules_json(&o->rules, m.root);
-    cJSON *engines = cJSON_AddArrayToObject(m.root, "engines");
-    cJSON_AddItemToArray(engines, spec_json(o->engine[0]));
-    cJSON_AddItemToArray(engines, spec_json(o->engine[1]));
-    m.games = cJSON_AddArrayToObject(m.root, "games");
+    struct match_state m = { .o = o, .out = out, .root = match_header(o) };
+    m.games = m.root ? cJSON_AddArrayToObject(m.root, "games") : NULL;
+    if (!m.games) {
+        cJSON_Delete(m.root);
+        return err_set(e, 0, 0, "out of memory");
+    }
     const char *const names[2] = { o->engine[0]->name, o->engine[1]->name };
     int rc = tally_init(&m.t, 2, names, e);
     if (!rc)
@@ -183,8 +197,10 @@ int match_run(const struct match_opts *o, FILE *out, struct err *e)
         const struct tally *t = &m.t;
         long wins = t->beat[0][1], losses = t->beat[1][0], draws = t->drew[0][1];
         long n = wins + losses + draws;
-        fprintf(out, "Score of %s vs %s: %ld - %ld - %ld  [%.3f] %ld\n", o->engine[0]->name,
-                o->engine[1]->name, wins, losses, draws,
+        char n1[ESC_ROOM(REC_NAME_MAX)], n2[ESC_ROOM(REC_NAME_MAX)];
+        fprintf(out, "Score of %s vs %s: %ld - %ld - %ld  [%.3f] %ld\n",
+                esc_text(o->engine[0]->name, n1, sizeof n1),
+                esc_text(o->engine[1]->name, n2, sizeof n2), wins, losses, draws,
                 n ? ((double)wins + 0.5 * (double)draws) / (double)n : 0.0, n);
         forfeiters = report_text_forfeiters(t, out);
     }
@@ -379,13 +395,19 @@ static void print_evidence(FILE *out, const struct game_record *rec, const struc
 
 void match_print_result(FILE *out, const struct game_record *rec, const struct match_evidence *ev)
 {
-    const char *p1 = rec->player[0], *p2 = rec->player[1];
+    /* Names, reasons and output as the terminal can show them (escape.h). */
+    char p1[ESC_ROOM(REC_NAME_MAX)], p2[ESC_ROOM(REC_NAME_MAX)];
+    esc_text(rec->player[0], p1, sizeof p1);
+    esc_text(rec->player[1], p2, sizeof p2);
     int winner = rec->result > 0 ? rec->result : 0;
     /* A forfeit's move is the last; what its engine last said says why. */
-    char tail[TAIL_LINE_MAX + 1] = "";
+    char said[TAIL_LINE_MAX + 1] = "", tail[ESC_ROOM(TAIL_LINE_MAX)];
     const struct rec_move *last = rec->nmoves ? &rec->moves[rec->nmoves - 1] : NULL;
     if (rec->reason == REC_FORFEIT && last && last->stderr_tail)
-        cause_line(last->stderr_tail, tail);
+        cause_line(last->stderr_tail, said);
+    esc_text(said, tail, sizeof tail);
+    char reason[ESC_ROOM(REC_REASON_MAX)];
+    esc_text(rec_reason_text(rec), reason, sizeof reason);
     fprintf(out, "Finished game %ld (%s vs %s): %s {", rec->index, p1, p2,
             rec_result_text(rec->result));
     if (rec->reason == REC_NORMAL)
@@ -394,9 +416,9 @@ void match_print_result(FILE *out, const struct game_record *rec, const struct m
         fprintf(out, "draw by the no-progress rule}\n");
     else if (last)
         fprintf(out, "%s forfeits at ply %d: %s%s%s}\n", winner == 1 ? p2 : p1, last->ply,
-                rec_reason_text(rec), tail[0] ? ": " : "", tail);
+                reason, tail[0] ? ": " : "", tail);
     else
-        fprintf(out, "%s forfeits: %s}\n", winner == 1 ? p2 : p1, rec_reason_text(rec));
+        fprintf(out, "%s forfeits: %s}\n", winner == 1 ? p2 : p1, reason);
     if (rec->reason == REC_FORFEIT && last && ev)
         print_evidence(out, rec, last, ev);
     if (rec->has & REC_HAS_ANALYSIS)

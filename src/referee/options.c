@@ -7,7 +7,6 @@
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "arena/cli.h"
+#include "arena/header.h"
 #include "arena/limits.h"
 #include "arena/refopts.h"
 #include "arena/registry.h"
@@ -757,8 +757,11 @@ cJSON *ref_config_json(const struct ref_settings *s)
                  r->tc.base_ms % 1000, r->tc.inc_ms / 1000, r->tc.inc_ms % 1000);
         ok = cJSON_AddStringToObject(j, "tc", path) != NULL;
     }
-    snprintf(path, sizeof path, "%" PRIu64, r->seed);   /* beyond a double's digits */
-    ok = ok && cJSON_AddStringToObject(j, "seed", path);
+    cJSON *seed = ok ? hdr_seed_json(r->seed) : NULL;   /* exact, as in a journal */
+    if (ok && !(seed && cJSON_AddItemToObject(j, "seed", seed))) {
+        cJSON_Delete(seed);
+        ok = 0;
+    }
     if (ok && s->openings[0])
         ok = absolute(s->openings, path) == 0 && cJSON_AddStringToObject(j, "openings", path);
     if (ok && s->keep[0])

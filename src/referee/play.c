@@ -9,7 +9,6 @@
  */
 #define _GNU_SOURCE
 #include <assert.h>
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,7 +22,9 @@
 #include "arena/analyze.h"
 #include "arena/clock.h"
 #include "arena/cgroup.h"
+#include "arena/escape.h"
 #include "arena/gamedir.h"
+#include "arena/header.h"
 #include "arena/launcher.h"
 #include "arena/persist.h"
 #include "arena/play.h"
@@ -192,11 +193,13 @@ static void show_waiting(const struct play_rules *r, const struct run_limits *l,
 {
     if (!r->show_waiting)
         return;
+    char shown[ESC_ROOM(REC_NAME_MAX)];   /* as the terminal shows it (escape.h) */
     if (done)
         fputs("\r\033[K", stderr);
     else
         fprintf(stderr, "\r\033[Kgame %ld, ply %d: waiting for %s (player %d), at most %ld ms "
-                "(--timeout-ms)", game, ply, name, side, l->timeout_ms);
+                "(--timeout-ms)", game, ply, esc_text(name, shown, sizeof shown), side,
+                l->timeout_ms);
     fflush(stderr);
 }
 
@@ -353,7 +356,7 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         rules_judge(g, pos, out, (size_t)out_len, move, why);
     if (why[0] && rules_hit_file_limit(&run, &r->limits, gamedir_output_size(gd)))
         strcpy(why, "file-limit");
-    rules_name_limit(&limits, why);
+    rules_name_limit(&limits, run.by_tree, why);
     charge_clock(r, clock, &run, why);
     char text[GAME_MOVE_TEXT_MAX] = "";
     if (!why[0])
@@ -595,35 +598,38 @@ void play_solo_close(struct play_solo *s)
     free(s);
 }
 
-void play_rules_json(const struct play_rules *r, cJSON *obj)
+int play_rules_header(const struct play_rules *r, struct hdr *h)
 {
-    cJSON_AddStringToObject(obj, "game", r->game->name);
-    cJSON_AddNumberToObject(obj, "depth", r->depth);
-    cJSON_AddNumberToObject(obj, "seed", (double)r->seed);
-    cJSON_AddNumberToObject(obj, "random_plies", r->book ? 0 : r->random_plies);
-    if (r->book) {
-        cJSON *book = cJSON_AddArrayToObject(obj, "openings");
-        for (int i = 0; i < r->book->n; i++)
-            cJSON_AddItemToArray(book, cJSON_CreateString(r->book->line[i]));
-    } else {
-        cJSON_AddNullToObject(obj, "openings");
-    }
-    cJSON_AddNumberToObject(obj, "draw_plies", r->game->irreversible ? r->draw_plies : 0);
+    h->has |= HDR_BIT(HDR_GAME) | HDR_BIT(HDR_DEPTH) | HDR_BIT(HDR_SEED) |
+              HDR_BIT(HDR_RANDOM_PLIES) | HDR_BIT(HDR_OPENINGS) | HDR_BIT(HDR_DRAW_PLIES) |
+              HDR_BIT(HDR_LIMITS) | HDR_BIT(HDR_SANDBOX) | HDR_BIT(HDR_ACCOUNTING);
+    if (hdr_set_text(&h->accounting, cg_root_name(r->acct)) != 0)
+        return -1;
+    snprintf(h->game, sizeof h->game, "%s", r->game->name);
+    h->depth = r->depth;
+    h->seed = r->seed;
+    h->random_plies = r->book ? 0 : r->random_plies;
+    for (int i = 0; r->book && i < r->book->n; i++)
+        if (hdr_strs_add(&h->openings, r->book->line[i]) != 0)
+            return -1;
+    if (!r->book)
+        h->null |= HDR_BIT(HDR_OPENINGS);
+    h->draw_plies = r->game->irreversible ? r->draw_plies : 0;
     if (r->analyze) {
-        cJSON *an = cJSON_AddObjectToObject(obj, "analyze");
-        cJSON_AddNumberToObject(an, "budget_ms", (double)r->analyze->budget_ms);
-        cJSON_AddNumberToObject(an, "max_empty", r->analyze->max_empty);
+        h->has |= HDR_BIT(HDR_ANALYZE);
+        h->analyze = (struct hdr_analyze){
+            .budget_ms = r->analyze->budget_ms, .max_empty = r->analyze->max_empty,
+            .has = HDR_BIT(HDR_AN_BUDGET_MS) | HDR_BIT(HDR_AN_MAX_EMPTY) };
     }
-    cJSON *lim = cJSON_AddObjectToObject(obj, "limits");
-    cJSON_AddNumberToObject(lim, "timeout_ms", (double)r->limits.timeout_ms);
-    cJSON_AddNumberToObject(lim, "cpu_limit_s", (double)r->limits.cpu_limit_s);
-    cJSON_AddNumberToObject(lim, "mem_limit_mb", (double)r->limits.mem_limit_mb);
-    cJSON_AddNumberToObject(lim, "file_limit_kb", (double)r->limits.file_limit_kb);
+    h->limits = (struct hdr_limits){
+        .timeout_ms = r->limits.timeout_ms, .cpu_limit_s = r->limits.cpu_limit_s,
+        .mem_limit_mb = r->limits.mem_limit_mb, .file_limit_kb = r->limits.file_limit_kb,
+        .has = HDR_BIT(HDR_LIM_TIMEOUT_MS) | HDR_BIT(HDR_LIM_CPU_LIMIT_S) |
+               HDR_BIT(HDR_LIM_MEM_LIMIT_MB) | HDR_BIT(HDR_LIM_FILE_LIMIT_KB) };
     if (r->tc.base_ms > 0) {
-        cJSON *tc = cJSON_AddObjectToObject(lim, "tc");
-        cJSON_AddNumberToObject(tc, "base_ms", (double)r->tc.base_ms);
-        cJSON_AddNumberToObject(tc, "inc_ms", (double)r->tc.inc_ms);
+        h->limits.tc_base_ms = r->tc.base_ms;
+        h->limits.tc_inc_ms = r->tc.inc_ms;
+        h->limits.has |= HDR_BIT(HDR_LIM_TC);
     }
-    cJSON_AddItemToObject(obj, "sandbox", sbx_policy_json(r->sandbox));
-    cJSON_AddStringToObject(obj, "accounting", cg_root_name(r->acct));
+    return sbx_policy_header(r->sandbox, &h->sandbox);
 }

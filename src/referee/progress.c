@@ -3,7 +3,9 @@
  */
 #include <stdio.h>
 #include "arena/clock.h"
+#include "arena/escape.h"
 #include "arena/progress.h"
+#include "arena/record.h"
 
 #define NS_PER_S 1e9
 #define SECONDS_PER_MINUTE 60
@@ -27,8 +29,9 @@ void progress_show(struct progress *p, long done, long wanted, long played_now,
         long t = (long)((double)(wanted - done) / rate);
         snprintf(eta, sizeof eta, "%ld:%02ld", t / SECONDS_PER_MINUTE, t % SECONDS_PER_MINUTE);
     }
+    char name[ESC_ROOM(REC_NAME_MAX)];   /* as the terminal shows it */
     fprintf(stderr, "\r\033[K%ld/%ld games  %.2f games/s  ETA %s  leader %s (%.1f)", done, wanted,
-            rate, eta, leader, points);
+            rate, eta, esc_text(leader, name, sizeof name), points);
     fflush(stderr);
     p->shown = 1;
 }

@@ -426,33 +426,3 @@ int rec_decode(const cJSON *json, struct game_record *r, struct err *e)
     rec_free(r);
     return -1;
 }
-
-/* Places a header's error at its line. */
-static int in_header(struct err *e)
-{
-    if (e)
-        e->line = e->col = 1;
-    return -1;
-}
-
-int rec_header_decode(const cJSON *json, struct rec_header *h, struct err *e)
-{
-    assert(json != NULL);
-    memset(h, 0, sizeof *h);
-    if (copy_text(json, "game", h->game, sizeof h->game, e) < 0)
-        return in_header(e);
-    const cJSON *dp = item(json, "draw_plies");
-    h->draw_plies = cJSON_IsNumber(dp) && dp->valueint > 0 ? dp->valueint : 0;
-    const cJSON *eng;
-    cJSON_ArrayForEach(eng, item(json, "engines")) {
-        if (h->nengines == REC_MAX_ENGINES)
-            return err_set(e, 1, 1, "more than %d engines", REC_MAX_ENGINES);
-        int rc = copy_text(eng, "name", h->engine[h->nengines], REC_NAME_MAX, e);
-        if (rc < 0)
-            return in_header(e);
-        if (rc == 0)
-            return err_set(e, 1, 1, "an engine without a \"name\"");
-        h->nengines++;
-    }
-    return 0;
-}

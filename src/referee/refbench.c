@@ -16,6 +16,8 @@
 #include "arena/benchdoc.h"
 #include "arena/cgroup.h"
 #include "arena/datadir.h"
+#include "arena/escape.h"
+#include "arena/header.h"
 #include "arena/refbench.h"
 #include "arena/runner.h"
 #include "arena/rules.h"
@@ -183,9 +185,11 @@ static void print_row(const struct bench *b, const char *name, const struct dept
         return;
     fprintf(out, "  %s at depth %d: %ld of %ld moves failed, not timed:", name, f->depth,
             d->failed, d->failed + f->moves);
-    for (int k = 0; k < d->nreasons; k++)
+    for (int k = 0; k < d->nreasons; k++) {
+        char why[ESC_ROOM(sizeof d->reason[k].text)];
         fprintf(out, "%s %ld %s (first at position %ld)", k ? "," : "", d->reason[k].count,
-                d->reason[k].text, d->reason[k].first);
+                esc_text(d->reason[k].text, why, sizeof why), d->reason[k].first);
+    }
     fprintf(out, "\n");
 }
 
@@ -198,22 +202,23 @@ static int bench_engine(struct bench *b, const struct spec *eng, struct engine_r
     if (play_solo_open(&solo, b->r, eng, e) != 0)
         return -1;
     int rc = PLAY_PLAYED;
+    char name[ESC_ROOM(REC_NAME_MAX)];   /* as the terminal shows it */
+    esc_text(eng->name, name, sizeof name);
     for (int depth = o->depth_min; depth <= o->depth_max; depth++) {
         struct depth_result *d = &res->depth[res->ndepths];
         if ((rc = run_depth(b, solo, depth, d, e)) != PLAY_PLAYED)
             break;
         res->ndepths++;
-        print_row(b, eng->name, d, res->ndepths > 1 ? d - 1 : NULL, out);
+        print_row(b, name, d, res->ndepths > 1 ? d - 1 : NULL, out);
         if (depth == o->depth_max)
             break;
         if (d->fig.moves == 0) {
             res->stop = STOP_FAILED;
-            fprintf(out, "%s: every move failed at depth %d: not run deeper\n", eng->name,
-                    depth);
+            fprintf(out, "%s: every move failed at depth %d: not run deeper\n", name, depth);
         } else if (o->budget_ms && d->fig.median_ms > (double)o->budget_ms) {
             res->stop = STOP_BUDGET;
             fprintf(out, "%s: median %.3f ms at depth %d passes --budget-ms %ld: not run "
-                         "deeper\n", eng->name, d->fig.median_ms, depth, o->budget_ms);
+                         "deeper\n", name, d->fig.median_ms, depth, o->budget_ms);
         }
         fflush(out);
         if (res->stop) {
@@ -236,7 +241,7 @@ static int write_json(const struct bench *b, const struct spec *engines, int n, 
         cJSON_AddNumberToObject(doc, "positions", (double)b->npos);
         if (o->positions) {
             cJSON_AddNumberToObject(doc, "random_plies", b->r->random_plies);
-            cJSON_AddNumberToObject(doc, "seed", (double)b->r->seed);
+            cJSON_AddItemToObject(doc, "seed", hdr_seed_json(b->r->seed));
         } else {
             cJSON_AddStringToObject(doc, "positions_file", o->positions_path);
         }
@@ -366,9 +371,11 @@ int refbench_run(const struct play_rules *r, const struct spec *engines, int n,
     int rc = PLAY_PLAYED;
     if (!b.res || !b.ms)
         rc = err_set(e, 0, 0, "out of memory");
-    for (int i = 0; i < n; i++)
-        if ((int)strlen(engines[i].name) > b.name_w)
-            b.name_w = (int)strlen(engines[i].name);
+    for (int i = 0; i < n; i++) {
+        char name[ESC_ROOM(REC_NAME_MAX)];
+        if ((int)strlen(esc_text(engines[i].name, name, sizeof name)) > b.name_w)
+            b.name_w = (int)strlen(name);
+    }
     if (rc == PLAY_PLAYED)
         print_header(&b, out);
     for (int i = 0; i < n && rc == PLAY_PLAYED; i++)

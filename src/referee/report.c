@@ -3,8 +3,8 @@
  * (and, for HTML, its games into report_html's sections) and prints it
  * with the renderer of the format asked for (report.h).
  */
-#include <cjson/cJSON.h>
 #include <string.h>
+#include "arena/header.h"
 #include "arena/journal.h"
 #include "arena/record.h"
 #include "arena/report.h"
@@ -38,41 +38,34 @@ struct report_scan {
     struct report_html *html;   /* NULL: no games kept */
 };
 
-static int report_header(struct report_scan *s, const cJSON *json, struct err *e)
+/* The tally of the engines the header names, and the HTML page's start. */
+static int report_start(struct report_scan *s, const struct hdr *h, struct err *e)
 {
     struct tally *t = &s->t;
-    struct rec_header h;
-    if (rec_header_decode(json, &h, e) != 0)
-        return -1;
     const char *name[REC_MAX_ENGINES];
-    for (int i = 0; i < h.nengines; i++)
-        name[i] = h.engine[i];
-    if (tally_init(t, h.nengines, name, e) != 0)
+    for (int i = 0; i < h->nengines; i++)
+        name[i] = h->engine[i].name;
+    if (tally_init(t, h->nengines, name, e) != 0)
         return -1;
     /* A match log has no "format"; a journal before gauntlets had none either,
      * but a crosstable of two engines says no more than their pair line. */
-    const cJSON *format = cJSON_GetObjectItemCaseSensitive(json, "format");
-    t->round_robin = !cJSON_IsString(format) || strcmp(format->valuestring, "round-robin") == 0;
-    return s->html ? report_html_start(s->html, h.game, e) : 0;
+    t->round_robin = !(h->has & HDR_BIT(HDR_FORMAT)) || strcmp(h->format, "round-robin") == 0;
+    return s->html ? report_html_start(s->html, h->game, e) : 0;
 }
 
-static int report_add(void *ctx, const cJSON *json, int is_header, int line, struct err *e)
+static int report_header(void *ctx, const struct hdr *h, int line, struct err *e)
 {
-    struct report_scan *s = ctx;
-    int rc;
-    if (is_header) {
-        rc = report_header(s, json, e);
-    } else {
-        struct game_record rec;
-        rc = rec_decode(json, &rec, e) || tally_add(&s->t, &rec, e) ||
-                     (s->html && report_html_add(s->html, &rec, e))
-                 ? -1
-                 : 0;
-        rec_free(&rec);
-    }
+    int rc = report_start(ctx, h, e);
     if (rc && line && !e->line)
         e->line = line, e->col = 1;
     return rc;
+}
+
+static int report_game(void *ctx, struct game_record *rec, int line, struct err *e)
+{
+    (void)line;   /* journal.h places the error */
+    struct report_scan *s = ctx;
+    return tally_add(&s->t, rec, e) || (s->html && report_html_add(s->html, rec, e)) ? -1 : 0;
 }
 
 int report_file(const char *path, enum report_format f, enum report_csv_table table, FILE *out,
@@ -83,7 +76,8 @@ int report_file(const char *path, enum report_format f, enum report_csv_table ta
     memset(&s, 0, sizeof s);
     memset(&html, 0, sizeof html);
     s.html = f == REPORT_HTML ? &html : NULL;
-    int rc = journal_scan(path, report_add, &s, e) ? -1 : 0;
+    static const struct journal_reader rd = { .header = report_header, .game = report_game };
+    int rc = journal_scan(path, &rd, &s, e) ? -1 : 0;
     if (!rc && s.html)
         report_html(&s.t, s.html, out);
     else if (!rc)

@@ -4,6 +4,7 @@
  * crosstable of a round robin, CPU per move, forfeits.
  */
 #include <string.h>
+#include "arena/escape.h"
 #include "arena/report_text.h"
 #include "arena/stats.h"
 
@@ -11,13 +12,26 @@
 #define NAME_COLUMN 20     /* the engine column's width, unless a name is longer */
 #define REASON_COLUMN 24   /* the forfeit reason column's, likewise */
 
+/* A name or reason as the terminal shows it (escape.h); .s lives to the end
+ * of the call it is an argument of. */
+struct shown {
+    char s[ESC_ROOM(2 * REC_REASON_MAX)];   /* a reason or two (report_text_forfeiters) */
+};
+
+static struct shown shown(const char *text)
+{
+    struct shown v;
+    esc_text(text, v.s, sizeof v.s);
+    return v;
+}
+
 /* The width of the engine column: the longest name, at least NAME_COLUMN. */
 static int name_width(const struct tally *t)
 {
     int w = NAME_COLUMN;
     for (int i = 0; i < t->n; i++)
-        if ((int)strlen(t->name[i]) > w)
-            w = (int)strlen(t->name[i]);
+        if ((int)strlen(shown(t->name[i]).s) > w)
+            w = (int)strlen(shown(t->name[i]).s);
     return w;
 }
 
@@ -29,7 +43,8 @@ static void standings(const struct tally *t, const int order[], int w, FILE *out
         int i = order[r];
         long g = t->win[i] + t->draw[i] + t->loss[i];
         double points = tally_points(t, i);
-        fprintf(out, "%4d  %-*s %6ld %7.1f %5ld %5ld %5ld %6.1f%%\n", r + 1, w, t->name[i], g,
+        fprintf(out, "%4d  %-*s %6ld %7.1f %5ld %5ld %5ld %6.1f%%\n", r + 1, w,
+                shown(t->name[i]).s, g,
                 points, t->win[i], t->draw[i], t->loss[i], PERCENT * (g ? points / (double)g : 0));
     }
 }
@@ -51,7 +66,8 @@ static void pairs(const struct tally *t, const int order[], FILE *out)
             fprintf(out,
                     "%s vs %s: %ld games, %ld - %ld - %ld, Elo difference: %s +/- %s, "
                     "LOS: %.1f %%, DrawRatio: %.1f %%\n",
-                    t->name[a], t->name[b], p.n, p.w, p.l, p.d, es, ms, PERCENT * p.los,
+                    shown(t->name[a]).s, shown(t->name[b]).s, p.n, p.w, p.l, p.d, es, ms,
+                    PERCENT * p.los,
                     PERCENT * p.draw_ratio);
             penta_line(&p, out);
         }
@@ -75,8 +91,8 @@ static int cross_width(const struct tally *t)
 {
     int w = CROSS_CELL;
     for (int i = 0; i < t->n; i++)
-        if ((int)strlen(t->name[i]) + 1 > w)
-            w = (int)strlen(t->name[i]) + 1;
+        if ((int)strlen(shown(t->name[i]).s) + 1 > w)
+            w = (int)strlen(shown(t->name[i]).s) + 1;
     return w;
 }
 
@@ -87,11 +103,11 @@ static void crosstable(const struct tally *t, const int order[], FILE *out)
     fprintf(out, "\nCrosstable (W-L-D of the row engine against the column engine)\n%-*s", w,
             "Engine");
     for (int c = 0; c < t->n; c++)   /* no padding after the last column */
-        fprintf(out, " %-*s", c + 1 < t->n ? w : 0, t->name[order[c]]);
+        fprintf(out, " %-*s", c + 1 < t->n ? w : 0, shown(t->name[order[c]]).s);
     fprintf(out, "\n");
     for (int r = 0; r < t->n; r++) {
         int a = order[r];
-        fprintf(out, "%-*s", w, t->name[a]);
+        fprintf(out, "%-*s", w, shown(t->name[a]).s);
         for (int c = 0; c < t->n; c++) {
             int b = order[c];
             char cell[64] = "-";
@@ -112,7 +128,8 @@ static void cpu(struct tally *t, const int order[], int w, FILE *out)
     for (int r = 0; r < t->n; r++) {
         int i = order[r];
         struct tally_cpu c = tally_cpu(t, i);
-        fprintf(out, "%-*s %7ld %9.2f %9.2f %9.2f %9.2f\n", w, t->name[i], t->ncpu[i], c.mean,
+        fprintf(out, "%-*s %7ld %9.2f %9.2f %9.2f %9.2f\n", w, shown(t->name[i]).s,
+                t->ncpu[i], c.mean,
                 c.median, c.p95, c.max);
     }
     double median, p95;
@@ -126,12 +143,12 @@ static void forfeits(const struct tally *t, int w, FILE *out)
 {
     int rw = REASON_COLUMN;
     for (int k = 0; k < t->nforfeit; k++)
-        if ((int)strlen(t->forfeit[k].reason) > rw)
-            rw = (int)strlen(t->forfeit[k].reason);
+        if ((int)strlen(shown(t->forfeit[k].reason).s) > rw)
+            rw = (int)strlen(shown(t->forfeit[k].reason).s);
     fprintf(out, "\nForfeits%s\n", t->nforfeit ? "" : ": none");
     for (int k = 0; k < t->nforfeit; k++)
-        fprintf(out, "%-*s %-*s %ld\n", w, t->name[t->forfeit[k].engine], rw,
-                t->forfeit[k].reason, t->forfeit[k].count);
+        fprintf(out, "%-*s %-*s %ld\n", w, shown(t->name[t->forfeit[k].engine]).s, rw,
+                shown(t->forfeit[k].reason).s, t->forfeit[k].count);
 }
 
 void report_text(struct tally *t, FILE *out)
@@ -155,8 +172,8 @@ int report_text_forfeiters(const struct tally *t, FILE *out)
         forfeits += tally_forfeits(t, i);
         if (tally_forfeited_all(t, i)) {
             tally_forfeit_reasons(t, i, reasons, sizeof reasons);
-            fprintf(out, "%s forfeited every game it played (%ld): %s\n", t->name[i],
-                    t->win[i] + t->draw[i] + t->loss[i], reasons);
+            fprintf(out, "%s forfeited every game it played (%ld): %s\n", shown(t->name[i]).s,
+                    t->win[i] + t->draw[i] + t->loss[i], shown(reasons).s);
             n++;
         }
     }
@@ -167,8 +184,8 @@ int report_text_forfeiters(const struct tally *t, FILE *out)
     for (int i = 0, first = 1; i < t->n; i++)
         if (tally_forfeits(t, i)) {
             tally_forfeit_reasons(t, i, reasons, sizeof reasons);
-            fprintf(out, "%s %s (%ld): %s", first ? "" : ";", t->name[i], tally_forfeits(t, i),
-                    reasons);
+            fprintf(out, "%s %s (%ld): %s", first ? "" : ";", shown(t->name[i]).s,
+                    tally_forfeits(t, i), shown(reasons).s);
             first = 0;
         }
     fputs("\n", out);

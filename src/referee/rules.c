@@ -154,14 +154,20 @@ int rules_hit_file_limit(const struct run_result *r, const struct run_limits *l,
 
 /* The limit a limit's kind names, and the option that sets it, appended
  * to reason: a student sees what was exceeded and what to change. */
-void rules_name_limit(const struct run_limits *l, char *reason)
+void rules_name_limit(const struct run_limits *l, int by_tree, char *reason)
 {
     char detail[REC_REASON_MAX] = "";
     if (strcmp(reason, "timeout") == 0)
         snprintf(detail, sizeof detail, "no answer within %ld ms of wall time (--timeout-ms)",
                  l->timeout_ms);
+    else if (strcmp(reason, "cpu-limit") == 0 && l->cpu_limit_s > 0 && by_tree)
+        snprintf(detail, sizeof detail, "its processes used %ld s of CPU time together "
+                 "(--cpu-limit-s)", l->cpu_limit_s);
     else if (strcmp(reason, "cpu-limit") == 0 && l->cpu_limit_s > 0)
         snprintf(detail, sizeof detail, "used %ld s of CPU time (--cpu-limit-s)", l->cpu_limit_s);
+    else if (strcmp(reason, "memory-limit") == 0 && l->mem_limit_mb > 0 && by_tree)
+        snprintf(detail, sizeof detail, "its processes held more than %ld MB of memory "
+                 "together (--mem-limit-mb)", l->mem_limit_mb);
     else if (strcmp(reason, "memory-limit") == 0 && l->mem_limit_mb > 0)
         snprintf(detail, sizeof detail, "ran out of its %ld MB of address space (--mem-limit-mb)",
                  l->mem_limit_mb);

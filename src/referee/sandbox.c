@@ -16,7 +16,6 @@
  */
 #define _GNU_SOURCE
 #include <assert.h>
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -38,6 +37,7 @@
 #include <unistd.h>
 #include "arena/clock.h"
 #include "arena/datadir.h"
+#include "arena/header.h"
 #include "arena/launcher.h"
 #include "arena/sandbox.h"
 #include "arena/textfile.h"
@@ -236,23 +236,25 @@ void sbx_policy_free(struct sbx_policy *p)
     sbx_paths_free(&p->mask);
 }
 
-cJSON *sbx_policy_json(const struct sbx_policy *p)
+int sbx_policy_header(const struct sbx_policy *p, struct hdr_sandbox *h)
 {
     static const char *const isolates[] = {
         "user", "pid", "mount", "network", "ipc", "uts", "no_new_privs", "no_capabilities",
     };
-    cJSON *j = cJSON_CreateObject();
     int on = p && p->mode == SBX_NAMESPACES;
-    cJSON_AddStringToObject(j, "mode", on ? "namespaces" : "none");
-    cJSON *list = cJSON_AddArrayToObject(j, "isolates");
+    h->has = HDR_BIT(HDR_SBX_MODE) | HDR_BIT(HDR_SBX_ISOLATES);
+    if (hdr_set_text(&h->mode, on ? "namespaces" : "none") != 0)
+        return -1;
     for (size_t i = 0; on && i < sizeof isolates / sizeof *isolates; i++)
-        cJSON_AddItemToArray(list, cJSON_CreateString(isolates[i]));
-    if (on) {
-        cJSON *ro = cJSON_AddArrayToObject(j, "read_only");
-        for (int i = 0; i < p->ro.n; i++)
-            cJSON_AddItemToArray(ro, cJSON_CreateString(p->ro.path[i]));
-    }
-    return j;
+        if (hdr_strs_add(&h->isolates, isolates[i]) != 0)
+            return -1;
+    if (!on)
+        return 0;
+    h->has |= HDR_BIT(HDR_SBX_READ_ONLY);
+    for (int i = 0; i < p->ro.n; i++)
+        if (hdr_strs_add(&h->read_only, p->ro.path[i]) != 0)
+            return -1;
+    return 0;
 }
 
 uid_t sbx_engine_uid(const struct sbx_policy *p)
@@ -755,7 +757,7 @@ static void on_stop_request(int sig)
 }
 
 /* The engine's side of the vfork: enters the move's cgroup (cg: the
- * referee's descriptors of its cgroup.procs files, -1 past the last), its
+ * referee's descriptors of its membership files, -1 past the last), its
  * view, gives up every privilege and execs, its stdout and stderr into
  * std[] (the referee's pipes; -1: /dev/null), its stdin in_fd (an engine
  * that stays; -1: /dev/null). Never returns; a failure is told through the
@@ -820,7 +822,7 @@ static void sweep_namespace(void)
 }
 
 /* One move, its stdout and stderr into fds[0..1], its cgroup's
- * cgroup.procs files fds[2..], its stdin in_fd (-1: /dev/null; all closed
+ * membership files fds[2..], its stdin in_fd (-1: /dev/null; all closed
  * here): the answer goes into the page. A spawn (an engine that stays,
  * tell >= 0) also says "s" on tell once the engine runs or failed to
  * start, before waiting for its end. */
@@ -879,7 +881,7 @@ static void serve(struct init_ctx *in, int fds[REQUEST_FDS], int in_fd, int tell
 }
 
 /* Reads a request's byte from sock into *what, and the descriptors that come with it
- * (the engine's stdout and stderr, then its cgroup's cgroup.procs files)
+ * (the engine's stdout and stderr, then its cgroup's membership files)
  * into fds, -1 each when none came. Returns what recvmsg returns. */
 static ssize_t recv_request(int sock, int fds[SPAWN_FDS], char *what)
 {

@@ -7,7 +7,6 @@
  * game runs the same files and a bad path stops the referee before it plays.
  */
 #include <assert.h>
-#include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -17,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arena/cli.h"
+#include "arena/header.h"
 #include "arena/limits.h"
 #include "arena/rules.h"
 #include "arena/spec.h"
@@ -577,32 +577,37 @@ long spec_quote(const char *word, char *buf, size_t cap, size_t len)
     return (long)(w - buf);
 }
 
-cJSON *spec_json(const struct spec *eng)
+int spec_header(const struct spec *eng, struct hdr *h)
 {
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "name", eng->name);
-    cJSON *cmd = cJSON_AddArrayToObject(j, "cmd");
+    struct hdr_engine *he = hdr_add_engine(h, eng->name);
+    if (!he)
+        return -1;
+    he->has |= HDR_BIT(HDR_ENG_CMD) | HDR_BIT(HDR_ENG_SHA256);
     for (int i = 0; i < eng->argc; i++)
-        cJSON_AddItemToArray(cmd, cJSON_CreateString(eng->argv[i]));
-    cJSON_AddStringToObject(j, "dir", eng->dir);
-    if (eng->depth)
-        cJSON_AddNumberToObject(j, "depth", eng->depth);
-    if (eng->proto != SPEC_FILE)
-        cJSON_AddStringToObject(j, "proto", spec_proto_name(eng->proto));
-    if (eng->sha256[0])
-        cJSON_AddStringToObject(j, "sha256", eng->sha256);
-    else
-        cJSON_AddNullToObject(j, "sha256");
-    if (eng->nfiles) {
-        cJSON *files = cJSON_AddArrayToObject(j, "files");
-        for (int i = 0; i < eng->nfiles; i++) {
-            cJSON *f = cJSON_CreateObject();
-            cJSON_AddStringToObject(f, "path", eng->files[i].path);
-            cJSON_AddStringToObject(f, "sha256", eng->files[i].sha256);
-            cJSON_AddItemToArray(files, f);
-        }
+        if (hdr_strs_add(&he->cmd, eng->argv[i]) != 0)
+            return -1;
+    if (eng->dir) {   /* resolved engines have one */
+        he->has |= HDR_BIT(HDR_ENG_DIR);
+        if (hdr_set_text(&he->dir, eng->dir) != 0)
+            return -1;
     }
-    return j;
+    if (eng->depth) {
+        he->depth = eng->depth;
+        he->has |= HDR_BIT(HDR_ENG_DEPTH);
+    }
+    if (eng->proto != SPEC_FILE) {
+        he->has |= HDR_BIT(HDR_ENG_PROTO);
+        if (hdr_set_text(&he->proto, spec_proto_name(eng->proto)) != 0)
+            return -1;
+    }
+    if (!eng->sha256[0])
+        he->null |= HDR_BIT(HDR_ENG_SHA256);
+    else if (hdr_set_text(&he->sha256, eng->sha256) != 0)
+        return -1;
+    for (int i = 0; i < eng->nfiles; i++)
+        if (hdr_engine_add_file(he, eng->files[i].path, eng->files[i].sha256) != 0)
+            return -1;
+    return 0;
 }
 
 const char *spec_proto_name(enum spec_proto proto)

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "arena/header.h"
 #include "arena/journal.h"
 #include "arena/match.h"
 #include "arena/pool.h"
@@ -50,33 +51,37 @@ struct schedule tour_schedule(const struct tour_config *c)
                               .shard_k = c->shard_k, .shard_n = c->shard_n };
 }
 
-cJSON *tour_header(const struct tour_config *c)
+int tour_header(const struct tour_config *c, struct hdr *h)
 {
-    cJSON *h = cJSON_CreateObject();
-    cJSON_AddStringToObject(h, "schema", JOURNAL_SCHEMA);
-    play_rules_json(&c->rules, h);
-    cJSON *engines = cJSON_AddArrayToObject(h, "engines");
-    for (int i = 0; i < c->nengines; i++)
-        cJSON_AddItemToArray(engines, spec_json(&c->engine[i]));
-    cJSON_AddStringToObject(h, "format", c->format == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin");
-    cJSON_AddNumberToObject(h, "rounds", c->rounds);
-    char shard[32];
-    snprintf(shard, sizeof shard, "%d/%d", c->shard_k, c->shard_n);
-    cJSON_AddStringToObject(h, "shard", shard);
+    hdr_init(h);
+    h->has = HDR_BIT(HDR_SCHEMA) | HDR_BIT(HDR_FORMAT) | HDR_BIT(HDR_ROUNDS) |
+             HDR_BIT(HDR_SHARD) | HDR_BIT(HDR_GAMES) | HDR_BIT(HDR_SPRT);
+    int rc = hdr_set_text(&h->schema, JOURNAL_SCHEMA) | play_rules_header(&c->rules, h);
+    for (int i = 0; !rc && i < c->nengines; i++)
+        rc = spec_header(&c->engine[i], h);
+    rc |= hdr_set_text(&h->format, c->format == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin");
+    h->rounds = c->rounds;
+    h->shard_k = c->shard_k;
+    h->shard_n = c->shard_n;
     struct schedule sched = tour_schedule(c);
-    cJSON_AddNumberToObject(h, "games", (double)schedule_games(&sched));
-    if (c->sprt.on) {
-        cJSON *s = cJSON_AddObjectToObject(h, "sprt");
-        cJSON_AddNumberToObject(s, "elo0", c->sprt.elo0);
-        cJSON_AddNumberToObject(s, "elo1", c->sprt.elo1);
-        cJSON_AddNumberToObject(s, "alpha", c->sprt.alpha);
-        cJSON_AddNumberToObject(s, "beta", c->sprt.beta);
-        if (!c->sprt.trinomial)
-            cJSON_AddStringToObject(s, "model", penta_model_name(c->sprt.model));
+    h->games = schedule_games(&sched);
+    if (!c->sprt.on) {
+        h->null |= HDR_BIT(HDR_SPRT);
     } else {
-        cJSON_AddNullToObject(h, "sprt");
+        h->sprt.elo0 = c->sprt.elo0;
+        h->sprt.elo1 = c->sprt.elo1;
+        h->sprt.alpha = c->sprt.alpha;
+        h->sprt.beta = c->sprt.beta;
+        h->sprt.has = HDR_BIT(HDR_SPRT_ELO0) | HDR_BIT(HDR_SPRT_ELO1) |
+                      HDR_BIT(HDR_SPRT_ALPHA) | HDR_BIT(HDR_SPRT_BETA);
+        if (!c->sprt.trinomial) {
+            h->sprt.has |= HDR_BIT(HDR_SPRT_MODEL);
+            rc |= hdr_set_text(&h->sprt.model, penta_model_name(c->sprt.model));
+        }
     }
-    return h;
+    if (rc)
+        hdr_free(h);
+    return rc ? -1 : 0;
 }
 
 struct run_state {
@@ -164,15 +169,10 @@ static int count_game(struct run_state *s, const struct game_record *rec, struct
     return tally_add(&s->tally, rec, e);
 }
 
-static int resume_game(void *ctx, const cJSON *json, int is_header, int line, struct err *e)
+static int resume_game(void *ctx, struct game_record *rec, int line, struct err *e)
 {
-    (void)is_header;
-    struct game_record rec;
-    int rc = rec_decode(json, &rec, e) || count_game(ctx, &rec, e) ? -1 : 0;
-    rec_free(&rec);
-    if (rc && !e->line)
-        e->line = line, e->col = 1;
-    return rc;
+    (void)line;   /* journal.h places the error */
+    return count_game(ctx, rec, e);
 }
 
 /* The SPRT's log-likelihood ratio so far and its bounds. */
@@ -359,23 +359,24 @@ static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
         return err_set(e, 0, 0, "out of memory");
     if (!c->journal)
         return 0;
-    cJSON *header = tour_header(c);
-    int rc = journal_open(c->journal, header, c->resume, resume_game, s, &s->journal_fd, e);
-    cJSON_Delete(header);
+    struct hdr header;
+    if (tour_header(c, &header) != 0)
+        return err_set(e, 0, 0, "out of memory");
+    static const struct journal_reader resume = { .game = resume_game };
+    int rc = journal_open(c->journal, &header, c->resume, &resume, s, &s->journal_fd, e);
+    hdr_free(&header);
     *bad_journal = rc != 0;
     return rc;
 }
 
 /* journal_scan on the header only: sets *old when its "sprt" is an object
  * without "model" (a journal from before the models, tournament.h). */
-static int sprt_without_model(void *ctx, const cJSON *json, int is_header, int line,
-                              struct err *e)
+static int sprt_without_model(void *ctx, const struct hdr *h, int line, struct err *e)
 {
     (void)line, (void)e;
-    const cJSON *sprt = cJSON_GetObjectItemCaseSensitive(json, "sprt");
-    *(int *)ctx = is_header && cJSON_IsObject(sprt) &&
-                  !cJSON_GetObjectItemCaseSensitive(sprt, "model");
-    return 1;   /* stop after the first record */
+    *(int *)ctx = (h->has & HDR_BIT(HDR_SPRT)) && !(h->null & HDR_BIT(HDR_SPRT)) &&
+                  !(h->sprt.has & HDR_BIT(HDR_SPRT_MODEL));
+    return 1;   /* stop after the header */
 }
 
 int tour_run(const struct tour_config *config, FILE *out, struct err *e)
@@ -386,7 +387,8 @@ int tour_run(const struct tour_config *config, FILE *out, struct err *e)
     if (c->resume && c->journal && c->sprt.on && !c->sprt.model_given) {
         struct err ignored = { 0 };   /* journal_open reports a bad journal */
         int old = 0;
-        journal_scan(c->journal, sprt_without_model, &old, &ignored);
+        static const struct journal_reader header_only = { .header = sprt_without_model };
+        journal_scan(c->journal, &header_only, &old, &ignored);
         resumed.sprt.trinomial = old;
     }
     struct run_state s;

@@ -6,11 +6,12 @@
  * uniqueness of each game come from the replay.
  */
 #include <assert.h>
-#include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena/escape.h"
+#include "arena/header.h"
 #include "arena/journal.h"
 #include "arena/record.h"
 #include "arena/rules.h"
@@ -76,14 +77,13 @@ static int bad(struct verify_ctx *v, struct err *e, int line, const char *fmt, .
     return err_set(e, line, line ? 1 : 0, "%s", msg);
 }
 
-static int verify_header(struct verify_ctx *v, const cJSON *json, struct err *e)
+static int verify_header(void *ctx, const struct hdr *h, int line, struct err *e)
 {
-    struct rec_header h;
-    if (rec_header_decode(json, &h, e) != 0)
-        return -1;
-    if (!(v->game = registry_find(h.game)))
-        return err_set(e, 1, 1, "unknown game '%s'", h.game[0] ? h.game : "(none)");
-    v->draw_plies = h.draw_plies;
+    (void)line;
+    struct verify_ctx *v = ctx;
+    if (!(v->game = registry_find(h->game)))
+        return err_set(e, 1, 1, "unknown game '%s'", h->game[0] ? h->game : "(none)");
+    v->draw_plies = h->draw_plies > 0 ? h->draw_plies : 0;
     return 0;
 }
 
@@ -174,32 +174,29 @@ static int verify_record(struct verify_ctx *v, const struct game_record *rec, in
     return 0;
 }
 
-static int verify_game(struct verify_ctx *v, const cJSON *json, int line, struct err *e)
+static int verify_game(void *ctx, struct game_record *rec, int line, struct err *e)
 {
-    struct game_record rec;
-    if (rec_decode(json, &rec, e) != 0) {
-        char msg[ERR_MSG_MAX];
-        snprintf(msg, sizeof msg, "%s", e->msg);
-        return bad(v, e, line, "%s", msg);
-    }
-    int rc = verify_record(v, &rec, line, e);
-    rec_free(&rec);
-    return rc;
+    return verify_record(ctx, rec, line, e);
 }
 
-static int verify_one(void *ctx, const cJSON *rec, int is_header, int line, struct err *e)
+/* A record that does not decode contradicts the format: inconsistent. */
+static int verify_bad_game(void *ctx, int line, struct err *e)
 {
-    struct verify_ctx *v = ctx;
-    return is_header ? verify_header(v, rec, e) : verify_game(v, rec, line, e);
+    char msg[ERR_MSG_MAX];
+    snprintf(msg, sizeof msg, "%s", e->msg);
+    return bad(ctx, e, line, "%s", msg);
 }
 
 int verify_file(const char *path, FILE *out, struct err *e)
 {
     struct verify_ctx v = { 0 };
-    int rc = journal_scan(path, verify_one, &v, e);
+    static const struct journal_reader rd = { .header = verify_header, .game = verify_game,
+                                              .bad_game = verify_bad_game };
+    int rc = journal_scan(path, &rd, &v, e);
     free(v.seen);
     if (rc)
         return v.inconsistent ? 1 : -1;
-    fprintf(out, "%s: %ld games, %ld moves replayed: consistent\n", path, v.games, v.moves);
+    esc_fputs(path, out);   /* as every text on a terminal (escape.h) */
+    fprintf(out, ": %ld games, %ld moves replayed: consistent\n", v.games, v.moves);
     return 0;
 }

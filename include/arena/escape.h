@@ -1,0 +1,33 @@
+/*
+ * escape.h - text that came from outside (an engine's output and name, a
+ * journal's strings, a path) made safe to show on a terminal: the one
+ * escaping of every text output (forfeit lines, reports, progress lines,
+ * error messages).
+ *
+ * A control character would act on the terminal instead of showing (ESC
+ * starts sequences that retitle, move the cursor or clear the screen), so
+ * each byte of one is written as \xNN: C0 (0x00-0x1f, newlines and tabs
+ * included: a shown string is one line), DEL (0x7f), the C1 controls as
+ * UTF-8 writes them (U+0080-U+009F, two bytes each), and every byte that is
+ * not part of a valid UTF-8 character (a terminal in an 8-bit mode takes
+ * 0x9b for CSI). Everything else, backslashes included, is kept, so text
+ * without control characters shows as it always did.
+ */
+#ifndef ARENA_ESCAPE_H
+#define ARENA_ESCAPE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Room for n bytes escaped, with the NUL: each byte may take four. */
+#define ESC_ROOM(n) (4 * (n) + 1)
+
+/* s escaped into buf (cap >= 1 bytes, NUL-terminated; cut before the first
+ * character or escape that does not fit). Returns buf, so a call can be a
+ * printf argument. */
+char *esc_text(const char *s, char *buf, size_t cap);
+
+/* Writes s escaped to out. */
+void esc_fputs(const char *s, FILE *out);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * test_escape.c - text shown on a terminal (escape.h): control characters
+ * and invalid UTF-8 become \xNN, everything else stays as it was, and a cut
+ * never splits an escape or a character.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arena/escape.h"
+
+struct esc_case {
+    char in[32];
+    char out[96];
+};
+
+ParameterizedTestParameters(escape, controls_and_bad_utf8_are_escaped)
+{
+    static struct esc_case cases[] = {
+        { "plain text, a\\b", "plain text, a\\b" },
+        { "\033]0;title\007", "\\x1b]0;title\\x07" },
+        { "tab\there\nnext\r", "tab\\x09here\\x0anext\\x0d" },
+        { "del\177", "del\\x7f" },
+        { "c1 \302\233J", "c1 \\xc2\\x9bJ" },                /* U+009B, CSI */
+        { "\303\251t\303\251 \342\202\254", "\303\251t\303\251 \342\202\254" },  /* été € */
+        { "raw \233 byte", "raw \\x9b byte" },               /* not UTF-8 */
+        { "overlong \300\233", "overlong \\xc0\\x9b" },
+        { "cut \342\202", "cut \\xe2\\x82" },
+    };
+    return cr_make_param_array(struct esc_case, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct esc_case *c, escape, controls_and_bad_utf8_are_escaped)
+{
+    char buf[ESC_ROOM(sizeof c->in)];
+    cr_assert_str_eq(esc_text(c->in, buf, sizeof buf), c->out);
+    char *text;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    esc_fputs(c->in, f);
+    fclose(f);
+    cr_assert_str_eq(text, c->out);
+    free(text);
+}
+
+Test(escape, a_cut_keeps_escapes_and_characters_whole)
+{
+    char buf[8];
+    cr_assert_str_eq(esc_text("ab\033cd", buf, sizeof buf), "ab\\x1bc");
+    cr_assert_str_eq(esc_text("abc\033d", buf, 6), "abc");
+    cr_assert_str_eq(esc_text("a\342\202\254b", buf, 4), "a");
+    cr_assert_str_eq(esc_text("x", buf, 1), "");
+}
