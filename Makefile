@@ -229,7 +229,8 @@ test-browser: all
 	@mkdir -p results
 	sh scripts/demo.sh $(BIN) > results/demo.log
 	sh scripts/test-browser.sh $(BIN) results/demo/journal.jsonl fixtures/report/html.jsonl \
-	    fixtures/report/html-nim.jsonl fixtures/report/html-checkers.jsonl
+	    fixtures/report/html-nim.jsonl fixtures/report/html-checkers.jsonl \
+	    fixtures/report/html-othello.jsonl fixtures/report/html-tictactoe.jsonl
 
 bench: all
 	@mkdir -p results
@@ -237,6 +238,8 @@ bench: all
 	$(BIN)/engine bench --game connect4 --depths 1-12 --json results/bench-connect4.json
 	$(BIN)/engine bench --game maxconnect4 --player minimax --depths 1-8
 	$(BIN)/engine bench --game checkers --json results/bench-checkers.json
+	for g in connect4:10 maxconnect4:10 nim:8 checkers:9 othello:10 tictactoe:9; do \
+	    $(BIN)/engine perft --game $${g%:*} --depth $${g#*:} || exit 1; done
 	$(BIN)/spfiar --bench --level 7
 	$(BIN)/nim --bench 3 5 7 9 11 13
 	@sh scripts/plot-bench.sh results/bench-maxconnect4.json results/bench-maxconnect4.svg
@@ -323,7 +326,8 @@ FUZZ_CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-
                 -fsanitize-coverage-ignorelist=$(FUZZ_IGNORE) \
                 $(ARCH_FLAGS) $(WARN) -Iinclude -Itests/fuzz -MMD -MP $(PKG_CFLAGS)
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
-FUZZ_GAMES   := connect4 maxconnect4 checkers nim
+# One board target per registered game (the GAME lines of the registry).
+FUZZ_GAMES   := $(shell sed -nE 's/^ *GAME\(([a-z0-9_]+)\).*/\1/p' src/engine/registry.c)
 FUZZ_ALL     := $(FUZZ_GAMES:%=board_%) checkers_session spfiar_command spfiar_session \
                 nim_session engine_spec referee_config journal journal_commands weights \
                 c4_moves c4_book opening_book interactive
@@ -340,6 +344,8 @@ FUZZ_SEEDS_board_connect4    := $(FUZZ_C4_BOARDS)
 FUZZ_SEEDS_board_maxconnect4 := $(FUZZ_C4_BOARDS)
 FUZZ_SEEDS_board_checkers    := $(wildcard fixtures/checkers/*.board fixtures/checkers/bad/*.txt)
 FUZZ_SEEDS_board_nim         := $(wildcard fixtures/nim/*.txt fixtures/nim/*.board fixtures/nim/bad/*.txt)
+FUZZ_SEEDS_board_othello     := $(wildcard fixtures/othello/*.txt fixtures/othello/*.board)
+FUZZ_SEEDS_board_tictactoe   := $(wildcard fixtures/tictactoe/*.txt fixtures/tictactoe/*.board)
 FUZZ_SEEDS_checkers_session  := $(wildcard fixtures/checkers/*.in)
 FUZZ_SEEDS_spfiar_command    := $(wildcard fixtures/spfiar/*.in)
 FUZZ_SEEDS_spfiar_session    := $(wildcard fixtures/spfiar/*.in)

@@ -28,6 +28,12 @@
 # TT_MB MiB (default 1024, the size that solver is compared with) and
 # THREADS threads (default 1), the table kept from one position to the next.
 #
+# Then the default threads (`engine solve` without --threads: one per core)
+# against --threads 1 on End-Easy, whose solves are all small: PAIRS runs of
+# each (default 5), in turn, which first alternating; each run's median
+# microseconds per position, and the median of those over the runs. The
+# default must not be slower.
+#
 # EMPTY=1 adds the empty board, strong, from a fresh table of TT_MB MiB
 # (EMPTY_TT_MB is the older name) with THREADS threads: one solve, timed; no
 # published figure.
@@ -43,6 +49,7 @@ TT_MB=${TT_MB:-${EMPTY_TT_MB:-1024}}
 THREADS=${THREADS:-1}
 ANCHOR=${ANCHOR:-}
 ANCHOR_FORMAT=${ANCHOR_FORMAT:-onebased}
+PAIRS=${PAIRS:-5}
 OUT=results/solver-bench
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -151,6 +158,34 @@ if [ -n "$C4_SETS" ]; then
         row "c4-$c4set" "$c4set" "$OUT/$c4set.in" - --tt-mb "$TT_MB" --threads "$THREADS"
     done
 fi
+# median_of: the median of the numbers on stdin, one a line.
+median_of() {
+    sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+printf '\nEnd-Easy, median us per position (median of %d runs each, in turn):\n' "$PAIRS"
+: > "$OUT/threads-default.runs"
+: > "$OUT/threads-1.runs"
+i=0
+while [ "$i" -lt "$PAIRS" ]; do
+    # Which runs first alternates: the second run of a pair tends to be faster.
+    order="default 1"
+    [ $((i % 2)) -eq 1 ] && order="1 default"
+    for t in $order; do
+        opt=""
+        [ "$t" = 1 ] && opt="--threads 1"
+        # shellcheck disable=SC2086 # opt is empty or two words
+        "$BIN/engine" solve $opt "$OUT/L3_R1.in" > "$OUT/threads-$t.out"
+        awk '{ print $NF }' "$OUT/threads-$t.out" | median_of >> "$OUT/threads-$t.runs"
+    done
+    i=$((i + 1))
+done
+def=$(median_of < "$OUT/threads-default.runs")
+one=$(median_of < "$OUT/threads-1.runs")
+awk -v d="$def" -v o="$one" -v c="$(getconf _NPROCESSORS_ONLN)" 'BEGIN {
+    printf "  default threads (%d cores) %8.2f us\n  --threads 1          %8.2f us\n", c, d, o
+    printf "  default / one thread %8.2f\n", d / o }'
+
 if [ -n "${EMPTY:-}" ]; then
     printf ' 1\n' > "$OUT/empty.in"    # no moves; the first player wins with his last disc
     row Empty-board empty "$OUT/empty.in" - --tt-mb "$TT_MB" --threads "$THREADS"

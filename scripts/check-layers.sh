@@ -11,10 +11,12 @@
 #                              (Elo, SPRT, percentiles), game
 #                              (the interface, game.h) and search
 #   1 games    src/games/G     one module per game folder (connect4, nim,
-#                              checkers); games never include each other.
+#                              checkers, othello, tictactoe); games never
+#                              include each other.
 #                              Capabilities (oracle, learned player, other
 #                              evaluations) are members of struct game.
-#   2 engine   src/engine      registry (the one file naming every game),
+#   2 engine   src/engine      registry (the one file naming every game; each
+#                              game_NAME under src/games is one GAME(NAME) line),
 #                              player, onemove, bench, benchdoc (the
 #                              arena.bench/1 document of both benches)
 #   3 learn    src/learn       the weights file and Connect-4's training
@@ -171,4 +173,26 @@ END {
     for (s in exception)
         if (!(s in used)) fail("CYCLE_EXCEPTIONS: no cycle " s " any more; remove the line")
     exit bad
-}' "$@"
+}' "$@" || status=1
+
+# Games: every `const struct game game_NAME` defined under src/games is one
+# GAME(NAME) line of REGISTRY_GAMES in src/engine/registry.c and every such
+# line names one, so that a new game is its folder plus that one line.
+defined=" $(grep -rhoE '^const struct game game_[a-z0-9_]+ =' src/games |
+    sed -E 's/^const struct game game_([a-z0-9_]+) =/\1/' | tr '\n' ' ')"
+registered=" $(sed -nE 's/^ *GAME\(([a-z0-9_]+)\).*/\1/p' src/engine/registry.c | tr '\n' ' ')"
+for g in $defined; do
+    case "$registered" in
+    *" $g "*) ;;
+    *) echo "check-layers: src/games: game_$g is not registered (a GAME($g) line in src/engine/registry.c)" >&2
+       status=1 ;;
+    esac
+done
+for g in $registered; do
+    case "$defined" in
+    *" $g "*) ;;
+    *) echo "check-layers: src/engine/registry.c: GAME($g) names no game_$g defined under src/games" >&2
+       status=1 ;;
+    esac
+done
+exit "${status:-0}"

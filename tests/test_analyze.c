@@ -94,7 +94,7 @@ Test(analyze, checkers_has_no_oracle)
     struct err e;
     cr_expect_eq(ana_init(&a, registry_find("checkers"), &o, &e), -1);
     cr_expect_str_eq(e.msg, "no exact oracle for checkers: analyze handles connect4, "
-                            "maxconnect4 and nim");
+                            "maxconnect4, nim and tictactoe");
 }
 
 /* A node budget stops the solver whatever the CPU budget: the position is

@@ -15,7 +15,9 @@
  *     bytes, missing folder, no temporary file left behind), each in a fresh
  *     folder from mkdtemp that the fixture removes afterwards;
  *   - tf_utf8_copy (valid UTF-8 kept, every other byte '?'), tf_check_creatable
- *     (the reason when not, no probe left) and tf_copy_head.
+ *     (the reason when not, no probe left) and tf_copy_head;
+ *   - tf_remove_at: a tree deeper than PATH_MAX, a chmod 000 folder, a link
+ *     whose target stays.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -917,4 +919,54 @@ Test(boardfile, copy_head_copies_from_the_start, .init = make_temp_dir, .fini = 
     cr_assert_str_eq(buf, "01230123456789");
     fclose(from);
     fclose(to);
+}
+
+/* ---- tf_remove_at -------------------------------------------------------- */
+
+/* A folder chain of depth levels (each name 30 bytes: deeper than PATH_MAX
+ * past 132), made by descriptor, a file at the bottom. */
+static void deep_chain(int top, int depth)
+{
+    int fd = dup(top);
+    for (int i = 0; i < depth; i++) {
+        cr_assert_eq(mkdirat(fd, "dddddddddddddddddddddddddddddd", 0755), 0, "level %d", i);
+        int child = openat(fd, "dddddddddddddddddddddddddddddd", O_RDONLY | O_DIRECTORY);
+        cr_assert_geq(child, 0);
+        close(fd);
+        fd = child;
+    }
+    int f = openat(fd, "bottom", O_WRONLY | O_CREAT, 0644);
+    cr_assert_geq(f, 0);
+    close(f);
+    close(fd);
+}
+
+/* A tree deeper than PATH_MAX, a chmod 000 folder holding a file, and a
+ * symlink to a file outside: all removed by descriptor, the link's target
+ * kept. */
+Test(boardfile, remove_at_takes_deep_trees_and_locked_folders, .init = make_temp_dir,
+     .fini = remove_temp_dir)
+{
+    char tree[PATH_MAX], outside[PATH_MAX], path[PATH_MAX + 64];
+    snprintf(tree, sizeof tree, "%s/tree", temp_dir);
+    snprintf(outside, sizeof outside, "%s/outside", temp_dir);
+    write_plain_file(outside, "kept", 4);
+    cr_assert_eq(mkdir(tree, 0755), 0);
+    int top = open(tree, O_RDONLY | O_DIRECTORY);
+    cr_assert_geq(top, 0);
+    deep_chain(top, 200);
+    cr_assert_eq(mkdirat(top, "locked", 0755), 0);
+    snprintf(path, sizeof path, "%s/locked/file", tree);
+    write_plain_file(path, "x", 1);
+    snprintf(path, sizeof path, "%s/locked", tree);
+    cr_assert_eq(chmod(path, 0), 0);
+    cr_assert_eq(symlinkat(outside, top, "link"), 0);
+    close(top);
+    int dir = open(temp_dir, O_RDONLY | O_DIRECTORY);
+    cr_assert_eq(tf_remove_at(dir, "tree"), 0, "tf_remove_at: %s", strerror(errno));
+    close(dir);
+    struct stat st;
+    cr_assert_neq(lstat(tree, &st), 0, "the tree is left");
+    assert_file_bytes(outside, "kept", 4);
+    cr_assert_eq(tf_remove_tree(tree), 0, "nothing there: nothing to do");
 }

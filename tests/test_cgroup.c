@@ -346,3 +346,31 @@ Test(cgroup, sweep_removes_the_owners_leftovers_only, .timeout = 60)
     }
     fixture_close(&fx);
 }
+
+/* A referee killed outright leaves its moves' cgroups: the next
+ * cg_root_find removes those whose owner is gone and keeps a live
+ * referee's. */
+Test(cgroup, find_removes_what_dead_referees_left, .timeout = 60)
+{
+    struct cg_root root;
+    struct err e;
+    if (geteuid() != 0 || cg_root_find(&root, PIDS_MAX, &e) != 0)
+        cr_skip_test("needs root and a cgroup hierarchy: %s", e.msg);
+    pid_t dead = fork();
+    if (dead == 0)
+        _exit(0);
+    child_status(dead);
+    char gone[CG_MAX_DIRS][PATH_MAX * 2], live[CG_MAX_DIRS][PATH_MAX * 2];
+    for (int i = 0; i < root.n; i++) {
+        snprintf(gone[i], sizeof gone[i], "%s/arena-%ld-1-1-1", root.dir[i], (long)dead);
+        snprintf(live[i], sizeof live[i], "%s/arena-%ld-1-1-1", root.dir[i], (long)getpid());
+        cr_assert_eq(mkdir(gone[i], 0755), 0, "%s: %s", gone[i], strerror(errno));
+        cr_assert_eq(mkdir(live[i], 0755), 0, "%s: %s", live[i], strerror(errno));
+    }
+    cr_assert_eq(cg_root_find(&root, PIDS_MAX, &e), 0, "%s", e.msg);
+    for (int i = 0; i < root.n; i++) {
+        cr_assert(!exists(gone[i]), "%s left", gone[i]);
+        cr_assert(exists(live[i]), "%s removed", live[i]);
+        cr_assert_eq(rmdir(live[i]), 0);
+    }
+}

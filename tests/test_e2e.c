@@ -290,13 +290,13 @@ ParameterizedTestParameters(e2e, usage_error)
 {
     static struct usage_case cases[] = {
         { "engine", { "" },
-          "engine: missing command (one-move, bench, solve, book, train, weights)" },
+          "engine: missing command (one-move, bench, perft, solve, book, train, weights)" },
         { "engine", { "fly" },
-          "engine: unknown command 'fly' (one-move, bench, solve, book, train, weights)" },
+          "engine: unknown command 'fly' (one-move, bench, perft, solve, book, train, weights)" },
         { "engine", { "one-move", "a" }, "engine: one-move needs IN OUT [DEPTH]" },
         { "engine", { "one-move", "a", "b", "0" }, "engine: DEPTH must be a number from 1 to 64" },
         { "engine", { "one-move", "--game", "go", "a" },
-          "engine: unknown game 'go' (connect4, maxconnect4, nim, checkers)" },
+          "engine: unknown game 'go' (connect4, maxconnect4, nim, checkers, othello, tictactoe)" },
         { "engine", { "one-move", "--player", "oracle", "a" },
           "engine: unknown player 'oracle' (alphabeta, minimax, random, perfect, qlearn, "
           "qlearn-ab)" },

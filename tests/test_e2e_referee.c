@@ -202,7 +202,7 @@ ParameterizedTestParameters(e2e_referee, usage_error)
         { { "match", "--engine", "a", "" }, "referee: match: --game is required\n" },
         { { "match", "--game", "nim", "" }, "referee: match: give two --engine options, got 0\n" },
         { { "match", "--game", "go", "" },
-          "referee: unknown game 'go' (connect4, maxconnect4, nim, checkers)\n" },
+          "referee: unknown game 'go' (connect4, maxconnect4, nim, checkers, othello, tictactoe)\n" },
         { { "match", "--engine", "a 'b", "" },
           "referee: --engine 'a 'b': column 3: unterminated ' quote\n" },
         { { "play", "", "", "" },
@@ -242,6 +242,113 @@ ParameterizedTest(struct ref_usage *c, e2e_referee, usage_error)
     snprintf(want, sizeof want, "%sTry 'referee --help' for more information.\n", c->err);
     cr_assert_str_eq(r.err, want);
     e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* --- the game's own score ------------------------------------------------ */
+
+#define MC4_W 7
+#define MC4_H 6
+
+/* Max-Connect4's points of each side after the opening and the moves
+ * (columns "1".."7"), counted here: every line of four, overlaps apart. */
+static void mc4_points(const cJSON *game, int points[2])
+{
+    int board[MC4_H][MC4_W] = { { 0 } }, height[MC4_W] = { 0 }, side = 1;
+    const cJSON *m;
+    const char *lists[] = { "opening", "moves" };
+    for (int l = 0; l < 2; l++)
+        cJSON_ArrayForEach(m, cJSON_GetObjectItem(game, lists[l])) {
+            const cJSON *mv = l ? cJSON_GetObjectItem(m, "move") : m;
+            cr_assert(cJSON_IsString(mv), "a move without its text");
+            int c = atoi(mv->valuestring) - 1;
+            cr_assert(c >= 0 && c < MC4_W && height[c] < MC4_H, "move %s", mv->valuestring);
+            board[height[c]++][c] = side;
+            side = 3 - side;
+        }
+    static const int dir[4][2] = { { 0, 1 }, { 1, 0 }, { 1, 1 }, { 1, -1 } };
+    points[0] = points[1] = 0;
+    for (int r = 0; r < MC4_H; r++)
+        for (int c = 0; c < MC4_W; c++)
+            for (int d = 0; d < 4; d++) {
+                int k = 0, who = board[r][c];
+                while (who && k < 4 && r + k * dir[d][0] < MC4_H && c + k * dir[d][1] >= 0 &&
+                       c + k * dir[d][1] < MC4_W && board[r + k * dir[d][0]][c + k * dir[d][1]] == who)
+                    k++;
+                if (k == 4)
+                    points[who - 1]++;
+            }
+}
+
+/* A Max-Connect4 match: each result line ends with the final score, the
+ * winner's first, and the log records it per side, both the points counted
+ * here from the moves; verify refuses a doctored score. */
+Test(e2e_referee, maxconnect4_results_show_the_final_score, .timeout = 120)
+{
+    char engine[PATH_MAX], ab[PATH_MAX + 96], rnd[PATH_MAX + 96];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(ab, sizeof ab, "name=ab,cmd=%s one-move --game maxconnect4", engine);
+    snprintf(rnd, sizeof rnd, "name=rnd,cmd=%s one-move --game maxconnect4 --player random",
+             engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "maxconnect4", "--engine", ab,
+            "--engine", rnd, "--games", "2", "--depth", "2", "--log", "log.json", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cJSON *log = e2e_read_json(dir, "log.json");
+    const cJSON *game;
+    int n = 0;
+    cJSON_ArrayForEach(game, cJSON_GetObjectItem(log, "games")) {
+        int points[2];
+        mc4_points(game, points);
+        const cJSON *score = cJSON_GetObjectItem(game, "score");
+        cr_assert(cJSON_IsObject(score), "game %d has no score", n + 1);
+        cr_expect_eq(cJSON_GetObjectItem(score, "1")->valueint, points[0], "game %d side 1",
+                     n + 1);
+        cr_expect_eq(cJSON_GetObjectItem(score, "2")->valueint, points[1], "game %d side 2",
+                     n + 1);
+        cr_expect_str_eq(cJSON_GetObjectItem(score, "of")->valuestring, "points");
+        const char *p1 = cJSON_GetObjectItem(cJSON_GetObjectItem(game, "players"), "1")->valuestring;
+        const char *p2 = cJSON_GetObjectItem(cJSON_GetObjectItem(game, "players"), "2")->valuestring;
+        char line[256];
+        int w = points[1] > points[0];
+        snprintf(line, sizeof line, "Finished game %d (%s vs %s): %s {%s %d-%d}\n", n + 1, p1,
+                 p2, points[0] == points[1] ? "1/2-1/2" : w ? "0-1" : "1-0",
+                 points[0] == points[1] ? "draw" : w ? "player 2 wins" : "player 1 wins",
+                 points[w], points[!w]);
+        cr_expect_not_null(strstr(r.out, line), "no line %s in:\n%s", line, r.out);
+        n++;
+    }
+    cr_expect_eq(n, 2, "%d games in the log", n);
+    cJSON_Delete(log);
+    e2e_run_free(&r);
+
+    /* One point more for side 1 of game 1: verify names the game. */
+    char path[PATH_MAX], *text;
+    snprintf(path, sizeof path, "%s/log.json", dir);
+    text = e2e_slurp(path, NULL);
+    cr_assert_not_null(text);
+    char *one = strstr(text, "\"score\":");
+    cr_assert_not_null(one);
+    one = strstr(one, "\"1\":");
+    cr_assert_not_null(one);
+    one += strlen("\"1\":");
+    while (*one == ' ' || *one == '\t')
+        one++;
+    int was = atoi(one);
+    char doctored[PATH_MAX + 16];
+    snprintf(doctored, sizeof doctored, "%s/bad.json", dir);
+    FILE *f = fopen(doctored, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "%.*s%d%s", (int)(one - text), text, was + 1, one + strspn(one, "0123456789"));
+    fclose(f);
+    e2e_run(&r, dir, NULL, "referee", "verify", "bad.json", NULL);
+    cr_expect_eq(r.status, 1, "verify exit %d", r.status);
+    char want[128];
+    snprintf(want, sizeof want, "game 1: recorded score %d-", was + 1);
+    cr_expect_not_null(strstr(r.err, want), "no '%s' in: %s", want, r.err);
+    e2e_run_free(&r);
+    free(text);
     e2e_rmdir(dir);
 }
 

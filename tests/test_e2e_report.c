@@ -6,12 +6,14 @@
  * to CSV and to text columns: each CSV table (--table standings|pairs|cpu|
  * forfeits) is RFC 4180, read back field for field by a strict reader
  * written here; --table needs --format csv; in text, a name longer than its
- * column still lines up.
+ * column still lines up; the ratings of a field against an independent
+ * fit (tests/ratings_reference.py).
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <cjson/cJSON.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,5 +269,91 @@ Test(e2e_report, long_names_line_up_in_text)
     cr_assert_not_null(strstr(r.out, row), "%s", r.out);
     e2e_run_free(&r);
     free(log);
+    e2e_rmdir(dir);
+}
+
+/* --- the ratings of a field against an independent fit ------------------- */
+
+/* Ratings as printed (one decimal) against tests/ratings_reference.py's
+ * (another algorithm on the same model and games, four decimals): equal
+ * within the printing's rounding, plus the reference's finite-difference
+ * Hessian for the margin. */
+#define RATING_TOL 0.051
+#define MARGIN_TOL 0.1
+
+/* Engine name's Elo and margin in the text report's Ratings section. */
+static void report_rating(const char *report, const char *name, double *elo, double *margin)
+{
+    const char *sec = strstr(report, "\nRatings (");
+    cr_assert_not_null(sec, "no Ratings section in:\n%s", report);
+    const char *end = strstr(sec + 1, "\n\n");
+    char pat[128];
+    snprintf(pat, sizeof pat, "  %s ", name);
+    const char *row = strstr(sec, pat);
+    cr_assert(row && (!end || row < end), "no rating of %s in:\n%s", name, sec);
+    cr_assert_eq(sscanf(row + strlen(pat), "%lf %lf", elo, margin), 2,
+                 "unreadable rating of %s: %.60s", name, row);
+}
+
+/* Compares every engine of journal's report with the reference's lines;
+ * asserts each rating finite. */
+static void assert_ratings_match(const char *dir, const char *journal)
+{
+    char script[PATH_MAX];
+    e2e_repo_path("tests/ratings_reference.py", script, sizeof script);
+    struct e2e_run ref, rep;
+    e2e_run_tool(&ref, dir, NULL, "python3", script, journal, "2", NULL);
+    cr_assert_eq(ref.status, 0, "reference exit %d: %s", ref.status, ref.err);
+    e2e_run(&rep, dir, NULL, "referee", "report", journal, NULL);
+    cr_assert_eq(rep.status, 0, "report exit %d: %s", rep.status, rep.err);
+    int engines = 0;
+    for (char *line = strtok(ref.out, "\n"); line; line = strtok(NULL, "\n"), engines++) {
+        char name[64];
+        double want, want_m, elo, margin;
+        cr_assert_eq(sscanf(line, "%63s %lf %lf", name, &want, &want_m), 3, "reference: %s",
+                     line);
+        report_rating(rep.out, name, &elo, &margin);
+        cr_expect(fabs(elo - want) <= RATING_TOL, "%s: Elo %.1f, the reference %.4f", name, elo,
+                  want);
+        cr_expect(fabs(margin - want_m) <= MARGIN_TOL, "%s: +/- %.1f, the reference %.4f", name,
+                  margin, want_m);
+    }
+    cr_expect_geq(engines, 3, "the reference rated %d engines", engines);
+    e2e_run_free(&ref);
+    e2e_run_free(&rep);
+}
+
+/* A hand-made round robin (fixtures/report/penta.jsonl) and a played one
+ * where the perfect Nim player wins every game: every rating finite, and
+ * each what the independent fit gives. */
+Test(e2e_report, field_ratings_match_an_independent_fit, .timeout = 120)
+{
+    char *dir = e2e_tmpdir();
+    char *penta = e2e_fixture("report/penta.jsonl");
+    assert_ratings_match(dir, penta);
+    free(penta);
+
+    char engine[PATH_MAX], perfect[PATH_MAX + 96], r1[PATH_MAX + 128], r2[PATH_MAX + 128];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(perfect, sizeof perfect,
+             "name=perfect,cmd=%s one-move --game nim --player perfect", engine);
+    snprintf(r1, sizeof r1, "name=random1,cmd=%s one-move --game nim --player random --seed 1",
+             engine);
+    snprintf(r2, sizeof r2, "name=random2,cmd=%s one-move --game nim --player random --seed 2",
+             engine);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "tournament", "--game", "nim", "--engine", perfect,
+            "--engine", r1, "--engine", r2, "--rounds", "2", "--random-plies", "2", "--seed",
+            "3", "--journal", "field.jsonl", NULL);
+    cr_assert_eq(r.status, 0, "tournament exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "report", "field.jsonl", NULL);
+    cr_assert(strstr(r.out, "   1  perfect "), "perfect is not first:\n%s", r.out);
+    char *sec = strstr(r.out, "\nRatings ("), *pairs = sec ? strstr(sec, "\nPairs") : NULL;
+    cr_assert(sec && pairs, "no Ratings section:\n%s", r.out);
+    *pairs = '\0';
+    cr_expect_null(strstr(sec, "inf"), "an infinite rating:%s", sec);
+    e2e_run_free(&r);
+    assert_ratings_match(dir, "field.jsonl");
     e2e_rmdir(dir);
 }

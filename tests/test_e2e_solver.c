@@ -376,7 +376,7 @@ Test(e2e_solver, analyze_refuses_bad_input)
     e2e_run(&r, tmp, NULL, "referee", "analyze", "checkers.jsonl", NULL);
     cr_expect_eq(r.status, EXIT_BAD, "exit %d", r.status);
     cr_expect_str_eq(r.err, "checkers.jsonl: no exact oracle for checkers: analyze handles "
-                            "connect4, maxconnect4 and nim\n");
+                            "connect4, maxconnect4, nim and tictactoe\n");
     e2e_run_free(&r);
     e2e_run(&r, dir, NULL, "referee", "analyze", "nim-blunders.out", NULL);
     cr_expect_eq(r.status, EXIT_BAD, "exit %d", r.status);

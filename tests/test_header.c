@@ -46,10 +46,10 @@ static const char every_key[] =
     "\"limits\":{\"timeout_ms\":10000,\"cpu_limit_s\":2,\"mem_limit_mb\":512,"
     "\"file_limit_kb\":1024},"
     "\"sandbox\":{\"mode\":\"namespaces\",\"isolates\":[\"user\",\"pid\"],"
-    "\"read_only\":[\"/data\"]},"
+    "\"read_only\":[\"/data\"],\"env\":[\"OMP_NUM_THREADS\"]},"
     "\"engines\":[{\"name\":\"a\",\"cmd\":[\"python3\",\"a.py\",\"{in}\",\"{out}\"],"
     "\"dir\":\"/w\",\"depth\":3,\"sha256\":\"ab12\",\"files\":[{\"path\":\"/w/a.py\","
-    "\"sha256\":\"cd34\"}]},{\"name\":\"b\",\"cmd\":[\"b\"],\"dir\":\"/w\",\"sha256\":null}],"
+    "\"sha256\":\"cd34\"}],\"runtime\":[\"/h/.pyenv/versions/3.12\"]},{\"name\":\"b\",\"cmd\":[\"b\"],\"dir\":\"/w\",\"sha256\":null}],"
     "\"format\":\"gauntlet\",\"rounds\":3,\"shard\":\"2/4\",\"games\":12,"
     "\"sprt\":{\"elo0\":0,\"elo1\":5,\"alpha\":0.05,\"beta\":0.05,\"model\":\"normalized\"}}";
 
@@ -72,10 +72,13 @@ Test(header, every_field_round_trips)
               h.limits.mem_limit_mb == 512 && h.limits.file_limit_kb == 1024);
     cr_assert_str_eq(h.sandbox.mode, "namespaces");
     cr_assert(h.sandbox.isolates.n == 2 && h.sandbox.read_only.n == 1);
+    cr_assert(h.sandbox.env.n == 1 && strcmp(h.sandbox.env.v[0], "OMP_NUM_THREADS") == 0);
     cr_assert_eq(h.nengines, 2);
     const struct hdr_engine *a = &h.engine[0], *b = &h.engine[1];
     cr_assert(a->cmd.n == 4 && a->depth == 3 && a->nfiles == 1, "%d words", a->cmd.n);
     cr_assert_str_eq(a->files[0].path, "/w/a.py");
+    cr_assert(a->runtime.n == 1 && strcmp(a->runtime.v[0], "/h/.pyenv/versions/3.12") == 0,
+              "%d runtime paths", a->runtime.n);
     cr_assert_str_eq(a->sha256, "ab12");
     cr_assert(b->null & HDR_BIT(HDR_ENG_SHA256), "b's sha256 is null");
     cr_assert(!(b->has & HDR_BIT(HDR_ENG_DEPTH)), "b has no depth of its own");

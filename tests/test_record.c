@@ -3,7 +3,8 @@
  * the referee has always written, byte for byte; decoding and encoding a
  * record gives back its bytes (old journals included); a missing key stays
  * missing; what the struct cannot hold is refused with a message; a
- * forfeit's output tails round-trip.
+ * forfeit's output tails round-trip; the game's own score round-trips and
+ * reads as results show it.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -36,6 +37,7 @@ Test(record, encoder_writes_the_known_format)
 {
     struct game_record rec;
     rec_init(&rec, 3, 1);
+    rec.has &= ~REC_HAS_ANALYSIS;   /* not analysed */
     strcpy(rec.player[0], "a");
     strcpy(rec.player[1], "b");
     cr_assert_eq(rec_add_opening(&rec, "4"), 0);
@@ -158,6 +160,12 @@ ParameterizedTestParameters(record, what_it_cannot_hold_is_refused)
           "a \"1\" longer than 63 bytes" },
         { "{\"moves\":[{\"ply\":1,\"before\":\"good\",\"after\":\"win\"}]}",
           "an analysis whose \"before\" is not win, draw, loss or unknown" },
+        { "{\"index\":1,\"score\":{\"1\":14}}",
+          "a \"score\" without two whole numbers \"1\" and \"2\"" },
+        { "{\"index\":1,\"score\":{\"1\":14,\"2\":-1}}",
+          "a \"score\" without two whole numbers \"1\" and \"2\"" },
+        { "{\"index\":1,\"score\":{\"1\":1.5,\"2\":2}}",
+          "a \"score\" without two whole numbers \"1\" and \"2\"" },
     };
     return cr_make_param_array(struct refused, cases, sizeof cases / sizeof *cases);
 }
@@ -193,4 +201,39 @@ Test(record, forfeit_tails_round_trip)
     cr_assert_str_eq(rec.moves[0].stdout_tail, "thinking\n");
     rec_free(&rec);
     cJSON_Delete(json);
+}
+
+/* The game's own score: written after "reason", read back to the same
+ * bytes, shown the winner's first; a record without one has none. */
+Test(record, score_round_trips_and_shows_the_winners_first)
+{
+    struct game_record rec;
+    rec_init(&rec, 3, 1);
+    rec.has &= ~REC_HAS_ANALYSIS;   /* not analysed */
+    strcpy(rec.player[0], "a");
+    strcpy(rec.player[1], "b");
+    rec_set_end(&rec, REC_WIN_2, REC_NORMAL, NULL);
+    char text[REC_SCORE_TEXT_MAX];
+    cr_expect_str_eq(rec_score_text(&rec, text), "", "no score yet: '%s'", text);
+    rec_set_score(&rec, (const int[2]){ 11, 14 }, "points");
+    cr_expect_str_eq(rec_score_text(&rec, text), "14-11");
+    cJSON *json = rec_encode(&rec);
+    char *out = cJSON_PrintUnformatted(json);
+    static const char want[] =
+        "{\"index\":3,\"pair\":1,\"players\":{\"1\":\"a\",\"2\":\"b\"},\"opening\":[],"
+        "\"moves\":[],\"result\":\"0-1\",\"winner\":\"b\",\"reason\":\"normal\","
+        "\"score\":{\"1\":11,\"2\":14,\"of\":\"points\"}}";
+    cr_expect_str_eq(out, want);
+    struct err e;
+    char *back = round_trip(out, &e);
+    cr_expect_str_eq(back, want);
+    free(back);
+    free(out);
+    cJSON_Delete(json);
+    rec_free(&rec);
+    rec_init(&rec, 1, 0);
+    rec_set_end(&rec, REC_DRAWN, REC_NORMAL, NULL);
+    rec_set_score(&rec, (const int[2]){ 12, 12 }, "points");
+    cr_expect_str_eq(rec_score_text(&rec, text), "12-12");
+    rec_free(&rec);
 }

@@ -131,3 +131,103 @@ Test(report_html, page_of_a_tally_alone_says_it_has_no_games)
     free(p.text);
     tally_free(&t);
 }
+
+/* A field where one engine won every game: its rating and every margin are
+ * finite (the prior), and the page says how they are computed. */
+Test(report_html, standings_rate_a_perfect_score_finitely)
+{
+    const char *const names[] = { "a", "b", "c" };
+    struct tally t;
+    struct err e;
+    cr_assert_eq(tally_init(&t, 3, names, &e), 0, "%s", e.msg);
+    static const char *const games[][2] = { { "a", "b" }, { "b", "a" }, { "a", "c" },
+                                            { "c", "a" }, { "b", "c" }, { "c", "b" } };
+    for (size_t g = 0; g < sizeof games / sizeof *games; g++) {
+        struct game_record rec;
+        rec_init(&rec, (long)g + 1, -1);
+        strcpy(rec.player[0], games[g][0]);
+        strcpy(rec.player[1], games[g][1]);
+        int a_plays = strcmp(games[g][0], "a") == 0 || strcmp(games[g][1], "a") == 0;
+        rec_set_end(&rec, !a_plays ? REC_DRAWN : strcmp(games[g][0], "a") == 0 ? REC_WIN_1
+                                                                                 : REC_WIN_2,
+                    REC_NORMAL, NULL);
+        cr_assert_eq(tally_add(&t, &rec, &e), 0, "%s", e.msg);
+        rec_free(&rec);
+    }
+    struct page p;
+    print_page(&t, NULL, &p);
+    char *table = strstr(p.text, "id=\"standings-table\""), *end = strstr(table, "</table>");
+    cr_assert(table && end);
+    *end = '\0';
+    cr_expect_null(strstr(table, "inf"), "an infinite figure in:\n%s", table);
+    cr_expect_not_null(strstr(p.text, "maximum likelihood fit over all games"));
+    *end = '<';
+    free(p.text);
+    tally_free(&t);
+}
+
+/* The CPU chart names what its box, line and whiskers are, and labels the
+ * 2 and 5 of a decade when it spans few. */
+Test(report_html, cpu_chart_says_what_its_whiskers_are)
+{
+    struct tally t;
+    tally_ab(&t);
+    struct game_record rec;
+    rec_init(&rec, 1, 0);
+    strcpy(rec.player[0], "a");
+    strcpy(rec.player[1], "b");
+    for (int k = 0; k < 4; k++) {
+        struct rec_move m;
+        rec_move_init(&m);
+        m.ply = k + 1;
+        m.side = k % 2 + 1;
+        strcpy(m.engine, m.side == 1 ? "a" : "b");
+        strcpy(m.move, "1");
+        strcpy(m.status, "ok");
+        m.cpu_user_ms = 1.2 + k;
+        m.cpu_sys_ms = 0;
+        cr_assert_eq(rec_add_move(&rec, &m), 0);
+    }
+    rec_set_end(&rec, REC_WIN_1, REC_NORMAL, NULL);
+    struct err e;
+    cr_assert_eq(tally_add(&t, &rec, &e), 0, "%s", e.msg);
+    rec_free(&rec);
+    struct page p;
+    print_page(&t, NULL, &p);
+    char *chart = strstr(p.text, "<svg id=\"cpu-chart\"");
+    cr_assert_not_null(chart);
+    cr_expect_not_null(strstr(chart, "whiskers to the least and the most"));
+    static const char *const ticks[] = { ">1 ms<", ">2 ms<", ">5 ms<", ">10 ms<" };
+    for (size_t k = 0; k < sizeof ticks / sizeof *ticks; k++)
+        cr_expect_not_null(strstr(chart, ticks[k]), "no tick %s in the CPU chart", ticks[k]);
+    cr_expect_not_null(strstr(p.text, "the whiskers reach its least and its most"));
+    free(p.text);
+    tally_free(&t);
+}
+
+/* A game with its own score shows it in its summary, the winner's first. */
+Test(report_html, game_summary_shows_the_games_own_score)
+{
+    struct tally t;
+    tally_ab(&t);
+    struct report_html h;
+    struct err e;
+    cr_assert_eq(report_html_start(&h, "maxconnect4", &e), 0, "%s", e.msg);
+    struct game_record rec;
+    rec_init(&rec, 1, 0);
+    strcpy(rec.player[0], "a");
+    strcpy(rec.player[1], "b");
+    rec.has &= ~REC_HAS_ANALYSIS;
+    rec_set_end(&rec, REC_WIN_2, REC_NORMAL, NULL);
+    rec_set_score(&rec, (const int[2]){ 11, 14 }, "points");
+    add(&t, &h, &rec);
+    struct page p;
+    print_page(&t, &h, &p);
+    const char *want = "<summary>Game 1: a vs b, 0-1 (normal, 14-11 points), 0 moves</summary>";
+    cr_expect_not_null(strstr(p.text, want), "no %s in the page", want);
+    cr_expect_not_null(strstr(p.text, "<th>Game score for (points)</th><th>against</th>"));
+    cr_expect_not_null(strstr(p.text, "<td>14.00</td><td>11.00</td>"), "b's game score");
+    free(p.text);
+    report_html_free(&h);
+    tally_free(&t);
+}

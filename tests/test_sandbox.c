@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arena/header.h"
+#include "arena/path.h"
 #include "arena/sandbox.h"
 #include "arena/textfile.h"
 
@@ -99,7 +100,9 @@ Test(sandbox, own_paths_are_the_program_and_argument_folders)
     char *argv[] = { "eng", "src/a.py", data, "{in}", "no-such-file", "/usr/bin/env", NULL };
     struct sbx_paths own = { 0 };
     struct err e;
-    cr_assert_eq(sbx_own_paths(argv, t.root, &own, &e), 0, "%s", e.msg);
+    char found[PATH_MAX];
+    cr_assert_eq(path_find_program("eng", t.root, found, sizeof found), 0);
+    cr_assert_eq(sbx_own_paths(found, NULL, 0, argv, t.root, &own, &e), 0, "%s", e.msg);
     cr_assert_eq(own.n, 3, "%d paths: %s %s %s %s", own.n, own.n > 0 ? own.path[0] : "",
                  own.n > 1 ? own.path[1] : "", own.n > 2 ? own.path[2] : "",
                  own.n > 3 ? own.path[3] : "");
@@ -123,7 +126,7 @@ Test(sandbox, a_program_through_a_symlink_shows_both_folders)
     char *argv[] = { link, NULL };
     struct sbx_paths own = { 0 };
     struct err e;
-    cr_assert_eq(sbx_own_paths(argv, t.root, &own, &e), 0);
+    cr_assert_eq(sbx_own_paths(link, NULL, 0, argv, t.root, &own, &e), 0);
     char real_dir[PATH_MAX + 8];
     snprintf(real_dir, sizeof real_dir, "%s/real", t.root);
     cr_assert(own.n == 2 && has_path(&own, link_dir) && has_path(&own, real_dir),
@@ -281,7 +284,8 @@ Test(sandbox, the_policy_says_what_it_isolates)
     cr_assert_eq(sbx_paths_add(&on.ro, "/data", &e), 0);
     struct { const struct sbx_policy *p; const char *json; } cases[] = {
         { &on, "{\"mode\":\"namespaces\",\"isolates\":[\"user\",\"pid\",\"mount\",\"network\","
-               "\"ipc\",\"uts\",\"no_new_privs\",\"no_capabilities\"],\"read_only\":[\"/data\"]}" },
+               "\"ipc\",\"uts\",\"no_new_privs\",\"no_capabilities\",\"ipc_per_move\","
+               "\"no_user_namespaces\",\"clean_environment\"],\"read_only\":[\"/data\"]}" },
         { &off, "{\"mode\":\"none\",\"isolates\":[]}" },
         { NULL, "{\"mode\":\"none\",\"isolates\":[]}" },
     };
@@ -298,4 +302,92 @@ Test(sandbox, the_policy_says_what_it_isolates)
         hdr_free(&h);
     }
     sbx_policy_free(&on);
+}
+
+/* The view's root and /tmp are its own: a working directory or a
+ * --sandbox-ro of "/" or "/tmp" adds no bind (the host's /tmp would replace
+ * the private one). */
+Test(sandbox, root_and_tmp_are_never_bound_from_the_host)
+{
+    struct scene s;
+    scene_make(&s);
+    sbx_plan_free(&s.plan);
+    struct err e;
+    cr_assert_eq(sbx_paths_add(&s.policy.ro, "/tmp", &e), 0);
+    cr_assert_eq(sbx_paths_add(&s.policy.ro, "/", &e), 0);
+    snprintf(s.work, sizeof s.work, "/");
+    scene_plan(&s);
+    const struct sbx_entry *tmp = entry_at(&s.plan, "/tmp"), *root = entry_at(&s.plan, "/");
+    cr_assert(tmp && tmp->kind == SBX_TMPFS, "/tmp: kind %d", tmp ? (int)tmp->kind : -1);
+    cr_assert_null(root, "/ is bound");
+    scene_free(&s);
+}
+
+/* A "No such file or directory" for a path the view hides names it; a path
+ * the view shows, one that does not exist on the host, or another message
+ * names nothing. */
+Test(sandbox, a_missing_path_the_view_hides_is_named)
+{
+    struct scene s;
+    scene_make(&s);
+    char text[3 * PATH_MAX], path[PATH_MAX], hidden[PATH_MAX];
+    struct tree elsewhere;
+    tree_make(&elsewhere);
+    tree_add(&elsewhere, "weights.txt", 0644, hidden, sizeof hidden);
+    snprintf(text, sizeof text, "Traceback...\ncannot read %s: No such file or directory\n",
+             hidden);
+    cr_assert_eq(sbx_plan_hides(&s.plan, text, path, sizeof path), 1);
+    cr_assert_str_eq(path, hidden);
+    snprintf(text, sizeof text, "sh: 1: exec: %s: not found\n", hidden);
+    cr_assert_eq(sbx_plan_hides(&s.plan, text, path, sizeof path), 1, "%s", text);
+    snprintf(text, sizeof text, "open('%s'): No such file or directory", s.journal);
+    cr_assert_eq(sbx_plan_hides(&s.plan, text, path, sizeof path), 1, "masked: %s", text);
+    snprintf(text, sizeof text, "%s/missing: No such file or directory", s.work);
+    cr_assert_eq(sbx_plan_hides(&s.plan, text, path, sizeof path), 0, "not on the host");
+    snprintf(text, sizeof text, "%s/lib: No such file or directory", s.work);
+    cr_assert_eq(sbx_plan_hides(&s.plan, text, path, sizeof path), 0, "its own: %s", text);
+    snprintf(text, sizeof text, "cannot read %s: Permission denied", hidden);
+    cr_assert_eq(sbx_plan_hides(&s.plan, text, path, sizeof path), 0, "another cause");
+    tf_remove_tree(elsewhere.root);
+    scene_free(&s);
+}
+
+/* --sandbox-env: variable names only, none the sandbox sets itself, each
+ * once; the environment holds the fixed entries, PATH and the names the
+ * referee has, with its values. */
+Test(sandbox, the_environment_is_the_referee_set_and_the_names_passed)
+{
+    struct sbx_policy p = { .mode = SBX_NAMESPACES };
+    struct err e;
+    static const char *const bad[] = { "", "1X", "A-B", "A=B", "PATH", "HOME", "TMPDIR" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        cr_expect_eq(sbx_env_add(&p, bad[i], &e), -1, "'%s' accepted", bad[i]);
+    cr_assert_eq(sbx_env_add(&p, "OMP_NUM_THREADS", &e), 0, "%s", e.msg);
+    cr_assert_eq(sbx_env_add(&p, "OMP_NUM_THREADS", &e), 0);
+    cr_assert_eq(sbx_env_add(&p, "ARENA_UNSET_NAME", &e), 0);
+    cr_assert_eq(p.nenv, 2);
+    setenv("OMP_NUM_THREADS", "3", 1);
+    unsetenv("ARENA_UNSET_NAME");
+    setenv("SECRET_TOKEN", "x", 1);
+    setenv("PATH", "/a:/b", 1);
+    char **env = sbx_environment(&p);
+    cr_assert_not_null(env);
+    static const char *const want[] = { "PATH=/a:/b", "LANG=C.UTF-8", "TZ=UTC", "HOME=/tmp",
+                                        "TMPDIR=/tmp", "OMP_NUM_THREADS=3", NULL };
+    for (int i = 0; want[i] || env[i]; i++)
+        cr_assert(want[i] && env[i] && strcmp(want[i], env[i]) == 0, "entry %d: %s, want %s",
+                  i, env[i] ? env[i] : "(end)", want[i] ? want[i] : "(end)");
+    free(env);
+    struct hdr h;
+    hdr_init(&h);
+    h.has = HDR_BIT(HDR_SANDBOX);
+    cr_assert_eq(sbx_policy_header(&p, &h.sandbox), 0);
+    cJSON *j = hdr_encode(&h);
+    char *text = cJSON_PrintUnformatted(j);
+    cr_assert_not_null(strstr(text, "\"env\":[\"OMP_NUM_THREADS\",\"ARENA_UNSET_NAME\"]"), "%s",
+                       text);
+    free(text);
+    cJSON_Delete(j);
+    hdr_free(&h);
+    sbx_policy_free(&p);
 }

@@ -533,6 +533,27 @@ ParameterizedTest(struct threads_case *c, solver, threads_give_the_published_sco
     c4s_free(&s);
 }
 
+/* Helpers start only when the main search goes far (c4tt.h's small_nodes):
+ * a small solve with 4 threads is the one-thread solve, node for node, and
+ * one that goes far brings them in (more nodes, the sum over the threads). */
+Test(solver, helpers_start_only_for_solves_that_go_far)
+{
+    struct c4_pos p = pos_from_moves("32164625");
+    uint64_t nodes[2];
+    for (int i = 0; i < 2; i++) {
+        struct c4s s;
+        cr_assert_eq(c4s_init(&s, TT_BYTES), 0);
+        cr_assert_eq(c4s_set_threads(&s, i ? 4 : 1), 0);
+        cr_expect_eq(c4s_solve(&s, &p, 0), 11);
+        nodes[i] = s.nodes;
+        c4s_free(&s);
+    }
+    cr_assert_lt(nodes[0], 100000, "the position is a small solve: %llu nodes",
+                 (unsigned long long)nodes[0]);
+    cr_expect_eq(nodes[1], nodes[0], "4 threads visited %llu nodes, 1 thread %llu",
+                 (unsigned long long)nodes[1], (unsigned long long)nodes[0]);
+}
+
 /* Going back to one thread frees the helpers and still solves. */
 Test(solver, threads_can_be_set_again)
 {

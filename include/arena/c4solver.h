@@ -30,6 +30,8 @@
 /* What a call returns when its budget ran out before it knew the score. */
 #define C4S_UNKNOWN (-1000)
 
+struct c4s_team;           /* c4solver.c's: a threaded call's helpers */
+
 struct c4s {
     struct c4tt tt;          /* the transposition tables */
     int mirror;              /* the current call files mirror images
@@ -49,6 +51,15 @@ struct c4s {
                               * helps is done; NULL otherwise */
     int jitter;              /* a helper's number (1, 2...), which varies its
                               * window order; 0 otherwise */
+    struct c4s_team *team;   /* with helpers, their threads; malloc'd,
+                              * c4s_free frees; NULL with one thread */
+    int armed;               /* in a threaded c4s_solve whose helpers have
+                              * not started: its main search starts them
+                              * when it goes far (c4tt.h) */
+    int launched;            /* ...and they have */
+    int idle_only;           /* start only the helpers idle cores can run */
+    const struct c4_pos *root;   /* the threaded call's position */
+    int root_weak;           /* ...and its weak */
 };
 
 /* Allocates the tables (c4tt_init: a far table of at most tt_bytes, at
@@ -61,11 +72,21 @@ void c4s_clear(struct c4s *s);
 /* Makes the following c4s_solve calls search with threads threads (1 to
  * C4S_MAX_THREADS) sharing the far table: lazy SMP, every thread searching
  * the same position, the helpers in another window order so that they
- * fill the table with what the main search will ask for. The score is the
+ * fill the table with what the main search will ask for. The helpers
+ * start only when the main search has visited the near table's small_nodes
+ * (c4tt.h), so a smaller solve costs what one thread's does. The score is the
  * main search's, so it is the same for any number of threads; nodes (the
  * sum over the threads) and time vary from run to run. Returns 0, or -1
  * when out of memory (the solver then stays with one thread). */
 int c4s_set_threads(struct c4s *s, int threads);
+
+/* on: the following solves start only as many helpers as the machine has
+ * idle cores for (its cores less its load average) when they go far; on a
+ * loaded machine a helper takes its CPU from the main search (the process'
+ * share is split) and a solve got slower: Begin-Hard's first 8 took 2.5 s a
+ * position with one helper at load 12, 0.9 to 1.6 s alone. 0 (the default):
+ * all of them. */
+void c4s_set_idle_only(struct c4s *s, int on);
 
 /* Makes the following calls take the score of every position the book
  * holds from the book instead of searching it (c4book.h). The book must

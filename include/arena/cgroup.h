@@ -20,7 +20,8 @@
  * found the root, the referee's first; PID and TID: the process and thread
  * that runs the move; N: a clock reading that makes it new), unique among
  * the referees and tests running at once; cg_root_sweep removes what a
- * killed referee left.
+ * referee whose work was killed left, and cg_root_find what referees killed
+ * outright left (their OWNER is gone).
  *
  * A move (cg_move_open .. cg_move_close): the cgroup is made with its
  * memory limit (v1 memory.limit_in_bytes and memsw; v2 memory.max and no

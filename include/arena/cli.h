@@ -48,6 +48,11 @@ int cli_version(const char *prog);
 /* Prints a usage text with every "%1$s" in it replaced by prog (printf's
  * numbered argument); returns 0. */
 int cli_help(const char *text, const char *prog);
+/* Most lists a usage text may take besides prog. */
+#define CLI_HELP_ARGS 3
+/* cli_help for a text that also has %2$s, %3$s and %4$s, lists made at run
+ * time (the registry's games): args[0] to args[2]. */
+int cli_help_args(const char *text, const char *prog, const char *const args[CLI_HELP_ARGS]);
 
 /* A numeric constant as a string literal, for usage texts that state a
  * default: CLI_STR(ENGINE_DEFAULT_DEPTH) is "6". */
@@ -74,6 +79,8 @@ struct cli_parse {
     const struct option *opts;   /* the command's table, ending CLI_STD_OPTIONS */
     const char *help;            /* the usage text --help prints (cli_help); NULL:
                                     cli_next returns CLI_OPT_HELP to the caller */
+    const char *const *help_args;  /* the text's %2$s to %4$s (cli_help_args);
+                                      NULL: it has none */
     int in_order;                /* 1: options stop at the first word that is not
                                     one (the seeds' exact positional lines) */
     int argc;

@@ -87,6 +87,62 @@ struct game_eval {
     int (*evaluate)(const void *state);
 };
 
+/* The game's own final score, beyond who won (Max-Connect4's points, a disc
+ * count): shown with every result ("player 2 wins 14-11") and kept in the
+ * game's record (record.h). */
+struct game_score {
+    const char *label;     /* what the numbers count, plural: "points" */
+    /* The score of a finished position (terminal): score[0] side 1's,
+     * score[1] side 2's, each in [0, SCORE_MARGIN_MAX). */
+    void (*final)(const void *state, int score[2]);
+};
+
+/* The game's exact solver as the engine's commands `engine solve` (lines
+ * of the solver's input in, exact scores out) and `engine book` (an opening
+ * book made by it); the CLI parses their options into struct
+ * game_solver_opts and leaves the rest to the game. */
+struct game_solver_opts {
+    const char *prog;    /* the program's name, for messages */
+    long tt_mb;          /* the solver's table, MiB (> 0) */
+    long threads;        /* solve: threads searching (1-max_threads) */
+    int idle_only;       /* solve: helpers only on the cores the load leaves
+                            idle (threads is the default, not asked for) */
+    int weak;            /* solve: win/draw/loss only */
+    const char *book;    /* solve: an opening book to read, or NULL */
+    const char *from;    /* book: the root's moves, or NULL for the start */
+    int depth;           /* book: plies below the root (1-book_max_depth) */
+};
+
+struct game_solver {
+    int book_max_depth;
+    /* Solves the n files (stdin when n is 0) and prints the answers; returns
+     * the exit status (0, 1 a differing expected score, 2 bad input). */
+    int (*solve)(const struct game_solver_opts *o, char *const *files, int n);
+    /* Makes the book and writes it to out atomically; the exit status. */
+    int (*book)(const struct game_solver_opts *o, const char *out);
+};
+
+/* How the HTML report's replay draws a position (report_html.h), so that
+ * the page's one script draws any game from a description: the board file's
+ * lines but the last (the player to move) in one of these layouts, inside an
+ * element of classes "board NAME" (NAME the game's name) that style, the
+ * game's CSS rules, dresses. A game without one is drawn as a plain grid. */
+enum game_draw_layout {
+    GAME_DRAW_GRID,      /* a table, a cell per character, of class "c" and the
+                            character's code ("c49" for '1') */
+    GAME_DRAW_CHECKER,   /* the same on a checkerboard (cells also "dark" or
+                            "light"), a piece (a span) on every cell not '.',
+                            lettered as labels says */
+    GAME_DRAW_ROWS,      /* the first line's numbers, one row of matches each */
+};
+
+struct game_drawing {
+    enum game_draw_layout layout;
+    const char *style;   /* CSS rules, each under .NAME; NULL: none */
+    const char *labels;  /* GAME_DRAW_CHECKER: "B=K W=K" shows the pieces B and W
+                            lettered K, the others blank; NULL: none */
+};
+
 struct game {
     const char *name;       /* registry name: "connect4", "maxconnect4" */
     const char *title;      /* banner of the one-move report */
@@ -178,13 +234,24 @@ struct game {
     const struct game_oracle *oracle;
     const struct game_learned *learned;
     const struct game_eval *evals;   /* terminated by a NULL name */
+    const struct game_drawing *drawing;   /* the HTML replay's; NULL: a grid */
+    const struct game_solver *solver;     /* engine solve and book; NULL: none */
+    const struct game_score *score;  /* NULL: the result is all there is */
 };
 
 /* 1 when evaluate is one of g->evals. */
 int game_has_eval(const struct game *g, int (*evaluate)(const void *state));
+/* The evaluation of g->evals called name, or NULL when g has none so named. */
+int (*game_eval_named(const struct game *g, const char *name))(const void *state);
 
 /* -1 while the game goes on, else 0 for a draw or the winner (1 or 2). */
 int game_result(const struct game *g, const void *state);
+
+/* perft: how many positions lie depth plies (>= 0) from state, each line
+ * of legal moves counted once; a finished game has no children, a pass is a
+ * ply like any move. The standard check of a move generator (engine perft);
+ * it walks every line, so its cost grows as the tree does. */
+uint64_t game_perft(const struct game *g, const void *state, int depth);
 
 /* Reads and parses a board file. Returns 0, or -1 with e filled (the caller
  * prints it with the path). */

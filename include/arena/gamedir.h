@@ -27,6 +27,8 @@
 struct gamedir {
     char path[PATH_MAX - GAMEDIR_PLY_NAME_MAX];
     int fd;                      /* the folder, open; -1: none */
+    int mounted;                 /* fd is the sandbox's tmpfs over path
+                                  * (gamedir_adopt), not the folder at path */
 };
 
 /* Makes a new game folder. 0, or -1 with e filled (d->fd then -1). */
@@ -35,8 +37,18 @@ int gamedir_open(struct gamedir *d, struct err *e);
  * or replaced it). Assumes no engine process runs. 0, or -1 with e filled
  * and the folder closed (d->fd -1). */
 int gamedir_reset(struct gamedir *d, struct err *e);
-/* Removes the folder, wherever an engine moved it; closes it. */
-void gamedir_close(struct gamedir *d);
+/* Removes the folder, wherever an engine moved it (tf_remove_tree: by
+ * descriptor, permissions restored first); closes it. 0, or -1 with e naming
+ * what is left on disk (closed all the same). */
+int gamedir_close(struct gamedir *d, struct err *e);
+
+/* From now on the engine's move folder is the sandbox's tmpfs open as fd
+ * (sbx_take_move_folder), mounted over d->path where the engine sees it:
+ * the referee reads and writes through fd (taken over: closed by
+ * gamedir_close), and the folder at d->path, beneath it, stays empty.
+ * gamedir_reset then empties it of everything, not only in.txt and out.txt:
+ * its size is capped, and nothing an engine left must keep the board out. */
+void gamedir_adopt(struct gamedir *d, int fd);
 
 /* Writes the board (len bytes) to in.txt, a new file. 0, or -1 with errno. */
 int gamedir_write_board(const struct gamedir *d, const char *text, size_t len);

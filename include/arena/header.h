@@ -13,11 +13,12 @@
  *    "analyze": {"budget_ms", "max_empty"} (when on),
  *    "limits": {"timeout_ms", "cpu_limit_s", "mem_limit_mb", "file_limit_kb",
  *               "tc": {"base_ms", "inc_ms"} (with --tc)},
- *    "sandbox": {"mode", "isolates": [...], "read_only": [...]},
+ *    "sandbox": {"mode", "isolates": [...], "read_only": [...], "env": [NAME...]},
  *    "accounting": "cgroup-v1"|"cgroup-v2"|"process",
  *    "engines": [{"name", "cmd": [WORD...], "dir", "depth" (its own),
  *                 "proto": "persistent" (when not file),
- *                 "sha256": HEX|null, "files": [{"path", "sha256"}]}...],
+ *                 "sha256": HEX|null, "files": [{"path", "sha256"}],
+ *                 "runtime": [PATH...]}...],
  *   and in a journal "format", "rounds", "shard": "K/N", "games" (of the
  *   whole schedule), "sprt": {"elo0", "elo1", "alpha", "beta", "model"}|null}.
  * A match log carries the same keys and "games": [its records] (not a
@@ -83,10 +84,11 @@ struct hdr_limits {
     unsigned has;
 };
 
-enum hdr_sandbox_key { HDR_SBX_MODE, HDR_SBX_ISOLATES, HDR_SBX_READ_ONLY };
+enum hdr_sandbox_key { HDR_SBX_MODE, HDR_SBX_ISOLATES, HDR_SBX_READ_ONLY, HDR_SBX_ENV };
 struct hdr_sandbox {
     char *mode;                       /* "namespaces" or "none" */
     struct hdr_strs isolates, read_only;
+    struct hdr_strs env;              /* --sandbox-env names, never values */
     unsigned has;
 };
 
@@ -97,8 +99,7 @@ struct hdr_file {
 };
 
 enum hdr_engine_key { HDR_ENG_NAME, HDR_ENG_CMD, HDR_ENG_DIR, HDR_ENG_DEPTH, HDR_ENG_PROTO,
-                      HDR_ENG_SHA256,
-                      HDR_ENG_FILES };
+                      HDR_ENG_SHA256, HDR_ENG_FILES, HDR_ENG_RUNTIME };
 struct hdr_engine {
     char name[REC_NAME_MAX];          /* always there: the decoder refuses none */
     struct hdr_strs cmd;
@@ -108,6 +109,7 @@ struct hdr_engine {
     char *sha256;                     /* of its program; null: none found */
     int nfiles;
     struct hdr_file *files;           /* malloc'd */
+    struct hdr_strs runtime;          /* what its interpreter chain reads (path_runtime) */
     unsigned has, null;
 };
 

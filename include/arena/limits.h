@@ -107,6 +107,18 @@
 #define REF_BENCH_MAX_POSITIONS 10000
 #define REF_BENCH_MAX_REPEAT 10000
 
+/* Virtual draws each engine plays against an opponent rated 0 in the
+ * ratings of a field (stats_ratings): BayesElo's default prior, enough to
+ * keep a perfect score finite, and worth little once an engine has played
+ * a few dozen games. */
+#define RATING_PRIOR_DRAWS 2.0
+
+/* Bytes of one word of an engine's command (spec.h): each word is expanded
+ * ({in}, {out}: the move folder's paths) into a buffer of PATH_MAX bytes
+ * when a move is played, and a longer word would be cut without a word;
+ * 2048 leaves room for a placeholder's path. */
+#define SPEC_WORD_MAX 2048
+
 /* ---- the engines' sandbox (--sandbox, sandbox.h) ------------------------- */
 
 /* The user a root referee's engines run as: nobody, an unprivileged user
@@ -117,9 +129,17 @@
  * that RLIMIT_AS does not count; 64 MiB and 4096 files hold a JVM's perf
  * data and any sane scratch file. */
 #define SBX_TMP_OPTIONS "size=64m,nr_inodes=4096,mode=1777"
+/* An engine's move folder in the sandbox: a tmpfs of its own, so that it
+ * cannot fill the host's disk or starve the other engine; a board and an
+ * answer (PLAY_OUTPUT_CAP) need a few KiB, and 16 MiB hold many files of
+ * REF_DEFAULT_FILE_LIMIT_KB (RLIMIT_FSIZE); scratch files go to /tmp. */
+#define SBX_MOVE_OPTIONS "size=16m,nr_inodes=256"
 /* Paths of one list (--sandbox-ro, the masks, one engine's own paths): a
  * round-robin of 32 engines with a few folders each. */
 #define SBX_MAX_PATHS 256
+/* --sandbox-env names: a few variables an engine needs (a licence server,
+ * a thread count); more is a sign the sandbox is the wrong tool. */
+#define SBX_MAX_ENV 32
 
 /* ---- analysis (referee analyze, --analyze) -------------------------------- */
 

@@ -50,8 +50,9 @@ struct match_evidence {
  * engine's stderr that says why it failed ("{rand forfeits at ply 3:
  * exit-status 1: ValueError: no legal move (rand.py, line 12, in best)}":
  * a traceback's exception and innermost frame of the engine's own code,
- * the line before a usage error's "Try '... --help'", else the last line);
- * under a forfeit, when ev is not NULL, where its position and whole stderr
+ * the line before a usage error's "Try '... --help'", else the last line),
+ * a game with a score ends with it, the winner's first ("{player 2 wins
+ * 14-11}"); under a forfeit, when ev is not NULL, where its position and whole stderr
  * are (or the options that keep them); then its analysis line when it has
  * one. */
 void match_print_result(FILE *out, const struct game_record *rec, const struct match_evidence *ev);

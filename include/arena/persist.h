@@ -70,9 +70,11 @@ struct sbx_view;
  * passes limits->cpu_limit_s or launch_move.cpu_cap_ms. A move answered
  * ends as if the engine exited with status 0; its rusage is the move's
  * CPU (above). The engine goes with the move that fails, and a move after
- * that (referee bench) starts a new one. launcher_close sends quit, closes
- * its stdin, waits PERSIST_QUIT_MS and kills whatever is left. The
- * sandbox is opened here, so that its view is built while the game begins.
+ * that (referee bench) starts a new one in the same sandbox (a sandbox
+ * whose init was killed is not replaced: the launcher fails). launcher_close
+ * sends quit, closes its stdin, waits PERSIST_QUIT_MS, kills whatever is
+ * left and closes the sandbox. The sandbox is opened here, so that the
+ * engine's move folder is there before its first board (persist_sandbox).
  * 0, or -1 with e (out of memory, or the sandbox could not be made). */
 int launcher_persistent(struct launcher *l, const struct sbx_view *view,
                         const struct cg_root *acct, struct err *e);
@@ -83,6 +85,13 @@ int launcher_persistent(struct launcher *l, const struct sbx_view *view,
  * with e when the launcher failed. */
 struct launch_move;
 int persist_start(struct launcher *l, const struct launch_move *m, struct err *e);
+
+/* The sandbox of l's engine (a persistent engine's launcher), which l
+ * owns; NULL without one. Its view 0 is the engine's: its move folder
+ * (sbx_take_move_folder) is where the referee writes the engine's boards,
+ * its plan says what the sandbox hides from it (sbx_hidden_path). */
+struct sbx;
+struct sbx *persist_sandbox(const struct launcher *l);
 
 /* After launcher_move on l (a persistent engine's launcher): the reason of
  * the protocol its last move failed on (stdout-flood, stdin-full, or

@@ -15,7 +15,9 @@
  *    reason), on a forfeit "stdout_tail" and "stderr_tail" (the last 4 KiB of
  *    what the engine wrote, runner.h; only when it wrote any), and when
  *    analysed "before", "after" (outcomes) and "blunder" (true/false)}...], "result": "1-0"|"0-1"|"1/2-1/2", "winner":
- *    NAME|null, "reason": "normal"|"draw-rule"|forfeit reason, and when
+ *    NAME|null, "reason": "normal"|"draw-rule"|forfeit reason, for a game
+ *    with a score (game.h's struct game_score) that ended by its rules
+ *    "score": {"1": N, "2": N, "of": LABEL}, and when
  *    analysed "analysis": {"blunders": {ENGINE: N...}, "unknown": N,
  *    "decisive": {"ply", "engine", "move", "before", "after"}|null}}
  * The header of a log or journal, the first object, is header.h's.
@@ -93,6 +95,16 @@ struct rec_analysis {
     } decisive;
 };
 
+#define REC_LABEL_MAX 32          /* bytes of a score's label, with NUL */
+
+/* The game's own final score (game.h's struct game_score). */
+struct rec_score {
+    int set;                       /* 0: none (a game without one, a forfeit,
+                                    * a record from before scores) */
+    int side[2];                   /* sides 1 and 2 */
+    char of[REC_LABEL_MAX];        /* what they count: "points"; "": unsaid */
+};
+
 struct game_record {
     long index, pair;              /* -1: missing (index: or not 1..REC_INDEX_MAX) */
     char player[2][REC_NAME_MAX];  /* sides 1 and 2; "": missing */
@@ -103,6 +115,7 @@ struct game_record {
     enum rec_result result;
     enum rec_reason reason;
     char forfeit[REC_REASON_MAX];  /* REC_FORFEIT: the reason ("timeout", ...) */
+    struct rec_score score;
     struct rec_analysis analysis;  /* with REC_HAS_ANALYSIS */
     unsigned has;                  /* REC_HAS_PLAYERS, _OPENING, _MOVES, _WINNER, _ANALYSIS */
 };
@@ -123,6 +136,16 @@ void rec_move_init(struct rec_move *m);
 /* Sets the end: result, reason and, for REC_FORFEIT, the forfeit text. */
 void rec_set_end(struct game_record *r, enum rec_result result, enum rec_reason reason,
                  const char *forfeit);
+
+/* Sets the game's own final score: side[0] side 1's, side[1] side 2's,
+ * counting label (shorter than REC_LABEL_MAX). */
+void rec_set_score(struct game_record *r, const int side[2], const char *label);
+
+/* The final score as results show it, the winner's first ("14-11"; a draw
+ * side 1's first), into buf of REC_SCORE_TEXT_MAX bytes; "" without one.
+ * Returns buf. */
+#define REC_SCORE_TEXT_MAX 32
+char *rec_score_text(const struct game_record *r, char *buf);
 
 /* The record as JSON (a new cJSON object; the caller deletes it), or NULL
  * when out of memory. Assumes a record rec_decode or the rec_* setters made. */

@@ -48,7 +48,7 @@ enum ref_opt_id {
     REF_OPT_KEEP, REF_OPT_LOG, REF_OPT_CONFIG, REF_OPT_FORMAT, REF_OPT_ROUNDS,
     REF_OPT_CONCURRENCY, REF_OPT_JOURNAL, REF_OPT_RESUME, REF_OPT_SPRT, REF_OPT_SHARD,
     REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON, REF_OPT_SVG, REF_OPT_EACH,
-    REF_OPT_SANDBOX, REF_OPT_SANDBOX_RO, REF_OPT_TABLE, REF_OPT_TC,
+    REF_OPT_SANDBOX, REF_OPT_SANDBOX_RO, REF_OPT_SANDBOX_ENV, REF_OPT_TABLE, REF_OPT_TC,
     /* referee bench's own */
     REF_OPT_DEPTHS, REF_OPT_POSITIONS, REF_OPT_RANDOM_POSITIONS, REF_OPT_BENCH_PLIES,
     REF_OPT_REPEAT, REF_OPT_BENCH_BUDGET,
@@ -73,7 +73,7 @@ struct ref_settings {
     enum report_csv_table report_table;   /* --table */
     int report_table_given;
     struct book book;
-    struct sbx_policy sandbox;  /* --sandbox, --sandbox-ro */
+    struct sbx_policy sandbox;  /* --sandbox, --sandbox-ro, --sandbox-env */
     struct cg_root cg;          /* where each move's cgroup goes, when
                                  * rules.acct points here (cgroup.h) */
     struct refbench_opts bench; /* bench: --depths (0-0: not given),

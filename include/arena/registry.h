@@ -14,5 +14,14 @@
 const struct game *registry_find(const char *name);
 /* The registered games in registration order, NULL-terminated. */
 const struct game *const *registry_all(void);
+/* Writes into buf (cap > 0 bytes, NUL-terminated, cut short if need be) the
+ * names of the registered games for which keep is 1 (keep NULL: every
+ * game), in registration order: "a, b, c", the last two joined by last_sep
+ * (", " or " and "). Returns the length written. Every list of games in a
+ * help text or a message is made here. */
+size_t registry_names(char *buf, size_t cap, int (*keep)(const struct game *g),
+                      const char *last_sep);
+/* Bytes enough for registry_names of every game. */
+#define REGISTRY_NAMES_MAX 256
 
 #endif

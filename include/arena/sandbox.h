@@ -15,12 +15,15 @@
  *   - /dev/null, zero, full, random, urandom; /dev/fd and /dev/std*; a /proc
  *     of the game's PID namespace mounted with hidepid=2, so that it shows
  *     the engine's own processes and nothing else; a private /tmp (tmpfs of
- *     SBX_TMP_OPTIONS);
+ *     SBX_TMP_OPTIONS), always: "/" and "/tmp" are never bound from the
+ *     host, whatever the working directory or --sandbox-ro say;
  *   - read-only: the engine's working directory, its own paths
  *     (sbx_own_paths: its program's folder, the folder of every argument
  *     naming an existing file, or the folder such an argument names) and the
  *     policy's read-only paths (--sandbox-ro);
- *   - read-write: its move folder (sbx_view.rw);
+ *   - read-write: its move folder (sbx_view.rw), over which the init mounts
+ *     a tmpfs of SBX_MOVE_OPTIONS of the engine's own (sbx_take_move_folder
+ *     hands the referee a descriptor of it);
  *   - hidden even inside those (an empty read-only folder or file in their
  *     place): the policy's masks (the referee's journal, log and keep-files
  *     folder, every engine's own paths: so the other engines' folders) unless
@@ -42,7 +45,11 @@
  * every signal from inside (a namespace's init does), cannot be traced (not
  * dumpable) and is invisible in /proc. The network namespace has only a
  * loopback that is down: no connection to anything, 127.0.0.1 included;
- * abstract Unix sockets and System V IPC are the game's own.
+ * abstract Unix sockets are the game's own, System V IPC the move's (each
+ * engine run unshares an IPC namespace, so a segment dies with the move).
+ * No user namespace can be made inside (the init sets the namespace's
+ * max_user_namespaces to 0). Its environment is sbx_environment's, nothing
+ * of the referee's but PATH and the --sandbox-env names.
  *
  * After the engine exits, the init kills every other process of the
  * namespace (kill(-1), which leaves the init alone) and reaps them before it
@@ -64,13 +71,24 @@
 #include <sys/types.h>
 #include "arena/err.h"
 #include "arena/limits.h"
+#include "arena/path.h"
 #include "arena/runner.h"
 
 struct hdr_sandbox;
 
-/* The read-only system folders (those that exist): a program needs its
- * interpreter, its libraries and /etc (passwd, ld.so.cache, locale). */
-#define SBX_SYSTEM_DIRS "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"
+/* The read-only system folders (those that exist): path.h's. */
+#define SBX_SYSTEM_DIRS PATH_SYSTEM_DIRS
+/* What an engine's environment holds beside PATH and --sandbox-env: a
+ * locale every system has, UTC, and its private /tmp as its home and
+ * scratch folder. Nothing of the referee's own (tokens, keys, HOME). */
+#define SBX_ENV_SET "LANG=C.UTF-8", "TZ=UTC", "HOME=/tmp", "TMPDIR=/tmp"
+/* How long a stopped move's init may take to kill and reap the engine
+ * before the referee kills it: killing is immediate, reaping a fork bomb's
+ * hundred processes takes well under a second on a loaded machine. */
+#define SBX_STOP_GRACE_MS 2000
+/* How long the init may take to set up its namespaces and views: mounts
+ * cost milliseconds, a loaded machine can take a hundred times that. */
+#define SBX_SETUP_MS (10 * SBX_STOP_GRACE_MS)
 
 enum sbx_mode {
     SBX_NAMESPACES = 0,  /* the default */
@@ -84,34 +102,53 @@ struct sbx_paths {
     char *path[SBX_MAX_PATHS];
 };
 
-/* Adds path, made absolute against the current directory and its symlinks
- * resolved (for a path that does not exist yet, those of its folder), unless
- * the list holds it already. Returns 0, or -1 with e when the list is full or
+/* Adds path, made absolute against the current directory (path_lexical:
+ * symlinks are kept, the plan resolves them), unless the list holds it
+ * already. Returns 0, or -1 with e when the list is full or
  * out of memory. */
 int sbx_paths_add(struct sbx_paths *p, const char *path, struct err *e);
 void sbx_paths_free(struct sbx_paths *p);
 
-/* An engine's own paths, given its argv template and working directory:
- * the folder of its program (argv[0] as execvp finds it: a word without '/'
- * in PATH, else against workdir) and, for every other word naming an
- * existing file (against workdir when relative), that file's folder, or the
- * folder itself when the word names one. Words with a placeholder ('{') are
- * the move's files and are skipped; so are paths inside SBX_SYSTEM_DIRS.
- * Appends to own. Returns 0, or -1 with e (list full, out of memory). */
-int sbx_own_paths(char *const argv[], const char *workdir, struct sbx_paths *own,
-                  struct err *e);
+/* An engine's own paths, given what spec.h resolved: the folder of its
+ * program (absolute, or NULL when none was found; its canonical folder too
+ * when reached through a symlink), its runtime (path_runtime: interpreters'
+ * folders and installations) and, for every word of its argv template after
+ * the program naming an existing file (against workdir when relative), that
+ * file's folder, or the folder itself when the word names one. Words with a
+ * placeholder ('{') are the move's files and are skipped; so are paths
+ * inside SBX_SYSTEM_DIRS. Appends to own. Returns 0, or -1 with e (list
+ * full, out of memory, a path too long). */
+int sbx_own_paths(const char *program, char *const runtime[], int nruntime,
+                  char *const argv[], const char *workdir, struct sbx_paths *own, struct err *e);
 
 /* What the referee sets for all engines (refopts.h fills it). */
 struct sbx_policy {
     enum sbx_mode mode;
     struct sbx_paths ro;     /* --sandbox-ro: read-only for every engine */
     struct sbx_paths mask;   /* hidden from every engine (see above) */
+    int nenv;
+    char *env[SBX_MAX_ENV];  /* --sandbox-env: names passed (malloc'd) */
 };
 
 void sbx_policy_free(struct sbx_policy *p);
 
+/* Adds the environment variable name to those p passes to every engine
+ * (its value as the referee has it when a game starts; nothing when the
+ * referee has none), unless p holds it already. 0, or -1 with e: a name that
+ * is not [A-Za-z_][A-Za-z0-9_]*, one the sandbox sets itself
+ * (SBX_ENV_SET's), more than SBX_MAX_ENV, out of memory. */
+int sbx_env_add(struct sbx_policy *p, const char *name, struct err *e);
+
+/* An engine's environment under p: SBX_ENV_SET, PATH the referee's search
+ * list (path.h: the one its program was found with), and p's names that the
+ * referee's environment has. A NULL-terminated array of "NAME=value"
+ * strings in one malloc'd block; the caller frees it with free(). NULL when
+ * out of memory. */
+char **sbx_environment(const struct sbx_policy *p);
+
 /* The journal header's description of p (header.h), into h (empty): mode
- * "namespaces", what it isolates and the --sandbox-ro paths ("read_only"),
+ * "namespaces", what it isolates, the --sandbox-ro paths ("read_only") and
+ * the --sandbox-env names ("env", names only, never values),
  * or mode "none" and nothing isolated. 0, or -1 when out of memory. */
 int sbx_policy_header(const struct sbx_policy *p, struct hdr_sandbox *h);
 
@@ -160,17 +197,25 @@ struct sbx_plan {
 int sbx_plan_build(const struct sbx_view *v, struct sbx_plan *plan, struct err *e);
 void sbx_plan_free(struct sbx_plan *plan);
 
+/* Why an engine failed, when the view hides what it looked for: when text
+ * (its stderr) says "No such file or directory" (or a shell's ": not
+ * found") and names an absolute path
+ * that exists on the host but that the plan does not show (no bind holds
+ * it, or a mask or the private /tmp covers it), that path (as written) into
+ * path (cap bytes) and 1; else 0. */
+int sbx_plan_hides(const struct sbx_plan *pl, const char *text, char *path, size_t cap);
+
 /* --- a game's sandbox --------------------------------------------------- */
 
 struct sbx;
 
-/* Starts a game's sandbox with n views (view i for a move's
- * launch_move.view i; n is 1 or 2, 0 for sbx_probe), which must outlive
- * it. Returns 0 with *box set, or -1 with e naming the cause (namespaces
- * refused: the message names --sandbox none). Views are built
- * by the init meanwhile; a view that cannot be built fails the first run in
- * it. The caller must not reap the init (run_sweep with the sandbox open
- * would). */
+/* Starts a game's sandbox with n views (view i for a move's launch_move.view
+ * i; n is 1 or 2, 0 for sbx_probe), which must outlive it, and waits (at most
+ * SBX_SETUP_MS) for the init to have built them and sent their move
+ * folders. Returns 0 with *box set, or -1 with e naming the cause
+ * (namespaces refused: the message names --sandbox none). A view that
+ * cannot be built fails the first run in it. The caller must not reap the
+ * init (run_sweep with the sandbox open would). */
 int sbx_open(struct sbx **box, const struct sbx_view *views, int n, struct err *e);
 
 /* The sandbox as a launcher (launcher.h) into *l: each move
@@ -207,6 +252,17 @@ int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
 int sbx_wait_fd(const struct sbx *box);
 void sbx_stop_run(struct sbx *box);
 int sbx_collect(struct sbx *box, int wait_ms, int *status, struct rusage *ru, struct err *e);
+
+/* The move folder of view `view`: a tmpfs of SBX_MOVE_OPTIONS, the
+ * engine's own, that the init mounted over views[view].rw in the sandbox
+ * (the host's folder stays empty). Returns a descriptor of it open for
+ * reading the folder (openat, unlinkat), which the caller now owns; -1 when
+ * the view could not be built (its first run says why) or it was taken. The
+ * tmpfs goes with the sandbox. */
+int sbx_take_move_folder(struct sbx *box, int view);
+
+/* sbx_plan_hides with the plan of box's view `view`. */
+int sbx_hidden_path(const struct sbx *box, int view, const char *text, char *path, size_t cap);
 
 /* Kills the init, and with it anything left in the namespaces, and frees
  * box. NULL is fine. */

@@ -107,6 +107,12 @@ struct spec {
     struct spec_file *files;     /* the other words naming a regular file,
                                   * malloc'd; what ran is these and the
                                   * program (python3 is every student's) */
+    int nruntime;
+    char **runtime;              /* what the program reads besides its own
+                                  * folder (path_runtime: its interpreters'
+                                  * folders and installations), absolute,
+                                  * malloc'd; the sandbox shows them
+                                  * read-only, the journal names them */
     char *stderr_path;           /* stderr=FILE, absolute; NULL: none */
     int depth;                   /* {depth}; 0: the rules' */
     enum spec_proto proto;       /* proto=; SPEC_FILE by default */

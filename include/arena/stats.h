@@ -27,6 +27,24 @@ double stats_los(long w, long l);
 double stats_sprt_llr(long w, long l, long d, double elo0, double elo1);
 void stats_sprt_bounds(double alpha, double beta, double *lower, double *upper);
 
+/* Ratings of a field, as rating lists compute them (BayesElo, Ordo): a
+ * Bradley-Terry (logistic Elo) model, P(i beats j) = 1 / (1 + 10^((Rj -
+ * Ri) / 400)), a draw half a win and half a loss, fitted by maximum
+ * likelihood over all games with a prior of `prior` (> 0) virtual draws of
+ * every engine against an opponent rated 0, which keeps every rating finite
+ * (a perfect score included) and pulls engines with few games towards the
+ * field. Newton iterations on the log-likelihood, which the prior makes
+ * strictly concave.
+ * games[i * n + j]: the games i and j played (symmetric, diagonal 0);
+ * points[i * n + j]: i's points in them (a win 1, a draw 1/2). Fills elo[i]
+ * relative to the field's mean (the ratings sum to 0) and margin[i], the
+ * 95% margin of that difference from the inverse of the Hessian (normal
+ * approximation). 2 <= n <= STATS_RATINGS_MAX. Returns 0, or -1 when the
+ * iterations did not converge (elo and margin then NAN). */
+#define STATS_RATINGS_MAX 32
+int stats_ratings(int n, const double *games, const double *points, double prior, double *elo,
+                  double *margin);
+
 /* Sorts n (>= 0) values ascending, in place, for stats_percentile. */
 void stats_sort(double *v, long n);
 /* p-th percentile (0..100, nearest rank) of n (>= 0) values sorted

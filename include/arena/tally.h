@@ -41,6 +41,12 @@ struct tally {
     struct tally_half *half;                     /* games waiting for their pair's other */
     long nhalf, caphalf;
     int round_robin;                             /* the header's "format" says so */
+    /* The games' own scores (record.h's rec_score), for games that have one:
+     * what they count (the first scored game's label; "": no game had a
+     * score) and, per engine, its scored games and their sums. */
+    char score_of[REC_LABEL_MAX];
+    int has_score;
+    long scored[REC_MAX_ENGINES], score_for[REC_MAX_ENGINES], score_against[REC_MAX_ENGINES];
     int nforfeit;
     struct { int engine; char reason[REC_REASON_MAX]; long count; }   /* reason: its kind */
         forfeit[TALLY_MAX_FORFEITS];
@@ -62,6 +68,9 @@ double tally_points(const struct tally *t, int i);
 /* The engines by points, most first; ties in the configuration's order.
  * Fills order[0..t->n-1]. */
 void tally_standings(const struct tally *t, int order[]);
+/* 1 with engine i's mean game score for and against, over its games that
+ * have one (scored[i]), or 0 (both means 0) when none has. */
+int tally_score(const struct tally *t, int i, double *for_mean, double *against_mean);
 /* Engine i's forfeits, all reasons. */
 long tally_forfeits(const struct tally *t, int i);
 /* 1 when engine i played games and forfeited every one of them, whatever
@@ -81,6 +90,11 @@ struct tally_cpu tally_cpu(struct tally *t, int i);
 /* The referee's overhead per move: 0 without samples, else 1 with the
  * median and p95 (sorts the samples in place). */
 int tally_overhead(struct tally *t, double *median, double *p95);
+
+/* The ratings of the field (stats_ratings over every game, with
+ * RATING_PRIOR_DRAWS): elo[i] relative to the field's mean and its 95%
+ * margin[i]. 0, or -1 when they could not be computed (then NAN). */
+int tally_ratings(const struct tally *t, double elo[], double margin[]);
 
 /* Engine a's results against engine b and what they give. */
 struct tally_pair {

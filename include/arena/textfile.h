@@ -53,10 +53,23 @@ int tf_player_line(const struct tf_lines *L, int line, int *player, struct err *
  * at a name is never written through. */
 int tf_write_atomic(const char *path, const char *data, size_t len, struct err *e);
 
-/* Removes path and, for a folder, everything in it, depth first. Links are
- * removed, never followed: a folder an engine wrote into may hold symlinks
- * to files outside it. Best effort: what cannot be removed stays. */
-void tf_remove_tree(const char *path);
+/* Removes name in the folder open as dir_fd and, for a folder, everything
+ * in it, depth first, by descriptor (openat, unlinkat: no path grows, so a
+ * tree deeper than PATH_MAX goes too, one descriptor held whatever the
+ * depth), each folder's permissions restored first (a chmod 000 folder
+ * goes too). Links are removed, never followed: a folder an engine wrote
+ * into may hold symlinks to files outside it. Assumes nothing else changes
+ * the tree meanwhile (no engine runs). Returns 0 when nothing is left (or
+ * there was nothing), or -1 with errno at the first thing that cannot go:
+ * what is left stays, and the caller reports it. */
+int tf_remove_at(int dir_fd, const char *name);
+
+/* tf_remove_at on everything in the folder open as dir_fd, which stays.
+ * 0, or -1 with errno and the name that is left in left (cap bytes). */
+int tf_empty_at(int dir_fd, char *left, size_t cap);
+
+/* tf_remove_at on path (its folder opened first). 0, or -1 with errno. */
+int tf_remove_tree(const char *path);
 
 /* Writes all len bytes to fd, retrying short writes and EINTR. Returns 0, or
  * -1 with errno set. */

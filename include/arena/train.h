@@ -114,6 +114,7 @@ double learn_end(struct learner *l, double reward);
 
 /* A series of games. Everything is inside; free with learn_series_free. */
 struct learn_series {
+    const struct game *game;   /* the registered game with a learned player */
     struct learn_opts o;
     struct rng rng;
     struct qf_weights w;       /* the learner's: the result */

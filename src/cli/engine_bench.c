@@ -34,8 +34,10 @@ int cmd_bench(const char *prog, int argc, char **argv)
     long depth = 0, lo = BENCH_DEFAULT_DEPTH_MIN, hi = BENCH_DEFAULT_DEPTH_MAX;
     long tt_mb = TT_DEFAULT_MB;
     const char *json = NULL;
+    struct eopt_help help;
     struct cli_parse p = { .prog = prog, .cmd = "bench", .opts = options,
-                           .help = engine_usage_text, .argc = argc, .argv = argv };
+                           .help = engine_usage_text,
+                           .help_args = eopt_help_args(&help), .argc = argc, .argv = argv };
     int c, rc = 0;
     while (!rc && (c = cli_next(&p)) != -1) {
         switch (c) {

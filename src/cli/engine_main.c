@@ -22,8 +22,9 @@ const char engine_usage_text[] =
     "      A finished game is reported and nothing is written.\n"
     "      Players: alphabeta (default), minimax (the plain reference), random\n"
     "      (uniform, a function of --seed and the position), perfect (the game's\n"
-    "      solver: connect4, nim; the quickest win, then the lowest column), and\n"
-    "      for connect4 the learned players qlearn (the move of highest Q) and\n"
+    "      solver: %3$s;\n"
+    "      the quickest win, then the lowest column), and\n"
+    "      for %4$s the learned players qlearn (the move of highest Q) and\n"
     "      qlearn-ab (alpha-beta, a leaf worth its best Q), which read\n"
     "      --weights F (a weights file of %1$s train; default: the shipped\n"
     "      weights, installed as share/arena/qlearn.weights). --eval spfiar scores the\n"
@@ -36,6 +37,13 @@ const char engine_usage_text[] =
     "      search; prints nodes, CPU seconds, nodes/s and effective branching factor\n"
     "      per depth, then the total node count (the search's signature).\n"
     "      Default depths " CLI_STR(BENCH_DEFAULT_DEPTH_MIN) "-" CLI_STR(BENCH_DEFAULT_DEPTH_MAX) ".\n"
+    "\n"
+    "  %1$s perft [--game G] --depth N [--from FILE]\n"
+    "      Counts the positions 1, 2, ..., N plies from the start (or the board file\n"
+    "      FILE), one line 'depth D positions P' each: the standard check of a move\n"
+    "      generator. A finished game has no children; a pass (othello) is a ply.\n"
+    "      The last depth's CPU time and positions per second go to stderr:\n"
+    "        info game G depth N positions P cpu_ms T positions_per_s R\n"
     "\n"
     "  %1$s solve [--weak] [--tt-mb N] [--threads N] [--book BOOK] [FILE...]\n"
     "      The perfect Connect-4 solver. Reads move strings (1-based column digits\n"
@@ -74,16 +82,18 @@ const char engine_usage_text[] =
     "  %1$s weights [--json] FILE\n"
     "      Prints a weights file: one attribute and its weight per line.\n"
     "\n"
-    "Games: connect4, maxconnect4 (default), nim, checkers. --tt-mb sets the transposition\n"
-    "table size in MiB (default " CLI_STR(TT_DEFAULT_MB) "). Bad input exits with status 2 and writes nothing.\n"
+    "Games: %2$s.\n"
+    "--tt-mb sets the transposition table size in MiB (default " CLI_STR(TT_DEFAULT_MB) "). Bad input exits\n"
+    "with status 2 and writes nothing.\n"
     "--version prints the version.\n";
 
 static const struct {
     const char *name;
     int (*run)(const char *prog, int argc, char **argv);
 } commands[] = {
-    { "one-move", cmd_one_move }, { "bench", cmd_bench }, { "solve", cmd_solve },
-    { "book", cmd_book },         { "train", cmd_train }, { "weights", cmd_weights },
+    { "one-move", cmd_one_move }, { "bench", cmd_bench }, { "perft", cmd_perft },
+    { "solve", cmd_solve },       { "book", cmd_book },   { "train", cmd_train },
+    { "weights", cmd_weights },
 };
 
 int main(int argc, char **argv)
@@ -97,7 +107,10 @@ int main(int argc, char **argv)
     if (argc < 2)
         return cli_usage(prog, "missing command (%s)", list);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
-        return cli_help(engine_usage_text, prog);
+    {
+        struct eopt_help h;
+        return cli_help_args(engine_usage_text, prog, eopt_help_args(&h));
+    }
     if (strcmp(argv[1], "--version") == 0)
         return cli_version(prog);
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)

@@ -6,11 +6,9 @@
 #include <string.h>
 #include "arena/registry.h"
 #include "arena/cli.h"
-#include "arena/connect4.h"
 #include "arena/datadir.h"
 #include "arena/limits.h"
 #include "arena/onemove.h"
-#include "arena/spfiar.h"
 #include "engine.h"
 
 enum { OPT_GAME = 256, OPT_DEPTH, OPT_PLAYER, OPT_SEED, OPT_TT, OPT_WEIGHTS, OPT_EVAL };
@@ -33,15 +31,17 @@ struct onemove_args {
     int depth_given;
     unsigned long long seed;
     const char *weights;                /* --weights */
-    int (*evaluate)(const void *state); /* --eval spfiar */
+    const char *eval;                   /* --eval NAME; NULL or "game": the game's own */
 };
 
 /* Reads the options into a; 0, -1 after --help or --version (printed), or
  * EXIT_BAD_INPUT. The arguments are left at argv[optind..]. */
 static int parse(const char *prog, int argc, char **argv, struct onemove_args *a)
 {
+    struct eopt_help help;
     struct cli_parse p = { .prog = prog, .cmd = "one-move", .opts = options,
-                           .help = engine_usage_text, .argc = argc, .argv = argv };
+                           .help = engine_usage_text,
+                           .help_args = eopt_help_args(&help), .argc = argc, .argv = argv };
     int c, rc = 0;
     while (!rc && (c = cli_next(&p)) != -1) {
         switch (c) {
@@ -65,12 +65,8 @@ static int parse(const char *prog, int argc, char **argv, struct onemove_args *a
             a->weights = optarg;
             break;
         case OPT_EVAL:
-            if (strcmp(optarg, "spfiar") == 0)
-                a->evaluate = spf_evaluate;
-            else if (strcmp(optarg, "game") == 0)
-                a->evaluate = NULL;
-            else
-                rc = cli_usage(prog, "unknown evaluation '%s' (game, spfiar)", optarg);
+            rc = eopt_eval(prog, optarg);
+            a->eval = strcmp(optarg, "game") == 0 ? NULL : optarg;
             break;
         default:
             return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
@@ -98,9 +94,12 @@ static int check(const char *prog, int npos, char **pos, struct onemove_args *a)
     int learned = kind == PLAYER_QLEARN || kind == PLAYER_QLEARN_AB;
     if (!learned && a->weights)
         return cli_usage(prog, "--weights belongs to --player qlearn or qlearn-ab");
-    if (a->evaluate && !game_has_eval(a->game, a->evaluate))
-        return cli_usage(prog, "--eval spfiar is for --game connect4");
-    if (a->evaluate && kind != PLAYER_ALPHABETA && kind != PLAYER_MINIMAX)
+    if (a->eval && !game_eval_named(a->game, a->eval)) {
+        char games[REGISTRY_NAMES_MAX];
+        eopt_eval_games(a->eval, games, sizeof games);
+        return cli_usage(prog, "--eval %s is for --game %s", a->eval, games);
+    }
+    if (a->eval && kind != PLAYER_ALPHABETA && kind != PLAYER_MINIMAX)
         return cli_usage(prog, "--eval belongs to --player alphabeta or minimax");
     return 0;
 }
@@ -130,7 +129,7 @@ int cmd_one_move(const char *prog, int argc, char **argv)
     struct onemove_opts o = {
         .game = a.game,
         .player = { .kind = kind, .depth = (int)a.depth, .seed = a.seed,
-                    .evaluate = a.evaluate, .weights = learned ? &wf.weights : NULL },
+                    .evaluate = a.eval ? game_eval_named(a.game, a.eval) : NULL, .weights = learned ? &wf.weights : NULL },
         .tt_bytes = (size_t)a.tt_mb << 20,
         .in = argv[optind],
         .out = argv[optind + 1],

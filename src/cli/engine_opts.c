@@ -10,16 +10,73 @@
 
 int eopt_game(const char *prog, const char *val, const struct game **out)
 {
+    char names[REGISTRY_NAMES_MAX];
+    registry_names(names, sizeof names, NULL, ", ");
     if (!(*out = registry_find(val)))
-        return cli_usage(prog, "unknown game '%s' (connect4, maxconnect4, nim, checkers)", val);
+        return cli_usage(prog, "unknown game '%s' (%s)", val, names);
     return 0;
 }
 
-int eopt_solver_game(const char *prog, const char *cmd, const char *val)
+void eopt_eval_games(const char *name, char *buf, size_t cap)
 {
-    if (strcmp(val, "connect4") != 0)
-        return cli_usage(prog, "%s: the solver plays connect4 only, not '%s'", cmd, val);
+    const struct game *const *all = registry_all();
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; all[i] && len < cap; i++)
+        if (game_eval_named(all[i], name))
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", all[i]->name);
+}
+
+/* 1 when a game before all[i], or an evaluation before ev in all[i]'s,
+ * has ev's name: each name is listed once. */
+static int named_before(const struct game *const *all, int i, const struct game_eval *ev)
+{
+    for (int j = 0; j <= i; j++)
+        for (const struct game_eval *o = all[j]->evals; o && o->name && o != ev; o++)
+            if (strcmp(o->name, ev->name) == 0)
+                return 1;
     return 0;
+}
+
+int eopt_eval(const char *prog, const char *val)
+{
+    const struct game *const *all = registry_all();
+    int known = strcmp(val, "game") == 0;
+    char names[REGISTRY_NAMES_MAX] = "game";
+    size_t len = strlen(names);
+    for (int i = 0; all[i]; i++)
+        for (const struct game_eval *ev = all[i]->evals; ev && ev->name; ev++) {
+            known |= strcmp(ev->name, val) == 0;
+            if (len < sizeof names && !named_before(all, i, ev))
+                len += (size_t)snprintf(names + len, sizeof names - len, ", %s", ev->name);
+        }
+    return known ? 0 : cli_usage(prog, "unknown evaluation '%s' (%s)", val, names);
+}
+
+static int has_perfect(const struct game *g)
+{
+    return g->perfect != NULL;
+}
+
+static int has_learned(const struct game *g)
+{
+    return g->learned != NULL;
+}
+
+const char *const *eopt_help_args(struct eopt_help *h)
+{
+    const struct game *const *all = registry_all();
+    size_t len = 0;
+    for (int i = 0; all[i]; i++)
+        len += (size_t)snprintf(h->games + len, sizeof h->games - len, "%s%s%s", i ? ", " : "",
+                                all[i]->name,
+                                strcmp(all[i]->name, ENGINE_DEFAULT_GAME) == 0 ? " (default)" : "");
+    registry_names(h->perfect, sizeof h->perfect, has_perfect, ", ");
+    registry_names(h->learned, sizeof h->learned, has_learned, ", ");
+    h->args[0] = h->games;
+    h->args[1] = h->perfect;
+    h->args[2] = h->learned;
+    return h->args;
 }
 
 int eopt_depth(const char *prog, const char *val, long *out)

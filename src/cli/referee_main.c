@@ -21,9 +21,11 @@
 #include "arena/cluster.h"
 #include "arena/limits.h"
 #include "arena/refopts.h"
+#include "arena/registry.h"
 #include "arena/rules.h"
 #include "arena/journal.h"
 #include "arena/match.h"
+#include "arena/preflight.h"
 #include "arena/tournament.h"
 #include "arena/textfile.h"
 #include "arena/verify.h"
@@ -53,7 +55,7 @@ static const char about_text[] =
 
 static const char rules_help[] =
     "Match and tournament options:\n"
-    "  --game G             connect4, maxconnect4, nim, ... (the registry)\n"
+    "  --game G             %1$s\n"
     "  --engine SPEC        KEY=VALUE options (name=, cmd=, dir=, args=, stderr=,\n"
     "                       depth=, proto=file|persistent) or a COMMAND (repeat).\n"
     "                       Placeholders {in} {out} {depth} {player} {time} {inc};\n"
@@ -71,7 +73,7 @@ static const char rules_help[] =
     "                       at least the clock left + 1 s\n"
     "  --cpu-limit-s N      CPU seconds per move (RLIMIT_CPU; default none)\n"
     "  --mem-limit-mb N     address space per move (RLIMIT_AS; default none)\n"
-    "  --draw-plies N       games that can go on forever (checkers) are drawn\n"
+    "  --draw-plies N       games that can go on forever (%2$s) are drawn\n"
     "                       after N plies without capture or promotion (100)\n"
     "  --keep-files DIR     keep every move's board files in DIR/game-N\n"
     "  --concurrency N      games at once (default 1)\n"
@@ -81,6 +83,9 @@ static const char rules_help[] =
     "                       its move folder, no network, no other process; none:\n"
     "                       engines run as you, with all your files\n"
     "  --sandbox-ro PATH    let every engine read PATH too (repeat)\n"
+    "  --sandbox-env NAME   pass the variable NAME to every engine, whose\n"
+    "                       environment is otherwise PATH, LANG, TZ, HOME=/tmp and\n"
+    "                       TMPDIR=/tmp (repeat)\n"
     "  --analyze            judge every move with the game's exact oracle (as\n"
     "                       analyze does) and record it in the log or journal\n";
 
@@ -155,7 +160,7 @@ static const char bench_help[] =
     "  --svg FILE           their plot: CPU time per move against depth, a line per\n"
     "                       engine (drawn by plot-bench.sh with gnuplot and jq)\n"
     "  (and --each, --seed, --timeout-ms, --cpu-limit-s, --mem-limit-mb, --sandbox,\n"
-    "  --sandbox-ro as for a match)\n";
+    "  --sandbox-ro, --sandbox-env as for a match)\n";
 
 #define REF_HELP_SECTIONS 3
 
@@ -227,10 +232,35 @@ static void print_usage(const char *prog, const char *usage, int *first)
     }
 }
 
+/* The help sections' lists, made from the registry: a section is printed
+ * as a format, %1$s the games, %2$s those the draw rule applies to
+ * (game.h, irreversible). */
+struct help_lists {
+    char games[REGISTRY_NAMES_MAX], endless[REGISTRY_NAMES_MAX];
+};
+
+static int endless(const struct game *g)
+{
+    return g->irreversible != NULL;
+}
+
+static void help_lists(struct help_lists *l)
+{
+    registry_names(l->games, sizeof l->games, NULL, ", ");
+    registry_names(l->endless, sizeof l->endless, endless, ", ");
+}
+
+static void put_section(const char *section, const struct help_lists *l)
+{
+    printf(section, l->games, l->endless);
+}
+
 /* referee --help: every command's usage, the description, every section
  * once, in the table's order. */
 static int help_all(const char *prog)
 {
+    struct help_lists lists;
+    help_lists(&lists);
     int first = 1;
     for (int i = 0; i < NCOMMANDS; i++)
         print_usage(prog, commands[i].usage, &first);
@@ -243,7 +273,7 @@ static int help_all(const char *prog)
             for (int j = 0; j < nshown; j++)
                 seen |= shown[j] == commands[i].help[k];
             if (!seen)
-                fputs(shown[nshown++] = commands[i].help[k], stdout);
+                put_section(shown[nshown++] = commands[i].help[k], &lists);
         }
     printf("%s CMD --help shows one command's help; --version prints the version.\n", prog);
     return 0;
@@ -252,11 +282,13 @@ static int help_all(const char *prog)
 /* referee CMD --help: its usage and its sections only. */
 static int help_command(const char *prog, const struct ref_cmd *c)
 {
+    struct help_lists lists;
+    help_lists(&lists);
     int first = 1;
     print_usage(prog, c->usage, &first);
     fputs("\n", stdout);
     for (int k = 0; k < REF_HELP_SECTIONS && c->help[k]; k++)
-        fputs(c->help[k], stdout);
+        put_section(c->help[k], &lists);
     printf("%s --help shows every command.\n", prog);
     return 0;
 }
@@ -270,6 +302,7 @@ static void command_list(char *buf, size_t cap)
         used += (size_t)snprintf(buf + used, cap - used, "%s%s", i ? ", " : "",
                                  commands[i].name);
 }
+
 
 /* Reads a tournament's --config files (in any spelling getopt_long takes)
  * into s before the other options, so that the command line overrides
@@ -323,66 +356,6 @@ static int parse(const char *prog, struct ref_settings *s, int argc, char **argv
     return 0;
 }
 
-/* Makes an engine's stderr= file now if it is not there, so that a mask
- * can hide it from the other engines from the first move on (only what
- * exists can be masked). 0, or -1 with e. */
-static int stderr_file(const char *path, struct err *e)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return err_set(e, 0, 0, "stderr=%s: %s", path, strerror(errno));
-    close(fd);
-    return 0;
-}
-
-/* The sandbox's masks (the referee's own files: journal, log, keep
- * folder, the engines' stderr= files; every engine's dir= and own paths:
- * sandbox.h), and the probe that it can be made here at all. Prints why
- * not and returns -1. */
-static int sandbox_rules(const char *prog, struct ref_settings *s)
-{
-    struct sbx_policy *p = &s->sandbox;
-    const char *mine[] = { s->journal, s->log, s->keep };
-    struct err e = { 0, 0, "" };
-    int rc = 0;
-    for (size_t i = 0; !rc && i < sizeof mine / sizeof *mine; i++)
-        if (mine[i][0])
-            rc = sbx_paths_add(&p->mask, mine[i], &e);
-    for (int i = 0; !rc && i < s->t.nengines; i++) {
-        const struct spec *eng = &s->t.engine[i];
-        rc = sbx_paths_add(&p->mask, eng->dir, &e) ||
-             (eng->stderr_path && (stderr_file(eng->stderr_path, &e) ||
-                                   sbx_paths_add(&p->mask, eng->stderr_path, &e))) ||
-             sbx_own_paths(eng->argv, eng->dir, &p->mask, &e);
-    }
-    if (!rc)
-        rc = sbx_probe(&e);
-    if (rc) {
-        err_print(stderr, prog, &e);
-        return -1;
-    }
-    s->t.rules.sandbox = p;
-    return 0;
-}
-
-/* Where each move's cgroup goes (cgroup.h), found before the first game;
- * without one the referee says so, once, and the journal says "accounting":
- * "process". */
-static void accounting(const char *prog, struct ref_settings *s)
-{
-    struct err e = { 0, 0, "" };
-    if (cg_root_find(&s->cg, REF_DEFAULT_PROC_EXTRA, &e) == 0) {
-        s->t.rules.acct = &s->cg;
-        /* pids.max bounds each move's tree; RLIMIT_NPROC would count every
-         * task of the engines' user, other referees' engines included. */
-        s->t.rules.limits.proc_limit = 0;
-        return;
-    }
-    fprintf(stderr, "%s: accounting: process: %s; a move's CPU is then its own and that of "
-            "the children it reaped, and --cpu-limit-s and --mem-limit-mb hold per process\n",
-            prog, e.msg);
-}
-
 /* Checks what match and tournament share and loads the opening book. */
 static int finish_rules(const char *prog, struct ref_settings *s, const char *cmd)
 {
@@ -399,56 +372,31 @@ static int finish_rules(const char *prog, struct ref_settings *s, const char *cm
     s->t.rules.keep_dir = s->keep[0] ? s->keep : NULL;
     if (s->analyze) {
         if (!ana_supports(s->t.rules.game))
-            return cli_usage(prog, "%s: --analyze has no oracle for %s (connect4, maxconnect4, "
-                             "nim)", cmd, s->t.rules.game->name);
+        {
+            char games[REGISTRY_NAMES_MAX];
+            registry_names(games, sizeof games, ana_supports, ", ");
+            return cli_usage(prog, "%s: --analyze has no oracle for %s (%s)", cmd,
+                             s->t.rules.game->name, games);
+        }
         s->t.rules.analyze = &s->ana;
     }
     return 0;
 }
 
-/* Checks path for option opt (skipped when path is ""); 0 or -1 with e. */
-static int check_output(const char *opt, const char *path, struct err *e)
-{
-    if (!path || !path[0] || tf_check_creatable(path, e) == 0)
-        return 0;
-    char msg[ERR_MSG_MAX];
-    snprintf(msg, sizeof msg, "%s", e->msg);
-    return err_set(e, 0, 0, "%s %s: %s", opt, path, msg);
-}
-
-/* Once the options are consistent, before the first game: the engines'
- * folders and programs (spec.h), every file the run will write, so a run
- * never plays its games and then loses them, then the engines' sandbox and
- * RLIMIT_NPROC, then where each move's cgroup goes. 0 or EXIT_BAD_INPUT. */
+/* preflight.h's checks and set-up before the first game. 0 or
+ * EXIT_BAD_INPUT, the error printed; without a cgroup for the moves, says
+ * so (preflight_accounting). */
 static int preflight(const char *prog, struct ref_settings *s)
 {
     struct err e;
-    char keep_probe[PATH_MAX + 8] = "";
-    int rc = 0;
-    if (s->keep[0]) {
-        if (mkdir(s->keep, 0700) != 0 && errno != EEXIST)
-            rc = err_set(&e, 0, 0, "--keep-files %s: %s", s->keep, strerror(errno));
-        snprintf(keep_probe, sizeof keep_probe, "%s/game-1", s->keep);
-    }
-    rc = rc || spec_resolve_all(s->t.engine, s->t.nengines, &s->each, 1, &e) != 0 ||
-         check_output("--log", s->log, &e) != 0 ||
-         check_output("--journal", s->journal, &e) != 0 ||
-         check_output("--json", s->json, &e) != 0 ||
-         check_output("--svg", s->svg, &e) != 0 ||
-         check_output("--keep-files", keep_probe, &e) != 0;
-    for (int i = 0; !rc && i < s->t.nengines; i++)
-        rc = check_output("stderr=", s->t.engine[i].stderr_path, &e) != 0;
-    if (rc) {
+    if (preflight_check(s, &e) != 0) {
         err_print(stderr, prog, &e);
         return EXIT_BAD_INPUT;
     }
-    if (s->sandbox.mode == SBX_NAMESPACES && sandbox_rules(prog, s) != 0)
-        return EXIT_BAD_INPUT;
-    /* Only commands that run engines pay for the /proc scan. */
-    s->t.rules.limits.proc_limit =
-        run_proc_limit(sbx_engine_uid(s->t.rules.sandbox), REF_DEFAULT_PROC_EXTRA);
-    if (s->command != REF_CMD_SLURM)
-        accounting(prog, s);
+    if (s->command != REF_CMD_SLURM && preflight_accounting(s, &e) != 0)
+        fprintf(stderr, "%s: accounting: process: %s; a move's CPU is then its own and that "
+                "of the children it reaped, and --cpu-limit-s and --mem-limit-mb hold per "
+                "process\n", prog, e.msg);
     return 0;
 }
 

@@ -91,7 +91,13 @@ int cli_version(const char *prog)
 
 int cli_help(const char *text, const char *prog)
 {
-    printf(text, prog);
+    static const char *const none[CLI_HELP_ARGS] = { "", "", "" };
+    return cli_help_args(text, prog, none);
+}
+
+int cli_help_args(const char *text, const char *prog, const char *const args[CLI_HELP_ARGS])
+{
+    printf(text, prog, args[0], args[1], args[2]);
     return 0;
 }
 
@@ -237,7 +243,8 @@ int cli_next(struct cli_parse *p)
     if (c == '?')
         return bad_option(p, p->argv[optind - 1]), CLI_BAD;
     if (c == CLI_OPT_HELP && p->help)
-        return cli_help(p->help, p->prog), CLI_DONE;
+        return (p->help_args ? cli_help_args(p->help, p->prog, p->help_args)
+                             : cli_help(p->help, p->prog)), CLI_DONE;
     if (c == CLI_OPT_VERSION)
         return cli_version(p->prog), CLI_DONE;
     return c;

@@ -2,9 +2,11 @@
  * stats.c - Elo, LOS, SPRT and percentiles as cutechess computes them
  * (stats.h).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "arena/stats.h"
 
 #define ELO_SCALE 400.0
@@ -98,4 +100,118 @@ void stats_elo_text(double v, char *buf, size_t cap)
         snprintf(buf, cap, "%.1f", v == 0.0 ? 0.0 : v);   /* never "-0.0" */
     else
         snprintf(buf, cap, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+}
+
+/* --- ratings of a field ---------------------------------------------------- */
+
+#define RATINGS_ITER_MAX 200
+#define RATINGS_TOL 1e-10     /* natural-log units: far below 0.1 Elo */
+#define RATINGS_STEP_MAX 2.0  /* a Newton step, clipped: from 0 the first steps
+                               * of a lopsided field would overshoot */
+
+static double logistic(double x)
+{
+    return 1.0 / (1.0 + exp(-x));
+}
+
+/* Solves a x = b for the n x n matrix a (row-major, destroyed), by Gaussian
+ * elimination with partial pivoting; 0, or -1 when a is singular. */
+static int solve_linear(int n, double *a, double *b)
+{
+    for (int c = 0; c < n; c++) {
+        int piv = c;
+        for (int r = c + 1; r < n; r++)
+            if (fabs(a[r * n + c]) > fabs(a[piv * n + c]))
+                piv = r;
+        if (a[piv * n + c] == 0)
+            return -1;
+        for (int k = 0; k < n; k++) {
+            double t = a[c * n + k];
+            a[c * n + k] = a[piv * n + k];
+            a[piv * n + k] = t;
+        }
+        double t = b[c];
+        b[c] = b[piv];
+        b[piv] = t;
+        for (int r = c + 1; r < n; r++) {
+            double f = a[r * n + c] / a[c * n + c];
+            for (int k = c; k < n; k++)
+                a[r * n + k] -= f * a[c * n + k];
+            b[r] -= f * b[c];
+        }
+    }
+    for (int r = n - 1; r >= 0; r--) {
+        for (int k = r + 1; k < n; k++)
+            b[r] -= a[r * n + k] * b[k];
+        b[r] /= a[r * n + r];
+    }
+    return 0;
+}
+
+/* The log-likelihood's gradient g and the negated Hessian h (positive
+ * definite) at x (ratings in natural units: Elo * ln 10 / 400). */
+static void ratings_derivatives(int n, const double *games, const double *points, double prior,
+                                const double *x, double *g, double *h)
+{
+    for (int i = 0; i < n; i++) {
+        double p0 = logistic(x[i]);
+        g[i] = prior * (0.5 - p0);
+        for (int j = 0; j < n; j++)
+            h[i * n + j] = 0;
+        h[i * n + i] = prior * p0 * (1 - p0);
+        for (int j = 0; j < n; j++) {
+            double m = games[i * n + j];
+            if (j == i || m == 0)
+                continue;
+            double p = logistic(x[i] - x[j]);
+            g[i] += points[i * n + j] - m * p;
+            h[i * n + i] += m * p * (1 - p);
+            h[i * n + j] -= m * p * (1 - p);
+        }
+    }
+}
+
+int stats_ratings(int n, const double *games, const double *points, double prior, double *elo,
+                  double *margin)
+{
+    assert(n >= 2 && n <= STATS_RATINGS_MAX && prior > 0);
+    const double unit = 400.0 / log(10.0);
+    double x[STATS_RATINGS_MAX] = { 0 }, g[STATS_RATINGS_MAX];
+    double h[STATS_RATINGS_MAX * STATS_RATINGS_MAX];
+    int done = 0;
+    for (int it = 0; it < RATINGS_ITER_MAX && !done; it++) {
+        ratings_derivatives(n, games, points, prior, x, g, h);
+        if (solve_linear(n, h, g) != 0)
+            break;
+        done = 1;
+        for (int i = 0; i < n; i++) {
+            double step = fmax(-RATINGS_STEP_MAX, fmin(RATINGS_STEP_MAX, g[i]));
+            x[i] += step;
+            done &= fabs(step) < RATINGS_TOL;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        elo[i] = margin[i] = NAN;
+    if (!done)
+        return -1;
+    double mean = 0;
+    for (int i = 0; i < n; i++)
+        mean += x[i] / n;
+    /* Var(x_i - mean) = c' H^-1 c, c = e_i - 1/n: one solve per engine. */
+    for (int i = 0; i < n; i++) {
+        double c[STATS_RATINGS_MAX];
+        ratings_derivatives(n, games, points, prior, x, g, h);
+        for (int k = 0; k < n; k++)
+            c[k] = (k == i) - 1.0 / n;
+        double y[STATS_RATINGS_MAX];
+        memcpy(y, c, sizeof y);
+        if (solve_linear(n, h, y) != 0)
+            return -1;
+        double var = 0;
+        for (int k = 0; k < n; k++)
+            var += c[k] * y[k];
+        elo[i] = (x[i] - mean) * unit;
+        margin[i] = STATS_Z95 * sqrt(var) * unit;
+    }
+    return 0;
 }

@@ -1,10 +1,10 @@
 /* textfile.c - size-capped whole-file reads, line splitting that accepts every
  * line ending, atomic writes, line-at-a-time interactive input, and removing
  * a folder tree (textfile.h). */
-#define _XOPEN_SOURCE 700   /* nftw; implies POSIX.1-2008 */
+#define _XOPEN_SOURCE 700   /* POSIX.1-2008: openat, unlinkat, fdopendir */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,6 @@
 
 /* First buffer for a file whose size fstat cannot tell (a pipe). */
 #define TF_READ_START 4096
-#define TF_TREE_FDS 16      /* descriptors nftw may hold open */
 /* Room for ".tmp<pid>-<n>" and the NUL: a 64-bit pid and an int. */
 #define TF_TEMP_SUFFIX_MAX 48
 /* Temporary names tried before giving up: only files left by an earlier
@@ -341,16 +340,167 @@ enum tf_getline_result tf_getline(FILE *in, char *buf, size_t max)
     return too_long ? TF_LINE_TOO_LONG : TF_LINE_OK;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* The names of the folders walked into, from the top: a stack of malloc'd
+ * strings, so the walk holds one descriptor whatever the depth. */
+struct walk {
+    int n, cap;
+    char **name;
+};
+
+static int walk_push(struct walk *w, const char *name)
 {
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;   /* go on: remove what can be removed */
+    if (w->n == w->cap) {
+        int cap = w->cap ? 2 * w->cap : 16;
+        char **grown = realloc(w->name, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        w->name = grown;
+        w->cap = cap;
+    }
+    return (w->name[w->n] = strdup(name)) ? (w->n++, 0) : -1;
 }
 
-void tf_remove_tree(const char *path)
+/* Empties the folder open as fd of everything it can unlink; returns 0
+ * when it is empty, 1 with *sub set (malloc'd) when a folder in it must be
+ * walked first, -1 with errno on a failure. */
+static int empty_level(int fd, char **sub)
 {
-    nftw(path, remove_entry, TF_TREE_FDS, FTW_DEPTH | FTW_PHYS);
+    int dup_fd = dup(fd);
+    DIR *d = dup_fd < 0 ? NULL : fdopendir(dup_fd);
+    if (!d) {
+        if (dup_fd >= 0)
+            close(dup_fd);
+        return -1;
+    }
+    rewinddir(d);
+    int rc = 0;
+    struct dirent *en;
+    while (rc == 0 && (errno = 0, en = readdir(d))) {
+        const char *nm = en->d_name;
+        if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0)
+            continue;
+        if (unlinkat(fd, nm, 0) == 0 || errno == ENOENT)
+            continue;
+        if (errno != EISDIR && errno != EPERM)
+            rc = -1;
+        else if (unlinkat(fd, nm, AT_REMOVEDIR) == 0)
+            continue;
+        else if (errno != ENOTEMPTY && errno != EEXIST && errno != EACCES && errno != EPERM)
+            rc = -1;
+        else
+            rc = (*sub = strdup(nm)) ? 1 : -1;
+    }
+    if (rc == 0 && errno)
+        rc = -1;
+    int saved = errno;
+    closedir(d);
+    errno = saved;
+    return rc;
+}
+
+/* Opens folder name in fd for the walk, its permissions restored first (a
+ * chmod 000 folder would keep its content). -1 with errno. */
+static int enter(int fd, const char *name)
+{
+    fchmodat(fd, name, S_IRWXU, 0);
+    return openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+int tf_remove_at(int dir_fd, const char *name)
+{
+    if (unlinkat(dir_fd, name, 0) == 0 || errno == ENOENT)
+        return 0;
+    if (errno != EISDIR && errno != EPERM)
+        return -1;
+    struct walk w = { 0, 0, NULL };
+    int fd = enter(dir_fd, name), rc = fd < 0 ? -1 : 0;
+    while (rc == 0) {
+        fchmod(fd, S_IRWXU);
+        char *sub = NULL;
+        int level = empty_level(fd, &sub);
+        if (level < 0) {
+            rc = -1;
+        } else if (level == 1) {
+            /* Down one level: the name is kept, the descriptor replaced. */
+            int child = walk_push(&w, sub) == 0 ? enter(fd, sub) : -1;
+            free(sub);
+            if (child < 0) {
+                rc = -1;
+            } else {
+                close(fd);
+                fd = child;
+            }
+        } else if (w.n == 0) {
+            break;
+        } else {
+            /* Up one level, and the folder just emptied goes. No engine
+             * runs now: ".." is the folder we came from. */
+            int up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            close(fd);
+            fd = up;
+            char *done = w.name[--w.n];
+            rc = fd < 0 || unlinkat(fd, done, AT_REMOVEDIR) != 0 ? -1 : 0;
+            free(done);
+        }
+    }
+    int saved = errno;
+    if (fd >= 0)
+        close(fd);
+    for (int i = 0; i < w.n; i++)
+        free(w.name[i]);
+    free(w.name);
+    if (rc == 0 && unlinkat(dir_fd, name, AT_REMOVEDIR) != 0 && errno != ENOENT)
+        return -1;
+    errno = saved;
+    return rc;
+}
+
+int tf_empty_at(int dir_fd, char *left, size_t cap)
+{
+    int copy = dup(dir_fd);
+    DIR *d = copy < 0 ? NULL : fdopendir(copy);
+    if (!d) {
+        if (copy >= 0)
+            close(copy);
+        return -1;
+    }
+    rewinddir(d);   /* the copy shares the offset of the last listing */
+    int rc = 0;
+    for (struct dirent *en; !rc && (en = readdir(d));)
+        if (strcmp(en->d_name, ".") != 0 && strcmp(en->d_name, "..") != 0 &&
+            tf_remove_at(dir_fd, en->d_name) != 0) {
+            snprintf(left, cap, "%s", en->d_name);
+            rc = -1;
+        }
+    int saved = errno;
+    closedir(d);
+    errno = saved;
+    return rc;
+}
+
+int tf_remove_tree(const char *path)
+{
+    char parent[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if ((size_t)snprintf(parent, sizeof parent, "%s", path) >= sizeof parent) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    const char *base = slash ? slash + 1 : path;
+    if (!*base) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (slash)
+        parent[slash == path ? 1 : slash - path] = '\0';
+    else
+        strcpy(parent, ".");
+    int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int rc = tf_remove_at(fd, base);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return rc;
 }

@@ -1,11 +1,13 @@
 /* train.c - the gradient-descent Q-learner and in-process training series
  * (train.h). */
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arena/cli.h"
 #include "arena/player.h"
+#include "arena/registry.h"
 #include "arena/train.h"
 
 static const char *const opponent_names[] = {
@@ -119,12 +121,25 @@ static struct player_opts opponent_player(const struct learn_series *t)
     return po;
 }
 
+/* The game this learner plays: the registered one whose learned player
+ * (game.h, struct game_learned) reads these weights. */
+static const struct game *learned_game(void)
+{
+    const struct game *const *all = registry_all();
+    for (int i = 0; all[i]; i++)
+        if (all[i]->learned)
+            return all[i];
+    assert(!"no registered game has a learned player");
+    return NULL;
+}
+
 int learn_series_init(struct learn_series *t, const struct learn_opts *o,
                       const struct qf_weights *start, const struct qf_weights *opponent,
                       struct err *e)
 {
     memset(t, 0, sizeof *t);
     t->o = *o;
+    t->game = learned_game();
     rng_seed(&t->rng, o->seed);
     t->w = *start;
     t->opp_w = opponent ? *opponent : *start;
@@ -133,8 +148,8 @@ int learn_series_init(struct learn_series *t, const struct learn_opts *o,
     learn_init(&t->other, other_w, o->gamma, o->alpha, o->epsilon);
     if (o->opponent == LEARN_ALPHABETA) {
         struct player_opts po = opponent_player(t);
-        struct search_opts so = player_search_opts(&game_connect4, &po, LEARN_TT_BYTES);
-        if (search_init(&t->search, &game_connect4, &so) != 0)
+        struct search_opts so = player_search_opts(t->game, &po, LEARN_TT_BYTES);
+        if (search_init(&t->search, t->game, &so) != 0)
             return err_set(e, 0, 0, "out of memory for the opponent's search");
         t->has_search = 1;
     }
@@ -161,7 +176,7 @@ static int opponent_move(struct learn_series *t, const struct c4_pos *p)
     switch (t->o.opponent) {
     case LEARN_RANDOM: {
         int moves[GAME_MAX_MOVES];
-        int n = game_connect4.gen(p, moves);
+        int n = t->game->gen(p, moves);
         return moves[rng_below(&t->rng, (uint32_t)n)];
     }
     case LEARN_TRAINED: {

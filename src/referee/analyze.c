@@ -23,23 +23,6 @@ int ana_supports(const struct game *g)
     return g->oracle != NULL;
 }
 
-/* "connect4, maxconnect4 and nim": the registered games with an oracle. */
-static void oracle_games(char *buf, size_t cap)
-{
-    const struct game *const *all = registry_all();
-    int n = 0, left = 0;
-    for (int i = 0; all[i]; i++)
-        left += ana_supports(all[i]);
-    buf[0] = '\0';
-    for (int i = 0; all[i]; i++) {
-        if (!ana_supports(all[i]))
-            continue;
-        size_t len = strlen(buf);
-        left--;
-        snprintf(buf + len, cap - len, "%s%s", n++ == 0 ? "" : left == 0 ? " and " : ", ",
-                 all[i]->name);
-    }
-}
 
 int ana_init(struct analyzer *a, const struct game *g, const struct ana_opts *o, struct err *e)
 {
@@ -48,7 +31,7 @@ int ana_init(struct analyzer *a, const struct game *g, const struct ana_opts *o,
     a->opts = *o;
     if (!ana_supports(g)) {
         char games[ERR_MSG_MAX];
-        oracle_games(games, sizeof games);
+        registry_names(games, sizeof games, ana_supports, " and ");
         return err_set(e, 0, 0, "no exact oracle for %s: analyze handles %s", g->name, games);
     }
     struct game_oracle_opts oo = {

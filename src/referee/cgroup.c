@@ -28,6 +28,8 @@
  * tries of TRY_US. */
 #define EMPTY_TRIES 2000
 #define TRY_US 500
+static int sweep(const struct cg_root *root, long owner);
+
 /* v1 hierarchies of a root, in cg_root.dir's order. */
 static const char *const v1_controller[CG_MAX_DIRS] = { "cpuacct", "memory", "pids" };
 
@@ -260,6 +262,8 @@ int cg_root_find(struct cg_root *root, long pids_max, struct err *e)
         rc = err_set(e, 0, 0, "no cgroup hierarchy with cpuacct, memory and pids is mounted");
     }
     free(h);
+    if (rc == 0)
+        sweep(root, 0);   /* what referees killed outright left */
     return rc;
 }
 
@@ -428,18 +432,32 @@ static int remove_cgroup(const char *dir)
     return -1;
 }
 
-int cg_root_sweep(const struct cg_root *root)
+/* Whether the cgroup name is one of owner's moves (owner > 0), or (owner 0)
+ * one of a referee that is gone: one killed outright leaves its moves'
+ * cgroups, empty once their processes died with it. */
+static int swept(const char *name, long owner)
 {
-    char prefix[48], path[PATH_MAX + NAME_MAX + 2];
+    char *end;
+    if (strncmp(name, "arena-", 6) != 0)
+        return 0;
+    long pid = strtol(name + 6, &end, 10);
+    if (end == name + 6 || *end != '-' || pid <= 0)
+        return 0;
+    return owner > 0 ? pid == owner : kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes the cgroups of root's folders that swept() picks. */
+static int sweep(const struct cg_root *root, long owner)
+{
+    char path[PATH_MAX + NAME_MAX + 2];
     int left = 0;
-    snprintf(prefix, sizeof prefix, "arena-%ld-", root->owner);
     /* pids first: v1 lists a move's processes there, and a folder with
      * processes cannot go. */
     for (int i = root->n - 1; i >= 0; i--) {
         DIR *d = opendir(root->dir[i]);
         struct dirent *de;
         while (d && (de = readdir(d)))
-            if (strncmp(de->d_name, prefix, strlen(prefix)) == 0 &&
+            if (swept(de->d_name, owner) &&
                 snprintf(path, sizeof path, "%s/%s", root->dir[i], de->d_name) <
                     (int)sizeof path)
                 left += remove_cgroup(path) != 0;
@@ -447,6 +465,11 @@ int cg_root_sweep(const struct cg_root *root)
             closedir(d);
     }
     return left;
+}
+
+int cg_root_sweep(const struct cg_root *root)
+{
+    return sweep(root, root->owner);
 }
 
 int cg_move_end(struct cg_move *m, struct err *e)

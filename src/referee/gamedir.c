@@ -2,6 +2,7 @@
  * gamedir.c - the game's private folder and the keep folder (gamedir.h).
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,7 +16,8 @@
 int gamedir_keep_open(const char *keep, long index, char *dir, size_t cap, struct err *e)
 {
     snprintf(dir, cap, "%s/game-%ld", keep, index);
-    tf_remove_tree(dir);
+    if (tf_remove_tree(dir) != 0 && errno != ENOENT)
+        return err_set(e, 0, 0, "cannot empty %s: %s", dir, strerror(errno));
     if (mkdir(keep, 0700) != 0 && errno != EEXIST)
         return err_set(e, 0, 0, "cannot create %s: %s", keep, strerror(errno));
     if (mkdir(dir, 0700) != 0)
@@ -38,6 +40,7 @@ int gamedir_open(struct gamedir *d, struct err *e)
     const char *base = tmp && *tmp ? tmp : "/tmp";
     snprintf(d->path, sizeof d->path, "%s/arena-game-XXXXXX", base);
     d->fd = -1;
+    d->mounted = 0;
     if (!mkdtemp(d->path))
         return err_set(e, 0, 0, "cannot create a game folder in %s: %s", base, strerror(errno));
     /* Engines run in their own folder: {in} and {out} must be absolute. */
@@ -53,42 +56,66 @@ int gamedir_open(struct gamedir *d, struct err *e)
     return 0;
 }
 
+void gamedir_adopt(struct gamedir *d, int fd)
+{
+    assert(d->fd >= 0 && fd >= 0);
+    close(d->fd);
+    d->fd = fd;
+    d->mounted = 1;
+}
+
 /* Removes whatever is at the folder's path now (tf_remove_tree follows no
  * symlink, so a link an engine put there goes, not what it points to), and
  * the folder itself where an engine moved it: /proc names its path now, and
- * it goes only if that path still leads to our folder. */
-void gamedir_close(struct gamedir *d)
+ * it goes only if that path still leads to our folder. A mounted folder's
+ * content goes with its sandbox; the path is the empty folder beneath. */
+int gamedir_close(struct gamedir *d, struct err *e)
 {
-    tf_remove_tree(d->path);
+    int rc = tf_remove_tree(d->path) != 0 && errno != ENOENT ? -1 : 0;
+    if (rc)
+        err_set(e, 0, 0, "cannot remove %s: %s; it is left on disk", d->path, strerror(errno));
     char fd_link[32], moved[PATH_MAX];
     snprintf(fd_link, sizeof fd_link, "/proc/self/fd/%d", d->fd);
-    ssize_t n = readlink(fd_link, moved, sizeof moved - 1);
+    ssize_t n = d->mounted ? -1 : readlink(fd_link, moved, sizeof moved - 1);
     if (n > 0) {
         moved[n] = '\0';
-        if (names_folder(moved, d->fd))
-            tf_remove_tree(moved);
+        if (names_folder(moved, d->fd) && tf_remove_tree(moved) != 0 && !rc)
+            rc = err_set(e, 0, 0, "cannot remove %s: %s; it is left on disk", moved,
+                         strerror(errno));
     }
     close(d->fd);
+    d->fd = -1;
+    return rc;
+}
+
+/* Removes everything in the mounted folder: its tmpfs is capped, so what
+ * the last move left must not keep the board out. 0, or -1 with e. */
+static int empty_folder(struct gamedir *d, struct err *e)
+{
+    char left[NAME_MAX + 1] = "";
+    if (tf_empty_at(d->fd, left, sizeof left) != 0)
+        return err_set(e, 0, 0, "cannot remove %s/%s: %s", d->path, left, strerror(errno));
+    return 0;
 }
 
 /* Makes the folder ready for a move. No process of an engine runs now
  * (runner.h), so nothing changes it between these checks and the move. */
 int gamedir_reset(struct gamedir *d, struct err *e)
 {
-    if (!names_folder(d->path, d->fd)) {
+    if (!d->mounted && !names_folder(d->path, d->fd)) {
         /* The last engine moved, removed or replaced it: a new one. */
-        gamedir_close(d);
+        if (gamedir_close(d, e) != 0)
+            return -1;
         return gamedir_open(d, e);
     }
+    if (d->mounted)
+        return empty_folder(d, e);
     fchmod(d->fd, 0700);
     static const char *const names[] = { GAMEDIR_IN, GAMEDIR_OUT };
     for (int i = 0; i < 2; i++)
-        if (unlinkat(d->fd, names[i], 0) != 0 && errno != ENOENT) {
-            /* A folder (EISDIR) or anything else unlinkat cannot take. */
-            char path[PATH_MAX];
-            snprintf(path, sizeof path, "%s/%s", d->path, names[i]);
-            tf_remove_tree(path);
-        }
+        if (tf_remove_at(d->fd, names[i]) != 0)
+            return err_set(e, 0, 0, "cannot remove %s/%s: %s", d->path, names[i],
+                           strerror(errno));
     return 0;
 }
 

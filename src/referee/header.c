@@ -49,6 +49,7 @@ static void engine_free(struct hdr_engine *e)
         free(e->files[i].sha256);
     }
     free(e->files);
+    strs_free(&e->runtime);
 }
 
 void hdr_free(struct hdr *h)
@@ -58,6 +59,7 @@ void hdr_free(struct hdr *h)
     free(h->sandbox.mode);
     strs_free(&h->sandbox.isolates);
     strs_free(&h->sandbox.read_only);
+    strs_free(&h->sandbox.env);
     for (int i = 0; i < h->nengines; i++)
         engine_free(&h->engine[i]);
     free(h->accounting);
@@ -193,9 +195,7 @@ static void encode_engine(cJSON *list, const struct hdr_engine *e)
     put_num(j, "depth", e->has, 0, HDR_ENG_DEPTH, e->depth);
     put_text(j, "proto", e->has, 0, HDR_ENG_PROTO, e->proto);
     put_text(j, "sha256", e->has, e->null, HDR_ENG_SHA256, e->sha256);
-    if (!(e->has & HDR_BIT(HDR_ENG_FILES)))
-        return;
-    cJSON *files = cJSON_AddArrayToObject(j, "files");
+    cJSON *files = e->has & HDR_BIT(HDR_ENG_FILES) ? cJSON_AddArrayToObject(j, "files") : NULL;
     for (int i = 0; files && i < e->nfiles; i++) {
         cJSON *f = cJSON_CreateObject();
         if (!f || !cJSON_AddItemToArray(files, f)) {
@@ -205,6 +205,7 @@ static void encode_engine(cJSON *list, const struct hdr_engine *e)
         put_text(f, "path", e->files[i].has, 0, HDR_FILE_PATH, e->files[i].path);
         put_text(f, "sha256", e->files[i].has, 0, HDR_FILE_SHA256, e->files[i].sha256);
     }
+    put_strs(j, "runtime", e->has, 0, HDR_ENG_RUNTIME, &e->runtime);
 }
 
 /* The keys after "sandbox": the engines and the journal's own. */
@@ -277,6 +278,7 @@ cJSON *hdr_encode(const struct hdr *h)
         put_text(o, "mode", s->has, 0, HDR_SBX_MODE, s->mode);
         put_strs(o, "isolates", s->has, 0, HDR_SBX_ISOLATES, &s->isolates);
         put_strs(o, "read_only", s->has, 0, HDR_SBX_READ_ONLY, &s->read_only);
+        put_strs(o, "env", s->has, 0, HDR_SBX_ENV, &s->env);
     }
     put_text(j, TOP(HDR_ACCOUNTING), h->accounting);
     encode_tail(j, h);
@@ -453,13 +455,13 @@ static int decode_engine(const cJSON *j, struct hdr *h, struct err *e)
         get_text(j, "sha256", HDR_ENG_SHA256, &eng->has, &eng->null, &eng->sha256, e) != 0)
         return -1;
     const cJSON *files = item(j, "files"), *f;
-    if (!cJSON_IsArray(files))
-        return 0;
-    eng->has |= HDR_BIT(HDR_ENG_FILES);
-    cJSON_ArrayForEach(f, files)
-        if (decode_file(f, eng, e) != 0)
-            return -1;
-    return 0;
+    if (cJSON_IsArray(files)) {
+        eng->has |= HDR_BIT(HDR_ENG_FILES);
+        cJSON_ArrayForEach(f, files)
+            if (decode_file(f, eng, e) != 0)
+                return -1;
+    }
+    return get_strs(j, "runtime", HDR_ENG_RUNTIME, &eng->has, NULL, &eng->runtime, e);
 }
 
 static int decode_objects(const cJSON *j, struct hdr *h, struct err *e)
@@ -491,7 +493,8 @@ static int decode_objects(const cJSON *j, struct hdr *h, struct err *e)
         h->has |= HDR_BIT(HDR_SANDBOX);
         if (get_text(o, "mode", HDR_SBX_MODE, &s->has, NULL, &s->mode, e) != 0 ||
             get_strs(o, "isolates", HDR_SBX_ISOLATES, &s->has, NULL, &s->isolates, e) != 0 ||
-            get_strs(o, "read_only", HDR_SBX_READ_ONLY, &s->has, NULL, &s->read_only, e) != 0)
+            get_strs(o, "read_only", HDR_SBX_READ_ONLY, &s->has, NULL, &s->read_only, e) != 0 ||
+            get_strs(o, "env", HDR_SBX_ENV, &s->has, NULL, &s->env, e) != 0)
             return -1;
     }
     if (cJSON_IsObject(o = item(j, top_keys[HDR_SPRT]))) {

@@ -410,8 +410,12 @@ void match_print_result(FILE *out, const struct game_record *rec, const struct m
     esc_text(rec_reason_text(rec), reason, sizeof reason);
     fprintf(out, "Finished game %ld (%s vs %s): %s {", rec->index, p1, p2,
             rec_result_text(rec->result));
+    char score[REC_SCORE_TEXT_MAX];
+    rec_score_text(rec, score);
     if (rec->reason == REC_NORMAL)
-        fprintf(out, "%s}\n", winner ? (winner == 1 ? "player 1 wins" : "player 2 wins") : "draw");
+        fprintf(out, "%s%s%s}\n",
+                winner ? (winner == 1 ? "player 1 wins" : "player 2 wins") : "draw",
+                score[0] ? " " : "", score);
     else if (rec->reason == REC_DRAW_RULE)
         fprintf(out, "draw by the no-progress rule}\n");
     else if (last)

@@ -16,6 +16,7 @@
 #include "arena/cli.h"
 #include "arena/header.h"
 #include "arena/limits.h"
+#include "arena/path.h"
 #include "arena/refopts.h"
 #include "arena/registry.h"
 #include "arena/search.h"
@@ -80,7 +81,8 @@ static int tc_parse(const char *val, struct play_clock *tc)
     { "max-empty", required_argument, NULL, REF_OPT_MAX_EMPTY },      \
     { "each", required_argument, NULL, REF_OPT_EACH },                \
     { "sandbox", required_argument, NULL, REF_OPT_SANDBOX },          \
-    { "sandbox-ro", required_argument, NULL, REF_OPT_SANDBOX_RO }
+    { "sandbox-ro", required_argument, NULL, REF_OPT_SANDBOX_RO },     \
+    { "sandbox-env", required_argument, NULL, REF_OPT_SANDBOX_ENV }
 
 static const struct option match_options[] = {
     RULE_OPTIONS,
@@ -154,6 +156,7 @@ static const struct option bench_options[] = {
     { "mem-limit-mb", required_argument, NULL, REF_OPT_MEM },
     { "sandbox", required_argument, NULL, REF_OPT_SANDBOX },
     { "sandbox-ro", required_argument, NULL, REF_OPT_SANDBOX_RO },
+    { "sandbox-env", required_argument, NULL, REF_OPT_SANDBOX_ENV },
     CLI_STD_OPTIONS,
 };
 
@@ -467,13 +470,9 @@ static int apply_named(struct ref_settings *s, int id, const char *name, const c
     switch (id) {
     case REF_OPT_GAME:
         if (!(s->t.rules.game = registry_find(val))) {
-            int n = snprintf(e->msg, sizeof e->msg, "unknown game '%s' (", val);
-            for (const struct game *const *g = registry_all(); *g && n > 0 &&
-                 (size_t)n < sizeof e->msg; g++)
-                n += snprintf(e->msg + n, sizeof e->msg - (size_t)n, "%s%s", (*g)->name,
-                              g[1] ? ", " : ")");
-            e->line = e->col = 0;
-            return -1;
+            char games[REGISTRY_NAMES_MAX];
+            registry_names(games, sizeof games, NULL, ", ");
+            return err_set(e, 0, 0, "unknown game '%s' (%s)", val, games);
         }
         return 0;
     case REF_OPT_ENGINE:
@@ -497,6 +496,10 @@ static int apply_named(struct ref_settings *s, int id, const char *name, const c
             return err_set(e, 0, 0, "%s '%.100s': %s", name, val, why.msg);
         return 0;
     }
+    case REF_OPT_SANDBOX_ENV:
+        if (sbx_env_add(&s->sandbox, val, &why) != 0)
+            return err_set(e, 0, 0, "%s '%.100s': %s", name, val, why.msg);
+        return 0;
     }
     return NOT_MINE;
 }
@@ -623,11 +626,12 @@ static int apply_key(struct ref_settings *s, const cJSON *item, struct err *e)
         number_text(item->valuedouble, val, sizeof val);
         return ref_settings_apply(s, id, item->string, val, e);
     }
-    if (cJSON_IsArray(item) && id == REF_OPT_SANDBOX_RO) {
-        const cJSON *ro;   /* the one repeatable option beside engines */
+    if (cJSON_IsArray(item) && (id == REF_OPT_SANDBOX_RO || id == REF_OPT_SANDBOX_ENV)) {
+        const cJSON *ro;   /* the repeatable options beside engines */
         cJSON_ArrayForEach(ro, item)
             if (!cJSON_IsString(ro))
-                return err_set(e, 0, 0, "\"%s\" must be a list of paths", item->string);
+                return err_set(e, 0, 0, "\"%s\" must be a list of %s", item->string,
+                               id == REF_OPT_SANDBOX_ENV ? "names" : "paths");
             else if (ref_settings_apply(s, id, item->string, ro->valuestring, e) != 0)
                 return -1;
         return 0;
@@ -713,19 +717,6 @@ static cJSON *engine_json(const struct spec *eng)
     return j;
 }
 
-/* path made absolute (symlinks resolved as far as it exists) into buf
- * (PATH_MAX bytes); 0, or -1. */
-static int absolute(const char *path, char *buf)
-{
-    struct sbx_paths p = { 0 };
-    struct err e;
-    int rc = sbx_paths_add(&p, path, &e);
-    if (rc == 0)
-        snprintf(buf, PATH_MAX, "%s", p.path[0]);
-    sbx_paths_free(&p);
-    return rc;
-}
-
 cJSON *ref_config_json(const struct ref_settings *s)
 {
     const struct play_rules *r = &s->t.rules;
@@ -763,9 +754,11 @@ cJSON *ref_config_json(const struct ref_settings *s)
         ok = 0;
     }
     if (ok && s->openings[0])
-        ok = absolute(s->openings, path) == 0 && cJSON_AddStringToObject(j, "openings", path);
+        ok = path_lexical(s->openings, NULL, path, sizeof path) == 0 &&
+             cJSON_AddStringToObject(j, "openings", path);
     if (ok && s->keep[0])
-        ok = absolute(s->keep, path) == 0 && cJSON_AddStringToObject(j, "keep-files", path);
+        ok = path_lexical(s->keep, NULL, path, sizeof path) == 0 &&
+             cJSON_AddStringToObject(j, "keep-files", path);
     if (ok) {
         cJSON_AddStringToObject(j, "format",
                                 s->t.format == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin");
@@ -776,6 +769,12 @@ cJSON *ref_config_json(const struct ref_settings *s)
         for (int i = 0; ro && i < s->sandbox.ro.n; i++)
             cJSON_AddItemToArray(ro, cJSON_CreateString(s->sandbox.ro.path[i]));
         ok = ro != NULL;
+        if (ok && s->sandbox.nenv) {
+            cJSON *env = cJSON_AddArrayToObject(j, "sandbox-env");
+            for (int i = 0; env && i < s->sandbox.nenv; i++)
+                cJSON_AddItemToArray(env, cJSON_CreateString(s->sandbox.env[i]));
+            ok = env != NULL;
+        }
     }
     if (!ok)
         cJSON_Delete(j);

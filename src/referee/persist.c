@@ -241,7 +241,11 @@ static int start_engine(struct persist *p, const struct launch_move *m, struct e
     int rc;
     if (!p->view) {
         rc = spawn_plain(p, m->argv, m->cwd, &l, std, e);
-    } else if (p->box || (rc = sbx_open(&p->box, p->view, 1, e)) == 0) {
+    } else if (!p->box) {
+        /* Its move folder was this sandbox's tmpfs: a new one would not
+         * have the board (persist_sandbox). */
+        rc = err_set(e, 0, 0, "the engine's sandbox is gone: its init was killed");
+    } else {
         rc = sbx_spawn(p->box, 0, m->argv, m->cwd, &l, std, p->cg_procs, &p->pid,
                        &p->exec_errno, e);
         if (rc == 0 && p->exec_errno)
@@ -316,7 +320,7 @@ static void close_fd(int *fd)
 }
 
 /* Ends the engine (quit, stdin closed, PERSIST_QUIT_MS, then killed) and
- * closes what it held, leaving p as new but for its view. */
+ * closes what it held, leaving p as new but for its view and sandbox. */
 static void end_engine(struct persist *p)
 {
     if (p->started && !p->ended) {
@@ -330,7 +334,6 @@ static void end_engine(struct persist *p)
     int *fds[] = { &p->in, &p->out, &p->err, &p->fwd[0], &p->fwd[1] };
     for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
         close_fd(fds[i]);
-    sbx_close(p->box);
     /* What escaped its process group without a sandbox goes with the
      * cgroup. */
     struct err e;
@@ -339,8 +342,10 @@ static void end_engine(struct persist *p)
     cg_move_close(&p->cg);
     const struct sbx_view *view = p->view;
     const struct cg_root *acct = p->acct;
+    struct sbx *box = p->box;
     memset(p, 0, sizeof *p);
     init_state(p, view, acct);
+    p->box = box;
 }
 
 /* --- a move -------------------------------------------------------------- */
@@ -562,6 +567,7 @@ static void ps_close(void *self)
     if (!p)
         return;
     end_engine(p);
+    sbx_close(p->box);
     free(p);
 }
 
@@ -596,6 +602,12 @@ int persist_start(struct launcher *l, const struct launch_move *m, struct err *e
     if (p->exec_errno)   /* its first move says so: cannot-run */
         e->msg[0] = '\0';
     return 0;
+}
+
+struct sbx *persist_sandbox(const struct launcher *l)
+{
+    assert(l->ops == &persist_ops);
+    return ((const struct persist *)l->self)->box;
 }
 
 const char *persist_reason(const struct launcher *l)

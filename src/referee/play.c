@@ -85,7 +85,7 @@ static char *tail_text(const struct run_tail *t)
  * forfeit keeps what the engine last wrote. */
 static int add_ply(struct game_record *rec, int ply, int side, const char *engine,
                    const char *move, const struct run_result *r, double referee_ms,
-                   double clock_ms, const char *status)
+                   double clock_ms, const char *status, const char *hint)
 {
     struct rec_move m;
     rec_move_init(&m);
@@ -104,6 +104,18 @@ static int add_ply(struct game_record *rec, int ply, int side, const char *engin
     if (strcmp(status, "ok") != 0) {
         m.stdout_tail = tail_text(&r->out);
         m.stderr_tail = tail_text(&r->err);
+    }
+    if (hint[0] && m.stderr_tail) {
+        /* On the engine's last line, where the forfeit line shows it. */
+        size_t n = strlen(m.stderr_tail);
+        while (n > 0 && m.stderr_tail[n - 1] == '\n')
+            n--;
+        char *with = malloc(n + strlen(hint) + 2);
+        if (with) {
+            sprintf(with, "%.*s%s\n", (int)n, m.stderr_tail, hint);
+            free(m.stderr_tail);
+            m.stderr_tail = with;
+        }
     }
     return rec_add_move(rec, &m);
 }
@@ -203,14 +215,17 @@ static void show_waiting(const struct play_rules *r, const struct run_limits *l,
     fflush(stderr);
 }
 
-/* What a ply needs besides its position: the game's folder, launcher (its
- * sandbox, or the plain runner), keep folder and stderr sink, when the
- * referee's share of the ply began (the first ply's counts opening the
- * sandbox), the clocks and the launchers of the engines that stay. */
+/* What a ply needs besides its position: the sides' move folders, the
+ * game's launcher (its sandbox, or the plain runner), keep folder and stderr
+ * sink, when the referee's share of the ply began (the first ply's counts
+ * opening the sandbox), the clocks and the launchers of the engines that
+ * stay. */
 struct ply_ctx {
-    struct gamedir gd;
+    struct gamedir gd[2];        /* each side's move folder: its own */
     struct launcher lnc;
-    int sandboxed;               /* lnc is a sandbox's */
+    struct sbx *box;             /* the launcher's sandbox; NULL: none */
+    int sandboxed;               /* the rules want a sandbox: lnc's, or each
+                                  * engine that stays has its own */
     const char *keep;            /* NULL: not keeping */
     int sink;                    /* stderr_sink's; -1: none */
     uint64_t t0;
@@ -228,6 +243,22 @@ static struct launcher *side_launcher(struct ply_ctx *c, int side)
     return stay->ops ? stay : &c->lnc;
 }
 
+/* The move folder of side (1 or 2): its own, but an engine that stays and
+ * plays both sides (play_solo) has one, side 1's: its sandbox's. */
+static int side_folder(const struct ply_ctx *c, int side)
+{
+    return c->one_engine && c->stay[0].ops ? 0 : side - 1;
+}
+
+/* The sandbox side (1 or 2)'s engine runs in, its view in *view: an engine
+ * that stays has its own (view 0); NULL: none. */
+static struct sbx *side_sandbox(struct ply_ctx *c, int side, int *view)
+{
+    struct launcher *l = side_launcher(c, side);
+    *view = l == &c->lnc ? side - 1 : 0;
+    return l == &c->lnc ? c->box : persist_sandbox(l);
+}
+
 /* A move's words: its placeholders' values and its command expanded. */
 struct move_words {
     char in_path[PATH_MAX], out_path[PATH_MAX], player[4], depth[16], time[24], inc[24];
@@ -240,8 +271,9 @@ struct move_words {
 static void expand_move(const struct play_rules *r, const struct ply_ctx *c,
                         const struct spec *eng, int side, double clock_ms, struct move_words *w)
 {
-    snprintf(w->in_path, sizeof w->in_path, "%s/%s", c->gd.path, GAMEDIR_IN);
-    snprintf(w->out_path, sizeof w->out_path, "%s/%s", c->gd.path, GAMEDIR_OUT);
+    const char *folder = c->gd[side_folder(c, side)].path;
+    snprintf(w->in_path, sizeof w->in_path, "%s/%s", folder, GAMEDIR_IN);
+    snprintf(w->out_path, sizeof w->out_path, "%s/%s", folder, GAMEDIR_OUT);
     snprintf(w->player, sizeof w->player, "%d", side);
     snprintf(w->depth, sizeof w->depth, "%d", eng->depth ? eng->depth : r->depth);
     snprintf(w->time, sizeof w->time, "%ld", clock_text_ms(r, clock_ms));
@@ -317,11 +349,12 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
                     int *move, char *why, struct err *e)
 {
     const struct game *g = r->game;
-    struct gamedir *gd = &c->gd;
+    struct gamedir *gd;
     const char *keep = c->keep;
     int sink = c->sink;
     uint64_t t0 = c->t0;
     int side = g->to_move(pos);
+    gd = &c->gd[side_folder(c, side)];
     if (gamedir_reset(gd, e) != 0)
         return -1;
     /* A plain write, not game_write_file's atomic one: the folder is
@@ -363,8 +396,14 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         g->move_text(pos, *move, text, sizeof text);
     /* The referee's own share of the ply: everything but the engine. */
     double referee_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS - run.wall_ms;
+    char hint[2 * PATH_MAX + 64] = "", hidden[PATH_MAX];
+    int view;
+    struct sbx *box = side_sandbox(c, side, &view);
+    if (why[0] && box && run.err.len &&
+        sbx_hidden_path(box, view, run.err.text, hidden, sizeof hidden))
+        snprintf(hint, sizeof hint, " (hidden by the sandbox: --sandbox-ro %s)", hidden);
     if (add_ply(rec, ply, side, eng->name, text, &run, referee_ms, *clock,
-                why[0] ? why : "ok") != 0)
+                why[0] ? why : "ok", hint) != 0)
         return err_set(e, 0, 0, "out of memory");
     if (keep && (gamedir_keep_ply(keep, ply, board, board_len, out, out_len, e) != 0 ||
                  gamedir_keep_err(keep, ply, sink, run.err_copied, e) != 0))
@@ -380,36 +419,42 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
 }
 
 /* What a game's sandbox needs that must outlive it: each side's own paths
- * and view (its working directory dir=, its move folder the game's). */
+ * and view (its working directory dir=, its own move folder). */
 struct game_box {
     struct sbx_paths own[2];
     struct sbx_view view[2];
 };
 
-/* Opens the game's launcher into *lnc: its sandbox when the rules want one
- * and an engine runs a process per move, else the plain runner (with gb's
- * views, for the engines that stay). gb must outlive the launcher; free it with
+/* Opens the game's launcher into *lnc: its sandbox (also into *box, which
+ * the launcher owns) when the rules want one and an engine runs a process
+ * per move, else the plain runner (*box NULL; with gb's views, for the
+ * engines that stay). gb must outlive the launcher; free it with
  * game_box_free, whatever this returns. */
 static int game_box_open(struct game_box *gb, const struct play_rules *r,
-                         const struct spec *const side_engine[2], const char *folder,
-                         struct launcher *lnc, struct err *e)
+                         const struct spec *const side_engine[2],
+                         const struct gamedir folder[2], struct launcher *lnc,
+                         struct sbx **box, struct err *e)
 {
     memset(gb, 0, sizeof *gb);
     memset(lnc, 0, sizeof *lnc);
+    *box = NULL;
     if (!r->sandbox || r->sandbox->mode == SBX_NONE)
         return launcher_plain(lnc, r->acct, e);
     for (int s = 0; s < 2; s++) {
         const struct spec *eng = side_engine[s];
-        if (sbx_own_paths(eng->argv, eng->dir, &gb->own[s], e) != 0)
+        if (sbx_own_paths(eng->program, eng->runtime, eng->nruntime, eng->argv, eng->dir,
+                          &gb->own[s], e) != 0)
             return -1;
-        gb->view[s] = (struct sbx_view){ eng->dir, folder, &gb->own[s], r->sandbox };
+        gb->view[s] = (struct sbx_view){ eng->dir, folder[s].path, &gb->own[s], r->sandbox };
     }
     /* Engines that stay have sandboxes of their own (persist.h): the
      * game's is for file engines. */
     if (side_engine[0]->proto == SPEC_PERSISTENT && side_engine[1]->proto == SPEC_PERSISTENT)
         return launcher_plain(lnc, r->acct, e);
-    struct sbx *box;
-    return sbx_open(&box, gb->view, 2, e) != 0 ? -1 : sbx_launcher(lnc, box, r->acct, e);
+    if (sbx_open(box, gb->view, 2, e) == 0 && sbx_launcher(lnc, *box, r->acct, e) == 0)
+        return 0;
+    *box = NULL;   /* closed by sbx_launcher, or never opened */
+    return -1;
 }
 
 static void game_box_free(struct game_box *gb)
@@ -432,11 +477,9 @@ static int analyze(const struct play_rules *r, struct game_record *rec, struct e
     return rc;
 }
 
-/* Opens what the plies of a game share: the stderr sink, the game's folder
- * and its sandbox (side_engine's views). 0, or -1 with e and nothing left
- * open. */
 /* The engines that stay for the game: one per side, or one for both when
- * one engine plays both (play_solo). Not started yet (persist.h). */
+ * one engine plays both (play_solo). Not started yet, their sandboxes open
+ * (persist.h). */
 static int open_persistent(struct ply_ctx *c, struct game_box *gb, const struct play_rules *r,
                            const struct spec *const side_engine[2], struct err *e)
 {
@@ -448,30 +491,49 @@ static int open_persistent(struct ply_ctx *c, struct game_box *gb, const struct 
     return 0;
 }
 
+/* In a sandbox each engine writes a tmpfs of its own over its move folder:
+ * the referee reads and writes it through the sandbox's descriptor (the
+ * game's, or an engine that stays's own). */
+static void adopt_move_folders(struct ply_ctx *c)
+{
+    for (int s = 0; s < 2; s++) {
+        int view;
+        struct sbx *box = side_sandbox(c, s + 1, &view);
+        int fd = box && side_folder(c, s + 1) == s ? sbx_take_move_folder(box, view) : -1;
+        if (fd >= 0)
+            gamedir_adopt(&c->gd[s], fd);
+    }
+}
+
+/* Opens what the plies of a game share: the stderr sink, the sides' move
+ * folders, the sandbox (side_engine's views) and the engines that stay.
+ * 0, or -1 with e and nothing left open. */
 static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct play_rules *r,
                         const struct spec *const side_engine[2], struct err *e)
 {
     for (int s = 0; s < 2; s++)
         c->clock[s] = r->tc.base_ms > 0 ? (double)r->tc.base_ms : NAN;
     c->sink = stderr_sink(r, side_engine, e);
-    if (c->sink == -2 || gamedir_open(&c->gd, e) != 0) {
-        if (c->sink >= 0)
-            close(c->sink);
-        return -1;
-    }
+    memset(gb, 0, sizeof *gb);   /* freed below whatever failed */
+    c->gd[0].fd = c->gd[1].fd = -1;
     c->sandboxed = r->sandbox && r->sandbox->mode != SBX_NONE;
-    if (game_box_open(gb, r, side_engine, c->gd.path, &c->lnc, e) != 0 ||
-        open_persistent(c, gb, r, side_engine, e) != 0) {
-        launcher_close(&c->stay[0]);
-        launcher_close(&c->stay[1]);
-        launcher_close(&c->lnc);
-        game_box_free(gb);
-        gamedir_close(&c->gd);
-        if (c->sink >= 0)
-            close(c->sink);
-        return -1;
+    if (c->sink != -2 && gamedir_open(&c->gd[0], e) == 0 && gamedir_open(&c->gd[1], e) == 0 &&
+        game_box_open(gb, r, side_engine, c->gd, &c->lnc, &c->box, e) == 0 &&
+        open_persistent(c, gb, r, side_engine, e) == 0) {
+        adopt_move_folders(c);
+        return 0;
     }
-    return 0;
+    launcher_close(&c->stay[0]);
+    launcher_close(&c->stay[1]);
+    launcher_close(&c->lnc);
+    game_box_free(gb);
+    struct err ignored;
+    for (int s = 0; s < 2; s++)
+        if (c->gd[s].fd >= 0)
+            gamedir_close(&c->gd[s], &ignored);
+    if (c->sink >= 0)
+        close(c->sink);
+    return -1;
 }
 
 static void ply_ctx_close(struct ply_ctx *c, const struct play_rules *r, struct game_box *gb)
@@ -484,8 +546,12 @@ static void ply_ctx_close(struct ply_ctx *c, const struct play_rules *r, struct 
     if (sweep)
         run_sweep();
     game_box_free(gb);
-    if (c->gd.fd >= 0)
-        gamedir_close(&c->gd);
+    for (int s = 0; s < 2; s++) {
+        struct err e;
+        /* A leftover is said, never silently kept; the game stands. */
+        if (c->gd[s].fd >= 0 && gamedir_close(&c->gd[s], &e) != 0)
+            fprintf(stderr, "referee: warning: %s\n", e.msg);
+    }
     if (c->sink >= 0)
         close(c->sink);
 }
@@ -538,6 +604,11 @@ int play_game(const struct play_rules *r, long index, long pair,
     if (rc != PLAY_PLAYED)
         return rc;
     rec_set_end(rec, result, end, end == REC_FORFEIT ? why : NULL);
+    if (end == REC_NORMAL && g->score) {   /* the game's own result, beyond who won */
+        int score[2];
+        g->score->final(pos, score);
+        rec_set_score(rec, score, g->score->label);
+    }
     return analyze(r, rec, e) != 0 ? -1 : PLAY_PLAYED;
 }
 

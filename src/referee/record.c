@@ -88,6 +88,26 @@ void rec_set_end(struct game_record *r, enum rec_result result, enum rec_reason 
     snprintf(r->forfeit, sizeof r->forfeit, "%s", forfeit ? forfeit : "");
 }
 
+void rec_set_score(struct game_record *r, const int side[2], const char *label)
+{
+    assert(strlen(label) < sizeof r->score.of);
+    assert(side[0] >= 0 && side[1] >= 0);
+    r->score.set = 1;
+    r->score.side[0] = side[0];
+    r->score.side[1] = side[1];
+    strcpy(r->score.of, label);
+}
+
+char *rec_score_text(const struct game_record *r, char *buf)
+{
+    buf[0] = '\0';
+    if (r->score.set) {
+        int first = r->result == REC_WIN_2;
+        snprintf(buf, REC_SCORE_TEXT_MAX, "%d-%d", r->score.side[first], r->score.side[!first]);
+    }
+    return buf;
+}
+
 const char *rec_result_text(enum rec_result res)
 {
     return res == REC_NO_RESULT ? "?" : result_text[res];
@@ -231,6 +251,13 @@ cJSON *rec_encode(const struct game_record *r)
     }
     if (r->reason != REC_NO_REASON)
         cJSON_AddStringToObject(j, "reason", rec_reason_text(r));
+    if (r->score.set) {
+        cJSON *score = cJSON_AddObjectToObject(j, "score");
+        cJSON_AddNumberToObject(score, "1", r->score.side[0]);
+        cJSON_AddNumberToObject(score, "2", r->score.side[1]);
+        if (r->score.of[0])
+            cJSON_AddStringToObject(score, "of", r->score.of);
+    }
     if (r->has & REC_HAS_ANALYSIS)
         cJSON_AddItemToObject(j, "analysis", analysis_json(&r->analysis));
     return j;
@@ -376,6 +403,26 @@ static int decode_end(const cJSON *j, struct game_record *r, struct err *e)
     return 0;
 }
 
+/* "score": {"1": N, "2": N, "of": LABEL}; a record without one has none. */
+static int decode_score(const cJSON *j, struct rec_score *sc, struct err *e)
+{
+    const cJSON *v = item(j, "score");
+    if (!v)
+        return 0;
+    const cJSON *one = item(v, "1"), *two = item(v, "2");
+    if (!cJSON_IsNumber(one) || !cJSON_IsNumber(two) || one->valuedouble < 0 ||
+        two->valuedouble < 0 || one->valuedouble >= SCORE_MARGIN_MAX ||
+        two->valuedouble >= SCORE_MARGIN_MAX || one->valuedouble != floor(one->valuedouble) ||
+        two->valuedouble != floor(two->valuedouble))
+        return err_set(e, 0, 0, "a \"score\" without two whole numbers \"1\" and \"2\"");
+    if (copy_text(v, "of", sc->of, sizeof sc->of, e) < 0)
+        return -1;
+    sc->set = 1;
+    sc->side[0] = one->valueint;
+    sc->side[1] = two->valueint;
+    return 0;
+}
+
 static int decode(const cJSON *j, struct game_record *r, struct err *e)
 {
     r->index = index_of(item(j, "index"));
@@ -406,6 +453,8 @@ static int decode(const cJSON *j, struct game_record *r, struct err *e)
     }
     r->has |= item(j, "winner") ? REC_HAS_WINNER : 0;
     if (decode_end(j, r, e) != 0)
+        return -1;
+    if (decode_score(j, &r->score, e) != 0)
         return -1;
     const cJSON *an = item(j, "analysis");
     if (an) {

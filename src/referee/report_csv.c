@@ -27,15 +27,24 @@ static void field(FILE *out, const char *text, const char *sep)
 
 static void standings(struct tally *t, const int order[], FILE *out)
 {
-    fputs("rank,engine,games,points,wins,draws,losses,score,forfeits" EOL, out);
+    /* A game with its own score adds each engine's mean, for and against. */
+    fputs(t->has_score ? "rank,engine,games,points,wins,draws,losses,score,forfeits,"
+                         "game_score_for,game_score_against" EOL
+                       : "rank,engine,games,points,wins,draws,losses,score,forfeits" EOL,
+          out);
     for (int r = 0; r < t->n; r++) {
         int i = order[r];
         long g = t->win[i] + t->draw[i] + t->loss[i];
         double points = tally_points(t, i);
         fprintf(out, "%d,", r + 1);
         field(out, t->name[i], ",");
-        fprintf(out, "%ld,%.1f,%ld,%ld,%ld,%.4f,%ld" EOL, g, points, t->win[i], t->draw[i],
+        fprintf(out, "%ld,%.1f,%ld,%ld,%ld,%.4f,%ld", g, points, t->win[i], t->draw[i],
                 t->loss[i], g ? points / (double)g : 0.0, tally_forfeits(t, i));
+        double f, a;
+        tally_score(t, i, &f, &a);
+        if (t->has_score)
+            fprintf(out, ",%.2f,%.2f", f, a);
+        fputs(EOL, out);
     }
 }
 

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena/limits.h"
 #include "arena/registry.h"
 #include "arena/report_html.h"
 #include "arena/stats.h"
@@ -25,6 +26,7 @@
 #define CHART_ELO_TICKS 6    /* about this many ticks on the Elo axis */
 #define CHART_ELO_SPAN_MIN 40.0   /* the Elo axis spans at least this */
 #define CHART_MS_FLOOR 1e-3  /* 1 µs: CPU below it (or 0) is drawn at it */
+#define CHART_MS_SUB_DECADES 2   /* up to this many decades, ticks at 2 and 5 too */
 /* Lines of a forfeit's stderr tail shown: where the error is, without a
  * 4 KiB tail per forfeited game in a long tournament's page. */
 #define HTML_TAIL_LINES 10
@@ -106,26 +108,42 @@ static void name_cell(FILE *out, const char *tag, const char *name)
 
 /* --- standings and the Elo chart ---------------------------------------- */
 
-/* An engine's Elo against the field: its score against all its opponents. */
-static void field_elo(const struct tally *t, int i, double *elo, double *margin)
+/* The field's ratings (tally_ratings), computed once for the page. */
+struct field {
+    double elo[REC_MAX_ENGINES], margin[REC_MAX_ENGINES];
+};
+
+static void field_elo(const struct field *f, int i, double *elo, double *margin)
 {
-    stats_elo_interval(t->win[i], t->loss[i], t->draw[i], elo, margin);
+    *elo = f->elo[i];
+    *margin = f->margin[i];
 }
 
-static void standings(const struct tally *t, const int order[], FILE *out)
+static void standings(const struct tally *t, const struct field *f, const int order[],
+                      FILE *out)
 {
     fprintf(out, "<section id=\"standings\"><h2>Standings</h2>\n"
-                 "<p>Elo: each engine's score against all its opponents as an Elo "
-                 "difference to the field, with its 95%% error margin.</p>\n"
+                 "<p>Elo: the engines' ratings as rating lists compute them, a maximum "
+                 "likelihood fit over all games (a logistic model, a draw half a win) with a "
+                 "prior of %.0f virtual draws per engine, which keeps a perfect score finite; "
+                 "relative to the field's mean, with the 95%% error margin from the fit.%s</p>\n"
                  "<table id=\"standings-table\"><thead><tr><th>Rank</th><th class=\"name\">"
                  "Engine</th><th>Games</th><th>Points</th><th>W</th><th>D</th><th>L</th>"
-                 "<th>Score</th><th>Elo</th><th>&#177; 95%%</th><th>Forfeits</th></tr>"
-                 "</thead><tbody>\n");
+                 "<th>Score</th><th>Elo</th><th>&#177; 95%%</th><th>Forfeits</th>",
+            RATING_PRIOR_DRAWS,
+            t->has_score ? " Game score: the game's own result, the engine's and its "
+                           "opponents' mean per game." : "");
+    if (t->has_score) {
+        fprintf(out, "<th>Game score for (");
+        esc(out, t->score_of[0] ? t->score_of : "score");
+        fprintf(out, ")</th><th>against</th>");
+    }
+    fprintf(out, "</tr></thead><tbody>\n");
     for (int r = 0; r < t->n; r++) {
         int i = order[r];
         long g = t->win[i] + t->draw[i] + t->loss[i];
         double points = tally_points(t, i), elo, margin;
-        field_elo(t, i, &elo, &margin);
+        field_elo(f, i, &elo, &margin);
         fprintf(out, "<tr><td>%d</td>", r + 1);
         name_cell(out, "td", t->name[i]);
         fprintf(out, "<td>%ld</td><td>%.1f</td><td>%ld</td><td>%ld</td><td>%ld</td>"
@@ -134,7 +152,13 @@ static void standings(const struct tally *t, const int order[], FILE *out)
                 PERCENT * (g ? points / (double)g : 0));
         elo_cell(out, elo);
         elo_cell(out, margin);
-        fprintf(out, "<td>%ld</td></tr>\n", tally_forfeits(t, i));
+        fprintf(out, "<td>%ld</td>", tally_forfeits(t, i));
+        double sf, sa;
+        if (t->has_score && tally_score(t, i, &sf, &sa))
+            fprintf(out, "<td>%.2f</td><td>%.2f</td>", sf, sa);
+        else if (t->has_score)
+            fprintf(out, "<td>-</td><td>-</td>");
+        fprintf(out, "</tr>\n");
     }
     fprintf(out, "</tbody></table>\n");
 }
@@ -204,14 +228,15 @@ static void chart_close(const struct chart *c, const char *axis, FILE *out)
             c->left + CHART_PLOT_W / 2, c->height - 4, axis);
 }
 
-static void elo_chart(const struct tally *t, const int order[], FILE *out)
+static void elo_chart(const struct tally *t, const struct field *f, const int order[],
+                      FILE *out)
 {
     struct chart c = { label_width(t), 0, 0, 0, 0 };
     c.width = c.left + CHART_PLOT_W + 20;
     c.height = CHART_TOP + t->n * CHART_ROW_H + CHART_AXIS_H;
     for (int i = 0; i < t->n; i++) {
         double elo, m;
-        field_elo(t, i, &elo, &m);
+        field_elo(f, i, &elo, &m);
         /* Finite values only: an infinite one is drawn at the axis' end. */
         double lo = isfinite(m) ? elo - m : elo, hi = isfinite(m) ? elo + m : elo;
         if (isfinite(lo) && isfinite(hi)) {
@@ -226,7 +251,7 @@ static void elo_chart(const struct tally *t, const int order[], FILE *out)
     double step = nice_step(c.hi - c.lo, CHART_ELO_TICKS);
     c.lo = floor(c.lo / step) * step;
     c.hi = ceil(c.hi / step) * step;
-    chart_open(&c, "elo-chart", "Elo against the field with 95% error bars", out);
+    chart_open(&c, "elo-chart", "Ratings against the field's mean with 95% error bars", out);
     for (double v = c.lo; v <= c.hi + step / 2; v += step) {
         char text[32];
         snprintf(text, sizeof text, "%+.0f", fabs(v) < step / 2 ? 0.0 : v);
@@ -237,7 +262,7 @@ static void elo_chart(const struct tally *t, const int order[], FILE *out)
     for (int r = 0; r < t->n; r++) {
         int i = order[r];
         double elo, m;
-        field_elo(t, i, &elo, &m);
+        field_elo(f, i, &elo, &m);
         int y = CHART_TOP + r * CHART_ROW_H + CHART_ROW_H / 2;
         chart_label(&c, r, t->name[i], out);
         /* An infinite Elo (all won or all lost) sits at the axis' end; an
@@ -258,7 +283,7 @@ static void elo_chart(const struct tally *t, const int order[], FILE *out)
                 chart_x(&c, lo), y + 6, chart_x(&c, hi), y - 6, chart_x(&c, hi), y + 6,
                 chart_x(&c, isnan(elo) ? 0 : elo), y);
     }
-    chart_close(&c, "Elo against the field (95% error bars)", out);
+    chart_close(&c, "Elo against the field's mean (maximum likelihood; 95% error bars)", out);
 }
 
 /* --- pairs, pentanomial, crosstable -------------------------------------- */
@@ -327,13 +352,13 @@ static void crosstable(const struct tally *t, const int order[], FILE *out)
 
 /* --- CPU per move and the referee's overhead ----------------------------- */
 
-/* A decade of milliseconds as a tick label: 1 µs ... 100 s. */
-static void ms_label(int decade, char *buf, size_t cap)
+/* A tick's milliseconds (1, 2 or 5 times a power of ten) as its label:
+ * 1 µs ... 500 s. */
+static void ms_label(double ms, char *buf, size_t cap)
 {
-    double ms = pow(10, decade);
-    if (decade < 0)
+    if (ms < 0.999)
         snprintf(buf, cap, "%.0f &#181;s", ms * 1000);
-    else if (decade < 3)
+    else if (ms < 999)
         snprintf(buf, cap, "%.0f ms", ms);
     else
         snprintf(buf, cap, "%.0f s", ms / 1000);
@@ -363,12 +388,19 @@ static void cpu_chart(struct tally *t, const int order[], FILE *out)
     c.hi = ceil(log_ms(most));
     if (c.hi <= c.lo)
         c.hi = c.lo + 1;
-    chart_open(&c, "cpu-chart", "CPU time per move, one box per engine", out);
-    for (int d = (int)c.lo; d <= (int)c.hi; d++) {
-        char text[32];
-        ms_label(d, text, sizeof text);
-        chart_tick(&c, d, text, out);
-    }
+    chart_open(&c, "cpu-chart", "CPU time per move, one box per engine: the box from the "
+                                "25th to the 75th percentile, the median across it, whiskers "
+                                "to the least and the most, a tick at the 95th percentile", out);
+    /* A tick at every decade, and at its 2 and 5 when the axis spans few
+     * decades, so that every box sits between labelled ticks. */
+    static const double sub[] = { 1, 2, 5 };
+    int subs = c.hi - c.lo <= CHART_MS_SUB_DECADES ? 3 : 1;
+    for (int d = (int)c.lo; d <= (int)c.hi; d++)
+        for (int k = 0; k < subs && (k == 0 || d < (int)c.hi); k++) {
+            char text[32];
+            ms_label(sub[k] * pow(10, d), text, sizeof text);
+            chart_tick(&c, d + log10(sub[k]), text, out);
+        }
     for (int r = 0; r < t->n; r++) {
         int i = order[r];
         chart_label(&c, r, t->name[i], out);
@@ -402,7 +434,10 @@ static void cpu(struct tally *t, const int order[], FILE *out)
 {
     fprintf(out, "<section id=\"cpu\"><h2>CPU time per move</h2>\n<p>The engine's own "
                  "user+sys time for each move it was asked for (its process' rusage), in "
-                 "ms.</p>\n<table id=\"cpu-table\"><thead><tr><th class=\"name\">Engine</th>"
+                 "ms. In the chart, each engine's box spans the 25th to the 75th percentile "
+                 "of its moves, the red line is the median, the whiskers reach its least and "
+                 "its most, and the short tick on the right whisker is the 95th percentile."
+                 "</p>\n<table id=\"cpu-table\"><thead><tr><th class=\"name\">Engine</th>"
                  "<th>Moves</th><th>Mean</th><th>Median</th><th>p95</th><th>Max</th></tr>"
                  "</thead><tbody>\n");
     for (int r = 0; r < t->n; r++) {
@@ -627,6 +662,11 @@ static void game_summary(struct report_html *h, long id, const struct game_recor
     esc(f, r->player[1]);
     fprintf(f, ", %s (", rec_result_text(r->result));
     esc(f, rec_reason_text(r));
+    char score[REC_SCORE_TEXT_MAX];
+    if (rec_score_text(r, score)[0]) {   /* the game's own result, the winner's first */
+        fprintf(f, ", %s ", score);
+        esc(f, r->score.of[0] ? r->score.of : "score");
+    }
     fprintf(f, "), %d moves", r->nmoves);
     if (r->has & REC_HAS_ANALYSIS) {
         long n = 0;
@@ -707,9 +747,35 @@ void report_html_free(struct report_html *h)
     h->games = h->forfeits = NULL;
 }
 
+static const char *const layout_name[] = {
+    [GAME_DRAW_GRID] = "grid", [GAME_DRAW_CHECKER] = "checker", [GAME_DRAW_ROWS] = "rows",
+};
+
+/* How the script draws this game's boards (game.h, struct game_drawing):
+ * data-layout and data-labels on the games section. */
+static void drawing_attributes(const struct report_html *h, FILE *out)
+{
+    const struct game_drawing *d = h && h->game ? h->game->drawing : NULL;
+    fprintf(out, " data-layout=\"%s\"", layout_name[d ? d->layout : GAME_DRAW_GRID]);
+    if (d && d->labels) {
+        fprintf(out, " data-labels=\"");
+        esc(out, d->labels);
+        fputc('"', out);
+    }
+}
+
+/* The game's own style rules for its boards, after the page's. */
+static const char *drawing_style(const struct report_html *h)
+{
+    const struct game_drawing *d = h && h->game ? h->game->drawing : NULL;
+    return d && d->style ? d->style : "";
+}
+
 static void games(const struct report_html *h, FILE *out)
 {
-    fprintf(out, "<section id=\"games\"><h2>Games</h2>\n");
+    fprintf(out, "<section id=\"games\"");
+    drawing_attributes(h, out);
+    fprintf(out, "><h2>Games</h2>\n");
     if (!h) {
         fprintf(out, "<p>No games kept in this report.</p></section>\n");
         return;
@@ -733,9 +799,9 @@ void report_html(struct tally *t, struct report_html *h, FILE *out)
                  "<link rel=\"icon\" href=\"data:,\"/><title>Tournament report: ",
             ARENA_VERSION);
     esc(out, h && h->game_name[0] ? h->game_name : "games");
-    fprintf(out, ", %ld games</title>\n<style>\n%s</style></head>\n<body>\n"
+    fprintf(out, ", %ld games</title>\n<style>\n%s%s</style></head>\n<body>\n"
                  "<h1>Tournament report</h1>\n<p>",
-            t->games, report_html_style);
+            t->games, report_html_style, drawing_style(h));
     if (h && h->game_name[0]) {
         fprintf(out, "Game: <b>");
         esc(out, h->game_name);
@@ -747,8 +813,10 @@ void report_html(struct tally *t, struct report_html *h, FILE *out)
                  "<a href=\"#games\">Games</a></nav>\n<pre id=\"js-errors\"></pre>\n",
             t->games, t->n, t->round_robin ? ", round robin" : "",
             t->round_robin ? "<a href=\"#crosstable\">Crosstable</a> | " : "");
-    standings(t, order, out);
-    elo_chart(t, order, out);
+    struct field f;
+    tally_ratings(t, f.elo, f.margin);   /* NAN if it fails: drawn at 0 */
+    standings(t, &f, order, out);
+    elo_chart(t, &f, order, out);
     fprintf(out, "</section>\n");
     pairs(t, order, out);
     if (t->round_robin)

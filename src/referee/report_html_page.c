@@ -3,8 +3,8 @@
  * (report_html.h), kept apart from the C that writes the page. The script
  * only adds the replay: it reads a game's data-* attributes (the board
  * files of its positions as report_html.h describes them), draws the board
- * (grids of discs for Connect-4 and Max-Connect4, a checkerboard, Nim's
- * rows of matches) and gives first / back / next / last buttons. With
+ * in the layout the games section names (data-layout, data-labels: the
+ * game's struct game_drawing, game.h; its style rules follow these) and gives first / back / next / last buttons. With
  * "#test-replay=GAME,N" in the address it opens GAME, presses next N times
  * with the page's own button and writes the board file it shows into
  * <pre id="test-result">, for make test-browser; any script error is
@@ -25,14 +25,8 @@ const char report_html_style[] =
     "mark.blunder{background:#fbb}p.moves{font-family:monospace}\n"
     ".board{border-collapse:separate;border-spacing:2px;background:#2458b3;margin:.5em 0}\n"
     ".board td{width:26px;height:26px;padding:0;border:0;border-radius:50%;background:#fff}\n"
-    ".board td.c49{background:#d22}.board td.c50{background:#ec2}\n"
-    ".checkers{border-collapse:collapse;background:none}\n"
-    ".checkers td{width:30px;height:30px;border-radius:0;background:#eed;text-align:center}\n"
-    ".checkers td.dark{background:#8a6}.checkers span{display:inline-block;width:22px;"
-    "height:22px;border-radius:50%;line-height:22px;font-weight:bold}\n"
-    ".checkers .c98 span,.checkers .c66 span{background:#222;color:#fc0}\n"
-    ".checkers .c119 span,.checkers .c87 span{background:#fff;color:#c00;border:1px solid #555}\n"
-    ".nim div{font-family:monospace;font-size:18px;letter-spacing:2px}.nim b{color:#a52}\n"
+    ".legend table,.legend span{display:inline-table;vertical-align:middle;margin:0 2px}"
+    ".legend .board{margin:0}.legend span span{display:inline-block}\n"
     ".replay button{margin-right:4px}.replay .blunder{color:#c00;font-weight:bold}\n";
 
 const char report_html_script[] =
@@ -52,21 +46,47 @@ const char report_html_script[] =
     /* The last line of every board file is the side to move: not drawn. */
     "function draw(box,game,text){box.textContent='';var L=text.split('\\n');"
     "while(L.length&&L[L.length-1]==='')L.pop();L.pop();\n"
-    " if(game==='nim'){var d=document.createElement('div');d.className='nim';\n"
+    " var lay=document.getElementById('games').getAttribute('data-layout')||'grid',lab={};\n"
+    " (document.getElementById('games').getAttribute('data-labels')||'').split(' ')."
+    "forEach(function(p){if(p)lab[p[0]]=p.slice(2);});\n"
+    " if(lay==='rows'){var d=document.createElement('div');d.className='rows '+game;\n"
     "  (L[0]||'').split(' ').forEach(function(h,r){var row=document.createElement('div');\n"
     "   row.textContent=r+': '+new Array(+h+1).join('|')+' ('+h+')';d.appendChild(row);});\n"
     "  box.appendChild(d);return;}\n"
-    " var tb=document.createElement('table');tb.className='board'+(game==='checkers'?"
-    "' checkers':'');\n"
+    " var tb=document.createElement('table');tb.className='board '+game;\n"
     " L.forEach(function(line,r){var tr=document.createElement('tr');tb.appendChild(tr);\n"
-    "  for(var c=0;c<line.length;c++){if(game==='checkers'){var td=cell(tr,line[c],(r+c)%2?"
+    "  for(var c=0;c<line.length;c++){if(lay==='checker'){var td=cell(tr,line[c],(r+c)%2?"
     "'dark':'light');\n"
     "    if(line[c]!=='.'){var s=document.createElement('span');s.textContent="
-    "line[c]==='B'||line[c]==='W'?'K':'';td.appendChild(s);}}\n"
+    "lab[line[c]]||'';td.appendChild(s);}}\n"
     "   else cell(tr,line[c],'');}});\n"
     " box.appendChild(tb);}\n"
     "function button(bar,label,fn){var b=document.createElement('button');b.type='button';"
     "b.textContent=label;b.addEventListener('click',fn);bar.appendChild(b);return b;}\n"
+    /* Which colour is which engine: each side's piece is what its first move
+     * (after the opening) puts on the board, other than the start's most
+     * common character (the empty cell); drawn as the board draws it. */
+    "function body(t){var L=t.split('\\n');while(L.length&&L[L.length-1]==='')L.pop();L.pop();"
+    "return L.join('\\n');}\n"
+    "function legend(box,el,game,pos,sides){var g=document.getElementById('games'),lay="
+    "g.getAttribute('data-layout')||'grid',lab={},pc=['',''],cnt={},empty='',b0=body(pos[0]);\n"
+    " (g.getAttribute('data-labels')||'').split(' ').forEach(function(p){if(p)lab[p[0]]="
+    "p.slice(2);});\n"
+    " for(var i=0;i<b0.length;i++){var ch=b0[i];if(ch==='\\n')continue;cnt[ch]=(cnt[ch]||0)+1;"
+    "if(!empty||cnt[ch]>cnt[empty])empty=ch;}\n"
+    " for(var k=1;lay!=='rows'&&k<pos.length&&!(pc[0]&&pc[1]);k++){var c=sides[k-1];"
+    "if(!c||c==='o')continue;\n"
+    "  var s=c==='1'||c==='A'?0:1,a=body(pos[k-1]),b=body(pos[k]);\n"
+    "  for(var j=0;j<b.length&&!pc[s];j++)if(b[j]!==a[j]&&b[j]!==empty&&b[j]!=='\\n')pc[s]=b[j];}\n"
+    " var d=document.createElement('div');d.className='legend';\n"
+    " [1,2].forEach(function(n){var ch=pc[n-1];if(ch){var tb=document.createElement('table'),"
+    "tr=document.createElement('tr');tb.className='board '+game;tb.appendChild(tr);\n"
+    "   var td=cell(tr,ch,lay==='checker'?'dark':'');if(lay==='checker'){var sp="
+    "document.createElement('span');sp.textContent=lab[ch]||'';td.appendChild(sp);}\n"
+    "   d.appendChild(tb);}\n"
+    "  var t=document.createElement('span');t.textContent=' player '+n+': '+"
+    "el.getAttribute('data-p'+n)+(n===1?';  ':'');d.appendChild(t);});\n"
+    " box.insertBefore(d,box.childNodes[1]||null);}\n"
     "function build(el){if(el.replay)return el.replay;var box=el.querySelector('.replay'),"
     "fin=el.querySelector('.final');if(fin)fin.hidden=true;\n"
     " var pos=positions(el),moves=(el.getAttribute('data-moves')||'').split(' '),"
@@ -87,7 +107,7 @@ const char report_html_script[] =
     "  next:button(bar,'>',function(){if(ply<pos.length-1)ply++;show();}),\n"
     "  last:button(bar,'>|',function(){ply=pos.length-1;show();}),\n"
     "  board:function(){return pos[ply];},ply:function(){return ply;}};\n"
-    " bar.appendChild(label);show();el.replay=r;return r;}\n"
+    " bar.appendChild(label);legend(box,el,game,pos,sides);show();el.replay=r;return r;}\n"
     "document.addEventListener('toggle',function(ev){var el=ev.target;if(el.open&&"
     "el.classList&&el.classList.contains('game'))build(el);},true);\n"
     "var m=/test-replay=([^,&]+),(\\d+)/.exec(location.hash);\n"

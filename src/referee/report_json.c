@@ -28,6 +28,15 @@ static cJSON *standing(const struct tally *t, int rank, int i)
     cJSON_AddNumberToObject(j, "draws", (double)t->draw[i]);
     cJSON_AddNumberToObject(j, "losses", (double)t->loss[i]);
     cJSON_AddNumberToObject(j, "score", g ? points / (double)g : 0.0);
+    double f, a;
+    if (t->has_score) {   /* the game's own score: the engine's mean, for and against */
+        tally_score(t, i, &f, &a);
+        cJSON *gs = cJSON_AddObjectToObject(j, "game_score");
+        cJSON_AddNumberToObject(gs, "games", (double)t->scored[i]);
+        cJSON_AddNumberToObject(gs, "for", f);
+        cJSON_AddNumberToObject(gs, "against", a);
+        cJSON_AddStringToObject(gs, "of", t->score_of);
+    }
     return j;
 }
 

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include "arena/escape.h"
+#include "arena/limits.h"
 #include "arena/report_text.h"
 #include "arena/stats.h"
 
@@ -46,6 +47,48 @@ static void standings(const struct tally *t, const int order[], int w, FILE *out
         fprintf(out, "%4d  %-*s %6ld %7.1f %5ld %5ld %5ld %6.1f%%\n", r + 1, w,
                 shown(t->name[i]).s, g,
                 points, t->win[i], t->draw[i], t->loss[i], PERCENT * (g ? points / (double)g : 0));
+    }
+}
+
+/* The games' own score, for a game that has one: each engine's mean per
+ * game, its own and its opponents'. */
+static void game_score(const struct tally *t, const int order[], int w, FILE *out)
+{
+    fprintf(out, "\nGame score (%s per game, mean: the engine's, its opponents')\n"
+                 "%-*s %7s %9s %9s\n",
+            t->score_of[0] ? shown(t->score_of).s : "score", w, "Engine", "Games", "For",
+            "Against");
+    for (int r = 0; r < t->n; r++) {
+        int i = order[r];
+        double f, a;
+        tally_score(t, i, &f, &a);
+        fprintf(out, "%-*s %7ld %9.2f %9.2f\n", w, shown(t->name[i]).s, t->scored[i], f, a);
+    }
+}
+
+/* A field's ratings (tally_ratings), highest first; ties in standings order. */
+static void ratings(const struct tally *t, const int order[], int w, FILE *out)
+{
+    double elo[REC_MAX_ENGINES], margin[REC_MAX_ENGINES];
+    if (tally_ratings(t, elo, margin) != 0)
+        return;
+    int by[REC_MAX_ENGINES];
+    for (int r = 0; r < t->n; r++) {   /* insertion sort: stable, n small */
+        int k = r;
+        while (k > 0 && elo[by[k - 1]] < elo[order[r]]) {
+            by[k] = by[k - 1];
+            k--;
+        }
+        by[k] = order[r];
+    }
+    fprintf(out, "\nRatings (maximum likelihood over all games, a prior of %.0f draws per "
+                 "engine; Elo against the field's mean, 95%% margin)\n%4s  %-*s %7s %7s\n",
+            RATING_PRIOR_DRAWS, "Rank", w, "Engine", "Elo", "+/-");
+    for (int r = 0; r < t->n; r++) {
+        char es[32], ms[32];
+        stats_elo_text(elo[by[r]], es, sizeof es);
+        stats_elo_text(margin[by[r]], ms, sizeof ms);
+        fprintf(out, "%4d  %-*s %7s %7s\n", r + 1, w, shown(t->name[by[r]]).s, es, ms);
     }
 }
 
@@ -156,6 +199,10 @@ void report_text(struct tally *t, FILE *out)
     int order[REC_MAX_ENGINES], w = name_width(t);
     tally_standings(t, order);
     standings(t, order, w, out);
+    if (t->has_score)
+        game_score(t, order, w, out);
+    if (t->n > 2)   /* two engines: the pair's line says it all */
+        ratings(t, order, w, out);
     pairs(t, order, out);
     if (t->round_robin && t->n > 2)
         crosstable(t, order, out);

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -39,6 +40,7 @@
 #include "arena/datadir.h"
 #include "arena/header.h"
 #include "arena/launcher.h"
+#include "arena/path.h"
 #include "arena/sandbox.h"
 #include "arena/textfile.h"
 
@@ -52,13 +54,11 @@
 #define REQUEST_FDS (2 + LAUNCH_CG_FILES)
 /* A spawn's (an engine that stays, persist.h): its stdin first. */
 #define SPAWN_FDS (1 + REQUEST_FDS)
-/* How long the probe waits for a new init to set up its namespaces. */
-#define PROBE_TIMEOUT_MS (10 * LAUNCH_STOP_GRACE_MS)
 /* exec_what of an engine that could not enter its move's cgroup: the
  * referee's failure, not the engine's. */
 #define CG_ENTER_FAILED "cannot enter the move's cgroup"
 #define HOSTNAME "arena"
-#define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+#define MAX_USERNS "/proc/sys/user/max_user_namespaces"
 /* The view's root and its masks: tmpfs as small as will do. */
 #define ROOT_OPTIONS "size=1m,nr_inodes=1024,mode=0755"
 #define MASK_OPTIONS "size=16k,nr_inodes=64,mode=0755"
@@ -81,65 +81,11 @@ static const struct { const char *path, *target; } dev_links[] = {
 
 /* --- paths -------------------------------------------------------------- */
 
-/* path made absolute against base (the current directory when base is
- * NULL), with ".", ".." and repeated '/' removed without looking at the file
- * system. 0, or -1 when it does not fit in PATH_MAX. */
-static int lexical_abs(const char *path, const char *base, char *out)
-{
-    char joined[2 * PATH_MAX], cwd[PATH_MAX];
-    if (path[0] != '/') {
-        if (!base && !(base = getcwd(cwd, sizeof cwd)))
-            return -1;
-        snprintf(joined, sizeof joined, "%s/%s", base, path);
-    } else {
-        snprintf(joined, sizeof joined, "%s", path);
-    }
-    size_t n = 0;
-    for (char *p = joined, *next; *p; p = next) {
-        while (*p == '/')
-            p++;
-        next = p + strcspn(p, "/");
-        size_t len = (size_t)(next - p);
-        if (len == 0 || (len == 1 && p[0] == '.'))
-            continue;
-        if (len == 2 && p[0] == '.' && p[1] == '.') {
-            while (n > 0 && out[--n] != '/')
-                ;
-            continue;
-        }
-        if (n + 1 + len >= PATH_MAX)
-            return -1;
-        out[n++] = '/';
-        memcpy(out + n, p, len);
-        n += len;
-    }
-    if (n == 0)
-        out[n++] = '/';
-    out[n] = '\0';
-    return 0;
-}
-
-static int is_inside(const char *path, const char *dir)
-{
-    size_t n = strlen(dir);
-    if (n == 1)
-        return path[0] == '/';   /* everything is inside "/" */
-    return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
-
-static int in_system(const char *path)
-{
-    for (size_t i = 0; i < sizeof system_dirs / sizeof *system_dirs; i++)
-        if (is_inside(path, system_dirs[i]))
-            return 1;
-    return 0;
-}
-
 int sbx_paths_add(struct sbx_paths *p, const char *path, struct err *e)
 {
     assert(p && path && p->n >= 0 && p->n <= SBX_MAX_PATHS);
     char abs[PATH_MAX];
-    if (lexical_abs(path, NULL, abs) != 0)
+    if (path_lexical(path, NULL, abs, sizeof abs) != 0)
         return err_set(e, 0, 0, "path too long: %.100s", path);
     for (int i = 0; i < p->n; i++)
         if (strcmp(p->path[i], abs) == 0)
@@ -159,13 +105,6 @@ void sbx_paths_free(struct sbx_paths *p)
     p->n = 0;
 }
 
-/* Cuts path (absolute) to its folder: "/a/b" -> "/a", "/a" -> "/". */
-static void cut_to_folder(char *path)
-{
-    char *slash = strrchr(path, '/');
-    slash[slash == path] = '\0';
-}
-
 /* Adds the folder of file abs (or abs itself, a folder) and, when its real
  * place differs, the real one's: a program reached through a symlink needs
  * both the link and its target. */
@@ -175,51 +114,33 @@ static int add_folder_of(struct sbx_paths *own, const char *abs, int is_dir, str
     const char *where[2] = { folder, NULL };
     snprintf(folder, sizeof folder, "%s", abs);
     if (!is_dir)
-        cut_to_folder(folder);
+        path_cut_to_folder(folder);
     if (realpath(abs, real)) {
         if (!is_dir)
-            cut_to_folder(real);
+            path_cut_to_folder(real);
         if (strcmp(real, folder) != 0)
             where[1] = real;
     }
     for (int i = 0; i < 2 && where[i]; i++)
-        if (!in_system(where[i]) && sbx_paths_add(own, where[i], e) != 0)
+        if (!path_is_system(where[i]) && sbx_paths_add(own, where[i], e) != 0)
             return -1;
     return 0;
 }
 
-/* argv[0] as execvp finds it, into out; 0, or -1 when it finds nothing. */
-static int find_program(const char *prog, const char *workdir, char *out)
-{
-    if (strchr(prog, '/'))
-        return lexical_abs(prog, workdir, out);
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        path = DEFAULT_PATH;
-    for (const char *p = path; ; p++) {
-        size_t len = strcspn(p, ":");
-        char cand[PATH_MAX];
-        struct stat st;
-        snprintf(cand, sizeof cand, "%.*s/%s", (int)len, len ? p : ".", prog);
-        if (lexical_abs(cand, workdir, out) == 0 && stat(out, &st) == 0 &&
-            S_ISREG(st.st_mode) && access(out, X_OK) == 0)
-            return 0;
-        p += len;
-        if (!*p)
-            return -1;
-    }
-}
-
-int sbx_own_paths(char *const argv[], const char *workdir, struct sbx_paths *own,
-                  struct err *e)
+int sbx_own_paths(const char *program, char *const runtime[], int nruntime,
+                  char *const argv[], const char *workdir, struct sbx_paths *own, struct err *e)
 {
     char abs[PATH_MAX];
-    if (argv[0] && find_program(argv[0], workdir, abs) == 0 &&
-        add_folder_of(own, abs, 0, e) != 0)
+    if (program && path_lexical(program, workdir, abs, sizeof abs) != 0)
+        return err_set(e, 0, 0, "path too long: %.100s", program);
+    if (program && add_folder_of(own, abs, 0, e) != 0)
         return -1;
+    for (int i = 0; i < nruntime; i++)
+        if (sbx_paths_add(own, runtime[i], e) != 0)
+            return -1;
     for (int i = 1; argv[0] && argv[i]; i++) {
         struct stat st;
-        if (strchr(argv[i], '{') || lexical_abs(argv[i], workdir, abs) != 0 ||
+        if (strchr(argv[i], '{') || path_lexical(argv[i], workdir, abs, sizeof abs) != 0 ||
             stat(abs, &st) != 0)
             continue;
         if (add_folder_of(own, abs, S_ISDIR(st.st_mode), e) != 0)
@@ -234,12 +155,81 @@ void sbx_policy_free(struct sbx_policy *p)
 {
     sbx_paths_free(&p->ro);
     sbx_paths_free(&p->mask);
+    for (int i = 0; i < p->nenv; i++)
+        free(p->env[i]);
+    p->nenv = 0;
+}
+
+static const char *const env_set[] = { SBX_ENV_SET };
+
+/* 1 when "NAME=..." entry is of name (len bytes). */
+static int env_names(const char *entry, const char *name, size_t len)
+{
+    return strncmp(entry, name, len) == 0 && entry[len] == '=';
+}
+
+int sbx_env_add(struct sbx_policy *p, const char *name, struct err *e)
+{
+    assert(p && name);
+    size_t len = strlen(name);
+    int ok = len > 0 && (isalpha((unsigned char)name[0]) || name[0] == '_');
+    for (size_t i = 1; ok && i < len; i++)
+        ok = isalnum((unsigned char)name[i]) || name[i] == '_';
+    if (!ok)
+        return err_set(e, 0, 0, "not a variable name (letters, digits and _)");
+    if (strcmp(name, "PATH") == 0)
+        return err_set(e, 0, 0, "the sandbox sets PATH itself (the referee's)");
+    for (size_t i = 0; i < sizeof env_set / sizeof *env_set; i++)
+        if (env_names(env_set[i], name, len))
+            return err_set(e, 0, 0, "the sandbox sets %s itself", env_set[i]);
+    for (int i = 0; i < p->nenv; i++)
+        if (strcmp(p->env[i], name) == 0)
+            return 0;
+    if (p->nenv == SBX_MAX_ENV)
+        return err_set(e, 0, 0, "more than %d names", SBX_MAX_ENV);
+    if (!(p->env[p->nenv] = strdup(name)))
+        return err_set(e, 0, 0, "out of memory");
+    p->nenv++;
+    return 0;
+}
+
+char **sbx_environment(const struct sbx_policy *p)
+{
+    enum { SET = sizeof env_set / sizeof *env_set };
+    const char *entry[SET + 1 + SBX_MAX_ENV];
+    int n = 0;
+    for (int i = 0; i < SET; i++)
+        entry[n++] = env_set[i];
+    const char *search = path_search();
+    for (int i = 0; p && i < p->nenv; i++)
+        for (char **v = environ; *v; v++)
+            if (env_names(*v, p->env[i], strlen(p->env[i]))) {
+                entry[n++] = *v;
+                break;
+            }
+    /* One block: the pointers, then the strings. */
+    size_t bytes = (size_t)(n + 2) * sizeof(char *) + strlen("PATH=") + strlen(search) + 1;
+    for (int i = 0; i < n; i++)
+        bytes += strlen(entry[i]) + 1;
+    char **env = malloc(bytes);
+    if (!env)
+        return NULL;
+    char *text = (char *)(env + n + 2);
+    env[0] = text;
+    text += sprintf(text, "PATH=%s", search) + 1;
+    for (int i = 0; i < n; i++) {
+        env[i + 1] = text;
+        text = stpcpy(text, entry[i]) + 1;
+    }
+    env[n + 1] = NULL;
+    return env;
 }
 
 int sbx_policy_header(const struct sbx_policy *p, struct hdr_sandbox *h)
 {
     static const char *const isolates[] = {
         "user", "pid", "mount", "network", "ipc", "uts", "no_new_privs", "no_capabilities",
+        "ipc_per_move", "no_user_namespaces", "clean_environment",
     };
     int on = p && p->mode == SBX_NAMESPACES;
     h->has = HDR_BIT(HDR_SBX_MODE) | HDR_BIT(HDR_SBX_ISOLATES);
@@ -253,6 +243,11 @@ int sbx_policy_header(const struct sbx_policy *p, struct hdr_sandbox *h)
     h->has |= HDR_BIT(HDR_SBX_READ_ONLY);
     for (int i = 0; i < p->ro.n; i++)
         if (hdr_strs_add(&h->read_only, p->ro.path[i]) != 0)
+            return -1;
+    if (p->nenv)
+        h->has |= HDR_BIT(HDR_SBX_ENV);
+    for (int i = 0; i < p->nenv; i++)
+        if (hdr_strs_add(&h->env, p->env[i]) != 0)
             return -1;
     return 0;
 }
@@ -292,13 +287,20 @@ static int plan_add(struct sbx_plan *pl, enum sbx_kind kind, int is_dir, const c
 
 /* A path the engine sees by its own right: bound at its real place, and
  * the path as given made a symlink to it when they differ. A path that
- * does not exist is not added. */
+ * does not exist, "/" and "/tmp" are not added. */
 static int plan_visible(struct sbx_plan *pl, enum sbx_kind kind, const char *path,
                         struct err *e)
 {
     char lex[PATH_MAX], real[PATH_MAX];
     struct stat st;
-    if (lexical_abs(path, NULL, lex) != 0 || !realpath(lex, real) || stat(real, &st) != 0)
+    if (path_lexical(path, NULL, lex, sizeof lex) != 0 || !realpath(lex, real) ||
+        stat(real, &st) != 0)
+        return 0;
+    /* The view's root and its /tmp are its own, whatever dir=, the
+     * referee's folder or --sandbox-ro say: "/" would bring the host's /tmp
+     * and everything else, "/tmp" the host's /tmp (and other games'
+     * folders). */
+    if (strcmp(real, "/") == 0 || strcmp(real, "/tmp") == 0)
         return 0;
     if (plan_add(pl, kind, S_ISDIR(st.st_mode), real, NULL, e) != 0)
         return -1;
@@ -310,7 +312,7 @@ static int plan_mask(struct sbx_plan *pl, const char *path, struct err *e)
 {
     char real[PATH_MAX];
     struct stat st;
-    if (!realpath(path, real) || lstat(real, &st) != 0 || in_system(real))
+    if (!realpath(path, real) || lstat(real, &st) != 0 || path_is_system(real))
         return 0;
     return plan_add(pl, SBX_MASK, S_ISDIR(st.st_mode), real, NULL, e);
 }
@@ -340,7 +342,7 @@ static int plan_base(struct sbx_plan *pl, struct err *e)
     char data[PATH_MAX];
     struct stat dst;
     if (realpath(datadir(), data) && stat(data, &dst) == 0 && S_ISDIR(dst.st_mode) &&
-        !in_system(data) && plan_add(pl, SBX_BIND_RO, 1, data, NULL, e) != 0)
+        !path_is_system(data) && plan_add(pl, SBX_BIND_RO, 1, data, NULL, e) != 0)
         return -1;
     for (size_t i = 0; i < sizeof devices / sizeof *devices; i++) {
         char path[32];
@@ -370,7 +372,7 @@ static int entry_order(const void *a, const void *b)
 static const struct sbx_entry *holder(const struct sbx_plan *pl, const char *keep, int i)
 {
     for (int k = i - 1; k >= 0; k--)
-        if (keep[k] && is_inside(pl->entry[i].path, pl->entry[k].path) &&
+        if (keep[k] && path_is_inside(pl->entry[i].path, pl->entry[k].path) &&
             strcmp(pl->entry[i].path, pl->entry[k].path) != 0)
             return &pl->entry[k];
     return NULL;
@@ -440,7 +442,7 @@ int sbx_plan_build(const struct sbx_view *v, struct sbx_plan *pl, struct err *e)
     char beside[PATH_MAX];
     if (!rc && realpath(v->rw, beside)) {
         /* Other games' folders: a private /tmp hides them where they are. */
-        cut_to_folder(beside);
+        path_cut_to_folder(beside);
         if (strcmp(beside, "/tmp") != 0)
             rc = plan_mask(pl, beside, e);
     }
@@ -465,6 +467,48 @@ void sbx_plan_free(struct sbx_plan *pl)
     }
     free(pl->entry);
     memset(pl, 0, sizeof *pl);
+}
+
+/* The entry of pl that decides what the view shows at path: the last
+ * (deepest, entries being sorted) that holds it; NULL when none does. */
+static const struct sbx_entry *deciding(const struct sbx_plan *pl, const char *path)
+{
+    const struct sbx_entry *at = NULL;
+    for (int i = 0; i < pl->n; i++)
+        if (path_is_inside(path, pl->entry[i].path))
+            at = &pl->entry[i];
+    return at;
+}
+
+int sbx_plan_hides(const struct sbx_plan *pl, const char *text, char *path, size_t cap)
+{
+    assert(pl && text && path && cap > 0);
+    /* What programs and shells (sh: "exec: PATH: not found") say. */
+    if (!strstr(text, "No such file or directory") && !strstr(text, ": not found"))
+        return 0;
+    for (const char *p = strchr(text, '/'); p; p = strchr(p + 1, '/')) {
+        if (p > text && !strchr(" \t\n'\"`(:=", p[-1]))
+            continue;   /* inside a word: not the start of a path */
+        size_t n = strcspn(p, " \t\n'\"`):,;");
+        while (n > 1 && p[n - 1] == '.')
+            n--;
+        char cand[PATH_MAX], real[PATH_MAX];
+        struct stat st;
+        if (n >= sizeof cand)
+            continue;
+        memcpy(cand, p, n);
+        cand[n] = '\0';
+        if (lstat(cand, &st) != 0 || !realpath(cand, real))
+            continue;
+        const struct sbx_entry *at = deciding(pl, real);
+        if (at && (at->kind == SBX_BIND_RO || at->kind == SBX_BIND_RW ||
+                   at->kind == SBX_DEVICE || at->kind == SBX_PROC))
+            continue;
+        if ((size_t)snprintf(path, cap, "%s", cand) >= cap)
+            continue;
+        return 1;
+    }
+    return 0;
 }
 
 /* --- building a view (in the init) -------------------------------------- */
@@ -589,11 +633,11 @@ static int make_read_only(const char *rw)
         if (!field || !opts)
             continue;
         unescape(field);
-        if (is_inside(field, "/proc") || strcmp(field, "/tmp") == 0 ||
+        if (path_is_inside(field, "/proc") || strcmp(field, "/tmp") == 0 ||
             strcmp(field, rw) == 0 || strcmp(opts, "ro") == 0 || strncmp(opts, "ro,", 3) == 0)
             continue;
         unsigned long flags = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | kept_flags(opts);
-        if (!is_inside(field, "/dev"))
+        if (!path_is_inside(field, "/dev"))
             flags |= MS_NODEV;
         /* A mount that a later one covers (a mask over a folder with mounts
          * in it) cannot be reached by its path, nor by the engine. */
@@ -735,6 +779,9 @@ struct sbx {
     const struct sbx_view *views;
     struct sbx_plan plan[SBX_MAX_VIEWS];
     int root;                    /* engines run as SBX_ROOT_ENGINE_UID */
+    char **envp;                 /* the engines' environment (sbx_environment) */
+    int folder[SBX_MAX_VIEWS];   /* each view's move folder (the init's
+                                  * tmpfs), open; -1: none or taken */
 };
 
 /* What the init holds. */
@@ -787,6 +834,12 @@ static void engine_child(const struct init_ctx *in, char *const argv[], const in
     dup2(std[1] >= 0 ? std[1] : null, STDERR_FILENO);
     close_range(STDERR_FILENO + 1, ~0U, 0);
     run_apply_limits(&sh->limits);
+    /* SysV segments, semaphores and queues of its own, which die with
+     * the move's last process: none outlives the move or reaches the other
+     * engine. */
+    what = "cannot get an IPC namespace of its own";
+    if (unshare(CLONE_NEWIPC) != 0)
+        goto fail;
     what = "cannot give up its privileges";
     /* The bounding set needs CAP_SETPCAP and the ids CAP_SET[UG]ID: first. */
     for (int cap = 0; cap <= LAST_CAP_GUESS; cap++)
@@ -915,6 +968,54 @@ static void close_all_but(int keep)
     close_range((unsigned)keep + 1, ~0U, 0);
 }
 
+/* Mounts a tmpfs of SBX_MOVE_OPTIONS, the engine's own, over the move
+ * folder rw in the init's mount namespace: the view binds it from there, and
+ * the referee reaches it through the descriptor send_folders hands over. */
+static int mount_move_folder(const char *rw, int root)
+{
+    char opts[128];
+    long uid = root ? SBX_ROOT_ENGINE_UID : (long)geteuid();
+    long gid = root ? SBX_ROOT_ENGINE_UID : (long)getegid();
+    snprintf(opts, sizeof opts, "%s,mode=0700,uid=%ld,gid=%ld", SBX_MOVE_OPTIONS, uid, gid);
+    return mount("tmpfs", rw, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts);
+}
+
+/* Tells the referee the setup is done, with a descriptor of each view's
+ * move folder when every view was built (none otherwise: the first move
+ * reports the failure). 0, or -1 when the referee is gone. */
+static int send_folders(int sock, const struct init_ctx *in)
+{
+    int fd[SBX_MAX_VIEWS], n = 0;
+    for (int v = 0; v < in->box->n && !in->setup_failure[0]; v++) {
+        if (in->tree[v] < 0 ||
+            (fd[n] = open(in->box->views[v].rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+            break;
+        n++;
+    }
+    if (n < in->box->n) {
+        for (int i = 0; i < n; i++)
+            close(fd[i]);
+        n = 0;
+    }
+    char control[CMSG_SPACE(SBX_MAX_VIEWS * sizeof(int))], what = 's';
+    memset(control, 0, sizeof control);
+    struct iovec iov = { &what, 1 };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+    if (n > 0) {
+        m.msg_control = control;
+        m.msg_controllen = CMSG_SPACE((size_t)n * sizeof(int));
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN((size_t)n * sizeof(int));
+        memcpy(CMSG_DATA(cm), fd, (size_t)n * sizeof(int));
+    }
+    int rc = sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+    for (int i = 0; i < n; i++)
+        close(fd[i]);
+    return rc;
+}
+
 /* The init's setup: the namespace-wide settings and every view. */
 static void init_setup(struct init_ctx *in)
 {
@@ -935,10 +1036,25 @@ static void init_setup(struct init_ctx *in)
     if (m0 < 0)
         snprintf(in->setup_failure, sizeof in->setup_failure, "%s %s: %s", bf.what, bf.path,
                  strerror(bf.err));
+    /* No user namespace inside this one: a nested one would give an engine
+     * the capabilities to mount (a tmpfs that no limit counts). The limit
+     * is this user namespace's own (the kernel counts nested ones against
+     * every ancestor's). */
+    int fd = m0 < 0 ? -1 : open(MAX_USERNS, O_WRONLY | O_CLOEXEC);
+    if (m0 >= 0 && (fd < 0 || write(fd, "0\n", 2) != 2)) {
+        snprintf(in->setup_failure, sizeof in->setup_failure,
+                 "cannot forbid nested user namespaces (%s): %s", MAX_USERNS, strerror(errno));
+    }
+    if (fd >= 0)
+        close(fd);
     /* Not dumpable: no engine can trace it or read its /proc files. */
     prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
     for (int v = 0; v < box->n; v++) {
-        in->tree[v] = m0 < 0 ? -1 : build_view(&box->plan[v], box->views[v].rw, m0, &bf);
+        in->tree[v] = -1;
+        if (m0 >= 0 && mount_move_folder(box->views[v].rw, box->root) != 0)
+            failed(&bf, "cannot mount a move folder on", box->views[v].rw);
+        else if (m0 >= 0)
+            in->tree[v] = build_view(&box->plan[v], box->views[v].rw, m0, &bf);
         if (in->tree[v] < 0)
             snprintf(in->failure[v], sizeof in->failure[v], "%s %s: %s", bf.what, bf.path,
                      strerror(bf.err));
@@ -964,7 +1080,12 @@ static void init_main(const struct sbx *box, int sock)
     struct init_ctx in;
     memset(&in, 0, sizeof in);
     in.box = box;
+    /* The init's own copy of the referee's memory: execvp then searches
+     * the engines' PATH, and every engine gets their environment. */
+    environ = box->envp;
     init_setup(&in);
+    if (send_folders(sock, &in) != 0)
+        _exit(1);
     stop_page = box->sh;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -1053,6 +1174,41 @@ static int map_ids(pid_t pid, int root, struct err *e)
                : 0;
 }
 
+/* Waits for the init's word that it is set up, and takes the move
+ * folders' descriptors that come with it. 0, or -1 with e. */
+static int recv_folders(struct sbx *box, struct err *e)
+{
+    struct pollfd p = { box->sock, POLLIN, 0 };
+    int ready;
+    while ((ready = poll(&p, 1, SBX_SETUP_MS)) < 0 && errno == EINTR)
+        ;
+    if (ready <= 0)
+        return err_set(e, 0, 0, "the engines' sandbox does not answer" NONE_HINT);
+    char what, control[CMSG_SPACE(SBX_MAX_VIEWS * sizeof(int))];
+    struct iovec iov = { &what, 1 };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+                        .msg_controllen = sizeof control };
+    if (recvmsg(box->sock, &m, MSG_CMSG_CLOEXEC) != 1 || what != 's')
+        return err_set(e, 0, 0, "the sandbox's init died while setting up");
+    struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+    if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+        int n = (int)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+        int fds[SBX_MAX_VIEWS];
+        memcpy(fds, CMSG_DATA(cm), (size_t)n * sizeof(int));
+        for (int v = 0; v < n; v++)
+            box->folder[v] = fds[v];
+    }
+    return 0;
+}
+
+int sbx_take_move_folder(struct sbx *box, int view)
+{
+    assert(box && view >= 0 && view < box->n);
+    int fd = box->folder[view];
+    box->folder[view] = -1;
+    return fd;
+}
+
 int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *e)
 {
     assert(out && (views || n == 0));
@@ -1063,10 +1219,13 @@ int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *
     if (!box)
         return err_set(e, 0, 0, "out of memory");
     box->sock = -1;
+    box->folder[0] = box->folder[1] = -1;
     box->n = n;
     box->views = views;
     box->root = geteuid() == 0;
     int rc = 0;
+    if (!(box->envp = sbx_environment(n > 0 ? views[0].policy : NULL)))
+        rc = err_set(e, 0, 0, "out of memory");
     for (int v = 0; !rc && v < n; v++)
         rc = sbx_plan_build(&views[v], &box->plan[v], e);
     /* The engines write their move folder as themselves. */
@@ -1109,6 +1268,10 @@ int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *
         sbx_close(box);
         return -1;
     }
+    if (recv_folders(box, e) != 0) {
+        sbx_close(box);
+        return -1;
+    }
     *out = box;
     return 0;
 }
@@ -1124,6 +1287,12 @@ static void kill_init(struct sbx *box)
     box->init = 0;
 }
 
+int sbx_hidden_path(const struct sbx *box, int view, const char *text, char *path, size_t cap)
+{
+    assert(box && view >= 0 && view < box->n);
+    return sbx_plan_hides(&box->plan[view], text, path, cap);
+}
+
 void sbx_close(struct sbx *box)
 {
     if (!box)
@@ -1135,6 +1304,10 @@ void sbx_close(struct sbx *box)
         munmap(box->sh, sizeof *box->sh);
     for (int v = 0; v < box->n; v++)
         sbx_plan_free(&box->plan[v]);
+    for (int v = 0; v < SBX_MAX_VIEWS; v++)
+        if (box->folder[v] >= 0)
+            close(box->folder[v]);
+    free(box->envp);
     free(box);
 }
 
@@ -1335,7 +1508,7 @@ int sbx_probe(struct err *e)
     int rc = 0;
     if (send_request(box->sock, 'p', NULL, 0) != 0)
         rc = err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
-    else if ((rc = await_probe(box, PROBE_TIMEOUT_MS, e)) == 0)
+    else if ((rc = await_probe(box, SBX_SETUP_MS, e)) == 0)
         rc = err_set(e, 0, 0, "the engines' sandbox does not answer" NONE_HINT);
     else if (rc > 0)
         rc = box->sh->failed ? err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT,
@@ -1383,7 +1556,7 @@ int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
     struct pollfd p = { box->sock, POLLIN, 0 };
     char c = 0;
     int ready;
-    while ((ready = poll(&p, 1, PROBE_TIMEOUT_MS)) < 0 && errno == EINTR)
+    while ((ready = poll(&p, 1, SBX_SETUP_MS)) < 0 && errno == EINTR)
         ;
     if (ready <= 0 || read(box->sock, &c, 1) != 1) {
         kill_init(box);

@@ -18,6 +18,7 @@
 #include "arena/cli.h"
 #include "arena/header.h"
 #include "arena/limits.h"
+#include "arena/path.h"
 #include "arena/rules.h"
 #include "arena/spec.h"
 
@@ -29,7 +30,6 @@ static const char *const key_name[SPEC_KEYS] = {
 static const char *const proto_name[] = { "file", "persistent" };
 #define SEPARATORS " \t,"
 #define BLANKS " \t"
-#define DEFAULT_PATH "/bin:/usr/bin"   /* execvp's when PATH is unset */
 
 /* --- words ----------------------------------------------------------- */
 
@@ -90,8 +90,13 @@ static int split_words(const char *cmd, int base, char **argv, int *argc, int ma
         if (!word)
             return err_set(e, 1, base + 1, "out of memory");
         argv[(*argc)++] = word;
+        const char *start = p;
         if (!(p = scan_word(p, end, 1, word, cmd, base, e)))
             return -1;
+        size_t n = strlen(word);
+        if (n > SPEC_WORD_MAX)
+            return err_set(e, 1, base + (int)(start - cmd) + 1,
+                           "a word of %zu bytes: at most %d", n, SPEC_WORD_MAX);
     }
 }
 
@@ -274,24 +279,6 @@ void spec_keys_free(struct spec_keys *keys)
 
 /* --- resolving --------------------------------------------------------- */
 
-/* path made absolute against dir (malloc'd; NULL when out of memory):
- * canonical when the file exists, else dir/path. */
-static char *absolute(const char *dir, const char *path)
-{
-    if (path[0] == '/')
-        return strdup(path);
-    size_t n = strlen(dir) + strlen(path) + 2;
-    char *joined = malloc(n);
-    if (!joined)
-        return NULL;
-    snprintf(joined, n, "%s/%s", dir, path);
-    char *real = realpath(joined, NULL);
-    if (!real)
-        return joined;
-    free(joined);
-    return real;
-}
-
 static int is_regular(const char *path)
 {
     struct stat st;
@@ -302,22 +289,22 @@ static int is_regular(const char *path)
  * NULL when there is none. */
 static char *find_program(const struct spec *eng)
 {
-    const char *prog = eng->argv[0];
-    if (strchr(prog, '/'))
-        return is_regular(prog) ? strdup(prog) : NULL;
-    const char *dirs = getenv("PATH");
-    for (const char *d = dirs ? dirs : DEFAULT_PATH; *d;) {
-        size_t n = strcspn(d, ":");
-        char path[PATH_MAX];
-        /* An empty entry is the working directory, as for execvp. */
-        snprintf(path, sizeof path, "%.*s/%s", (int)n, n ? d : ".", prog);
-        char *abs = absolute(eng->dir, path);
-        if (abs && access(abs, X_OK) == 0 && is_regular(abs))
-            return abs;
-        free(abs);
-        d += n + (d[n] == ':');
-    }
-    return NULL;
+    char path[PATH_MAX];
+    return path_find_program(eng->argv[0], eng->dir, path, sizeof path) == 0 ? strdup(path)
+                                                                                : NULL;
+}
+
+static int add_runtime(void *ctx, const char *path)
+{
+    struct spec *eng = ctx;
+    for (int i = 0; i < eng->nruntime; i++)
+        if (strcmp(eng->runtime[i], path) == 0)
+            return 0;
+    char **grown = realloc(eng->runtime, (size_t)(eng->nruntime + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    eng->runtime = grown;
+    return (eng->runtime[eng->nruntime] = strdup(path)) ? (eng->nruntime++, 0) : -1;
 }
 
 /* Makes the program word and every word naming a regular file in dir=
@@ -328,7 +315,7 @@ static int absolute_words(struct spec *eng, struct err *e)
         const char *w = eng->argv[i];
         if (w[0] == '/' || rules_has_placeholder(w) || (i == 0 && !strchr(w, '/')))
             continue;
-        char *abs = absolute(eng->dir, w);
+        char *abs = path_absolute(eng->dir, w);
         if (!abs)
             return err_set(e, 0, 0, "out of memory");
         if (i > 0 && !is_regular(abs)) {
@@ -373,7 +360,7 @@ static int resolve_dir(struct spec *eng, const char *given, struct err *e)
         eng->dir = cwd;
         return 0;
     }
-    char *abs = absolute(cwd, given);
+    char *abs = path_absolute(cwd, given);
     free(cwd);
     if (!abs)
         return err_set(e, 0, 0, "out of memory");
@@ -443,6 +430,8 @@ int spec_resolve(struct spec *eng, const struct spec_keys *each, struct err *e)
     if (absolute_words(eng, e) != 0 || hash_files(eng, e) != 0)
         return -1;
     eng->program = find_program(eng);
+    if (eng->program && path_runtime(eng->program, add_runtime, eng) != 0)
+        return err_set(e, 0, 0, "out of memory");
     struct err ignored;
     if (!eng->program || sha256_file(eng->program, eng->sha256, &ignored) != 0)
         eng->sha256[0] = '\0';
@@ -450,7 +439,7 @@ int spec_resolve(struct spec *eng, const struct spec_keys *each, struct err *e)
         eng->depth = atoi(v[SPEC_DEPTH]);   /* checked when stored */
     if (v[SPEC_STDERR]) {
         char *cwd = getcwd(NULL, 0);
-        eng->stderr_path = cwd ? absolute(cwd, v[SPEC_STDERR]) : NULL;
+        eng->stderr_path = cwd ? path_absolute(cwd, v[SPEC_STDERR]) : NULL;
         free(cwd);
         if (!eng->stderr_path)
             return err_set(e, 0, 0, "stderr=%s: cannot make it absolute", v[SPEC_STDERR]);
@@ -544,6 +533,11 @@ void spec_free(struct spec *eng)
     free(eng->files);
     eng->files = NULL;
     eng->nfiles = 0;
+    for (int i = 0; i < eng->nruntime; i++)
+        free(eng->runtime[i]);
+    free(eng->runtime);
+    eng->runtime = NULL;
+    eng->nruntime = 0;
     spec_keys_free(&eng->keys);
 }
 
@@ -606,6 +600,11 @@ int spec_header(const struct spec *eng, struct hdr *h)
         return -1;
     for (int i = 0; i < eng->nfiles; i++)
         if (hdr_engine_add_file(he, eng->files[i].path, eng->files[i].sha256) != 0)
+            return -1;
+    if (eng->nruntime)
+        he->has |= HDR_BIT(HDR_ENG_RUNTIME);
+    for (int i = 0; i < eng->nruntime; i++)
+        if (hdr_strs_add(&he->runtime, eng->runtime[i]) != 0)
             return -1;
     return 0;
 }

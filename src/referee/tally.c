@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena/limits.h"
 #include "arena/stats.h"
 #include "arena/rules.h"
 #include "arena/tally.h"
@@ -100,6 +101,22 @@ static int add_half(struct tally *t, long pair, const int side[2], int points1)
     return 0;
 }
 
+/* The game's own score, when it has one, to both engines' sums. */
+static void add_score(struct tally *t, const struct game_record *rec, const int side[2])
+{
+    if (!rec->score.set)
+        return;
+    if (!t->has_score) {
+        t->has_score = 1;
+        strcpy(t->score_of, rec->score.of);
+    }
+    for (int k = 0; k < 2; k++) {
+        t->scored[side[k]]++;
+        t->score_for[side[k]] += rec->score.side[k];
+        t->score_against[side[k]] += rec->score.side[1 - k];
+    }
+}
+
 int tally_add(struct tally *t, const struct game_record *rec, struct err *e)
 {
     if (!rec->player[0][0] || !rec->player[1][0] || rec->result == REC_NO_RESULT ||
@@ -126,6 +143,7 @@ int tally_add(struct tally *t, const struct game_record *rec, struct err *e)
     int points1 = winner == REC_WIN_1 ? 2 : winner == REC_WIN_2 ? 0 : 1;
     if (rec->pair >= 0 && add_half(t, rec->pair, side, points1) != 0)
         return err_set(e, 0, 0, "out of memory");
+    add_score(t, rec, side);
     for (int k = 0; k < rec->nmoves; k++) {
         const struct rec_move *m = &rec->moves[k];
         if (m->side != 1 && m->side != 2)
@@ -142,6 +160,27 @@ int tally_add(struct tally *t, const struct game_record *rec, struct err *e)
 }
 
 /* --- views --------------------------------------------------------------- */
+
+int tally_score(const struct tally *t, int i, double *for_mean, double *against_mean)
+{
+    long n = t->scored[i];
+    *for_mean = n ? (double)t->score_for[i] / (double)n : 0;
+    *against_mean = n ? (double)t->score_against[i] / (double)n : 0;
+    return n > 0;
+}
+
+int tally_ratings(const struct tally *t, double elo[], double margin[])
+{
+    static_assert(REC_MAX_ENGINES <= STATS_RATINGS_MAX, "a tally's field fits the ratings");
+    double games[REC_MAX_ENGINES * REC_MAX_ENGINES], points[REC_MAX_ENGINES * REC_MAX_ENGINES];
+    int n = t->n;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            games[i * n + j] = (double)(t->beat[i][j] + t->beat[j][i] + t->drew[i][j]);
+            points[i * n + j] = (double)t->beat[i][j] + 0.5 * (double)t->drew[i][j];
+        }
+    return stats_ratings(n, games, points, RATING_PRIOR_DRAWS, elo, margin);
+}
 
 double tally_points(const struct tally *t, int i)
 {

@@ -132,6 +132,26 @@ static int replay_moves(struct verify_ctx *v, const struct game_record *rec, voi
     return 0;
 }
 
+/* A recorded score must be the game's own at the end the replay reached
+ * (only a game that ended by its rules has one); a record without one (from
+ * before scores) passes. */
+static int check_score(struct verify_ctx *v, const struct game_record *rec, const void *pos,
+                       enum rec_reason why, int line, struct err *e)
+{
+    if (!rec->score.set)
+        return 0;
+    const struct game_score *gs = v->game->score;
+    if (!gs || why != REC_NORMAL)
+        return bad(v, e, line, "game %ld records a \"score\" the game does not have",
+                   rec->index);
+    int want[2];
+    gs->final(pos, want);
+    if (want[0] != rec->score.side[0] || want[1] != rec->score.side[1])
+        return bad(v, e, line, "game %ld: recorded score %d-%d, the replay gives %d-%d",
+                   rec->index, rec->score.side[0], rec->score.side[1], want[0], want[1]);
+    return 0;
+}
+
 static int verify_record(struct verify_ctx *v, const struct game_record *rec, int line,
                          struct err *e)
 {
@@ -170,6 +190,8 @@ static int verify_record(struct verify_ctx *v, const struct game_record *rec, in
         return bad(v, e, line, "game %ld: recorded %s {%s}, the replay gives %s {%s}", index,
                    rec_result_text(rec->result), rec_reason_text(rec), rec_result_text(want),
                    expect);
+    if (check_score(v, rec, pos, why, line, e) != 0)
+        return -1;
     v->games++;
     return 0;
 }

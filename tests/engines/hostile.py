@@ -23,6 +23,21 @@ the test notices). PARAM is the attack's own argument, "-" when it has none.
   watch           exits 3 if it sees a process `sleep PARAM` (the
                   opponent's leftover)
   needs           exits 1 unless it can read the file $ARENA_DATA, saying why
+  precreate       plays, then creates the temporary names the built-in engine
+                  writes its answer through (out.txt.tmpPID-N, the small pids
+                  of a PID namespace) in its move folder and in every
+                  arena-game-* folder it finds beside it
+  fill-disk       writes $TMPDIR (its /tmp) and its move folder full of 1 MiB
+                  files; exits 3 if its move folder takes 48 of them (no cap)
+  write-tmp       writes $ARENA_ESCAPE into /tmp (run with dir=/tmp or
+                  --sandbox-ro /tmp: the host's /tmp must stay untouched)
+  sysv            exits 3 if it sees the SysV segment of key PARAM (left by
+                  its last move or the other engine), then creates one of
+                  1 MiB and leaves it
+  userns          exits 3 if it can make a nested user namespace
+  env             exits 3 if $SECRET_TOKEN reaches it or $HOME is not /tmp
+  leftovers       leaves in its move folder a folder tree deeper than
+                  PATH_MAX and a chmod 000 folder with a file
 """
 import ctypes
 import os
@@ -32,6 +47,9 @@ import subprocess
 import sys
 
 FORK_CAP = 300
+PRECREATE_PIDS = 120     # a game's PID namespace gives small pids
+PRECREATE_TRIES = 100    # the names tf_write_atomic tries per pid
+FILL_FILES = 48          # MiB past every cap of the sandbox's move folder
 PTRACE_ATTACH = 16
 
 
@@ -159,6 +177,115 @@ def needs(_):
         sys.exit(f"cannot read {path}: {e.strerror}")
 
 
+def precreate(_):
+    # Its own answer first: the names would stop its own engine too.
+    status = subprocess.run(sys.argv[3:]).returncode
+    here = os.path.dirname(os.path.abspath(sys.argv[-2]))   # its {out}'s folder
+    folders = [here]
+    try:
+        beside = os.path.dirname(here)
+        folders += [os.path.join(beside, n) for n in os.listdir(beside)
+                    if n.startswith("arena-game-") and os.path.join(beside, n) != here]
+    except OSError:
+        pass
+    for folder in folders:
+        for pid in range(2, PRECREATE_PIDS):
+            for n in range(PRECREATE_TRIES):
+                try:
+                    os.close(os.open(os.path.join(folder, f"out.txt.tmp{pid}-{n}"),
+                                     os.O_CREAT | os.O_WRONLY, 0o644))
+                except OSError:
+                    break
+    sys.exit(status)
+
+
+def fill(folder):
+    """Files of 1 MiB (RLIMIT_FSIZE) until the folder is full; the number
+    written, FILL_FILES when nothing stopped it."""
+    block = b"\0" * (1 << 20)
+    for i in range(FILL_FILES):
+        try:
+            with open(os.path.join(folder, f"filler{i}"), "wb") as f:
+                f.write(block)
+        except OSError:
+            return i
+    return FILL_FILES
+
+
+def fill_disk(_):
+    own = os.path.dirname(os.path.abspath(sys.argv[-2]))
+    fill(os.environ.get("TMPDIR", "/tmp"))
+    if fill(own) == FILL_FILES:
+        sys.exit(3)   # 48 MiB and no end: the host's disk
+    # Its own folder is full: the answer must still fit.
+    for name in os.listdir(own):
+        if name.startswith("filler"):
+            os.unlink(os.path.join(own, name))
+
+
+def write_tmp(_):
+    try:
+        with open(os.path.join("/tmp", os.environ["ARENA_ESCAPE"]), "w") as f:
+            f.write("escaped\n")
+    except OSError:
+        pass
+
+
+IPC_CREAT = 0o1000
+
+
+def sysv(key):
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmget.argtypes = [ctypes.c_int, ctypes.c_size_t, ctypes.c_int]
+    with open("/proc/sysvipc/shm") as f:
+        for line in f.readlines()[1:]:
+            if int(line.split()[0]) == int(key):
+                sys.exit(3)
+    libc.shmget(int(key), 1 << 20, IPC_CREAT | 0o600)
+
+
+CLONE_NEWUSER = 0x10000000
+
+
+def userns(_):
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(CLONE_NEWUSER) == 0:
+        sys.exit(3)
+
+
+def env(_):
+    if "SECRET_TOKEN" in os.environ or os.environ.get("HOME") != "/tmp":
+        sys.exit(3)
+
+
+def deep_tree(top):
+    """A chain of folders longer than PATH_MAX, made by relative steps."""
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(250):
+            os.mkdir("d" * 30, dir_fd=fd)
+            child = os.open("d" * 30, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = child
+    finally:
+        os.close(fd)
+
+
+def leftovers(_):
+    for top in (os.path.dirname(os.path.abspath(sys.argv[-2])),):
+        try:
+            deep = os.path.join(top, f"deep{os.getpid()}")
+            os.mkdir(deep)
+            deep_tree(deep)
+            locked = os.path.join(top, f"locked{os.getpid()}")
+            os.mkdir(locked)
+            with open(os.path.join(locked, "file"), "w") as f:
+                f.write("left\n")
+            os.chmod(locked, 0)
+        except OSError:
+            pass
+
+
 ATTACKS = {
     "kill-parent": lambda _: os.kill(os.getppid(), signal.SIGKILL),
     "kill-parent-once": kill_parent_once,
@@ -173,6 +300,13 @@ ATTACKS = {
     "setsid-sleeper": setsid_sleeper,
     "watch": watch,
     "needs": needs,
+    "precreate": precreate,
+    "fill-disk": fill_disk,
+    "write-tmp": write_tmp,
+    "sysv": sysv,
+    "userns": userns,
+    "env": env,
+    "leftovers": leftovers,
 }
 
 try:

@@ -1,7 +1,7 @@
 /*
  * board.c - fuzz target for one game's board-file reader (game->parse),
  * compiled once per game with -DFUZZ_GAME="<registry name>" (targets
- * board_connect4, board_maxconnect4, board_checkers, board_nim).
+ * board_NAME, one per GAME line of src/engine/registry.c).
  *
  * Input: the bytes of a board file, as the engine, the referee and the seed
  * front ends read it (game_read_file hands the whole file to parse).

@@ -264,6 +264,19 @@ struct search_opts ck_search_opts(size_t tt_bytes)
     return o;
 }
 
+/* A checkerboard; towers lettered K. */
+static const struct game_drawing ckg_drawing = {
+    .layout = GAME_DRAW_CHECKER,
+    .style = ".checkers{border-collapse:collapse;background:none}\n"
+             ".checkers td{width:30px;height:30px;border-radius:0;background:#eed;text-align:center}\n"
+             ".checkers td.dark{background:#8a6}.checkers span{display:inline-block;width:22px;"
+             "height:22px;border-radius:50%;line-height:22px;font-weight:bold}\n"
+             ".checkers .c98 span,.checkers .c66 span{background:#222;color:#fc0}\n"
+             ".checkers .c119 span,.checkers .c87 span{background:#fff;color:#c00;"
+             "border:1px solid #555}\n",
+    .labels = "B=K W=K",
+};
+
 const struct game game_checkers = {
     .name = "checkers",
     .title = "Checkers",
@@ -287,4 +300,5 @@ const struct game game_checkers = {
     .perfect = NULL,
     .irreversible = ckg_irreversible,
     .bench = ckg_bench,
+    .drawing = &ckg_drawing,
 };

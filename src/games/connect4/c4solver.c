@@ -16,6 +16,7 @@
 #include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "arena/c4bound.h"
 #include "arena/c4solver.h"
 #include "arena/check.h"
@@ -80,12 +81,18 @@ static inline int budget_spent(struct c4s *s)
     return s->aborted;
 }
 
-/* Counts a node; 1 when the call must stop (a budget ran out). */
+static void start_helpers(struct c4s *s);
+
+/* Counts a node; 1 when the call must stop (a budget ran out). A threaded
+ * call's helpers start when its main search outgrows the near table. */
 static inline int enter_node(struct c4s *s)
 {
     s->nodes++;
-    if (!s->tt.far_mode && s->nodes > s->tt.small_nodes)
+    if (!s->tt.far_mode && s->nodes > s->tt.small_nodes) {
         c4tt_enter_far(&s->tt);
+        if (s->armed)
+            start_helpers(s);
+    }
     return s->watch && budget_spent(s);
 }
 
@@ -486,6 +493,16 @@ struct helper_job {
     int weak;
 };
 
+/* The helpers' threads, allocated with them (c4s_set_threads): started
+ * (once) by a threaded call's main search when it goes far, joined when the
+ * call is done. Nothing here is touched by a call that never starts them. */
+struct c4s_team {
+    int stop;
+    pthread_t tid[C4S_MAX_THREADS];
+    struct helper_job job[C4S_MAX_THREADS];
+    int started[C4S_MAX_THREADS];
+};
+
 static void *run_helper(void *arg)
 {
     struct helper_job *job = arg;
@@ -493,26 +510,56 @@ static void *run_helper(void *arg)
     return NULL;
 }
 
-/* Lazy SMP: the helpers search p until the main search (s) knows its score.
- * A helper that cannot start leaves the work to the others. */
-static int solve_threaded(struct c4s *s, const struct c4_pos *p, int weak)
+/* Helpers the machine can run beside the main search: its cores less its
+ * load average (the main search counted in it), at most want. */
+static int idle_helpers(int want)
 {
-    int stop = 0, n = s->threads - 1;
-    pthread_t tid[C4S_MAX_THREADS];
-    struct helper_job job[C4S_MAX_THREADS];
-    int started[C4S_MAX_THREADS] = { 0 };
-    for (int i = 0; i < n; i++) {
+    double load;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1 || getloadavg(&load, 1) != 1)
+        return want;
+    double idle = (double)cores - load;
+    return idle < 1 ? 0 : idle < want ? (int)idle : want;
+}
+
+/* A helper that cannot start leaves the work to the others. */
+static void start_helpers(struct c4s *s)
+{
+    struct c4s_team *t = s->team;
+    int n = s->idle_only ? idle_helpers(s->threads - 1) : s->threads - 1;
+    s->armed = 0;
+    s->launched = 1;
+    t->stop = 0;
+    for (int i = 0; i < s->threads - 1; i++) {
         struct c4s *h = &s->helper[i];
         h->book = s->book;
-        h->stop = &stop;
-        job[i] = (struct helper_job){ .h = h, .p = p, .weak = weak };
-        started[i] = pthread_create(&tid[i], NULL, run_helper, &job[i]) == 0;
+        h->stop = &t->stop;
+        t->job[i] = (struct helper_job){ .h = h, .p = s->root, .weak = s->root_weak };
+        t->started[i] = i < n && pthread_create(&t->tid[i], NULL, run_helper, &t->job[i]) == 0;
     }
+}
+
+/* Lazy SMP: the helpers search p until the main search (s) knows its score.
+ * Most solves of the public sets end within the near table's small_nodes
+ * (c4tt.h), where starting a thread costs more than the whole solve (53 us
+ * against 1.7 us a position on End-Easy): the helpers start only once the
+ * main search passes it, so a small solve is the one-thread solve, and
+ * touches only s's own fields to arm them. */
+static int solve_threaded(struct c4s *s, const struct c4_pos *p, int weak)
+{
+    s->root = p;
+    s->root_weak = weak;
+    s->armed = 1;
+    s->launched = 0;
     int v = solve_one(s, p, weak);
-    __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
-    for (int i = 0; i < n; i++)
-        if (started[i]) {
-            pthread_join(tid[i], NULL);
+    s->armed = 0;
+    if (!s->launched)
+        return v;
+    struct c4s_team *t = s->team;
+    __atomic_store_n(&t->stop, 1, __ATOMIC_RELAXED);
+    for (int i = 0; i < s->threads - 1; i++)
+        if (t->started[i]) {
+            pthread_join(t->tid[i], NULL);
             s->nodes += s->helper[i].nodes;
         }
     return v;
@@ -619,7 +666,9 @@ static void free_helpers(struct c4s *s)
     for (int i = 0; i < s->threads - 1; i++)
         c4tt_free(&s->helper[i].tt);
     free(s->helper);
+    free(s->team);
     s->helper = NULL;
+    s->team = NULL;
     s->threads = 1;
 }
 
@@ -643,8 +692,11 @@ int c4s_set_threads(struct c4s *s, int threads)
     if (threads == 1)
         return 0;
     s->helper = calloc((size_t)threads - 1, sizeof *s->helper);
-    if (!s->helper)
+    s->team = calloc(1, sizeof *s->team);
+    if (!s->helper || !s->team) {
+        free_helpers(s);
         return -1;
+    }
     for (int i = 0; i < threads - 1; i++) {
         s->helper[i] = (struct c4s){ .threads = 1, .jitter = i + 1 };
         if (c4tt_init_sharing(&s->helper[i].tt, &s->tt) != 0) {
@@ -655,6 +707,11 @@ int c4s_set_threads(struct c4s *s, int threads)
     }
     s->threads = threads;
     return 0;
+}
+
+void c4s_set_idle_only(struct c4s *s, int on)
+{
+    s->idle_only = on;
 }
 
 void c4s_set_book(struct c4s *s, const struct c4book *book)

@@ -9,7 +9,8 @@
  * Capabilities: the solver is both the perfect player and the exact oracle
  * of blunder analysis (weak: the sign only, within a CPU and node budget per
  * position); the Q-learning player's attributes (qfunc.h) know these rules;
- * the SPFIAR seed's evaluation (spfiar.h) may replace the leaf evaluation.
+ * the SPFIAR seed's evaluation (spfiar.h) may replace the leaf evaluation;
+ * the solver also answers `engine solve` and `engine book` (c4solvecmd.h).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "arena/qfunc.h"
 #include "arena/spfiar.h"
 #include "board.h"
+#include "c4solvecmd.h"
 
 #define C4_EVAL_THREE 10
 #define C4_EVAL_TWO   2
@@ -170,6 +172,12 @@ static const struct game_eval c4_evals[] = {
     { NULL, NULL },
 };
 
+/* Red and yellow discs on the page's blue grid. */
+static const struct game_drawing c4_drawing = {
+    .layout = GAME_DRAW_GRID,
+    .style = ".connect4 td.c49{background:#d22}.connect4 td.c50{background:#ec2}\n",
+};
+
 const struct game game_connect4 = {
     .name = "connect4",
     .title = "Connect-4 game",
@@ -182,4 +190,6 @@ const struct game game_connect4 = {
     .learned = &c4_learned,
     .evals = c4_evals,
     C4_SHARED_MEMBERS,
+    .drawing = &c4_drawing,
+    .solver = &c4solvecmd_solver,
 };

@@ -13,6 +13,8 @@
  * A point outweighs any plausible difference in open threes, so the search
  * takes a sure point before a possible one.
  *
+ * Score (struct game_score): each side's points, the game's own result.
+ *
  * Oracle (blunder analysis): an alpha-beta search to the end of the game,
  * exact for positions with at most max_empty empty cells, unknown before.
  */
@@ -51,6 +53,15 @@ static void mc4_print_over(FILE *out, const void *state)
     (void)state;
     fputs("\nBOARD FULL\nGame over!\n\n", out);
 }
+
+static void mc4_final(const void *state, int score[2])
+{
+    const struct c4_pos *p = cpos(state);
+    score[0] = c4_count_fours(p->disc[0]);
+    score[1] = c4_count_fours(p->disc[1]);
+}
+
+static const struct game_score mc4_score = { .label = "points", .final = mc4_final };
 
 struct mc4_oracle {
     struct search search;
@@ -96,6 +107,11 @@ static const struct game_oracle mc4_oracle = {
     .close = mc4_oracle_close,
 };
 
+static const struct game_drawing mc4_drawing = {
+    .layout = GAME_DRAW_GRID,
+    .style = ".maxconnect4 td.c49{background:#d22}.maxconnect4 td.c50{background:#ec2}\n",
+};
+
 const struct game game_maxconnect4 = {
     .name = "maxconnect4",
     .title = "MaxConnect-4 game",
@@ -104,6 +120,8 @@ const struct game game_maxconnect4 = {
     .evaluate = mc4_evaluate,
     .print_over = mc4_print_over,
     .oracle = &mc4_oracle,
+    .score = &mc4_score,
     C4_SHARED_MEMBERS,
+    .drawing = &mc4_drawing,
 };
 

@@ -345,6 +345,12 @@ static const char *const nim_bench_lines[] = {
     NULL,
 };
 
+/* Rows of matches. */
+static const struct game_drawing nim_drawing = {
+    .layout = GAME_DRAW_ROWS,
+    .style = ".nim div{font-family:monospace;font-size:18px;letter-spacing:2px}.nim b{color:#a52}\n",
+};
+
 const struct game game_nim = {
     .name = "nim",
     .title = "Misere Nim",
@@ -368,4 +374,5 @@ const struct game game_nim = {
     .perfect = nim_perfect,
     .oracle = &nim_oracle,
     .bench = nim_bench_lines,
+    .drawing = &nim_drawing,
 };

@@ -1,0 +1,32 @@
+/*
+ * preflight.h - what the referee checks and sets up once its options are
+ * consistent, before the first game of a match, tournament or bench: the
+ * engines resolved (spec.h), every file the run will write creatable (so a
+ * run never plays its games and then loses them), no engine's stderr= file
+ * naming a file of the run or of an engine, the sandbox's policy (its masks:
+ * the referee's own files and every engine's) and the probe that a sandbox
+ * can be made here, and RLIMIT_NPROC; then where each move's cgroup goes.
+ * The CLI only prints the error (and that no cgroup can be had).
+ */
+#ifndef ARENA_PREFLIGHT_H
+#define ARENA_PREFLIGHT_H
+
+#include "arena/err.h"
+#include "arena/refopts.h"
+
+/* Checks and completes s as above: resolves its engines, creates the keep
+ * folder and the engines' stderr= files (so a mask can hide them from the
+ * first move on), fills s->sandbox's masks and points the rules at it,
+ * sets the rules' process limit. Returns 0, or -1 with e saying what is
+ * wrong, naming the option or the engine (nothing played yet). */
+int preflight_check(struct ref_settings *s, struct err *e);
+
+/* After preflight_check, where each move's cgroup goes (cgroup.h): 0 with
+ * the rules pointed at s->cg (and no RLIMIT_NPROC: pids.max bounds each
+ * move's tree, where RLIMIT_NPROC counts every task of the engines' user,
+ * other referees' engines included), or 1 with why saying why no cgroup
+ * can be had: the moves are then billed and limited per process, and the
+ * journal says "accounting": "process". */
+int preflight_accounting(struct ref_settings *s, struct err *why);
+
+#endif

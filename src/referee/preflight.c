@@ -1,0 +1,162 @@
+/*
+ * preflight.c - the referee's checks and set-up before the first game
+ * (preflight.h): what the CLI used to hold, in the layer that owns the
+ * policy.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "arena/cgroup.h"
+#include "arena/limits.h"
+#include "arena/path.h"
+#include "arena/preflight.h"
+#include "arena/runner.h"
+#include "arena/sandbox.h"
+#include "arena/spec.h"
+#include "arena/textfile.h"
+
+/* Makes an engine's stderr= file now if it is not there, so that a mask
+ * can hide it from the other engines from the first move on (only what
+ * exists can be masked). 0, or -1 with e. */
+static int stderr_file(const char *path, struct err *e)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return err_set(e, 0, 0, "stderr=%s: %s", path, strerror(errno));
+    close(fd);
+    return 0;
+}
+
+/* The sandbox's masks (the referee's own files: journal, log, keep
+ * folder, the engines' stderr= files; every engine's dir= and own paths:
+ * sandbox.h), and the probe that it can be made here at all. 0, or -1
+ * with e. */
+static int sandbox_rules(struct ref_settings *s, struct err *e)
+{
+    struct sbx_policy *p = &s->sandbox;
+    const char *mine[] = { s->journal, s->log, s->keep };
+    int rc = 0;
+    for (size_t i = 0; !rc && i < sizeof mine / sizeof *mine; i++)
+        if (mine[i][0])
+            rc = sbx_paths_add(&p->mask, mine[i], e);
+    for (int i = 0; !rc && i < s->t.nengines; i++) {
+        const struct spec *eng = &s->t.engine[i];
+        rc = sbx_paths_add(&p->mask, eng->dir, e) ||
+             (eng->stderr_path && (stderr_file(eng->stderr_path, e) ||
+                                   sbx_paths_add(&p->mask, eng->stderr_path, e))) ||
+             sbx_own_paths(eng->program, NULL, 0, eng->argv, eng->dir, &p->mask, e);
+    }
+    if (!rc)
+        rc = sbx_probe(e);
+    if (rc)
+        return -1;
+    s->t.rules.sandbox = p;
+    return 0;
+}
+
+/* Checks path for option opt (skipped when path is ""); 0 or -1 with e. */
+static int check_output(const char *opt, const char *path, struct err *e)
+{
+    if (!path || !path[0] || tf_check_creatable(path, e) == 0)
+        return 0;
+    char msg[ERR_MSG_MAX];
+    snprintf(msg, sizeof msg, "%s", e->msg);
+    return err_set(e, 0, 0, "%s %s: %s", opt, path, msg);
+}
+
+/* path in one form for comparing: canonical when it exists, else lexical
+ * against the current directory. 0, or -1 when it does not fit. */
+static int same_form(const char *path, char *out, size_t cap)
+{
+    char lex[PATH_MAX];
+    if (path_lexical(path, NULL, lex, sizeof lex) != 0)
+        return -1;
+    if (realpath(lex, out))
+        return 0;
+    return (size_t)snprintf(out, cap, "%s", lex) < cap ? 0 : -1;
+}
+
+/* Whether a and b (b "" : never) name one file. */
+static int same_file(const char *a, const char *b)
+{
+    char x[PATH_MAX], y[PATH_MAX];
+    return b && b[0] && same_form(a, x, sizeof x) == 0 && same_form(b, y, sizeof y) == 0 &&
+           strcmp(x, y) == 0;
+}
+
+/* Refuses engine i's stderr= file when it is a file of the run (the
+ * journal, the log, the JSON, inside the keep folder) or of an engine (its
+ * program, a file its command names, another engine's stderr=): appending
+ * to it would corrupt it, and the journal one would block --resume. */
+static int check_stderr(const struct ref_settings *s, int i, struct err *e)
+{
+    const struct spec *eng = &s->t.engine[i];
+    const char *path = eng->stderr_path, *what = NULL;
+    char form[PATH_MAX], keep[PATH_MAX];
+    if (same_file(path, s->journal))
+        what = "the journal (--journal)";
+    else if (same_file(path, s->log))
+        what = "the log (--log)";
+    else if (same_file(path, s->json))
+        what = "the JSON (--json)";
+    else if (s->keep[0] && same_form(path, form, sizeof form) == 0 &&
+             same_form(s->keep, keep, sizeof keep) == 0 && path_is_inside(form, keep))
+        what = "inside the keep folder (--keep-files)";
+    for (int j = 0; !what && j < s->t.nengines; j++) {
+        const struct spec *other = &s->t.engine[j];
+        if (other->program && same_file(path, other->program))
+            what = "an engine's program";
+        for (int k = 0; !what && k < other->nfiles; k++)
+            if (same_file(path, other->files[k].path))
+                what = "a file an engine's command names";
+        if (!what && j != i && other->stderr_path && same_file(path, other->stderr_path))
+            what = "another engine's stderr= file";
+    }
+    if (!what)
+        return 0;
+    return err_set(e, 0, 0, "engine '%s': stderr=%s is %s", eng->name, path, what);
+}
+
+int preflight_check(struct ref_settings *s, struct err *e)
+{
+    char keep_probe[PATH_MAX + 8] = "";
+    int rc = 0;
+    if (s->keep[0]) {
+        if (mkdir(s->keep, 0700) != 0 && errno != EEXIST)
+            rc = err_set(e, 0, 0, "--keep-files %s: %s", s->keep, strerror(errno));
+        snprintf(keep_probe, sizeof keep_probe, "%s/game-1", s->keep);
+    }
+    rc = rc || spec_resolve_all(s->t.engine, s->t.nengines, &s->each, 1, e) != 0 ||
+         check_output("--log", s->log, e) != 0 ||
+         check_output("--journal", s->journal, e) != 0 ||
+         check_output("--json", s->json, e) != 0 ||
+         check_output("--svg", s->svg, e) != 0 ||
+         check_output("--keep-files", keep_probe, e) != 0;
+    for (int i = 0; !rc && i < s->t.nengines; i++)
+        rc = s->t.engine[i].stderr_path &&
+             (check_stderr(s, i, e) != 0 ||
+              check_output("stderr=", s->t.engine[i].stderr_path, e) != 0);
+    if (rc)
+        return -1;
+    if (s->sandbox.mode == SBX_NAMESPACES && sandbox_rules(s, e) != 0)
+        return -1;
+    /* Only commands that run engines pay for the /proc scan. */
+    s->t.rules.limits.proc_limit =
+        run_proc_limit(sbx_engine_uid(s->t.rules.sandbox), REF_DEFAULT_PROC_EXTRA);
+    return 0;
+}
+
+int preflight_accounting(struct ref_settings *s, struct err *why)
+{
+    if (cg_root_find(&s->cg, REF_DEFAULT_PROC_EXTRA, why) != 0)
+        return 1;
+    s->t.rules.acct = &s->cg;
+    s->t.rules.limits.proc_limit = 0;
+    return 0;
+}
