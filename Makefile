@@ -14,6 +14,7 @@
 #                   under load
 #   make bench-solver   the Connect-4 solver on the six public test sets
 #   make bench-learn    Q-learning: training speed, shipped weights, strength table
+#   make bench-grade    referee grade: a class of 40 Python submissions (goal: 10 minutes)
 #   make tsan       the solver's thread tests under ThreadSanitizer (build/tsan)
 #   make check      the suites again under ASan/UBSan (build/check), tsan, the
 #                   end-to-end suite under valgrind, the fuzz regressions and a
@@ -124,7 +125,7 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-persist bench-solver bench-learn clean install \
+.PHONY: all deps test check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-persist bench-solver bench-learn bench-grade clean install \
         uninstall test-install test-cluster
 
 all: $(BINARIES) $(ARENA_LINKS)
@@ -222,7 +223,8 @@ demo: all
 # The HTML report in a real browser (scripts/test-browser.sh): the demo's
 # journal (the demo is run first; its output goes to results/demo.log),
 # fixtures/report/html.jsonl (Connect-4: a hostile engine name, forfeits,
-# blunders), html-nim.jsonl and html-checkers.jsonl.
+# blunders), html-nim.jsonl and html-checkers.jsonl; then referee grade's
+# class and feedback pages (scripts/test-browser-grade.sh).
 # Chromium comes from install-deps; without it the test fails.
 test-browser: all
 	@command -v chromium >/dev/null 2>&1 || sh scripts/install-deps.sh
@@ -231,6 +233,7 @@ test-browser: all
 	sh scripts/test-browser.sh $(BIN) results/demo/journal.jsonl fixtures/report/html.jsonl \
 	    fixtures/report/html-nim.jsonl fixtures/report/html-checkers.jsonl \
 	    fixtures/report/html-othello.jsonl fixtures/report/html-tictactoe.jsonl
+	sh scripts/test-browser-grade.sh $(BIN)
 
 bench: all
 	@mkdir -p results
@@ -256,6 +259,10 @@ bench-persist: all
 # ALL=1 solves all 1000 Begin-Hard positions instead of the first 50.
 bench-solver: all
 	@sh scripts/bench-solver.sh $(BIN)
+
+bench-grade: all
+	@mkdir -p results
+	sh scripts/bench-grade.sh $(BIN)
 
 bench-learn: all
 	@sh scripts/bench-learn.sh $(BIN)

@@ -207,7 +207,7 @@ ParameterizedTestParameters(e2e_referee, usage_error)
           "referee: --engine 'a 'b': column 3: unterminated ' quote\n" },
         { { "play", "", "", "" },
           "referee: unknown command 'play' (match, tournament, report, verify, merge, "
-          "analyze, bench, slurm, status)\n" },
+          "analyze, bench, slurm, status, grade)\n" },
         { { "match", "--games", "0", "" }, "referee: --games must be a number from 1 to 1000000, got '0'\n" },
         { { "tournament", "--concurrency", "x", "" },
           "referee: --concurrency must be a number from 1 to 256, got 'x'\n" },
@@ -364,6 +364,7 @@ Test(e2e_referee, command_help_shows_that_command_only)
         { "report", "Report:\n", "Match and tournament options:\n" },
         { "bench", "Bench: ", "Slurm " },
         { "slurm", "Slurm ", "Bench: " },
+        { "grade", "Grade: ", "Slurm " },
     };
     char *dir = e2e_tmpdir();
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -392,7 +393,7 @@ Test(e2e_referee, command_help_shows_that_command_only)
     cr_assert_eq(all.status, 0);
     static const char *const sections[] = { "Match and tournament options:\n", "Match:\n",
                                             "Tournament:\n", "Report:\n", "Bench: ", "Slurm ",
-                                            "Analyze ", "Status: " };
+                                            "Analyze ", "Status: ", "Grade: " };
     for (size_t i = 0; i < sizeof sections / sizeof *sections; i++) {
         const char *at = strstr(all.out, sections[i]);
         cr_assert(at && !strstr(at + 1, sections[i]), "'%s' not once in:\n%s", sections[i],

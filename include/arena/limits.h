@@ -175,4 +175,34 @@
 /* Rows on nim's command line; NIM_MAX_BOARDS binds long before. */
 #define NIM_ARGV_ROWS 64
 
+/* ---- referee grade (rubric.h, grade.h) ------------------------------------ */
+
+/* A rubric's "build" without "build_timeout_ms": `make` or `javac *.java` of
+ * a student's project takes seconds; a minute leaves room on a busy machine. */
+#define GRADE_DEFAULT_BUILD_TIMEOUT_MS 60000
+/* Random plies of a match check's openings: enough that pairs differ, few
+ * enough that the student's engine plays most of the game. */
+#define GRADE_DEFAULT_RANDOM_PLIES 2
+/* A cpu check's positions are this many random plies in: the search is
+ * full size there. */
+#define GRADE_CPU_PLIES 2
+/* Most positions and games of one check: each is a process of every
+ * submission; a thousand is an hour of a class's grading already. */
+#define GRADE_MAX_POSITIONS 1000
+#define GRADE_MAX_GAMES 1000
+/* Most shards of a grade (--shard K/N): a task per chunk of a class of
+ * hundreds, never one per submission and check. */
+#define GRADE_MAX_SHARDS 1000
+/* Bytes of a rubric: a few checks and globs; anything bigger is not one. */
+#define GRADE_RUBRIC_CAP (1 << 20)
+/* Bytes of a build log kept for the feedback: its end says why it failed. */
+#define GRADE_BUILD_TAIL 2048
+/* Random playouts tried per position of a legal or exact check before the
+ * check is refused as unable to find its positions (a game whose playouts
+ * never come within the depth of the end). */
+#define GRADE_MAX_TRIES 10000
+/* Positions an exact check's full search may visit to tell a position is
+ * within depth of the end: bounds the set-up of a deep exact check. */
+#define GRADE_END_NODES 200000
+
 #endif

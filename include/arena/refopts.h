@@ -39,6 +39,7 @@ enum ref_command {
     REF_CMD_BENCH,
     REF_CMD_SLURM,     /* a tournament's options and cluster.h's */
     REF_CMD_STATUS,
+    REF_CMD_GRADE,     /* grade.h reads its own options */
 };
 
 /* Option ids (getopt_long's val). */

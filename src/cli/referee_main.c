@@ -19,6 +19,7 @@
 #include "arena/analyze.h"
 #include "arena/cli.h"
 #include "arena/cluster.h"
+#include "arena/grade.h"
 #include "arena/limits.h"
 #include "arena/refopts.h"
 #include "arena/registry.h"
@@ -206,6 +207,7 @@ static const struct ref_cmd commands[] = {
       "%1$s slurm TOURNAMENT-OPTIONS --shards N --out DIR [SLURM-OPTIONS]\n"
       "%1$s slurm --resume DIR [--dry-run]\n", { slurm_help, rules_help, tournament_help } },
     { "status", REF_CMD_STATUS, cmd_status, "%1$s status DIR\n", { status_help } },
+    { "grade", REF_CMD_GRADE, grade_command, grade_usage, { grade_help } },
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof *commands)
 

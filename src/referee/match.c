@@ -363,8 +363,15 @@ static void cause_line(const char *tail, char *buf)
         own_frame(ls, le, n, frame, sizeof frame);
     copy_line(s, e, buf);
     size_t used = strlen(buf);
-    if (frame[0] && used < TAIL_LINE_MAX)
-        snprintf(buf + used, TAIL_LINE_MAX + 1 - used, " (%s)", frame);
+    if (frame[0] && used + 3 < TAIL_LINE_MAX) {   /* " (" frame ")", cut to fit */
+        size_t len = strnlen(frame, TAIL_LINE_MAX - used - 3);
+        buf[used++] = ' ';
+        buf[used++] = '(';
+        memcpy(buf + used, frame, len);
+        used += len;
+        buf[used++] = ')';
+        buf[used] = '\0';
+    }
 }
 
 /* Under a forfeit: its ply, where its position and its engine's whole

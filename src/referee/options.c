@@ -214,6 +214,7 @@ const struct option *ref_options(enum ref_command command)
     case REF_CMD_VERIFY:
     case REF_CMD_MERGE:
     case REF_CMD_STATUS:
+    case REF_CMD_GRADE:
         break;
     }
     return plain_options;

@@ -1,0 +1,60 @@
+/*
+ * gradeout.h - what `referee grade` writes from its journal (grade.h):
+ *   OUT/grades.csv        RFC 4180: submission,total,max, a column per check
+ *                         id (its score), sha256; a row per submission by id
+ *   OUT/ID/results.json   Gradescope's autograder results: {"score",
+ *                         "tests": [{"name" (the check id), "score",
+ *                         "max_score", "output"}]}
+ *   OUT/ID/feedback.html  each check: what ran, the score, the evidence
+ *   OUT/index.html        the class: totals' distribution, each check's pass
+ *                         rate, a row per submission linking its feedback
+ * and the table on the terminal. Every file is written atomically.
+ * Scores are printed with up to two decimals ("%.2f" without trailing
+ * zeros), the same in every file.
+ */
+#ifndef ARENA_GRADEOUT_H
+#define ARENA_GRADEOUT_H
+
+#include <stdio.h>
+#include "arena/rubric.h"
+
+struct cJSON;
+
+#define GRADE_ID_MAX 256     /* bytes of a submission id (a folder name) */
+
+/* One check of one submission, as journaled. */
+struct gout_cell {
+    int done;
+    double score, max;
+    const char *output;            /* the record's (owned by the record) */
+    const struct cJSON *evidence;
+};
+
+struct gout_row {
+    char id[GRADE_ID_MAX];
+    char sha256[65];
+    const struct cJSON *about;     /* the record's "submission" object: engine,
+                                    * build (owned by the record) */
+    double total;
+    struct gout_cell cell[RUBRIC_MAX_CHECKS];
+};
+
+struct gout_class {
+    const struct rubric *rb;
+    int n;
+    struct gout_row *row;          /* sorted by id */
+};
+
+/* Writes grades.csv and each OUT/ID/results.json into out (a folder that
+ * exists; the pages are gradehtml.h's). 0, or -1 with e naming the file
+ * that could not be written. */
+int gout_write(const struct gout_class *c, const char *out, struct err *e);
+/* Writes text (len bytes; NULL: out of memory) to dir/name atomically and
+ * frees it. 0, or -1 with e. */
+int gout_put(const char *dir, const char *name, char *text, size_t len, struct err *e);
+/* The table: a row per submission, its total and each check's score. */
+void gout_table(const struct gout_class *c, FILE *out);
+/* score as the outputs print it, into buf (32 bytes). */
+const char *gout_score(double score, char *buf);
+
+#endif

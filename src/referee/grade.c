@@ -1,0 +1,916 @@
+/*
+ * grade.c - `referee grade` (grade.h): the options, the class's folders,
+ * the journal and its resume, a worker per submission (copy, hash, build,
+ * checks), and the outputs from the journal at the end.
+ */
+#define _GNU_SOURCE
+#include <assert.h>
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "arena/cli.h"
+#include "arena/grade.h"
+#include "arena/gradecheck.h"
+#include "arena/gradehtml.h"
+#include "arena/gradeout.h"
+#include "arena/gradejournal.h"
+#include "arena/journal.h"
+#include "arena/limits.h"
+#include "arena/pool.h"
+#include "arena/rules.h"
+#include "arena/sandbox.h"
+#include "arena/textfile.h"
+
+const char grade_usage[] =
+    "%1$s grade --rubric RUBRIC.json --submissions DIR --out OUT\n"
+    "      [--concurrency N] [--resume] [--shard K/N] [--sandbox namespaces|none]\n"
+    "      [--sandbox-ro PATH]...\n";
+
+const char grade_help[] =
+    "Grade: every folder of DIR (a submission each, named by its id) graded by\n"
+    "the rubric's checks (legal, exact, match, cpu, io; docs/grading.md), each\n"
+    "submission in its own sandbox seeing only its own files, into\n"
+    "OUT/grades.csv, OUT/ID/results.json (Gradescope's format),\n"
+    "OUT/ID/feedback.html and OUT/index.html.\n"
+    "  --rubric FILE        the rubric (JSON)\n"
+    "  --submissions DIR    one folder per submission\n"
+    "  --out OUT            where the grades go (its journal: OUT/journal.jsonl)\n"
+    "  --concurrency N      submissions graded at once (default 1)\n"
+    "  --resume             grade only what OUT's journals lack (and write the\n"
+    "                       outputs from all of them: the merge of shards)\n"
+    "  --shard K/N          grade every N-th submission from the K-th into\n"
+    "                       OUT/journal-K.jsonl, no outputs (a cluster array's task)\n"
+    "  --sandbox MODE       namespaces (default) or none\n"
+    "  --sandbox-ro PATH    let every submission read PATH too (an interpreter\n"
+    "                       outside the system folders; repeat)\n";
+
+/* grade --help: its usage lines, then its section. */
+static void print_help(const char *prog)
+{
+    for (const char *line = grade_usage; *line;) {
+        size_t len = strcspn(line, "\n");
+        printf("%s", line == grade_usage ? "Usage: " : "       ");
+        for (size_t k = 0; k < len; k++) {
+            if (strncmp(line + k, "%1$s", 4) == 0) {
+                fputs(prog, stdout);
+                k += 3;
+            } else {
+                putchar(line[k]);
+            }
+        }
+        putchar('\n');
+        line += len + (line[len] == '\n');
+    }
+    printf("\n%s%s --help shows every command.\n", grade_help, prog);
+}
+
+enum {
+    OPT_RUBRIC = 256, OPT_SUBMISSIONS, OPT_OUT, OPT_CONCURRENCY, OPT_RESUME, OPT_SANDBOX,
+    OPT_SHARD, OPT_SANDBOX_RO
+};
+
+static const struct option options[] = {
+    { "rubric", required_argument, NULL, OPT_RUBRIC },
+    { "submissions", required_argument, NULL, OPT_SUBMISSIONS },
+    { "out", required_argument, NULL, OPT_OUT },
+    { "concurrency", required_argument, NULL, OPT_CONCURRENCY },
+    { "resume", no_argument, NULL, OPT_RESUME },
+    { "sandbox", required_argument, NULL, OPT_SANDBOX },
+    { "shard", required_argument, NULL, OPT_SHARD },
+    { "sandbox-ro", required_argument, NULL, OPT_SANDBOX_RO },
+    CLI_STD_OPTIONS,
+};
+
+#define JOURNAL_NAME "journal.jsonl"
+
+/* Set by SIGINT and SIGTERM: the parent stops starting submissions, a
+ * worker's copy cancels its engine's move. A signal handler's flag is the
+ * one process-wide variable a signal can reach. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_signal = 1;
+}
+
+struct grade_run {
+    const char *prog;
+    struct rubric rb;
+    const char *subs_arg;           /* --submissions as given, for messages */
+    char subs[PATH_MAX], out[PATH_MAX], work[PATH_MAX], journal[PATH_MAX];
+    char bindir[PATH_MAX], prefix[16];
+    int concurrency, resume;
+    int shard_k, shard_n;           /* grade i when i % n == k - 1 */
+    struct sbx_policy policy;
+    struct run_limits limits;
+    int n;
+    char (*id)[GRADE_ID_MAX];       /* sorted */
+    unsigned char *done;            /* done[i * RUBRIC_MAX_CHECKS + k] */
+    int journal_fd;
+    char header[256];               /* the journal's first line */
+    struct gcheck_env env;          /* the class's (reference outputs) */
+    int tty;                        /* stderr is a terminal: a progress line */
+    int graded, wanted;             /* submissions graded by this run, to grade */
+};
+
+/* a/b into buf (PATH_MAX bytes); 0, or -1 when too long (buf unchanged). */
+static int join(char *buf, const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la + 1 + lb >= PATH_MAX)
+        return -1;
+    memmove(buf, a, la);
+    buf[la] = '/';
+    memcpy(buf + la + 1, b, lb + 1);
+    return 0;
+}
+
+/* ---- the options and the class's folders ---------------------------- */
+
+/* "K/N" into k and n; 0, or -1. */
+static int shard(const char *text, int *k, int *n)
+{
+    int used = 0;
+    return sscanf(text, "%d/%d%n", k, n, &used) == 2 && !text[used] && *n >= 1 && *k >= 1 &&
+                   *k <= *n && *n <= GRADE_MAX_SHARDS
+               ? 0 : -1;
+}
+
+static int parse(struct grade_run *g, int argc, char **argv, const char **rubric)
+{
+    struct cli_parse p = { .prog = g->prog, .cmd = "grade", .opts = options,
+                           .help = NULL, .argc = argc, .argv = argv };
+    int c;
+    long v;
+    struct err e;
+    *rubric = NULL;
+    while ((c = cli_next(&p)) != -1) {
+        if (c == CLI_BAD || c == CLI_DONE)
+            return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
+        if (c == CLI_OPT_HELP)
+            return print_help(g->prog), -1;
+        if (c == OPT_RUBRIC)
+            *rubric = optarg;
+        else if (c == OPT_SUBMISSIONS)
+            snprintf(g->subs, sizeof g->subs, "%s", g->subs_arg = optarg);
+        else if (c == OPT_OUT)
+            snprintf(g->out, sizeof g->out, "%s", optarg);
+        else if (c == OPT_RESUME)
+            g->resume = 1;
+        else if (c == OPT_CONCURRENCY && cli_int(optarg, 1, TOUR_MAX_CONCURRENCY, &v) == 0)
+            g->concurrency = (int)v;
+        else if (c == OPT_CONCURRENCY)
+            return cli_usage(g->prog, "grade: --concurrency must be a whole number from 1 to %d",
+                             TOUR_MAX_CONCURRENCY);
+        else if (c == OPT_SANDBOX && strcmp(optarg, "namespaces") && strcmp(optarg, "none"))
+            return cli_usage(g->prog, "grade: --sandbox must be namespaces or none");
+        else if (c == OPT_SANDBOX)
+            g->policy.mode = strcmp(optarg, "none") == 0 ? SBX_NONE : SBX_NAMESPACES;
+        else if (c == OPT_SANDBOX_RO && sbx_paths_add(&g->policy.ro, optarg, &e) != 0)
+            return cli_usage(g->prog, "grade: --sandbox-ro %s: %s", optarg, e.msg);
+        else if (c == OPT_SHARD && shard(optarg, &g->shard_k, &g->shard_n) != 0)
+            return cli_usage(g->prog, "grade: --shard must be K/N with 1 <= K <= N, got '%s'",
+                             optarg);
+    }
+    if (optind < argc)
+        return cli_usage(g->prog, "grade: unexpected argument '%s'", argv[optind]);
+    if (!*rubric || !g->subs[0] || !g->out[0])
+        return cli_usage(g->prog, "grade: --rubric, --submissions and --out are required");
+    return 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* The submissions: DIR's folders, hidden ones skipped, sorted. */
+static int list_class(struct grade_run *g, struct err *e)
+{
+    DIR *d = opendir(g->subs);
+    if (!d)
+        return err_set(e, 0, 0, "--submissions %s: %s", g->subs_arg, strerror(errno));
+    struct dirent *de;
+    int cap = 0;
+    while ((de = readdir(d))) {
+        char path[PATH_MAX];
+        struct stat st;
+        if (de->d_name[0] == '.' || strlen(de->d_name) >= GRADE_ID_MAX ||
+            join(path, g->subs, de->d_name) != 0 ||
+            lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        if (g->n == cap) {
+            cap = cap ? cap * 2 : 64;
+            void *grown = realloc(g->id, (size_t)cap * sizeof *g->id);
+            if (!grown) {
+                closedir(d);
+                return err_set(e, 0, 0, "out of memory");
+            }
+            g->id = grown;
+        }
+        snprintf(g->id[g->n++], GRADE_ID_MAX, "%s", de->d_name);
+    }
+    closedir(d);
+    if (g->n == 0)
+        return err_set(e, 0, 0, "--submissions %s: no submission folder in it", g->subs_arg);
+    qsort(g->id, (size_t)g->n, sizeof *g->id, cmp_id);
+    g->done = calloc((size_t)g->n * RUBRIC_MAX_CHECKS, 1);
+    return g->done ? 0 : err_set(e, 0, 0, "out of memory");
+}
+
+/* The suite's own programs beside this one, for io references: the
+ * folder of /proc/self/exe, and the prefix of its name before "referee"
+ * ("arena-" once installed). */
+static void own_folder(struct grade_run *g)
+{
+    ssize_t n = readlink("/proc/self/exe", g->bindir, sizeof g->bindir - 1);
+    g->bindir[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(g->bindir, '/');
+    const char *base = slash ? slash + 1 : g->bindir;
+    const char *at = strstr(base, "referee");
+    snprintf(g->prefix, sizeof g->prefix, "%.*s", at ? (int)(at - base) : 0, base);
+    if (slash)
+        *slash = '\0';
+}
+
+/* ---- the journal -------------------------------------------------------- */
+
+/* The journal's first line, into g->header. */
+static void journal_header(struct grade_run *g)
+{
+    snprintf(g->header, sizeof g->header,
+             "{\"schema\":\"%s\",\"rubric_sha256\":\"%s\",\"seed\":\"%llu\"}", GJOUR_SCHEMA,
+             g->rb.sha256, (unsigned long long)g->rb.seed);
+}
+
+static int index_of(const struct grade_run *g, const char *id)
+{
+    for (int i = 0; i < g->n; i++)
+        if (strcmp(g->id[i], id) == 0)
+            return i;
+    return -1;
+}
+
+static int check_of(const struct rubric *rb, const char *id)
+{
+    for (int k = 0; k < rb->ncheck; k++)
+        if (strcmp(rb->check[k].id, id) == 0)
+            return k;
+    return -1;
+}
+
+/* A journal record's submission and check, as indices (-1: not of this
+ * class or rubric). */
+static void record_place(const struct grade_run *g, const cJSON *rec, int *i, int *k)
+{
+    const cJSON *sub = cJSON_GetObjectItemCaseSensitive(rec, "submission");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(sub, "id");
+    const cJSON *check = cJSON_GetObjectItemCaseSensitive(rec, "check");
+    *i = cJSON_IsString(id) ? index_of(g, id->valuestring) : -1;
+    *k = cJSON_IsString(check) ? check_of(&g->rb, check->valuestring) : -1;
+}
+
+static int mark_done(void *ctx, const cJSON *rec, int line, struct err *e)
+{
+    (void)line;
+    (void)e;
+    struct grade_run *g = ctx;
+    int i, k;
+    record_place(g, rec, &i, &k);
+    if (i >= 0 && k >= 0)
+        g->done[i * RUBRIC_MAX_CHECKS + k] = 1;
+    return 0;
+}
+
+/* Calls gjour_scan(fn) on every shard journal in OUT (journal-K.jsonl),
+ * in name order, but the run's own. 0, or -1 with e naming the file. */
+static int scan_shards(const struct grade_run *g, gjour_fn fn, void *ctx, struct err *e)
+{
+    struct dirent **names;
+    int n = scandir(g->out, &names, NULL, alphasort), rc = 0;
+    if (n < 0)
+        return err_set(e, 0, 0, "%s: %s", g->out, strerror(errno));
+    for (int i = 0; i < n; i++) {
+        const char *name = names[i]->d_name;
+        size_t len = strlen(name);
+        char path[PATH_MAX];
+        if (!rc && strncmp(name, "journal-", 8) == 0 && len > 14 &&
+            strcmp(name + len - 6, ".jsonl") == 0 && join(path, g->out, name) == 0 &&
+            strcmp(path, g->journal) != 0)
+            rc = gjour_scan(path, g->header, fn, ctx, e);
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+static int in_shard(const struct grade_run *g, int i)
+{
+    return !g->shard_n || i % g->shard_n == g->shard_k - 1;
+}
+
+static int submission_done(const struct grade_run *g, int i)
+{
+    for (int k = 0; k < g->rb.ncheck; k++)
+        if (!g->done[i * RUBRIC_MAX_CHECKS + k])
+            return 0;
+    return 1;
+}
+
+/* ---- a submission, in its worker ---------------------------------------- */
+
+struct file_list {
+    int n, cap;
+    char **path;   /* relative */
+};
+
+static int cmp_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every regular file under root/rel into list (relative paths). */
+static int walk(const char *root, const char *rel, struct file_list *list, struct err *e)
+{
+    char dir[PATH_MAX];
+    if (rel[0] ? join(dir, root, rel) : snprintf(dir, sizeof dir, "%s", root) >= PATH_MAX)
+        return err_set(e, 0, 0, "%s: a path too long", rel);
+    DIR *d = opendir(dir);
+    if (!d)
+        return err_set(e, 0, 0, "%s: %s", dir, strerror(errno));
+    struct dirent *de;
+    int rc = 0;
+    while (!rc && (de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        char sub[PATH_MAX], full[PATH_MAX];
+        struct stat st;
+        if ((rel[0] ? join(sub, rel, de->d_name) : snprintf(sub, sizeof sub, "%s", de->d_name) >=
+                                                         (int)sizeof sub) ||
+            join(full, root, sub) != 0)
+            continue;
+        if (lstat(full, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            rc = walk(root, sub, list, e);
+        } else if (S_ISREG(st.st_mode)) {
+            if (list->n == list->cap) {
+                list->cap = list->cap ? list->cap * 2 : 32;
+                char **grown = realloc(list->path, (size_t)list->cap * sizeof *grown);
+                if (!grown) {
+                    rc = err_set(e, 0, 0, "out of memory");
+                    break;
+                }
+                list->path = grown;
+            }
+            if (!(list->path[list->n++] = strdup(sub)))
+                rc = err_set(e, 0, 0, "out of memory");
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+/* Hashes the submission's files (grade.h's order) and copies them to dst. */
+static int copy_and_hash(const char *src, const char *dst, char sha[SHA256_HEX],
+                         struct err *e)
+{
+    struct file_list list = { 0 };
+    int rc = walk(src, "", &list, e);
+    if (!rc)
+        qsort(list.path, (size_t)list.n, sizeof *list.path, cmp_path);
+    struct sha256 h;
+    sha256_init(&h);
+    for (int i = 0; !rc && i < list.n; i++) {
+        char from[PATH_MAX], to[PATH_MAX], size[32];
+        if (join(from, src, list.path[i]) != 0 || join(to, dst, list.path[i]) != 0) {
+            rc = err_set(e, 0, 0, "%s: a path too long", list.path[i]);
+            break;
+        }
+        char *text;
+        size_t len;
+        if (tf_read(from, (size_t)1 << 30, &text, &len, e) != 0) {
+            rc = -1;
+            break;
+        }
+        int n = snprintf(size, sizeof size, "%zu", len);
+        sha256_update(&h, list.path[i], strlen(list.path[i]) + 1);
+        sha256_update(&h, size, (size_t)n + 1);
+        sha256_update(&h, text, len);
+        /* Its folders, then the file with its mode's execute bits. */
+        for (char *s = strchr(to + strlen(dst) + 1, '/'); s; s = strchr(s + 1, '/')) {
+            *s = '\0';
+            mkdir(to, 0755);
+            *s = '/';
+        }
+        struct stat st;
+        int fd = stat(from, &st) == 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                                            st.st_mode & 0755) : -1;
+        if (fd < 0 || tf_write_all(fd, text, len) != 0)
+            rc = err_set(e, 0, 0, "%s: cannot copy: %s", to, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        free(text);
+    }
+    sha256_final(&h, sha);
+    for (int i = 0; i < list.n; i++)
+        free(list.path[i]);
+    free(list.path);
+    return rc;
+}
+
+/* The ENGINE file's first line (a command replacing the rubric's) into
+ * buf, or "" when the submission has none. */
+static void engine_file(const char *dir, char *buf, size_t cap)
+{
+    char path[PATH_MAX], *text;
+    size_t len;
+    struct err e;
+    buf[0] = '\0';
+    snprintf(path, sizeof path, "%s/ENGINE", dir);
+    if (tf_read(path, 4096, &text, &len, &e) != 0)
+        return;
+    size_t n = strcspn(text, "\r\n");
+    snprintf(buf, cap, "%.*s", (int)n, text);
+    free(text);
+}
+
+/* What a worker knows of its submission, the "submission" object of each
+ * of its records. */
+struct prepared {
+    char src[PATH_MAX], scratch[PATH_MAX], root[PATH_MAX];
+    char sha[SHA256_HEX];
+    char engine[4096];
+    int own_engine, built;       /* built: 1 ok, 0 failed, -1 no build */
+    char log[GRADE_BUILD_TAIL + 1];
+    struct spec eng;
+    int eng_ok;
+    char eng_err[ERR_MSG_MAX];
+};
+
+static cJSON *about_json(const struct prepared *p, const char *id)
+{
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "id", id);
+    cJSON_AddStringToObject(a, "sha256", p->sha);
+    if (p->engine[0])
+        cJSON_AddStringToObject(a, "engine", p->engine);
+    cJSON_AddBoolToObject(a, "engine_file", p->own_engine);
+    if (p->built >= 0) {
+        cJSON *b = cJSON_AddObjectToObject(a, "build");
+        cJSON_AddBoolToObject(b, "ok", p->built);
+        cJSON_AddStringToObject(b, "log", p->log);
+    }
+    if (!p->eng_ok && p->eng_err[0])
+        cJSON_AddStringToObject(a, "cannot_run", p->eng_err);
+    return a;
+}
+
+/* The build: sh -c in its sandbox, in the move folder (a tmpfs of its own)
+ * holding a copy of the submission, everything there then copied back over
+ * the submission's copy; its log's tail kept. */
+static int build(const struct grade_run *g, struct prepared *p, struct err *e)
+{
+    struct run_limits lim = g->limits;
+    lim.timeout_ms = g->rb.build_timeout_ms;
+    lim.cpu_limit_s = 0;
+    lim.file_limit_kb = 0;
+    char dir[PATH_MAX];
+    if (join(dir, p->root, "build") != 0 || mkdir(dir, 0700) != 0)
+        return err_set(e, 0, 0, "%s/build: cannot make it", p->root);
+    size_t cap = strlen(g->rb.build) + PATH_MAX + 64;
+    char *text = malloc(cap);
+    if (!text)
+        return err_set(e, 0, 0, "out of memory");
+    long len = snprintf(text, cap, "cp -R ");
+    len = spec_quote(p->src, text, cap, (size_t)len);
+    if (len >= 0)
+        snprintf(text + len, cap - (size_t)len, "/. . && %s", g->rb.build);
+    struct gcheck_shell_args a = { .text = text, .workdir = p->src, .cwd = dir, .rw = dir,
+                                   .policy = &g->policy, .limits = &lim, .back = p->src };
+    struct run_result r;
+    int rc = len < 0 ? err_set(e, 0, 0, "a path too long") : gcheck_shell(&a, &r, e);
+    free(text);
+    if (rc)
+        return -1;
+    p->built = r.end == RUN_EXITED && r.status == 0;
+    size_t from = r.out.len > GRADE_BUILD_TAIL ? r.out.len - GRADE_BUILD_TAIL : 0;
+    tf_utf8_copy(p->log, r.out.text + from, r.out.len - from);
+    if (!p->built) {
+        char why[REC_REASON_MAX];
+        rules_run_reason(&r, why);
+        size_t n = strlen(p->log);
+        snprintf(p->log + n, sizeof p->log - n, "%s[build failed: %s]", n ? "\n" : "", why);
+    }
+    return 0;
+}
+
+/* Copy, hash, build, engine. 0 or -1 with e (the referee's failure). */
+static int prepare(const struct grade_run *g, int i, struct prepared *p, struct err *e)
+{
+    char from[PATH_MAX];
+    if (join(from, g->subs, g->id[i]) || join(p->root, g->work, g->id[i]) ||
+        join(p->src, p->root, "src") || join(p->scratch, p->root, "scratch"))
+        return err_set(e, 0, 0, "%s: a path too long", g->id[i]);
+    tf_remove_tree(p->root);
+    if (mkdir(p->root, 0700) != 0 || mkdir(p->src, 0755) != 0 || mkdir(p->scratch, 0700) != 0)
+        return err_set(e, 0, 0, "%s: %s", p->root, strerror(errno));
+    if (copy_and_hash(from, p->src, p->sha, e) != 0)
+        return -1;
+    engine_file(p->src, p->engine, sizeof p->engine);
+    p->own_engine = p->engine[0] != 0;
+    if (!p->own_engine && g->rb.engine)
+        snprintf(p->engine, sizeof p->engine, "%s", g->rb.engine);
+    p->built = -1;
+    if (g->rb.build && build(g, p, e) != 0)
+        return -1;
+    if (!p->engine[0] || p->built == 0)
+        return 0;
+    struct err se;
+    p->eng_ok = spec_keys_set(&p->eng.keys, "name", "submission", &se) == 0 &&
+                spec_keys_set(&p->eng.keys, "cmd", p->engine, &se) == 0 &&
+                spec_keys_set(&p->eng.keys, "dir", p->src, &se) == 0 &&
+                spec_resolve(&p->eng, NULL, &se) == 0 && spec_check(&p->eng, &se) == 0;
+    if (!p->eng_ok)
+        snprintf(p->eng_err, sizeof p->eng_err, "%s", se.msg);
+    return 0;
+}
+
+/* The record of check k: {"submission": about, "check", "score", "max",
+ * "output", "evidence"}, unformatted, into the answer. */
+static int send_record(int fd, cJSON *about, const char *check, double score, double max,
+                       const char *output, cJSON *evidence)
+{
+    cJSON *rec = cJSON_CreateObject();
+    cJSON_AddItemToObject(rec, "submission", cJSON_Duplicate(about, 1));
+    cJSON_AddStringToObject(rec, "check", check);
+    cJSON_AddNumberToObject(rec, "score", score);
+    cJSON_AddNumberToObject(rec, "max", max);
+    cJSON_AddStringToObject(rec, "output", output);
+    cJSON_AddItemToObject(rec, "evidence", evidence ? evidence : cJSON_CreateObject());
+    char *text = cJSON_PrintUnformatted(rec);
+    cJSON_Delete(rec);
+    int rc = !text || tf_write_all(fd, text, strlen(text)) != 0 || tf_write_all(fd, "\n", 1);
+    free(text);
+    return rc ? -1 : 0;
+}
+
+/* A check that cannot run (no build, no engine): 0 points, and why. */
+static int send_zero(int fd, cJSON *about, const struct rubric_check *ch, const char *why)
+{
+    return send_record(fd, about, ch->id, 0, ch->points, why, NULL);
+}
+
+static int grade_checks(struct grade_run *g, int i, struct prepared *p, int fd, struct err *e)
+{
+    cJSON *about = about_json(p, g->id[i]);
+    struct gcheck_env env = g->env;
+    env.rules.sandbox = &g->policy;
+    env.rules.limits.cancel = &stop_signal;
+    env.rules.limits.reap_all = 1;
+    env.eng = p->eng_ok ? &p->eng : NULL;
+    env.workdir = p->src;
+    env.scratch = p->scratch;
+    char bench[PATH_MAX];
+    join(bench, p->root, "bench.json");   /* fits: prepare made longer ones */
+    env.bench_json = bench;
+    int rc = 0;
+    for (int k = 0; !rc && k < g->rb.ncheck; k++) {
+        const struct rubric_check *ch = &g->rb.check[k];
+        char why[ERR_MSG_MAX + 32];
+        if (g->done[i * RUBRIC_MAX_CHECKS + k])
+            continue;
+        if (p->built == 0) {
+            rc = send_zero(fd, about, ch, "the build failed: no check ran");
+            continue;
+        }
+        if (ch->kind != RUBRIC_IO && !p->eng_ok) {
+            snprintf(why, sizeof why, "cannot run the engine: %s", p->eng_err);
+            rc = send_zero(fd, about, ch, why);
+            continue;
+        }
+        struct gcheck_result res;
+        rc = gcheck_run(&env, k, &res, e);
+        if (rc == 0 && stop_signal) {   /* its last runs may have been cancelled */
+            gcheck_result_free(&res);
+            rc = 1;
+        } else if (rc == 0) {
+            rc = send_record(fd, about, ch->id, res.score, res.max, res.output, res.evidence);
+            res.evidence = NULL;
+            gcheck_result_free(&res);
+        }
+    }
+    cJSON_Delete(about);
+    return rc;
+}
+
+/* In a worker: grades submission i, its records the answer. */
+static int grade_job(void *ctx, long job, int fd)
+{
+    struct grade_run *g = ctx;
+    int i = (int)job;
+    close(g->journal_fd);   /* the parent's, and its lock */
+    run_become_reaper();
+    struct prepared *p = calloc(1, sizeof *p);
+    struct err e;
+    int rc = p ? prepare(g, i, p, &e) : err_set(&e, 0, 0, "out of memory");
+    if (!rc)
+        rc = grade_checks(g, i, p, fd, &e);
+    if (rc < 0)
+        err_print(stderr, g->prog, &e);
+    if (p) {
+        spec_free(&p->eng);
+        tf_remove_tree(p->root);
+    }
+    free(p);
+    int status = stop_signal ? POOL_CANCELLED : rc < 0 ? POOL_FAILED : rc ? POOL_CANCELLED : 0;
+    gcheck_env_free_refs(&g->env);
+    rubric_free(&g->rb);
+    sbx_policy_free(&g->policy);
+    free(g->id);
+    free(g->done);
+    free(g);   /* the parent's copy of the run: nothing uses it after the job */
+    return status;
+}
+
+/* ---- the parent: workers, journal, outputs ------------------------------- */
+
+/* A worker ended: its records go to the journal, a line to the terminal. */
+static int job_done(void *ctx, long job, int status, char *answer, size_t len, struct err *e)
+{
+    struct grade_run *g = ctx;
+    double total = 0, max = 0;
+    int n = 0;
+    (void)len;
+    for (char *line = answer, *nl; *line; line = nl + 1) {
+        if (!(nl = strchr(line, '\n')))
+            break;   /* cut short: the worker died writing it */
+        *nl = '\0';
+        cJSON *rec = cJSON_Parse(line);
+        int i, k;
+        record_place(g, rec, &i, &k);
+        if (i == (int)job && k >= 0 && !g->done[i * RUBRIC_MAX_CHECKS + k]) {
+            if (journal_append(g->journal_fd, line, e) != 0) {
+                cJSON_Delete(rec);
+                return -1;
+            }
+            g->done[i * RUBRIC_MAX_CHECKS + k] = 1;
+            total += cJSON_GetNumberValue(cJSON_GetObjectItem(rec, "score"));
+            max += cJSON_GetNumberValue(cJSON_GetObjectItem(rec, "max"));
+            n++;
+        }
+        cJSON_Delete(rec);
+    }
+    char a[32], b[32];
+    if (g->tty)
+        fputs("\r\033[K", stderr);   /* the progress line, redrawn below */
+    if (status == 0)
+        printf("%s: %s of %s points\n", g->id[job], gout_score(total, a), gout_score(max, b));
+    else
+        printf("%s: stopped after %d of its checks\n", g->id[job], n);
+    fflush(stdout);
+    g->graded++;
+    if (g->tty)
+        fprintf(stderr, "graded %d of %d submissions", g->graded, g->wanted);
+    if (status != 0 && status != POOL_CANCELLED && !stop_signal)
+        return err_set(e, 0, 0, "grading %s failed (worker status %d)", g->id[job], status);
+    return 0;
+}
+
+static int grade_loop(struct grade_run *g, struct err *e)
+{
+    struct pool pool;
+    if (pool_init(&pool, g->concurrency) != 0)
+        return err_set(e, 0, 0, "out of memory");
+    int next = 0, rc = 0;
+    for (int i = 0; i < g->n; i++)
+        g->wanted += in_shard(g, i) && !submission_done(g, i);
+    for (;;) {
+        while (!rc && !stop_signal && pool.running < pool.cap && next < g->n) {
+            if (!in_shard(g, next) || submission_done(g, next)) {
+                next++;
+                continue;
+            }
+            rc = pool_start(&pool, next++, grade_job, g, e);
+        }
+        if (pool.running == 0)
+            break;
+        if (stop_signal)
+            pool_signal(&pool, SIGTERM);
+        if (pool_wait(&pool, 200, job_done, g, e) != 0 && !rc)
+            rc = -1;
+    }
+    pool_free(&pool);
+    if (g->tty && g->graded)
+        fputs("\r\033[K", stderr);
+    return rc;
+}
+
+/* The journal read back into the class's rows. */
+struct collect {
+    const struct grade_run *g;
+    struct gout_class *c;
+    cJSON *keep;     /* every record, owned: the rows point into them */
+};
+
+static int collect_one(void *ctx, const cJSON *rec, int line, struct err *e)
+{
+    (void)line;
+    (void)e;
+    struct collect *c = ctx;
+    int i, k;
+    record_place(c->g, rec, &i, &k);
+    if (i < 0 || k < 0)
+        return 0;
+    cJSON *copy = cJSON_Duplicate(rec, 1);
+    cJSON_AddItemToArray(c->keep, copy);
+    struct gout_row *row = &c->c->row[i];
+    struct gout_cell *cell = &row->cell[k];
+    cell->done = 1;
+    cell->score = cJSON_GetNumberValue(cJSON_GetObjectItem(copy, "score"));
+    cell->max = cJSON_GetNumberValue(cJSON_GetObjectItem(copy, "max"));
+    cell->output = cJSON_GetStringValue(cJSON_GetObjectItem(copy, "output"));
+    cell->evidence = cJSON_GetObjectItem(copy, "evidence");
+    row->about = cJSON_GetObjectItem(copy, "submission");
+    const char *sha = cJSON_GetStringValue(cJSON_GetObjectItem(row->about, "sha256"));
+    snprintf(row->sha256, sizeof row->sha256, "%s", sha ? sha : "");
+    return 0;
+}
+
+/* The feedback pages and the class's page. */
+static int pages(const struct gout_class *c, const char *out, struct err *e)
+{
+    for (int i = 0; i < c->n; i++) {
+        char dir[PATH_MAX];
+        char *text = ghtml_feedback(c, &c->row[i]);
+        if (join(dir, out, c->row[i].id) != 0 ||
+            gout_put(dir, "feedback.html", text, text ? strlen(text) : 0, e) != 0)
+            return -1;
+    }
+    char *text = ghtml_index(c);
+    return gout_put(out, "index.html", text, text ? strlen(text) : 0, e);
+}
+
+static int outputs(struct grade_run *g, struct err *e)
+{
+    struct gout_class c = { .rb = &g->rb, .n = g->n, .row = calloc((size_t)g->n,
+                                                                   sizeof *c.row) };
+    struct collect col = { g, &c, cJSON_CreateArray() };
+    int rc = !c.row || !col.keep ? err_set(e, 0, 0, "out of memory") : 0;
+    for (int i = 0; !rc && i < g->n; i++)
+        snprintf(c.row[i].id, sizeof c.row[i].id, "%s", g->id[i]);
+    if (!rc)
+        rc = gjour_scan(g->journal, g->header, collect_one, &col, e) ||
+             scan_shards(g, collect_one, &col, e);
+    for (int i = 0; !rc && i < g->n; i++)
+        for (int k = 0; k < g->rb.ncheck; k++)
+            c.row[i].total += c.row[i].cell[k].score;
+    if (!rc)
+        rc = gout_write(&c, g->out, e) || pages(&c, g->out, e);
+    if (!rc) {
+        putchar('\n');
+        gout_table(&c, stdout);
+    }
+    cJSON_Delete(col.keep);
+    free(c.row);
+    return rc;
+}
+
+/* Everything before the first submission: folders, sandbox, references. */
+static int setup(struct grade_run *g, struct err *e)
+{
+    char abs[PATH_MAX];
+    if (!realpath(g->subs, abs))
+        return err_set(e, 0, 0, "--submissions %s: %s", g->subs, strerror(errno));
+    snprintf(g->subs, sizeof g->subs, "%s", abs);
+    if (list_class(g, e) != 0)
+        return -1;
+    if (mkdir(g->out, 0755) != 0 && errno != EEXIST)
+        return err_set(e, 0, 0, "--out %s: %s", g->out, strerror(errno));
+    if (!realpath(g->out, abs))
+        return err_set(e, 0, 0, "--out %s: %s", g->out, strerror(errno));
+    snprintf(g->out, sizeof g->out, "%s", abs);
+    if (strncmp(g->out, g->subs, strlen(g->subs)) == 0 && g->out[strlen(g->subs)] == '/')
+        return err_set(e, 0, 0, "--out %s is inside --submissions: it would be graded",
+                       g->out);
+    char name[64];
+    if (g->shard_n)
+        snprintf(name, sizeof name, "journal-%d.jsonl", g->shard_k);
+    if (join(g->work, g->out, ".work") ||
+        join(g->journal, g->out, g->shard_n ? name : JOURNAL_NAME))
+        return err_set(e, 0, 0, "--out %s: a path too long", g->out);
+    mkdir(g->work, 0700);
+    if (g->policy.mode == SBX_NAMESPACES &&
+        (sbx_paths_add(&g->policy.mask, g->subs, e) != 0 ||
+         sbx_paths_add(&g->policy.mask, g->out, e) != 0 || sbx_probe(e) != 0))
+        return -1;
+    g->limits = (struct run_limits){ .timeout_ms = g->rb.timeout_ms,
+                                     .cpu_limit_s = g->rb.cpu_limit_s,
+                                     .mem_limit_mb = g->rb.mem_limit_mb,
+                                     .file_limit_kb = REF_DEFAULT_FILE_LIMIT_KB };
+    g->limits.proc_limit = run_proc_limit(sbx_engine_uid(&g->policy), REF_DEFAULT_PROC_EXTRA);
+    g->env.rb = &g->rb;
+    g->env.rules = (struct play_rules){ .game = g->rb.game, .depth = REF_DEFAULT_DEPTH,
+                                        .seed = g->rb.seed, .limits = g->limits,
+                                        .draw_plies = PLAY_DRAW_PLIES };
+    char refs[PATH_MAX];
+    snprintf(name, sizeof name, "references-%ld", (long)getpid());   /* shards share .work */
+    if (join(refs, g->work, name))
+        return err_set(e, 0, 0, "--out %s: a path too long", g->out);
+    mkdir(refs, 0700);
+    g->env.scratch = refs;
+    own_folder(g);
+    int rc = gcheck_env_refs(&g->env, g->bindir, g->prefix, e);
+    tf_remove_tree(refs);
+    g->env.scratch = NULL;
+    return rc;
+}
+
+/* The grading, in the process run_guard leaves to do the work. */
+static int grade_all(struct grade_run *g)
+{
+    struct err e;
+    journal_header(g);
+    int rc = gjour_open(g->journal, g->header, g->resume, mark_done, g, &g->journal_fd, &e);
+    if (rc == 0 && !g->shard_n && scan_shards(g, mark_done, g, &e) != 0) {
+        close(g->journal_fd);
+        rc = -1;
+    }
+    if (rc != 0) {
+        err_print(stderr, g->prog, &e);
+        return EXIT_BAD_INPUT;
+    }
+    struct run_stops saved;
+    stop_signal = 0;
+    run_catch_stops(on_stop, &saved);
+    rc = grade_loop(g, &e);
+    run_sweep();
+    int stopped = stop_signal != 0;
+    run_release_stops(&saved);
+    close(g->journal_fd);
+    if (!rc && stopped) {
+        printf("Stopped by a signal: run again with --resume to finish\n");
+        return 128 + SIGINT;
+    }
+    if (!rc && g->shard_n) {
+        printf("Shard %d/%d graded into %s: run without --shard, with --resume, once every "
+               "shard is done, to write the grades\n", g->shard_k, g->shard_n, g->journal);
+        rmdir(g->work);   /* unless another shard still works in it */
+        return 0;
+    }
+    if (!rc)
+        rc = outputs(g, &e);
+    if (rc) {
+        err_print(stderr, g->prog, &e);
+        return 1;
+    }
+    tf_remove_tree(g->work);
+    return 0;
+}
+
+int grade_command(const char *prog, enum ref_command id, int argc, char **argv)
+{
+    assert(id == REF_CMD_GRADE);
+    struct grade_run *g = calloc(1, sizeof *g);
+    if (!g)
+        return 1;
+    g->prog = prog;
+    g->concurrency = 1;
+    g->journal_fd = -1;
+    g->tty = isatty(STDERR_FILENO);
+    const char *rubric;
+    int rc = parse(g, argc, argv, &rubric);
+    struct err e = { 0, 0, "" };
+    if (!rc && rubric_read(rubric, &g->rb, &e) != 0) {
+        err_print(stderr, rubric, &e);
+        rc = EXIT_BAD_INPUT;
+    }
+    if (!rc && setup(g, &e) != 0) {
+        err_print(stderr, prog, &e);
+        rc = EXIT_BAD_INPUT;
+    }
+    int status;
+    const volatile sig_atomic_t *cancel;
+    if (!rc && run_guard(&cancel, &status) == RUN_GUARD_PARENT) {
+        rc = status;
+    } else if (!rc) {
+        run_become_reaper();
+        rc = grade_all(g);
+    }
+    gcheck_env_free_refs(&g->env);
+    rubric_free(&g->rb);
+    sbx_policy_free(&g->policy);
+    free(g->id);
+    free(g->done);
+    free(g);
+    return rc < 0 ? 0 : rc;
+}

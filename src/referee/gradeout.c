@@ -1,0 +1,149 @@
+/*
+ * gradeout.c - the grade's outputs from its journal (gradeout.h): the CSV,
+ * each submission's Gradescope results and pages, the class's page, the
+ * table.
+ */
+#define _GNU_SOURCE
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "arena/gradeout.h"
+#include "arena/textfile.h"
+
+const char *gout_score(double score, char *buf)
+{
+    snprintf(buf, 32, "%.2f", score);
+    char *end = buf + strlen(buf);
+    while (end[-1] == '0')
+        *--end = '\0';
+    if (end[-1] == '.')
+        end[-1] = '\0';
+    if (strcmp(buf, "-0") == 0)
+        strcpy(buf, "0");
+    return buf;
+}
+
+/* A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line
+ * break. */
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static char *csv_text(const struct gout_class *c, size_t *len)
+{
+    char *text = NULL, a[32];
+    FILE *f = open_memstream(&text, len);
+    if (!f)
+        return NULL;
+    fputs("submission,total,max", f);
+    for (int k = 0; k < c->rb->ncheck; k++)
+        fprintf(f, ",%s", c->rb->check[k].id);
+    fputs(",sha256\r\n", f);
+    for (int i = 0; i < c->n; i++) {
+        const struct gout_row *r = &c->row[i];
+        csv_field(f, r->id);
+        fprintf(f, ",%s", gout_score(r->total, a));
+        fprintf(f, ",%s", gout_score(c->rb->max_total, a));
+        for (int k = 0; k < c->rb->ncheck; k++)
+            fprintf(f, ",%s", r->cell[k].done ? gout_score(r->cell[k].score, a) : "");
+        fprintf(f, ",%s\r\n", r->sha256);
+    }
+    return fclose(f) == 0 ? text : (free(text), NULL);
+}
+
+/* Gradescope's results.json of one submission. */
+static char *results_text(const struct gout_class *c, const struct gout_row *r, size_t *len)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "score", r->total);
+    cJSON *tests = cJSON_AddArrayToObject(root, "tests");
+    for (int k = 0; k < c->rb->ncheck; k++) {
+        const struct gout_cell *cell = &r->cell[k];
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddStringToObject(t, "name", c->rb->check[k].id);
+        cJSON_AddNumberToObject(t, "score", cell->score);
+        cJSON_AddNumberToObject(t, "max_score", c->rb->check[k].points);
+        cJSON_AddStringToObject(t, "output", cell->output ? cell->output : "not graded");
+        cJSON_AddItemToArray(tests, t);
+    }
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text)
+        return NULL;
+    *len = strlen(text);
+    char *grown = realloc(text, *len + 2);
+    if (!grown)
+        return free(text), NULL;
+    grown[(*len)++] = '\n';
+    grown[*len] = '\0';
+    return grown;
+}
+
+int gout_put(const char *dir, const char *name, char *text, size_t len, struct err *e)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
+        free(text);
+        return err_set(e, 0, 0, "%s: a path too long", dir);
+    }
+    int rc = text ? tf_write_atomic(path, text, len, e)
+                  : err_set(e, 0, 0, "%s: out of memory", path);
+    free(text);
+    return rc;
+}
+
+int gout_write(const struct gout_class *c, const char *out, struct err *e)
+{
+    size_t len = 0;
+    char *text = csv_text(c, &len);
+    if (gout_put(out, "grades.csv", text, len, e) != 0)
+        return -1;
+    for (int i = 0; i < c->n; i++) {
+        char dir[PATH_MAX];
+        if (snprintf(dir, sizeof dir, "%s/%s", out, c->row[i].id) >= (int)sizeof dir)
+            return err_set(e, 0, 0, "%s: a path too long", c->row[i].id);
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+            return err_set(e, 0, 0, "%s: %s", dir, strerror(errno));
+        text = results_text(c, &c->row[i], &len);
+        if (gout_put(dir, "results.json", text, len, e) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+void gout_table(const struct gout_class *c, FILE *out)
+{
+    int w = (int)strlen("submission");
+    for (int i = 0; i < c->n; i++)
+        w = (int)strlen(c->row[i].id) > w ? (int)strlen(c->row[i].id) : w;
+    fprintf(out, "%-*s  %7s", w, "submission", "total");
+    for (int k = 0; k < c->rb->ncheck; k++)
+        fprintf(out, "  %*s", (int)strlen(c->rb->check[k].id) > 6
+                                  ? (int)strlen(c->rb->check[k].id) : 6, c->rb->check[k].id);
+    fputc('\n', out);
+    char a[32];
+    for (int i = 0; i < c->n; i++) {
+        fprintf(out, "%-*s  %7s", w, c->row[i].id, gout_score(c->row[i].total, a));
+        for (int k = 0; k < c->rb->ncheck; k++) {
+            int cw = (int)strlen(c->rb->check[k].id) > 6 ? (int)strlen(c->rb->check[k].id) : 6;
+            fprintf(out, "  %*s", cw, c->row[i].cell[k].done
+                                          ? gout_score(c->row[i].cell[k].score, a) : "-");
+        }
+        fputc('\n', out);
+    }
+    fprintf(out, "(out of %s points)\n", gout_score(c->rb->max_total, a));
+}

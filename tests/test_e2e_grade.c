@@ -1,0 +1,483 @@
+/*
+ * test_e2e_grade.c - `referee grade` end to end on the class of
+ * tests/grade/class (ten Max-Connect4 submissions, tests/grade/rubric.json):
+ * the grade each gets, check by check, in grades.csv, results.json and the
+ * feedback pages; an io rubric for spfiar with a correct and a subtly wrong
+ * submission (against the suite's spfiar and against expected files);
+ * --resume after a SIGKILL, and shards merged by --resume, give the same
+ * grades.csv with nothing graded twice; rubric errors name their line and
+ * column and write nothing; docs/rubrics' examples are valid.
+ *
+ * Checks that measure time (cpu) are only asserted where they cannot
+ * depend on the machine: a submission that never answers, or never built,
+ * gets 0.
+ */
+#define _GNU_SOURCE
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "e2e_util.h"
+
+#define CHECKS 5
+static const char *const check_ids[CHECKS] = { "legal", "minimax", "random", "strong", "speed" };
+/* How long the killed run may take to journal its first check. */
+#define WAIT_MAX_MS 60000
+#define POLL_MS 20
+
+/* Copies the repository's folder rel into dir/name. */
+static void copy_tree(const char *rel, const char *dir, const char *name)
+{
+    char src[PATH_MAX], dst[PATH_MAX + 64];
+    e2e_repo_path(rel, src, sizeof src);
+    snprintf(dst, sizeof dst, "%s/%s", dir, name);
+    struct e2e_run r;
+    e2e_run_tool(&r, dir, NULL, "cp", "-rL", src, dst, NULL);
+    cr_assert_eq(r.status, 0, "cp %s: %s", rel, r.err);
+    e2e_run_free(&r);
+}
+
+/* The class in dir/class (only the submissions named, NULL: all), the
+ * neighbour reader told where the others are. */
+static void make_class(const char *dir, const char *const *only)
+{
+    char path[PATH_MAX + 64];
+    if (!only) {
+        copy_tree("tests/grade/class", dir, "class");
+    } else {
+        snprintf(path, sizeof path, "%s/class", dir);
+        cr_assert_eq(mkdir(path, 0755), 0);
+        for (; *only; only++) {
+            char rel[128], name[128];
+            snprintf(rel, sizeof rel, "tests/grade/class/%s", *only);
+            snprintf(name, sizeof name, "class/%s", *only);
+            copy_tree(rel, dir, name);
+        }
+    }
+    snprintf(path, sizeof path, "%s/class/peek/neighbour.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "%s/class/alphabeta\n", dir);
+        fclose(f);
+    }
+}
+
+static void grade(struct e2e_run *r, const char *dir, const char *rubric, const char *extra)
+{
+    char path[PATH_MAX];
+    e2e_repo_path(rubric, path, sizeof path);
+    e2e_run(r, dir, NULL, "referee", "grade", "--rubric", path, "--submissions", "class",
+            "--out", "out", "--concurrency", "2", extra, NULL);
+}
+
+/* One row of grades.csv: id and each check's score, -1 when the file has
+ * no such row. */
+static void csv_row(const char *csv, const char *id, double score[CHECKS], double *total)
+{
+    char key[128];
+    snprintf(key, sizeof key, "\r\n%s,", id);
+    const char *p = strstr(csv, key);
+    cr_assert_not_null(p, "no row %s in grades.csv:\n%s", id, csv);
+    p += strlen(key);
+    double max;
+    int n = sscanf(p, "%lf,%lf,%lf,%lf,%lf,%lf,%lf", total, &max, &score[0], &score[1],
+                   &score[2], &score[3], &score[4]);
+    cr_assert_eq(n, 7, "row %s: %.80s", id, p);
+    cr_assert_eq(max, 100, "row %s: max %g", id, max);
+}
+
+static char *slurp_at(const char *dir, const char *rel)
+{
+    char path[PATH_MAX + 128];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    char *text = e2e_slurp(path, NULL);
+    cr_assert_not_null(text, "%s is missing", path);
+    return text;
+}
+
+/* The class graded once: every submission's grade, check by check. */
+Test(e2e_grade, the_class_gets_its_grades_check_by_check, .timeout = 300)
+{
+    char *dir = e2e_tmpdir();
+    make_class(dir, NULL);
+    struct e2e_run r;
+    grade(&r, dir, "tests/grade/rubric.json", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    char *csv = slurp_at(dir, "out/grades.csv");
+    cr_assert_eq(strncmp(csv, "submission,total,max,legal,minimax,random,strong,speed,sha256\r\n"
+                              "alphabeta,", 73), 0, "grades.csv:\n%s", csv);
+    double ab[CHECKS], s[CHECKS], total;
+    csv_row(csv, "alphabeta", ab, &total);
+    /* A correct alpha-beta: every legal and exact answer right, and it
+     * reaches the rubric's score against random. */
+    cr_expect_eq(ab[0], 10, "alphabeta legal %g", ab[0]);
+    cr_expect_eq(ab[1], 30, "alphabeta minimax %g", ab[1]);
+    cr_expect_eq(ab[2], 30, "alphabeta random %g", ab[2]);
+    /* Plain minimax, CRLF output and the C build play alpha-beta's moves:
+     * the same grade on every check that does not measure time. */
+    static const char *const same[] = { "minimax", "crlf", "cmake" };
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+        csv_row(csv, same[i], s, &total);
+        for (int k = 0; k < CHECKS - 1; k++)
+            cr_expect_eq(s[k], ab[k], "%s %s: %g, alphabeta %g", same[i], check_ids[k], s[k],
+                         ab[k]);
+    }
+    /* Legal moves, wrong values: no undo, random. */
+    static const char *const wrong[] = { "noundo", "random" };
+    for (size_t i = 0; i < sizeof wrong / sizeof *wrong; i++) {
+        csv_row(csv, wrong[i], s, &total);
+        cr_expect_eq(s[0], 10, "%s legal %g", wrong[i], s[0]);
+        cr_expect(s[1] > 0 && s[1] < 30, "%s minimax %g (some best moves, not all)", wrong[i],
+                  s[1]);
+    }
+    /* The neighbour reader plays legal moves only while it sees nothing of
+     * the others. */
+    csv_row(csv, "peek", s, &total);
+    cr_expect_eq(s[0], 10, "peek legal %g: it saw a neighbour", s[0]);
+    /* Crashes on a full column: every exact position has one. */
+    csv_row(csv, "crashfull", s, &total);
+    cr_expect(s[0] < 10 && s[1] == 0 && s[2] == 0, "crashfull: legal %g minimax %g random %g",
+              s[0], s[1], s[2]);
+    char *page = slurp_at(dir, "out/crashfull/feedback.html");
+    cr_expect_not_null(strstr(page, "exit-status 1"), "crashfull's reason");
+    cr_expect_not_null(strstr(page, "ValueError: column"), "crashfull's stderr");
+    free(page);
+    /* Never answers, never builds: nothing. */
+    static const char *const none[] = { "loop", "cbroken" };
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+        csv_row(csv, none[i], s, &total);
+        cr_expect_eq(total, 0, "%s total %g", none[i], total);
+    }
+    page = slurp_at(dir, "out/loop/feedback.html");
+    cr_expect_not_null(strstr(page, "timeout"), "loop's feedback names the timeout");
+    free(page);
+    page = slurp_at(dir, "out/cbroken/feedback.html");
+    cr_expect_not_null(strstr(page, "build: <b>failed</b>"), "cbroken: build failed");
+    cr_expect_not_null(strstr(page, "missing_name"), "cbroken: the compiler's error");
+    free(page);
+    page = slurp_at(dir, "out/cmake/feedback.html");
+    cr_expect_not_null(strstr(page, "from its ENGINE file"), "cmake: the ENGINE file said");
+    cr_expect_not_null(strstr(page, "build: <b>ok</b>"), "cmake: built");
+    free(page);
+    /* It would have said so on its stderr. */
+    char *journal = slurp_at(dir, "out/journal.jsonl");
+    cr_expect_null(strstr(journal, "saw "), "peek saw a neighbour's files");
+    free(journal);
+    free(csv);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* Gradescope's format: score, and a test per check in the rubric's order. */
+Test(e2e_grade, results_json_is_gradescopes_format, .timeout = 120)
+{
+    char *dir = e2e_tmpdir();
+    static const char *const only[] = { "alphabeta", "loop", NULL };
+    make_class(dir, only);
+    struct e2e_run r;
+    grade(&r, dir, "tests/grade/rubric.json", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/out/loop", dir);
+    cJSON *j = e2e_read_json(path, "results.json");
+    cr_assert_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(j, "score")), 0);
+    const cJSON *tests = cJSON_GetObjectItem(j, "tests"), *t;
+    cr_assert_eq(cJSON_GetArraySize(tests), CHECKS);
+    static const double points[CHECKS] = { 10, 30, 30, 20, 10 };
+    int k = 0;
+    cJSON_ArrayForEach(t, tests) {
+        cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(t, "name")), check_ids[k]);
+        cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(t, "max_score")), points[k]);
+        cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(t, "score")), 0);
+        cr_expect(cJSON_IsString(cJSON_GetObjectItem(t, "output")), "test %d has no output", k);
+        k++;
+    }
+    cJSON_Delete(j);
+    char *index = slurp_at(dir, "out/index.html");
+    cr_expect_not_null(strstr(index, "<a href=\"alphabeta/feedback.html\">alphabeta</a>"),
+                       "index links alphabeta's feedback");
+    free(index);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+static long lines_of(const char *path)
+{
+    char *text = e2e_slurp(path, NULL);
+    long n = 0;
+    for (const char *p = text; p && (p = strchr(p, '\n')); p++)
+        n++;
+    free(text);
+    return n;
+}
+
+/* Killed (SIGKILL, its whole process group) once the journal holds a check,
+ * then resumed: the same grades.csv as a run never stopped, and each
+ * (submission, check) once in the journal. The same class graded in two
+ * shards, then merged by a resume that grades nothing: the same again. */
+Test(e2e_grade, resume_after_sigkill_gives_the_same_grades, .timeout = 300)
+{
+    char *dir = e2e_tmpdir();
+    static const char *const only[] = { "alphabeta", "random", "noundo", NULL };
+    make_class(dir, only);
+    char referee[PATH_MAX], rubric[PATH_MAX], journal[PATH_MAX + 32];
+    e2e_bin_path("referee", referee, sizeof referee);
+    e2e_repo_path("tests/grade/rubric.json", rubric, sizeof rubric);
+    snprintf(journal, sizeof journal, "%s/out/journal.jsonl", dir);
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (setpgid(0, 0) != 0 || chdir(dir) != 0 || null < 0)
+            _exit(127);
+        dup2(null, STDOUT_FILENO);
+        execl(referee, referee, "grade", "--rubric", rubric, "--submissions", "class", "--out",
+              "out", (char *)NULL);
+        _exit(127);
+    }
+    int waited = 0;
+    while (lines_of(journal) < 3 && waited < WAIT_MAX_MS) {
+        sleep_ms(POLL_MS);
+        waited += POLL_MS;
+    }
+    kill(-pid, SIGKILL);
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    long before = lines_of(journal);
+    cr_assert(before >= 3 && before < 1 + 3 * CHECKS, "killed with %ld lines journaled", before);
+    struct e2e_run r;
+    grade(&r, dir, "tests/grade/rubric.json", "--resume");
+    cr_assert_eq(r.status, 0, "resume: exit %d: %s", r.status, r.err);
+    cr_expect_eq(lines_of(journal), 1 + 3 * CHECKS, "the journal has each check once");
+    char *resumed = slurp_at(dir, "out/grades.csv");
+    e2e_run_free(&r);
+    /* The same class, never stopped. */
+    char fresh[PATH_MAX + 16];
+    snprintf(fresh, sizeof fresh, "%s/fresh", dir);
+    cr_assert_eq(mkdir(fresh, 0755), 0);
+    make_class(fresh, only);
+    grade(&r, fresh, "tests/grade/rubric.json", NULL);
+    cr_assert_eq(r.status, 0, "fresh: exit %d: %s", r.status, r.err);
+    char *whole = slurp_at(fresh, "out/grades.csv");
+    cr_expect_str_eq(resumed, whole, "resumed:\n%s\nnever stopped:\n%s", resumed, whole);
+    free(resumed);
+    e2e_run_free(&r);
+    /* In two shards (a job array's tasks), then merged by a resume. */
+    char sharded[PATH_MAX + 16];
+    snprintf(sharded, sizeof sharded, "%s/sharded", dir);
+    cr_assert_eq(mkdir(sharded, 0755), 0);
+    make_class(sharded, only);
+    static const char *const shards[] = { "--shard=2/2", "--shard=1/2", "--resume" };
+    for (int i = 0; i < 3; i++) {
+        if (i)
+            e2e_run_free(&r);
+        grade(&r, sharded, "tests/grade/rubric.json", shards[i]);
+        cr_assert_eq(r.status, 0, "%s: exit %d: %s", shards[i], r.status, r.err);
+    }
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/out/journal.jsonl", sharded);
+    cr_expect_eq(lines_of(path), 1, "the merge graded again: %ld lines", lines_of(path));
+    char *merged = slurp_at(sharded, "out/grades.csv");
+    cr_expect_str_eq(merged, whole, "sharded:\n%s\nnever stopped:\n%s", merged, whole);
+    free(merged);
+    free(whole);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* An io rubric for spfiar: the suite's own program passes every input, one
+ * that writes "disk" for "disc" fails each input where the computer moves,
+ * and the feedback shows the first differing line, both sides. */
+Test(e2e_grade, io_checks_compare_with_the_reference_and_expected_files, .timeout = 120)
+{
+    char *dir = e2e_tmpdir();
+    char path[PATH_MAX + 64], spfiar[PATH_MAX];
+    e2e_bin_path("spfiar", spfiar, sizeof spfiar);
+    snprintf(path, sizeof path, "%s/class", dir);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    copy_tree("tests/grade/io", dir, "io");
+    static const char *const ids[] = { "correct", "subtle" };
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/class/%s", dir, ids[i]);
+        cr_assert_eq(mkdir(path, 0755), 0);
+        struct e2e_run c;
+        e2e_run_tool(&c, path, NULL, "cp", spfiar, i ? "real-spfiar" : "spfiar", NULL);
+        cr_assert_eq(c.status, 0, "cp: %s", c.err);
+        e2e_run_free(&c);
+    }
+    copy_tree("tests/grade/io/subtle/spfiar", dir, "class/subtle/spfiar");
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "grade", "--rubric", "io/rubric.json", "--submissions",
+            "class", "--out", "out", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    char *csv = slurp_at(dir, "out/grades.csv");
+    cr_expect_not_null(strstr(csv, "submission,total,max,reference,expected,sha256\r\n"
+                                   "correct,20,20,10,10,"), "grades.csv:\n%s", csv);
+    cr_expect_not_null(strstr(csv, "\r\nsubtle,10,20,5,5,"), "grades.csv:\n%s", csv);
+    char *page = slurp_at(dir, "out/subtle/feedback.html");
+    cr_expect_not_null(strstr(page, "Computer move: add disc to column"), "the wanted line");
+    cr_expect_not_null(strstr(page, "Computer move: add disk to column"), "the given line");
+    free(page);
+    free(csv);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* A bad rubric: the message at its line and column, exit 2, no OUT. */
+struct bad_rubric {
+    char text[320];
+    char message[112];   /* after "rubric.json:" */
+};
+
+static struct bad_rubric bad_rubrics[] = {
+    { "{\"game\": \"chess\", \"engine\": \"x\", \"checks\": []}",
+      "1:10: unknown game \"chess\"" },
+    { "{\"game\": \"nim\", \"engine\": \"x\",\n \"colour\": 1, \"checks\": []}",
+      "2:2: unknown key \"colour\"" },
+    { "{\"game\": \"nim\", \"engine\": \"x\", \"checks\": [\n"
+      "  {\"id\": \"a\", \"kind\": \"legal\", \"points\": 1, \"positions\": 2, \"depth\": 2},\n"
+      "  {\"id\": \"b\", \"kind\": \"guess\", \"points\": 1}]}",
+      "3:23: unknown kind \"guess\" (legal, exact, match, cpu, io)" },
+    { "{\"game\": \"maxconnect4\", \"engine\": \"x\", \"checks\": [\n"
+      "  {\"id\": \"m\", \"kind\": \"match\", \"points\": 1, \"opponent\": \"stockfish\",\n"
+      "   \"games\": 2, \"min_score\": 0.5, \"depth\": 2}]}",
+      "2:57: unknown opponent \"stockfish\" (random, alphabeta:D, minimax:D, perfect)" },
+    { "{\"game\": \"maxconnect4\", \"engine\": \"x\", \"checks\": [\n"
+      "  {\"id\": \"m\", \"kind\": \"match\", \"points\": 1, \"opponent\": \"perfect\",\n"
+      "   \"games\": 2, \"min_score\": 0.5, \"depth\": 2}]}",
+      "2:57: opponent \"perfect\": game maxconnect4 has no perfect player" },
+    { "{\"game\": \"nim\", \"engine\": \"x\", \"checks\": [\n"
+      "  {\"id\": \"a\", \"kind\": \"legal\", \"points\": 1, \"positions\": 2, \"max_ms\": 5}]}",
+      "2:61: unknown key \"max_ms\" in a legal check" },
+    { "{\"game\": \"nim\", \"engine\": \"x\", \"checks\": [\n"
+      "  {\"id\": \"a\", \"kind\": \"legal\", \"points\": 1, \"positions\": 2}]}",
+      "2:3: missing key \"depth\"" },
+    { "{\"game\": \"nim\", \"engine\": \"x\", \"checks\": [\n"
+      "  {\"id\": \"a\", \"kind\": \"legal\", \"points\": 1, \"positions\": 0, \"depth\": 2}]}",
+      "2:58: \"positions\" must be a whole number from 1 to 1000" },
+    { "{\"game\": \"nim\", \"engine\": \"x\", \"checks\": [\n"
+      "  {\"id\": \"a\", \"kind\": \"legal\", \"points\": 1, \"positions\": 1, \"depth\": 2},\n"
+      "  {\"id\": \"a\", \"kind\": \"exact\", \"points\": 1, \"positions\": 1, \"depth\": 2}]}",
+      "3:10: two checks have the id \"a\"" },
+    { "{\"checks\": [{\"id\": \"s\", \"kind\": \"io\", \"points\": 1, \"cmd\": \"./s\",\n"
+      "  \"inputs\": \"*.json\", \"reference\": \"gcc\"}]}",
+      "2:36: unknown reference \"gcc\" (spfiar, checkers, nim, maxconnect4)" },
+    { "{\"checks\": [{\"id\": \"l\", \"kind\": \"legal\", \"points\": 1, \"positions\": 1, "
+      "\"depth\": 1}]}",
+      "1:33: a legal check needs the rubric's \"game\" and \"engine\"" },
+    { "{\"game\": \"nim\", \"checks\": [1]", "1:30: not valid JSON" },
+};
+
+ParameterizedTestParameters(e2e_grade, a_bad_rubric_is_refused_at_its_place)
+{
+    return cr_make_param_array(struct bad_rubric, bad_rubrics,
+                               sizeof bad_rubrics / sizeof *bad_rubrics);
+}
+
+ParameterizedTest(struct bad_rubric *b, e2e_grade, a_bad_rubric_is_refused_at_its_place)
+{
+    char *dir = e2e_tmpdir();
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/rubric.json", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f && fputs(b->text, f) >= 0 && fclose(f) == 0);
+    snprintf(path, sizeof path, "%s/class/x", dir);
+    char cls[PATH_MAX + 32];
+    snprintf(cls, sizeof cls, "%s/class", dir);
+    cr_assert_eq(mkdir(cls, 0755) || mkdir(path, 0755), 0);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "grade", "--rubric", "rubric.json", "--submissions",
+            "class", "--out", "out", NULL);
+    char want[512];
+    snprintf(want, sizeof want, "rubric.json:%s\n", b->message);
+    cr_expect_eq(r.status, 2, "exit %d", r.status);
+    cr_expect_str_eq(r.err, want);
+    snprintf(path, sizeof path, "%s/out", dir);
+    cr_expect_not(e2e_exists(path), "out was made");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* docs/rubrics' examples are rubrics the referee takes: with a file for each
+ * of their globs, the run goes past the rubric and stops at the empty class
+ * folder. */
+struct example {
+    char name[32];
+};
+
+static struct example examples[] = {
+    { "maxconnect4" }, { "spfiar" }, { "checkers" }, { "nim" }, { "qlearning-connect4" },
+};
+
+ParameterizedTestParameters(e2e_grade, the_example_rubrics_are_valid)
+{
+    return cr_make_param_array(struct example, examples, sizeof examples / sizeof *examples);
+}
+
+/* Makes dir/pattern with its '*' as "a", and its folders. */
+static void make_glob_file(const char *dir, const char *pattern)
+{
+    char path[PATH_MAX];
+    int n = snprintf(path, sizeof path, "%s/", dir);
+    for (const char *p = pattern; *p && n < (int)sizeof path - 2; p++) {
+        if (*p == '/') {
+            path[n] = '\0';
+            mkdir(path, 0755);
+        }
+        path[n++] = *p == '*' ? 'a' : *p;
+    }
+    path[n] = '\0';
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot make %s", path);
+    fclose(f);
+}
+
+ParameterizedTest(struct example *x, e2e_grade, the_example_rubrics_are_valid)
+{
+    char *dir = e2e_tmpdir();
+    char rel[64], path[PATH_MAX + 32];
+    snprintf(rel, sizeof rel, "docs/rubrics/%s.json", x->name);
+    e2e_repo_path(rel, path, sizeof path);
+    char *text = e2e_slurp(path, NULL);
+    cJSON *root = cJSON_Parse(text);
+    cr_assert_not_null(root, "%s is not JSON", rel);
+    const cJSON *check;
+    cJSON_ArrayForEach(check, cJSON_GetObjectItem(root, "checks")) {
+        static const char *const globs[] = { "inputs", "expected" };
+        for (int k = 0; k < 2; k++)
+            if (cJSON_GetStringValue(cJSON_GetObjectItem(check, globs[k])))
+                make_glob_file(dir, cJSON_GetStringValue(cJSON_GetObjectItem(check, globs[k])));
+    }
+    cJSON_Delete(root);
+    snprintf(path, sizeof path, "%s/rubric.json", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f && fputs(text, f) >= 0 && fclose(f) == 0);
+    free(text);
+    snprintf(path, sizeof path, "%s/class", dir);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "grade", "--rubric", "rubric.json", "--submissions",
+            "class", "--out", "out", NULL);
+    cr_expect_eq(r.status, 2, "exit %d", r.status);
+    cr_expect_str_eq(r.err, "referee: --submissions class: no submission folder in it\n");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
