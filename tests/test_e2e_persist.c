@@ -185,6 +185,43 @@ ParameterizedTest(struct bad_case *c, e2e_persist, a_broken_protocol_is_its_name
     e2e_rmdir(dir);
 }
 
+/* referee bench goes on after an engine that stays failed a move: the next
+ * move starts it again, in the same sandbox (whose move folder the referee
+ * writes the board to), so every other move is played and no process of it
+ * is left. */
+struct bench_case {
+    char sandbox[16];   /* --sandbox */
+};
+
+ParameterizedTestParameters(e2e_persist, referee_bench_starts_a_failed_engine_again)
+{
+    static struct bench_case modes[] = { { "namespaces" }, { "none" } };
+    return cr_make_param_array(struct bench_case, modes, sizeof modes / sizeof *modes);
+}
+
+ParameterizedTest(struct bench_case *c, e2e_persist, referee_bench_starts_a_failed_engine_again,
+                  .timeout = 60)
+{
+    const char *sandbox = c->sandbox;
+    char *dir = e2e_tmpdir(), script[PATH_MAX], spec[SPEC_MAX], tag[64];
+    setenv("PATH", ENGINE_PATH, 1);
+    e2e_repo_path("tests/engines/persistent_bad.py", script, sizeof script);
+    snprintf(tag, sizeof tag, "persistent_bad[.]py exits %ld", (long)getpid());
+    snprintf(spec, sizeof spec, "name=bad,proto=persistent,cmd=python3 %s exits %ld", script,
+             (long)getpid());
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "bench", "--game", "nim", "--depths", "1-1",
+            "--random-positions", "4", "--plies", "1", "--sandbox", sandbox, "--engine", spec,
+            NULL);
+    cr_assert_eq(r.status, 0, "%s: exit %d: %s%s", sandbox, r.status, r.out, r.err);
+    static const char want[] = "\n  bad at depth 1: 2 of 4 moves failed, not timed: 2 "
+                               "exit-status 3 (first at position 2)\n";
+    cr_assert_not_null(strstr(r.out, want), "%s: no line%s in:\n%s", sandbox, want, r.out);
+    cr_assert(!e2e_process_alive(tag), "%s: a process of the engine is left", sandbox);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
 /* --- the clock ------------------------------------------------------------ */
 
 /* An engine that spends 1 s of CPU a move against a 0.5 s clock loses
