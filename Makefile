@@ -11,6 +11,8 @@
 #   make bench      search speed and node-count signatures
 #   make bench-referee  referee overhead, concurrency, a 10,000-game tournament
 #   make bench-report   referee report (text, json, html) on a 10,000-game journal
+#   make bench-persist  persistent engines against file engines, the CPU clock
+#                   under load
 #   make bench-solver   the Connect-4 solver on the six public test sets
 #   make bench-learn    Q-learning: training speed, shipped weights, strength table
 #   make bench-grade    referee grade: a class of 40 Python submissions (goal: 10 minutes)
@@ -125,7 +127,7 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-judge bench-solver bench-learn bench-grade clean install \
+.PHONY: all deps test check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-judge bench-persist bench-solver bench-learn bench-grade clean install \
         uninstall test-install test-cluster
 
 all: $(BINARIES) $(ARENA_LINKS)
@@ -258,6 +260,9 @@ bench-report: all
 
 bench-judge: all
 	@sh scripts/bench-judge.sh $(BIN)
+
+bench-persist: all
+	@sh scripts/bench-persist.sh $(BIN)
 
 # ALL=1 solves all 1000 Begin-Hard positions instead of the first 50.
 bench-solver: all

@@ -186,7 +186,7 @@ Test(e2e_student, unknown_spec_key_is_named)
 {
     struct refusal c = { { "cmd=sh nmae=x", "sh" },
                          "referee: --engine 'cmd=sh nmae=x': column 8: unknown key 'nmae' (name, "
-                         "cmd, dir, args, stderr, depth)\nTry 'referee --help' for more "
+                         "cmd, dir, args, stderr, depth, proto)\nTry 'referee --help' for more "
                          "information.\n" };
     assert_refused(&c);
 }

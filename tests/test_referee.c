@@ -322,7 +322,7 @@ Test(referee, config_engine_object_takes_spec_keys)
                                  "\"dri\": \"x\"}]}", &e), -1);
     cr_assert(e.line == 2 && e.col == 2, "%d:%d", e.line, e.col);
     cr_assert_str_eq(e.msg, "engines: \"dri\": unknown key 'dri' (name, cmd, dir, args, stderr, "
-                            "depth)");
+                            "depth, proto)");
     refopts_settings_free(&s);
     cr_assert_eq(config_text(&s, "{\"engines\": [{\"cmd\": [\"x\"]}]}", &e), -1);
     cr_assert_str_eq(e.msg, "engines: \"cmd\" must be a string");

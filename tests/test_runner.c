@@ -32,7 +32,7 @@ static void run_sh(const char *script, const struct run_limits *l, int copy,
     struct err e;
     struct launcher lnc;
     cr_assert_eq(launcher_plain(&lnc, NULL, &e), 0, "%s", e.msg);
-    struct launch_move m = { argv, "/", 0, copy, l, { -1, -1, -1 } };
+    struct launch_move m = { argv, "/", 0, copy, l, { -1, -1, -1 }, NULL, 0 };
     cr_assert_eq(launcher_move(&lnc, &m, r, &e), 0, "%s", e.msg);
     launcher_close(&lnc);
     cr_assert(r->end == RUN_EXITED && r->status == 0, "end %d, status %d", r->end, r->status);

@@ -9,12 +9,14 @@
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <cjson/cJSON.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "referee/journal/header.h"
 #include "arena/spec.h"
 
 /* The words of eng joined by '|'. */
@@ -78,8 +80,8 @@ struct spec_error {
 ParameterizedTestParameters(spec, refusal_is_placed_and_says_why)
 {
     static struct spec_error cases[] = {
-        { "nmae=x cmd=y", 1, "unknown key 'nmae' (name, cmd, dir, args, stderr, depth)" },
-        { "cmd=y foo=1", 7, "unknown key 'foo' (name, cmd, dir, args, stderr, depth)" },
+        { "nmae=x cmd=y", 1, "unknown key 'nmae' (name, cmd, dir, args, stderr, depth, proto)" },
+        { "cmd=y foo=1", 7, "unknown key 'foo' (name, cmd, dir, args, stderr, depth, proto)" },
         { "cmd=x name=a name=b", 14, "name= given twice" },
         { "cmd=x depth=0", 13, "depth= must be a number from 1 to 64, got '0'" },
         { "cmd=x,depth=deep", 13, "depth= must be a number from 1 to 64, got 'deep'" },
@@ -92,6 +94,8 @@ ParameterizedTestParameters(spec, refusal_is_placed_and_says_why)
         { "name='a cmd=x", 6, "unterminated ' quote" },
         { "cmd=a\\", 6, "nothing to escape after \\" },
         { "'' {in}", 1, "empty program name" },
+        { "cmd=x proto=uci", 13, "proto= must be file or persistent, got 'uci'" },
+        { "cmd=x proto=file proto=file", 18, "proto= given twice" },
     };
     return cr_make_param_array(struct spec_error, cases, sizeof cases / sizeof *cases);
 }
@@ -103,6 +107,44 @@ ParameterizedTest(struct spec_error *c, spec, refusal_is_placed_and_says_why)
     cr_assert_eq(spec_parse(c->spec, &eng, &e), -1, "'%s' accepted", c->spec);
     cr_expect(e.line == 1 && e.col == c->col, "'%s': at %d:%d", c->spec, e.line, e.col);
     cr_expect_str_eq(e.msg, c->msg, "'%s'", c->spec);
+}
+
+/* A persistent engine is told its files on stdin: nothing is appended to
+ * its command, and its placeholders stay for its start; file is the
+ * default, and the header names the protocol only when it is not file. */
+Test(spec, proto_chooses_how_the_engine_is_run)
+{
+    static const struct {
+        const char *spec, *words;
+        enum spec_proto proto;
+    } cases[] = {
+        { "proto=persistent,cmd=python3 p.py", "python3|p.py", SPEC_PERSISTENT },
+        { "cmd=java -cp c E {player} proto=persistent", "java|-cp|c|E|{player}",
+          SPEC_PERSISTENT },
+        { "cmd=x proto=file", "x|{in}|{out}|{depth}", SPEC_FILE },
+        { "cmd=x", "x|{in}|{out}|{depth}", SPEC_FILE },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        struct spec eng;
+        struct err e;
+        cr_assert_eq(spec_parse(cases[k].spec, &eng, &e), 0, "'%s': %s", cases[k].spec, e.msg);
+        char words[256];
+        joined(&eng, words, sizeof words);
+        cr_expect_str_eq(words, cases[k].words, "'%s'", cases[k].spec);
+        cr_expect_eq(eng.proto, cases[k].proto, "'%s': proto %d", cases[k].spec, eng.proto);
+        struct hdr h;
+        hdr_init(&h);
+        cr_assert_eq(spec_header(&eng, &h), 0, "'%s'", cases[k].spec);
+        cJSON *j = hdr_encode(&h);
+        const cJSON *e0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "engines"), 0);
+        const char *proto = cJSON_GetStringValue(cJSON_GetObjectItem(e0, "proto"));
+        cr_expect_str_eq(proto ? proto : "(none)",
+                         cases[k].proto == SPEC_FILE ? "(none)" : "persistent", "'%s'",
+                         cases[k].spec);
+        cJSON_Delete(j);
+        hdr_free(&h);
+        spec_free(&eng);
+    }
 }
 
 Test(spec, an_engine_needs_a_command)
@@ -121,7 +163,7 @@ Test(spec, each_is_shared_and_loses_to_the_engines_own)
     struct spec_keys each = { { NULL } };
     struct err e;
     cr_assert_eq(spec_keys_parse("engine one-move", SPEC_EACH, &each, &e), -1);
-    cr_assert_str_eq(e.msg, "expected KEY=VALUE options (name, cmd, dir, args, stderr, depth)");
+    cr_assert_str_eq(e.msg, "expected KEY=VALUE options (name, cmd, dir, args, stderr, depth, proto)");
     cr_assert_eq(spec_keys_parse("depth=2 name=x", SPEC_EACH, &each, &e), -1);
     cr_assert(e.col == 9, "col %d", e.col);
     cr_assert_str_eq(e.msg, "name= belongs to one engine, not to --each");
@@ -157,7 +199,7 @@ Test(spec, keys_given_apart_are_taken_whole)
     cr_assert_eq(spec_keys_set(&eng.keys, "depth", "7", &e), 0, "%s", e.msg);
     cr_assert_eq(spec_keys_set(&eng.keys, "args", "", &e), 0, "%s", e.msg);
     cr_assert_eq(spec_keys_set(&eng.keys, "stdin", "x", &e), -1);
-    cr_assert_str_eq(e.msg, "unknown key 'stdin' (name, cmd, dir, args, stderr, depth)");
+    cr_assert_str_eq(e.msg, "unknown key 'stdin' (name, cmd, dir, args, stderr, depth, proto)");
     cr_assert_eq(spec_keys_set(&eng.keys, "cmd", "x 'y", &e), -1);
     cr_assert(e.col == 3, "col %d", e.col);
     cr_assert_eq(spec_resolve(&eng, NULL, &e), 0, "%s", e.msg);

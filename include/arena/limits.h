@@ -63,6 +63,12 @@
 #define REF_DEFAULT_TIMEOUT_MS 10000
 /* Longest --timeout-ms (and, in seconds, --cpu-limit-s): one day. */
 #define REF_MAX_TIMEOUT_MS 86400000L
+/* With --tc, the wall time a move may take beyond the engine's clock:
+ * the clock counts CPU time, and an engine that waits (for a disk, for a
+ * machine busy with other work) must lose on its clock, not on the wall. */
+#define PLAY_TC_WALL_MARGIN_MS 1000
+/* Longest --tc BASE or INC, in seconds: a day, as --timeout-ms. */
+#define PLAY_TC_MAX_S (REF_MAX_TIMEOUT_MS / 1000)
 /* RLIMIT_FSIZE of an engine: a board file is under 1 KiB; 1 MiB leaves
  * room for logs an engine writes, and stops a runaway writer early. */
 #define REF_DEFAULT_FILE_LIMIT_KB 1024

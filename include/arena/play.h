@@ -15,7 +15,7 @@
  * that reached RLIMIT_FSIZE whatever the exit status), crashed: SIGNAME,
  * exit-status N, cannot-run, no-output, unreadable (a symlink, a folder, a
  * FIFO, or no board file), oversized, illegal-move, wrong-player,
- * tampered-board. Games whose moves can repeat forever are drawn by the
+ * tampered-board, and with a clock (play_clock) out-of-time. Games whose moves can repeat forever are drawn by the
  * draw rule (rules.h). With rules.analyze the record also carries the
  * analysis (analyze.h).
  */
@@ -37,6 +37,17 @@ struct sbx_policy;
 struct cg_root;
 
 
+/* A game clock (--tc BASE+INC): each engine starts each game with base_ms;
+ * each of its moves costs the move's CPU time (user + system, runner.h)
+ * and then adds inc_ms. An engine whose clock falls below zero loses,
+ * "out-of-time". The wall deadline of a move (limits.timeout_ms) is then
+ * never tighter than the clock left plus PLAY_TC_WALL_MARGIN_MS: a move
+ * can lose on either, and a machine busy with other work does not make an
+ * engine lose on its clock. base_ms 0: no clock. */
+struct play_clock {
+    long base_ms, inc_ms;
+};
+
 /* What every game of a match or a tournament shares. */
 struct play_rules {
     const struct game *game;
@@ -47,6 +58,7 @@ struct play_rules {
     const struct book *book;     /* NULL: random openings */
     uint64_t seed;               /* of the random openings */
     struct run_limits limits;
+    struct play_clock tc;        /* the game clock; base_ms 0: none */
     int draw_plies;              /* the draw rule; 0: none */
     const char *keep_dir;        /* DIR: DIR/game-I/ply-NNN-in.txt (the board
                                   * given), -out.txt (the bytes read from

@@ -10,7 +10,8 @@
  *    "opening": [MOVE...], "moves": [{"ply", "side", "engine", "move" (null
  *    on a forfeit), "cpu_user_ms", "cpu_sys_ms" (the engine's rusage),
  *    "wall_ms" (its run), "max_rss_kb", "referee_ms" (the referee's own time
- *    on the ply: writing, starting, judging), "status" ("ok" or the forfeit
+ *    on the ply: writing, starting, judging), with --tc "clock_ms" (the
+ *    engine's clock after the move, INC included), "status" ("ok" or the forfeit
  *    reason), on a forfeit "stdout_tail" and "stderr_tail" (the last 4 KiB of
  *    what the engine wrote, runner.h; only when it wrote any), and when
  *    analysed "before", "after" (outcomes) and "blunder" (true/false)}...], "result": "1-0"|"0-1"|"1/2-1/2", "winner":
@@ -72,6 +73,8 @@ struct rec_move {
     char engine[REC_NAME_MAX];
     char move[GAME_MOVE_TEXT_MAX]; /* "": none (null on a forfeit, or missing) */
     double cpu_user_ms, cpu_sys_ms, wall_ms, max_rss_kb, referee_ms;  /* NAN: missing */
+    double clock_ms;               /* with --tc: the clock left after the move,
+                                    * INC included; NAN: no clock */
     char status[REC_REASON_MAX];   /* "ok" or the forfeit reason; "": missing */
     enum rec_outcome before, after;  /* REC_UNANALYSED: not analysed */
     int blunder;

@@ -19,9 +19,11 @@
 #include "arena/record.h"
 #include "arena/runner.h"
 
-/* {in} {out} {depth} {player}, in this order; a command with none of them
- * gets the first RULES_DEFAULT_PLACEHOLDERS appended. */
-#define RULES_PLACEHOLDERS 4
+/* {in} {out} {depth} {player} {time} {inc}, in this order ({time}: the
+ * engine's clock before the move, {inc}: the increment, both in ms, 0
+ * without --tc); a command with none of them gets the first
+ * RULES_DEFAULT_PLACEHOLDERS appended. */
+#define RULES_PLACEHOLDERS 6
 #define RULES_DEFAULT_PLACEHOLDERS 3
 extern const char *const rules_placeholder[RULES_PLACEHOLDERS];
 

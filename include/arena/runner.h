@@ -113,6 +113,8 @@ int run_streams_open(struct run_streams *s, int w[2], int err_copy,
                      const struct run_limits *limits, struct run_result *r, struct err *e);
 void run_streams_drain(struct run_streams *s, int chunks);
 void run_streams_close(struct run_streams *s);
+/* Appends n bytes of buf to t, keeping the last RUN_TAIL_MAX. */
+void run_tail_add(struct run_tail *t, const char *buf, size_t n);
 /* Reads of each stream between two looks at the clock (a chatty engine
  * must not keep the referee from its deadline), and after the run (what is
  * left in the pipes: 64 KiB each at most, unless an escaped process still

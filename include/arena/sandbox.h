@@ -232,6 +232,27 @@ struct launcher;
 struct cg_root;
 int sbx_launcher(struct launcher *l, struct sbx *box, const struct cg_root *acct, struct err *e);
 
+/* An engine that stays for a game (persist.h) in a sandbox of its own:
+ * sbx_spawn starts argv in view `view` as a move would be, in the cgroup
+ * whose cgroup.procs files cg names (launcher.h's LAUNCH_CG_FILES of them,
+ * -1 past the last), its stdout, stderr
+ * and stdin std[0..2] (the caller keeps its copies), and
+ * returns once it runs: 0 with *pid its process id as this process sees it
+ * (0 if it could not be found), or with *exec_errno when it could not be
+ * started (e says why: the engine's failure, not the sandbox's); -1 with e
+ * when the sandbox failed. Until the engine's end the box serves nothing
+ * else. sbx_wait_fd becomes readable when the engine has ended and every
+ * process of it is gone; sbx_stop_run asks the init to kill them now;
+ * sbx_collect waits up to wait_ms for the end: 1 with the engine's wait
+ * status and rusage, 0 when it has not ended, -1 with e when the init is
+ * gone. */
+int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
+              const struct run_limits *limits, const int std[3], const int *cg,
+              pid_t *pid, int *exec_errno, struct err *e);
+int sbx_wait_fd(const struct sbx *box);
+void sbx_stop_run(struct sbx *box);
+int sbx_collect(struct sbx *box, int wait_ms, int *status, struct rusage *ru, struct err *e);
+
 /* The move folder of view `view`: a tmpfs of SBX_MOVE_OPTIONS, the
  * engine's own, that the init mounted over views[view].rw in the sandbox
  * (the host's folder stays empty). Returns a descriptor of it open for

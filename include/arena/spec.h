@@ -11,6 +11,9 @@
  *   dir=PATH       its working directory (default: the referee's)
  *   stderr=FILE    append its whole stderr there, a header per move
  *   depth=N        its {depth}, instead of the match's --depth
+ *   proto=P        how it is run: file (default: a process per move, told
+ *                  its files by its command) or persistent (one process per
+ *                  game, told each move on stdin: persist.h)
  * A value runs to the next blank or comma that is followed by KEY=, so
  * `cmd=python3 rand.py one-move name=rand` and `name=rand,cmd=python3
  * rand.py` need no quotes; a word of the value that looks like KEY= must be
@@ -21,9 +24,10 @@
  *
  * COMMAND is split into words like a shell would (blanks separate; '...' and
  * "..." quote; \ escapes outside single quotes) but no shell runs.
- * The placeholders (rules.h) {in} {out} {depth} {player} are replaced inside
- * words when a move is played; a command without any gets `{in} {out}
- * {depth}` appended.
+ * The placeholders (rules.h) {in} {out} {depth} {player} {time} {inc} are
+ * replaced inside words when a move is played (a persistent engine's when
+ * it starts, with its first move's values); a file engine's command
+ * without any gets `{in} {out} {depth}` appended.
  *
  * --each KEY=VALUE...: the same options (all but name=) for every engine;
  * an engine's own option wins over --each's.
@@ -49,14 +53,19 @@
 struct hdr;
 
 enum spec_key {
-    SPEC_NAME, SPEC_CMD, SPEC_DIR, SPEC_ARGS, SPEC_STDERR, SPEC_DEPTH,
+    SPEC_NAME, SPEC_CMD, SPEC_DIR, SPEC_ARGS, SPEC_STDERR, SPEC_DEPTH, SPEC_PROTO,
     SPEC_KEYS
 };
 
+/* How an engine is run (proto=). */
+enum spec_proto { SPEC_FILE, SPEC_PERSISTENT };
+/* "file" or "persistent". */
+const char *spec_proto_name(enum spec_proto proto);
+
 /* What the user wrote: each key's value, NULL when not given. name, dir,
- * stderr and depth are plain text (quotes removed, checked: a name of 1 to
+ * stderr, depth and proto are plain text (quotes removed, checked: a name of 1 to
  * REC_NAME_MAX-1 printable characters, a depth in 1..SEARCH_MAX_DEPTH, a
- * non-empty path); cmd and args are COMMAND text, split when resolved
+ * proto of file or persistent, a non-empty path); cmd and args are COMMAND text, split when resolved
  * (checked: cmd has a program word that is not empty). Owned (malloc'd);
  * zero it before first use, free with spec_keys_free. */
 struct spec_keys {
@@ -106,6 +115,7 @@ struct spec {
                                   * read-only, the journal names them */
     char *stderr_path;           /* stderr=FILE, absolute; NULL: none */
     int depth;                   /* {depth}; 0: the rules' */
+    enum spec_proto proto;       /* proto=; SPEC_FILE by default */
     int named;                   /* 1: name= given (never renamed) */
     struct spec_keys keys;       /* what the user wrote */
 };
@@ -137,9 +147,9 @@ void spec_free(struct spec *eng);
 long spec_quote(const char *word, char *buf, size_t cap, size_t len);
 
 /* Adds eng to a log's header (header.h): its name, "cmd" (the words),
- * "dir", "depth" (when its own), "sha256" (null when no program file was
- * found), "files" (when a word names a file). 0, or -1 when the header is
- * full or out of memory. */
+ * "dir", "depth" (when its own), "proto" (when not file), "sha256" (null
+ * when no program file was found), "files" (when a word names a file). 0,
+ * or -1 when the header is full or out of memory. */
 int spec_header(const struct spec *eng, struct hdr *h);
 
 #endif

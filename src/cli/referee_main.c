@@ -62,8 +62,9 @@ static const char rules_help[] =
     "  --judge CMD          instead of --game: a game whose rules the program CMD\n"
     "                       answers over JSON lines (docs/judges.md)\n"
     "  --engine SPEC        KEY=VALUE options (name=, cmd=, dir=, args=, stderr=,\n"
-    "                       depth=) or a COMMAND (repeat). Placeholders {in} {out}\n"
-    "                       {depth} {player}; none: {in} {out} {depth} are appended\n"
+    "                       depth=, proto=file|persistent) or a COMMAND (repeat).\n"
+    "                       Placeholders {in} {out} {depth} {player} {time} {inc};\n"
+    "                       none: {in} {out} {depth} are appended (file engines)\n"
     "  --each KEY=VALUE...  options shared by every engine (its own win)\n"
     "  --depth N            the {depth} given to engines (default "
     CLI_STR(REF_DEFAULT_DEPTH) ")\n"
@@ -71,6 +72,10 @@ static const char rules_help[] =
     "  --openings FILE      opening book: one line of moves per opening\n"
     "  --seed N             seed of the random openings (default 1)\n"
     "  --timeout-ms N       wall time per move (default " CLI_STR(REF_DEFAULT_TIMEOUT_MS) ")\n"
+    "  --tc BASE+INC        a game clock per engine in CPU seconds: BASE to start,\n"
+    "                       each move's CPU time off, INC on (10+0.1); out-of-time\n"
+    "                       below zero. The wall deadline (--timeout-ms) is then\n"
+    "                       at least the clock left + 1 s\n"
     "  --cpu-limit-s N      CPU seconds per move (RLIMIT_CPU; default none)\n"
     "  --mem-limit-mb N     address space per move (RLIMIT_AS; default none)\n"
     "  --draw-plies N       games that can go on forever (%2$s) are drawn\n"
@@ -761,12 +766,15 @@ static int bench_checks(const char *prog, struct refopts_settings *s)
 
 /* An engine bench can vary: its {depth} is the bench's (no depth=, its
  * own or --each's) and reaches it (a command with placeholders must hold
- * {depth}, or every depth would be the same move). */
+ * {depth}, or every depth would be the same move; a persistent engine is
+ * told it with each move). */
 static int bench_engine_check(const char *prog, const struct spec *eng)
 {
     if (eng->depth)
         return cli_usage(prog, "bench: engine '%s' has depth=, which would replace --depths",
                          eng->name);
+    if (eng->proto == SPEC_PERSISTENT)
+        return 0;
     const char *depth = rules_placeholder[2];   /* {in} {out} {depth} {player} */
     for (int k = 0; k < eng->argc; k++)
         if (strstr(eng->argv[k], depth))

@@ -494,7 +494,7 @@ int gcheck_shell(const struct gcheck_shell_args *a, struct run_result *r, struct
     char *argv[] = { "sh", "-c", cmd, NULL };
     int rc, dirfd = -1;
     struct launcher lnc;
-    struct launch_move m = { argv, a->cwd, 0, -1, a->limits, { -1, -1, -1 } };
+    struct launch_move m = { argv, a->cwd, 0, -1, a->limits, { -1, -1, -1 }, NULL, 0 };
     if (!a->policy || a->policy->mode == SBX_NONE) {
         rc = launcher_plain(&lnc, NULL, e);
         if (!rc) {

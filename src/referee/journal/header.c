@@ -43,6 +43,7 @@ static void engine_free(struct hdr_engine *e)
 {
     strs_free(&e->cmd);
     free(e->dir);
+    free(e->proto);
     free(e->sha256);
     for (int i = 0; i < e->nfiles; i++) {
         free(e->files[i].path);
@@ -195,6 +196,7 @@ static void encode_engine(cJSON *list, const struct hdr_engine *e)
     put_strs(j, "cmd", e->has, 0, HDR_ENG_CMD, &e->cmd);
     put_text(j, "dir", e->has, 0, HDR_ENG_DIR, e->dir);
     put_num(j, "depth", e->has, 0, HDR_ENG_DEPTH, e->depth);
+    put_text(j, "proto", e->has, 0, HDR_ENG_PROTO, e->proto);
     put_text(j, "sha256", e->has, e->null, HDR_ENG_SHA256, e->sha256);
     cJSON *files = e->has & HDR_BIT(HDR_ENG_FILES) ? cJSON_AddArrayToObject(j, "files") : NULL;
     for (int i = 0; files && i < e->nfiles; i++) {
@@ -272,6 +274,11 @@ cJSON *hdr_encode(const struct hdr *h)
         put_num(o, "cpu_limit_s", l->has, 0, HDR_LIM_CPU_LIMIT_S, (double)l->cpu_limit_s);
         put_num(o, "mem_limit_mb", l->has, 0, HDR_LIM_MEM_LIMIT_MB, (double)l->mem_limit_mb);
         put_num(o, "file_limit_kb", l->has, 0, HDR_LIM_FILE_LIMIT_KB, (double)l->file_limit_kb);
+        cJSON *tc = l->has & HDR_BIT(HDR_LIM_TC) ? cJSON_AddObjectToObject(o, "tc") : NULL;
+        if (tc) {
+            cJSON_AddNumberToObject(tc, "base_ms", (double)l->tc_base_ms);
+            cJSON_AddNumberToObject(tc, "inc_ms", (double)l->tc_inc_ms);
+        }
     }
     if ((o = put_obj(j, TOP(HDR_SANDBOX)))) {
         const struct hdr_sandbox *s = &h->sandbox;
@@ -451,7 +458,8 @@ static int decode_engine(const cJSON *j, struct hdr *h, struct err *e)
         get_text(j, "dir", HDR_ENG_DIR, &eng->has, NULL, &eng->dir, e) != 0)
         return -1;
     get_int(j, "depth", HDR_ENG_DEPTH, &eng->has, &eng->depth);
-    if (get_text(j, "sha256", HDR_ENG_SHA256, &eng->has, &eng->null, &eng->sha256, e) != 0)
+    if (get_text(j, "proto", HDR_ENG_PROTO, &eng->has, NULL, &eng->proto, e) != 0 ||
+        get_text(j, "sha256", HDR_ENG_SHA256, &eng->has, &eng->null, &eng->sha256, e) != 0)
         return -1;
     const cJSON *files = item(j, "files"), *f;
     if (cJSON_IsArray(files)) {
@@ -484,6 +492,14 @@ static int decode_objects(const cJSON *j, struct hdr *h, struct err *e)
         get_ll(o, "cpu_limit_s", HDR_LIM_CPU_LIMIT_S, &l->has, &l->cpu_limit_s);
         get_ll(o, "mem_limit_mb", HDR_LIM_MEM_LIMIT_MB, &l->has, &l->mem_limit_mb);
         get_ll(o, "file_limit_kb", HDR_LIM_FILE_LIMIT_KB, &l->has, &l->file_limit_kb);
+        const cJSON *tc = item(o, "tc");
+        unsigned got = 0;
+        if (cJSON_IsObject(tc)) {
+            get_ll(tc, "base_ms", 0, &got, &l->tc_base_ms);
+            get_ll(tc, "inc_ms", 1, &got, &l->tc_inc_ms);
+        }
+        if (got == 3)
+            l->has |= HDR_BIT(HDR_LIM_TC);
     }
     if (cJSON_IsObject(o = item(j, top_keys[HDR_SANDBOX]))) {
         struct hdr_sandbox *s = &h->sandbox;

@@ -12,10 +12,12 @@
  *    "judge": {"cmd": [WORD...], "sha256": HEX} (a judge's game only), "depth", "seed",
  *    "random_plies", "openings": [LINE...]|null, "draw_plies",
  *    "analyze": {"budget_ms", "max_empty"} (when on),
- *    "limits": {"timeout_ms", "cpu_limit_s", "mem_limit_mb", "file_limit_kb"},
+ *    "limits": {"timeout_ms", "cpu_limit_s", "mem_limit_mb", "file_limit_kb",
+ *               "tc": {"base_ms", "inc_ms"} (with --tc)},
  *    "sandbox": {"mode", "isolates": [...], "read_only": [...], "env": [NAME...]},
  *    "accounting": "cgroup-v1"|"cgroup-v2"|"process",
  *    "engines": [{"name", "cmd": [WORD...], "dir", "depth" (its own),
+ *                 "proto": "persistent" (when not file),
  *                 "sha256": HEX|null, "files": [{"path", "sha256"}],
  *                 "runtime": [PATH...]}...],
  *   and in a journal "format", "rounds", "shard": "K/N", "games" (of the
@@ -76,9 +78,10 @@ struct hdr_analyze {
 };
 
 enum hdr_limits_key { HDR_LIM_TIMEOUT_MS, HDR_LIM_CPU_LIMIT_S, HDR_LIM_MEM_LIMIT_MB,
-                      HDR_LIM_FILE_LIMIT_KB };
+                      HDR_LIM_FILE_LIMIT_KB, HDR_LIM_TC };
 struct hdr_limits {
     long long timeout_ms, cpu_limit_s, mem_limit_mb, file_limit_kb;
+    long long tc_base_ms, tc_inc_ms;  /* "tc": {"base_ms", "inc_ms"} (--tc) */
     unsigned has;
 };
 
@@ -96,13 +99,14 @@ struct hdr_file {
     unsigned has;
 };
 
-enum hdr_engine_key { HDR_ENG_NAME, HDR_ENG_CMD, HDR_ENG_DIR, HDR_ENG_DEPTH, HDR_ENG_SHA256,
-                      HDR_ENG_FILES, HDR_ENG_RUNTIME };
+enum hdr_engine_key { HDR_ENG_NAME, HDR_ENG_CMD, HDR_ENG_DIR, HDR_ENG_DEPTH, HDR_ENG_PROTO,
+                      HDR_ENG_SHA256, HDR_ENG_FILES, HDR_ENG_RUNTIME };
 struct hdr_engine {
     char name[REC_NAME_MAX];          /* always there: the decoder refuses none */
     struct hdr_strs cmd;
     char *dir;
     int depth;                        /* its own {depth} */
+    char *proto;                      /* "persistent" (spec.h's proto=); missing: file */
     char *sha256;                     /* of its program; null: none found */
     int nfiles;
     struct hdr_file *files;           /* malloc'd */

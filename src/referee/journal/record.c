@@ -44,6 +44,7 @@ void rec_move_init(struct rec_move *m)
 {
     memset(m, 0, sizeof *m);
     m->cpu_user_ms = m->cpu_sys_ms = m->wall_ms = m->max_rss_kb = m->referee_ms = NAN;
+    m->clock_ms = NAN;
     m->before = m->after = REC_UNANALYSED;
 }
 
@@ -179,6 +180,7 @@ static cJSON *move_json(const struct rec_move *m)
     add_time(j, "wall_ms", m->wall_ms);
     add_time(j, "max_rss_kb", m->max_rss_kb);
     add_time(j, "referee_ms", m->referee_ms);
+    add_time(j, "clock_ms", m->clock_ms);
     if (m->has & REC_HAS_STATUS)
         cJSON_AddStringToObject(j, "status", m->status);
     if (m->stdout_tail)
@@ -340,6 +342,7 @@ static int decode_move(const cJSON *j, struct rec_move *m, struct err *e)
     m->wall_ms = number(j, "wall_ms");
     m->max_rss_kb = number(j, "max_rss_kb");
     m->referee_ms = number(j, "referee_ms");
+    m->clock_ms = number(j, "clock_ms");
     if (item(j, "before")) {
         if (outcome(j, "before", &m->before, e) != 0 || outcome(j, "after", &m->after, e) != 0)
             return -1;

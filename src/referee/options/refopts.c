@@ -5,6 +5,7 @@
  * the command line, "rounds" in a file).
  */
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -26,6 +27,42 @@
 #define KEY_MAX 64               /* bytes of an option name we compare */
 #define KEY_QUOTED_MAX 80        /* bytes of "key" searched for a config error */
 
+#define MS_PER_S 1000.0
+/* A ms value that is not whole by more than this is refused, not rounded. */
+#define TC_MS_SLACK 1e-6
+
+/* Seconds at p (digits with an optional fraction) as whole milliseconds
+ * into *ms; the text after it in *end. 0, or -1 when it is not such a
+ * number, not a whole number of ms, or over PLAY_TC_MAX_S. */
+static int tc_seconds(const char *p, char **end, long *ms)
+{
+    if (!isdigit((unsigned char)*p) && *p != '.')
+        return -1;
+    errno = 0;
+    double s = strtod(p, end);
+    double v = s * MS_PER_S;
+    if (*end == p || errno || !isfinite(s) || s > PLAY_TC_MAX_S || fabs(v - round(v)) > TC_MS_SLACK)
+        return -1;
+    *ms = lround(v);
+    return 0;
+}
+
+/* --tc BASE+INC (seconds; "+INC" may be left out) into *tc; 0, or -1 when
+ * it does not parse or BASE is not above 0. */
+static int tc_parse(const char *val, struct play_clock *tc)
+{
+    char *end;
+    struct play_clock c = { 0, 0 };
+    if (tc_seconds(val, &end, &c.base_ms) != 0 || c.base_ms <= 0)
+        return -1;
+    if (*end == '+' && tc_seconds(end + 1, &end, &c.inc_ms) != 0)
+        return -1;
+    if (*end)
+        return -1;
+    *tc = c;
+    return 0;
+}
+
 /* Each command's own table (cli.h's convention). The options of the rules
  * of play are match's and tournament's alike. */
 #define RULE_OPTIONS                                                  \
@@ -37,6 +74,7 @@
     { "openings", required_argument, NULL, REF_OPT_OPENINGS },        \
     { "seed", required_argument, NULL, REF_OPT_SEED },                \
     { "timeout-ms", required_argument, NULL, REF_OPT_TIMEOUT },       \
+    { "tc", required_argument, NULL, REF_OPT_TC },                    \
     { "cpu-limit-s", required_argument, NULL, REF_OPT_CPU },          \
     { "mem-limit-mb", required_argument, NULL, REF_OPT_MEM },         \
     { "draw-plies", required_argument, NULL, REF_OPT_DRAW },          \
@@ -482,6 +520,12 @@ static int apply_named(struct refopts_settings *s, int id, const char *name, con
         return 0;
     case REF_OPT_ENGINE:
         return add_engine(s, NULL, val, name, e);
+    case REF_OPT_TC:
+        if (tc_parse(val, &s->t.rules.tc) != 0)
+            return err_set(e, 0, 0, "%s must be BASE+INC in seconds (BASE above 0, INC 0 or "
+                           "more, whole milliseconds: 10+0.1, 60+0, 2.5+0.025), got '%s'",
+                           name, val);
+        return 0;
     case REF_OPT_EACH:
         if (spec_keys_parse(val, SPEC_EACH, &s->each, &why) != 0)
             return err_set(e, 0, 0, "%s '%.100s': column %d: %.120s", name, val, why.col,
@@ -711,6 +755,8 @@ static cJSON *engine_json(const struct spec *eng)
         cJSON_AddStringToObject(j, "stderr", eng->stderr_path);
     if (eng->depth)
         cJSON_AddNumberToObject(j, "depth", eng->depth);
+    if (eng->proto != SPEC_FILE)
+        cJSON_AddStringToObject(j, "proto", spec_proto_name(eng->proto));
     return j;
 }
 
@@ -740,6 +786,11 @@ cJSON *refopts_config_json(const struct refopts_settings *s)
         if (nums[k].always || nums[k].v)
             ok = cJSON_AddNumberToObject(j, nums[k].key, nums[k].v) != NULL;
     char path[PATH_MAX];
+    if (ok && r->tc.base_ms > 0) {
+        snprintf(path, sizeof path, "%ld.%03ld+%ld.%03ld", r->tc.base_ms / 1000,
+                 r->tc.base_ms % 1000, r->tc.inc_ms / 1000, r->tc.inc_ms % 1000);
+        ok = cJSON_AddStringToObject(j, "tc", path) != NULL;
+    }
     cJSON *seed = ok ? hdr_seed_json(r->seed) : NULL;   /* exact, as in a journal */
     if (ok && !(seed && cJSON_AddItemToObject(j, "seed", seed))) {
         cJSON_Delete(seed);

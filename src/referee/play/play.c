@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +26,8 @@
 #include "referee/run/gamedir.h"
 #include "referee/journal/header.h"
 #include "referee/run/launcher.h"
-#include "referee/run/gamedir.h"
-#include "referee/journal/header.h"
 #include "referee/judge/judge.h"
-#include "referee/run/launcher.h"
+#include "referee/run/persist.h"
 #include "arena/play.h"
 #include "arena/rng.h"
 #include "arena/rules.h"
@@ -87,7 +86,7 @@ static char *tail_text(const struct run_tail *t)
  * forfeit keeps what the engine last wrote. */
 static int add_ply(struct game_record *rec, int ply, int side, const char *engine,
                    const char *move, const struct run_result *r, double referee_ms,
-                   const char *status, const char *hint)
+                   double clock_ms, const char *status, const char *hint)
 {
     struct rec_move m;
     rec_move_init(&m);
@@ -100,6 +99,7 @@ static int add_ply(struct game_record *rec, int ply, int side, const char *engin
     m.wall_ms = r->wall_ms;
     m.max_rss_kb = (double)r->max_rss_kb;
     m.referee_ms = referee_ms;
+    m.clock_ms = clock_ms;
     snprintf(m.status, sizeof m.status, "%s", status);
     m.has = REC_HAS_ENGINE | REC_HAS_MOVE | REC_HAS_STATUS;
     if (strcmp(status, "ok") != 0) {
@@ -158,41 +158,51 @@ static int append_stderr(const char *path, const char *header, int sink,
     return rc ? -1 : 0;
 }
 
-/* Runs eng in its folder on the board: 0 with *run filled, or -1 with e.
- * sink (-1: none) gets its stderr when its stderr= or --keep-files want it;
- * lnc is the game's launcher (in a sandbox, view side - 1 is eng's). */
-static int run_on_board(const struct play_rules *r, const struct gamedir *gd,
-                        struct launcher *lnc, const struct spec *eng, int side, int sink, struct run_result *run,
-                        struct err *e)
+/* The clock as engines are told it ({time}, TIME_LEFT_MS): whole ms, never
+ * more than is left; 0 without a clock. */
+static long clock_text_ms(const struct play_rules *r, double clock_ms)
 {
-    char in_path[PATH_MAX], out_path[PATH_MAX], player[4], depth[16];
-    snprintf(in_path, sizeof in_path, "%s/%s", gd->path, GAMEDIR_IN);
-    snprintf(out_path, sizeof out_path, "%s/%s", gd->path, GAMEDIR_OUT);
-    snprintf(player, sizeof player, "%d", side);
-    snprintf(depth, sizeof depth, "%d", eng->depth ? eng->depth : r->depth);
-    const char *const value[RULES_PLACEHOLDERS] = { in_path, out_path, depth, player };
-    char args[RUN_MAX_ARGS][ARG_MAX_BYTES];
-    char *argv[RUN_MAX_ARGS];
-    for (int i = 0; i < eng->argc; i++) {
-        rules_expand(eng->argv[i], args[i], sizeof args[i], value);
-        argv[i] = args[i];
+    return r->tc.base_ms > 0 ? (long)floor(clock_ms) : 0;
+}
+
+/* The limits of a move with clock_ms on the engine's clock: with a clock,
+ * the wall deadline is never tighter than the clock left plus
+ * PLAY_TC_WALL_MARGIN_MS, so that an engine loses on its clock, not on the
+ * wall (play.h). */
+static struct run_limits move_limits(const struct play_rules *r, double clock_ms)
+{
+    struct run_limits l = r->limits;
+    if (r->tc.base_ms > 0) {
+        long follow = (long)ceil(clock_ms) + PLAY_TC_WALL_MARGIN_MS;
+        if (l.timeout_ms < follow)
+            l.timeout_ms = follow;
     }
-    argv[eng->argc] = NULL;
-    int copy = eng->stderr_path || r->keep_dir ? sink : -1;
-    if (copy >= 0 && (lseek(copy, 0, SEEK_SET) != 0 || ftruncate(copy, 0) != 0))
-        return err_set(e, 0, 0, "the stderr copy: %s", strerror(errno));
-    struct err re;
-    struct launch_move m = { argv, eng->dir, side - 1, copy, &r->limits, { -1, -1, -1 } };
-    if (launcher_move(lnc, &m, run, &re) != 0)
-        return err_set(e, 0, 0, "%s", re.msg);
-    return 0;
+    return l;
+}
+
+/* Charges a move's CPU time to *clock_ms (NAN: no clock): "out-of-time"
+ * into why when it falls below zero, whatever else went wrong (the clock is
+ * what ran out first); the increment is added after a move played. */
+static void charge_clock(const struct play_rules *r, double *clock_ms,
+                         const struct run_result *run, char *why)
+{
+    if (isnan(*clock_ms))
+        return;
+    double before = *clock_ms, cpu = run->cpu_user_ms + run->cpu_sys_ms;
+    *clock_ms -= cpu;
+    if (*clock_ms < 0)
+        snprintf(why, REC_REASON_MAX,
+                 "out-of-time: used %.0f ms of CPU time with %.0f ms on its clock (--tc)", cpu,
+                 before);
+    else if (!why[0])
+        *clock_ms += (double)r->tc.inc_ms;
 }
 
 /* On a terminal, while an engine thinks: which move is awaited and for how
  * long at most, so that a hung engine is not a silent referee. Cleared
  * (done) before anything else is printed. */
-static void show_waiting(const struct play_rules *r, long game, int ply, const char *name,
-                         int side, int done)
+static void show_waiting(const struct play_rules *r, const struct run_limits *l, long game,
+                         int ply, const char *name, int side, int done)
 {
     if (!r->show_waiting)
         return;
@@ -202,22 +212,135 @@ static void show_waiting(const struct play_rules *r, long game, int ply, const c
     else
         fprintf(stderr, "\r\033[Kgame %ld, ply %d: waiting for %s (player %d), at most %ld ms "
                 "(--timeout-ms)", game, ply, esc_text(name, shown, sizeof shown), side,
-                r->limits.timeout_ms);
+                l->timeout_ms);
     fflush(stderr);
 }
 
-/* What a ply needs besides its position: the sides' folders, the game's
- * launcher (its sandbox, or the plain runner), keep folder and stderr sink,
- * and when the referee's share of the ply began (the first ply's counts
- * opening the sandbox). */
+/* What a ply needs besides its position: the sides' move folders, the
+ * game's launcher (its sandbox, or the plain runner), keep folder and stderr
+ * sink, when the referee's share of the ply began (the first ply's counts
+ * opening the sandbox), the clocks and the launchers of the engines that
+ * stay. */
 struct ply_ctx {
     struct gamedir gd[2];        /* each side's move folder: its own */
     struct launcher lnc;
     struct sbx *box;             /* the launcher's sandbox; NULL: none */
+    int sandboxed;               /* the rules want a sandbox: lnc's, or each
+                                  * engine that stays has its own */
     const char *keep;            /* NULL: not keeping */
     int sink;                    /* stderr_sink's; -1: none */
     uint64_t t0;
+    double clock[2];             /* each side's game clock, ms; NAN: none */
+    struct launcher stay[2];     /* each side's when its engine stays for the
+                                  * game (persist.h); ops NULL: a file engine */
+    int one_engine;              /* 1: one engine plays both sides (play_solo):
+                                  * one process, stay[0] */
 };
+
+/* The launcher of side (1 or 2)'s moves. */
+static struct launcher *side_launcher(struct ply_ctx *c, int side)
+{
+    struct launcher *stay = &c->stay[c->one_engine ? 0 : side - 1];
+    return stay->ops ? stay : &c->lnc;
+}
+
+/* The move folder of side (1 or 2): its own, but an engine that stays and
+ * plays both sides (play_solo) has one, side 1's: its sandbox's. */
+static int side_folder(const struct ply_ctx *c, int side)
+{
+    return c->one_engine && c->stay[0].ops ? 0 : side - 1;
+}
+
+/* The sandbox side (1 or 2)'s engine runs in, its view in *view: an engine
+ * that stays has its own (view 0); NULL: none. */
+static struct sbx *side_sandbox(struct ply_ctx *c, int side, int *view)
+{
+    struct launcher *l = side_launcher(c, side);
+    *view = l == &c->lnc ? side - 1 : 0;
+    return l == &c->lnc ? c->box : persist_sandbox(l);
+}
+
+/* A move's words: its placeholders' values and its command expanded. */
+struct move_words {
+    char in_path[PATH_MAX], out_path[PATH_MAX], player[4], depth[16], time[24], inc[24];
+    char args[RUN_MAX_ARGS][ARG_MAX_BYTES];
+    char *argv[RUN_MAX_ARGS];
+};
+
+/* Fills w for eng's move as side (1 or 2) in c's folder with clock_ms on
+ * its clock. */
+static void expand_move(const struct play_rules *r, const struct ply_ctx *c,
+                        const struct spec *eng, int side, double clock_ms, struct move_words *w)
+{
+    const char *folder = c->gd[side_folder(c, side)].path;
+    snprintf(w->in_path, sizeof w->in_path, "%s/%s", folder, GAMEDIR_IN);
+    snprintf(w->out_path, sizeof w->out_path, "%s/%s", folder, GAMEDIR_OUT);
+    snprintf(w->player, sizeof w->player, "%d", side);
+    snprintf(w->depth, sizeof w->depth, "%d", eng->depth ? eng->depth : r->depth);
+    snprintf(w->time, sizeof w->time, "%ld", clock_text_ms(r, clock_ms));
+    snprintf(w->inc, sizeof w->inc, "%ld", r->tc.inc_ms);
+    const char *const value[RULES_PLACEHOLDERS] = { w->in_path, w->out_path, w->depth,
+                                                    w->player, w->time, w->inc };
+    for (int i = 0; i < eng->argc; i++) {
+        rules_expand(eng->argv[i], w->args[i], sizeof w->args[i], value);
+        w->argv[i] = w->args[i];
+    }
+    w->argv[eng->argc] = NULL;
+}
+
+/* Starts the engines that stay before the first move, with their first
+ * move's words, so that each starts while the other thinks (their start-up
+ * is still their first move's CPU: persist.h). 0, or -1 with e. */
+static int start_persistent(const struct play_rules *r, struct ply_ctx *c,
+                            const struct spec *const side_engine[2], struct err *e)
+{
+    for (int s = 0; s < 2; s++) {
+        if (!c->stay[s].ops)
+            continue;
+        struct move_words w;
+        expand_move(r, c, side_engine[s], s + 1, c->clock[s], &w);
+        struct run_limits limits = move_limits(r, c->clock[s]);
+        struct launch_move m = { w.argv, side_engine[s]->dir, s, -1, &limits, { -1, -1, -1 },
+                                 NULL, 0 };
+        if (persist_start(&c->stay[s], &m, e) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Runs eng in its folder on the board: 0 with *run filled (and pwhy, a
+ * persistent engine's own forfeit reason, or ""), or -1 with e. c->sink
+ * (-1: none) gets its stderr when its stderr= or --keep-files want it; in a
+ * sandbox, view side - 1 is eng's. */
+static int run_on_board(const struct play_rules *r, struct ply_ctx *c, const struct spec *eng,
+                        int side, struct run_result *run, char *pwhy, struct err *e)
+{
+    double clock_ms = c->clock[side - 1];
+    struct move_words w;
+    expand_move(r, c, eng, side, clock_ms, &w);
+    struct run_limits limits = move_limits(r, clock_ms);
+    int copy = eng->stderr_path || r->keep_dir ? c->sink : -1;
+    if (copy >= 0 && (lseek(copy, 0, SEEK_SET) != 0 || ftruncate(copy, 0) != 0))
+        return err_set(e, 0, 0, "the stderr copy: %s", strerror(errno));
+    struct err re;
+    struct launcher *l = side_launcher(c, side);
+    int stays = l != &c->lnc;
+    char line[PERSIST_LINE_MAX] = "";
+    if (stays)
+        snprintf(line, sizeof line, "move %s %s %s %s %s\n", w.in_path, w.out_path, w.depth,
+                 w.time, w.inc);
+    else if (c->stay[0].ops || c->stay[1].ops)
+        /* Without a sandbox the sweep after a move would kill an engine
+         * that stays: the game's end sweeps instead (ply_ctx_close). */
+        limits.reap_all = 0;
+    struct launch_move m = { w.argv, eng->dir, side - 1, copy, &limits, { -1, -1, -1 },
+                             stays ? line : NULL, isnan(clock_ms) ? 0 : fmax(clock_ms, 1e-3) };
+    int rc = launcher_move(l, &m, run, &re);
+    snprintf(pwhy, REC_REASON_MAX, "%s", rc == 0 && stays ? persist_reason(l) : "");
+    if (rc != 0)
+        return err_set(e, 0, 0, "%s", re.msg);
+    return 0;
+}
 
 /* One ply: the board written, the engine run, its answer judged and
  * recorded (and kept, when keeping). Returns PLAY_PLAYED with *move set or
@@ -232,7 +355,7 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
     int sink = c->sink;
     uint64_t t0 = c->t0;
     int side = g->to_move(pos);
-    gd = &c->gd[side - 1];
+    gd = &c->gd[side_folder(c, side)];
     if (gamedir_reset(gd, e) != 0)
         return -1;
     /* A plain write, not game_write_file's atomic one: the folder is
@@ -244,9 +367,12 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         return err_set(e, 0, 0, "%s/%s: cannot write: %s", gd->path, GAMEDIR_IN,
                        strerror(errno));
     struct run_result run;
-    show_waiting(r, rec->index, ply, eng->name, side, 0);
-    int ran = run_on_board(r, gd, &c->lnc, eng, side, sink, &run, e);
-    show_waiting(r, rec->index, ply, eng->name, side, 1);
+    double *clock = &c->clock[side - 1];
+    struct run_limits limits = move_limits(r, *clock);
+    char pwhy[REC_REASON_MAX];
+    show_waiting(r, &limits, rec->index, ply, eng->name, side, 0);
+    int ran = run_on_board(r, c, eng, side, &run, pwhy, e);
+    show_waiting(r, &limits, rec->index, ply, eng->name, side, 1);
     if (ran != 0)
         return -1;
     if (run.end == RUN_CANCELLED)
@@ -254,26 +380,31 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
     /* Every process of the engine is gone by now (runner.h), so what is
      * read is what it left, and nothing changes it any more. */
     char out[PLAY_OUTPUT_CAP + 2];
-    int ran_ok = run.end == RUN_EXITED && run.status == 0;
+    int ran_ok = run.end == RUN_EXITED && run.status == 0 && !pwhy[0];
     long out_len = ran_ok || keep ? gamedir_read_output(gd, out, PLAY_OUTPUT_CAP, why) : -1;
-    if (!ran_ok)
+    if (pwhy[0])
+        strcpy(why, pwhy);
+    else if (!ran_ok)
         rules_run_reason(&run, why);
     else if (out_len >= 0)
         rules_judge(g, pos, out, (size_t)out_len, move, why);
     if (why[0] && rules_hit_file_limit(&run, &r->limits, gamedir_output_size(gd)))
         strcpy(why, "file-limit");
-    rules_name_limit(&r->limits, run.by_tree, why);
+    rules_name_limit(&limits, run.by_tree, why);
+    charge_clock(r, clock, &run, why);
     char text[GAME_MOVE_TEXT_MAX] = "";
     if (!why[0])
         g->move_text(pos, *move, text, sizeof text);
     /* The referee's own share of the ply: everything but the engine. */
     double referee_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS - run.wall_ms;
     char hint[2 * PATH_MAX + 64] = "", hidden[PATH_MAX];
-    if (why[0] && c->box && run.err.len &&
-        sbx_hidden_path(c->box, side - 1, run.err.text, hidden, sizeof hidden))
+    int view;
+    struct sbx *box = side_sandbox(c, side, &view);
+    if (why[0] && box && run.err.len &&
+        sbx_hidden_path(box, view, run.err.text, hidden, sizeof hidden))
         snprintf(hint, sizeof hint, " (hidden by the sandbox: --sandbox-ro %s)", hidden);
-    if (add_ply(rec, ply, side, eng->name, text, &run, referee_ms, why[0] ? why : "ok",
-                hint) != 0)
+    if (add_ply(rec, ply, side, eng->name, text, &run, referee_ms, *clock,
+                why[0] ? why : "ok", hint) != 0)
         return err_set(e, 0, 0, "out of memory");
     if (keep && (gamedir_keep_ply(keep, ply, board, board_len, out, out_len, e) != 0 ||
                  gamedir_keep_err(keep, ply, sink, run.err_copied, e) != 0))
@@ -296,9 +427,10 @@ struct game_box {
 };
 
 /* Opens the game's launcher into *lnc: its sandbox (also into *box, which
- * the launcher owns) when the rules want one, else the plain runner (*box
- * NULL). gb must outlive the launcher; free it with game_box_free,
- * whatever this returns. */
+ * the launcher owns) when the rules want one and an engine runs a process
+ * per move, else the plain runner (*box NULL; with gb's views, for the
+ * engines that stay). gb must outlive the launcher; free it with
+ * game_box_free, whatever this returns. */
 static int game_box_open(struct game_box *gb, const struct play_rules *r,
                          const struct spec *const side_engine[2],
                          const struct gamedir folder[2], struct launcher *lnc,
@@ -316,6 +448,10 @@ static int game_box_open(struct game_box *gb, const struct play_rules *r,
             return -1;
         gb->view[s] = (struct sbx_view){ eng->dir, folder[s].path, &gb->own[s], r->sandbox };
     }
+    /* Engines that stay have sandboxes of their own (persist.h): the
+     * game's is for file engines. */
+    if (side_engine[0]->proto == SPEC_PERSISTENT && side_engine[1]->proto == SPEC_PERSISTENT)
+        return launcher_plain(lnc, r->acct, e);
     if (sbx_open(box, gb->view, 2, e) == 0 && sbx_launcher(lnc, *box, r->acct, e) == 0)
         return 0;
     *box = NULL;   /* closed by sbx_launcher, or never opened */
@@ -342,24 +478,55 @@ static int analyze(const struct play_rules *r, struct game_record *rec, struct e
     return rc;
 }
 
+/* The engines that stay for the game: one per side, or one for both when
+ * one engine plays both (play_solo). Not started yet, their sandboxes open
+ * (persist.h). */
+static int open_persistent(struct ply_ctx *c, struct game_box *gb, const struct play_rules *r,
+                           const struct spec *const side_engine[2], struct err *e)
+{
+    c->one_engine = side_engine[0] == side_engine[1];
+    for (int s = 0; s < 2 - c->one_engine; s++)
+        if (side_engine[s]->proto == SPEC_PERSISTENT &&
+            launcher_persistent(&c->stay[s], c->sandboxed ? &gb->view[s] : NULL, r->acct, e) != 0)
+            return -1;
+    return 0;
+}
+
+/* In a sandbox each engine writes a tmpfs of its own over its move folder:
+ * the referee reads and writes it through the sandbox's descriptor (the
+ * game's, or an engine that stays's own). */
+static void adopt_move_folders(struct ply_ctx *c)
+{
+    for (int s = 0; s < 2; s++) {
+        int view;
+        struct sbx *box = side_sandbox(c, s + 1, &view);
+        int fd = box && side_folder(c, s + 1) == s ? sbx_take_move_folder(box, view) : -1;
+        if (fd >= 0)
+            gamedir_adopt(&c->gd[s], fd);
+    }
+}
+
 /* Opens what the plies of a game share: the stderr sink, the sides' move
- * folders and the sandbox (side_engine's views). 0, or -1 with e and
- * nothing left open. */
+ * folders, the sandbox (side_engine's views) and the engines that stay.
+ * 0, or -1 with e and nothing left open. */
 static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct play_rules *r,
                         const struct spec *const side_engine[2], struct err *e)
 {
+    for (int s = 0; s < 2; s++)
+        c->clock[s] = r->tc.base_ms > 0 ? (double)r->tc.base_ms : NAN;
     c->sink = stderr_sink(r, side_engine, e);
+    memset(gb, 0, sizeof *gb);   /* freed below whatever failed */
     c->gd[0].fd = c->gd[1].fd = -1;
+    c->sandboxed = r->sandbox && r->sandbox->mode != SBX_NONE;
     if (c->sink != -2 && gamedir_open(&c->gd[0], e) == 0 && gamedir_open(&c->gd[1], e) == 0 &&
-        game_box_open(gb, r, side_engine, c->gd, &c->lnc, &c->box, e) == 0) {
-        /* In the sandbox each engine writes a tmpfs of its own there. */
-        for (int s = 0; c->box && s < 2; s++) {
-            int fd = sbx_take_move_folder(c->box, s);
-            if (fd >= 0)
-                gamedir_adopt(&c->gd[s], fd);
-        }
+        game_box_open(gb, r, side_engine, c->gd, &c->lnc, &c->box, e) == 0 &&
+        open_persistent(c, gb, r, side_engine, e) == 0) {
+        adopt_move_folders(c);
         return 0;
     }
+    launcher_close(&c->stay[0]);
+    launcher_close(&c->stay[1]);
+    launcher_close(&c->lnc);
     game_box_free(gb);
     struct err ignored;
     for (int s = 0; s < 2; s++)
@@ -370,9 +537,15 @@ static int ply_ctx_open(struct ply_ctx *c, struct game_box *gb, const struct pla
     return -1;
 }
 
-static void ply_ctx_close(struct ply_ctx *c, struct game_box *gb)
+static void ply_ctx_close(struct ply_ctx *c, const struct play_rules *r, struct game_box *gb)
 {
+    /* What the file engines' moves did not sweep (run_on_board). */
+    int sweep = (c->stay[0].ops || c->stay[1].ops) && !c->sandboxed && r->limits.reap_all;
+    launcher_close(&c->stay[0]);
+    launcher_close(&c->stay[1]);
     launcher_close(&c->lnc);
+    if (sweep)
+        run_sweep();
     game_box_free(gb);
     for (int s = 0; s < 2; s++) {
         struct err e;
@@ -404,6 +577,10 @@ int play_game(const struct play_rules *r, long index, long pair,
     struct game_box gb;
     if (ply_ctx_open(&c, &gb, r, side_engine, e) != 0)
         return -1;
+    if (start_persistent(r, &c, side_engine, e) != 0) {
+        ply_ctx_close(&c, r, &gb);
+        return -1;
+    }
     int rc = PLAY_PLAYED, quiet = 0;
     enum rec_result result;
     enum rec_reason end;
@@ -424,7 +601,7 @@ int play_game(const struct play_rules *r, long index, long pair,
         quiet = rules_quiet_after(g, pos, move, quiet);
         g->play(pos, move);
     }
-    ply_ctx_close(&c, &gb);
+    ply_ctx_close(&c, r, &gb);
     if (rc != PLAY_PLAYED)
         return rc;
     rec_set_end(rec, result, end, end == REC_FORFEIT ? why : NULL);
@@ -488,7 +665,7 @@ void play_solo_close(struct play_solo *s)
 {
     if (!s)
         return;
-    ply_ctx_close(&s->c, &s->gb);
+    ply_ctx_close(&s->c, &s->rules, &s->gb);
     rec_free(&s->rec);
     free(s);
 }
@@ -523,5 +700,10 @@ int play_rules_header(const struct play_rules *r, struct hdr *h)
                HDR_BIT(HDR_LIM_MEM_LIMIT_MB) | HDR_BIT(HDR_LIM_FILE_LIMIT_KB) };
     if (r->judge && judge_header(r->judge, h) != 0)
         return -1;
+    if (r->tc.base_ms > 0) {
+        h->limits.tc_base_ms = r->tc.base_ms;
+        h->limits.tc_inc_ms = r->tc.inc_ms;
+        h->limits.has |= HDR_BIT(HDR_LIM_TC);
+    }
     return sbx_policy_header(r->sandbox, &h->sandbox);
 }

@@ -11,7 +11,7 @@
 #include "arena/rules.h"
 
 const char *const rules_placeholder[RULES_PLACEHOLDERS] = { "{in}", "{out}", "{depth}",
-                                                            "{player}" };
+                                                            "{player}", "{time}", "{inc}" };
 
 int rules_has_placeholder(const char *word)
 {
@@ -220,7 +220,7 @@ void rules_reason_kind(const char *reason, char *kind)
      * of its own). */
     static const char *const detailed[] = { "unreadable", "illegal-move", "wrong-player",
                                             "tampered-board", "timeout", "cpu-limit",
-                                            "memory-limit", "file-limit" };
+                                            "memory-limit", "file-limit", "out-of-time" };
     for (size_t k = 0; k < sizeof detailed / sizeof *detailed; k++) {
         size_t n = strlen(detailed[k]);
         if (strncmp(reason, detailed[k], n) == 0 && strncmp(reason + n, ": ", 2) == 0) {

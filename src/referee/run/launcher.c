@@ -80,6 +80,8 @@ static long pause_us(const struct launcher *l, const struct launch_move *m, int 
         us = CANCEL_POLL_MS * US_PER_MS;
     if (s->at_ms < 0 && l->acct && m->limits->cpu_limit_s > 0 && us > CPU_POLL_MS * US_PER_MS)
         us = CPU_POLL_MS * US_PER_MS;
+    if (s->at_ms < 0 && l->watch_ms > 0 && us > l->watch_ms * US_PER_MS)
+        us = l->watch_ms * US_PER_MS;
     return us;
 }
 
@@ -361,7 +363,7 @@ int launcher_plain(struct launcher *l, const struct cg_root *acct, struct err *e
     struct runner *rn = calloc(1, sizeof *rn);
     if (!rn)
         return err_set(e, 0, 0, "out of memory");
-    *l = (struct launcher){ &runner_ops, rn, acct };
+    *l = (struct launcher){ .ops = &runner_ops, .self = rn, .acct = acct };
     return 0;
 }
 

@@ -51,6 +51,12 @@ struct launch_move {
     const struct run_limits *limits;
     int cg_procs[LAUNCH_CG_FILES];     /* filled by launcher_move: the move's
                                         * membership files; -1: none */
+    const char *line;                  /* an engine that stays (persist.h):
+                                        * the move's request line; NULL
+                                        * otherwise */
+    double cpu_cap_ms;                 /* an engine that stays: its move is
+                                        * stopped once its CPU passes this
+                                        * (the clock left); 0: none */
 };
 
 /* How a move ended, as an implementation's collect reports it. */
@@ -97,6 +103,9 @@ struct launcher {
     void *self;
     const struct cg_root *acct;   /* per-move cgroups (cgroup.h); NULL: process
                                    * accounting */
+    long watch_ms;                /* > 0: the loop asks done at least this
+                                   * often (an implementation that watches
+                                   * the engine's CPU itself: persist.h) */
 };
 
 /* Runs one move m with l and fills r (memset here): r->end says how it

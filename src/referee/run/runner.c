@@ -228,6 +228,11 @@ static void tail_add(struct run_tail *t, const char *buf, size_t n)
     t->text[t->len] = '\0';
 }
 
+void run_tail_add(struct run_tail *t, const char *buf, size_t n)
+{
+    tail_add(t, buf, n);
+}
+
 void run_streams_drain(struct run_streams *s, int chunks)
 {
     char buf[STREAM_CHUNK];

@@ -52,6 +52,8 @@
 /* How often a waiting referee looks at its cancel flag. */
 /* Descriptors a move's request carries: stdout, stderr, the cgroup's. */
 #define REQUEST_FDS (2 + LAUNCH_CG_FILES)
+/* A spawn's (an engine that stays, persist.h): its stdin first. */
+#define SPAWN_FDS (1 + REQUEST_FDS)
 /* exec_what of an engine that could not enter its move's cgroup: the
  * referee's failure, not the engine's. */
 #define CG_ENTER_FAILED "cannot enter the move's cgroup"
@@ -804,11 +806,12 @@ static void on_stop_request(int sig)
 /* The engine's side of the vfork: enters the move's cgroup (cg: the
  * referee's descriptors of its membership files, -1 past the last), its
  * view, gives up every privilege and execs, its stdout and stderr into
- * std[] (the referee's pipes; -1: /dev/null). Never returns; a failure is
- * told through the page. Only system calls here: the child shares the
+ * std[] (the referee's pipes; -1: /dev/null), its stdin in_fd (an engine
+ * that stays; -1: /dev/null). Never returns; a failure is told through the
+ * page. Only system calls here: the child shares the
  * init's memory until exec. */
 static void engine_child(const struct init_ctx *in, char *const argv[], const int std[2],
-                         const int cg[LAUNCH_CG_FILES])
+                         const int cg[LAUNCH_CG_FILES], int in_fd)
 {
     struct shared *sh = in->box->sh;
     const char *what = CG_ENTER_FAILED;
@@ -826,7 +829,7 @@ static void engine_child(const struct init_ctx *in, char *const argv[], const in
     int null = open("/dev/null", O_RDWR);
     if (null < 0)
         goto fail;
-    dup2(null, STDIN_FILENO);
+    dup2(in_fd >= 0 ? in_fd : null, STDIN_FILENO);
     dup2(std[0] >= 0 ? std[0] : null, STDOUT_FILENO);
     dup2(std[1] >= 0 ? std[1] : null, STDERR_FILENO);
     close_range(STDERR_FILENO + 1, ~0U, 0);
@@ -872,9 +875,11 @@ static void sweep_namespace(void)
 }
 
 /* One move, its stdout and stderr into fds[0..1], its cgroup's
- * membership files fds[2..] (all closed here): the answer goes into the
- * page. */
-static void serve(struct init_ctx *in, int fds[REQUEST_FDS])
+ * membership files fds[2..], its stdin in_fd (-1: /dev/null; all closed
+ * here): the answer goes into the page. A spawn (an engine that stays,
+ * tell >= 0) also says "s" on tell once the engine runs or failed to
+ * start, before waiting for its end. */
+static void serve(struct init_ctx *in, int fds[REQUEST_FDS], int in_fd, int tell)
 {
     struct shared *sh = in->box->sh;
     int *std = fds;
@@ -886,6 +891,8 @@ static void serve(struct init_ctx *in, int fds[REQUEST_FDS])
         for (int i = 0; i < REQUEST_FDS; i++)
             if (fds[i] >= 0)
                 close(fds[i]);
+        if (in_fd >= 0)
+            close(in_fd);
         /* View -1: the probe asks how the setup went. */
         sh->failed = in->setup_failure[0] || v != -1;
         snprintf(sh->msg, sizeof sh->msg, "%s",
@@ -903,16 +910,20 @@ static void serve(struct init_ctx *in, int fds[REQUEST_FDS])
     uint64_t t0 = clock_wall_ns();
     pid_t pid = vfork();
     if (pid == 0)
-        engine_child(in, argv, std, fds + 2);
+        engine_child(in, argv, std, fds + 2, in_fd);
     /* The engine has them now: the pipes end when its processes do. */
     for (int i = 0; i < REQUEST_FDS; i++)
         if (fds[i] >= 0)
             close(fds[i]);
+    if (in_fd >= 0)
+        close(in_fd);
     if (pid < 0) {
         sh->failed = 1;
         snprintf(sh->msg, sizeof sh->msg, "vfork: %s", strerror(errno));
         return;
     }
+    if (tell >= 0 && write(tell, "s", 1) != 1)
+        _exit(0);   /* the referee is gone */
     /* A stop that came before the engine was there to kill. */
     if (atomic_load(&sh->stop_seq) == seq)
         kill(-1, SIGKILL);
@@ -922,22 +933,22 @@ static void serve(struct init_ctx *in, int fds[REQUEST_FDS])
     sweep_namespace();
 }
 
-/* Reads a request's byte from sock, and the descriptors that come with it
+/* Reads a request's byte from sock into *what, and the descriptors that come with it
  * (the engine's stdout and stderr, then its cgroup's membership files)
  * into fds, -1 each when none came. Returns what recvmsg returns. */
-static ssize_t recv_request(int sock, int fds[REQUEST_FDS])
+static ssize_t recv_request(int sock, int fds[SPAWN_FDS], char *what)
 {
-    char c, control[CMSG_SPACE(REQUEST_FDS * sizeof(int))];
-    struct iovec iov = { &c, 1 };
+    char control[CMSG_SPACE(SPAWN_FDS * sizeof(int))];
+    struct iovec iov = { what, 1 };
     struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
                         .msg_controllen = sizeof control };
-    for (int i = 0; i < REQUEST_FDS; i++)
+    for (int i = 0; i < SPAWN_FDS; i++)
         fds[i] = -1;
     ssize_t n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
     struct cmsghdr *cm = n == 1 ? CMSG_FIRSTHDR(&m) : NULL;
     if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
         cm->cmsg_len >= CMSG_LEN(2 * sizeof(int)) &&
-        cm->cmsg_len <= CMSG_LEN(REQUEST_FDS * sizeof(int)))
+        cm->cmsg_len <= CMSG_LEN(SPAWN_FDS * sizeof(int)))
         memcpy(fds, CMSG_DATA(cm), cm->cmsg_len - CMSG_LEN(0));
     return n;
 }
@@ -1082,8 +1093,9 @@ static void init_main(const struct sbx *box, int sock)
     sa.sa_flags = SA_RESTART;
     sigaction(SIGUSR1, &sa, NULL);
     for (;;) {
-        int fds[REQUEST_FDS];
-        ssize_t n = recv_request(sock, fds);
+        int fds[SPAWN_FDS];
+        char what = 0;
+        ssize_t n = recv_request(sock, fds, &what);
         if (n < 0 && errno == EINTR)
             continue;
         /* The referee closed its end: it is done, or it died, possibly
@@ -1091,7 +1103,15 @@ static void init_main(const struct sbx *box, int sock)
          * waiting for one would outlive it). Our exit ends the namespace. */
         if (n != 1)
             _exit(0);
-        serve(&in, fds);
+        /* A spawn's descriptors: its stdin, then as a move's. */
+        int in_fd = -1;
+        if (what == 'S') {
+            in_fd = fds[0];
+            memmove(fds, fds + 1, REQUEST_FDS * sizeof *fds);
+        } else if (fds[REQUEST_FDS] >= 0) {
+            close(fds[REQUEST_FDS]);   /* one too many for a move */
+        }
+        serve(&in, fds, in_fd, what == 'S' ? sock : -1);
         if (write(sock, "d", 1) != 1)
             _exit(0);
     }
@@ -1320,12 +1340,12 @@ static int put_request(struct shared *sh, int view, char *const argv[], const ch
  * errno. */
 static int send_request(int sock, char what, const int *fds, int n)
 {
-    char control[CMSG_SPACE(REQUEST_FDS * sizeof(int))];
+    char control[CMSG_SPACE(SPAWN_FDS * sizeof(int))];
     memset(control, 0, sizeof control);
     struct iovec iov = { &what, 1 };
     struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
-    int send[REQUEST_FDS], k = 0;
-    for (int i = 0; i < n && k < REQUEST_FDS && fds[i] >= 0; i++)
+    int send[SPAWN_FDS], k = 0;
+    for (int i = 0; i < n && k < SPAWN_FDS && fds[i] >= 0; i++)
         send[k++] = fds[i];
     if (k) {
         m.msg_control = control;
@@ -1444,7 +1464,7 @@ int sbx_launcher(struct launcher *l, struct sbx *box, const struct cg_root *acct
         return err_set(e, 0, 0, "out of memory");
     }
     mv->box = box;
-    *l = (struct launcher){ &box_ops, mv, acct };
+    *l = (struct launcher){ .ops = &box_ops, .self = mv, .acct = acct };
     return 0;
 }
 
@@ -1496,4 +1516,94 @@ int sbx_probe(struct err *e)
                              : 0;
     sbx_close(box);
     return rc;
+}
+
+/* --- an engine that stays (persist.h) ------------------------------------ */
+
+/* The one child of the init, as this process sees its pid: the engine a
+ * spawn started (no orphan of it can have come to the init before it
+ * ran). 0 when there is none. */
+static pid_t init_child(pid_t init)
+{
+    char path[64], buf[64];
+    snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)init, (long)init);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+    if (fd >= 0)
+        close(fd);
+    buf[n > 0 ? n : 0] = '\0';
+    return (pid_t)atol(buf);
+}
+
+int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
+              const struct run_limits *limits, const int std[3], const int *cg,
+              pid_t *pid, int *exec_errno, struct err *e)
+{
+    assert(box && view >= 0 && view < box->n && argv && argv[0] && cwd && limits);
+    *pid = 0;
+    *exec_errno = 0;
+    if (box->init <= 0)
+        return err_set(e, 0, 0, "the sandbox is gone: its init was killed");
+    struct shared *sh = box->sh;
+    if (put_request(sh, view, argv, cwd, limits, e) != 0)
+        return -1;
+    int fds[SPAWN_FDS] = { std[2], std[0], std[1] };
+    for (int i = 0; i < LAUNCH_CG_FILES; i++)
+        fds[3 + i] = cg[i];
+    if (send_request(box->sock, 'S', fds, SPAWN_FDS) != 0)
+        return err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
+    /* The views are built before the first request is served. */
+    struct pollfd p = { box->sock, POLLIN, 0 };
+    char c = 0;
+    int ready;
+    while ((ready = poll(&p, 1, SBX_SETUP_MS)) < 0 && errno == EINTR)
+        ;
+    if (ready <= 0 || read(box->sock, &c, 1) != 1) {
+        kill_init(box);
+        return err_set(e, 0, 0, "the engines' sandbox does not answer" NONE_HINT);
+    }
+    if (c == 'd' && sh->failed)
+        return err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT, sh->msg);
+    if (sh->exec_errno && strcmp(sh->exec_what, CG_ENTER_FAILED) == 0)
+        return err_set(e, 0, 0, "%s: %s", CG_ENTER_FAILED, strerror(sh->exec_errno));
+    if (sh->exec_errno) {
+        *exec_errno = sh->exec_errno;
+        err_set(e, 0, 0, "%s '%s': %s", sh->exec_what, argv[0], strerror(sh->exec_errno));
+        return 0;
+    }
+    *pid = init_child(box->init);
+    return 0;
+}
+
+int sbx_wait_fd(const struct sbx *box)
+{
+    return box->sock;
+}
+
+void sbx_stop_run(struct sbx *box)
+{
+    if (box->init <= 0)
+        return;
+    atomic_store(&box->sh->stop_seq, box->sh->seq);
+    kill(box->init, SIGUSR1);
+}
+
+int sbx_collect(struct sbx *box, int wait_ms, int *status, struct rusage *ru, struct err *e)
+{
+    if (box->init <= 0)
+        return err_set(e, 0, 0, "the sandbox is gone: its init was killed");
+    struct pollfd p = { box->sock, POLLIN, 0 };
+    int ready;
+    while ((ready = poll(&p, 1, wait_ms)) < 0 && errno == EINTR)
+        ;
+    if (ready == 0)
+        return 0;
+    char c;
+    if (ready < 0 || read(box->sock, &c, 1) != 1) {
+        kill_init(box);
+        return err_set(e, 0, 0, "the sandbox's init died");
+    }
+    *status = box->sh->status;
+    *ru = box->sh->ru;
+    return 1;
 }

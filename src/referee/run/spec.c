@@ -6,6 +6,7 @@
  * program, its script) is resolved once, before the first game, so every
  * game runs the same files and a bad path stops the referee before it plays.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -22,9 +23,11 @@
 #include "arena/spec.h"
 
 static const char *const key_name[SPEC_KEYS] = {
-    "name", "cmd", "dir", "args", "stderr", "depth"
+    "name", "cmd", "dir", "args", "stderr", "depth", "proto"
 };
-#define KEY_LIST "name, cmd, dir, args, stderr, depth"
+#define KEY_LIST "name, cmd, dir, args, stderr, depth, proto"
+/* proto='s values, in enum spec_proto's order. */
+static const char *const proto_name[] = { "file", "persistent" };
 #define SEPARATORS " \t,"
 #define BLANKS " \t"
 
@@ -147,6 +150,15 @@ static const char *value_end(const char *p)
     return p;
 }
 
+/* The protocol value names, or -1. */
+static int proto_of(const char *value)
+{
+    for (int p = 0; p < (int)(sizeof proto_name / sizeof *proto_name); p++)
+        if (strcmp(value, proto_name[p]) == 0)
+            return p;
+    return -1;
+}
+
 /* Checks value for key k (col: where it starts in what the user wrote, for
  * errors) and stores a copy in keys, replacing what was there. */
 static int keys_store(struct spec_keys *keys, int k, const char *value, int col, struct err *e)
@@ -163,6 +175,9 @@ static int keys_store(struct spec_keys *keys, int k, const char *value, int col,
         if (cli_int(value, 1, SEARCH_MAX_DEPTH, &v) != 0)
             return err_set(e, 1, col, "depth= must be a number from 1 to %d, got '%s'",
                            SEARCH_MAX_DEPTH, value);
+    } else if (k == SPEC_PROTO) {
+        if (proto_of(value) < 0)
+            return err_set(e, 1, col, "proto= must be file or persistent, got '%s'", value);
     } else if (k == SPEC_CMD || k == SPEC_ARGS) {
         char *words[RUN_MAX_ARGS];
         int n = 0, rc = split_words(value, col - 1, words, &n, RUN_MAX_ARGS - 1, e);
@@ -367,13 +382,14 @@ static int resolve_dir(struct spec *eng, const char *given, struct err *e)
 static int resolve_words(struct spec *eng, const char *cmd, const char *args,
                          struct err *e)
 {
+    /* A persistent engine is told its files on stdin, not by its command. */
+    int any = eng->proto == SPEC_PERSISTENT;
     const int max = RUN_MAX_ARGS - 1;
     if (split_words(cmd, 0, eng->argv, &eng->argc, max, e) != 0 ||
         (args && split_words(args, 0, eng->argv, &eng->argc, max, e) != 0)) {
         e->line = e->col = 0;   /* a place in cmd= or args= of the SPEC or --each */
         return -1;
     }
-    int any = 0;
     for (int i = 0; i < eng->argc; i++)
         any |= rules_has_placeholder(eng->argv[i]);
     if (!any) {
@@ -394,6 +410,7 @@ int spec_resolve(struct spec *eng, const struct spec_keys *each, struct err *e)
         v[k] = eng->keys.value[k] ? eng->keys.value[k] : each ? each->value[k] : NULL;
     if (!v[SPEC_CMD])
         return err_set(e, 0, 0, "no cmd= (the command that runs the engine)");
+    eng->proto = v[SPEC_PROTO] ? (enum spec_proto)proto_of(v[SPEC_PROTO]) : SPEC_FILE;
     if (resolve_dir(eng, v[SPEC_DIR], e) != 0 ||
         resolve_words(eng, v[SPEC_CMD], v[SPEC_ARGS], e) != 0)
         return -1;
@@ -572,6 +589,11 @@ int spec_header(const struct spec *eng, struct hdr *h)
         he->depth = eng->depth;
         he->has |= HDR_BIT(HDR_ENG_DEPTH);
     }
+    if (eng->proto != SPEC_FILE) {
+        he->has |= HDR_BIT(HDR_ENG_PROTO);
+        if (hdr_set_text(&he->proto, spec_proto_name(eng->proto)) != 0)
+            return -1;
+    }
     if (!eng->sha256[0])
         he->null |= HDR_BIT(HDR_ENG_SHA256);
     else if (hdr_set_text(&he->sha256, eng->sha256) != 0)
@@ -585,4 +607,10 @@ int spec_header(const struct spec *eng, struct hdr *h)
         if (hdr_strs_add(&he->runtime, eng->runtime[i]) != 0)
             return -1;
     return 0;
+}
+
+const char *spec_proto_name(enum spec_proto proto)
+{
+    assert(proto >= 0 && (size_t)proto < sizeof proto_name / sizeof *proto_name);
+    return proto_name[proto];
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/python3
+"""persistent_bad.py MODE [TAG]: a Nim engine that stays for the game
+(proto=persistent) and breaks the protocol one way, for the referee's tests
+(TAG only names the process for pgrep). It plays one sound move first
+(taking one match from the first heap that has any), except in the modes
+that break the first move:
+
+  silent          reads every request and never answers
+  early-done      answers done without writing OUT
+  other-position  writes the position it was given with the other player
+                  to move: a position no move leads to
+  flood           writes x's without end on stdout, never a newline
+  deaf            never reads its stdin; sleeps through quit and its end
+  exits           plays one move, then exits with status 3 at the next
+  exits-0         plays one move, then exits with status 0 at the next
+  stays           plays soundly, but sleeps through quit and the end of its
+                  stdin (it must be killed)
+"""
+import sys
+import time
+
+MODE = sys.argv[1]
+
+
+def play(in_path, out_path, flip=False):
+    with open(in_path) as f:
+        heaps = [int(h) for h in f.readline().split()]
+        player = int(f.readline())
+    if not flip:
+        first = next(i for i, h in enumerate(heaps) if h > 0)
+        heaps[first] -= 1
+    with open(out_path, "w") as f:
+        f.write(" ".join(map(str, heaps)) + f"\n{3 - player}\n")
+
+
+def main():
+    if MODE == "deaf":
+        while True:
+            time.sleep(60)
+    moves = 0
+    for line in sys.stdin:
+        words = line.split()
+        if words[:1] != ["move"]:
+            continue
+        moves += 1
+        if MODE == "silent":
+            continue
+        if MODE in ("exits", "exits-0") and moves == 2:
+            sys.exit(3 if MODE == "exits" else 0)
+        if MODE == "flood":
+            while True:
+                sys.stdout.write("x" * 65536)
+        if MODE != "early-done":
+            play(words[1], words[2], flip=MODE == "other-position")
+        print("done", flush=True)
+    if MODE == "stays":
+        while True:
+            time.sleep(60)
+
+
+main()
