@@ -204,8 +204,13 @@ void e2e_runv_via(struct e2e_run *r, const char *cwd, const char *stdin_text,
     int argc = 0;
     for (int i = 0; prefix && prefix[i] && argc < E2E_MAX_ARGS; i++)
         argv[argc++] = prefix[i];
+    char *supp = valgrind ? absolute("tests/valgrind.supp") : NULL;
+    char vg_supp[PATH_MAX + 16];
+    if (valgrind)
+        snprintf(vg_supp, sizeof vg_supp, "--suppressions=%s", supp);
     if (valgrind) {
         argv[argc++] = "valgrind";
+        argv[argc++] = vg_supp;
         argv[argc++] = "-q";
         argv[argc++] = "--leak-check=full";
         argv[argc++] = "--show-leak-kinds=all";
@@ -219,6 +224,7 @@ void e2e_runv_via(struct e2e_run *r, const char *cwd, const char *stdin_text,
     argv[argc] = NULL;
     spawn(r, cwd, stdin_text, argv, io, valgrind ? vg_path : NULL);
     e2e_rmdir(io);
+    free(supp);
     free(bin);
 }
 

@@ -105,7 +105,8 @@ int play_solo_open(struct play_solo **solo, const struct play_rules *r, const st
                    struct err *e);
 /* The engine moves at pos (a game not over) with {depth} depth: m gets the
  * ply as a game would record it (its CPU, wall, peak RSS, the referee's
- * own time, status "ok" or the forfeit reason). Returns PLAY_PLAYED,
+ * own time, status "ok" or the forfeit reason; its output tails are the
+ * caller's: rec_move_free them, or give m to a record). Returns PLAY_PLAYED,
  * PLAY_CANCELLED (the limits' cancel flag), or -1 with e when the referee
  * itself fails. */
 int play_solo_move(struct play_solo *solo, const void *pos, int depth, struct rec_move *m,

@@ -132,6 +132,8 @@ int rec_add_opening(struct game_record *r, const char *move);
 int rec_add_move(struct game_record *r, const struct rec_move *m);
 /* A move with nothing recorded yet (for rec_add_move). */
 void rec_move_init(struct rec_move *m);
+/* Frees a move's tails (a move not added to a record: play_solo_move's). */
+void rec_move_free(struct rec_move *m);
 
 /* Sets the end: result, reason and, for REC_FORFEIT, the forfeit text. */
 void rec_set_end(struct game_record *r, enum rec_result result, enum rec_reason reason,

@@ -217,8 +217,10 @@ static int run_positions(const struct gcheck_env *env, int index, struct play_so
             if (moves[k] == mv)
                 ok = best[k] ? 2 : 0;
         good += ok != 0;
-        if (ok || cJSON_GetArraySize(items) >= EVIDENCE_MAX)
+        if (ok || cJSON_GetArraySize(items) >= EVIDENCE_MAX) {
+            rec_move_free(&m);
             continue;
+        }
         cJSON *it = board_item(g, pos);
         cJSON_AddNumberToObject(it, "position", (double)(i + 1));
         cJSON_AddStringToObject(it, "given", m.move[0] ? m.move : "");
@@ -230,6 +232,7 @@ static int run_positions(const struct gcheck_env *env, int index, struct play_so
                 cJSON_AddItemToArray(want, cJSON_CreateString(text));
         }
         add_tail(it, "stderr", m.stderr_tail);
+        rec_move_free(&m);
         cJSON_AddItemToArray(items, it);
     }
     search_free(&s);
@@ -277,10 +280,14 @@ static int match_game(const struct gcheck_env *env, int index, long game,
                 rc = played == PLAY_CANCELLED ? 1 : -1;
                 break;
             }
-            if ((mv = answered(g, pos, &m)) < 0) {
+            mv = answered(g, pos, &m);
+            if (mv < 0) {
                 snprintf(status, sizeof status, "%s", m.status);
                 if (m.stderr_tail)
                     snprintf(tail, sizeof tail, "%s", last_bytes(m.stderr_tail));
+            }
+            rec_move_free(&m);
+            if (mv < 0) {
                 end = side == 1 ? REC_WIN_2 : REC_WIN_1;
                 reason = status;
                 break;

@@ -27,12 +27,17 @@ void rec_init(struct game_record *r, long index, long pair)
     r->has = REC_HAS_ALL;
 }
 
+void rec_move_free(struct rec_move *m)
+{
+    free(m->stdout_tail);
+    free(m->stderr_tail);
+    m->stdout_tail = m->stderr_tail = NULL;
+}
+
 void rec_free(struct game_record *r)
 {
-    for (int i = 0; i < r->nmoves; i++) {
-        free(r->moves[i].stdout_tail);
-        free(r->moves[i].stderr_tail);
-    }
+    for (int i = 0; i < r->nmoves; i++)
+        rec_move_free(&r->moves[i]);
     free(r->opening);
     free(r->moves);
     r->opening = NULL;

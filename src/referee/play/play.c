@@ -656,8 +656,10 @@ int play_solo_move(struct play_solo *s, const void *pos, int depth, struct rec_m
     int move = -1;
     char why[REC_REASON_MAX] = "";
     int rc = play_ply(&s->rules, &s->c, ++s->ply, s->eng, pos, &s->rec, &move, why, e);
-    if (rc == PLAY_PLAYED)
+    if (rc == PLAY_PLAYED) {   /* its tails are the caller's now */
         *m = s->rec.moves[0];
+        s->rec.moves[0].stdout_tail = s->rec.moves[0].stderr_tail = NULL;
+    }
     return rc;
 }
 

@@ -133,6 +133,7 @@ static int run_depth(struct bench *b, struct play_solo *solo, int depth, struct 
             int rc = play_solo_move(solo, b->pos[p], depth, &m, e);
             if (rc != PLAY_PLAYED)
                 return rc;
+            rec_move_free(&m);   /* its tails: the bench keeps figures only */
             if (add_overhead(b, m.referee_ms) != 0)
                 return err_set(e, 0, 0, "out of memory");
             if (strcmp(m.status, "ok") != 0) {

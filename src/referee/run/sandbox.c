@@ -922,7 +922,9 @@ static void serve(struct init_ctx *in, int fds[REQUEST_FDS], int in_fd, int tell
         snprintf(sh->msg, sizeof sh->msg, "vfork: %s", strerror(errno));
         return;
     }
-    if (tell >= 0 && write(tell, "s", 1) != 1)
+    /* send, not write: a SIGPIPE's default action would be the init's
+     * (ignored for a namespace's pid 1, but fatal under valgrind). */
+    if (tell >= 0 && send(tell, "s", 1, MSG_NOSIGNAL) != 1)
         _exit(0);   /* the referee is gone */
     /* A stop that came before the engine was there to kill. */
     if (atomic_load(&sh->stop_seq) == seq)
@@ -1112,7 +1114,7 @@ static void init_main(const struct sbx *box, int sock)
             close(fds[REQUEST_FDS]);   /* one too many for a move */
         }
         serve(&in, fds, in_fd, what == 'S' ? sock : -1);
-        if (write(sock, "d", 1) != 1)
+        if (send(sock, "d", 1, MSG_NOSIGNAL) != 1)   /* as serve's "s" */
             _exit(0);
     }
 }
