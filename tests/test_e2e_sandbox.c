@@ -175,7 +175,7 @@ ParameterizedTestParameters(e2e_sandbox, hostile_engine_is_harmless)
     static const char *const names[] = {
         "kill-parent", "kill-ancestors", "kill-all", "read-other", "append-journal",
         "network", "fork-bomb", "ptrace-parent", "write-outside", "setsid-sleeper",
-        "precreate", "fill-disk", "sysv", "userns", "env", "leftovers",
+        "precreate", "fill-disk", "sysv", "userns", "env", "leftovers", "lock", "keys",
     };
     enum { N = sizeof names / sizeof *names };
     static struct attack cases[2 * N];
@@ -239,6 +239,8 @@ ParameterizedTest(struct attack *c, e2e_sandbox, hostile_engine_is_harmless, .ti
         snprintf(param, sizeof param, "{out}");
     else if (strcmp(c->name, "sysv") == 0)
         snprintf(param, sizeof param, "%ld", SYSV_KEY_BASE + (long)getpid());
+    else if (strcmp(c->name, "lock") == 0)
+        snprintf(param, sizeof param, "/etc/passwd");   /* bound read-only in every sandbox */
     snprintf(spec, sizeof spec, "name=%s,cmd=python3 %s %s %s %s", c->name, hostile, c->name,
              param, plays);
     snprintf(other, sizeof other, "name=other,cmd=%s", perfect);
@@ -432,9 +434,9 @@ Test(e2e_sandbox, journal_header_says_what_ran)
     static const char *const want[] = {
         "\"sandbox\":{\"mode\":\"namespaces\",\"isolates\":[\"user\",\"pid\",\"mount\","
         "\"network\",\"ipc\",\"uts\",\"no_new_privs\",\"no_capabilities\",\"ipc_per_move\","
-        "\"no_user_namespaces\",\"clean_environment\"],\"read_only\":[]}",
+        "\"no_user_namespaces\",\"clean_environment\",\"no_key_quota\",\"no_shared_locks\"],\"read_only\":[]}",
         "\"sandbox\":{\"mode\":\"none\",\"isolates\":[]}",
-        "\"clean_environment\"],\"read_only\":[],\"env\":[\"SECRET_TOKEN\"]}",
+        "\"clean_environment\",\"no_key_quota\",\"no_shared_locks\"],\"read_only\":[],\"env\":[\"SECRET_TOKEN\"]}",
     };
     static const char *const mode[] = { "namespaces", "none", "namespaces" };
     struct place p;

@@ -36,13 +36,24 @@ the test notices). PARAM is the attack's own argument, "-" when it has none.
                   1 MiB and leaves it
   userns          exits 3 if it can make a nested user namespace
   env             exits 3 if $SECRET_TOKEN reaches it or $HOME is not /tmp
+  lock            a covert channel through file locks: locks the system file
+                  PARAM (read-only, the same inode in every sandbox) with
+                  flock and with an open-file-description fcntl lock, holds
+                  it for LOCK_HOLD seconds; exits 3 if a second open of the
+                  file sees either lock held (its own, or the engine's in the
+                  concurrent game)
+  keys            a covert channel through the key quota of its uid: exits 3
+                  if add_key or keyctl works
   leftovers       leaves in its move folder a folder tree deeper than
                   PATH_MAX and a chmod 000 folder with a file
 """
 import ctypes
+import fcntl
 import os
 import signal
 import socket
+import struct
+import time
 import subprocess
 import sys
 
@@ -253,6 +264,50 @@ def userns(_):
         sys.exit(3)
 
 
+LOCK_HOLD = 0.2
+F_OFD_GETLK, F_OFD_SETLK = 36, 37
+
+
+def ofd_lock(fd, cmd, kind):
+    """struct flock (short, short, off_t, off_t, pid_t) on the whole file;
+    returns the l_type the kernel answers."""
+    flock = struct.pack("hhqqi4x", kind, os.SEEK_SET, 0, 0, 0)
+    return struct.unpack("hhqqi4x", fcntl.fcntl(fd, cmd, flock))[0]
+
+
+def lock(path):
+    held = os.open(path, os.O_RDONLY)
+    probe = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        ofd_lock(held, F_OFD_SETLK, fcntl.F_RDLCK)
+    except OSError:
+        sys.exit(3)   # the concurrent game's engine holds it: a bit passed
+    try:
+        fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        sys.exit(3)
+    if ofd_lock(probe, F_OFD_GETLK, fcntl.F_WRLCK) != fcntl.F_UNLCK:
+        sys.exit(3)
+    time.sleep(LOCK_HOLD)
+
+
+KEY_SPEC_USER_KEYRING = -4
+KEYCTL_GET_KEYRING_ID = 0
+
+
+def keys(_):
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    nr = {"x86_64": (248, 250), "aarch64": (217, 219)}[os.uname().machine]
+    if libc.syscall(nr[0], b"user", b"arena-covert", b"1", ctypes.c_size_t(1),
+                    ctypes.c_int(KEY_SPEC_USER_KEYRING)) >= 0:
+        sys.exit(3)
+    if libc.syscall(nr[1], ctypes.c_int(KEYCTL_GET_KEYRING_ID),
+                    ctypes.c_int(KEY_SPEC_USER_KEYRING), ctypes.c_int(0)) >= 0:
+        sys.exit(3)
+
+
 def env(_):
     if "SECRET_TOKEN" in os.environ or os.environ.get("HOME") != "/tmp":
         sys.exit(3)
@@ -306,6 +361,8 @@ ATTACKS = {
     "sysv": sysv,
     "userns": userns,
     "env": env,
+    "lock": lock,
+    "keys": keys,
     "leftovers": leftovers,
 }
 
