@@ -261,6 +261,10 @@ Test(e2e_grade, resume_after_sigkill_gives_the_same_grades, .timeout = 300)
     kill(-pid, SIGKILL);
     int status;
     cr_assert_eq(waitpid(pid, &status, 0), pid);
+    /* Its workers hold the journal's lock until they are gone too: the
+     * group is dead only once kill(-pid, 0) finds no one. */
+    for (waited = 0; kill(-pid, 0) == 0 && waited < WAIT_MAX_MS; waited += POLL_MS)
+        sleep_ms(POLL_MS);
     long before = lines_of(journal);
     cr_assert(before >= 3 && before < 1 + 3 * CHECKS, "killed with %ld lines journaled", before);
     struct e2e_run r;
