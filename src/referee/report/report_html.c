@@ -299,26 +299,23 @@ static void pairs(const struct tally *t, const int order[], FILE *out)
                  "<th>Elo</th><th>&#177; 95%%</th><th>LOS</th><th>Draws</th><th>LL</th>"
                  "<th>LD</th><th>WL+DD</th><th>WD</th><th>WW</th><th>nElo</th>"
                  "<th>&#177; 95%%</th></tr></thead><tbody>\n");
-    for (int ra = 0; ra < t->n; ra++)
-        for (int rb = ra + 1; rb < t->n; rb++) {
-            int a = order[ra], b = order[rb];
-            struct tally_pair p;
-            if (tally_pair(t, a, b, &p) != 0)
-                continue;
-            fprintf(out, "<tr>");
-            name_cell(out, "td", t->name[a]);
-            name_cell(out, "td", t->name[b]);
-            fprintf(out, "<td>%ld</td><td>%ld</td><td>%ld</td><td>%ld</td>", p.n, p.w, p.l, p.d);
-            elo_cell(out, p.elo);
-            elo_cell(out, p.margin);
-            fprintf(out, "<td>%.1f%%</td><td>%.1f%%</td>", PERCENT * p.los,
-                    PERCENT * p.draw_ratio);
-            for (int k = 0; k < PENTA_OUTCOMES; k++)
-                fprintf(out, "<td>%ld</td>", p.penta.count[k]);
-            elo_cell(out, p.nelo);
-            elo_cell(out, p.nelo_margin);
-            fprintf(out, "</tr>\n");
-        }
+    struct tally_pair p;
+    int a, b;
+    for (int next = 0; tally_next_pair(t, order, &next, &a, &b, &p);) {
+        fprintf(out, "<tr>");
+        name_cell(out, "td", t->name[a]);
+        name_cell(out, "td", t->name[b]);
+        fprintf(out, "<td>%ld</td><td>%ld</td><td>%ld</td><td>%ld</td>", p.n, p.w, p.l, p.d);
+        elo_cell(out, p.elo);
+        elo_cell(out, p.margin);
+        fprintf(out, "<td>%.1f%%</td><td>%.1f%%</td>", PERCENT * p.los,
+                PERCENT * p.draw_ratio);
+        for (int k = 0; k < PENTA_OUTCOMES; k++)
+            fprintf(out, "<td>%ld</td>", p.penta.count[k]);
+        elo_cell(out, p.nelo);
+        elo_cell(out, p.nelo_margin);
+        fprintf(out, "</tr>\n");
+    }
     fprintf(out, "</tbody></table></section>\n");
 }
 
