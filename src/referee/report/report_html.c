@@ -461,6 +461,17 @@ static void cpu(struct tally *t, const int order[], FILE *out)
     fprintf(out, "</section>\n");
 }
 
+/* Writes all that kept (a temporary file of rows made while the games were
+ * read) holds to out, from its start. */
+static void copy_kept(FILE *kept, FILE *out)
+{
+    rewind(kept);
+    char buf[BUFSIZ];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, kept)) > 0)
+        fwrite(buf, 1, n, out);
+}
+
 /* --- forfeits ---------------------------------------------------------- */
 
 static void forfeits(const struct tally *t, const struct report_html *h, FILE *out)
@@ -483,11 +494,7 @@ static void forfeits(const struct tally *t, const struct report_html *h, FILE *o
         fprintf(out, "<table id=\"forfeit-games\"><thead><tr><th>Game</th><th>Ply</th>"
                      "<th class=\"name\">Engine</th><th class=\"name\">Reason</th>"
                      "<th class=\"name\">Its stderr, last lines</th></tr></thead><tbody>\n");
-        rewind(h->forfeits);
-        char buf[BUFSIZ];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, h->forfeits)) > 0)
-            fwrite(buf, 1, n, out);
+        copy_kept(h->forfeits, out);
         fprintf(out, "</tbody></table>\n");
     }
     fprintf(out, "</section>\n");
@@ -780,11 +787,7 @@ static void games(const struct report_html *h, FILE *out)
     }
     fprintf(out, "<p>%ld games; open one to replay it move by move%s.</p>\n", h->ngames,
             h->nblunders ? " (blunders found by referee analyze are marked)" : "");
-    rewind(h->games);
-    char buf[BUFSIZ];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, h->games)) > 0)
-        fwrite(buf, 1, n, out);
+    copy_kept(h->games, out);
     fprintf(out, "</section>\n");
 }
 
