@@ -634,12 +634,7 @@ struct judge *judge_open(const char *cmd, const char *want_sha256, struct err *e
     fill_game(j);
     return j;
 fail:
-    stop_process(j);
-    for (int i = 0; i < j->argc; i++)
-        free(j->argv[i]);
-    free(j->argv);
-    free(j->line);
-    free(j);
+    judge_close(j);
     return NULL;
 }
 
