@@ -341,6 +341,38 @@ Test(e2e_grade, io_checks_compare_with_the_reference_and_expected_files, .timeou
     e2e_rmdir(dir);
 }
 
+/* "proto": "persistent": docs/persistent's engine, staying for each check,
+ * gets the grade its file twin (the same moves, a process a move) gets. */
+Test(e2e_grade, a_persistent_engine_gets_its_file_twins_grade, .timeout = 300)
+{
+    char *dir = e2e_tmpdir();
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/class", dir);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    copy_tree("tests/grade/persistent/twin", dir, "class/twin");
+    char *csv[2];
+    static const char *const proto[2] = { "file", "persistent" };
+    for (int i = 0; i < 2; i++) {
+        char rubric[64], out[16];
+        snprintf(rubric, sizeof rubric, "tests/grade/persistent/%s.json", proto[i]);
+        snprintf(out, sizeof out, "out-%s", proto[i]);
+        e2e_repo_path(rubric, path, sizeof path);
+        struct e2e_run r;
+        e2e_run(&r, dir, NULL, "referee", "grade", "--rubric", path, "--submissions", "class",
+                "--out", out, NULL);
+        cr_assert_eq(r.status, 0, "%s: exit %d: %s", proto[i], r.status, r.err);
+        e2e_run_free(&r);
+        snprintf(path, sizeof path, "%s/grades.csv", out);
+        csv[i] = slurp_at(dir, path);
+    }
+    cr_expect_str_eq(csv[1], csv[0], "persistent:\n%s\nfile:\n%s", csv[1], csv[0]);
+    /* centre-first: every move legal, two of the four exact, beats random */
+    cr_expect_not_null(strstr(csv[0], "\r\ntwin,55,70,10,15,30,"), "grades.csv:\n%s", csv[0]);
+    for (int i = 0; i < 2; i++)
+        free(csv[i]);
+    e2e_rmdir(dir);
+}
+
 /* A bad rubric: the message at its line and column, exit 2, no OUT. */
 struct bad_rubric {
     char text[320];
@@ -383,6 +415,8 @@ static struct bad_rubric bad_rubrics[] = {
     { "{\"checks\": [{\"id\": \"l\", \"kind\": \"legal\", \"points\": 1, \"positions\": 1, "
       "\"depth\": 1}]}",
       "1:33: a legal check needs the rubric's \"game\" and \"engine\"" },
+    { "{\"game\": \"nim\", \"engine\": \"x\", \"proto\": \"uci\", \"checks\": []}",
+      "1:41: \"proto\" must be \"file\" or \"persistent\", got \"uci\"" },
     { "{\"game\": \"nim\", \"checks\": [1]", "1:30: not valid JSON" },
 };
 

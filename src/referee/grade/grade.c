@@ -539,6 +539,7 @@ static int prepare(const struct grade_run *g, int i, struct prepared *p, struct 
     p->eng_ok = spec_keys_set(&p->eng.keys, "name", "submission", &se) == 0 &&
                 spec_keys_set(&p->eng.keys, "cmd", p->engine, &se) == 0 &&
                 spec_keys_set(&p->eng.keys, "dir", p->src, &se) == 0 &&
+                spec_keys_set(&p->eng.keys, "proto", spec_proto_name(g->rb.proto), &se) == 0 &&
                 spec_resolve(&p->eng, NULL, &se) == 0 && spec_check(&p->eng, &se) == 0;
     if (!p->eng_ok)
         snprintf(p->eng_err, sizeof p->eng_err, "%s", se.msg);

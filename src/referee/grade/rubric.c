@@ -33,7 +33,7 @@ static const char *const kind_keys[][6] = {
 };
 
 static const char *const top_keys[] = {
-    "game", "engine", "build", "build_timeout_ms", "timeout_ms", "cpu_limit_s",
+    "game", "engine", "proto", "build", "build_timeout_ms", "timeout_ms", "cpu_limit_s",
     "mem_limit_mb", "seed", "random_plies", "checks",
 };
 
@@ -397,6 +397,24 @@ static int get_check(const struct ctx *c, struct rubric *r, const cJSON *obj,
     return rc ? -1 : 0;
 }
 
+/* "proto": one of spec.h's protocol names, SPEC_FILE when absent. */
+static int get_proto(const struct ctx *c, struct rubric *r, const cJSON *root)
+{
+    const char *proto;
+    if (get_string(c, root, "proto", 0, &proto))
+        return -1;
+    r->proto = SPEC_FILE;
+    if (!proto)
+        return 0;
+    for (enum spec_proto p = SPEC_FILE; p <= SPEC_PERSISTENT; p++)
+        if (strcmp(proto, spec_proto_name(p)) == 0) {
+            r->proto = p;
+            return 0;
+        }
+    return fail(c, "proto", 1, "\"proto\" must be \"file\" or \"persistent\", got \"%s\"",
+                proto);
+}
+
 static int get_top(const struct ctx *c, struct rubric *r, const cJSON *root)
 {
     const cJSON *item;
@@ -410,7 +428,7 @@ static int get_top(const struct ctx *c, struct rubric *r, const cJSON *root)
     const char *game, *engine, *build;
     long seed, plies;
     if (get_string(c, root, "game", 0, &game) || get_string(c, root, "engine", 0, &engine) ||
-        get_string(c, root, "build", 0, &build) ||
+        get_string(c, root, "build", 0, &build) || get_proto(c, r, root) ||
         get_long(c, root, "build_timeout_ms", 1, REF_MAX_TIMEOUT_MS,
                  GRADE_DEFAULT_BUILD_TIMEOUT_MS, &r->build_timeout_ms) ||
         get_long(c, root, "timeout_ms", 1, REF_MAX_TIMEOUT_MS, REF_DEFAULT_TIMEOUT_MS,

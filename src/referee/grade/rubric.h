@@ -2,8 +2,9 @@
  * rubric.h - a grading rubric (`referee grade --rubric FILE`, docs/grading.md):
  * its JSON read and checked before anything runs, into a typed struct.
  *
- * The file: {"game", "engine", "build", "build_timeout_ms", "timeout_ms",
- * "cpu_limit_s", "mem_limit_mb", "seed", "random_plies", "checks": [...]},
+ * The file: {"game", "engine", "proto", "build", "build_timeout_ms",
+ * "timeout_ms", "cpu_limit_s", "mem_limit_mb", "seed", "random_plies",
+ * "checks": [...]},
  * each check {"id", "kind", "points", ...} with the keys of its kind:
  *   legal  positions, depth
  *   exact  positions, depth
@@ -13,7 +14,9 @@
  *   io     cmd, inputs (a glob), reference (one of the suite's programs,
  *          args: words it is given, as sh reads them) or expected (a glob,
  *          paired with the inputs by base name)
- * "game" and "engine" are required unless every check is io. Globs are
+ * "proto" is the engine's protocol, as an engine SPEC's proto= (file, the
+ * default, or persistent). "game" and "engine" are required unless every
+ * check is io. Globs are
  * relative to the rubric's folder. An unknown key, kind, opponent, game or
  * reference, a missing key, a value of the wrong type or out of range, or
  * two checks with one id is an error naming it, at its line and column.
@@ -31,6 +34,7 @@
 #include "arena/game.h"
 #include "arena/player.h"
 #include "arena/sha256.h"
+#include "arena/spec.h"
 
 #define RUBRIC_ID_MAX 32        /* bytes of a check id, with NUL: a CSV header */
 #define RUBRIC_MAX_CHECKS 32
@@ -62,6 +66,7 @@ struct rubric_check {
 struct rubric {
     const struct game *game;    /* NULL: io checks only */
     char *engine;               /* the command (spec.h's COMMAND); NULL: io only */
+    enum spec_proto proto;      /* how the engine is run; SPEC_FILE by default */
     char *build;                /* sh -c text; NULL: no build */
     long build_timeout_ms, timeout_ms, cpu_limit_s, mem_limit_mb;
     uint64_t seed;

@@ -1,0 +1,1 @@
+../../../../docs/persistent/persistent_engine.py
