@@ -674,6 +674,38 @@ ParameterizedTest(struct forfeiters *c, referee, who_forfeited_everything_is_nam
     tally_free(&t);
 }
 
+/* Three engines, games a-b and b-c only (a beat b twice, b beat c): the
+ * pairs come in standings order, the pair that never played left out. */
+Test(referee, tally_next_pair_walks_the_pairs_that_played_by_rank)
+{
+    const char *const names[] = { "c", "b", "a" };
+    const char *const games[][2] = { { "a", "b" }, { "b", "a" }, { "b", "c" } };
+    const int winner[] = { 1, 2, 1 };
+    struct tally t;
+    struct err e;
+    cr_assert_eq(tally_init(&t, 3, names, &e), 0, "%s", e.msg);
+    for (long g = 0; g < 3; g++) {
+        struct game_record rec;
+        rec_init(&rec, g + 1, g / 2);
+        strcpy(rec.player[0], games[g][0]);
+        strcpy(rec.player[1], games[g][1]);
+        rec_set_end(&rec, winner[g] == 1 ? REC_WIN_1 : REC_WIN_2, REC_NORMAL, NULL);
+        cr_assert_eq(tally_add(&t, &rec, &e), 0, "%s", e.msg);
+        rec_free(&rec);
+    }
+    int order[3];
+    tally_standings(&t, order);
+    char seen[32] = "";
+    struct tally_pair p;
+    int a, b;
+    for (int k = 0; tally_next_pair(&t, order, &k, &a, &b, &p);) {
+        size_t n = strlen(seen);
+        snprintf(seen + n, sizeof seen - n, "%s-%s:%ld ", names[a], names[b], p.w);
+    }
+    cr_assert_str_eq(seen, "a-b:2 b-c:1 ", "pairs walked: %s", seen);
+    tally_free(&t);
+}
+
 /* Two games: a forfeited both for one reason kind, b won them; then a
  * third game a lost on the board. */
 Test(referee, tally_names_who_forfeited_every_game)

@@ -152,6 +152,10 @@ char *rec_score_text(const struct game_record *r, char *buf);
 /* The record as JSON (a new cJSON object; the caller deletes it), or NULL
  * when out of memory. Assumes a record rec_decode or the rec_* setters made. */
 struct cJSON *rec_encode(const struct game_record *r);
+/* Writes rec_encode's JSON, unformatted and without a newline, to fd (a
+ * worker's answer to the tournament or match parent): 0, or -1 when out of
+ * memory or the write failed. */
+int rec_send(const struct game_record *r, int fd);
 
 /* Decodes a record: 0 with r filled (free with rec_free), or -1 with e
  * filled (line and column 0: the caller knows the place) and r empty. */

@@ -106,5 +106,11 @@ struct tally_pair {
 };
 /* 0 with p filled, or -1 when a and b played no game. */
 int tally_pair(const struct tally *t, int a, int b, struct tally_pair *p);
+/* The pairs of engines that played each other, in the order every report
+ * lists them: a ranked above b in order (tally_standings), by a's rank,
+ * then b's. Start with *k = 0; each call fills *a, *b and p (a's view) and
+ * returns 1, or returns 0 after the last pair. */
+int tally_next_pair(const struct tally *t, const int order[], int *k, int *a, int *b,
+                    struct tally_pair *p);
 
 #endif

@@ -94,6 +94,10 @@ size_t tf_utf8_copy(char *dst, const char *src, size_t len);
 /* The 1-based line and column of at, a pointer into text (for errors in
  * files parsed whole, such as JSON). */
 void tf_place(const char *text, const char *at, int *line, int *col);
+/* 0 when text[0..len) holds no NUL byte (a file parsed whole, such as
+ * JSON, would end there), or -1 with e placed at the first one: "NUL byte
+ * in a text file". */
+int tf_no_nul(const char *text, size_t len, struct err *e);
 
 /* Interactive input, one line at a time (the SPFIAR and Nim sessions). */
 enum tf_getline_result { TF_LINE_OK, TF_LINE_TOO_LONG, TF_LINE_EOF, TF_LINE_FAILED };

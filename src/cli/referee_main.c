@@ -452,6 +452,24 @@ static int guard(const char *prog, struct refopts_settings *s, const char *doing
 }
 
 /* A match's worker frees the settings it was forked with (match.h). */
+/* The prologue of the commands that take no operand: s set up for
+ * command id (named cmd in errors) and its options read. Returns 0, a
+ * usage error's status (s still to free), or -1 when the options were
+ * answered already (--help: s freed, the command exits 0). */
+static int begin(const char *prog, struct refopts_settings *s, enum refopts_command id,
+                 const char *cmd, int argc, char **argv)
+{
+    refopts_settings_init(s, id);
+    int rc = parse(prog, s, argc, argv);
+    if (rc < 0) {
+        refopts_settings_free(s);
+        return -1;
+    }
+    if (!rc && optind < argc)
+        rc = cli_usage(prog, "%s: unexpected argument '%s'", cmd, argv[optind]);
+    return rc;
+}
+
 static void free_settings(void *ctx)
 {
     refopts_settings_free(ctx);
@@ -460,14 +478,9 @@ static void free_settings(void *ctx)
 static int cmd_match(const char *prog, enum refopts_command id, int argc, char **argv)
 {
     struct refopts_settings s;
-    refopts_settings_init(&s, id);
-    int rc = parse(prog, &s, argc, argv);
-    if (rc < 0) {
-        refopts_settings_free(&s);
+    int rc = begin(prog, &s, id, "match", argc, argv);
+    if (rc < 0)
         return 0;
-    }
-    if (!rc && optind < argc)
-        rc = cli_usage(prog, "match: unexpected argument '%s'", argv[optind]);
     if (!rc)
         rc = finish_rules(prog, &s, "match");
     if (!rc && s.games && s.t.rounds)
@@ -529,14 +542,9 @@ static int check_tournament(const char *prog, struct refopts_settings *s, const 
 static int cmd_tournament(const char *prog, enum refopts_command id, int argc, char **argv)
 {
     struct refopts_settings s;
-    refopts_settings_init(&s, id);
-    int rc = parse(prog, &s, argc, argv);
-    if (rc < 0) {
-        refopts_settings_free(&s);
+    int rc = begin(prog, &s, id, "tournament", argc, argv);
+    if (rc < 0)
         return 0;
-    }
-    if (!rc && optind < argc)
-        rc = cli_usage(prog, "tournament: unexpected argument '%s'", argv[optind]);
     if (!rc)
         rc = check_tournament(prog, &s, "tournament");
     if (!rc) {
@@ -786,14 +794,9 @@ static int bench_engine_check(const char *prog, const struct spec *eng)
 static int cmd_bench(const char *prog, enum refopts_command id, int argc, char **argv)
 {
     struct refopts_settings s;
-    refopts_settings_init(&s, id);
-    int rc = parse(prog, &s, argc, argv);
-    if (rc < 0) {
-        refopts_settings_free(&s);
+    int rc = begin(prog, &s, id, "bench", argc, argv);
+    if (rc < 0)
         return 0;
-    }
-    if (!rc && optind < argc)
-        rc = cli_usage(prog, "bench: unexpected argument '%s'", argv[optind]);
     if (!rc)
         rc = bench_checks(prog, &s);
     if (!rc)
@@ -829,14 +832,9 @@ static int cmd_bench(const char *prog, enum refopts_command id, int argc, char *
 static int cmd_play(const char *prog, enum refopts_command id, int argc, char **argv)
 {
     struct refopts_settings s;
-    refopts_settings_init(&s, id);
-    int rc = parse(prog, &s, argc, argv);
-    if (rc < 0) {
-        refopts_settings_free(&s);
+    int rc = begin(prog, &s, id, "play", argc, argv);
+    if (rc < 0)
         return 0;
-    }
-    if (!rc && optind < argc)
-        rc = cli_usage(prog, "play: unexpected argument '%s'", argv[optind]);
     if (!rc)
         rc = finish_rules(prog, &s, "play");
     if (!rc)

@@ -258,6 +258,16 @@ void tf_place(const char *text, const char *at, int *line, int *col)
     }
 }
 
+int tf_no_nul(const char *text, size_t len, struct err *e)
+{
+    const char *nul = memchr(text, '\0', len);
+    if (!nul)
+        return 0;
+    int line, col;
+    tf_place(text, nul, &line, &col);
+    return err_set(e, line, col, "NUL byte in a text file");
+}
+
 /* Creates a temporary file next to path (path.tmp<pid>-<n>, the first n
  * not taken) into *tmp (malloc'd). Opened with mode 0666 so the process's
  * umask gives it the mode a plain fopen would, with no umask() round trip

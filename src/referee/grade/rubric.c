@@ -484,12 +484,8 @@ int rubric_parse(const char *text, size_t len, const char *dir, struct rubric *r
     sha256_update(&h, text, len);
     sha256_final(&h, r->sha256);
     struct ctx c = { text, e, -1 };
-    const char *nul = memchr(text, '\0', len);
-    if (nul) {
-        tf_place(text, nul, &e->line, &e->col);
-        snprintf(e->msg, sizeof e->msg, "NUL byte in a text file");
+    if (tf_no_nul(text, len, e) != 0)
         return -1;
-    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     if (!root || !cJSON_IsObject(root)) {

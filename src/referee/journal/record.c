@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/record.h"
+#include "arena/textfile.h"
 
 #define GROW_START 16
 
@@ -479,4 +480,14 @@ int rec_decode(const cJSON *json, struct game_record *r, struct err *e)
         return 0;
     rec_free(r);
     return -1;
+}
+
+int rec_send(const struct game_record *r, int fd)
+{
+    cJSON *gj = rec_encode(r);
+    char *text = gj ? cJSON_PrintUnformatted(gj) : NULL;
+    int rc = text && tf_write_all(fd, text, strlen(text)) == 0 ? 0 : -1;
+    free(text);
+    cJSON_Delete(gj);
+    return rc;
 }

@@ -371,15 +371,24 @@ static void jg_init(void *state)
     set_board(state, judge_active->start);
 }
 
+/* request(op, board) with text[0..len) (not terminated) as its string
+ * key; NULL when out of memory, which ask() reports. */
+static cJSON *request_text(const char *op, const char *board, const char *key, const char *text,
+                           size_t len)
+{
+    cJSON *r = request(op, board);
+    char *copy = strndup(text, len);
+    if (!copy || (r && !cJSON_AddStringToObject(r, key, copy)))
+        cJSON_Delete(r), r = NULL;
+    free(copy);
+    return r;
+}
+
 static int jg_parse(void *state, const char *text, size_t len, struct err *e)
 {
     struct judge *j = judge_active;
     const char *what = "\"parse\"";
-    cJSON *r = request("parse", NULL);
-    char *copy = strndup(text, len);
-    if (!copy || (r && !cJSON_AddStringToObject(r, "text", copy)))
-        cJSON_Delete(r), r = NULL;
-    free(copy);
+    cJSON *r = request_text("parse", NULL, "text", text, len);
     cJSON *a = ask(j, r, what);
     const cJSON *err = cJSON_GetObjectItemCaseSensitive(a, "error");
     if (err) {
@@ -493,11 +502,7 @@ static int jg_explain(const void *before, const char *text, size_t len, char *wh
 {
     struct judge *j = judge_active;
     const char *what = "\"verdict\"";
-    cJSON *r = request("verdict", before);
-    char *copy = strndup(text, len);
-    if (!copy || (r && !cJSON_AddStringToObject(r, "answer", copy)))
-        cJSON_Delete(r), r = NULL;
-    free(copy);
+    cJSON *r = request_text("verdict", before, "answer", text, len);
     cJSON *a = ask(j, r, what);
     const cJSON *legal = cJSON_GetObjectItemCaseSensitive(a, "legal");
     if (!cJSON_IsBool(legal))
@@ -629,12 +634,7 @@ struct judge *judge_open(const char *cmd, const char *want_sha256, struct err *e
     fill_game(j);
     return j;
 fail:
-    stop_process(j);
-    for (int i = 0; i < j->argc; i++)
-        free(j->argv[i]);
-    free(j->argv);
-    free(j->line);
-    free(j);
+    judge_close(j);
     return NULL;
 }
 

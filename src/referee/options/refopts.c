@@ -692,12 +692,8 @@ static int apply_key(struct refopts_settings *s, const cJSON *item, struct err *
 
 int refopts_config_parse(struct refopts_settings *s, const char *text, size_t len, struct err *e)
 {
-    const char *nul = memchr(text, '\0', len);
-    if (nul) {
-        tf_place(text, nul, &e->line, &e->col);
-        snprintf(e->msg, sizeof e->msg, "NUL byte in a text file");
+    if (tf_no_nul(text, len, e) != 0)
         return -1;
-    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     if (!root || !cJSON_IsObject(root)) {

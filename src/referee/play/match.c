@@ -90,14 +90,10 @@ static int match_job(void *ctx, long index, int fd)
     struct err e;
     int rc = play_one(o, &o->rules, (int)index - 1, &rec, &e);
     int status = rc == PLAY_PLAYED ? 0 : POOL_FAILED;
-    cJSON *gj = rc == PLAY_PLAYED ? rec_encode(&rec) : NULL;
-    char *text = gj ? cJSON_PrintUnformatted(gj) : NULL;
     if (rc != PLAY_PLAYED)
         err_print(stderr, "referee", &e);
-    if (rc == PLAY_PLAYED && (!text || tf_write_all(fd, text, strlen(text)) != 0))
+    if (rc == PLAY_PLAYED && rec_send(&rec, fd) != 0)
         status = POOL_FAILED;
-    free(text);
-    cJSON_Delete(gj);
     rec_free(&rec);
     state_free(m);
     if (o->worker_free)

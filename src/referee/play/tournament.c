@@ -137,14 +137,10 @@ static int play_job(void *ctx, long index, int fd)
     if (rc == PLAY_PLAYED && stop_signal)
         rc = PLAY_CANCELLED;
     int status = rc == PLAY_PLAYED ? 0 : rc == PLAY_CANCELLED ? POOL_CANCELLED : POOL_FAILED;
-    cJSON *gj = rc == PLAY_PLAYED ? rec_encode(&rec) : NULL;
-    char *text = gj ? cJSON_PrintUnformatted(gj) : NULL;
     if (rc < 0)
         err_print(stderr, "referee", &e);
-    if (rc == PLAY_PLAYED && (!text || tf_write_all(fd, text, strlen(text)) != 0))
+    if (rc == PLAY_PLAYED && rec_send(&rec, fd) != 0)
         status = POOL_FAILED;
-    free(text);
-    cJSON_Delete(gj);
     rec_free(&rec);
     run_free(s);
     for (int i = 0; i < c->nengines; i++)

@@ -52,24 +52,21 @@ static void pairs(struct tally *t, const int order[], FILE *out)
 {
     fputs("engine_a,engine_b,games,wins_a,losses_a,draws,elo,elo_margin_95,los,draw_ratio,"
           "ptnml_ll,ptnml_ld,ptnml_even,ptnml_wd,ptnml_ww,nelo,nelo_margin_95" EOL, out);
-    for (int ra = 0; ra < t->n; ra++)
-        for (int rb = ra + 1; rb < t->n; rb++) {
-            struct tally_pair p;
-            int a = order[ra], b = order[rb];
-            if (tally_pair(t, a, b, &p) != 0)
-                continue;
-            char es[32], ms[32], ns[32], nms[32];
-            stats_elo_text(p.elo, es, sizeof es);
-            stats_elo_text(p.margin, ms, sizeof ms);
-            stats_elo_text(p.nelo, ns, sizeof ns);
-            stats_elo_text(p.nelo_margin, nms, sizeof nms);
-            const long *c = p.penta.count;
-            field(out, t->name[a], ",");
-            field(out, t->name[b], ",");
-            fprintf(out, "%ld,%ld,%ld,%ld,%s,%s,%.4f,%.4f,%ld,%ld,%ld,%ld,%ld,%s,%s" EOL, p.n, p.w,
-                    p.l, p.d, es, ms, p.los, p.draw_ratio, c[PENTA_LL], c[PENTA_LD],
-                    c[PENTA_EVEN], c[PENTA_WD], c[PENTA_WW], ns, nms);
-        }
+    struct tally_pair p;
+    int a, b;
+    for (int k = 0; tally_next_pair(t, order, &k, &a, &b, &p);) {
+        char es[32], ms[32], ns[32], nms[32];
+        stats_elo_text(p.elo, es, sizeof es);
+        stats_elo_text(p.margin, ms, sizeof ms);
+        stats_elo_text(p.nelo, ns, sizeof ns);
+        stats_elo_text(p.nelo_margin, nms, sizeof nms);
+        const long *c = p.penta.count;
+        field(out, t->name[a], ",");
+        field(out, t->name[b], ",");
+        fprintf(out, "%ld,%ld,%ld,%ld,%s,%s,%.4f,%.4f,%ld,%ld,%ld,%ld,%ld,%s,%s" EOL, p.n, p.w,
+                p.l, p.d, es, ms, p.los, p.draw_ratio, c[PENTA_LL], c[PENTA_LD],
+                c[PENTA_EVEN], c[PENTA_WD], c[PENTA_WW], ns, nms);
+    }
 }
 
 static void cpu(struct tally *t, const int order[], FILE *out)

@@ -299,26 +299,23 @@ static void pairs(const struct tally *t, const int order[], FILE *out)
                  "<th>Elo</th><th>&#177; 95%%</th><th>LOS</th><th>Draws</th><th>LL</th>"
                  "<th>LD</th><th>WL+DD</th><th>WD</th><th>WW</th><th>nElo</th>"
                  "<th>&#177; 95%%</th></tr></thead><tbody>\n");
-    for (int ra = 0; ra < t->n; ra++)
-        for (int rb = ra + 1; rb < t->n; rb++) {
-            int a = order[ra], b = order[rb];
-            struct tally_pair p;
-            if (tally_pair(t, a, b, &p) != 0)
-                continue;
-            fprintf(out, "<tr>");
-            name_cell(out, "td", t->name[a]);
-            name_cell(out, "td", t->name[b]);
-            fprintf(out, "<td>%ld</td><td>%ld</td><td>%ld</td><td>%ld</td>", p.n, p.w, p.l, p.d);
-            elo_cell(out, p.elo);
-            elo_cell(out, p.margin);
-            fprintf(out, "<td>%.1f%%</td><td>%.1f%%</td>", PERCENT * p.los,
-                    PERCENT * p.draw_ratio);
-            for (int k = 0; k < PENTA_OUTCOMES; k++)
-                fprintf(out, "<td>%ld</td>", p.penta.count[k]);
-            elo_cell(out, p.nelo);
-            elo_cell(out, p.nelo_margin);
-            fprintf(out, "</tr>\n");
-        }
+    struct tally_pair p;
+    int a, b;
+    for (int next = 0; tally_next_pair(t, order, &next, &a, &b, &p);) {
+        fprintf(out, "<tr>");
+        name_cell(out, "td", t->name[a]);
+        name_cell(out, "td", t->name[b]);
+        fprintf(out, "<td>%ld</td><td>%ld</td><td>%ld</td><td>%ld</td>", p.n, p.w, p.l, p.d);
+        elo_cell(out, p.elo);
+        elo_cell(out, p.margin);
+        fprintf(out, "<td>%.1f%%</td><td>%.1f%%</td>", PERCENT * p.los,
+                PERCENT * p.draw_ratio);
+        for (int k = 0; k < PENTA_OUTCOMES; k++)
+            fprintf(out, "<td>%ld</td>", p.penta.count[k]);
+        elo_cell(out, p.nelo);
+        elo_cell(out, p.nelo_margin);
+        fprintf(out, "</tr>\n");
+    }
     fprintf(out, "</tbody></table></section>\n");
 }
 
@@ -464,6 +461,17 @@ static void cpu(struct tally *t, const int order[], FILE *out)
     fprintf(out, "</section>\n");
 }
 
+/* Writes all that kept (a temporary file of rows made while the games were
+ * read) holds to out, from its start. */
+static void copy_kept(FILE *kept, FILE *out)
+{
+    rewind(kept);
+    char buf[BUFSIZ];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, kept)) > 0)
+        fwrite(buf, 1, n, out);
+}
+
 /* --- forfeits ---------------------------------------------------------- */
 
 static void forfeits(const struct tally *t, const struct report_html *h, FILE *out)
@@ -486,11 +494,7 @@ static void forfeits(const struct tally *t, const struct report_html *h, FILE *o
         fprintf(out, "<table id=\"forfeit-games\"><thead><tr><th>Game</th><th>Ply</th>"
                      "<th class=\"name\">Engine</th><th class=\"name\">Reason</th>"
                      "<th class=\"name\">Its stderr, last lines</th></tr></thead><tbody>\n");
-        rewind(h->forfeits);
-        char buf[BUFSIZ];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, h->forfeits)) > 0)
-            fwrite(buf, 1, n, out);
+        copy_kept(h->forfeits, out);
         fprintf(out, "</tbody></table>\n");
     }
     fprintf(out, "</section>\n");
@@ -783,11 +787,7 @@ static void games(const struct report_html *h, FILE *out)
     }
     fprintf(out, "<p>%ld games; open one to replay it move by move%s.</p>\n", h->ngames,
             h->nblunders ? " (blunders found by referee analyze are marked)" : "");
-    rewind(h->games);
-    char buf[BUFSIZ];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, h->games)) > 0)
-        fwrite(buf, 1, n, out);
+    copy_kept(h->games, out);
     fprintf(out, "</section>\n");
 }
 

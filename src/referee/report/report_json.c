@@ -89,12 +89,10 @@ void report_json(struct tally *t, FILE *out)
         cJSON_AddItemToArray(st, standing(t, r + 1, order[r]));
         cJSON_AddItemToArray(cpus, cpu(t, order[r]));
     }
-    for (int ra = 0; ra < t->n; ra++)
-        for (int rb = ra + 1; rb < t->n; rb++) {
-            struct tally_pair p;
-            if (tally_pair(t, order[ra], order[rb], &p) == 0)
-                cJSON_AddItemToArray(pairs, pair(t, order[ra], order[rb], &p));
-        }
+    struct tally_pair p;
+    int a, b;
+    for (int k = 0; tally_next_pair(t, order, &k, &a, &b, &p);)
+        cJSON_AddItemToArray(pairs, pair(t, a, b, &p));
     for (int k = 0; k < t->nforfeit; k++) {
         cJSON *j = cJSON_CreateObject();
         cJSON_AddStringToObject(j, "engine", t->name[t->forfeit[k].engine]);

@@ -97,23 +97,20 @@ static void penta_line(const struct tally_pair *p, FILE *out);
 static void pairs(const struct tally *t, const int order[], FILE *out)
 {
     fprintf(out, "\nPairs (Elo difference of the first engine, 95%% error margin)\n");
-    for (int ra = 0; ra < t->n; ra++)
-        for (int rb = ra + 1; rb < t->n; rb++) {
-            int a = order[ra], b = order[rb];
-            struct tally_pair p;
-            if (tally_pair(t, a, b, &p) != 0)
-                continue;
-            char es[32], ms[32];
-            stats_elo_text(p.elo, es, sizeof es);
-            stats_elo_text(p.margin, ms, sizeof ms);
-            fprintf(out,
-                    "%s vs %s: %ld games, %ld - %ld - %ld, Elo difference: %s +/- %s, "
-                    "LOS: %.1f %%, DrawRatio: %.1f %%\n",
-                    shown(t->name[a]).s, shown(t->name[b]).s, p.n, p.w, p.l, p.d, es, ms,
-                    PERCENT * p.los,
-                    PERCENT * p.draw_ratio);
-            penta_line(&p, out);
-        }
+    struct tally_pair p;
+    int a, b;
+    for (int k = 0; tally_next_pair(t, order, &k, &a, &b, &p);) {
+        char es[32], ms[32];
+        stats_elo_text(p.elo, es, sizeof es);
+        stats_elo_text(p.margin, ms, sizeof ms);
+        fprintf(out,
+                "%s vs %s: %ld games, %ld - %ld - %ld, Elo difference: %s +/- %s, "
+                "LOS: %.1f %%, DrawRatio: %.1f %%\n",
+                shown(t->name[a]).s, shown(t->name[b]).s, p.n, p.w, p.l, p.d, es, ms,
+                PERCENT * p.los,
+                PERCENT * p.draw_ratio);
+        penta_line(&p, out);
+    }
 }
 
 /* The pair's pentanomial counts and normalized Elo, under its line. */

@@ -285,3 +285,18 @@ int tally_pair(const struct tally *t, int a, int b, struct tally_pair *p)
     penta_nelo(&p->penta, &p->nelo, &p->nelo_margin);
     return 0;
 }
+
+int tally_next_pair(const struct tally *t, const int order[], int *k, int *a, int *b,
+                    struct tally_pair *p)
+{
+    while (*k < t->n * t->n) {
+        int ra = *k / t->n, rb = *k % t->n;
+        (*k)++;
+        if (rb > ra && tally_pair(t, order[ra], order[rb], p) == 0) {
+            *a = order[ra];
+            *b = order[rb];
+            return 1;
+        }
+    }
+    return 0;
+}
