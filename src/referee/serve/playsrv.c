@@ -434,8 +434,10 @@ static void api_new(struct server *sv, const cJSON *req, struct reply *r)
     sv->g->init(pg->start);
     memcpy(pg->pos, pg->start, sv->g->state_size);
     rec_init(&pg->rec, 1, 1);
+    /* Both are REC_NAME_MAX arrays, the name NUL-terminated (a copy, not
+     * snprintf: GCC's -Wrestrict at -O1 cannot tell the two apart). */
     for (int s = 0; s < 2; s++)
-        snprintf(pg->rec.player[s], REC_NAME_MAX, "%s", pg->side[s].name);
+        memcpy(pg->rec.player[s], pg->side[s].name, REC_NAME_MAX);
     pg->id = ++sv->next_id;
     pg->last = time(NULL);
     r->json = state_json(sv, pg);
