@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "arena/limits.h"
+#include "arena/rules.h"
 #include "arena/spec.h"
 #include "fuzz.h"
 
@@ -62,8 +63,8 @@ static void check_engine(const struct spec *eng, const char *spec)
     int any = 0;
     for (int i = 0; i < eng->argc; i++) {
         FUZZ_CHECK(eng->argv[i] != NULL, "'%s': word %d is NULL", spec, i);
-        any |= strstr(eng->argv[i], "{in}") || strstr(eng->argv[i], "{out}")
-               || strstr(eng->argv[i], "{depth}") || strstr(eng->argv[i], "{player}");
+        for (int k = 0; k < RULES_PLACEHOLDERS; k++)   /* {in} ... {inc}: rules.h's */
+            any |= strstr(eng->argv[i], rules_placeholder[k]) != NULL;
     }
     FUZZ_CHECK(any, "'%s': no placeholder in any word", spec);
     size_t hl = strnlen(eng->sha256, sizeof eng->sha256);
