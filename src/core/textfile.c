@@ -1,7 +1,8 @@
 /* textfile.c - size-capped whole-file reads, line splitting that accepts every
- * line ending, atomic writes, line-at-a-time interactive input, and removing
- * a folder tree (textfile.h). */
+ * line ending, a file read whole as one JSON object, atomic writes,
+ * line-at-a-time interactive input, and removing a folder tree (textfile.h). */
 #define _XOPEN_SOURCE 700   /* POSIX.1-2008: openat, unlinkat, fdopendir */
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
@@ -266,6 +267,22 @@ int tf_no_nul(const char *text, size_t len, struct err *e)
     int line, col;
     tf_place(text, nul, &line, &col);
     return err_set(e, line, col, "NUL byte in a text file");
+}
+
+struct cJSON *tf_json_object(const char *text, size_t len, const char *not_object,
+                             struct err *e)
+{
+    if (tf_no_nul(text, len, e) != 0)
+        return NULL;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root || !cJSON_IsObject(root)) {
+        tf_place(text, root ? text : end ? end : text, &e->line, &e->col);
+        snprintf(e->msg, sizeof e->msg, "%s", root ? not_object : "not valid JSON");
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
 }
 
 /* Creates a temporary file next to path (path.tmp<pid>-<n>, the first n
