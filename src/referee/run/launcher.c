@@ -262,17 +262,12 @@ struct runner {
 static int runner_start(void *self, struct launch_move *m, const int w[2], struct err *e)
 {
     struct runner *rn = self;
-    int pipefd[2];
-    if (pipe2(pipefd, O_CLOEXEC) != 0)
-        return err_set(e, 0, 0, "pipe: %s", strerror(errno));
     *rn = (struct runner){ .reap_all = m->limits->reap_all, .t0 = clock_wall_ns() };
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(pipefd[0]);
-        close(pipefd[1]);
-        return err_set(e, 0, 0, "fork: %s", strerror(errno));
-    }
+    int pipefd[2];
+    pid_t parent;
+    pid_t pid = run_fork_piped(pipefd, &parent, e);
+    if (pid < 0)
+        return -1;
     if (pid == 0)
         child(m, pipefd[1], w, parent);
     rn->pid = pid;

@@ -172,15 +172,10 @@ static int spawn_plain(struct persist *p, char *const argv[], const char *cwd,
                        const struct run_limits *l, const int std[3], struct err *e)
 {
     int ep[2];
-    if (pipe2(ep, O_CLOEXEC) != 0)
-        return err_set(e, 0, 0, "pipe: %s", strerror(errno));
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(ep[0]);
-        close(ep[1]);
-        return err_set(e, 0, 0, "fork: %s", strerror(errno));
-    }
+    pid_t parent;
+    pid_t pid = run_fork_piped(ep, &parent, e);
+    if (pid < 0)
+        return -1;
     if (pid == 0)
         child(argv, cwd, l, std, p->cg_procs, ep[1], parent);
     setpgid(pid, pid);
