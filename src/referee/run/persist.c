@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -139,54 +138,16 @@ static void init_state(struct persist *p, const struct sbx_view *view,
 
 /* --- starting and ending ------------------------------------------------- */
 
-/* In the child of a start without a sandbox: never returns. */
-static void child(char *const argv[], const char *cwd, const struct run_limits *l,
-                  const int std[3], const int *cg, int err_fd, pid_t parent)
-{
-    int saved = 0;
-    for (int i = 0; i < LAUNCH_CG_FILES && !saved; i++)
-        if (cg[i] >= 0 && write(cg[i], "0", 1) != 1)
-            saved = -errno;
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, (long)SIGKILL, 0L, 0L, 0L);
-    if (getppid() != parent)
-        _exit(127);
-    dup2(std[2], STDIN_FILENO);
-    dup2(std[0], STDOUT_FILENO);
-    dup2(std[1], STDERR_FILENO);
-    run_apply_limits(l);
-    if (!saved && chdir(cwd) != 0)
-        saved = errno;
-    else if (!saved)
-        execvp(argv[0], argv);
-    if (!saved)
-        saved = errno;
-    ssize_t w = write(err_fd, &saved, sizeof saved);
-    (void)w;
-    _exit(127);
-}
-
 /* Starts argv without a sandbox, std[] its stdout, stderr and stdin: 0
  * (p->exec_errno set when it could not be started), or -1 with e. */
 static int spawn_plain(struct persist *p, char *const argv[], const char *cwd,
                        const struct run_limits *l, const int std[3], struct err *e)
 {
-    int ep[2];
-    pid_t parent;
-    pid_t pid = run_fork_piped(ep, &parent, e);
-    if (pid < 0)
-        return -1;
-    if (pid == 0)
-        child(argv, cwd, l, std, p->cg_procs, ep[1], parent);
-    setpgid(pid, pid);
-    close(ep[1]);
-    int exec_errno = 0;
-    ssize_t got = read(ep[0], &exec_errno, sizeof exec_errno);
-    close(ep[0]);
-    p->pid = pid;
-    if (got <= 0)
-        return 0;
-    while (wait4(pid, &p->status, 0, &p->ru) < 0 && errno == EINTR)
+    int exec_errno;
+    int rc = launcher_spawn(argv, cwd, l, std, p->cg_procs, &p->pid, &exec_errno, e);
+    if (rc <= 0)
+        return rc;
+    while (wait4(p->pid, &p->status, 0, &p->ru) < 0 && errno == EINTR)
         ;
     p->ended = 1;
     if (exec_errno < 0)
