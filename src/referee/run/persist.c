@@ -316,20 +316,26 @@ static void pass_on(int fd, const char *buf, size_t n)
     }
 }
 
+/* One read of the engine's stream *fd into buf (EINTR retried), *fd
+ * closed at its end: the bytes read, or 0 when there are none now. */
+static ssize_t read_chunk(int *fd, char buf[CHUNK])
+{
+    ssize_t n;
+    while ((n = read(*fd, buf, CHUNK)) < 0 && errno == EINTR)
+        ;
+    if (n == 0)
+        close_fd(fd);
+    return n > 0 ? n : 0;
+}
+
 /* Reads what stdout holds, passing it on; 1 when a line "done" (a '\r'
  * before its newline is forgiven) was among it. */
 static int read_stdout(struct persist *p)
 {
     char buf[CHUNK];
     int done = 0;
-    while (p->out >= 0) {
-        ssize_t n = read(p->out, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n == 0)
-            close_fd(&p->out);
-        if (n <= 0)
-            break;
+    ssize_t n;
+    while (p->out >= 0 && (n = read_chunk(&p->out, buf)) > 0) {
         p->out_bytes += n;
         pass_on(p->fwd[0], buf, (size_t)n);
         for (ssize_t i = 0; i < n; i++) {
@@ -351,16 +357,9 @@ static int read_stdout(struct persist *p)
 static void read_stderr(struct persist *p)
 {
     char buf[CHUNK];
-    while (p->err >= 0) {
-        ssize_t n = read(p->err, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n == 0)
-            close_fd(&p->err);
-        if (n <= 0)
-            break;
+    ssize_t n;
+    while (p->err >= 0 && (n = read_chunk(&p->err, buf)) > 0)
         pass_on(p->fwd[1], buf, (size_t)n);
-    }
 }
 
 /* The move's CPU and peak memory, once: since the previous move's end,

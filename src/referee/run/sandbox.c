@@ -85,21 +85,30 @@ static const struct { const char *path, *target; } dev_links[] = {
 
 /* --- paths -------------------------------------------------------------- */
 
+/* Appends a copy of s to list (*n entries, max at most) unless it holds
+ * it already: the paths' lists and the environment's names alike. 0, or
+ * -1 with e ("more than MAX WHAT", out of memory). */
+static int add_once(char **list, int *n, int max, const char *s, const char *what,
+                    struct err *e)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(list[i], s) == 0)
+            return 0;
+    if (*n == max)
+        return err_set(e, 0, 0, "more than %d %s", max, what);
+    if (!(list[*n] = strdup(s)))
+        return err_set(e, 0, 0, "out of memory");
+    (*n)++;
+    return 0;
+}
+
 int sbx_paths_add(struct sbx_paths *p, const char *path, struct err *e)
 {
     assert(p && path && p->n >= 0 && p->n <= SBX_MAX_PATHS);
     char abs[PATH_MAX];
     if (path_lexical(path, NULL, abs, sizeof abs) != 0)
         return err_set(e, 0, 0, "path too long: %.100s", path);
-    for (int i = 0; i < p->n; i++)
-        if (strcmp(p->path[i], abs) == 0)
-            return 0;
-    if (p->n == SBX_MAX_PATHS)
-        return err_set(e, 0, 0, "more than %d sandbox paths", SBX_MAX_PATHS);
-    if (!(p->path[p->n] = strdup(abs)))
-        return err_set(e, 0, 0, "out of memory");
-    p->n++;
-    return 0;
+    return add_once(p->path, &p->n, SBX_MAX_PATHS, abs, "sandbox paths", e);
 }
 
 void sbx_paths_free(struct sbx_paths *p)
@@ -186,15 +195,7 @@ int sbx_env_add(struct sbx_policy *p, const char *name, struct err *e)
     for (size_t i = 0; i < sizeof env_set / sizeof *env_set; i++)
         if (env_names(env_set[i], name, len))
             return err_set(e, 0, 0, "the sandbox sets %s itself", env_set[i]);
-    for (int i = 0; i < p->nenv; i++)
-        if (strcmp(p->env[i], name) == 0)
-            return 0;
-    if (p->nenv == SBX_MAX_ENV)
-        return err_set(e, 0, 0, "more than %d names", SBX_MAX_ENV);
-    if (!(p->env[p->nenv] = strdup(name)))
-        return err_set(e, 0, 0, "out of memory");
-    p->nenv++;
-    return 0;
+    return add_once(p->env, &p->nenv, SBX_MAX_ENV, name, "names", e);
 }
 
 char **sbx_environment(const struct sbx_policy *p)
