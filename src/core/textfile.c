@@ -387,18 +387,25 @@ static int walk_push(struct walk *w, const char *name)
     return (w->name[w->n] = strdup(name)) ? (w->n++, 0) : -1;
 }
 
+/* The folder open as fd read through a descriptor of its own (closedir
+ * leaves fd open), or NULL with errno. */
+static DIR *open_dup(int fd)
+{
+    int copy = dup(fd);
+    DIR *d = copy < 0 ? NULL : fdopendir(copy);
+    if (!d && copy >= 0)
+        close(copy);
+    return d;
+}
+
 /* Empties the folder open as fd of everything it can unlink; returns 0
  * when it is empty, 1 with *sub set (malloc'd) when a folder in it must be
  * walked first, -1 with errno on a failure. */
 static int empty_level(int fd, char **sub)
 {
-    int dup_fd = dup(fd);
-    DIR *d = dup_fd < 0 ? NULL : fdopendir(dup_fd);
-    if (!d) {
-        if (dup_fd >= 0)
-            close(dup_fd);
+    DIR *d = open_dup(fd);
+    if (!d)
         return -1;
-    }
     rewinddir(d);
     int rc = 0;
     struct dirent *en;
@@ -484,13 +491,9 @@ int tf_remove_at(int dir_fd, const char *name)
 
 int tf_empty_at(int dir_fd, char *left, size_t cap)
 {
-    int copy = dup(dir_fd);
-    DIR *d = copy < 0 ? NULL : fdopendir(copy);
-    if (!d) {
-        if (copy >= 0)
-            close(copy);
+    DIR *d = open_dup(dir_fd);
+    if (!d)
         return -1;
-    }
     rewinddir(d);   /* the copy shares the offset of the last listing */
     int rc = 0;
     for (struct dirent *en; !rc && (en = readdir(d));)

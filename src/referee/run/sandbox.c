@@ -1025,6 +1025,28 @@ static ssize_t recv_request(int sock, int fds[SPAWN_FDS], char *what)
     return n;
 }
 
+/* Sends the byte what on sock with the n descriptors fd (a request's,
+ * or the views' move folders): 0, or -1 with errno. */
+static int send_fds(int sock, char what, const int *fd, int n)
+{
+    _Static_assert(SBX_MAX_VIEWS <= SPAWN_FDS, "the folders fit a request's room");
+    assert(n >= 0 && n <= SPAWN_FDS);
+    char control[CMSG_SPACE(SPAWN_FDS * sizeof(int))];
+    memset(control, 0, sizeof control);
+    struct iovec iov = { &what, 1 };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+    if (n > 0) {
+        m.msg_control = control;
+        m.msg_controllen = CMSG_SPACE((size_t)n * sizeof(int));
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN((size_t)n * sizeof(int));
+        memcpy(CMSG_DATA(cm), fd, (size_t)n * sizeof(int));
+    }
+    return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
 /* Closes every descriptor but keep: the init holds nothing of the
  * referee's (a pipe it held would never reach end of file). */
 static void close_all_but(int keep)
@@ -1069,20 +1091,7 @@ static int send_folders(int sock, const struct init_ctx *in)
             close(fd[i]);
         n = 0;
     }
-    char control[CMSG_SPACE(SBX_MAX_VIEWS * sizeof(int))], what = 's';
-    memset(control, 0, sizeof control);
-    struct iovec iov = { &what, 1 };
-    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
-    if (n > 0) {
-        m.msg_control = control;
-        m.msg_controllen = CMSG_SPACE((size_t)n * sizeof(int));
-        struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-        cm->cmsg_level = SOL_SOCKET;
-        cm->cmsg_type = SCM_RIGHTS;
-        cm->cmsg_len = CMSG_LEN((size_t)n * sizeof(int));
-        memcpy(CMSG_DATA(cm), fd, (size_t)n * sizeof(int));
-    }
-    int rc = sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+    int rc = send_fds(sock, 's', fd, n);
     for (int i = 0; i < n; i++)
         close(fd[i]);
     return rc;
@@ -1412,23 +1421,10 @@ static int put_request(struct shared *sh, int view, char *const argv[], const ch
  * errno. */
 static int send_request(int sock, char what, const int *fds, int n)
 {
-    char control[CMSG_SPACE(SPAWN_FDS * sizeof(int))];
-    memset(control, 0, sizeof control);
-    struct iovec iov = { &what, 1 };
-    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
     int send[SPAWN_FDS], k = 0;
     for (int i = 0; i < n && k < SPAWN_FDS && fds[i] >= 0; i++)
         send[k++] = fds[i];
-    if (k) {
-        m.msg_control = control;
-        m.msg_controllen = CMSG_SPACE((size_t)k * sizeof(int));
-        struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-        cm->cmsg_level = SOL_SOCKET;
-        cm->cmsg_type = SCM_RIGHTS;
-        cm->cmsg_len = CMSG_LEN((size_t)k * sizeof(int));
-        memcpy(CMSG_DATA(cm), send, (size_t)k * sizeof(int));
-    }
-    return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+    return send_fds(sock, what, send, k);
 }
 
 /* --- the sandbox as a launcher (launcher.h) ----------------------------- */
