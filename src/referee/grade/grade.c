@@ -882,7 +882,6 @@ static int folders(struct grade_run *g, struct err *e)
 /* Everything before the first submission: folders, sandbox, references. */
 static int setup(struct grade_run *g, struct err *e)
 {
-    char name[64];
     if (folders(g, e) != 0)
         return -1;
     mkdir(g->work, 0700);
@@ -899,11 +898,13 @@ static int setup(struct grade_run *g, struct err *e)
     g->env.rules = (struct play_rules){ .game = g->rb.game, .depth = REF_DEFAULT_DEPTH,
                                         .seed = g->rb.seed, .limits = g->limits,
                                         .draw_plies = PLAY_DRAW_PLIES };
+    /* Shards share .work, on one node or several: mkdtemp's name is
+     * unique where a pid is not. */
     char refs[PATH_MAX];
-    snprintf(name, sizeof name, "references-%ld", (long)getpid());   /* shards share .work */
-    if (join(refs, g->work, name))
+    if (join(refs, g->work, "references-XXXXXX"))
         return err_set(e, 0, 0, "--out %s: a path too long", g->out);
-    mkdir(refs, 0700);
+    if (!mkdtemp(refs))
+        return err_set(e, 0, 0, "%s: cannot create: %s", refs, strerror(errno));
     g->env.scratch = refs;
     own_folder(g);
     int rc = gcheck_env_refs(&g->env, g->bindir, g->prefix, e);
