@@ -732,3 +732,23 @@ Test(e2e_grade, slurm_grade_help_shows_its_usage_and_sections)
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }
+
+/* The cpu check grades the whole tree's CPU, as a tournament bills it: a
+ * submission whose engine hides a second of work in children it never
+ * reaps gets no points, where the process's own figure would give it all
+ * (tests/grade/tree: the same random engine, once honest). */
+Test(e2e_grade, the_cpu_check_bills_children_never_reaped, .timeout = 300)
+{
+    char *dir = e2e_tmpdir();
+    copy_tree("tests/grade/tree/class", dir, "class");
+    struct e2e_run r;
+    grade(&r, dir, "tests/grade/tree/rubric.json", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect_null(strstr(r.err, "accounting: process"), "no cgroup here:\n%s", r.err);
+    e2e_run_free(&r);
+    char *csv = slurp_at(dir, "out/grades.csv");
+    cr_expect_not_null(strstr(csv, "\r\nhider,0,10,0,"), "grades.csv:\n%s", csv);
+    cr_expect_not_null(strstr(csv, "\r\nhonest,10,10,10,"), "grades.csv:\n%s", csv);
+    free(csv);
+    e2e_rmdir(dir);
+}

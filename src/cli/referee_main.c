@@ -419,10 +419,8 @@ static int preflight(const char *prog, struct refopts_settings *s)
         err_print(stderr, prog, &e);
         return EXIT_BAD_INPUT;
     }
-    if (s->command != REF_CMD_SLURM && preflight_accounting(s, &e) != 0)
-        fprintf(stderr, "%s: accounting: process: %s; a move's CPU is then its own and that "
-                "of the children it reaped, and --cpu-limit-s and --mem-limit-mb hold per "
-                "process\n", prog, e.msg);
+    if (s->command != REF_CMD_SLURM)
+        preflight_accounting(&s->cg, &s->t.rules, prog, stderr, &e);
     return 0;
 }
 

@@ -25,6 +25,7 @@
 #include "gradejournal.h"
 #include "arena/journal.h"
 #include "arena/limits.h"
+#include "arena/preflight.h"
 #include "referee/play/pool.h"
 #include "arena/rules.h"
 #include "arena/sandbox.h"
@@ -149,6 +150,7 @@ struct grade_run {
     struct cluster_opts cluster;
     struct sbx_policy policy;
     struct run_limits limits;
+    struct cg_root cg;              /* where each run's cgroup goes, when found */
     int n;
     char (*id)[GRADE_ID_MAX];       /* sorted */
     unsigned char *done;            /* done[i * RUBRIC_MAX_CHECKS + k] */
@@ -561,7 +563,8 @@ static int build(const struct grade_run *g, struct prepared *p, struct err *e)
     if (len >= 0)
         snprintf(text + len, cap - (size_t)len, "/. . && %s", g->rb.build);
     struct gcheck_shell_args a = { .text = text, .workdir = p->src, .cwd = dir, .rw = dir,
-                                   .policy = &g->policy, .limits = &lim, .back = p->src };
+                                   .policy = &g->policy, .limits = &lim,
+                                   .acct = g->env.rules.acct, .back = p->src };
     struct run_result r;
     int rc = len < 0 ? err_set(e, 0, 0, "a path too long") : gcheck_shell(&a, &r, e);
     free(text);
@@ -1012,10 +1015,15 @@ int grade_command(const char *prog, enum refopts_command id, int argc, char **ar
         err_print(stderr, prog, &e);
         rc = EXIT_BAD_INPUT;
     }
+    /* The cpu check grades the whole tree's CPU, as a tournament bills it. */
+    if (!rc && preflight_accounting(&g->cg, &g->env.rules, prog, stderr, &e) == 0)
+        g->limits.proc_limit = 0;
     int status;
     const volatile sig_atomic_t *cancel;
     if (!rc && run_guard(&cancel, &status) == RUN_GUARD_PARENT) {
         rc = status;
+        if (g->env.rules.acct)   /* the cgroups of a worker killed mid-run */
+            cg_root_sweep(g->env.rules.acct);
     } else if (!rc) {
         run_become_reaper();
         rc = grade_all(g);
