@@ -717,6 +717,8 @@ static void api_info(struct server *sv, struct reply *r)
     cJSON_AddStringToObject(j, "labels", d && d->labels ? d->labels : "");
     cJSON_AddStringToObject(j, "style", d && d->style ? d->style : "");
     cJSON_AddBoolToObject(j, "learning", learning(sv));
+    cJSON_AddNumberToObject(j, "depth", sv->o->rules->depth);   /* the searchers' in players */
+    cJSON_AddNumberToObject(j, "max_depth", SEARCH_MAX_DEPTH);  /* theirs at most */
     cJSON *pl = cJSON_AddArrayToObject(j, "players");
     for (int i = 0; i < sv->nbuiltin; i++)
         cJSON_AddItemToArray(pl, cJSON_CreateString(sv->builtin[i]));
