@@ -13,7 +13,7 @@ one and a journal, then checks, over HTTP from this process:
     first;
   - a built-in searcher at another depth than --depth (alphabeta:6 when
     --depth is 4) plays, named so in the state and the journal; bad depths
-    are refused;
+    are refused; closing a game ends its player's search (alphabeta:40);
   - the crashing engine forfeits with "crashed: SIGSEGV", shown in the state;
   - closing a game ends its engine (its sandbox's process is gone);
   - a path outside the page's files is a 404, the page itself a 200;
@@ -113,7 +113,8 @@ def main():
     names = [e["name"] for e in json.loads(lines[0])["engines"]]
     check(names == ["person", "random", "alphabeta:4", "minimax:4", "perfect", "qlearn",
                     "qlearn-ab:4", "random_engine.py", "crasher.sh", "slow_engine.py",
-                    "alphabeta:6"], "the header names every player, alphabeta:6 last", names)
+                    "alphabeta:6", "alphabeta:40"],
+          "the header names every player, alphabeta:6 and :40 as games asked for them", names)
     records = [json.loads(l) for l in lines[1:]]
     check(len(records) == 3, "three finished games in the journal", len(records))
     check(records[0]["reason"] == "normal" and records[0]["result"] == "0-1",
@@ -218,6 +219,23 @@ def deeper(base):
     check(g["result"] == "0-1", "alphabeta:6 beats the lowest column", g)
     st, _ = call(base, "/api/close", {"id": g["id"]})
     check(st == 200, "close alphabeta:6's game")
+
+    # A search to depth 40 would take hours: closing its game ends it. The
+    # close is sent a second after the move is asked for; if it came first
+    # anyway, the move finds no game.
+    st, g = call(base, "/api/new", {"players": ["alphabeta:40", "person"]})
+    check(st == 200, "a game against alphabeta:40", g)
+    got = []
+    t = threading.Thread(target=lambda: got.append(call(base, "/api/computer", {"id": g["id"]})))
+    t.start()
+    threading.Event().wait(1)
+    st, _ = call(base, "/api/close", {"id": g["id"]})
+    t.join()
+    check(st == 200 and got[0] in ((503, {"error": "the game is closing, or the server is "
+                                                   "stopping"}),
+                                   (404, {"error": f"no game {g['id']} (closed, or never "
+                                                   "started)"})),
+          "closing the game ends alphabeta:40's search", (st, got))
 
 
 def in_time(base):

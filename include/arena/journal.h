@@ -1,7 +1,7 @@
 /*
  * journal.h - tournament journals and match logs on disk: reading them
  * record by record, opening a journal to append games (resume included),
- * appending a game, and merging shard journals.
+ * appending a game, replacing its header, and merging shard journals.
  *
  * A journal (JSON lines): line 1 is the header, {"schema":
  * "arena.journal/1", the rules, "engines", "format", "rounds", "shard",

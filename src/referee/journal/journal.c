@@ -1,7 +1,7 @@
 /*
  * journal.c - tournament journals and match logs on disk: reading them game
  * by game, opening a journal for appending (resume included), appending a
- * game, and merging shard journals (journal.h).
+ * game, replacing its header, and merging shard journals (journal.h).
  *
  * A journal line is written with one write() on an O_APPEND descriptor and
  * fsync'd, so after a crash the file is every finished game plus at most one

@@ -68,6 +68,10 @@ struct pgame {
     struct game_record rec;
     int over;
     struct pwork *work;          /* its engines' thread; NULL: not started */
+    /* Set by a close or the server's stop, without the game's lock (while
+     * a request holds it): a built-in player's search ends there (search.h's
+     * stop), as an engine's move ends at the server's stop. */
+    volatile sig_atomic_t cancel;
 };
 
 /* A training series of the learning window (malloc'd, in the table of
@@ -187,7 +191,7 @@ static int builtin_parse(struct server *sv, struct side *s, const char *name, st
 /* Sets s from the page's name of a player (weights: a learned player's
  * weights file, NULL for the shipped one): 0, or -1 with r failed. */
 static int side_parse(struct server *sv, struct side *s, const char *name, const char *weights,
-                      struct reply *r)
+                      const volatile sig_atomic_t *cancel, struct reply *r)
 {
     memset(s, 0, sizeof *s);
     if (strlen(name) >= sizeof s->name)
@@ -207,6 +211,7 @@ static int side_parse(struct server *sv, struct side *s, const char *name, const
     if ((k == PLAYER_QLEARN || k == PLAYER_QLEARN_AB) && side_weights(sv, s, weights, r) != 0)
         return -1;
     struct search_opts so = player_search_opts(sv->g, &s->p, (size_t)TT_DEFAULT_MB << 20);
+    so.stop = cancel;   /* a person may ask for any depth: a close ends it */
     if (search_init(&s->s, sv->g, &so) != 0)
         return fail(r, 503, "out of memory"), -1;
     s->has_search = 1;
@@ -545,7 +550,8 @@ static void api_new(struct server *sv, const cJSON *req, struct reply *r)
     rec_init(&pg->rec, 1, 1);
     int rc = 0;
     for (int s = 0; s < 2 && !rc; s++)
-        rc = side_parse(sv, &pg->side[s], cJSON_GetArrayItem(pl, s)->valuestring, weights[s], r);
+        rc = side_parse(sv, &pg->side[s], cJSON_GetArrayItem(pl, s)->valuestring, weights[s],
+                        &pg->cancel, r);
     if (!rc)
         rc = engines_open(sv, pg, r);
     if (!rc)
@@ -620,7 +626,11 @@ static void api_computer(struct server *sv, struct pgame *pg, const cJSON *req, 
     rec_move_init(&m);
     int move;
     if (s->kind == SIDE_BUILTIN) {
+        if (*sv->o->stop)   /* after stop's poke (playsrv_run): no search starts */
+            return fail(r, 503, "the server is stopping");
         move = builtin_move(s, pg->pos, &m);
+        if (move < 0 && s->s.stopped)
+            return fail(r, 503, "the game is closing, or the server is stopping");
         if (move < 0)
             return fail(r, 503, "player %s found no move (out of memory)", s->name);
     } else {
@@ -912,11 +922,23 @@ static const struct api_entry api[] = {
     { "/api/train/close", 0, NULL, NULL, api_train_close, 1 },
 };
 
+/* ptab_poke's: a search of the game ends. */
+static void game_cancel(void *obj)
+{
+    ((struct pgame *)obj)->cancel = 1;
+}
+
 static void api_call(struct server *sv, const struct api_entry *a, const cJSON *req,
                      struct reply *r)
 {
     if (a->plain)
         return a->plain(sv, req, r);
+    /* A game closing stops its player's search at once, rather than
+     * waiting for it (any depth may be asked for) to let go of the game. */
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    if (a->game && a->closes && cJSON_IsNumber(id) && id->valuedouble >= 1 &&
+        id->valuedouble < PLAYSRV_ID_MAX)
+        ptab_poke(&sv->games, (long)id->valuedouble, game_cancel);
     struct ptab *table = a->game ? &sv->games : &sv->trains;
     struct ptab_slot *s = held(table, a->game ? "game" : "training", req, r);
     if (!s)
@@ -1133,6 +1155,7 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
         fprintf(out, "play: http://%s:%u/\n", o->listen, port);
         fflush(out);
         wait_stop(o->stop);
+        ptab_poke(&sv->games, 0, game_cancel);   /* every search ends */
         MHD_stop_daemon(d);   /* waits for the requests in flight */
         rc = 0;
     }

@@ -111,3 +111,14 @@ void ptab_put(struct ptab *t, struct ptab_slot *s, int close)
     if (gone)
         t->free_obj(t->ctx, gone);
 }
+
+void ptab_poke(struct ptab *t, long id, void (*fn)(void *obj))
+{
+    /* Under t->mu an entry in a slot is not freed (ptab_put takes it out
+     * of its slot first), so obj is there to poke. */
+    pthread_mutex_lock(&t->mu);
+    for (int i = 0; i < PLAYSRV_MAX_GAMES; i++)
+        if (t->slot[i].id && (!id || t->slot[i].id == id))
+            fn(t->slot[i].obj);
+    pthread_mutex_unlock(&t->mu);
+}

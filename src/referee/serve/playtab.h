@@ -56,4 +56,9 @@ struct ptab_slot *ptab_get(struct ptab *t, long id);
  * too (freed now, or by the last request waiting for it). */
 void ptab_put(struct ptab *t, struct ptab_slot *s, int close);
 
+/* Calls fn(obj) on entry id, or on every entry when id is 0, under the
+ * table's lock but without the entry's: for what must reach an entry while
+ * a request works on it (a flag that stops a search). fn only sets a flag. */
+void ptab_poke(struct ptab *t, long id, void (*fn)(void *obj));
+
 #endif
