@@ -58,7 +58,7 @@ struct ptab_slot *ptab_add(struct ptab *t, void *obj, time_t idle_s)
         s->id = ++t->next_id;
         s->obj = obj;
         s->refs = 1;
-        s->closed = 0;
+        s->closed = s->closing = 0;
         s->last = now;
         /* Free, or idle and in no one's use: nobody holds its lock, and
          * nobody finds it before the caller has it. */
@@ -85,7 +85,7 @@ struct ptab_slot *ptab_get(struct ptab *t, long id)
     if (!s)
         return NULL;
     pthread_mutex_lock(&s->lock);
-    if (!s->closed)
+    if (!s->closing)
         return s;
     ptab_put(t, s, 0);   /* closed while we waited */
     return NULL;
@@ -95,7 +95,9 @@ void ptab_put(struct ptab *t, struct ptab_slot *s, int close)
 {
     /* Let go first: t->mu is never taken with a slot's lock held (ptab_add
      * takes them the other way round). Until refs drops, the slot stays
-     * ours all the same. */
+     * ours all the same. A request waiting for the lock sees closing. */
+    if (close)
+        s->closing = 1;
     pthread_mutex_unlock(&s->lock);
     void *gone = NULL;
     pthread_mutex_lock(&t->mu);
@@ -105,7 +107,7 @@ void ptab_put(struct ptab *t, struct ptab_slot *s, int close)
         gone = s->obj;
         s->id = 0;
         s->obj = NULL;
-        s->closed = 0;
+        s->closed = s->closing = 0;
     }
     pthread_mutex_unlock(&t->mu);
     if (gone)

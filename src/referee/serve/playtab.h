@@ -23,6 +23,8 @@ struct ptab_slot {
     void *obj;
     int refs;                 /* requests holding or waiting for lock */
     int closed;               /* no longer found; freed when refs drops to 0 */
+    int closing;              /* closed, as the next holder of lock sees it
+                               * (under lock, where closed is under mu) */
     time_t last;              /* the last request's time */
     pthread_mutex_t lock;
 };
