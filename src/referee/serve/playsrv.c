@@ -15,9 +15,11 @@
  * of training series (playtab.h: each entry its own lock, held by the
  * request working on it), and the journal (journal_mu: its header, its
  * descriptor, its count; each record one write of a whole line, so lines
- * never mix). The caller's thread waits for the stop flag; stopping the
- * daemon waits for the requests in flight, an engine's move cancelled by
- * the same flag (play.h).
+ * never mix). A game's engines run in a thread of the game's own
+ * (playwork.h: their processes die with the thread that started them).
+ * The caller's thread waits for the stop flag; stopping the daemon waits
+ * for the requests in flight, an engine's move cancelled by the same flag
+ * (play.h), a built-in player's search by its game's cancel flag.
  */
 #include "arena/playsrv.h"
 
