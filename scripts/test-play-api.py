@@ -7,21 +7,30 @@ one and a journal, then checks, over HTTP from this process:
   - a person against perfect: the person's move, refused moves (illegal,
     out of turn, malformed JSON, a 10 MB body, a finished game), each a 4xx
     with its reason and the state unchanged; undo back to the person's turn;
-  - two games at once are independent;
+  - two games at once are independent, in time too: while one page waits
+    for a slow engine's move (a Python engine that sleeps 2 s), another
+    page's requests (a new game, a move, random's answer) are answered
+    first;
+  - a built-in searcher at another depth than --depth (alphabeta:6 when
+    --depth is 4) plays, named so in the state and the journal; bad depths
+    are refused; closing a game ends its player's search (alphabeta:40);
   - the crashing engine forfeits with "crashed: SIGSEGV", shown in the state;
   - closing a game ends its engine (its sandbox's process is gone);
   - a path outside the page's files is a 404, the page itself a 200;
   - after SIGTERM the server exits 0, and the journal holds every finished
-    game, which `referee verify` and `referee report` read.
+    game, which `referee verify` and `referee report` read, alphabeta:6
+    named in the header and in the report.
 Exits 1 at the first failed check, with what it got.
 """
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import urllib.error
 import urllib.request
 
@@ -66,8 +75,20 @@ def main():
     journal = os.path.join(tmp, "games.jsonl")
     crasher = os.path.join(ROOT, "tests/engines/crasher.sh")
     py = os.path.join(ROOT, "docs/quickstart/random_engine.py")
+    # The quick-start engine, asleep for 2 s before each move (in a folder
+    # the sandbox's engine user can read).
+    os.chmod(tmp, 0o755)
+    slow = os.path.join(tmp, "slow_engine.py")
+    shutil.copy(os.path.join(ROOT, "docs/quickstart/board.py"), tmp)
+    with open(py) as f:
+        text = f.read().replace("    board.main(", "    import time\n    time.sleep(2)\n"
+                                "    board.main(")
+    with open(slow, "w") as f:
+        f.write(text)
+    os.chmod(slow, 0o755)
     srv = subprocess.Popen([os.path.join(BIN, "referee"), "play", "--game", "connect4",
-                            "--engine", py, "--engine", crasher, "--journal", journal],
+                            "--engine", py, "--engine", crasher, "--engine", slow,
+                            "--journal", journal],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = srv.stdout.readline()
@@ -84,14 +105,23 @@ def main():
     check(v.returncode == 0, "referee verify reads the journal", v.stdout + v.stderr)
     r = subprocess.run([os.path.join(BIN, "referee"), "report", journal], capture_output=True,
                        text=True)
-    check(r.returncode == 0 and "perfect" in r.stdout and "crasher.sh" in r.stdout,
+    check(r.returncode == 0 and "perfect" in r.stdout and "crasher.sh" in r.stdout and
+          re.search(r"^ *\d+ +alphabeta:6 ", r.stdout, re.M),
           "referee report reads the journal", r.stdout + r.stderr)
     with open(journal) as f:
-        records = [json.loads(l) for l in f.read().splitlines()[1:]]
-    check(len(records) == 2, "two finished games in the journal", len(records))
+        lines = f.read().splitlines()
+    names = [e["name"] for e in json.loads(lines[0])["engines"]]
+    check(names == ["person", "random", "alphabeta:4", "minimax:4", "perfect", "qlearn",
+                    "qlearn-ab:4", "random_engine.py", "crasher.sh", "slow_engine.py",
+                    "alphabeta:6", "alphabeta:40"],
+          "the header names every player, alphabeta:6 and :40 as games asked for them", names)
+    records = [json.loads(l) for l in lines[1:]]
+    check(len(records) == 3, "three finished games in the journal", len(records))
     check(records[0]["reason"] == "normal" and records[0]["result"] == "0-1",
           "the person lost to perfect", records[0])
     check(records[1]["reason"] == "crashed: SIGSEGV", "the crasher's forfeit", records[1])
+    check(records[2]["players"] == {"1": "person", "2": "alphabeta:6"} and records[2]["result"] == "0-1",
+          "the person lost to alphabeta:6", records[2])
     shutil.rmtree(tmp)
     print("test-play-api: ok")
 
@@ -165,6 +195,89 @@ def run(base, srv):
           engines_held(srv))
     st, e = call(base, f"/api/state?id={gid}")
     check(st == 404, "a closed game is gone", e)
+    deeper(base)
+    in_time(base)
+
+
+def deeper(base):
+    """alphabeta at depth 6, --depth being 4: named so; bad depths refused."""
+    for name, text in (("alphabeta:0", "player 'alphabeta:0': the depth must be 1 to 64"),
+                       ("alphabeta:65", "player 'alphabeta:65': the depth must be 1 to 64"),
+                       ("minimax:x", "player 'minimax:x': the depth must be 1 to 64"),
+                       ("alphabeta", "unknown player 'alphabeta'"),
+                       ("perfect:3", "unknown player 'perfect:3'")):
+        st, e = call(base, "/api/new", {"players": ["person", name]})
+        check(st == 422 and e.get("error") == text, f"{name} refused", (st, e))
+    st, g = call(base, "/api/new", {"players": ["person", "alphabeta:06"]})
+    check(st == 200 and g["players"] == ["person", "alphabeta:6"], "alphabeta:6", g)
+    while not g["over"]:
+        if g["to_move"] == 1:
+            st, g = call(base, "/api/move", {"id": g["id"], "move": g["legal"][0]["move"]})
+        else:
+            st, g = call(base, "/api/computer", {"id": g["id"]})
+        check(st == 200, "a move against alphabeta:6", g)
+    check(g["result"] == "0-1", "alphabeta:6 beats the lowest column", g)
+    st, _ = call(base, "/api/close", {"id": g["id"]})
+    check(st == 200, "close alphabeta:6's game")
+
+    # A search to depth 40 would take hours: closing its game ends it. The
+    # close is sent a second after the move is asked for; if it came first
+    # anyway, the move finds no game.
+    st, g = call(base, "/api/new", {"players": ["alphabeta:40", "person"]})
+    check(st == 200, "a game against alphabeta:40", g)
+    got = []
+    t = threading.Thread(target=lambda: got.append(call(base, "/api/computer", {"id": g["id"]})))
+    t.start()
+    threading.Event().wait(1)
+    st, _ = call(base, "/api/close", {"id": g["id"]})
+    t.join()
+    check(st == 200 and got[0] in ((503, {"error": "the game is closing, or the server is "
+                                                   "stopping"}),
+                                   (404, {"error": f"no game {g['id']} (closed, or never "
+                                                   "started)"})),
+          "closing the game ends alphabeta:40's search", (st, got))
+
+
+def in_time(base):
+    """Page A asks for the slow engine's move (2 s); page B meanwhile starts
+    a game against random, moves, and gets random's answer: B's three
+    answers come before A's."""
+    st, a = call(base, "/api/new", {"players": ["slow_engine.py", "person"]})
+    check(st == 200, "a game against the slow engine", a)
+    order, lock = [], threading.Lock()
+
+    def page_a():
+        st, g = call(base, "/api/computer", {"id": a["id"]})
+        with lock:
+            order.append(("A", st, [m["status"] for m in g.get("moves", [])]))
+
+    t = threading.Thread(target=page_a)
+    t.start()
+    # A's request is in flight once the engine runs (it sleeps 2 s): a
+    # process running python on it (not the server, whose arguments name it).
+    for _ in range(400):
+        if subprocess.run(["pgrep", "-f", "python3? [^ ]*slow_engine.py"],
+                          capture_output=True).returncode == 0:
+            break
+        threading.Event().wait(0.05)
+    else:
+        check(False, "the slow engine runs")
+    st, b = call(base, "/api/new", {"players": ["person", "random"]})
+    with lock:
+        order.append(("B new", st, 0))
+    st, b = call(base, "/api/move", {"id": b["id"], "move": "4"})
+    with lock:
+        order.append(("B move", st, len(b["moves"])))
+    st, b = call(base, "/api/computer", {"id": b["id"]})
+    with lock:
+        order.append(("B random", st, len(b["moves"])))
+    t.join()
+    check(order == [("B new", 200, 0), ("B move", 200, 1), ("B random", 200, 2),
+                    ("A", 200, ["ok"])],
+          "page B answered while page A waits for its engine", order)
+    for gid in (a["id"], b["id"]):
+        st, _ = call(base, "/api/close", {"id": gid})
+        check(st == 200, "close", gid)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ accessible names of its controls (aria-label), as assistive technology would:
     lowest column that takes a disc, loses (0-1), and the page says so;
   - undo after a move against perfect takes back both plies;
   - F2 starts a new game; the key "4" plays in column 4;
+  - alphabeta at depth 6 (--depth is 4) chosen with the depth box beside
+    the player's selector ("depth for player 2"), shown only for searchers;
   - the Python quick-start engine given with --engine answers, its CPU per
     move in the table; a crashing engine's forfeit is shown with its reason;
   - the learning window: 200 games of two learners with the constants set
@@ -169,6 +171,30 @@ def connect4(d, base):
     status = d.find_element(By.ID, "status").text
     check(status == "Game over: 1-0 (crashed: SIGSEGV)", "the crasher's forfeit", status)
     no_errors(d, "connect4 against a crashing engine")
+
+    d.get(base + "?p1=person&p2=perfect")
+    settle(d)
+    check(not by_label(d, "depth for player 2").is_displayed(), "no depth box for perfect")
+    Select(by_label(d, "player 2")).select_by_value("alphabeta:4")
+    box = by_label(d, "depth for player 2")
+    check(box.is_displayed() and box.get_attribute("value") == "4", "the depth box, at --depth",
+          box.get_attribute("value"))
+    box.clear()
+    box.send_keys("6")
+    by_label(d, "new game").click()
+    settle(d)
+    by_label(d, "column 4").click()
+    settle(d)
+    rows = d.find_elements(By.CSS_SELECTOR, "#cpu tr")
+    check(len(rows) == 2 and rows[1].text.startswith("2 alphabeta:6 "),
+          "alphabeta at the depth chosen", [r.text for r in rows])
+    d.get(base + "?p1=person&p2=minimax:3")
+    settle(d)
+    check(by_label(d, "player 2").get_attribute("value") == "minimax:4" and
+          by_label(d, "depth for player 2").get_attribute("value") == "3",
+          "?p2=minimax:3 chooses minimax at depth 3",
+          by_label(d, "depth for player 2").get_attribute("value"))
+    no_errors(d, "connect4 against alphabeta at depth 6")
 
 
 def wait_training(d, timeout=120):

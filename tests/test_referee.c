@@ -13,6 +13,9 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <cjson/cJSON.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <sys/file.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,6 +227,45 @@ Test(referee, journal_survives_a_line_cut_short)
     cr_assert_eq(journal_open(path, &header, 1, count, &c, &fd, &e), -1);
     cr_assert_eq(e.line, 1);
     cr_assert_not_null(strstr(e.msg, "\"game\" differs"), "%s", e.msg);
+    hdr_free(&header);
+    unlink(path);
+}
+
+/* A journal's header replaced (referee play naming a player first seen):
+ * the records stay byte for byte, the writer keeps the lock and appends
+ * after them, and the file holds the new header. */
+Test(referee, journal_reheader_keeps_the_records_and_the_lock)
+{
+    char path[] = "/tmp/arena-journal-XXXXXX";
+    int tmp = mkstemp(path);
+    close(tmp);
+    unlink(path);
+    struct hdr header;
+    hdr_init(&header);
+    header.has = HDR_BIT(HDR_SCHEMA) | HDR_BIT(HDR_GAME);
+    cr_assert_eq(hdr_set_text(&header.schema, "arena.journal/1"), 0);
+    strcpy(header.game, "nim");
+    cr_assert_not_null(hdr_add_engine(&header, "person"));
+    struct err e;
+    int fd;
+    cr_assert_eq(journal_open(path, &header, 0, NULL, NULL, &fd, &e), 0, "%s", e.msg);
+    cr_assert_eq(journal_append(fd, "{\"index\":1}", &e), 0);
+    cr_assert_not_null(hdr_add_engine(&header, "alphabeta:6"));
+    cr_assert_eq(journal_reheader(path, &header, &fd, &e), 0, "%s", e.msg);
+    cr_assert_eq(journal_append(fd, "{\"index\":2}", &e), 0);
+    int other = open(path, O_RDONLY);
+    cr_assert(other >= 0 && flock(other, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK,
+              "the replaced journal is not locked by its writer");
+    close(other);
+    close(fd);
+    FILE *f = fopen(path, "r");
+    char buf[256] = "";
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    cr_assert_str_eq(buf, "{\"schema\":\"arena.journal/1\",\"game\":\"nim\",\"engines\":"
+                          "[{\"name\":\"person\"},{\"name\":\"alphabeta:6\"}]}\n"
+                          "{\"index\":1}\n{\"index\":2}\n");
     hdr_free(&header);
     unlink(path);
 }

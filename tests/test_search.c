@@ -5,6 +5,7 @@
  * win, and the table's size never changes a result.
  */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <string.h>
 #include "arena/connect4.h"
 #include "arena/search.h"
@@ -180,6 +181,55 @@ Test(search, finished_position_returns_no_move)
     cr_assert_eq(r.value, -SCORE_WIN, "value %d", r.value);
     cr_assert_eq(r.nodes, 1, "nodes %llu", (unsigned long long)r.nodes);
     search_free(&s);
+}
+
+/* An evaluation that raises its search's stop flag at its after-th call. */
+struct stopper {
+    volatile sig_atomic_t stop;
+    long calls, after;
+};
+
+static int stopping_eval(const void *state, const void *ctx)
+{
+    struct stopper *st = (struct stopper *)ctx;   /* the test's own, writable */
+    if (++st->calls == st->after)
+        st->stop = 1;
+    return game_connect4.evaluate(state);
+}
+
+/* A stop flag raised mid-search ends it at once with no answer, and leaves
+ * nothing in the table: the next search gives what a fresh one does. */
+Test(search, stop_flag_ends_the_search_with_no_answer)
+{
+    for (int ab = 0; ab < 2; ab++) {
+        struct stopper st = { .after = 1000 }, none = { .after = -1 };
+        struct search_opts o = search_opts_default();
+        o.tt_bytes = SMALL_TT_BYTES;
+        o.evaluate_with = stopping_eval;
+        o.eval_ctx = &st;
+        o.stop = &st.stop;
+        struct search s, fresh;
+        cr_assert_eq(search_init(&s, &game_connect4, &o), 0);
+        struct c4_pos p;
+        c4_init(&p);
+        struct search_result r, want;
+        (ab ? search_alphabeta : search_minimax)(&s, &p, 12, &r);
+        cr_assert(r.move == -1 && s.stopped == 1 && st.calls == 1000,
+                  "%s: move %d, stopped %d, %ld evaluations", ab ? "alphabeta" : "minimax",
+                  r.move, s.stopped, st.calls);
+        st.stop = 0;
+        st.after = -1;
+        search_alphabeta(&s, &p, 6, &r);
+        o.eval_ctx = &none;
+        o.stop = &none.stop;
+        cr_assert_eq(search_init(&fresh, &game_connect4, &o), 0);
+        search_alphabeta(&fresh, &p, 6, &want);
+        cr_assert(!s.stopped && r.move == want.move && r.value == want.value,
+                  "after a stop: move %d value %d, a fresh search's %d %d", r.move, r.value,
+                  want.move, want.value);
+        search_free(&s);
+        search_free(&fresh);
+    }
 }
 
 /* The smallest table and a large one must give identical results: the table

@@ -1,7 +1,7 @@
 /*
  * journal.h - tournament journals and match logs on disk: reading them
  * record by record, opening a journal to append games (resume included),
- * appending a game, and merging shard journals.
+ * appending a game, replacing its header, and merging shard journals.
  *
  * A journal (JSON lines): line 1 is the header, {"schema":
  * "arena.journal/1", the rules, "engines", "format", "rounds", "shard",
@@ -79,6 +79,15 @@ int journal_scan_text(char *text, size_t len, const struct journal_reader *rd, v
  * "PATH: in use by another referee (pid N)"). */
 int journal_open(const char *path, const struct hdr *header, int resume,
                  const struct journal_reader *rd, void *ctx, int *fd, struct err *e);
+/* Replaces the header of the journal at path, open as *fd by journal_open
+ * (so locked by the caller), with header, every record kept byte for byte:
+ * a new file, locked before it is renamed over path (tf_write_atomic_locked),
+ * so that a reader sees the old journal or the new one, whole, and no other
+ * referee finds it unlocked; *fd is then the new file's (the old one
+ * closed). For a writer whose players are not all known when it starts
+ * (referee play: a player first seen is named before its game is). 0, or
+ * -1 with e and the journal and *fd as they were. */
+int journal_reheader(const char *path, const struct hdr *header, int *fd, struct err *e);
 /* Appends one record line (no newline in line) with one write, then fsync. */
 int journal_append(int fd, const char *line, struct err *e);
 

@@ -205,6 +205,12 @@
 #define PLAYSRV_TRAIN_STEP 200
 /* Games of one training series from the page, as `engine train` allows. */
 #define PLAYSRV_TRAIN_MAX_GAMES 100000000LL
+/* Ids of games and series above this are no game's (a JSON number keeps
+ * every integer below it exactly: header.h's HDR_SEED_NUMBER_LIMIT). */
+#define PLAYSRV_ID_MAX 1e15
+/* How soon the server sees its stop flag (a signal's) while its threads
+ * answer requests. */
+#define PLAYSRV_STOP_POLL_MS 200
 /* ---- referee grade (rubric.h, grade.h) ------------------------------------ */
 
 /* A rubric's "build" without "build_timeout_ms": `make` or `javac *.java` of

@@ -55,7 +55,9 @@ struct search_opts player_search_opts(const struct game *g, const struct player_
 /* Chooses a move for state, which must not be finished. s is an initialised
  * search for the same game made with player_search_opts(p, ...) (its TT is
  * reused). Fills r (move, value, depth, nodes; random and perfect players
- * report value 0 and 0 nodes, qlearn depth 1 and the moves it scored). */
+ * report value 0 and 0 nodes, qlearn depth 1 and the moves it scored).
+ * A search stopped by s's opts.stop (search.h) gives no move: r->move -1,
+ * s->stopped set. */
 void player_choose(struct search *s, const struct player_opts *p, const void *state,
                    struct search_result *r);
 

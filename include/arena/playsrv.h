@@ -1,13 +1,15 @@
 /*
  * playsrv.h - `referee play`: a person against any player in a browser.
- * An HTTP server (libmicrohttpd, one thread: requests are answered one at
- * a time) serving one self-contained page from memory (playsrv_page.c) and
- * a small JSON API over games held in memory, each with its own id, so
- * that two pages play two independent games:
+ * An HTTP server (libmicrohttpd, a thread per connection: a page waiting
+ * for an engine's move holds up no other) serving one self-contained page
+ * from memory (playsrv_page.c) and a small JSON API over games held in
+ * memory, each with its own id, so that two pages play two independent
+ * games:
  *
  *   GET  /                 the page
  *   GET  /api/info         the game, how to draw it (struct game_drawing),
- *                          the players a side can be
+ *                          the players a side can be ("depth": the
+ *                          searchers' among them, "max_depth")
  *   POST /api/new          {"players": [P1, P2], "weights": [W1, W2]} -> a new
  *                          game's state (W: a learned player's weights file,
  *                          null or missing: the shipped one)
@@ -26,7 +28,8 @@
  *
  * A player is "person", a built-in player ("random", "perfect",
  * "alphabeta:D", "minimax:D", and with a trainer "qlearn" and
- * "qlearn-ab:D"; player.h) or the name of an --engine, run as
+ * "qlearn-ab:D", D any depth from 1 to SEARCH_MAX_DEPTH; player.h) or the
+ * name of an --engine, run as
  * a tournament runs it (play.h's play_solo: sandbox, limits, forfeits).
  * The state: {"id", "board" (the board file), "to_move", "players",
  * "moves": [{"side", "move", "cpu_ms", "status"}], "legal": [{"move",
@@ -35,7 +38,9 @@
  * points", the winner's first; "" otherwise), "report" (the game's
  * one-move report of the position)}. A request the page would never send gets a
  * 4xx and {"error": REASON}, and changes nothing. Every finished game is
- * a record of the journal, when there is one.
+ * a record of the journal, when there is one, whose header names every
+ * player of its records (a searcher at a depth first asked for is added:
+ * journal.h's journal_reheader).
  */
 #ifndef ARENA_PLAYSRV_H
 #define ARENA_PLAYSRV_H

@@ -11,7 +11,10 @@
 #ifndef ARENA_PREFLIGHT_H
 #define ARENA_PREFLIGHT_H
 
+#include <stdio.h>
+#include "arena/cgroup.h"
 #include "arena/err.h"
+#include "arena/play.h"
 #include "arena/refopts.h"
 
 /* Checks and completes s as above: resolves its engines, creates the keep
@@ -21,12 +24,14 @@
  * wrong, naming the option or the engine (nothing played yet). */
 int preflight_check(struct refopts_settings *s, struct err *e);
 
-/* After preflight_check, where each move's cgroup goes (cgroup.h): 0 with
- * the rules pointed at s->cg (and no RLIMIT_NPROC: pids.max bounds each
- * move's tree, where RLIMIT_NPROC counts every task of the engines' user,
- * other referees' engines included), or 1 with why saying why no cgroup
- * can be had: the moves are then billed and limited per process, and the
- * journal says "accounting": "process". */
-int preflight_accounting(struct refopts_settings *s, struct err *why);
+/* After preflight_check (or a grade's set-up), where each move's cgroup
+ * goes (cgroup.h): 0 with the rules pointed at cg (and no RLIMIT_NPROC:
+ * pids.max bounds each move's tree, where RLIMIT_NPROC counts every task of
+ * the engines' user, other referees' engines included); or 1 with why
+ * saying why no cgroup can be had, and that said on err as PROG's
+ * warning: the moves are then billed and limited per process, and the
+ * journal says "accounting": "process". cg must outlive the rules' use. */
+int preflight_accounting(struct cg_root *cg, struct play_rules *rules, const char *prog,
+                         FILE *err, struct err *why);
 
 #endif

@@ -21,6 +21,7 @@
 #ifndef ARENA_SEARCH_H
 #define ARENA_SEARCH_H
 
+#include <signal.h>
 #include <stdint.h>
 #include "arena/game.h"
 #include "arena/limits.h"   /* SEARCH_MAX_DEPTH */
@@ -39,6 +40,11 @@ struct search_opts {
      * seed scores every leaf, finished or not, with one function, so its
      * full board is worth its span score, not 0. Use with mate_distance 0. */
     int eval_finished;
+    /* Not NULL: the search ends early once *stop is non-zero (a flag set by
+     * another thread or a signal handler), its result no answer (r->move
+     * -1, struct search's stopped set) and nothing of it kept in the table.
+     * For a search a person may ask for at any depth (referee play). */
+    const volatile sig_atomic_t *stop;
 };
 
 struct search_result {
@@ -56,6 +62,7 @@ struct search {
     struct tt tt;
     uint64_t nodes;
     unsigned char *stack;   /* one position per ply, state_size each */
+    int stopped;            /* 1: the last search saw opts.stop and ended early */
 };
 
 /* The defaults: TT_DEFAULT_MB table, mate distance on, game evaluation. */

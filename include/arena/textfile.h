@@ -54,6 +54,13 @@ int tf_player_line(const struct tf_lines *L, int line, int *player, struct err *
  * mode fopen would give, n the first free number: a file or link already
  * at a name is never written through. */
 int tf_write_atomic(const char *path, const char *data, size_t len, struct err *e);
+/* tf_write_atomic for a writer that holds path locked and must not let
+ * it go: the new file takes an exclusive flock(2) before it is renamed over
+ * path (so path never names an unlocked file), and on success stays open in
+ * *fd, for writing at its end, the caller's to close (the old file's
+ * descriptor, and with it its lock, too). journal.h's journal_reheader. */
+int tf_write_atomic_locked(const char *path, const char *data, size_t len, int *fd,
+                           struct err *e);
 
 /* Removes name in the folder open as dir_fd and, for a folder, everything
  * in it, depth first, by descriptor (openat, unlinkat: no path grows, so a

@@ -122,7 +122,9 @@ static const char slurm_help[] =
     "  --parallel           run the shards with GNU parallel instead (and\n"
     "  --sshlogin S         on these machines, repeat), then merge\n"
     "  --resume DIR         run again exactly the shards not finished (each resumes\n"
-    "                       its journal) and a new merge job\n";
+    "                       its journal) and a new merge job\n"
+    "  grade ...            a class instead of a tournament: referee grade's options\n"
+    "                       and these (referee slurm grade --help; docs/grading.md)\n";
 
 static const char status_help[] =
     "Status: each shard's games played and to play, from its journal.\n";
@@ -215,7 +217,9 @@ static const struct ref_cmd commands[] = {
       "      [--repeat R] [--budget-ms MS] [--json FILE] [--svg FILE]\n", { bench_help } },
     { "slurm", REF_CMD_SLURM, cmd_slurm,
       "%1$s slurm TOURNAMENT-OPTIONS --shards N --out DIR [SLURM-OPTIONS]\n"
-      "%1$s slurm --resume DIR [--dry-run]\n", { slurm_help, rules_help, tournament_help } },
+      "%1$s slurm --resume DIR [--dry-run]\n"
+      "%1$s slurm grade GRADE-OPTIONS --shards N [SLURM-OPTIONS]\n",
+      { slurm_help, rules_help, tournament_help } },
     { "status", REF_CMD_STATUS, run_command, "%1$s status DIR\n", { status_help } },
     { "play", REF_CMD_PLAY, run_command,
       "%1$s play --game G [--engine SPEC]... [--port N] [--listen ADDR] [--journal FILE]\n",
@@ -408,10 +412,8 @@ static int preflight(const char *prog, struct refopts_settings *s)
         err_print(stderr, prog, &e);
         return EXIT_BAD_INPUT;
     }
-    if (s->command != REF_CMD_SLURM && preflight_accounting(s, &e) != 0)
-        fprintf(stderr, "%s: accounting: process: %s; a move's CPU is then its own and that "
-                "of the children it reaped, and --cpu-limit-s and --mem-limit-mb hold per "
-                "process\n", prog, e.msg);
+    if (s->command != REF_CMD_SLURM)
+        preflight_accounting(&s->cg, &s->t.rules, prog, stderr, &e);
     return 0;
 }
 
@@ -568,6 +570,8 @@ static int slurm_resume(const char *prog, const struct refopts_settings *s, int 
 
 static int cmd_slurm(const char *prog, enum refopts_command id, int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "grade") == 0)   /* a class: grade.h reads its options */
+        return grade_slurm_command(prog, argc - 1, argv + 1);
     struct refopts_settings s;
     refopts_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);

@@ -28,6 +28,7 @@ struct search_opts search_opts_default(void)
         .evaluate_with = NULL,
         .eval_ctx = NULL,
         .eval_finished = 0,
+        .stop = NULL,
     };
     return o;
 }
@@ -117,6 +118,15 @@ static int leaf_value(struct search *s, int ply, int depth, int *value)
     return 0;
 }
 
+/* 1 once the caller's stop flag is seen, and from then on until the next
+ * search: every value after it is no value. */
+static inline int stopping(struct search *s)
+{
+    if (s->opts.stop && !s->stopped && *s->opts.stop)
+        s->stopped = 1;
+    return s->stopped;
+}
+
 /* Writes the child of ply reached by move into slot ply + 1. */
 static void make_child(struct search *s, int ply, int move)
 {
@@ -146,6 +156,8 @@ static int minimax(struct search *s, int ply, int depth)
 {
     int value;
     s->nodes++;
+    if (stopping(s))
+        return 0;
     if (leaf_value(s, ply, depth, &value))
         return value;
     int moves[GAME_MAX_MOVES];
@@ -202,6 +214,8 @@ static int alphabeta(struct search *s, int ply, int depth, int alpha, int beta)
     const void *pos = slot(s, ply);
     int value;
     s->nodes++;
+    if (stopping(s))
+        return 0;
     if (leaf_value(s, ply, depth, &value))
         return value;
     int moves[GAME_MAX_MOVES];
@@ -245,7 +259,7 @@ static int alphabeta(struct search *s, int ply, int depth, int alpha, int beta)
             }
         }
     }
-    if (use_tt) {
+    if (use_tt && !s->stopped) {
         int bound = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
         tt_store(&s->tt, key, to_tt(s, best, ply), best_move, depth, bound);
     }
@@ -261,6 +275,7 @@ static int root_is_leaf(struct search *s, const void *state, int depth, int *mov
     assert(s->stack && (s->game->to_move(state) == 1 || s->game->to_move(state) == 2));
     memcpy(slot(s, 0), state, s->game->state_size);
     s->nodes = 1;
+    s->stopped = 0;
     r->move = -1;
     r->depth = depth;
     if (leaf_value(s, 0, depth, &r->value)) {
@@ -291,7 +306,7 @@ void search_minimax(struct search *s, const void *state, int depth, struct searc
             best_move = moves[i];
         }
     }
-    r->move = best_move;
+    r->move = s->stopped ? -1 : best_move;
     r->value = best;
     r->nodes = s->nodes;
 }
@@ -304,7 +319,7 @@ void search_alphabeta(struct search *s, const void *state, int depth, struct sea
     for (int i = 0; i < n; i++)
         idx[i] = i;
     int best = -SCORE_INF, best_move = moves[0];
-    for (int d = 1; d <= depth; d++) {
+    for (int d = 1; d <= depth && !s->stopped; d++) {
         int perm[GAME_MAX_MOVES], old_idx[GAME_MAX_MOVES];
         memcpy(old_idx, idx, (size_t)n * sizeof *idx);
         order_moves(s, state, moves, n, d > 1 ? best_move : -1, perm);
@@ -332,7 +347,7 @@ void search_alphabeta(struct search *s, const void *state, int depth, struct sea
         if (d > 1)
             s->nodes++;   /* the root, visited again by this iteration */
     }
-    r->move = best_move;
+    r->move = s->stopped ? -1 : best_move;
     r->value = best;
     r->nodes = s->nodes;
 }

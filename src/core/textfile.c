@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arena/textfile.h"
@@ -317,7 +318,10 @@ static int create_temp(const char *path, char **tmp)
     return -1;
 }
 
-int tf_write_atomic(const char *path, const char *data, size_t len, struct err *e)
+/* tf_write_atomic; with keep, the new file is flock'd (exclusively: it is
+ * new, nobody else holds it) before the rename and stays open in *keep. */
+static int write_atomic(const char *path, const char *data, size_t len, int *keep,
+                        struct err *e)
 {
     char *tmp;
     int fd = create_temp(path, &tmp);
@@ -332,20 +336,39 @@ int tf_write_atomic(const char *path, const char *data, size_t len, struct err *
         saved = errno;
         rc = -1;
     }
-    if (close(fd) != 0 && rc == 0) {
+    if (rc == 0 && keep && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        saved = errno;
+        rc = -1;
+    }
+    if ((rc != 0 || !keep) && close(fd) != 0 && rc == 0) {
         saved = errno;
         rc = -1;
     }
     if (rc == 0 && rename(tmp, path) != 0) {
         saved = errno;
         rc = -1;
+        if (keep)
+            close(fd);
     }
     if (rc != 0) {
         unlink(tmp);
         err_set(e, 0, 0, "cannot write: %s", strerror(saved));
+    } else if (keep) {
+        *keep = fd;
     }
     free(tmp);
     return rc;
+}
+
+int tf_write_atomic(const char *path, const char *data, size_t len, struct err *e)
+{
+    return write_atomic(path, data, len, NULL, e);
+}
+
+int tf_write_atomic_locked(const char *path, const char *data, size_t len, int *fd,
+                           struct err *e)
+{
+    return write_atomic(path, data, len, fd, e);
 }
 
 enum tf_getline_result tf_getline(FILE *in, char *buf, size_t max)

@@ -72,6 +72,10 @@ static void search_each_move(struct search *s, const struct player_opts *p, cons
         g->play(child, moves[i]);
         search_alphabeta(s, child, p->depth - 1, &cr);
         r->nodes += cr.nodes;
+        if (s->stopped) {   /* no answer (search.h's stop) */
+            r->move = -1;
+            return;
+        }
         int v = -cr.value;
         /* The child's search counts plies from the child: one more from here. */
         if (s->opts.mate_distance)

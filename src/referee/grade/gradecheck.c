@@ -520,7 +520,7 @@ int gcheck_shell(const struct gcheck_shell_args *a, struct run_result *r, struct
     struct launcher lnc;
     struct launch_move m = { argv, a->cwd, 0, -1, a->limits, { -1, -1, -1 }, NULL, 0 };
     if (!a->policy || a->policy->mode == SBX_NONE) {
-        rc = launcher_plain(&lnc, NULL, e);
+        rc = launcher_plain(&lnc, a->acct, e);
         if (!rc) {
             rc = launcher_move(&lnc, &m, r, e);
             launcher_close(&lnc);
@@ -530,7 +530,7 @@ int gcheck_shell(const struct gcheck_shell_args *a, struct run_result *r, struct
         struct sbx_view v = { .workdir = a->workdir, .rw = a->rw, .own = a->own,
                               .policy = a->policy };
         struct sbx *box;
-        rc = sbx_open(&box, &v, 1, e) != 0 || sbx_launcher(&lnc, box, NULL, e) != 0 ? -1 : 0;
+        rc = sbx_open(&box, &v, 1, e) != 0 || sbx_launcher(&lnc, box, a->acct, e) != 0 ? -1 : 0;
         if (!rc) {   /* the launcher owns the sandbox */
             rc = launcher_move(&lnc, &m, r, e);
             dirfd = rc ? -1 : sbx_take_move_folder(box, 0);
@@ -597,7 +597,7 @@ static int io_input(const struct gcheck_env *env, int index, int k, cJSON *items
     struct gcheck_shell_args a = { .text = ch->cmd, .workdir = env->workdir,
                                    .cwd = env->workdir, .rw = move, .own = &own,
                                    .policy = env->rules.sandbox, .limits = &env->rules.limits,
-                                   .in_path = ch->input[k], .stdout_name = "output",
+                                   .acct = env->rules.acct, .in_path = ch->input[k], .stdout_name = "output",
                                    .back = back };
     /* The input's folder, read-only; the output into the move folder. */
     int rc = sbx_paths_add(&own, ch->input[k], e) || gcheck_shell(&a, &r, e);

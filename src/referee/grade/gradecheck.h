@@ -90,6 +90,7 @@ struct gcheck_shell_args {
     const struct sbx_paths *own;   /* more read-only paths; NULL: none */
     const struct sbx_policy *policy;   /* NULL or SBX_NONE: no sandbox */
     const struct run_limits *limits;
+    const struct cg_root *acct;    /* a cgroup per run (cgroup.h); NULL: none */
     const char *in_path;           /* stdin; NULL: /dev/null (it must be visible:
                                     * in own, or no sandbox) */
     const char *stdout_name;       /* stdout into rw/NAME; NULL: stdout and stderr

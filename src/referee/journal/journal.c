@@ -1,7 +1,7 @@
 /*
  * journal.c - tournament journals and match logs on disk: reading them game
  * by game, opening a journal for appending (resume included), appending a
- * game, and merging shard journals (journal.h).
+ * game, replacing its header, and merging shard journals (journal.h).
  *
  * A journal line is written with one write() on an O_APPEND descriptor and
  * fsync'd, so after a crash the file is every finished game plus at most one
@@ -301,6 +301,26 @@ int journal_peek(const char *path, const struct journal_reader *rd, void *ctx, s
     return rc;
 }
 
+/* path opened and its shared lock taken (waiting for a writer's), or -1.
+ * A writer that replaced the file while we waited (journal_reheader) left
+ * us the old one, unlinked and without its later games: then path is
+ * opened again. */
+static int open_shared(const char *path)
+{
+    for (;;) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return -1;
+        while (flock(fd, LOCK_SH) != 0 && errno == EINTR)
+            ;
+        struct stat held, now;
+        if (fstat(fd, &held) != 0 || stat(path, &now) != 0 ||
+            (held.st_dev == now.st_dev && held.st_ino == now.st_ino))
+            return fd;
+        close(fd);
+    }
+}
+
 /* journal_scan with the JSON of each record (merge's). */
 static int scan_file(const char *path, raw_fn fn, void *ctx, struct err *e)
 {
@@ -308,9 +328,7 @@ static int scan_file(const char *path, raw_fn fn, void *ctx, struct err *e)
         return -1;
     /* Under a shared lock: a referee appending to it holds an exclusive
      * one for its whole run, so what is read is the whole of it. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    while (fd >= 0 && flock(fd, LOCK_SH) != 0 && errno == EINTR)
-        ;
+    int fd = open_shared(path);
     /* A journal is read a line at a time, so that a report of a long
      * tournament does not hold the whole file; a match log (one JSON
      * document) and anything that is not a journal are read whole, where
@@ -480,6 +498,44 @@ int journal_open(const char *path, const struct hdr *header, int resume,
     int rc = write_header(*fd, header, e);
     if (rc)
         unlink(path);
+    return rc;
+}
+
+int journal_reheader(const char *path, const struct hdr *header, int *fd, struct err *e)
+{
+    assert(*fd >= 0);
+    char *text, *head = NULL, *buf = NULL;
+    size_t len;
+    if (tf_read(path, JOURNAL_READ_CAP, &text, &len, e) != 0) {
+        char msg[ERR_MSG_MAX];
+        snprintf(msg, sizeof msg, "%s", e->msg);
+        return err_set(e, 0, 0, "%s: %s", path, msg);
+    }
+    /* Every line is whole: the caller is the one writer, and appends whole lines. */
+    const char *nl = memchr(text, '\n', len);
+    size_t rest = nl ? len - (size_t)(nl + 1 - text) : 0, hlen = 0;
+    int rc = 0, nfd = -1;
+    if (!nl)
+        rc = err_set(e, 0, 0, "%s: the journal has no complete header line", path);
+    else if (!(head = header_text(header)) || !(buf = malloc((hlen = strlen(head)) + 1 + rest)))
+        rc = err_set(e, 0, 0, "out of memory");
+    if (!rc) {
+        memcpy(buf, head, hlen);
+        buf[hlen] = '\n';
+        memcpy(buf + hlen + 1, nl + 1, rest);
+        char msg[ERR_MSG_MAX];
+        if (tf_write_atomic_locked(path, buf, hlen + 1 + rest, &nfd, e) != 0) {
+            snprintf(msg, sizeof msg, "%s", e->msg);
+            rc = err_set(e, 0, 0, "%s: %s", path, msg);
+        } else {
+            fcntl(nfd, F_SETFL, O_APPEND);   /* as journal_open's: appends only */
+            close(*fd);
+            *fd = nfd;
+        }
+    }
+    free(buf);
+    free(head);
+    free(text);
     return rc;
 }
 

@@ -152,11 +152,16 @@ int preflight_check(struct refopts_settings *s, struct err *e)
     return 0;
 }
 
-int preflight_accounting(struct refopts_settings *s, struct err *why)
+int preflight_accounting(struct cg_root *cg, struct play_rules *rules, const char *prog,
+                         FILE *err, struct err *why)
 {
-    if (cg_root_find(&s->cg, REF_DEFAULT_PROC_EXTRA, why) != 0)
+    if (cg_root_find(cg, REF_DEFAULT_PROC_EXTRA, why) != 0) {
+        fprintf(err, "%s: accounting: process: %s; a move's CPU is then its own and that of "
+                "the children it reaped, and --cpu-limit-s and --mem-limit-mb hold per "
+                "process\n", prog, why->msg);
         return 1;
-    s->t.rules.acct = &s->cg;
-    s->t.rules.limits.proc_limit = 0;
+    }
+    rules->acct = cg;
+    rules->limits.proc_limit = 0;
     return 0;
 }

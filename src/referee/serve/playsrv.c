@@ -1,24 +1,40 @@
 /*
  * playsrv.c - `referee play` (playsrv.h): the HTTP server, the games it
  * holds and their JSON API. libmicrohttpd parses HTTP; this file only
- * answers. The server runs in the caller's thread (MHD's external select
- * loop), so that a stop flag set by a signal ends it between requests and
- * no lock is needed: an engine's move holds up other pages for at most its
- * time limit.
+ * answers.
+ *
+ * Requests are answered concurrently, one thread per connection (MHD's
+ * MHD_USE_THREAD_PER_CONNECTION): an engine's move takes seconds, and a
+ * request waiting for it must hold up its own page only. A thread per
+ * connection rather than a pool: a pool's thread serves many connections
+ * in turn, so a move would still hold up the pages that share its thread;
+ * and rather than moves run in the background and polled, because then
+ * every request of the API would change (and the page with it) for what
+ * threads give for free. The pages are few (one person's, a class's), so
+ * are the threads. What threads share is guarded: the tables of games and
+ * of training series (playtab.h: each entry its own lock, held by the
+ * request working on it), and the journal (journal_mu: its header, its
+ * descriptor, its count; each record one write of a whole line, so lines
+ * never mix). A game's engines run in a thread of the game's own
+ * (playwork.h: their processes die with the thread that started them).
+ * The caller's thread waits for the stop flag; stopping the daemon waits
+ * for the requests in flight, an engine's move cancelled by the same flag
+ * (play.h), a built-in player's search by its game's cancel flag.
  */
 #include "arena/playsrv.h"
 
 #include <assert.h>
 #include <arpa/inet.h>
+#include <sys/socket.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/select.h>
 #include <time.h>
 #include <unistd.h>
 #include "arena/clock.h"
@@ -28,6 +44,8 @@
 #include "arena/player.h"
 #include "arena/rules.h"
 #include "arena/search.h"
+#include "playtab.h"
+#include "playwork.h"
 
 enum side_kind { SIDE_PERSON, SIDE_BUILTIN, SIDE_ENGINE };
 
@@ -42,38 +60,47 @@ struct side {
     void *weights;               /* the learned players' (the trainer's) */
 };
 
+/* A game (malloc'd, held by the server's table of games). */
 struct pgame {
-    long id;                     /* 0: a free slot */
+    long id;
     struct side side[2];
     unsigned char start[GAME_MAX_STATE], pos[GAME_MAX_STATE];
     int *moves, nmoves, capmoves;
     int quiet;                   /* plies since an irreversible one (rules.h) */
     struct game_record rec;
     int over;
-    time_t last;                 /* the last request's time */
+    struct pwork *work;          /* its engines' thread; NULL: not started */
+    /* Set by a close or the server's stop, without the game's lock (while
+     * a request holds it): a built-in player's search ends there (search.h's
+     * stop), as an engine's move ends at the server's stop. */
+    volatile sig_atomic_t cancel;
 };
 
-/* A training series of the learning window. */
+/* A training series of the learning window (malloc'd, in the table of
+ * training series). */
 struct ptrain {
-    long id;                     /* 0: a free slot */
+    long id;
     void *series;                /* the trainer's */
     long long games, played;
     long long win, draw, loss;   /* the first learner's, over the series */
     int learners;                /* 2 against "learning" */
-    time_t last;
 };
 
 struct server {
     const struct playsrv_opts *o;
     const struct game *g;
-    struct pgame games[PLAYSRV_MAX_GAMES];
-    struct ptrain trains[PLAYSRV_MAX_GAMES];
-    long next_id;
+    struct ptab games, trains;   /* of struct pgame, struct ptrain */
     /* The players a side can be besides the engines: "person" and the
-     * built-in players the game supports, searches at the rules' depth;
-     * the journal's header names them (reports count only named players). */
+     * built-in players the game supports, searches at the rules' depth
+     * (any other depth too: "alphabeta:D"). Set before the first request. */
     char builtin[8][REC_NAME_MAX];
     int nbuiltin;
+    /* The journal's header names every player of its records (reports
+     * count only named players): these, the engines, and each built-in
+     * player at another depth once a game asks for it (journal_name).
+     * header, journal_fd and journal_games are under journal_mu. */
+    pthread_mutex_t journal_mu;
+    struct hdr header;
     int journal_fd;              /* -1: none */
     long journal_games;
 };
@@ -104,15 +131,9 @@ static void fail(struct reply *r, unsigned status, const char *fmt, ...)
 
 /* ---- the players ------------------------------------------------------ */
 
-static void side_close_engine(struct side *s)
-{
-    play_solo_close(s->solo);
-    s->solo = NULL;
-}
-
 static void side_free(const struct server *sv, struct side *s)
 {
-    side_close_engine(s);
+    assert(!s->solo);   /* closed by the game's engine thread (engines_close) */
     if (s->weights)
         sv->o->trainer->weights_free(s->weights);
     if (s->has_search)
@@ -134,12 +155,49 @@ static int side_weights(struct server *sv, struct side *s, const char *text, str
     return fail(r, 422, "player %.40s's weights: %s", s->name, e.msg), -1;
 }
 
+/* s->p's kind and depth from a built-in player's name: one the server
+ * offers, a searching player at any depth from 1 to SEARCH_MAX_DEPTH
+ * ("alphabeta:6" when --depth is 4), and s->name made the name the record
+ * keeps ("alphabeta:06" is "alphabeta:6"). 0, or -1 with r failed. */
+static int builtin_parse(struct server *sv, struct side *s, const char *name, struct reply *r)
+{
+    const char *colon = strchr(name, ':');
+    size_t n = colon ? (size_t)(colon - name) : strlen(name);
+    int offered = 0;
+    for (int i = 1; i < sv->nbuiltin && !offered; i++) {
+        const char *b = sv->builtin[i], *bcolon = strchr(b, ':');
+        offered = strncmp(b, name, n) == 0 && strlen(b) >= n && (b[n] == ':' || !b[n]) &&
+                  !bcolon == !colon;
+    }
+    char kind[REC_NAME_MAX];
+    snprintf(kind, sizeof kind, "%.*s", (int)(n < sizeof kind ? n : sizeof kind - 1), name);
+    int k = offered ? player_parse(kind) : -1;
+    if (k < 0)
+        return fail(r, 422, "unknown player '%.60s'", name), -1;
+    s->kind = SIDE_BUILTIN;
+    s->p.kind = (enum player_kind)k;
+    s->p.depth = sv->o->rules->depth;
+    s->p.seed = (uint64_t)time(NULL);
+    if (!colon)
+        return 0;
+    char *end;
+    long d = (colon[1] >= '0' && colon[1] <= '9') ? strtol(colon + 1, &end, 10) : 0;
+    if (d < 1 || *end || d > SEARCH_MAX_DEPTH)
+        return fail(r, 422, "player '%.60s': the depth must be 1 to %d", name,
+                    SEARCH_MAX_DEPTH), -1;
+    s->p.depth = (int)d;
+    snprintf(s->name, sizeof s->name, "%s:%ld", player_name(s->p.kind), d);
+    return 0;
+}
+
 /* Sets s from the page's name of a player (weights: a learned player's
  * weights file, NULL for the shipped one): 0, or -1 with r failed. */
 static int side_parse(struct server *sv, struct side *s, const char *name, const char *weights,
-                      struct reply *r)
+                      const volatile sig_atomic_t *cancel, struct reply *r)
 {
     memset(s, 0, sizeof *s);
+    if (strlen(name) >= sizeof s->name)
+        return fail(r, 422, "unknown player '%.60s'", name), -1;
     snprintf(s->name, sizeof s->name, "%s", name);
     if (strcmp(name, "person") == 0)
         return 0;
@@ -149,35 +207,13 @@ static int side_parse(struct server *sv, struct side *s, const char *name, const
             s->eng = &sv->o->engines[i];
             return 0;
         }
-    int offered = 0;
-    for (int i = 1; i < sv->nbuiltin; i++)
-        offered |= strcmp(name, sv->builtin[i]) == 0;
-    if (!offered)
-        return fail(r, 422, "unknown player '%.60s'", name), -1;
-    char kind[32];
-    const char *colon = strchr(name, ':');
-    size_t n = colon ? (size_t)(colon - name) : strlen(name);
-    snprintf(kind, sizeof kind, "%.*s", (int)(n < sizeof kind ? n : sizeof kind - 1), name);
-    int k = player_parse(kind);
-    if (k < 0 || strlen(name) >= sizeof s->name)
-        return fail(r, 422, "unknown player '%.60s'", name), -1;
-    if (!player_supports(sv->g, (enum player_kind)k))
-        return fail(r, 422, "player '%.60s' cannot play %s", name, sv->g->name), -1;
-    s->kind = SIDE_BUILTIN;
-    s->p.kind = (enum player_kind)k;
-    s->p.depth = sv->o->rules->depth;
-    s->p.seed = (uint64_t)time(NULL);
-    if (colon) {
-        char *end;
-        long d = strtol(colon + 1, &end, 10);
-        if (*end || d < 1 || d > SEARCH_MAX_DEPTH)
-            return fail(r, 422, "player '%.60s': the depth must be 1 to %d", name,
-                        SEARCH_MAX_DEPTH), -1;
-        s->p.depth = (int)d;
-    }
+    if (builtin_parse(sv, s, name, r) != 0)
+        return -1;
+    int k = s->p.kind;
     if ((k == PLAYER_QLEARN || k == PLAYER_QLEARN_AB) && side_weights(sv, s, weights, r) != 0)
         return -1;
     struct search_opts so = player_search_opts(sv->g, &s->p, (size_t)TT_DEFAULT_MB << 20);
+    so.stop = cancel;   /* a person may ask for any depth: a close ends it */
     if (search_init(&s->s, sv->g, &so) != 0)
         return fail(r, 503, "out of memory"), -1;
     s->has_search = 1;
@@ -189,10 +225,72 @@ static int learning(const struct server *sv)
     return sv->o->trainer && sv->g->learned;
 }
 
+/* ---- the engines, in the game's own thread (playwork.h) ---------------- */
+
+/* A call on a game's engines, run by its thread. */
+struct engine_call {
+    struct server *sv;
+    struct pgame *pg;
+    int side;                    /* a move's side, 0 or 1; -1: open or close both */
+    int open;                    /* side -1: 1 opens those not open, 0 closes */
+    int depth;                   /* a move's */
+    struct rec_move *m;          /* a move's record */
+    int rc;                      /* play_solo_move's, or -1 with e (at side failed) */
+    int failed;
+    struct err e;
+};
+
+static void engine_call_run(void *arg)
+{
+    struct engine_call *c = arg;
+    struct pgame *pg = c->pg;
+    if (c->side >= 0) {
+        c->rc = play_solo_move(pg->side[c->side].solo, pg->pos, c->depth, c->m, &c->e);
+        return;
+    }
+    for (int s = 0; s < 2; s++) {
+        struct side *sd = &pg->side[s];
+        if (sd->kind != SIDE_ENGINE) {
+            continue;
+        } else if (!c->open) {
+            play_solo_close(sd->solo);
+            sd->solo = NULL;
+        } else if (!c->rc && !sd->solo &&
+                   play_solo_open(&sd->solo, c->sv->o->rules, sd->eng, &c->e) != 0) {
+            c->rc = -1;
+            c->failed = s;
+        }
+    }
+}
+
+/* Starts the game's engines in its thread (started first): 0, or -1 with r
+ * failed. */
+static int engines_open(struct server *sv, struct pgame *pg, struct reply *r)
+{
+    if (pg->side[0].kind != SIDE_ENGINE && pg->side[1].kind != SIDE_ENGINE)
+        return 0;
+    if (!pg->work && pwork_start(&pg->work) != 0)
+        return fail(r, 503, "out of threads"), -1;
+    struct engine_call c = { .sv = sv, .pg = pg, .side = -1, .open = 1 };
+    pwork_run(pg->work, engine_call_run, &c);
+    if (c.rc)
+        fail(r, 503, "engine %s: %s", pg->side[c.failed].name, c.e.msg);
+    return c.rc;
+}
+
+static void engines_close(struct pgame *pg)
+{
+    struct engine_call c = { .pg = pg, .side = -1, .open = 0 };
+    if (pg->work)
+        pwork_run(pg->work, engine_call_run, &c);
+}
+
 /* ---- games ------------------------------------------------------------ */
 
 static void game_free(const struct server *sv, struct pgame *pg)
 {
+    engines_close(pg);
+    pwork_stop(pg->work);
     for (int s = 0; s < 2; s++)
         side_free(sv, &pg->side[s]);
     free(pg->moves);
@@ -200,34 +298,26 @@ static void game_free(const struct server *sv, struct pgame *pg)
     memset(pg, 0, sizeof *pg);
 }
 
-static struct pgame *game_of(struct server *sv, const cJSON *req, struct reply *r)
+/* The table's free_obj. */
+static void game_drop(void *ctx, void *obj)
+{
+    game_free(ctx, obj);
+    free(obj);
+}
+
+/* The entry of table (what: "game", "training") that the request's "id"
+ * names, held for the caller (ptab_put lets go), or NULL with r failed. */
+static struct ptab_slot *held(struct ptab *table, const char *what, const cJSON *req,
+                              struct reply *r)
 {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
     if (!cJSON_IsNumber(id))
         return fail(r, 400, "\"id\" must be a number"), NULL;
-    for (int i = 0; i < PLAYSRV_MAX_GAMES; i++)
-        if (sv->games[i].id && sv->games[i].id == (long)id->valuedouble) {
-            sv->games[i].last = time(NULL);
-            return &sv->games[i];
-        }
-    fail(r, 404, "no game %.0f (closed, or never started)", id->valuedouble);
-    return NULL;
-}
-
-/* A free slot: an empty one, else the one idle longest if idle long enough. */
-static struct pgame *free_slot(struct server *sv)
-{
-    struct pgame *old = NULL;
-    for (int i = 0; i < PLAYSRV_MAX_GAMES; i++) {
-        if (!sv->games[i].id)
-            return &sv->games[i];
-        if (!old || sv->games[i].last < old->last)
-            old = &sv->games[i];
-    }
-    if (time(NULL) - old->last < PLAYSRV_IDLE_S)
-        return NULL;
-    game_free(sv, old);
-    return old;
+    double v = id->valuedouble;
+    struct ptab_slot *s = ptab_get(table, v >= 1 && v < PLAYSRV_ID_MAX ? (long)v : 0);
+    if (!s)
+        fail(r, 404, "no %s %.0f (closed, or never started)", what, v);
+    return s;
 }
 
 /* The record goes to the journal; the engines stop. */
@@ -241,10 +331,10 @@ static void game_finish(struct server *sv, struct pgame *pg, enum rec_result res
         rec_set_score(&pg->rec, score, sv->g->score->label);
     }
     pg->over = 1;
-    for (int s = 0; s < 2; s++)
-        side_close_engine(&pg->side[s]);
-    if (sv->journal_fd < 0)
+    engines_close(pg);
+    if (!sv->o->journal)
         return;
+    pthread_mutex_lock(&sv->journal_mu);
     pg->rec.index = ++sv->journal_games;
     pg->rec.pair = (pg->rec.index + 1) / 2;
     cJSON *j = rec_encode(&pg->rec);
@@ -253,8 +343,44 @@ static void game_finish(struct server *sv, struct pgame *pg, enum rec_result res
     if (!line || journal_append(sv->journal_fd, line, &e) != 0)
         fprintf(stderr, "play: %s: the game was not written: %s\n", sv->o->journal,
                 line ? e.msg : "out of memory");
+    pthread_mutex_unlock(&sv->journal_mu);
     free(line);
     cJSON_Delete(j);
+}
+
+/* Names the new game's players in the journal's header, those it does not
+ * name yet (a built-in player at a depth other than --depth's): the journal
+ * is written again with the header grown (journal_reheader), so that its
+ * readers (report, verify, analyze) find every player of its records named,
+ * as in a tournament's journal, and by the name the records use. 0, or -1
+ * with r failed and the journal as it was. */
+static int journal_name(struct server *sv, const struct pgame *pg, struct reply *r)
+{
+    if (!sv->o->journal)
+        return 0;
+    pthread_mutex_lock(&sv->journal_mu);
+    struct hdr *h = &sv->header;
+    int before = h->nengines, rc = 0;
+    for (int s = 0; s < 2 && !rc; s++) {
+        int named = 0;
+        for (int i = 0; i < h->nengines && !named; i++)
+            named = strcmp(h->engine[i].name, pg->side[s].name) == 0;
+        if (!named && !hdr_add_engine(h, pg->side[s].name)) {
+            fail(r, 409, "the journal names %d players, as many as a journal can: "
+                 "%s cannot play in it", REC_MAX_ENGINES, pg->side[s].name);
+            rc = -1;
+        }
+    }
+    struct err e;
+    if (!rc && h->nengines > before &&
+        journal_reheader(sv->o->journal, h, &sv->journal_fd, &e) != 0) {
+        fail(r, 503, "%s", e.msg);
+        rc = -1;
+    }
+    if (rc)
+        h->nengines = before;   /* hdr_add_engine's: names alone, nothing to free */
+    pthread_mutex_unlock(&sv->journal_mu);
+    return rc;
 }
 
 static int push_move(struct pgame *pg, int move)
@@ -414,33 +540,34 @@ static void api_new(struct server *sv, const cJSON *req, struct reply *r)
             return fail(r, 400, "\"weights\" must be two weights files (or nulls)");
         weights[s] = cJSON_IsString(w) ? w->valuestring : NULL;
     }
-    struct pgame *pg = free_slot(sv);
-    if (!pg)
-        return fail(r, 503, "%d games are open: close one", PLAYSRV_MAX_GAMES);
-    for (int s = 0; s < 2; s++)
-        if (side_parse(sv, &pg->side[s], cJSON_GetArrayItem(pl, s)->valuestring, weights[s],
-                       r) != 0) {
-            game_free(sv, pg);
-            return;
-        }
-    struct err e;
-    for (int s = 0; s < 2; s++)
-        if (pg->side[s].kind == SIDE_ENGINE &&
-            play_solo_open(&pg->side[s].solo, sv->o->rules, pg->side[s].eng, &e) != 0) {
-            fail(r, 503, "engine %s: %s", pg->side[s].name, e.msg);
-            game_free(sv, pg);
-            return;
-        }
-    sv->g->init(pg->start);
-    memcpy(pg->pos, pg->start, sv->g->state_size);
+    /* In the table first, held: every failure below is one ptab_put away. */
+    struct pgame *pg = calloc(1, sizeof *pg);
+    struct ptab_slot *slot = pg ? ptab_add(&sv->games, pg, PLAYSRV_IDLE_S) : NULL;
+    if (!slot) {
+        free(pg);
+        return pg ? fail(r, 503, "%d games are open: close one", PLAYSRV_MAX_GAMES)
+                  : fail(r, 503, "out of memory");
+    }
+    pg->id = slot->id;
     rec_init(&pg->rec, 1, 1);
-    /* Both are REC_NAME_MAX arrays, the name NUL-terminated (a copy, not
-     * snprintf: GCC's -Wrestrict at -O1 cannot tell the two apart). */
-    for (int s = 0; s < 2; s++)
-        memcpy(pg->rec.player[s], pg->side[s].name, REC_NAME_MAX);
-    pg->id = ++sv->next_id;
-    pg->last = time(NULL);
-    r->json = state_json(sv, pg);
+    int rc = 0;
+    for (int s = 0; s < 2 && !rc; s++)
+        rc = side_parse(sv, &pg->side[s], cJSON_GetArrayItem(pl, s)->valuestring, weights[s],
+                        &pg->cancel, r);
+    if (!rc)
+        rc = engines_open(sv, pg, r);
+    if (!rc)
+        rc = journal_name(sv, pg, r);
+    if (!rc) {
+        sv->g->init(pg->start);
+        memcpy(pg->pos, pg->start, sv->g->state_size);
+        /* Both are REC_NAME_MAX arrays, the name NUL-terminated (a copy, not
+         * snprintf: GCC's -Wrestrict at -O1 cannot tell the two apart). */
+        for (int s = 0; s < 2; s++)
+            memcpy(pg->rec.player[s], pg->side[s].name, REC_NAME_MAX);
+        r->json = state_json(sv, pg);
+    }
+    ptab_put(&sv->games, slot, rc != 0);
 }
 
 static const char *side_word(const struct side *s)
@@ -448,11 +575,8 @@ static const char *side_word(const struct side *s)
     return s->kind == SIDE_PERSON ? "a person" : "a computer player";
 }
 
-static void api_move(struct server *sv, const cJSON *req, struct reply *r)
+static void api_move(struct server *sv, struct pgame *pg, const cJSON *req, struct reply *r)
 {
-    struct pgame *pg = game_of(sv, req, r);
-    if (!pg)
-        return;
     const cJSON *mv = cJSON_GetObjectItemCaseSensitive(req, "move");
     if (!cJSON_IsString(mv))
         return fail(r, 400, "\"move\" must be a string");
@@ -491,11 +615,9 @@ static int builtin_move(struct side *s, const void *pos, struct rec_move *m)
     return res.move;
 }
 
-static void api_computer(struct server *sv, const cJSON *req, struct reply *r)
+static void api_computer(struct server *sv, struct pgame *pg, const cJSON *req, struct reply *r)
 {
-    struct pgame *pg = game_of(sv, req, r);
-    if (!pg)
-        return;
+    (void)req;
     if (pg->over)
         return fail(r, 409, "the game is over (%s)", rec_reason_text(&pg->rec));
     int who = sv->g->to_move(pg->pos);
@@ -506,15 +628,20 @@ static void api_computer(struct server *sv, const cJSON *req, struct reply *r)
     rec_move_init(&m);
     int move;
     if (s->kind == SIDE_BUILTIN) {
+        if (*sv->o->stop)   /* after stop's poke (playsrv_run): no search starts */
+            return fail(r, 503, "the server is stopping");
         move = builtin_move(s, pg->pos, &m);
+        if (move < 0 && s->s.stopped)
+            return fail(r, 503, "the game is closing, or the server is stopping");
         if (move < 0)
             return fail(r, 503, "player %s found no move (out of memory)", s->name);
     } else {
-        struct err e;
         int depth = s->eng->depth ? s->eng->depth : sv->o->rules->depth;
-        int rc = play_solo_move(s->solo, pg->pos, depth, &m, &e);
+        struct engine_call c = { .sv = sv, .pg = pg, .side = who - 1, .depth = depth, .m = &m };
+        pwork_run(pg->work, engine_call_run, &c);
+        int rc = c.rc;
         if (rc < 0)
-            return fail(r, 503, "engine %s: %s", s->name, e.msg);
+            return fail(r, 503, "engine %s: %s", s->name, c.e.msg);
         if (rc == PLAY_CANCELLED)
             return fail(r, 503, "the server is stopping");
         if (strcmp(m.status, "ok") != 0) {
@@ -540,11 +667,9 @@ static void api_computer(struct server *sv, const cJSON *req, struct reply *r)
 
 /* Back to the person's turn before their last move: the plies after it and
  * that move are taken back. */
-static void api_undo(struct server *sv, const cJSON *req, struct reply *r)
+static void api_undo(struct server *sv, struct pgame *pg, const cJSON *req, struct reply *r)
 {
-    struct pgame *pg = game_of(sv, req, r);
-    if (!pg)
-        return;
+    (void)req;
     if (pg->side[0].kind != SIDE_PERSON && pg->side[1].kind != SIDE_PERSON)
         return fail(r, 409, "no person plays this game");
     if (pg->over && pg->rec.reason == REC_FORFEIT)
@@ -571,25 +696,25 @@ static void api_undo(struct server *sv, const cJSON *req, struct reply *r)
     pg->rec.result = REC_NO_RESULT;
     pg->rec.reason = REC_NO_REASON;
     memset(&pg->rec.score, 0, sizeof pg->rec.score);
-    if (pg->over) {   /* the engines were stopped at the end: start them again */
-        struct err e;
-        for (int s = 0; s < 2; s++)
-            if (pg->side[s].kind == SIDE_ENGINE &&
-                play_solo_open(&pg->side[s].solo, sv->o->rules, pg->side[s].eng, &e) != 0)
-                return fail(r, 503, "engine %s: %s", pg->side[s].name, e.msg);
-    }
+    /* The engines were stopped at the end: start them again. */
+    if (pg->over && engines_open(sv, pg, r) != 0)
+        return;
     pg->over = 0;
     r->json = state_json(sv, pg);
 }
 
-static void api_close(struct server *sv, const cJSON *req, struct reply *r)
+/* The game goes once the request lets go of it (closes in posts[]). */
+static void api_close(struct server *sv, struct pgame *pg, const cJSON *req, struct reply *r)
 {
-    struct pgame *pg = game_of(sv, req, r);
-    if (!pg)
-        return;
-    game_free(sv, pg);
+    (void)sv, (void)pg, (void)req;
     r->json = cJSON_CreateObject();
     cJSON_AddBoolToObject(r->json, "closed", 1);
+}
+
+static void api_state(struct server *sv, struct pgame *pg, const cJSON *req, struct reply *r)
+{
+    (void)req;
+    r->json = state_json(sv, pg);
 }
 
 static void api_info(struct server *sv, struct reply *r)
@@ -604,6 +729,8 @@ static void api_info(struct server *sv, struct reply *r)
     cJSON_AddStringToObject(j, "labels", d && d->labels ? d->labels : "");
     cJSON_AddStringToObject(j, "style", d && d->style ? d->style : "");
     cJSON_AddBoolToObject(j, "learning", learning(sv));
+    cJSON_AddNumberToObject(j, "depth", sv->o->rules->depth);   /* the searchers' in players */
+    cJSON_AddNumberToObject(j, "max_depth", SEARCH_MAX_DEPTH);  /* theirs at most */
     cJSON *pl = cJSON_AddArrayToObject(j, "players");
     for (int i = 0; i < sv->nbuiltin; i++)
         cJSON_AddItemToArray(pl, cJSON_CreateString(sv->builtin[i]));
@@ -634,22 +761,14 @@ static void list_builtin(struct server *sv)
 
 /* ---- the learning window --------------------------------------------- */
 
-static void train_free(struct server *sv, struct ptrain *t)
+/* The table's free_obj. */
+static void train_drop(void *ctx, void *obj)
 {
+    const struct server *sv = ctx;
+    struct ptrain *t = obj;
     if (t->series)
         sv->o->trainer->free(t->series);
-    memset(t, 0, sizeof *t);
-}
-
-static struct ptrain *train_of(struct server *sv, double id, struct reply *r)
-{
-    for (int i = 0; i < PLAYSRV_MAX_GAMES; i++)
-        if (sv->trains[i].id && sv->trains[i].id == (long)id) {
-            sv->trains[i].last = time(NULL);
-            return &sv->trains[i];
-        }
-    fail(r, 404, "no training %.0f (closed, or never started)", id);
-    return NULL;
+    free(t);
 }
 
 static cJSON *train_json(const struct ptrain *t)
@@ -696,30 +815,31 @@ static void api_train_start(struct server *sv, const cJSON *req, struct reply *r
         return;
     o.games = (long long)games;
     o.seed = (uint64_t)seed;
-    struct ptrain *t = NULL;
-    for (int i = 0; i < PLAYSRV_MAX_GAMES && !t; i++)
-        if (!sv->trains[i].id)
-            t = &sv->trains[i];
-    if (!t)
-        return fail(r, 503, "%d trainings are open: close one", PLAYSRV_MAX_GAMES);
+    struct ptrain *t = calloc(1, sizeof *t);
+    struct ptab_slot *slot = t ? ptab_add(&sv->trains, t, PLAYSRV_IDLE_S) : NULL;
+    if (!slot) {
+        free(t);
+        return t ? fail(r, 503, "%d trainings are open: close one", PLAYSRV_MAX_GAMES)
+                 : fail(r, 503, "out of memory");
+    }
     struct err e;
-    if (sv->o->trainer->start(&t->series, &o, &e) != 0)
-        return fail(r, 422, "%s", e.msg);
-    t->id = ++sv->next_id;
-    t->games = o.games;
-    t->learners = strcmp(o.opponent, "learning") == 0 ? 2 : 1;
-    t->last = time(NULL);
-    r->json = train_json(t);
+    int rc = sv->o->trainer->start(&t->series, &o, &e);
+    if (rc != 0) {
+        fail(r, 422, "%s", e.msg);
+    } else {
+        t->id = slot->id;
+        t->games = o.games;
+        t->learners = strcmp(o.opponent, "learning") == 0 ? 2 : 1;
+        r->json = train_json(t);
+    }
+    ptab_put(&sv->trains, slot, rc != 0);
 }
 
-static void api_train_step(struct server *sv, const cJSON *req, struct reply *r)
+static void api_train_step(struct server *sv, struct ptrain *t, const cJSON *req,
+                           struct reply *r)
 {
-    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
     double n;
-    if (!cJSON_IsNumber(id))
-        return fail(r, 400, "\"id\" must be a number");
-    struct ptrain *t = train_of(sv, id->valuedouble, r);
-    if (!t || number_in(req, "games", 1, PLAYSRV_TRAIN_STEP, PLAYSRV_TRAIN_STEP, &n, r))
+    if (number_in(req, "games", 1, PLAYSRV_TRAIN_STEP, PLAYSRV_TRAIN_STEP, &n, r))
         return;
     for (long k = 0; k < (long)n && t->played < t->games; k++, t->played++) {
         int res = sv->o->trainer->play(t->series);
@@ -728,29 +848,21 @@ static void api_train_step(struct server *sv, const cJSON *req, struct reply *r)
     r->json = train_json(t);
 }
 
-static void api_train_close(struct server *sv, const cJSON *req, struct reply *r)
+/* The series goes once the request lets go of it (closes in posts[]). */
+static void api_train_close(struct server *sv, struct ptrain *t, const cJSON *req,
+                            struct reply *r)
 {
-    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
-    if (!cJSON_IsNumber(id))
-        return fail(r, 400, "\"id\" must be a number");
-    struct ptrain *t = train_of(sv, id->valuedouble, r);
-    if (!t)
-        return;
-    train_free(sv, t);
+    (void)sv, (void)t, (void)req;
     r->json = cJSON_CreateObject();
     cJSON_AddBoolToObject(r->json, "closed", 1);
 }
 
 /* GET: the weights file as an attachment, or 0 with r failed. */
-static enum MHD_Result send_weights(struct server *sv, struct MHD_Connection *c,
-                                    struct reply *r, int *sent)
+static enum MHD_Result send_weights(struct server *sv, const struct ptrain *t,
+                                    struct MHD_Connection *c, struct reply *r, int *sent)
 {
-    const char *id = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "id");
     const char *which = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "learner");
     *sent = 0;
-    struct ptrain *t = train_of(sv, id ? atof(id) : 0, r);
-    if (!t)
-        return MHD_YES;
     int learner = which ? atoi(which) : 1;
     char *text = malloc(PLAYSRV_WEIGHTS_CAP);
     size_t len = text && (learner == 1 || learner == 2)
@@ -776,44 +888,94 @@ static enum MHD_Result send_weights(struct server *sv, struct MHD_Connection *c,
 
 /* ---- HTTP --------------------------------------------------------------- */
 
+/* A GET's query as a request: {"id": N} when ?id=N is a number. */
+static cJSON *query_req(struct MHD_Connection *c)
+{
+    const char *id = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "id");
+    cJSON *req = cJSON_CreateObject();
+    char *end = NULL;
+    double v = id ? strtod(id, &end) : 0;
+    if (req && id && *id && !*end)
+        cJSON_AddNumberToObject(req, "id", v);
+    return req;
+}
+
+/* The API's requests (but /api/info and the weights file, which are not
+ * JSON in, or not JSON out): each works on no entry (plain), on the game
+ * its "id" names, or on the training series; closes: the entry goes after. */
+struct api_entry {
+    const char *url;
+    int get;
+    void (*plain)(struct server *, const cJSON *, struct reply *);
+    void (*game)(struct server *, struct pgame *, const cJSON *, struct reply *);
+    void (*train)(struct server *, struct ptrain *, const cJSON *, struct reply *);
+    int closes;
+};
+
+static const struct api_entry api[] = {
+    { "/api/state", 1, NULL, api_state, NULL, 0 },
+    { "/api/new", 0, api_new, NULL, NULL, 0 },
+    { "/api/move", 0, NULL, api_move, NULL, 0 },
+    { "/api/computer", 0, NULL, api_computer, NULL, 0 },
+    { "/api/undo", 0, NULL, api_undo, NULL, 0 },
+    { "/api/close", 0, NULL, api_close, NULL, 1 },
+    { "/api/train/start", 0, api_train_start, NULL, NULL, 0 },
+    { "/api/train/step", 0, NULL, NULL, api_train_step, 0 },
+    { "/api/train/close", 0, NULL, NULL, api_train_close, 1 },
+};
+
+/* ptab_poke's: a search of the game ends. */
+static void game_cancel(void *obj)
+{
+    ((struct pgame *)obj)->cancel = 1;
+}
+
+static void api_call(struct server *sv, const struct api_entry *a, const cJSON *req,
+                     struct reply *r)
+{
+    if (a->plain)
+        return a->plain(sv, req, r);
+    /* A game closing stops its player's search at once, rather than
+     * waiting for it (any depth may be asked for) to let go of the game. */
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    if (a->game && a->closes && cJSON_IsNumber(id) && id->valuedouble >= 1 &&
+        id->valuedouble < PLAYSRV_ID_MAX)
+        ptab_poke(&sv->games, (long)id->valuedouble, game_cancel);
+    struct ptab *table = a->game ? &sv->games : &sv->trains;
+    struct ptab_slot *s = held(table, a->game ? "game" : "training", req, r);
+    if (!s)
+        return;
+    if (a->game)
+        a->game(sv, s->obj, req, r);
+    else
+        a->train(sv, s->obj, req, r);
+    ptab_put(table, s, a->closes);
+}
+
 static void answer_api(struct server *sv, const char *url, const struct body *b,
                        struct MHD_Connection *c, struct reply *r)
 {
     if (strcmp(url, "/api/info") == 0)
         return api_info(sv, r);
-    if (strcmp(url, "/api/state") == 0) {
-        const char *id = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "id");
-        cJSON *req = cJSON_CreateObject();
-        char *end = NULL;
-        double v = id ? strtod(id, &end) : 0;
-        if (id && *id && !*end)
-            cJSON_AddNumberToObject(req, "id", v);
-        struct pgame *pg = game_of(sv, req, r);
-        cJSON_Delete(req);
-        if (pg)
-            r->json = state_json(sv, pg);
-        return;
-    }
-    static const struct { const char *url; void (*fn)(struct server *, const cJSON *,
-                                                       struct reply *); } posts[] = {
-        { "/api/new", api_new }, { "/api/move", api_move }, { "/api/computer", api_computer },
-        { "/api/undo", api_undo }, { "/api/close", api_close },
-        { "/api/train/start", api_train_start }, { "/api/train/step", api_train_step },
-        { "/api/train/close", api_train_close },
-    };
-    for (size_t k = 0; k < sizeof posts / sizeof *posts; k++) {
-        if (strcmp(url, posts[k].url) != 0)
+    for (size_t k = 0; k < sizeof api / sizeof *api; k++) {
+        if (strcmp(url, api[k].url) != 0)
             continue;
-        if (b->too_big)
-            return fail(r, 413, "the request's body is over %d bytes", PLAYSRV_BODY_CAP);
-        const char *bad = NULL;
-        cJSON *req = cJSON_ParseWithLengthOpts(b->buf, b->len, &bad, 0);
-        if (!cJSON_IsObject(req)) {
-            cJSON_Delete(req);
-            return fail(r, 400, "malformed JSON at byte %ld: an object is expected",
-                        req || !bad ? 0L : (long)(bad - b->buf));
+        cJSON *req;
+        if (api[k].get) {
+            if (!(req = query_req(c)))
+                return fail(r, 503, "out of memory");
+        } else {
+            if (b->too_big)
+                return fail(r, 413, "the request's body is over %d bytes", PLAYSRV_BODY_CAP);
+            const char *bad = NULL;
+            req = cJSON_ParseWithLengthOpts(b->buf, b->len, &bad, 0);
+            if (!cJSON_IsObject(req)) {
+                cJSON_Delete(req);
+                return fail(r, 400, "malformed JSON at byte %ld: an object is expected",
+                            req || !bad ? 0L : (long)(bad - b->buf));
+            }
         }
-        posts[k].fn(sv, req, r);
+        api_call(sv, &api[k], req, r);
         cJSON_Delete(req);
         return;
     }
@@ -876,8 +1038,17 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     int is_get_api = strcmp(url, "/api/info") == 0 || strcmp(url, "/api/state") == 0 ||
                      strcmp(url, "/api/train/weights") == 0;
     if (get && strcmp(url, "/api/train/weights") == 0) {
-        int sent;
-        enum MHD_Result ret = send_weights(sv, c, &r, &sent);
+        int sent = 0;
+        enum MHD_Result ret = MHD_YES;
+        cJSON *req = query_req(c);
+        struct ptab_slot *s = req ? held(&sv->trains, "training", req, &r) : NULL;
+        cJSON_Delete(req);
+        if (s) {
+            ret = send_weights(sv, s->obj, c, &r, &sent);
+            ptab_put(&sv->trains, s, 0);
+        } else if (!req) {
+            fail(&r, 503, "out of memory");
+        }
         return sent || ret == MHD_NO ? ret : send_reply(c, &r);
     }
     if (strncmp(url, "/api/", 5) == 0 && (is_get_api ? !get : !post))
@@ -897,43 +1068,59 @@ static void completed(void *cls, struct MHD_Connection *c, void **ctx,
     *ctx = NULL;
 }
 
+/* The journal, its header naming the players offered (and more later:
+ * journal_name), kept in sv->header. */
 static int open_journal(struct server *sv, struct err *e)
 {
-    sv->journal_fd = -1;
     if (!sv->o->journal)
         return 0;
-    struct hdr h;
-    hdr_init(&h);
-    h.has = HDR_BIT(HDR_SCHEMA);
-    int rc = hdr_set_text(&h.schema, JOURNAL_SCHEMA) | play_rules_header(sv->o->rules, &h);
+    struct hdr *h = &sv->header;
+    h->has = HDR_BIT(HDR_SCHEMA);
+    int rc = hdr_set_text(&h->schema, JOURNAL_SCHEMA) | play_rules_header(sv->o->rules, h);
     for (int i = 0; !rc && i < sv->nbuiltin; i++)
-        rc = hdr_add_engine(&h, sv->builtin[i]) ? 0 : -1;
+        rc = hdr_add_engine(h, sv->builtin[i]) ? 0 : -1;
     for (int i = 0; !rc && i < sv->o->nengines; i++)
-        rc = spec_header(&sv->o->engines[i], &h);
-    if (rc) {
-        hdr_free(&h);
+        rc = spec_header(&sv->o->engines[i], h);
+    if (rc)
         return err_set(e, 0, 0, "out of memory");
-    }
-    rc = journal_open(sv->o->journal, &h, 0, NULL, NULL, &sv->journal_fd, e);
-    hdr_free(&h);
-    return rc;
+    return journal_open(sv->o->journal, h, 0, NULL, NULL, &sv->journal_fd, e);
 }
 
-static void serve(struct MHD_Daemon *d, const volatile sig_atomic_t *stop)
+/* A socket listening on --listen's address and --port (0: any free port):
+ * 0 with *fd and *port (the one it got), PLAYSRV_BAD_INPUT with e when the
+ * address is no IPv4 one, -1 with e when it cannot listen (the port is
+ * taken). */
+static int listen_on(const struct playsrv_opts *o, int *fd, unsigned *port, struct err *e)
 {
-    while (!*stop) {
-        fd_set rs, ws, es;
-        FD_ZERO(&rs);
-        FD_ZERO(&ws);
-        FD_ZERO(&es);
-        MHD_socket max = 0;
-        if (MHD_get_fdset(d, &rs, &ws, &es, &max) != MHD_YES)
-            break;
-        struct timeval tv = { 0, 200000 };   /* how soon a stop is seen */
-        if (select(max + 1, &rs, &ws, &es, &tv) < 0 && errno != EINTR)
-            break;
-        MHD_run(d);
+    struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)o->port) };
+    if (inet_pton(AF_INET, o->listen, &addr.sin_addr) != 1) {
+        err_set(e, 0, 0, "--listen: '%.60s' is not an IPv4 address", o->listen);
+        return PLAYSRV_BAD_INPUT;
     }
+    int one = 1;
+    socklen_t len = sizeof addr;
+    *fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    /* SO_REUSEADDR as MHD sets it: a port a stopped server left in
+     * TIME_WAIT can be taken again at once. */
+    if (*fd >= 0 && setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
+        bind(*fd, (struct sockaddr *)&addr, sizeof addr) == 0 && listen(*fd, SOMAXCONN) == 0 &&
+        getsockname(*fd, (struct sockaddr *)&addr, &len) == 0) {
+        *port = ntohs(addr.sin_port);
+        return 0;
+    }
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+    return err_set(e, 0, 0, "cannot listen on %s port %d", o->listen, o->port);
+}
+
+/* The caller's thread while the daemon's threads answer: it only waits for
+ * the stop flag (a signal handler's), looking every PLAYSRV_STOP_POLL_MS. */
+static void wait_stop(const volatile sig_atomic_t *stop)
+{
+    struct timespec ts = { 0, PLAYSRV_STOP_POLL_MS * 1000000L };
+    while (!*stop)
+        nanosleep(&ts, NULL);
 }
 
 int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
@@ -943,43 +1130,43 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
         return err_set(e, 0, 0, "out of memory");
     sv->o = o;
     sv->g = o->rules->game;
-    list_builtin(sv);
-    struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)o->port) };
-    if (inet_pton(AF_INET, o->listen, &addr.sin_addr) != 1) {
-        free(sv);
-        err_set(e, 0, 0, "--listen: '%.60s' is not an IPv4 address", o->listen);
-        return PLAYSRV_BAD_INPUT;
-    }
-    /* Listening first, so that a taken port leaves no journal behind. */
-    int rc = -1;
     sv->journal_fd = -1;
-    struct MHD_Daemon *d = MHD_start_daemon(MHD_NO_FLAG, 0, NULL, NULL, handle, sv,
-                                            MHD_OPTION_SOCK_ADDR, &addr,
-                                            MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-                                            MHD_OPTION_END);
-    if (!d) {
-        err_set(e, 0, 0, "cannot listen on %s port %d", o->listen, o->port);
-    } else if (open_journal(sv, e) != 0) {
-        MHD_stop_daemon(d);
-        d = NULL;
+    hdr_init(&sv->header);
+    pthread_mutex_init(&sv->journal_mu, NULL);
+    ptab_init(&sv->games, game_drop, sv);
+    ptab_init(&sv->trains, train_drop, sv);
+    list_builtin(sv);
+    int rc = -1, fd = -1;
+    unsigned port = 0;
+    struct MHD_Daemon *d = NULL;
+    /* Listening before the journal is made, so that a taken port leaves no
+     * journal behind, and the daemon started after, so that no request is
+     * answered before the journal is there. */
+    if ((rc = listen_on(o, &fd, &port, e)) == 0 && (rc = open_journal(sv, e)) != 0)
         rc = PLAYSRV_BAD_INPUT;
+    if (rc == 0) {
+        d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION,
+                             0, NULL, NULL, handle, sv, MHD_OPTION_LISTEN_SOCKET, fd,
+                             MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);
+        if (!d)
+            rc = err_set(e, 0, 0, "cannot start the HTTP server on %s port %u", o->listen, port);
     }
+    if (!d && fd >= 0)
+        close(fd);   /* the daemon's once started: MHD_stop_daemon closes it */
     if (d) {
-        const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-        fprintf(out, "play: http://%s:%u/\n", o->listen, info ? info->port : (unsigned)o->port);
+        fprintf(out, "play: http://%s:%u/\n", o->listen, port);
         fflush(out);
-        serve(d, o->stop);
-        MHD_stop_daemon(d);
+        wait_stop(o->stop);
+        ptab_poke(&sv->games, 0, game_cancel);   /* every search ends */
+        MHD_stop_daemon(d);   /* waits for the requests in flight */
         rc = 0;
     }
-    for (int i = 0; i < PLAYSRV_MAX_GAMES; i++) {
-        if (sv->games[i].id)
-            game_free(sv, &sv->games[i]);
-        if (sv->trains[i].id)
-            train_free(sv, &sv->trains[i]);
-    }
+    ptab_destroy(&sv->games);
+    ptab_destroy(&sv->trains);
     if (sv->journal_fd >= 0)
         close(sv->journal_fd);
+    hdr_free(&sv->header);
+    pthread_mutex_destroy(&sv->journal_mu);
     free(sv);
     return rc;
 }

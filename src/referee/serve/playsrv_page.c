@@ -6,7 +6,8 @@
  * replay does, and plays through the API: a click on a cell plays the legal
  * move that changes it (or, on a grid, the one in its column), a column's
  * button or a digit key plays in that column, the move box takes any move
- * text, F2 starts a new game. A computer to move is asked to move until a
+ * text, F2 starts a new game. A built-in searching player (alphabeta:D)
+ * plays at the depth of the box beside its selector. A computer to move is asked to move until a
  * person is to move or the game is over. The learning window (games with a
  * learned player) trains in steps of the API, a progress bar and the
  * running score after each, stop, and links to each learner's weights.
@@ -31,6 +32,10 @@ const char playsrv_page[] =
     "<div id=\"controls\">\n"
     "<label>Player 1 <select id=\"p1\" aria-label=\"player 1\"></select></label>\n"
     "<label>Player 2 <select id=\"p2\" aria-label=\"player 2\"></select></label>\n"
+    "<label id=\"d1l\" hidden>Player 1 depth <input id=\"d1\" type=\"number\" min=\"1\" "
+    "size=\"3\" aria-label=\"depth for player 1\"></label>\n"
+    "<label id=\"d2l\" hidden>Player 2 depth <input id=\"d2\" type=\"number\" min=\"1\" "
+    "size=\"3\" aria-label=\"depth for player 2\"></label>\n"
     "<label id=\"w1l\" hidden>Player 1 weights <input type=\"file\" id=\"w1\" "
     "aria-label=\"player 1 weights\"></label>\n"
     "<label id=\"w2l\" hidden>Player 2 weights <input type=\"file\" id=\"w2\" "
@@ -145,14 +150,23 @@ const char playsrv_page[] =
     " p.then(function(s){st=s;render();return computer();}).catch(function(e){busy=false;"
     "document.body.setAttribute('data-busy','0');showError(e);});}\n"
     "function play(m){if(st)step(api('/api/move',{id:st.id,move:String(m)}));}\n"
+    /* A built-in searching player ("alphabeta:4": at --depth) plays at the
+     * depth of the box beside its selector, any from 1 to max_depth. */
+    "function searcher(p){return info.engines.indexOf(p)<0&&/:[0-9]+$/.test(p);}\n"
+    "function nameOf(s){var p=$('p'+s).value,d=$('d'+s).value;return searcher(p)&&/^[0-9]+$/"
+    ".test(d)?p.replace(/:[0-9]+$/,':'+(+d)):p;}\n"
+    /* Selects name: an option, or a searcher's at another depth. */
+    "function choose(s,name){var sel=$('p'+s),m=/^(.*):([0-9]+)$/.exec(name);sel.value=name;\n"
+    " if(sel.value!==name&&m)[].forEach.call(sel.options,function(o){if(searcher(o.value)&&"
+    "o.value.indexOf(m[1]+':')===0){sel.value=o.value;$('d'+s).value=m[2];}});}\n"
     /* A learned player's weights: the file chosen, or null for the shipped one. */
     "function weightsOf(s){var f=$('w'+s).files,p=$('p'+s).value;if(p.indexOf('qlearn')!==0||"
     "!f||!f.length)return Promise.resolve(null);return f[0].text();}\n"
-    "function showWeights(){[1,2].forEach(function(s){$('w'+s+'l').hidden=$('p'+s).value"
-    ".indexOf('qlearn')!==0;});}\n"
+    "function showWeights(){[1,2].forEach(function(s){var p=$('p'+s).value;$('w'+s+'l').hidden="
+    "p.indexOf('qlearn')!==0;$('d'+s+'l').hidden=!searcher(p);});}\n"
     "function newGame(){var old=st;if(old)api('/api/close',{id:old.id}).catch(function(){});\n"
     " st=null;step(Promise.all([weightsOf(1),weightsOf(2)]).then(function(w){return api("
-    "'/api/new',{players:[$('p1').value,$('p2').value],weights:w});}));}\n"
+    "'/api/new',{players:[nameOf(1),nameOf(2)],weights:w});}));}\n"
     "$('p1').addEventListener('change',showWeights);$('p2').addEventListener('change',"
     "showWeights);\n"
     "$('new').addEventListener('click',newGame);\n"
@@ -197,8 +211,9 @@ const char playsrv_page[] =
     "$('learn').hidden=!i.learning;\n"
     " ['p1','p2'].forEach(function(id,s){i.players.forEach(function(p){$(id).appendChild("
     "el('option',{value:p},p));});});\n"
-    " var q=new URLSearchParams(location.search);if(q.get('p1'))$('p1').value=q.get('p1');\n"
-    " $('p2').value=q.get('p2')||i.engines[0]||i.players[2]||i.players[0];showWeights();newGame();})"
+    " [1,2].forEach(function(s){$('d'+s).value=i.depth;$('d'+s).max=i.max_depth;});\n"
+    " var q=new URLSearchParams(location.search);if(q.get('p1'))choose(1,q.get('p1'));\n"
+    " choose(2,q.get('p2')||i.engines[0]||i.players[2]||i.players[0]);showWeights();newGame();})"
     ".catch(showError);\n"
     "})();\n"
     "</script>\n</body></html>\n";

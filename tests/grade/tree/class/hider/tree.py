@@ -1,0 +1,1 @@
+../../../../engines/tree.py
