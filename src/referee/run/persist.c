@@ -71,6 +71,19 @@ static double tv_ms(struct timeval tv)
     return (double)tv.tv_sec * MS_PER_S + (double)tv.tv_usec / US_PER_MS;
 }
 
+/* The engine's /proc/PID/name into buf, NUL-terminated ("" when it cannot
+ * be read). */
+static void read_proc(const struct persist *p, const char *name, char buf[STAT_MAX])
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/%s", (long)p->pid, name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd < 0 ? -1 : read(fd, buf, STAT_MAX - 1);
+    if (fd >= 0)
+        close(fd);
+    buf[n > 0 ? n : 0] = '\0';
+}
+
 /* The CPU (ms) of the running engine and of the children it reaped, its
  * user share in *user_ms; -1 when it cannot be read (it is gone). With a
  * cgroup: the cgroup's, every process of it (the user share is the
@@ -91,16 +104,11 @@ static double process_cpu_ms(const struct persist *p, double *user_ms)
 {
     clockid_t id;
     struct timespec ts;
-    char path[64], buf[STAT_MAX];
+    char buf[STAT_MAX];
     if (p->pid <= 0 || clock_getcpuclockid(p->pid, &id) != 0 || clock_gettime(id, &ts) != 0)
         return -1;
     double self = (double)ts.tv_sec * MS_PER_S + (double)ts.tv_nsec / NS_PER_MS;
-    snprintf(path, sizeof path, "/proc/%ld/stat", (long)p->pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
-    if (fd >= 0)
-        close(fd);
-    buf[n > 0 ? n : 0] = '\0';
+    read_proc(p, "stat", buf);
     unsigned long ut = 0, st = 0;
     long cut = 0, cst = 0;
     const char *close_paren = strrchr(buf, ')');
@@ -115,13 +123,8 @@ static double process_cpu_ms(const struct persist *p, double *user_ms)
 /* The engine's peak resident memory (KiB), 0 if unknown. */
 static long peak_kb(const struct persist *p)
 {
-    char path[64], buf[STAT_MAX];
-    snprintf(path, sizeof path, "/proc/%ld/status", (long)p->pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
-    if (fd >= 0)
-        close(fd);
-    buf[n > 0 ? n : 0] = '\0';
+    char buf[STAT_MAX];
+    read_proc(p, "status", buf);
     const char *hwm = strstr(buf, "VmHWM:");
     return hwm ? atol(hwm + strlen("VmHWM:")) : 0;
 }
