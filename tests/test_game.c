@@ -50,7 +50,7 @@ ParameterizedTest(struct perft_case *c, game, perft_from_the_start)
     const struct game *g = registry_find(c->game);
     cr_assert_not_null(g, "%s is not registered", c->game);
     unsigned char pos[GAME_MAX_STATE];
-    g->init(pos);
+    game_init(g, pos);
     unsigned long long got = game_perft(g, pos, c->depth);
     cr_assert_eq(got, c->positions, "%s perft(%d) = %llu, expected %llu", c->game, c->depth, got,
                  c->positions);
@@ -107,7 +107,7 @@ Test(game, every_registered_game_has_a_well_formed_start)
     for (const struct game *const *g = registry_all(); *g; g++) {
         unsigned char a[GAME_MAX_STATE], b[GAME_MAX_STATE];
         cr_assert_leq((*g)->state_size, GAME_MAX_STATE, "%s", (*g)->name);
-        (*g)->init(a);
+        game_init(*g, a);
         char text[GAME_FORMAT_MAX];
         size_t len = (*g)->format(a, text);
         struct err e;

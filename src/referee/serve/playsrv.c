@@ -431,7 +431,7 @@ static void api_new(struct server *sv, const cJSON *req, struct reply *r)
             game_free(sv, pg);
             return;
         }
-    sv->g->init(pg->start);
+    game_init(sv->g, pg->start);
     memcpy(pg->pos, pg->start, sv->g->state_size);
     rec_init(&pg->rec, 1, 1);
     /* Both are REC_NAME_MAX arrays, the name NUL-terminated (a copy, not
