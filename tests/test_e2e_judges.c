@@ -284,3 +284,60 @@ Test(e2e_judges, a_failing_judge_stops_the_bench, .timeout = 60)
     e2e_rmdir(dir);
     free(fix);
 }
+
+/* verify and report start the journal's judge again: one that fails
+ * stops them as it stops a match (exit status 4, the judge named), not as a
+ * journal at fault. The journal is a match's, its judge then made the
+ * failing one (its command and its program's SHA-256 recorded). */
+Test(e2e_judges, a_failing_judge_stops_verify_and_report, .timeout = 120)
+{
+    char judge[PATH_MAX], bad[PATH_MAX], engine[PATH_MAX], cmd[PATH_MAX + 16], a[PATH_MAX + 64];
+    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
+    e2e_repo_path("fixtures/judges/bad_judge.py", bad, sizeof bad);
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(cmd, sizeof cmd, "python3 %s", judge);
+    snprintf(a, sizeof a, "cmd=%s one-move --game tictactoe", engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", a,
+            "--games", "1", "--log", "m.json", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
+    e2e_run_tool(&r, dir, NULL, "sha256sum", bad, NULL);
+    cr_assert_eq(r.status, 0, "sha256sum: %s", r.err);
+    char sum[65];
+    snprintf(sum, sizeof sum, "%s", r.out);
+    e2e_run_free(&r);
+    cJSON *root = e2e_read_json(dir, "m.json");
+    cJSON *words = cJSON_CreateArray();
+    cJSON_AddItemToArray(words, cJSON_CreateString("python3"));
+    cJSON_AddItemToArray(words, cJSON_CreateString(bad));
+    cJSON_AddItemToArray(words, cJSON_CreateString("crash"));
+    cJSON *j = cJSON_GetObjectItem(root, "judge");
+    cJSON_ReplaceItemInObject(j, "cmd", words);
+    cJSON_ReplaceItemInObject(j, "sha256", cJSON_CreateString(sum));
+    char *text = cJSON_Print(root), path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/m.json", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    cJSON_Delete(root);
+    char want[2 * PATH_MAX];
+    snprintf(want, sizeof want, "referee: judge 'python3 %s crash': exited with status 3 "
+             "before answering \"moves\"\n", bad);
+    /* The text report asks no "moves"; the HTML replay does. */
+    const char *const runs[2][5] = { { "verify", "m.json" },
+                                     { "report", "--format", "html", "m.json" } };
+    for (int k = 0; k < 2; k++) {
+        e2e_runv(&r, dir, NULL, "referee", runs[k]);
+        cr_assert_eq(r.status, EXIT_JUDGE_FAILED, "%s: exit %d: %s", runs[k][0], r.status,
+                     r.err);
+        cr_assert_str_eq(r.err, want, "%s", runs[k][0]);
+        cr_assert_eq(r.out_len, 0, "%s: stdout: %s", runs[k][0], r.out);
+        cr_assert_not(e2e_process_alive("bad_judge[.]py crash"), "a judge process is left");
+        e2e_run_free(&r);
+    }
+    e2e_rmdir(dir);
+}

@@ -1,7 +1,7 @@
 /*
  * test_game.c - what every game shares through the interface (game.h):
  * game_perft against published and independently computed tables, from the
- * start and from board files, and the registry's lists of games.
+ * start and from board files, the registry's lists of games, and game_init.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -126,4 +126,19 @@ Test(game, evaluations_are_found_by_name_in_the_games_that_offer_them)
     cr_assert(game_has_eval(c4, spfiar));
     cr_assert_null(game_eval_named(c4, "game"), "'game' is the game's own evaluate, not a member");
     cr_assert_null(game_eval_named(nim, "spfiar"));
+}
+
+/* A game made at run time gives its start as bytes (struct game's start,
+ * a judge's): game_init copies them, state_size of them and no more. */
+Test(game, init_copies_the_start_a_run_time_game_gives)
+{
+    static const unsigned char start[5] = { 1, 2, 3, 4, 5 };
+    const struct game g = { .name = "runtime", .state_size = sizeof start, .start = start };
+    unsigned char pos[GAME_MAX_STATE];
+    memset(pos, 0xee, sizeof pos);
+    game_init(&g, pos);
+    cr_assert_eq(memcmp(pos, start, sizeof start), 0, "pos starts %d %d %d %d %d", pos[0],
+                 pos[1], pos[2], pos[3], pos[4]);
+    cr_assert_eq(pos[sizeof start], 0xee, "game_init wrote past state_size: %d",
+                 pos[sizeof start]);
 }
