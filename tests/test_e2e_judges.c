@@ -341,3 +341,29 @@ Test(e2e_judges, a_failing_judge_stops_verify_and_report, .timeout = 120)
     }
     e2e_rmdir(dir);
 }
+
+/* A tournament through a judge: each game in a worker process of its own,
+ * which starts its own judge and frees its copy of it (valgrind follows the
+ * workers); its journal verifies. */
+Test(e2e_judges, a_tournament_through_a_judge_verifies, .timeout = 120)
+{
+    char judge[PATH_MAX], engine[PATH_MAX], cmd[PATH_MAX + 16], a[PATH_MAX + 96],
+        b[PATH_MAX + 96];
+    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(cmd, sizeof cmd, "python3 %s", judge);
+    snprintf(a, sizeof a, "name=d1,depth=1,cmd=%s one-move --game tictactoe", engine);
+    snprintf(b, sizeof b, "name=d3,depth=3,cmd=%s one-move --game tictactoe", engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "tournament", "--judge", cmd, "--engine", a, "--engine", b,
+            "--concurrency", "2", "--journal", "t.jsonl", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.out, "Forfeits: none\n"), "stdout:\n%s", r.out);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "verify", "t.jsonl", NULL);
+    cr_assert_eq(r.status, 0, "verify: exit %d: %s", r.status, r.err);
+    cr_assert(strncmp(r.out, "t.jsonl: 2 games, ", 18) == 0, "%s", r.out);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
