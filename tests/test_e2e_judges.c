@@ -3,11 +3,12 @@
  * to end: the tic-tac-toe judge of docs/judges plays the built-in game's
  * games move for move; a Kalah match between its two engines is verified
  * and reported; an illegal answer forfeits with the judge's reason; a
- * journal whose judge changed is refused; referee bench through a judge
- * draws the built-in game's positions; a judge that crashes, hangs or
- * answers nonsense stops the match (or the bench) with the judge named, no
- * log, no engine charged, no judge process left, and the referee's memory
- * all freed (valgrind, as every run of the suite).
+ * journal whose judge changed is refused; a tournament's workers each
+ * start and free their own judge; referee bench through a judge draws the
+ * built-in game's positions; a judge that crashes, hangs or answers
+ * nonsense stops the match (or the bench, verify, report) with the judge
+ * named, no log, no engine charged, no judge process left, and the
+ * referee's memory all freed (valgrind, as every run of the suite).
  */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
