@@ -3,12 +3,14 @@
  * and board files (fixtures/othello, fixtures/tictactoe, byte for byte; an
  * Othello pass; tic-tac-toe's perfect player), a refused board file, a
  * referee match between the built-in engines verified by referee verify and
- * drawn by the HTML report for each game, blunder analysis with
+ * drawn by the HTML report for each game, Othello's disc counts in its
+ * results, its record and its reports, blunder analysis with
  * tic-tac-toe's oracle, `engine perft` (its table, --from, its errors) and
  * the bench signatures.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <cjson/cJSON.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +118,81 @@ ParameterizedTest(struct game_name *g, e2e_games, referee_match_verifies_and_rep
     char style[64];
     snprintf(style, sizeof style, "}.%s td", *game);
     cr_assert_not_null(strstr(r.out, style), "the game's style (%s) is not on the page", style);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* Othello's discs at the end of a recorded game, counted here without the
+ * game: the 4 of the start and one more per move that is not a pass. */
+static int discs_on_the_board(const cJSON *game)
+{
+    int discs = 4;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItem(game, "opening"))
+        discs += strcmp(m->valuestring, "pass") != 0;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItem(game, "moves")) {
+        const cJSON *mv = cJSON_GetObjectItem(m, "move");
+        cr_assert(cJSON_IsString(mv), "a move without its text");
+        discs += strcmp(mv->valuestring, "pass") != 0;
+    }
+    return discs;
+}
+
+/* An Othello match: each game's record carries the disc counts ("of":
+ * "discs"), which add up to the discs on the board and name the winner; the
+ * result line ends with them, the winner's first, and the text and HTML
+ * reports show them. */
+Test(e2e_games, othello_results_carry_the_disc_counts, .timeout = 120)
+{
+    char engine[PATH_MAX], a[PATH_MAX + 96], b[PATH_MAX + 96];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(a, sizeof a, "name=d1,depth=1,cmd=%s one-move --game othello", engine);
+    snprintf(b, sizeof b, "name=d3,depth=3,cmd=%s one-move --game othello", engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r, html;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "othello", "--engine", a, "--engine", b,
+            "--games", "2", "--random-plies", "2", "--seed", "3", "--log", "m.json", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    e2e_run(&html, dir, NULL, "referee", "report", "--format", "html", "m.json", NULL);
+    cr_assert_eq(html.status, 0, "report: exit %d: %s", html.status, html.err);
+    cJSON *log = e2e_read_json(dir, "m.json");
+    const cJSON *game;
+    int n = 0;
+    cJSON_ArrayForEach(game, cJSON_GetObjectItem(log, "games")) {
+        n++;
+        const cJSON *score = cJSON_GetObjectItem(game, "score");
+        cr_assert(cJSON_IsObject(score), "game %d has no score", n);
+        int s[2] = { cJSON_GetObjectItem(score, "1")->valueint,
+                     cJSON_GetObjectItem(score, "2")->valueint };
+        cr_expect_str_eq(cJSON_GetObjectItem(score, "of")->valuestring, "discs", "game %d", n);
+        int board = discs_on_the_board(game);
+        cr_expect_eq(s[0] + s[1], board, "game %d: %d + %d discs, %d on the board", n, s[0], s[1],
+                     board);
+        const char *result = cJSON_GetObjectItem(game, "result")->valuestring;
+        const char *want = s[0] == s[1] ? "1/2-1/2" : s[0] > s[1] ? "1-0" : "0-1";
+        cr_expect_str_eq(result, want, "game %d: %s with the discs %d-%d", n, result, s[0], s[1]);
+        const cJSON *players = cJSON_GetObjectItem(game, "players");
+        const char *p1 = cJSON_GetObjectItem(players, "1")->valuestring;
+        const char *p2 = cJSON_GetObjectItem(players, "2")->valuestring;
+        int w = s[1] > s[0];
+        char line[256];
+        snprintf(line, sizeof line, "Finished game %d (%s vs %s): %s {%s %d-%d}\n", n, p1, p2,
+                 want, s[0] == s[1] ? "draw" : w ? "player 2 wins" : "player 1 wins", s[w], s[!w]);
+        cr_expect_not_null(strstr(r.out, line), "no line %s in:\n%s", line, r.out);
+        snprintf(line, sizeof line, "<summary>Game %d: %s vs %s, %s (normal, %d-%d discs), %d moves",
+                 n, p1, p2, want, s[w], s[!w], cJSON_GetArraySize(cJSON_GetObjectItem(game, "moves")));
+        cr_expect_not_null(strstr(html.out, line), "no %s in the HTML report", line);
+    }
+    cr_expect_eq(n, 2, "%d games in the log", n);
+    cr_expect_not_null(strstr(html.out, "<th>Game score for (discs)</th>"), "no disc columns");
+    cJSON_Delete(log);
+    e2e_run_free(&html);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "report", "m.json", NULL);
+    cr_assert_eq(r.status, 0, "report: exit %d: %s", r.status, r.err);
+    cr_expect_not_null(
+        strstr(r.out, "\nGame score (discs per game, mean: the engine's, its opponents')\n"),
+        "no disc table in:\n%s", r.out);
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }

@@ -25,6 +25,7 @@ ParameterizedTestParameters(e2e_records, old_files_report_and_verify_as_before)
         { "old-checkers", "jsonl" },
         { "old-nim", "jsonl" },
         { "old-match", "json" },
+        { "old-othello", "jsonl" },
     };
     return cr_make_param_array(struct old_file, files, sizeof files / sizeof *files);
 }

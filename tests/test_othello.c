@@ -3,7 +3,7 @@
  * the start and its moves, discs turned in each of the 8 directions and
  * only on closed lines, passes, the end of the game and its margin, board
  * files (round trips and every rejection with its line and column), move
- * texts and the evaluation's symmetry.
+ * texts, the evaluation's symmetry and the game's own score (the discs).
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -170,6 +170,53 @@ ParameterizedTest(struct end_case *c, othello, the_margin_is_the_disc_difference
     cr_assert_eq(g->terminal(pos, &value), 1, "not over:\n%s", c->board);
     cr_assert_eq(value, c->value, "value %d, expected %d", value, c->value);
     cr_assert_eq(game_result(g, pos), c->result);
+}
+
+/* The game's own score (struct game_score, "discs"): each side's discs at
+ * the end, whose difference is the margin terminal gives the side to move. */
+struct final_case {
+    char board[96];
+    int discs[2];   /* X's (player 1) and O's (player 2) */
+};
+
+ParameterizedTestParameters(othello, the_score_is_each_sides_discs_at_the_end)
+{
+    static struct final_case cases[] = {
+        /* a full board */
+        { "XXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nOOOOOOOO\nOOOOOOOO\nOOOOOOOO\n2\n",
+          { 40, 24 } },
+        /* a full board drawn */
+        { "XOXOXOXO\nOXOXOXOX\nXOXOXOXO\nOXOXOXOX\nXOXOXOXO\nOXOXOXOX\nXOXOXOXO\nOXOXOXOX\n1\n",
+          { 32, 32 } },
+        /* O wiped out with 51 squares empty */
+        { "XXXXX...\nXXXX....\nXXXX....\n........\n........\n........\n........\n........\n2\n",
+          { 13, 0 } },
+        /* X wiped out, O to move */
+        { "........\n........\n........\n........\n........\n........\n......OO\n.....OOO\n2\n",
+          { 0, 5 } },
+    };
+    return cr_make_param_array(struct final_case, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct final_case *c, othello, the_score_is_each_sides_discs_at_the_end)
+{
+    const struct game *g = othello();
+    cr_assert_not_null(g->score, "othello has no score");
+    cr_assert_str_eq(g->score->label, "discs");
+    unsigned char pos[GAME_MAX_STATE];
+    load(g, pos, c->board);
+    int value;
+    cr_assert_eq(g->terminal(pos, &value), 1, "not over:\n%s", c->board);
+    int got[2] = { -1, -1 };
+    g->score->final(pos, got);
+    cr_expect_eq(got[0], c->discs[0], "X has %d discs, expected %d:\n%s", got[0], c->discs[0],
+                 c->board);
+    cr_expect_eq(got[1], c->discs[1], "O has %d discs, expected %d:\n%s", got[1], c->discs[1],
+                 c->board);
+    int me = g->to_move(pos) - 1, margin = got[me] - got[!me];
+    int want = margin > 0 ? SCORE_WIN + margin : margin < 0 ? -(SCORE_WIN - margin) : 0;
+    cr_expect_eq(value, want, "value %d, the discs %d-%d give %d to player %d", value, got[0],
+                 got[1], want, me + 1);
 }
 
 Test(othello, board_files_round_trip_with_any_line_ending)

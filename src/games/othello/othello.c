@@ -11,6 +11,9 @@
  * OTH_PASS when the side to move has no move but the other side has: a
  * pass is a ply. The game ends when neither side can move; the side with
  * more discs wins by the difference (the margin), equal counts draw.
+ *
+ * Score (struct game_score): each side's discs at the end, the game's own
+ * result; their difference is the margin.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -204,6 +207,15 @@ static int oth_terminal(const void *state, int *value)
     return 1;
 }
 
+static void oth_final(const void *state, int score[2])
+{
+    const struct oth_pos *p = opos(state);
+    score[0] = __builtin_popcountll(p->disc[0]);
+    score[1] = __builtin_popcountll(p->disc[1]);
+}
+
+static const struct game_score oth_score = { .label = "discs", .final = oth_final };
+
 /* One side's material in the evaluation's terms. */
 static int side_value(const struct oth_pos *p, int side)
 {
@@ -299,8 +311,9 @@ static void oth_print_move(FILE *out, const void *after, int move, int mover)
 
 static void oth_print_over(FILE *out, const void *state)
 {
-    const struct oth_pos *p = opos(state);
-    int x = __builtin_popcountll(p->disc[0]), o = __builtin_popcountll(p->disc[1]);
+    int discs[2];
+    oth_final(state, discs);
+    int x = discs[0], o = discs[1];
     if (x == o)
         fprintf(out, "Neither side can move: a draw, %d discs each\nGame over!\n\n", x);
     else
@@ -416,4 +429,5 @@ const struct game game_othello = {
     .explain = oth_explain,
     .bench = oth_bench,
     .drawing = &oth_drawing,
+    .score = &oth_score,
 };
