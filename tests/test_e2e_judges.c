@@ -185,7 +185,7 @@ ParameterizedTest(struct bad_judge *c, e2e_judges, a_failing_judge_stops_the_mat
     cr_assert_str_eq(r.err, want);
     cr_assert_null(strstr(r.out, "forfeit"), "stdout:\n%s", r.out);
     cr_assert_not(e2e_exists(log), "a log was written");
-    snprintf(pattern, sizeof pattern, "bad_judge[.]py %s", c->mode);
+    snprintf(pattern, sizeof pattern, "bad_judge[.]py %s$", c->mode);   /* this test's */
     cr_assert_not(e2e_process_alive(pattern), "a judge process is left: %s", pattern);
     e2e_run_free(&r);
     e2e_rmdir(dir);
@@ -268,7 +268,7 @@ Test(e2e_judges, a_failing_judge_stops_the_bench, .timeout = 60)
     char engine[PATH_MAX], a[PATH_MAX + 64];
     e2e_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "name=d,cmd=%s one-move --game tictactoe {in} {out} {depth}", engine);
-    const char *cmd = "python3 bad_judge.py crash";
+    const char *cmd = "python3 bad_judge.py crash bench";   /* "bench": this test's process */
     char *fix = e2e_fixture("judges");
     char *dir = e2e_tmpdir();
     char json[PATH_MAX + 16];
@@ -277,10 +277,10 @@ Test(e2e_judges, a_failing_judge_stops_the_bench, .timeout = 60)
     e2e_run(&r, fix, NULL, "referee", "bench", "--judge", cmd, "--engine", a, "--depths", "1-2",
             "--random-positions", "2", "--json", json, NULL);
     cr_assert_eq(r.status, EXIT_JUDGE_FAILED, "exit %d: %s", r.status, r.err);
-    cr_assert_str_eq(r.err, "referee: judge 'python3 bad_judge.py crash': exited with status 3 "
-                            "before answering \"moves\"\n");
+    cr_assert_str_eq(r.err, "referee: judge 'python3 bad_judge.py crash bench': exited with "
+                            "status 3 before answering \"moves\"\n");
     cr_assert_not(e2e_exists(json), "a JSON was written");
-    cr_assert_not(e2e_process_alive("bad_judge[.]py crash"), "a judge process is left");
+    cr_assert_not(e2e_process_alive("bad_judge[.]py crash bench$"), "a judge process is left");
     e2e_run_free(&r);
     e2e_rmdir(dir);
     free(fix);
@@ -314,6 +314,7 @@ Test(e2e_judges, a_failing_judge_stops_verify_and_report, .timeout = 120)
     cJSON_AddItemToArray(words, cJSON_CreateString("python3"));
     cJSON_AddItemToArray(words, cJSON_CreateString(bad));
     cJSON_AddItemToArray(words, cJSON_CreateString("crash"));
+    cJSON_AddItemToArray(words, cJSON_CreateString("verify"));   /* this test's process */
     cJSON *j = cJSON_GetObjectItem(root, "judge");
     cJSON_ReplaceItemInObject(j, "cmd", words);
     cJSON_ReplaceItemInObject(j, "sha256", cJSON_CreateString(sum));
@@ -326,8 +327,8 @@ Test(e2e_judges, a_failing_judge_stops_verify_and_report, .timeout = 120)
     free(text);
     cJSON_Delete(root);
     char want[2 * PATH_MAX];
-    snprintf(want, sizeof want, "referee: judge 'python3 %s crash': exited with status 3 "
-             "before answering \"moves\"\n", bad);
+    snprintf(want, sizeof want, "referee: judge 'python3 %s crash verify': exited with status "
+             "3 before answering \"moves\"\n", bad);
     /* The text report asks no "moves"; the HTML replay does. */
     const char *const runs[2][5] = { { "verify", "m.json" },
                                      { "report", "--format", "html", "m.json" } };
@@ -337,7 +338,8 @@ Test(e2e_judges, a_failing_judge_stops_verify_and_report, .timeout = 120)
                      r.err);
         cr_assert_str_eq(r.err, want, "%s", runs[k][0]);
         cr_assert_eq(r.out_len, 0, "%s: stdout: %s", runs[k][0], r.out);
-        cr_assert_not(e2e_process_alive("bad_judge[.]py crash"), "a judge process is left");
+        cr_assert_not(e2e_process_alive("bad_judge[.]py crash verify$"),
+                      "a judge process is left");
         e2e_run_free(&r);
     }
     e2e_rmdir(dir);

@@ -411,8 +411,10 @@ static int finish_rules(const char *prog, struct refopts_settings *s, const char
     if (s->openings[0]) {
         struct err e;
         if (book_read(s->t.rules.game, s->openings, &s->book, &e) != 0) {
-            err_print(stderr, s->openings, &e);
-            return EXIT_BAD_INPUT;
+            int rc = judge_failed(prog, s);   /* not the book's fault, then */
+            if (!rc)
+                err_print(stderr, s->openings, &e);
+            return rc ? rc : EXIT_BAD_INPUT;
         }
         s->t.rules.book = &s->book;
     }
