@@ -10,7 +10,11 @@
 #   2. after `scancel` of one shard mid-run, `referee slurm --resume` still
 #      gives that tournament, with no game twice;
 #   3. the same tournament through GNU parallel (`referee slurm --parallel`)
-#      equals it too.
+#      equals it too;
+#   4. tests/grade/class graded in 3 shards with `referee slurm grade` (an
+#      array job, then the merge job) gives the grades.csv, byte for byte,
+#      and the Gradescope results.json of one `referee grade` process (all
+#      but the cpu check's measured times), the shards having graded all.
 # Every daemon it starts is stopped when it ends, pass or fail. Daemons log
 # to files in the temporary folder, never to this script's output (CI reads
 # that to its end). A daemon that cannot start fails the test with its log.
@@ -266,4 +270,49 @@ same "$T/fast.jsonl" "$T/parallel/merged.jsonl"
 [ "$(grep -c 'shard.sh' "$T/parallel/joblog")" -eq 4 ] ||
     fail "parallel's joblog has not 4 shards" "$T/parallel/joblog"
 say "ok: 4 shards through GNU parallel equal one process"
+
+# --- a class ----------------------------------------------------------------
+# tests/grade/class copied as test_e2e_grade.c's make_class does (the
+# neighbour reader told where the copy's alphabeta is), graded by its rubric
+# with a wall time per move a loaded machine keeps: the grades must not
+# depend on the load. Then in one process, then through Slurm.
+G=$T/grade
+mkdir "$G"
+cp -rL tests/grade/class "$G/class"
+echo "$G/class/alphabeta" >"$G/class/peek/neighbour.txt"
+sed 's/"timeout_ms": 1500,/"timeout_ms": 5000,/' tests/grade/rubric.json >"$G/rubric.json"
+grep -q '"timeout_ms": 5000,' "$G/rubric.json" || fail "tests/grade/rubric.json has no timeout_ms 1500"
+GRADE="--rubric $G/rubric.json --submissions $G/class"
+# shellcheck disable=SC2086
+"$REF" grade $GRADE --out "$G/one" --concurrency 2 >"$G/one.out" 2>&1 ||
+    fail "the one-process grade failed" "$G/one.out"
+# shellcheck disable=SC2086
+"$REF" slurm grade $GRADE --out "$G/slurm" --shards 3 >"$G/slurm.out" 2>&1 ||
+    fail "referee slurm grade failed" "$G/slurm.out"
+grep -q '^shards 1-3: job [0-9]*$' "$G/slurm.out" || fail "no array job id printed" "$G/slurm.out"
+merge=$(sed -n 's/^merge: job \([0-9]*\)$/\1/p' "$G/slurm.out")
+[ -n "$merge" ] || fail "no merge job id printed" "$G/slurm.out"
+wait_s=$WAIT_S
+WAIT_S=900        # the whole class, 2 shards at a time on this machine's cores
+wait_for "the grade's merge job $merge" "$G/slurm/merge.out" -- job_over "$merge"
+WAIT_S=$wait_s
+[ -s "$G/slurm/grades.csv" ] ||
+    fail "the grade's merge job wrote no grades.csv" "$G/slurm/merge.out" "$G"/slurm/shard-*.out
+cmp "$G/one/grades.csv" "$G/slurm/grades.csv" ||
+    { diff "$G/one/grades.csv" "$G/slurm/grades.csv"; fail "grades.csv through Slurm differs"; }
+# The merge graded nothing: its journal is the header alone.
+[ "$(wc -l <"$G/slurm/journal.jsonl")" -eq 1 ] ||
+    fail "the merge job graded what the shards should have" "$G/slurm/merge.out"
+# results.json: equal but for the cpu check's output (a measured time).
+cpu=$(jq -c '[.checks[] | select(.kind == "cpu") | .id]' "$G/rubric.json")
+for sub in "$G"/class/*/; do
+    id=$(basename "$sub")
+    for run in one slurm; do
+        jq -S --argjson cpu "$cpu" 'del(.tests[] | select(.name as $n | $cpu | index($n)) | .output)' \
+            "$G/$run/$id/results.json" >"$T/$run.json" || fail "$G/$run/$id/results.json is not JSON"
+    done
+    cmp -s "$T/one.json" "$T/slurm.json" ||
+        { diff "$T/one.json" "$T/slurm.json" | head -n 20; fail "$id/results.json through Slurm differs"; }
+done
+say "ok: a class in 3 shards through Slurm gets the grades of one process"
 say "all passed"

@@ -519,3 +519,216 @@ ParameterizedTest(struct example *x, e2e_grade, the_example_rubrics_are_valid)
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }
+
+/* ---- referee slurm grade ------------------------------------------------- */
+
+/* referee slurm grade in dir on two submissions with args (NULL-terminated
+ * after the common ones). */
+static void slurm_grade(struct e2e_run *r, const char *dir, const char *const *args)
+{
+    char rubric[PATH_MAX];
+    e2e_repo_path("tests/grade/rubric.json", rubric, sizeof rubric);
+    const char *argv[32] = { "slurm", "grade", "--rubric", rubric, "--submissions", "class",
+                             "--out", "out", "--dry-run" };
+    int n = 9;
+    for (int i = 0; args[i]; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    e2e_runv(r, dir, NULL, "referee", argv);
+}
+
+/* --dry-run writes the two job scripts into OUT, word for word, prints the
+ * sbatch commands and submits nothing (no sbatch on PATH here would fail). */
+Test(e2e_grade, slurm_dry_run_writes_the_job_scripts_and_submits_nothing)
+{
+    char *dir = e2e_tmpdir();
+    static const char *const only[] = { "alphabeta", "random", NULL };
+    make_class(dir, only);
+    struct e2e_run r;
+    static const char *const args[] = { "--shards", "2", "--cpus-per-shard", "3",
+                                        "--partition", "short", "--time", "10:00",
+                                        "--sbatch-arg=--account=course", "--sandbox", "none",
+                                        NULL };
+    slurm_grade(&r, dir, args);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    char out[PATH_MAX], rubric[PATH_MAX], referee[PATH_MAX], self[PATH_MAX], cls[PATH_MAX];
+    char want[8 * PATH_MAX];
+    snprintf(want, sizeof want, "%s/out", dir);
+    cr_assert_not_null(realpath(want, out));
+    snprintf(want, sizeof want, "%s/class", dir);
+    cr_assert_not_null(realpath(want, cls));
+    e2e_repo_path("tests/grade/rubric.json", want, sizeof want);
+    cr_assert_not_null(realpath(want, rubric));
+    e2e_bin_path("referee", referee, sizeof referee);
+    cr_assert_not_null(realpath(referee, self));
+    snprintf(want, sizeof want,
+             "%1$s: shard.sh, merge.sh written\n"
+             "sbatch --parsable --array=1-2 %1$s/shard.sh\n"
+             "sbatch --parsable --dependency=afterany:ARRAY_JOB_ID %1$s/merge.sh\n", out);
+    cr_assert_str_eq(r.out, want);
+    cr_assert_str_eq(r.err, "");
+    char *shard = slurp_at(dir, "out/shard.sh");
+    snprintf(want, sizeof want,
+             "#!/bin/sh\n"
+             "# One shard of the class graded into %1$s: its argument K, else the\n"
+             "# Slurm array task's. Written by referee slurm grade; resumes its journal\n"
+             "# when there is one.\n"
+             "#SBATCH --job-name=arena-grade\n"
+             "#SBATCH --array=1-2\n"
+             "#SBATCH --cpus-per-task=3\n"
+             "#SBATCH --output=%1$s/shard-%%a.out\n"
+             "#SBATCH --partition=short\n"
+             "#SBATCH --time=10:00\n"
+             "#SBATCH --account=course\n"
+             "set -eu\n"
+             "k=${1:-${SLURM_ARRAY_TASK_ID:?give the shard number}}\n"
+             "resume=\n"
+             "if [ -e \"%1$s/journal-$k.jsonl\" ]; then resume=--resume; fi\n"
+             "exec %2$s grade --rubric %3$s --submissions %4$s --out %1$s --sandbox none "
+             "--shard \"$k/2\" $resume --concurrency \"${SLURM_CPUS_PER_TASK:-3}\"\n",
+             out, self, rubric, cls);
+    cr_assert_str_eq(shard, want);
+    char *merge = slurp_at(dir, "out/merge.sh");
+    snprintf(want, sizeof want,
+             "#!/bin/sh\n"
+             "# Grades what the shards of %1$s left (nothing, when every one\n"
+             "# finished) and writes grades.csv, the Gradescope results, the feedback\n"
+             "# and index.html from all their journals. Written by referee slurm grade.\n"
+             "#SBATCH --job-name=arena-grade-merge\n"
+             "#SBATCH --cpus-per-task=3\n"
+             "#SBATCH --output=%1$s/merge.out\n"
+             "#SBATCH --partition=short\n"
+             "#SBATCH --time=10:00\n"
+             "#SBATCH --account=course\n"
+             "set -eu\n"
+             "exec %2$s grade --rubric %3$s --submissions %4$s --out %1$s --sandbox none "
+             "--resume --concurrency \"${SLURM_CPUS_PER_TASK:-3}\"\n",
+             out, self, rubric, cls);
+    cr_assert_str_eq(merge, want);
+    /* Nothing graded: the scripts alone. */
+    struct e2e_run ls;
+    e2e_run_tool(&ls, out, NULL, "ls", "-A", NULL);
+    cr_assert_str_eq(ls.out, "merge.sh\nshard.sh\n");
+    e2e_run_free(&ls);
+    free(shard);
+    free(merge);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+struct bad_slurm {
+    char args[6][16];   /* "" ends them */
+    char err[160];      /* stderr's first line */
+};
+
+static struct bad_slurm bad_slurms[] = {
+    { { "" }, "referee: slurm grade: --shards is required" },
+    { { "--shards", "3" },
+      "referee: slurm grade: --shards must be from 1 to the class's 2 submissions, got 3" },
+    { { "--shards", "0" }, "referee: slurm grade: --shards must be a number from 1 to 1000, "
+                           "got '0'" },
+    { { "--shards", "2", "--concurrency", "2" },
+      "referee: slurm grade: --shard and --concurrency are the shards' own (K/N of the array "
+      "task, --cpus-per-shard)" },
+    { { "--shards", "2", "--shard", "1/2" },
+      "referee: slurm grade: --shard and --concurrency are the shards' own (K/N of the array "
+      "task, --cpus-per-shard)" },
+    { { "--shards", "2", "--time", "1 day" },
+      "referee: slurm grade: --time must be one word of at most 255 bytes, got '1 day'" },
+};
+
+ParameterizedTestParameters(e2e_grade, slurm_bad_arguments_exit_2_and_change_nothing)
+{
+    return cr_make_param_array(struct bad_slurm, bad_slurms,
+                               sizeof bad_slurms / sizeof *bad_slurms);
+}
+
+ParameterizedTest(struct bad_slurm *b, e2e_grade, slurm_bad_arguments_exit_2_and_change_nothing)
+{
+    char *dir = e2e_tmpdir();
+    static const char *const only[] = { "alphabeta", "random", NULL };
+    make_class(dir, only);
+    const char *args[8];
+    int n = 0;
+    for (; b->args[n][0]; n++)
+        args[n] = b->args[n];
+    args[n] = NULL;
+    struct e2e_run r;
+    slurm_grade(&r, dir, args);
+    cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    size_t len = strcspn(r.err, "\n");
+    cr_assert(strlen(b->err) == len && strncmp(r.err, b->err, len) == 0, "stderr: %s\nwant: %s",
+              r.err, b->err);
+    cr_assert_str_eq(r.out, "");
+    char out[PATH_MAX + 8];
+    snprintf(out, sizeof out, "%s/out", dir);
+    cr_assert_not(e2e_exists(out), "%s was made", out);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* An OUT that holds a shard's journal is another grading: refused, and
+ * taken with --resume (the shards then resume their journals). */
+Test(e2e_grade, slurm_into_an_out_with_journals_needs_resume)
+{
+    char *dir = e2e_tmpdir();
+    static const char *const only[] = { "alphabeta", "random", NULL };
+    make_class(dir, only);
+    char path[PATH_MAX + 32], out[PATH_MAX];
+    snprintf(path, sizeof path, "%s/out", dir);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    cr_assert_not_null(realpath(path, out));
+    snprintf(path, sizeof path, "%s/out/journal-2.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f && fclose(f) == 0);
+    struct e2e_run r;
+    static const char *const args[] = { "--shards", "2", NULL };
+    slurm_grade(&r, dir, args);
+    cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    char want[3 * PATH_MAX];
+    snprintf(want, sizeof want, "referee: slurm grade: --out %s holds a grading already: add "
+             "--resume to finish it, or name another --out", out);
+    cr_assert(strncmp(r.err, want, strlen(want)) == 0 && r.err[strlen(want)] == '\n',
+              "stderr: %s\nwant: %s", r.err, want);
+    snprintf(path, sizeof path, "%s/out/shard.sh", dir);
+    cr_assert_not(e2e_exists(path), "shard.sh was written");
+    e2e_run_free(&r);
+    static const char *const resume[] = { "--shards", "2", "--resume", NULL };
+    slurm_grade(&r, dir, resume);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert(e2e_exists(path), "no shard.sh");
+    e2e_run_free(&r);
+    /* Once the merge job has run (its journal), the shards would grade
+     * again what it graded: refused. */
+    snprintf(path, sizeof path, "%s/out/journal.jsonl", dir);
+    f = fopen(path, "w");
+    cr_assert(f && fclose(f) == 0);
+    slurm_grade(&r, dir, resume);
+    cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    snprintf(want, sizeof want, "referee: slurm grade: %s/journal.jsonl: the merge job has run; "
+             "sbatch %s/merge.sh (or grade --resume) finishes the grading", out, out);
+    cr_assert(strncmp(r.err, want, strlen(want)) == 0 && r.err[strlen(want)] == '\n',
+              "stderr: %s\nwant: %s", r.err, want);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* slurm grade --help: its own usage, then its section and grade's. */
+Test(e2e_grade, slurm_grade_help_shows_its_usage_and_sections)
+{
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "slurm", "grade", "--help", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    const char *usage = "Usage: referee slurm grade --rubric RUBRIC.json --submissions DIR "
+                        "--out OUT --shards N\n";
+    cr_assert(strncmp(r.out, usage, strlen(usage)) == 0, "slurm grade --help:\n%s", r.out);
+    cr_assert_not_null(strstr(r.out, "\nSlurm grade: "), "slurm grade --help:\n%s", r.out);
+    cr_assert_not_null(strstr(r.out, "\nGrade: "), "slurm grade --help:\n%s", r.out);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "slurm", "--help", NULL);
+    cr_assert_not_null(strstr(r.out, "\n       referee slurm grade GRADE-OPTIONS --shards N "
+                                     "[SLURM-OPTIONS]\n"), "slurm --help:\n%s", r.out);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}

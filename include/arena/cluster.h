@@ -31,6 +31,11 @@
  *   shard-K.jsonl, shard-K.out, merge.out: the journals and job outputs
  * DIR's path goes into job scripts and #SBATCH lines, so it is limited to
  * CLUSTER_PATH_CHARS.
+ *
+ * A class (grade.h) is sharded the same way, its folder being grade's OUT
+ * (cluster_grade): shard.sh runs `referee grade ... --shard K/N` into OUT,
+ * merge.sh `referee grade ... --resume`, which grades what the shards left
+ * and writes the outputs.
  */
 #ifndef ARENA_CLUSTER_H
 #define ARENA_CLUSTER_H
@@ -82,6 +87,29 @@ int cluster_write(const struct cluster_opts *o, const struct cJSON *config, long
  * DIR is not one cluster_write made, or -1 with e. */
 #define CLUSTER_BAD_DIR (-2)
 int cluster_run(const char *dir, int dry_run, FILE *out, struct err *e);
+
+/* referee slurm grade: writes into the class's OUT (o->out, absolute)
+ *   shard.sh   the array job (#SBATCH --array=1-N, --cpus-per-task=C,
+ *              --output=OUT/shard-%a.out, and o's partition, time and
+ *              sbatch args): shard K (its argument, else
+ *              SLURM_ARRAY_TASK_ID) runs `REFEREE grade GRADE --shard K/N
+ *              [--resume] --concurrency C`, --resume when OUT/journal-K.jsonl
+ *              exists (a requeued or resubmitted task finishes it); C is
+ *              SLURM_CPUS_PER_TASK, else o->cpus
+ *   merge.sh   `REFEREE grade GRADE --resume --concurrency C`: grades what
+ *              no shard's journal holds and writes grades.csv and the rest
+ *              (--output=OUT/merge.out)
+ * then submits them, `sbatch --parsable --array=1-N OUT/shard.sh` and
+ * `sbatch --parsable --dependency=afterany:ARRAY OUT/merge.sh` (afterany:
+ * the merge finishes a shard that failed), printing their ids on out; with
+ * o->dry_run it prints the two commands instead. grade: grade's options
+ * every job shares (--rubric, --submissions, --out, the sandbox's), as sh
+ * words (spec_quote), not checked here. referee: the binary's absolute
+ * path. Returns 0, CLUSTER_BAD_DIR with e when OUT's path has a character
+ * outside CLUSTER_PATH_CHARS (nothing written), or -1 with e (a file not
+ * written, or sbatch failed: its stderr is the user's). */
+int cluster_grade(const struct cluster_opts *o, const char *grade, const char *referee,
+                  FILE *out, struct err *e);
 
 /* Prints each shard's progress from its journal alone (games done/total,
  * and whether a referee is writing it now) and the whole's. 0, or -1 with

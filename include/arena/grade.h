@@ -25,6 +25,9 @@
  * counts every OUT/journal-K.jsonl of the same rubric and seed as graded
  * and writes the outputs from all of them: shards merged.
  *
+ * referee slurm grade (grade_slurm_command) runs those shards and that
+ * merge as Slurm jobs.
+ *
  * Exit status: 0 graded, 2 bad input (rubric, options, folders: nothing
  * written), 1 the referee's own failure, 130 stopped by a signal (the
  * journal holds what was graded).
@@ -42,5 +45,17 @@ extern const char grade_help[];
 /* Runs the command (id REF_CMD_GRADE): argv[0] is "grade"; prints to
  * stdout and stderr and returns the exit status. */
 int grade_command(const char *prog, enum refopts_command id, int argc, char **argv);
+
+/* referee slurm grade (docs/grading.md): grade's options without
+ * --concurrency and --shard, and a job array's (refopts.h's
+ * REFOPTS_ARRAY_OPTIONS: --shards N required, at most the class's
+ * submissions). Checks the rubric and the folders as grade does (exit
+ * status 2, and OUT with journals refused without --resume), then has
+ * cluster_grade (cluster.h) write OUT/shard.sh and OUT/merge.sh and submit
+ * them: task K grades shard K/N, the merge job after the array grades what
+ * is left and writes the outputs. argv[0] is "grade"; returns the exit
+ * status (1: sbatch failed). */
+extern const char grade_slurm_usage[];
+int grade_slurm_command(const char *prog, int argc, char **argv);
 
 #endif

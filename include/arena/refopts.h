@@ -61,6 +61,17 @@ enum refopts_opt_id {
 
 #define REF_CONFIG_CAP (1 << 20)  /* bytes of a config file */
 
+/* The options of a job array that referee slurm takes for a tournament and
+ * for a class (grade.h) alike; each sets a field of struct cluster_opts
+ * (refopts_cluster_apply). */
+#define REFOPTS_ARRAY_OPTIONS                                         \
+    { "shards", required_argument, NULL, REF_OPT_SHARDS },            \
+    { "partition", required_argument, NULL, REF_OPT_PARTITION },      \
+    { "time", required_argument, NULL, REF_OPT_TIME },                \
+    { "cpus-per-shard", required_argument, NULL, REF_OPT_CPUS },      \
+    { "sbatch-arg", required_argument, NULL, REF_OPT_SBATCH_ARG },    \
+    { "dry-run", no_argument, NULL, REF_OPT_DRY_RUN }
+
 /* What the options of one command set. */
 struct refopts_settings {
     enum refopts_command command;
@@ -105,6 +116,14 @@ void refopts_option_flag(int id, char *buf, size_t cap);
  * JUDGE_FAILED with e when --judge's judge failed its hello (judge.h). */
 int refopts_settings_apply(struct refopts_settings *s, int id, const char *name, const char *val,
                        struct err *e);
+
+/* Applies slurm's own option id (REFOPTS_ARRAY_OPTIONS, --out, --parallel,
+ * --sshlogin) with value val to o, as refopts_settings_apply does. Returns
+ * 0, -1 with e when the value is bad, or REFOPTS_NOT_MINE when id is not
+ * one of them. */
+#define REFOPTS_NOT_MINE 1
+int refopts_cluster_apply(struct cluster_opts *o, int id, const char *name, const char *val,
+                          struct err *e);
 
 /* Applies a config file's text (len bytes, NUL-terminated at text[len]) to
  * s, which must be a tournament's. Returns 0, or -1 with e holding the line

@@ -123,7 +123,9 @@ static const char slurm_help[] =
     "  --parallel           run the shards with GNU parallel instead (and\n"
     "  --sshlogin S         on these machines, repeat), then merge\n"
     "  --resume DIR         run again exactly the shards not finished (each resumes\n"
-    "                       its journal) and a new merge job\n";
+    "                       its journal) and a new merge job\n"
+    "  grade ...            a class instead of a tournament: referee grade's options\n"
+    "                       and these (referee slurm grade --help; docs/grading.md)\n";
 
 static const char status_help[] =
     "Status: each shard's games played and to play, from its journal.\n";
@@ -223,7 +225,9 @@ static const struct ref_cmd commands[] = {
       "      [--repeat R] [--budget-ms MS] [--json FILE] [--svg FILE]\n", { bench_help } },
     { "slurm", REF_CMD_SLURM, cmd_slurm,
       "%1$s slurm TOURNAMENT-OPTIONS --shards N --out DIR [SLURM-OPTIONS]\n"
-      "%1$s slurm --resume DIR [--dry-run]\n", { slurm_help, rules_help, tournament_help } },
+      "%1$s slurm --resume DIR [--dry-run]\n"
+      "%1$s slurm grade GRADE-OPTIONS --shards N [SLURM-OPTIONS]\n",
+      { slurm_help, rules_help, tournament_help } },
     { "status", REF_CMD_STATUS, cmd_status, "%1$s status DIR\n", { status_help } },
     { "play", REF_CMD_PLAY, cmd_play,
       "%1$s play --game G [--engine SPEC]... [--port N] [--listen ADDR] [--journal FILE]\n",
@@ -638,6 +642,8 @@ static int slurm_resume(const char *prog, const struct refopts_settings *s, int 
 
 static int cmd_slurm(const char *prog, enum refopts_command id, int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "grade") == 0)   /* a class: grade.h reads its options */
+        return grade_slurm_command(prog, argc - 1, argv + 1);
     struct refopts_settings s;
     refopts_settings_init(&s, id);
     int rc = parse(prog, &s, argc, argv);

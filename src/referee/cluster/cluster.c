@@ -82,8 +82,9 @@ static void sbatch_common(FILE *f, const struct cluster_opts *o)
 
 /* The shard script (cluster.h); referee already quoted. */
 static void shard_script(FILE *f, const struct cluster_opts *o, const char *dir,
-                         const char *referee)
+                         const char *referee, const char *grade)
 {
+    (void)grade;   /* a class's only */
     fprintf(f, "#!/bin/sh\n"
                "# One shard of the tournament in %1$s/config: its argument K, else the\n"
                "# Slurm array task's. Written by referee slurm; resumes its journal when\n"
@@ -111,8 +112,9 @@ static void shard_script(FILE *f, const struct cluster_opts *o, const char *dir,
 }
 
 static void merge_script(FILE *f, const struct cluster_opts *o, const char *dir,
-                         const char *referee)
+                         const char *referee, const char *grade)
 {
+    (void)grade;   /* a class's only */
     fprintf(f, "#!/bin/sh\n"
                "# Merges the shards of %1$s into merged.jsonl, verifies it and writes the\n"
                "# reports beside it. Written by referee slurm.\n"
@@ -132,8 +134,9 @@ static void merge_script(FILE *f, const struct cluster_opts *o, const char *dir,
 }
 
 static void parallel_script(FILE *f, const struct cluster_opts *o, const char *dir,
-                            const char *referee)
+                            const char *referee, const char *grade)
 {
+    (void)grade;   /* a class's only */
     (void)referee;   /* the shard and merge scripts name it */
     fprintf(f, "#!/bin/sh\n"
                "# Runs the shards of %1$s with GNU parallel (again: those that failed or\n"
@@ -152,19 +155,21 @@ static void parallel_script(FILE *f, const struct cluster_opts *o, const char *d
             dir, o->shards, dir);
 }
 
+/* A script's writer: the tournament's ignore grade, a class's grading
+ * options (cluster_grade). */
 typedef void script_fn(FILE *f, const struct cluster_opts *o, const char *dir,
-                       const char *referee);
+                       const char *referee, const char *grade);
 
 /* A script's text (malloc'd), or NULL when out of memory. */
 static char *script_text(script_fn *write, const struct cluster_opts *o, const char *dir,
-                         const char *referee)
+                         const char *referee, const char *grade)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (!f)
         return NULL;
-    write(f, o, dir, referee);
+    write(f, o, dir, referee, grade);
     return fclose(f) == 0 ? text : (free(text), NULL);
 }
 
@@ -274,9 +279,9 @@ int cluster_write(const struct cluster_opts *o, const cJSON *config, long games,
     if (make_dir(o->out, dir, e) != 0)
         return -1;
     char *conf = cJSON_Print(config);
-    char *text[3] = { script_text(shard_script, o, dir, ref),
-                      script_text(merge_script, o, dir, ref),
-                      script_text(parallel_script, o, dir, ref) };
+    char *text[3] = { script_text(shard_script, o, dir, ref, NULL),
+                      script_text(merge_script, o, dir, ref, NULL),
+                      script_text(parallel_script, o, dir, ref, NULL) };
     static const char *const name[3] = { "shard.sh", "merge.sh", "parallel.sh" };
     struct manifest m = { .shards = o->shards, .games = games, .parallel = o->parallel };
     int rc = conf && text[0] && text[1] && text[2] ? 0 : err_set(e, 0, 0, "out of memory");
@@ -484,4 +489,102 @@ int cluster_run(const char *dir, int dry_run, FILE *out, struct err *e)
     }
     int rc = run_tool(sh, NULL, 0, 0, e);
     return rc < 0 ? -1 : rc ? 1 : 0;
+}
+
+/* --- a class graded in shards (grade.h) ---------------------------------- */
+
+/* The grade's array job (cluster.h); referee and grade already quoted. */
+static void grade_shard_script(FILE *f, const struct cluster_opts *o, const char *dir,
+                               const char *referee, const char *grade)
+{
+    fprintf(f, "#!/bin/sh\n"
+               "# One shard of the class graded into %1$s: its argument K, else the\n"
+               "# Slurm array task's. Written by referee slurm grade; resumes its journal\n"
+               "# when there is one.\n"
+               "#SBATCH --job-name=arena-grade\n"
+               "#SBATCH --array=1-%2$d\n"
+               "#SBATCH --cpus-per-task=%3$d\n"
+               "#SBATCH --output=%1$s/shard-%%a.out\n",
+            dir, o->shards, o->cpus);
+    sbatch_common(f, o);
+    fprintf(f, "set -eu\n"
+               "k=${1:-${SLURM_ARRAY_TASK_ID:?give the shard number}}\n"
+               "resume=\n"
+               "if [ -e \"%1$s/journal-$k.jsonl\" ]; then resume=--resume; fi\n"
+               "exec %2$s grade %3$s --shard \"$k/%4$d\" $resume "
+               "--concurrency \"${SLURM_CPUS_PER_TASK:-%5$d}\"\n",
+            dir, referee, grade, o->shards, o->cpus);
+}
+
+static void grade_merge_script(FILE *f, const struct cluster_opts *o, const char *dir,
+                               const char *referee, const char *grade)
+{
+    fprintf(f, "#!/bin/sh\n"
+               "# Grades what the shards of %1$s left (nothing, when every one\n"
+               "# finished) and writes grades.csv, the Gradescope results, the feedback\n"
+               "# and index.html from all their journals. Written by referee slurm grade.\n"
+               "#SBATCH --job-name=arena-grade-merge\n"
+               "#SBATCH --cpus-per-task=%2$d\n"
+               "#SBATCH --output=%1$s/merge.out\n",
+            dir, o->cpus);
+    sbatch_common(f, o);
+    fprintf(f, "set -eu\n"
+               "exec %s grade %s --resume --concurrency \"${SLURM_CPUS_PER_TASK:-%d}\"\n",
+            referee, grade, o->cpus);
+}
+
+/* Submits dir's shard.sh as an array of shards and merge.sh after it
+ * (afterany), printing their ids; dry_run: prints the two commands. */
+static int grade_submit(const char *dir, int shards, int dry_run, FILE *out, struct err *e)
+{
+    char shard_sh[PATH_MAX], merge_sh[PATH_MAX], array[32], dep[JOB_ID_MAX + 32];
+    char id[2][JOB_ID_MAX] = { "", "" };
+    dir_file(dir, "shard.sh", shard_sh);
+    dir_file(dir, "merge.sh", merge_sh);
+    snprintf(array, sizeof array, "--array=1-%d", shards);
+    snprintf(dep, sizeof dep, "--dependency=afterany:ARRAY_JOB_ID");
+    char *cmd[2][5] = { { "sbatch", "--parsable", array, shard_sh, NULL },
+                        { "sbatch", "--parsable", dep, merge_sh, NULL } };
+    static const char *const what[2] = { "the shards' array job", "the merge job" };
+    for (int i = 0; i < 2; i++) {
+        if (dry_run) {
+            print_command(out, cmd[i]);
+            continue;
+        }
+        int rc = run_tool(cmd[i], id[i], sizeof id[i], 0, e);
+        if (rc != 0)
+            return rc < 0 ? -1 : err_set(e, 0, 0, "sbatch refused %s (exit %d)", what[i], rc);
+        id[i][strcspn(id[i], ";")] = '\0';   /* --parsable: ID[;CLUSTER] */
+        if (i == 0)
+            fprintf(out, "shards 1-%d: job %s\n", shards, id[0]);
+        else
+            fprintf(out, "merge: job %s\n", id[1]);
+        snprintf(dep, sizeof dep, "--dependency=afterany:%s", id[0]);
+    }
+    return 0;
+}
+
+int cluster_grade(const struct cluster_opts *o, const char *grade, const char *referee,
+                  FILE *out, struct err *e)
+{
+    char ref[PATH_MAX + 64];
+    assert(o->shards >= 1 && o->out[0] == '/' && grade);
+    if (dir_ok(o->out, e) != 0) {
+        err_set(e, 0, 0, "--out %.200s: %s", o->out, strcpy(ref, e->msg));
+        return CLUSTER_BAD_DIR;
+    }
+    if (spec_quote(referee, ref, sizeof ref, 0) < 0)
+        return err_set(e, 0, 0, "%s: path too long", referee);
+    char *text[2] = { script_text(grade_shard_script, o, o->out, ref, grade),
+                      script_text(grade_merge_script, o, o->out, ref, grade) };
+    static const char *const name[2] = { "shard.sh", "merge.sh" };
+    int rc = text[0] && text[1] ? 0 : err_set(e, 0, 0, "out of memory");
+    for (int i = 0; i < 2 && !rc; i++)
+        rc = write_file(o->out, name[i], text[i], 1, e);
+    free(text[0]);
+    free(text[1]);
+    if (rc)
+        return -1;
+    fprintf(out, "%s: shard.sh, merge.sh written\n", o->out);
+    return grade_submit(o->out, o->shards, o->dry_run, out, e);
 }

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arena/cli.h"
+#include "arena/cluster.h"
 #include "arena/grade.h"
 #include "gradecheck.h"
 #include "gradehtml.h"
@@ -27,6 +28,7 @@
 #include "referee/play/pool.h"
 #include "arena/rules.h"
 #include "arena/sandbox.h"
+#include "arena/spec.h"
 #include "arena/textfile.h"
 
 const char grade_usage[] =
@@ -52,12 +54,32 @@ const char grade_help[] =
     "  --sandbox-ro PATH    let every submission read PATH too (an interpreter\n"
     "                       outside the system folders; repeat)\n";
 
-/* grade --help: its usage lines, then its section. */
-static void print_help(const char *prog)
+const char grade_slurm_usage[] =
+    "%1$s slurm grade --rubric RUBRIC.json --submissions DIR --out OUT --shards N\n"
+    "      [--cpus-per-shard C] [--partition P] [--time T] [--sbatch-arg ARG]...\n"
+    "      [--resume] [--dry-run] [--sandbox namespaces|none] [--sandbox-ro PATH]...\n";
+
+static const char slurm_help[] =
+    "Slurm grade: the class in N shards on a Slurm cluster, a job array whose task\n"
+    "K runs grade --shard K/N into OUT, then a job after it (afterany) that runs\n"
+    "grade --resume: it grades what the shards left and writes the outputs\n"
+    "(docs/grading.md). OUT, DIR and the rubric must be on a file system every\n"
+    "node shares; OUT gets the job scripts shard.sh and merge.sh.\n"
+    "  --shards N           shards, each its own array task and OUT/journal-K.jsonl\n"
+    "  --cpus-per-shard C   CPUs per task, and submissions at once in it (default 1)\n"
+    "  --partition P        --time T    --sbatch-arg ARG (repeat): passed to sbatch\n"
+    "  --resume             submit again into an OUT whose shards' journals are\n"
+    "                       there and whose merge job has not run (each shard\n"
+    "                       resumes its own)\n"
+    "  --dry-run            write the scripts and print the sbatch commands only\n";
+
+/* grade --help (slurm grade --help): its usage lines, then its sections. */
+static void print_help(const char *prog, int slurm)
 {
-    for (const char *line = grade_usage; *line;) {
+    const char *usage = slurm ? grade_slurm_usage : grade_usage;
+    for (const char *line = usage; *line;) {
         size_t len = strcspn(line, "\n");
-        printf("%s", line == grade_usage ? "Usage: " : "       ");
+        printf("%s", line == usage ? "Usage: " : "       ");
         for (size_t k = 0; k < len; k++) {
             if (strncmp(line + k, "%1$s", 4) == 0) {
                 fputs(prog, stdout);
@@ -69,7 +91,8 @@ static void print_help(const char *prog)
         putchar('\n');
         line += len + (line[len] == '\n');
     }
-    printf("\n%s%s --help shows every command.\n", grade_help, prog);
+    printf("\n%s%s%s --help shows every command.\n", slurm ? slurm_help : "", grade_help,
+           prog);
 }
 
 enum {
@@ -77,15 +100,26 @@ enum {
     OPT_SHARD, OPT_SANDBOX_RO
 };
 
+#define GRADE_OPTIONS                                                 \
+    { "rubric", required_argument, NULL, OPT_RUBRIC },                \
+    { "submissions", required_argument, NULL, OPT_SUBMISSIONS },      \
+    { "out", required_argument, NULL, OPT_OUT },                      \
+    { "concurrency", required_argument, NULL, OPT_CONCURRENCY },      \
+    { "resume", no_argument, NULL, OPT_RESUME },                      \
+    { "sandbox", required_argument, NULL, OPT_SANDBOX },              \
+    { "shard", required_argument, NULL, OPT_SHARD },                  \
+    { "sandbox-ro", required_argument, NULL, OPT_SANDBOX_RO }
+
 static const struct option options[] = {
-    { "rubric", required_argument, NULL, OPT_RUBRIC },
-    { "submissions", required_argument, NULL, OPT_SUBMISSIONS },
-    { "out", required_argument, NULL, OPT_OUT },
-    { "concurrency", required_argument, NULL, OPT_CONCURRENCY },
-    { "resume", no_argument, NULL, OPT_RESUME },
-    { "sandbox", required_argument, NULL, OPT_SANDBOX },
-    { "shard", required_argument, NULL, OPT_SHARD },
-    { "sandbox-ro", required_argument, NULL, OPT_SANDBOX_RO },
+    GRADE_OPTIONS,
+    CLI_STD_OPTIONS,
+};
+
+/* slurm grade: grade's and the job array's (--concurrency and --shard are
+ * there to be refused by name). */
+static const struct option slurm_options[] = {
+    GRADE_OPTIONS,
+    REFOPTS_ARRAY_OPTIONS,
     CLI_STD_OPTIONS,
 };
 
@@ -107,9 +141,12 @@ struct grade_run {
     struct rubric rb;
     const char *subs_arg;           /* --submissions as given, for messages */
     char subs[PATH_MAX], out[PATH_MAX], work[PATH_MAX], journal[PATH_MAX];
+    char self[PATH_MAX];            /* this binary, /proc/self/exe */
     char bindir[PATH_MAX], prefix[16];
     int concurrency, resume;
     int shard_k, shard_n;           /* grade i when i % n == k - 1 */
+    int slurm;                      /* referee slurm grade: cluster's options too */
+    struct cluster_opts cluster;
     struct sbx_policy policy;
     struct run_limits limits;
     int n;
@@ -145,11 +182,28 @@ static int shard(const char *text, int *k, int *n)
                ? 0 : -1;
 }
 
+/* slurm grade's own option c (cluster.h's): 0 applied, 1 not one of them,
+ * or a usage error's status. */
+static int parse_slurm(struct grade_run *g, int c)
+{
+    char name[64];
+    struct err e;
+    if (c == OPT_SHARD || c == OPT_CONCURRENCY)
+        return cli_usage(g->prog, "slurm grade: --shard and --concurrency are the shards' own "
+                         "(K/N of the array task, --cpus-per-shard)");
+    refopts_option_flag(c, name, sizeof name);
+    int rc = refopts_cluster_apply(&g->cluster, c, name, optarg ? optarg : "", &e);
+    if (rc < 0)
+        return cli_usage(g->prog, "slurm grade: %s", e.msg);
+    return rc == REFOPTS_NOT_MINE ? 1 : 0;
+}
+
 static int parse(struct grade_run *g, int argc, char **argv, const char **rubric)
 {
-    struct cli_parse p = { .prog = g->prog, .cmd = "grade", .opts = options,
+    struct cli_parse p = { .prog = g->prog, .cmd = g->slurm ? "slurm grade" : "grade",
+                           .opts = g->slurm ? slurm_options : options,
                            .help = NULL, .argc = argc, .argv = argv };
-    int c;
+    int c, rc;
     long v;
     struct err e;
     *rubric = NULL;
@@ -157,8 +211,11 @@ static int parse(struct grade_run *g, int argc, char **argv, const char **rubric
         if (c == CLI_BAD || c == CLI_DONE)
             return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         if (c == CLI_OPT_HELP)
-            return print_help(g->prog), -1;
-        if (c == OPT_RUBRIC)
+            return print_help(g->prog, g->slurm), -1;
+        if (g->slurm && (rc = parse_slurm(g, c)) != 1) {
+            if (rc)
+                return rc;
+        } else if (c == OPT_RUBRIC)
             *rubric = optarg;
         else if (c == OPT_SUBMISSIONS)
             snprintf(g->subs, sizeof g->subs, "%s", g->subs_arg = optarg);
@@ -185,6 +242,8 @@ static int parse(struct grade_run *g, int argc, char **argv, const char **rubric
         return cli_usage(g->prog, "grade: unexpected argument '%s'", argv[optind]);
     if (!*rubric || !g->subs[0] || !g->out[0])
         return cli_usage(g->prog, "grade: --rubric, --submissions and --out are required");
+    if (g->slurm && !g->cluster.shards)
+        return cli_usage(g->prog, "slurm grade: --shards is required");
     return 0;
 }
 
@@ -232,8 +291,9 @@ static int list_class(struct grade_run *g, struct err *e)
  * ("arena-" once installed). */
 static void own_folder(struct grade_run *g)
 {
-    ssize_t n = readlink("/proc/self/exe", g->bindir, sizeof g->bindir - 1);
-    g->bindir[n > 0 ? n : 0] = '\0';
+    ssize_t n = readlink("/proc/self/exe", g->self, sizeof g->self - 1);
+    g->self[n > 0 && n < (ssize_t)sizeof g->self - 1 ? n : 0] = '\0';
+    snprintf(g->bindir, sizeof g->bindir, "%s", g->self);
     char *slash = strrchr(g->bindir, '/');
     const char *base = slash ? slash + 1 : g->bindir;
     const char *at = strstr(base, "referee");
@@ -291,6 +351,13 @@ static int mark_done(void *ctx, const cJSON *rec, int line, struct err *e)
     return 0;
 }
 
+/* 1 when name is that of a shard's journal, journal-K.jsonl. */
+static int shard_journal_name(const char *name)
+{
+    size_t len = strlen(name);
+    return strncmp(name, "journal-", 8) == 0 && len > 14 && strcmp(name + len - 6, ".jsonl") == 0;
+}
+
 /* Calls gjour_scan(fn) on every shard journal in OUT (journal-K.jsonl),
  * in name order, but the run's own. 0, or -1 with e naming the file. */
 static int scan_shards(const struct grade_run *g, gjour_fn fn, void *ctx, struct err *e)
@@ -301,10 +368,8 @@ static int scan_shards(const struct grade_run *g, gjour_fn fn, void *ctx, struct
         return err_set(e, 0, 0, "%s: %s", g->out, strerror(errno));
     for (int i = 0; i < n; i++) {
         const char *name = names[i]->d_name;
-        size_t len = strlen(name);
         char path[PATH_MAX];
-        if (!rc && strncmp(name, "journal-", 8) == 0 && len > 14 &&
-            strcmp(name + len - 6, ".jsonl") == 0 && join(path, g->out, name) == 0 &&
+        if (!rc && shard_journal_name(name) && join(path, g->out, name) == 0 &&
             strcmp(path, g->journal) != 0)
             rc = gjour_scan(path, g->header, fn, ctx, e);
         free(names[i]);
@@ -786,8 +851,10 @@ static int outputs(struct grade_run *g, struct err *e)
     return rc;
 }
 
-/* Everything before the first submission: folders, sandbox, references. */
-static int setup(struct grade_run *g, struct err *e)
+/* The class's folders: DIR and OUT made absolute (OUT made when missing;
+ * never inside DIR), the submissions listed, the journal's and the work
+ * folder's paths. */
+static int folders(struct grade_run *g, struct err *e)
 {
     char abs[PATH_MAX];
     if (!realpath(g->subs, abs))
@@ -809,6 +876,14 @@ static int setup(struct grade_run *g, struct err *e)
     if (join(g->work, g->out, ".work") ||
         join(g->journal, g->out, g->shard_n ? name : JOURNAL_NAME))
         return err_set(e, 0, 0, "--out %s: a path too long", g->out);
+    return 0;
+}
+
+/* Everything before the first submission: folders, sandbox, references. */
+static int setup(struct grade_run *g, struct err *e)
+{
+    if (folders(g, e) != 0)
+        return -1;
     mkdir(g->work, 0700);
     if (g->policy.mode == SBX_NAMESPACES &&
         (sbx_paths_add(&g->policy.mask, g->subs, e) != 0 ||
@@ -823,11 +898,13 @@ static int setup(struct grade_run *g, struct err *e)
     g->env.rules = (struct play_rules){ .game = g->rb.game, .depth = REF_DEFAULT_DEPTH,
                                         .seed = g->rb.seed, .limits = g->limits,
                                         .draw_plies = PLAY_DRAW_PLIES };
+    /* Shards share .work, on one node or several: mkdtemp's name is
+     * unique where a pid is not. */
     char refs[PATH_MAX];
-    snprintf(name, sizeof name, "references-%ld", (long)getpid());   /* shards share .work */
-    if (join(refs, g->work, name))
+    if (join(refs, g->work, "references-XXXXXX"))
         return err_set(e, 0, 0, "--out %s: a path too long", g->out);
-    mkdir(refs, 0700);
+    if (!mkdtemp(refs))
+        return err_set(e, 0, 0, "%s: cannot create: %s", refs, strerror(errno));
     g->env.scratch = refs;
     own_folder(g);
     int rc = gcheck_env_refs(&g->env, g->bindir, g->prefix, e);
@@ -878,23 +955,59 @@ static int grade_all(struct grade_run *g)
     return 0;
 }
 
-int grade_command(const char *prog, enum refopts_command id, int argc, char **argv)
+/* A run's defaults (slurm: referee slurm grade's); NULL when out of memory. */
+static struct grade_run *run_new(const char *prog, int slurm)
 {
-    assert(id == REF_CMD_GRADE);
     struct grade_run *g = calloc(1, sizeof *g);
     if (!g)
-        return 1;
+        return NULL;
     g->prog = prog;
     g->concurrency = 1;
     g->journal_fd = -1;
     g->tty = isatty(STDERR_FILENO);
-    const char *rubric;
-    int rc = parse(g, argc, argv, &rubric);
-    struct err e = { 0, 0, "" };
-    if (!rc && rubric_read(rubric, &g->rb, &e) != 0) {
-        err_print(stderr, rubric, &e);
+    g->slurm = slurm;
+    g->cluster.cpus = 1;
+    return g;
+}
+
+static void run_free(struct grade_run *g)
+{
+    gcheck_env_free_refs(&g->env);
+    rubric_free(&g->rb);
+    sbx_policy_free(&g->policy);
+    free(g->id);
+    free(g->done);
+    free(g);
+}
+
+/* What both commands do first: the options read into a new run *gp (slurm:
+ * slurm grade's), then its rubric (its path into *rubric). Returns 0, -1
+ * after --help, or the exit status of an error (printed); *gp is then to
+ * be freed, unless NULL (out of memory: status 1). */
+static int begin(const char *prog, int slurm, int argc, char **argv, struct grade_run **gp,
+                 const char **rubric)
+{
+    struct grade_run *g = *gp = run_new(prog, slurm);
+    if (!g)
+        return 1;
+    int rc = parse(g, argc, argv, rubric);
+    struct err e;
+    if (!rc && rubric_read(*rubric, &g->rb, &e) != 0) {
+        err_print(stderr, *rubric, &e);
         rc = EXIT_BAD_INPUT;
     }
+    return rc;
+}
+
+int grade_command(const char *prog, enum refopts_command id, int argc, char **argv)
+{
+    assert(id == REF_CMD_GRADE);
+    struct grade_run *g;
+    const char *rubric;
+    int rc = begin(prog, 0, argc, argv, &g, &rubric);
+    if (!g)
+        return rc;
+    struct err e = { 0, 0, "" };
     if (!rc && setup(g, &e) != 0) {
         err_print(stderr, prog, &e);
         rc = EXIT_BAD_INPUT;
@@ -907,11 +1020,113 @@ int grade_command(const char *prog, enum refopts_command id, int argc, char **ar
         run_become_reaper();
         rc = grade_all(g);
     }
-    gcheck_env_free_refs(&g->env);
-    rubric_free(&g->rb);
-    sbx_policy_free(&g->policy);
-    free(g->id);
-    free(g->done);
-    free(g);
+    run_free(g);
+    return rc < 0 ? 0 : rc;
+}
+
+/* ---- referee slurm grade -------------------------------------------------- */
+
+/* 1 when OUT holds a journal, its own or a shard's. */
+static int has_journal(const struct grade_run *g)
+{
+    int found = access(g->journal, F_OK) == 0;
+    DIR *d = found ? NULL : opendir(g->out);
+    for (struct dirent *de; d && !found && (de = readdir(d));)
+        found = shard_journal_name(de->d_name);
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* The grade options every job shares, as sh words (spec_quote): --rubric,
+ * --submissions and --out, absolute, and the sandbox's. malloc'd, or NULL
+ * with e. */
+static char *job_words(const struct grade_run *g, const char *rubric, struct err *e)
+{
+    char abs[PATH_MAX];
+    if (!realpath(rubric, abs))
+        return err_set(e, 0, 0, "--rubric %s: %s", rubric, strerror(errno)), NULL;
+    const char *word[8 + 2 * SBX_MAX_PATHS] = { "--rubric", abs, "--submissions", g->subs,
+                                                "--out", g->out };
+    int n = 6;
+    if (g->policy.mode == SBX_NONE) {
+        word[n++] = "--sandbox";
+        word[n++] = "none";
+    }
+    for (int i = 0; i < g->policy.ro.n; i++) {
+        word[n++] = "--sandbox-ro";
+        word[n++] = g->policy.ro.path[i];
+    }
+    size_t cap = 1;
+    for (int i = 0; i < n; i++)
+        cap += 4 * strlen(word[i]) + 3;   /* each quote as '\'' (4), two quotes, a blank */
+    char *buf = malloc(cap);
+    long len = 0;
+    for (int i = 0; buf && i < n; i++) {
+        if (i)
+            buf[len++] = ' ';
+        buf[len] = '\0';
+        len = spec_quote(word[i], buf, cap, (size_t)len);
+        assert(len > 0);
+    }
+    if (!buf)
+        err_set(e, 0, 0, "out of memory");
+    return buf;
+}
+
+/* What slurm grade checks before it writes a script: the folders, the
+ * shards against the class, and OUT's journals: none, or with --resume
+ * the shards' alone (cluster_grade checks OUT's path). 0, or a usage error's
+ * status (printed). */
+static int slurm_checks(struct grade_run *g)
+{
+    struct err e;
+    if (folders(g, &e) != 0) {
+        err_print(stderr, g->prog, &e);
+        return EXIT_BAD_INPUT;
+    }
+    if (g->cluster.shards > g->n)
+        return cli_usage(g->prog, "slurm grade: --shards must be from 1 to the class's %d "
+                         "submissions, got %d", g->n, g->cluster.shards);
+    if (!g->resume && has_journal(g))
+        return cli_usage(g->prog, "slurm grade: --out %s holds a grading already: add "
+                         "--resume to finish it, or name another --out", g->out);
+    /* Shards read their own journals only: after a merge they would grade
+     * again what it graded. */
+    if (access(g->journal, F_OK) == 0)
+        return cli_usage(g->prog, "slurm grade: %s: the merge job has run; sbatch %s/merge.sh "
+                         "(or grade --resume) finishes the grading", g->journal, g->out);
+    return 0;
+}
+
+int grade_slurm_command(const char *prog, int argc, char **argv)
+{
+    struct grade_run *g;
+    const char *rubric;
+    int rc = begin(prog, 1, argc, argv, &g, &rubric);
+    if (!g)
+        return rc;
+    struct err e = { 0, 0, "" };
+    int made = !rc && access(g->out, F_OK) != 0;
+    if (!rc)
+        rc = slurm_checks(g);
+    char *words = rc ? NULL : job_words(g, rubric, &e);
+    if (!rc && !words) {
+        err_print(stderr, prog, &e);
+        rc = 1;
+    }
+    if (!rc) {
+        own_folder(g);
+        snprintf(g->cluster.out, sizeof g->cluster.out, "%s", g->out);
+        int r = cluster_grade(&g->cluster, words, g->self, stdout, &e);
+        if (r != 0) {
+            err_print(stderr, prog, &e);
+            rc = r == CLUSTER_BAD_DIR ? EXIT_BAD_INPUT : 1;
+        }
+    }
+    if (rc > 0 && made)
+        rmdir(g->out);   /* empty unless a script was written: nothing changed */
+    free(words);
+    run_free(g);
     return rc < 0 ? 0 : rc;
 }

@@ -116,13 +116,8 @@ static const struct option tournament_options[] = {
 /* A tournament's options (validated as tournament does) and cluster.h's. */
 static const struct option slurm_options[] = {
     TOURNAMENT_OPTIONS,
-    { "shards", required_argument, NULL, REF_OPT_SHARDS },
-    { "partition", required_argument, NULL, REF_OPT_PARTITION },
-    { "time", required_argument, NULL, REF_OPT_TIME },
-    { "cpus-per-shard", required_argument, NULL, REF_OPT_CPUS },
-    { "sbatch-arg", required_argument, NULL, REF_OPT_SBATCH_ARG },
+    REFOPTS_ARRAY_OPTIONS,
     { "out", required_argument, NULL, REF_OPT_OUT },
-    { "dry-run", no_argument, NULL, REF_OPT_DRY_RUN },
     { "parallel", no_argument, NULL, REF_OPT_PARALLEL },
     { "sshlogin", required_argument, NULL, REF_OPT_SSHLOGIN },
     CLI_STD_OPTIONS,
@@ -309,11 +304,10 @@ static int add_arg(char list[][CLUSTER_ARG_MAX], int *n, const char *name, const
 
 /* Each apply_* below: 0 when id is one of its options (applied), -1 with e
  * when the value is bad, NOT_MINE when id is not one of them. */
-#define NOT_MINE 1
+#define NOT_MINE REFOPTS_NOT_MINE
 
-/* slurm's own options into o. */
-static int cluster_apply(struct cluster_opts *o, int id, const char *name, const char *val,
-                         struct err *e)
+int refopts_cluster_apply(struct cluster_opts *o, int id, const char *name, const char *val,
+                          struct err *e)
 {
     long v;
     switch (id) {
@@ -593,7 +587,7 @@ int refopts_settings_apply(struct refopts_settings *s, int id, const char *name,
     if (rc == NOT_MINE)
         rc = apply_choice(s, id, name, val, e);
     if (rc == NOT_MINE)
-        rc = cluster_apply(&s->cluster, id, name, val, e);
+        rc = refopts_cluster_apply(&s->cluster, id, name, val, e);
     if (rc == NOT_MINE)
         rc = apply_named(s, id, name, val, e);
     if (rc == NOT_MINE)
