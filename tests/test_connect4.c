@@ -762,7 +762,7 @@ Test(maxconnect4, terminal_value_matches_points_on_random_full_boards)
 static void assert_move_text_round_trip(const struct game *g)
 {
     struct c4_pos p;
-    g->init(&p);
+    game_init(g, &p);
     for (int col = 0; col < C4_WIDTH; col++) {
         char buf[GAME_MOVE_TEXT_MAX];
         int n = g->move_text(&p, col, buf, sizeof buf);
@@ -778,7 +778,7 @@ static void assert_move_text_round_trip(const struct game *g)
 static void assert_parse_move_rejects(const struct game *g)
 {
     struct c4_pos p;
-    g->init(&p);
+    game_init(g, &p);
     static const char *const bad[] = { "0", "8", "9", "44", "10", "01", "", "a", " 1", "1 ",
                                        "-1", "+1", "4\n" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

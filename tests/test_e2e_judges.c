@@ -3,9 +3,12 @@
  * to end: the tic-tac-toe judge of docs/judges plays the built-in game's
  * games move for move; a Kalah match between its two engines is verified
  * and reported; an illegal answer forfeits with the judge's reason; a
- * journal whose judge changed is refused; a judge that
- * crashes, hangs or answers nonsense stops the match with the judge named,
- * no log, no engine charged, and no judge process left.
+ * journal whose judge changed is refused; a tournament's workers each
+ * start and free their own judge; referee bench through a judge draws the
+ * built-in game's positions; a judge that crashes, hangs or answers
+ * nonsense stops the match (or the bench, verify, report) with the judge
+ * named, no log, no engine charged, no judge process left, and the
+ * referee's memory all freed (valgrind, as every run of the suite).
  */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
@@ -175,11 +178,6 @@ ParameterizedTest(struct bad_judge *c, e2e_judges, a_failing_judge_stops_the_mat
     char log[PATH_MAX + 16];
     snprintf(log, sizeof log, "%s/m.json", dir);
     struct e2e_run r;
-    /* Not under valgrind: a judge's failure stops the run from inside the
-     * game's operations (judge.c's judge_fail, which struct game gives no
-     * way to report), so the referee's heap is still held when it exits.
-     * Criterion runs each test in a process of its own: this is local. */
-    unsetenv("ARENA_VALGRIND");
     e2e_run(&r, fix, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", a,
             "--games", "2", "--log", log, NULL);
     cr_assert_eq(r.status, EXIT_JUDGE_FAILED, "exit %d: %s", r.status, r.err);
@@ -187,7 +185,7 @@ ParameterizedTest(struct bad_judge *c, e2e_judges, a_failing_judge_stops_the_mat
     cr_assert_str_eq(r.err, want);
     cr_assert_null(strstr(r.out, "forfeit"), "stdout:\n%s", r.out);
     cr_assert_not(e2e_exists(log), "a log was written");
-    snprintf(pattern, sizeof pattern, "bad_judge[.]py %s", c->mode);
+    snprintf(pattern, sizeof pattern, "bad_judge[.]py %s$", c->mode);   /* this test's */
     cr_assert_not(e2e_process_alive(pattern), "a judge process is left: %s", pattern);
     e2e_run_free(&r);
     e2e_rmdir(dir);
@@ -216,6 +214,159 @@ Test(e2e_judges, an_illegal_answer_forfeits_with_the_judges_reason)
     e2e_run_free(&r);
     e2e_run(&r, dir, NULL, "referee", "verify", "m.json", NULL);
     cr_assert_eq(r.status, 0, "verify: exit %d: %s%s", r.status, r.out, r.err);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* referee bench through a judge: the same seed draws the same random
+ * positions as the built-in game's (the same moves, in the same canonical
+ * order), so an engine that gives up on a board whose centre is taken
+ * fails at the same position of the same number through both. */
+Test(e2e_judges, bench_through_a_judge_draws_the_builtin_games_positions)
+{
+    char judge[PATH_MAX], fix[PATH_MAX], cmd[PATH_MAX + 16], shy[PATH_MAX + 96];
+    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
+    e2e_repo_path("fixtures/judges", fix, sizeof fix);
+    snprintf(cmd, sizeof cmd, "python3 %s", judge);
+    snprintf(shy, sizeof shy, "name=shy,dir=%s,cmd=python3 center_shy.py {in} {out} {depth}",
+             fix);
+    const char *const how[2][2] = { { "--game", "tictactoe" }, { "--judge", cmd } };
+    const char *const names[2] = { "tictactoe", "tictactoe-judge" };
+    char *dir = e2e_tmpdir();
+    for (int k = 0; k < 2; k++) {
+        struct e2e_run r;
+        e2e_run(&r, dir, NULL, "referee", "bench", how[k][0], how[k][1], "--engine", shy,
+                "--depths", "1-1", "--random-positions", "8", "--plies", "2", "--seed", "3",
+                "--json", "b.json", NULL);
+        cr_assert_eq(r.status, 0, "%s: exit %d: %s", names[k], r.status, r.err);
+        char want[256];
+        snprintf(want, sizeof want, "Bench %s: 8 positions (2 random plies, seed 3), 1 move per "
+                 "position and depth, depths 1-1\n", names[k]);
+        cr_assert(strncmp(r.out, want, strlen(want)) == 0, "stdout:\n%s\nwanted first:\n%s",
+                  r.out, want);
+        cr_assert_not_null(strstr(r.out, "\n  shy at depth 1: 1 of 8 moves failed, not timed: 1 "
+                                         "exit-status 1 (first at position 6)\n"),
+                           "%s: stdout:\n%s", names[k], r.out);
+        cJSON *doc = e2e_read_json(dir, "b.json");
+        cr_assert_str_eq(cJSON_GetObjectItem(doc, "game")->valuestring, names[k]);
+        cr_assert_eq(cJSON_GetObjectItem(doc, "positions")->valueint, 8);
+        const cJSON *d = cJSON_GetArrayItem(
+            cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "engines"), 0),
+                                "depths"), 0);
+        cr_assert_eq(cJSON_GetObjectItem(d, "moves")->valueint, 7, "%s", names[k]);
+        cr_assert_eq(cJSON_GetObjectItem(d, "failed")->valueint, 1, "%s", names[k]);
+        cJSON_Delete(doc);
+        e2e_run_free(&r);
+    }
+    e2e_rmdir(dir);
+}
+
+/* A judge that fails during a bench stops it as it stops a match: the
+ * judge named, exit status 4, no JSON, no judge process left. */
+Test(e2e_judges, a_failing_judge_stops_the_bench, .timeout = 60)
+{
+    char engine[PATH_MAX], a[PATH_MAX + 64];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(a, sizeof a, "name=d,cmd=%s one-move --game tictactoe {in} {out} {depth}", engine);
+    const char *cmd = "python3 bad_judge.py crash bench";   /* "bench": this test's process */
+    char *fix = e2e_fixture("judges");
+    char *dir = e2e_tmpdir();
+    char json[PATH_MAX + 16];
+    snprintf(json, sizeof json, "%s/b.json", dir);
+    struct e2e_run r;
+    e2e_run(&r, fix, NULL, "referee", "bench", "--judge", cmd, "--engine", a, "--depths", "1-2",
+            "--random-positions", "2", "--json", json, NULL);
+    cr_assert_eq(r.status, EXIT_JUDGE_FAILED, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.err, "referee: judge 'python3 bad_judge.py crash bench': exited with "
+                            "status 3 before answering \"moves\"\n");
+    cr_assert_not(e2e_exists(json), "a JSON was written");
+    cr_assert_not(e2e_process_alive("bad_judge[.]py crash bench$"), "a judge process is left");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+    free(fix);
+}
+
+/* verify and report start the journal's judge again: one that fails
+ * stops them as it stops a match (exit status 4, the judge named), not as a
+ * journal at fault. The journal is a match's, its judge then made the
+ * failing one (its command and its program's SHA-256 recorded). */
+Test(e2e_judges, a_failing_judge_stops_verify_and_report, .timeout = 120)
+{
+    char judge[PATH_MAX], bad[PATH_MAX], engine[PATH_MAX], cmd[PATH_MAX + 16], a[PATH_MAX + 64];
+    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
+    e2e_repo_path("fixtures/judges/bad_judge.py", bad, sizeof bad);
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(cmd, sizeof cmd, "python3 %s", judge);
+    snprintf(a, sizeof a, "cmd=%s one-move --game tictactoe", engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", a,
+            "--games", "1", "--log", "m.json", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
+    e2e_run_tool(&r, dir, NULL, "sha256sum", bad, NULL);
+    cr_assert_eq(r.status, 0, "sha256sum: %s", r.err);
+    char sum[65];
+    snprintf(sum, sizeof sum, "%s", r.out);
+    e2e_run_free(&r);
+    cJSON *root = e2e_read_json(dir, "m.json");
+    cJSON *words = cJSON_CreateArray();
+    cJSON_AddItemToArray(words, cJSON_CreateString("python3"));
+    cJSON_AddItemToArray(words, cJSON_CreateString(bad));
+    cJSON_AddItemToArray(words, cJSON_CreateString("crash"));
+    cJSON_AddItemToArray(words, cJSON_CreateString("verify"));   /* this test's process */
+    cJSON *j = cJSON_GetObjectItem(root, "judge");
+    cJSON_ReplaceItemInObject(j, "cmd", words);
+    cJSON_ReplaceItemInObject(j, "sha256", cJSON_CreateString(sum));
+    char *text = cJSON_Print(root), path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/m.json", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    cJSON_Delete(root);
+    char want[2 * PATH_MAX];
+    snprintf(want, sizeof want, "referee: judge 'python3 %s crash verify': exited with status "
+             "3 before answering \"moves\"\n", bad);
+    /* The text report asks no "moves"; the HTML replay does. */
+    const char *const runs[2][5] = { { "verify", "m.json" },
+                                     { "report", "--format", "html", "m.json" } };
+    for (int k = 0; k < 2; k++) {
+        e2e_runv(&r, dir, NULL, "referee", runs[k]);
+        cr_assert_eq(r.status, EXIT_JUDGE_FAILED, "%s: exit %d: %s", runs[k][0], r.status,
+                     r.err);
+        cr_assert_str_eq(r.err, want, "%s", runs[k][0]);
+        cr_assert_eq(r.out_len, 0, "%s: stdout: %s", runs[k][0], r.out);
+        cr_assert_not(e2e_process_alive("bad_judge[.]py crash verify$"),
+                      "a judge process is left");
+        e2e_run_free(&r);
+    }
+    e2e_rmdir(dir);
+}
+
+/* A tournament through a judge: each game in a worker process of its own,
+ * which starts its own judge and frees its copy of it (valgrind follows the
+ * workers); its journal verifies. */
+Test(e2e_judges, a_tournament_through_a_judge_verifies, .timeout = 120)
+{
+    char judge[PATH_MAX], engine[PATH_MAX], cmd[PATH_MAX + 16], a[PATH_MAX + 96],
+        b[PATH_MAX + 96];
+    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(cmd, sizeof cmd, "python3 %s", judge);
+    snprintf(a, sizeof a, "name=d1,depth=1,cmd=%s one-move --game tictactoe", engine);
+    snprintf(b, sizeof b, "name=d3,depth=3,cmd=%s one-move --game tictactoe", engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "tournament", "--judge", cmd, "--engine", a, "--engine", b,
+            "--concurrency", "2", "--journal", "t.jsonl", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.out, "Forfeits: none\n"), "stdout:\n%s", r.out);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "verify", "t.jsonl", NULL);
+    cr_assert_eq(r.status, 0, "verify: exit %d: %s", r.status, r.err);
+    cr_assert(strncmp(r.out, "t.jsonl: 2 games, ", 18) == 0, "%s", r.out);
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }

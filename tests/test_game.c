@@ -1,7 +1,7 @@
 /*
  * test_game.c - what every game shares through the interface (game.h):
  * game_perft against published and independently computed tables, from the
- * start and from board files, and the registry's lists of games.
+ * start and from board files, the registry's lists of games, and game_init.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -50,7 +50,7 @@ ParameterizedTest(struct perft_case *c, game, perft_from_the_start)
     const struct game *g = registry_find(c->game);
     cr_assert_not_null(g, "%s is not registered", c->game);
     unsigned char pos[GAME_MAX_STATE];
-    g->init(pos);
+    game_init(g, pos);
     unsigned long long got = game_perft(g, pos, c->depth);
     cr_assert_eq(got, c->positions, "%s perft(%d) = %llu, expected %llu", c->game, c->depth, got,
                  c->positions);
@@ -107,7 +107,7 @@ Test(game, every_registered_game_has_a_well_formed_start)
     for (const struct game *const *g = registry_all(); *g; g++) {
         unsigned char a[GAME_MAX_STATE], b[GAME_MAX_STATE];
         cr_assert_leq((*g)->state_size, GAME_MAX_STATE, "%s", (*g)->name);
-        (*g)->init(a);
+        game_init(*g, a);
         char text[GAME_FORMAT_MAX];
         size_t len = (*g)->format(a, text);
         struct err e;
@@ -126,4 +126,19 @@ Test(game, evaluations_are_found_by_name_in_the_games_that_offer_them)
     cr_assert(game_has_eval(c4, spfiar));
     cr_assert_null(game_eval_named(c4, "game"), "'game' is the game's own evaluate, not a member");
     cr_assert_null(game_eval_named(nim, "spfiar"));
+}
+
+/* A game made at run time gives its start as bytes (struct game's start,
+ * a judge's): game_init copies them, state_size of them and no more. */
+Test(game, init_copies_the_start_a_run_time_game_gives)
+{
+    static const unsigned char start[5] = { 1, 2, 3, 4, 5 };
+    const struct game g = { .name = "runtime", .state_size = sizeof start, .start = start };
+    unsigned char pos[GAME_MAX_STATE];
+    memset(pos, 0xee, sizeof pos);
+    game_init(&g, pos);
+    cr_assert_eq(memcmp(pos, start, sizeof start), 0, "pos starts %d %d %d %d %d", pos[0],
+                 pos[1], pos[2], pos[3], pos[4]);
+    cr_assert_eq(pos[sizeof start], 0xee, "game_init wrote past state_size: %d",
+                 pos[sizeof start]);
 }

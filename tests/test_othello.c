@@ -59,7 +59,7 @@ Test(othello, start_is_the_standard_one_with_black_to_play_four_moves)
 {
     const struct game *g = othello();
     unsigned char pos[GAME_MAX_STATE];
-    g->init(pos);
+    game_init(g, pos);
     expect_board(g, pos, START_TEXT);
     char moves[256];
     moves_text(g, pos, moves, sizeof moves);
@@ -223,7 +223,7 @@ Test(othello, board_files_round_trip_with_any_line_ending)
 {
     const struct game *g = othello();
     unsigned char a[GAME_MAX_STATE], b[GAME_MAX_STATE];
-    g->init(a);
+    game_init(g, a);
     play_text(g, a, "d3");
     play_text(g, a, "c5");
     char text[GAME_FORMAT_MAX];
@@ -281,7 +281,7 @@ Test(othello, move_text_names_only_legal_moves)
 {
     const struct game *g = othello();
     unsigned char pos[GAME_MAX_STATE];
-    g->init(pos);
+    game_init(g, pos);
     int move;
     const char *refused[] = { "d4", "a1", "pass", "D3", "d3 ", "i1", "d9", "" };
     for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
@@ -346,7 +346,7 @@ ParameterizedTest(struct explain_case *c, othello, explain_says_what_the_answer_
 {
     const struct game *g = othello();
     unsigned char before[GAME_MAX_STATE];
-    g->init(before);
+    game_init(g, before);
     char why[128];
     cr_assert_eq(g->explain(before, c->after, strlen(c->after), why, sizeof why), 0, "%s",
                  c->after);

@@ -538,7 +538,7 @@ Test(referee, unreadable_answer_carries_the_readers_message)
 {
     const struct game *g = registry_find("connect4");
     unsigned char pos[GAME_MAX_STATE];
-    g->init(pos);
+    game_init(g, pos);
     static const char answer[] = "0000000\n0000000\n0000000\n0000000\n0000000\n1000000\n";
     char reason[REC_REASON_MAX];
     int move;

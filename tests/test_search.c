@@ -21,7 +21,7 @@
 static void random_position(const struct game *g, struct rng *r, struct c4_pos *p)
 {
     for (;;) {
-        g->init(p);
+        game_init(g, p);
         int plies = (int)rng_below(r, MAX_RANDOM_PLIES);
         for (int i = 0; i < plies && game_result(g, p) < 0; i++) {
             int moves[GAME_MAX_MOVES];

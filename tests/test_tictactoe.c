@@ -65,7 +65,7 @@ Test(tictactoe, start_round_trips_and_lists_cells_row_by_row)
 {
     const struct game *g = ttt();
     unsigned char a[GAME_MAX_STATE], b[GAME_MAX_STATE];
-    g->init(a);
+    game_init(g, a);
     char text[GAME_FORMAT_MAX];
     g->format(a, text);
     cr_assert_str_eq(text, "...\n...\n...\n1\n");
@@ -163,7 +163,7 @@ Test(tictactoe, explain_leaves_an_unreadable_answer_to_parse)
 {
     const struct game *g = ttt();
     unsigned char before[GAME_MAX_STATE];
-    g->init(before);
+    game_init(g, before);
     char why[128];
     const char *text = "...\n.x.\n...\n2\n";
     cr_assert_eq(g->explain(before, text, strlen(text), why, sizeof why), -1);
@@ -221,7 +221,7 @@ Test(tictactoe, oracle_and_perfect_player_agree_with_minimax)
     struct err e;
     cr_assert_eq(g->oracle->open(&oracle, &o, &e), 0);
     unsigned char pos[GAME_MAX_STATE];
-    g->init(pos);
+    game_init(g, pos);
     cr_assert_eq(g->oracle->value(oracle, pos), 0, "the empty board is a draw");
     int checked = 0;
     check_all(g, pos, oracle, &checked);

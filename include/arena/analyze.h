@@ -79,7 +79,8 @@ void ana_print_game(FILE *out, const struct game_record *rec);
  * also writes {"schema": "arena.analysis/1", "source", "game", "engines":
  * [{"name", "moves", "blunders", "unknown"}...], "games": [records with their
  * analysis]} there (atomically). Returns 0, or -1 with e filled (e->line:
- * the journal line). */
+ * the journal line), or JUDGE_FAILED with e when the journal's judge failed
+ * (judge.h). */
 int ana_log(const char *path, const struct ana_opts *o, const char *json_path, FILE *out,
             struct err *e);
 

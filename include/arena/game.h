@@ -148,11 +148,20 @@ struct game {
     const char *title;      /* banner of the one-move report */
     size_t state_size;      /* bytes of a position, <= GAME_MAX_STATE */
 
-    /* The start position. */
+    /* The start position. Everyone gets it through game_init, which uses
+     * init or start, whichever the game gives (one of them, never both). */
     void (*init)(void *state);
+    /* The start position's state_size bytes, for a game made at run time
+     * whose positions carry the context its operations need (a judge's
+     * positions name their judge, judge.h): operations take no context but
+     * the position they are given, and init has none to read. NULL: init. */
+    const void *start;
 
     /* Parses a board file (text of len bytes, any line ending). Returns 0, or
-     * -1 with e holding line, column and reason; state is then unspecified. */
+     * -1 with e holding line, column and reason; state is then unspecified.
+     * state holds a position of the game on entry (game_init's start, or
+     * any other): a game whose positions carry a context reads it there;
+     * every game writes all of state. */
     int (*parse)(void *state, const char *text, size_t len, struct err *e);
 
     /* Writes the canonical board file (LF endings) into buf, which holds at
@@ -239,6 +248,10 @@ struct game {
     const struct game_score *score;  /* NULL: the result is all there is */
 };
 
+/* The start position of g into state (state_size bytes): g->init's, or
+ * a copy of g->start. */
+void game_init(const struct game *g, void *state);
+
 /* 1 when evaluate is one of g->evals. */
 int game_has_eval(const struct game *g, int (*evaluate)(const void *state));
 /* The evaluation of g->evals called name, or NULL when g has none so named. */
@@ -253,8 +266,8 @@ int game_result(const struct game *g, const void *state);
  * it walks every line, so its cost grows as the tree does. */
 uint64_t game_perft(const struct game *g, const void *state, int depth);
 
-/* Reads and parses a board file. Returns 0, or -1 with e filled (the caller
- * prints it with the path). */
+/* Reads and parses a board file (parse given game_init's start). Returns
+ * 0, or -1 with e filled (the caller prints it with the path). */
 int game_read_file(const struct game *g, const char *path, void *state, struct err *e);
 
 /* Writes the canonical board file atomically. Returns 0 or -1 with e filled. */

@@ -182,9 +182,10 @@
  * a slow interpreter's start-up, and not yet a user wondering. */
 #define JUDGE_TIMEOUT_MS 10000
 /* Bytes of a judge's canonical board text, NUL included: a judge-defined
- * position is its board text in a state buffer of GAME_MAX_STATE bytes, so
- * the largest board a judge may use is this (Kalah's is 40 bytes). */
-#define JUDGE_BOARD_MAX 256
+ * position is its judge's address and its board text in a state buffer of
+ * GAME_MAX_STATE bytes (judge.h), so the largest board a judge may use is
+ * this less its NUL, 247 bytes (Kalah's is 40). */
+#define JUDGE_BOARD_MAX 248
 /* Bytes of one line of a judge's answer: GAME_MAX_MOVES moves, each with a
  * whole board and its text, escaped, with room to spare. */
 #define JUDGE_LINE_MAX (1 << 20)

@@ -88,8 +88,8 @@ enum play_end { PLAY_PLAYED = 0, PLAY_CANCELLED = 1 };
  * its record to rec (rec_init'd here: the caller rec_frees it whatever the
  * return). Returns PLAY_PLAYED, PLAY_CANCELLED (the limits' cancel flag was
  * raised; rec is then incomplete), or -1 with e filled when the referee
- * itself fails (a folder or file of its own); an engine's failure is a lost
- * game, not an error. */
+ * itself fails (a folder or file of its own) or the game's judge did
+ * (judge_error's words); an engine's failure is a lost game, not an error. */
 int play_game(const struct play_rules *r, long index, long pair,
               const struct spec *const side[2], struct game_record *rec, struct err *e);
 
@@ -108,7 +108,7 @@ int play_solo_open(struct play_solo **solo, const struct play_rules *r, const st
  * own time, status "ok" or the forfeit reason; its output tails are the
  * caller's: rec_move_free them, or give m to a record). Returns PLAY_PLAYED,
  * PLAY_CANCELLED (the limits' cancel flag), or -1 with e when the referee
- * itself fails. */
+ * itself fails or the game's judge did. */
 int play_solo_move(struct play_solo *solo, const void *pos, int depth, struct rec_move *m,
                    struct err *e);
 /* Closes the sandbox and the folder; NULL is a no-op. */

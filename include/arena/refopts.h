@@ -112,7 +112,8 @@ void refopts_option_flag(int id, char *buf, size_t cap);
 
 /* Applies option id with value val (name: how the user wrote it, --rounds
  * on the command line, "rounds" in a config file, which every message
- * names). Returns 0, or -1 with e (no place: line and column 0). */
+ * names). Returns 0, or -1 with e (no place: line and column 0), or
+ * JUDGE_FAILED with e when --judge's judge failed its hello (judge.h). */
 int refopts_settings_apply(struct refopts_settings *s, int id, const char *name, const char *val,
                        struct err *e);
 
@@ -126,10 +127,11 @@ int refopts_cluster_apply(struct cluster_opts *o, int id, const char *name, cons
 
 /* Applies a config file's text (len bytes, NUL-terminated at text[len]) to
  * s, which must be a tournament's. Returns 0, or -1 with e holding the line
- * and column of the bad key or JSON, and what is wrong. */
+ * and column of the bad key or JSON, and what is wrong, or JUDGE_FAILED
+ * (refopts_settings_apply). */
 int refopts_config_parse(struct refopts_settings *s, const char *text, size_t len, struct err *e);
 /* Reads path (at most REF_CONFIG_CAP bytes) and applies it; 0, or -1 with e
- * (line 0 when the file cannot be read). */
+ * (line 0 when the file cannot be read), or JUDGE_FAILED. */
 int refopts_config_read(struct refopts_settings *s, const char *path, struct err *e);
 
 /* The config file of s's tournament once its engines are resolved

@@ -21,7 +21,8 @@ void report_print(struct tally *t, enum report_format f, enum report_csv_table t
                   FILE *out);
 
 /* Prints the report of a journal or match log. 0, or -1 with e (e->line:
- * the journal line of a bad record; nothing printed then). */
+ * the journal line of a bad record; nothing printed then), or JUDGE_FAILED
+ * with e when the journal's judge failed (judge.h). */
 int report_file(const char *path, enum report_format f, enum report_csv_table table, FILE *out,
                 struct err *e);
 

@@ -13,7 +13,8 @@
 
 /* Returns 0 when all is consistent (a summary printed on out), 1 at the
  * first inconsistency (described in e, with the journal line in e->line),
- * -1 when the file cannot be read or parsed (e filled). */
+ * -1 when the file cannot be read or parsed (e filled), JUDGE_FAILED when
+ * the journal's judge failed (judge.h; e filled). */
 int verify_file(const char *path, FILE *out, struct err *e);
 
 #endif

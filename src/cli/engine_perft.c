@@ -58,7 +58,7 @@ int cmd_perft(const char *prog, int argc, char **argv)
     _Alignas(max_align_t) unsigned char pos[GAME_MAX_STATE];
     struct err e;
     if (!from)
-        game->init(pos);
+        game_init(game, pos);
     else if (game_read_file(game, from, pos, &e) != 0) {
         err_print(stderr, from, &e);
         return EXIT_BAD_INPUT;

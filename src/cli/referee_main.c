@@ -30,6 +30,7 @@
 #include "arena/tournament.h"
 #include "arena/playsrv.h"
 #include "referee_learn.h"
+#include "referee/judge/judge.h"
 #include "arena/textfile.h"
 #include "arena/verify.h"
 
@@ -166,8 +167,8 @@ static const char bench_help[] =
     "  --json FILE          the figures (schema arena.bench/1)\n"
     "  --svg FILE           their plot: CPU time per move against depth, a line per\n"
     "                       engine (drawn by plot-bench.sh with gnuplot and jq)\n"
-    "  (and --each, --seed, --timeout-ms, --cpu-limit-s, --mem-limit-mb, --sandbox,\n"
-    "  --sandbox-ro, --sandbox-env as for a match)\n";
+    "  (and --judge, --each, --seed, --timeout-ms, --cpu-limit-s, --mem-limit-mb,\n"
+    "  --sandbox, --sandbox-ro, --sandbox-env as for a match)\n";
 
 #define REF_HELP_SECTIONS 3
 
@@ -212,7 +213,7 @@ static const struct ref_cmd commands[] = {
       "%1$s analyze JOURNAL|LOG [--budget-ms N] [--max-empty N] [--json FILE]\n",
       { analyze_help } },
     { "bench", REF_CMD_BENCH, run_command,
-      "%1$s bench --game G --engine SPEC... --depths A-B\n"
+      "%1$s bench (--game G | --judge CMD) --engine SPEC... --depths A-B\n"
       "      (--positions FILE | --random-positions N [--plies P] [--seed S])\n"
       "      [--repeat R] [--budget-ms MS] [--json FILE] [--svg FILE]\n", { bench_help } },
     { "slurm", REF_CMD_SLURM, cmd_slurm,
@@ -323,6 +324,24 @@ static void command_list(char *buf, size_t cap)
 }
 
 
+/* The run stops because its game's judge failed (judge.h): says e, the
+ * judge's words, under prog (not at a journal's line: the judge's failure
+ * is not the journal's) and returns JUDGE_EXIT_FAILED. */
+static int judge_stop(const char *prog, struct err *e)
+{
+    e->line = e->col = 0;
+    err_print(stderr, prog, e);
+    return JUDGE_EXIT_FAILED;
+}
+
+/* A run that failed because its game's judge did: judge_stop with the
+ * judge's words; 0 otherwise. */
+static int judge_failed(const char *prog, const struct refopts_settings *s)
+{
+    struct err e;
+    return judge_error(s->t.rules.judge, &e) != 0 ? judge_stop(prog, &e) : 0;
+}
+
 /* Reads a tournament's --config files (in any spelling getopt_long takes)
  * into s before the other options, so that the command line overrides
  * them; 0, -1 after --help or --version (printed), or EXIT_BAD_INPUT. */
@@ -338,7 +357,10 @@ static int read_config(const char *prog, struct refopts_settings *s, int argc, c
         if (c == CLI_BAD || c == CLI_DONE)
             return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         struct err e;
-        if (c == REF_OPT_CONFIG && refopts_config_read(s, optarg, &e) != 0) {
+        int rc = c == REF_OPT_CONFIG ? refopts_config_read(s, optarg, &e) : 0;
+        if (rc == JUDGE_FAILED)
+            return judge_stop(prog, &e);
+        if (rc) {
             err_print(stderr, optarg, &e);
             return EXIT_BAD_INPUT;
         }
@@ -369,7 +391,10 @@ static int parse(const char *prog, struct refopts_settings *s, int argc, char **
         if (c == REF_OPT_CONFIG)
             continue;
         refopts_option_flag(c, name, sizeof name);
-        if (refopts_settings_apply(s, c, name, optarg ? optarg : "", &e) != 0)
+        int applied = refopts_settings_apply(s, c, name, optarg ? optarg : "", &e);
+        if (applied == JUDGE_FAILED)
+            return judge_stop(prog, &e);
+        if (applied)
             return cli_usage(prog, "%s", e.msg);
     }
     return 0;
@@ -383,8 +408,10 @@ static int finish_rules(const char *prog, struct refopts_settings *s, const char
     if (s->openings[0]) {
         struct err e;
         if (book_read(s->t.rules.game, s->openings, &s->book, &e) != 0) {
-            err_print(stderr, s->openings, &e);
-            return EXIT_BAD_INPUT;
+            int rc = judge_failed(prog, s);   /* not the book's fault, then */
+            if (!rc)
+                err_print(stderr, s->openings, &e);
+            return rc ? rc : EXIT_BAD_INPUT;
         }
         s->t.rules.book = &s->book;
     }
@@ -479,10 +506,11 @@ static int match_work(const char *prog, struct refopts_settings *s)
     };
     struct err e;
     int r = match_run(&o, stdout, &e);
-    if (r < 0) {
+    int judge = r < 0 ? judge_failed(prog, s) : 0;
+    if (r < 0 && !judge)
         err_print(stderr, o.log_path && !strstr(e.msg, o.log_path) ? o.log_path : prog, &e);
-        return 1;
-    }
+    if (r < 0)
+        return judge ? judge : 1;
     return r == MATCH_FORFEITED ? EXIT_FORFEITED : 0;
 }
 
@@ -517,10 +545,11 @@ static int tournament_work(const char *prog, struct refopts_settings *s)
     s->t.progress = isatty(STDERR_FILENO);
     struct err e;
     int r = tour_run(&s->t, stdout, &e);
-    if (r < 0) {
+    int judge = r < 0 ? judge_failed(prog, s) : 0;
+    if (r < 0 && !judge)
         err_print(stderr, s->t.journal && e.line ? s->t.journal : prog, &e);
-        return r == TOUR_BAD_JOURNAL ? EXIT_BAD_INPUT : 1;
-    }
+    if (r < 0)
+        return judge ? judge : r == TOUR_BAD_JOURNAL ? EXIT_BAD_INPUT : 1;
     return r == TOUR_STOPPED ? 128 + SIGINT : r == TOUR_FORFEITED ? EXIT_FORFEITED : 0;
 }
 
@@ -648,24 +677,18 @@ static int report_check(const char *prog, struct refopts_settings *s)
     return 0;
 }
 
-static int report_read(const char *prog, struct refopts_settings *s, char **args, int n)
+/* report and verify: one journal or match log. */
+static int file_read(const char *prog, struct refopts_settings *s, char **args, int n)
 {
     struct err e;
     say_if_written(prog, args, n);
-    if (report_file(args[0], s->report_format, s->report_table, stdout, &e) == 0)
-        return 0;
-    err_print(stderr, args[0], &e);
-    return EXIT_BAD_INPUT;
-}
-
-static int verify_read(const char *prog, struct refopts_settings *s, char **args, int n)
-{
-    (void)s;
-    struct err e;
-    say_if_written(prog, args, n);
-    int rc = verify_file(args[0], stdout, &e);
+    int rc = s->command == REF_CMD_REPORT
+                 ? report_file(args[0], s->report_format, s->report_table, stdout, &e)
+                 : verify_file(args[0], stdout, &e);
     if (rc == 0)
         return 0;
+    if (rc == JUDGE_FAILED)
+        return judge_stop(prog, &e);
     err_print(stderr, args[0], &e);
     return rc > 0 ? 1 : EXIT_BAD_INPUT;
 }
@@ -674,8 +697,11 @@ static int analyze_read(const char *prog, struct refopts_settings *s, char **arg
 {
     struct err e;
     say_if_written(prog, args, n);
-    if (ana_log(args[0], &s->ana, s->json[0] ? s->json : NULL, stdout, &e) == 0)
+    int rc = ana_log(args[0], &s->ana, s->json[0] ? s->json : NULL, stdout, &e);
+    if (rc == 0)
         return 0;
+    if (rc == JUDGE_FAILED)
+        return judge_stop(prog, &e);
     err_print(stderr, e.line || !s->json[0] ? args[0] : s->json, &e);
     return EXIT_BAD_INPUT;
 }
@@ -745,12 +771,14 @@ static int bench_work(const char *prog, struct refopts_settings *s)
     s->bench.svg_path = s->svg[0] ? s->svg : NULL;
     struct err e;
     int r = refbench_run(&s->t.rules, s->t.engine, s->t.nengines, &s->bench, stdout, &e);
-    if (r < 0) {
+    int judge = r < 0 ? judge_failed(prog, s) : 0;
+    if (r < 0 && !judge) {
         int json_failed = s->bench.json_path && !strstr(e.msg, s->json) &&
                           strncmp(e.msg, "--svg", 5) != 0;
         err_print(stderr, json_failed ? s->json : prog, &e);
-        return 1;
     }
+    if (r < 0)
+        return judge ? judge : 1;
     return r == REFBENCH_CANCELLED ? 128 + SIGINT : 0;
 }
 
@@ -806,8 +834,8 @@ static const struct ref_steps steps[] = {
     [REF_CMD_MATCH] = { .check = match_check, .guard = { "playing the match", "log" },
                         .work = match_work },
     [REF_CMD_TOURNAMENT] = { .check = tournament_check, .work = tournament_work },
-    [REF_CMD_REPORT] = { ONE_LOG, .check = report_check, .read = report_read },
-    [REF_CMD_VERIFY] = { ONE_LOG, .read = verify_read },
+    [REF_CMD_REPORT] = { ONE_LOG, .check = report_check, .read = file_read },
+    [REF_CMD_VERIFY] = { ONE_LOG, .read = file_read },
     [REF_CMD_MERGE] = { { 2, INT_MAX, "give OUT and at least one journal" },
                         .read = merge_read },
     [REF_CMD_ANALYZE] = { ONE_LOG, .read = analyze_read },

@@ -7,6 +7,15 @@
 #include "arena/game.h"
 #include "arena/textfile.h"
 
+void game_init(const struct game *g, void *state)
+{
+    assert((g->init == NULL) != (g->start == NULL));
+    if (g->start)
+        memcpy(state, g->start, g->state_size);
+    else
+        g->init(state);
+}
+
 int game_has_eval(const struct game *g, int (*evaluate)(const void *state))
 {
     for (const struct game_eval *ev = g->evals; ev && ev->name; ev++)
@@ -63,6 +72,7 @@ int game_read_file(const struct game *g, const char *path, void *state, struct e
     size_t len;
     if (tf_read(path, TF_DEFAULT_CAP, &text, &len, e) != 0)
         return -1;
+    game_init(g, state);
     int rc = g->parse(state, text, len, e);
     free(text);
     return rc;

@@ -14,7 +14,7 @@
 /* Plays a bench line ("4 4 3") from the start position. */
 static int bench_position(const struct game *g, const char *line, void *state, struct err *e)
 {
-    g->init(state);
+    game_init(g, state);
     char buf[GAME_FORMAT_MAX];
     snprintf(buf, sizeof buf, "%s", line);
     char *save;

@@ -27,7 +27,7 @@ static void check_line(const struct game *g, const struct book *b, long i)
     struct game_record rec;
     rec_init(&rec, 1, i);
     FUZZ_CHECK(play_opening(&r, i, pos, &rec) == 0, "line %ld: out of memory", i);
-    g->init(replay);
+    game_init(g, replay);
     for (int k = 0; k < rec.nopening; k++) {
         int move;
         FUZZ_CHECK(game_result(g, replay) < 0 && g->parse_move(replay, rec.opening[k], &move) == 0,

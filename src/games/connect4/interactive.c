@@ -78,7 +78,7 @@ int interactive_run(const struct interactive_opts *o, FILE *in, FILE *out, FILE 
     struct err e;
     struct stat st;
     if (stat(o->in, &st) != 0 && errno == ENOENT) {
-        g->init(state);
+        game_init(g, state);
     } else if (game_read_file(g, o->in, state, &e) != 0) {
         err_print(diag, o->in, &e);
         return EXIT_BAD_INPUT;

@@ -47,7 +47,7 @@ static uint64_t item_seed(const struct rubric *rb, int index, long i)
 static int playout(const struct game *g, struct rng *rng, unsigned char *line, int max)
 {
     size_t sz = g->state_size;
-    g->init(line);
+    game_init(g, line);
     int n = 0, moves[GAME_MAX_MOVES];
     while (n < max && game_result(g, line + (size_t)n * sz) < 0) {
         int k = g->gen(line + (size_t)n * sz, moves);

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <assert.h>
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -29,7 +30,16 @@
 #include "arena/sha256.h"
 #include "arena/spec.h"
 
-_Static_assert(JUDGE_BOARD_MAX <= GAME_MAX_STATE, "a board fits a state");
+/* A position: the judge whose game it is, then its canonical board text,
+ * NUL padded (judge.h). States are byte arrays without alignment: the
+ * pointer is read and written with memcpy. */
+struct judge_pos {
+    struct judge *judge;
+    char board[JUDGE_BOARD_MAX];
+};
+_Static_assert(sizeof(struct judge_pos) <= GAME_MAX_STATE, "a position fits a state");
+_Static_assert(sizeof(struct judge_pos) == sizeof(struct judge *) + JUDGE_BOARD_MAX,
+               "no padding: equal positions are equal bytes");
 /* A pool worker ending so is a game that "could not be played (the line
  * above says why)" (match.c, tournament.c). */
 _Static_assert(JUDGE_EXIT_FAILED == POOL_FAILED, "a judge's failure is a worker's");
@@ -58,16 +68,16 @@ struct judge {
     int argc;
     char sha256[SHA256_HEX];           /* of its program file ("" none) */
     char start[JUDGE_BOARD_MAX];
+    struct judge_pos start_pos;        /* the game's start (struct game's start) */
     pid_t pid, owner;                  /* the judge, and the process it answers */
     int to, from;                      /* its stdin, its stdout */
     char *line;                        /* JUDGE_LINE_MAX bytes: an answer */
     size_t have;                       /* bytes read past the last answer */
     struct judge_node cache[JUDGE_CACHE];
     int next;                          /* the cache entry to replace next */
+    struct err failure;                /* "judge 'CMD': WHAT"; msg "" while it answers */
+    struct judge_node over;            /* every position's answer once it failed */
 };
-
-/* The active judge: struct game's operations have no context (judge.h). */
-static struct judge *judge_active;
 
 /* ---- the process ----------------------------------------------------------- */
 
@@ -86,19 +96,26 @@ static void stop_process(struct judge *j)
     j->pid = 0;
 }
 
-/* The run stops: the judge failed, which no engine is charged with. */
-__attribute__((noreturn, format(printf, 2, 3)))
-static void judge_fail(struct judge *j, const char *fmt, ...)
+/* The judge failed, which no engine is charged with: its process is
+ * stopped, the first failure kept for judge_error, and from now on every
+ * position is a finished game (so that whatever asked winds up at once and
+ * its caller, seeing judge_error, stops the run). Returns -1. */
+__attribute__((format(printf, 2, 3)))
+static int judge_fail(struct judge *j, const char *fmt, ...)
 {
+    if (j->failure.msg[0])
+        return -1;
     char msg[ERR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     stop_process(j);
-    fprintf(stderr, "referee: judge '%s': %s\n", j->cmd, msg);
-    fflush(stderr);
-    _exit(JUDGE_EXIT_FAILED);
+    err_set(&j->failure, 0, 0, "judge '%s': %s", j->cmd, msg);
+    memset(&j->over, 0, sizeof j->over);
+    j->over.valid = j->over.over = 1;
+    j->over.to_move = 1;
+    return -1;
 }
 
 static int spawn(struct judge *j, struct err *e)
@@ -167,32 +184,34 @@ static long long now_ms(void)
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* Reads one line of answer into j->line (NUL-terminated, no newline). */
-static void read_line(struct judge *j, const char *what)
+/* Reads one line of answer into j->line (NUL-terminated, no newline).
+ * 0, or -1 when the judge failed. */
+static int read_line(struct judge *j, const char *what)
 {
     long long deadline = now_ms() + JUDGE_TIMEOUT_MS;
     for (;;) {
         char *nl = memchr(j->line, '\n', j->have);
         if (nl) {
             *nl = '\0';
-            return;
+            return 0;
         }
         if (j->have >= JUDGE_LINE_MAX - 1)
-            judge_fail(j, "answered %s with a line over %d bytes", what, JUDGE_LINE_MAX - 1);
+            return judge_fail(j, "answered %s with a line over %d bytes", what,
+                              JUDGE_LINE_MAX - 1);
         long long left = deadline - now_ms();
         struct pollfd p = { .fd = j->from, .events = POLLIN };
         int r = left > 0 ? poll(&p, 1, (int)left) : 0;
         if (r < 0 && errno == EINTR)
             continue;
         if (r == 0)
-            judge_fail(j, "no answer to %s within %d ms", what, JUDGE_TIMEOUT_MS);
+            return judge_fail(j, "no answer to %s within %d ms", what, JUDGE_TIMEOUT_MS);
         ssize_t n = read(j->from, j->line + j->have, JUDGE_LINE_MAX - 1 - j->have);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             char why[128];
             describe_exit(j, why, sizeof why);
-            judge_fail(j, "%s before answering %s", why, what);
+            return judge_fail(j, "%s before answering %s", why, what);
         }
         j->have += (size_t)n;
     }
@@ -201,11 +220,13 @@ static void read_line(struct judge *j, const char *what)
 static int hello(struct judge *j, struct err *e);
 
 /* A worker forked from the process that started the judge starts its own,
- * and says hello to it as to the first. */
-static void own_process(struct judge *j)
+ * and says hello to it as to the first. 0, or -1 when the judge failed. */
+static int own_process(struct judge *j)
 {
+    if (j->failure.msg[0])
+        return -1;
     if (j->owner == getpid())
-        return;
+        return 0;
     if (j->to >= 0)
         close(j->to);
     if (j->from >= 0)
@@ -214,18 +235,25 @@ static void own_process(struct judge *j)
     j->pid = 0;
     struct err e;
     if (spawn(j, &e) != 0 || hello(j, &e) != 0)
-        judge_fail(j, "%s", e.msg);
+        return judge_fail(j, "%s", e.msg);
+    return 0;
 }
 
 /* Sends request (deleted here) and returns the answer, an object (the
- * caller deletes it); what names the request in messages. */
+ * caller deletes it), or NULL when the judge failed (judge_fail); what
+ * names the request in messages. */
 static cJSON *ask(struct judge *j, cJSON *request, const char *what)
 {
-    own_process(j);
+    if (own_process(j) != 0) {
+        cJSON_Delete(request);
+        return NULL;
+    }
     char *text = request ? cJSON_PrintUnformatted(request) : NULL;
     cJSON_Delete(request);
-    if (!text)
+    if (!text) {
         judge_fail(j, "out of memory asking %s", what);
+        return NULL;
+    }
     size_t len = strlen(text);
     text[len] = '\n';   /* cJSON's string has its NUL there: replaced, not grown */
     size_t off = 0;
@@ -238,11 +266,13 @@ static cJSON *ask(struct judge *j, cJSON *request, const char *what)
             char why[128];
             describe_exit(j, why, sizeof why);
             judge_fail(j, "%s before reading %s", why, what);
+            return NULL;
         }
         off += (size_t)n;
     }
     free(text);
-    read_line(j, what);
+    if (read_line(j, what) != 0)
+        return NULL;
     size_t used = strlen(j->line) + 1;
     cJSON *answer = cJSON_Parse(j->line);
     if (!cJSON_IsObject(answer)) {
@@ -250,12 +280,16 @@ static cJSON *ask(struct judge *j, cJSON *request, const char *what)
         snprintf(head, sizeof head, "%.60s", j->line);
         cJSON_Delete(answer);
         judge_fail(j, "answered %s with '%s', not a JSON object", what, head);
+        return NULL;
     }
     memmove(j->line, j->line + used, j->have - used);
     j->have -= used;
     const cJSON *err = cJSON_GetObjectItemCaseSensitive(answer, "error");
-    if (cJSON_IsString(err) && !cJSON_GetObjectItemCaseSensitive(answer, "line"))
+    if (cJSON_IsString(err) && !cJSON_GetObjectItemCaseSensitive(answer, "line")) {
         judge_fail(j, "answered %s with the error '%.200s'", what, err->valuestring);
+        cJSON_Delete(answer);
+        return NULL;
+    }
     return answer;
 }
 
@@ -271,104 +305,151 @@ static cJSON *request(const char *op, const char *board)
 
 /* ---- checking answers ------------------------------------------------------ */
 
+/* The string key of answer o (shorter than cap), or NULL when the judge
+ * failed by leaving it out. */
 static const char *get_text(struct judge *j, const cJSON *o, const char *key, size_t cap,
                             const char *what)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!cJSON_IsString(v))
+    if (!cJSON_IsString(v)) {
         judge_fail(j, "answered %s without the string \"%s\"", what, key);
-    if (strlen(v->valuestring) >= cap)
+        return NULL;
+    }
+    if (strlen(v->valuestring) >= cap) {
         judge_fail(j, "answered %s with a \"%s\" of %zu bytes: at most %zu", what, key,
                    strlen(v->valuestring), cap - 1);
+        return NULL;
+    }
     return v->valuestring;
 }
 
-static int get_int(struct judge *j, const cJSON *o, const char *key, int lo, int hi,
+/* The whole number key of answer o, from lo to hi, into *out; 0, or -1
+ * when the judge failed. */
+static int get_int(struct judge *j, const cJSON *o, const char *key, int lo, int hi, int *out,
                    const char *what)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int)v->valuedouble ||
         v->valueint < lo || v->valueint > hi)
-        judge_fail(j, "answered %s without \"%s\" a whole number from %d to %d", what, key,
-                   lo, hi);
-    return v->valueint;
+        return judge_fail(j, "answered %s without \"%s\" a whole number from %d to %d", what,
+                          key, lo, hi);
+    *out = v->valueint;
+    return 0;
 }
 
-/* A board is text lines, each ended by LF: what a board file can hold. */
-static void check_board(struct judge *j, const char *b, const char *what)
+/* The board key of answer o: text lines, each ended by LF (what a board
+ * file can hold); NULL when the judge failed. */
+static const char *get_board(struct judge *j, const cJSON *o, const char *key, const char *what)
 {
-    size_t n = strlen(b);
-    if (n == 0 || b[n - 1] != '\n')
+    const char *b = get_text(j, o, key, JUDGE_BOARD_MAX, what);
+    size_t n = b ? strlen(b) : 0;
+    if (b && (n == 0 || b[n - 1] != '\n')) {
         judge_fail(j, "answered %s with a board that does not end in a newline", what);
+        return NULL;
+    }
+    return b;
 }
 
-/* The judge's moves of board, into node (checked). */
-static void ask_moves(struct judge *j, const char *board, struct judge_node *node)
+/* The moves of answer a into node; 0, or -1 when the judge failed. */
+static int read_moves(struct judge *j, const cJSON *a, struct judge_node *node, const char *what)
 {
-    const char *what = "\"moves\"";
-    cJSON *a = ask(j, request("moves", board), what);
-    memset(node, 0, sizeof *node);
-    snprintf(node->board, sizeof node->board, "%s", board);
-    node->to_move = get_int(j, a, "to_move", 1, 2, what);
+    if (get_int(j, a, "to_move", 1, 2, &node->to_move, what) != 0)
+        return -1;
     const cJSON *over = cJSON_GetObjectItemCaseSensitive(a, "over");
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(a, "moves");
     if (!cJSON_IsBool(over) || !cJSON_IsArray(list))
-        judge_fail(j, "answered %s without \"over\" (true or false) and \"moves\" (a list)", what);
+        return judge_fail(j, "answered %s without \"over\" (true or false) and \"moves\" (a "
+                          "list)", what);
     node->over = cJSON_IsTrue(over);
     int n = cJSON_GetArraySize(list);
     if (node->over && n != 0)
-        judge_fail(j, "answered %s for a finished game with %d moves", what, n);
+        return judge_fail(j, "answered %s for a finished game with %d moves", what, n);
     if (!node->over && n == 0)
-        judge_fail(j, "answered %s with no move in a game not over (a pass is a move)", what);
+        return judge_fail(j, "answered %s with no move in a game not over (a pass is a move)",
+                          what);
     if (n > GAME_MAX_MOVES)
-        judge_fail(j, "answered %s with %d moves: at most %d", what, n, GAME_MAX_MOVES);
-    if (node->over) {
-        node->winner = get_int(j, a, "winner", 0, 2, what);
-        node->margin = get_int(j, a, "margin", 0, SCORE_MARGIN_MAX - 1, what);
-    }
+        return judge_fail(j, "answered %s with %d moves: at most %d", what, n, GAME_MAX_MOVES);
+    if (node->over && (get_int(j, a, "winner", 0, 2, &node->winner, what) != 0 ||
+                       get_int(j, a, "margin", 0, SCORE_MARGIN_MAX - 1, &node->margin, what) != 0))
+        return -1;
     const cJSON *m;
     int i = 0;
     cJSON_ArrayForEach(m, list) {
-        snprintf(node->text[i], GAME_MOVE_TEXT_MAX, "%s",
-                 get_text(j, m, "move", GAME_MOVE_TEXT_MAX, what));
-        snprintf(node->child[i], JUDGE_BOARD_MAX, "%s",
-                 get_text(j, m, "board", JUDGE_BOARD_MAX, what));
-        check_board(j, node->child[i], what);
+        const char *text = get_text(j, m, "move", GAME_MOVE_TEXT_MAX, what);
+        const char *child = text ? get_board(j, m, "board", what) : NULL;
+        if (!child)
+            return -1;
+        snprintf(node->text[i], GAME_MOVE_TEXT_MAX, "%s", text);
+        snprintf(node->child[i], JUDGE_BOARD_MAX, "%s", child);
         for (int k = 0; k < i; k++)
             if (strcmp(node->text[k], node->text[i]) == 0)
-                judge_fail(j, "answered %s with the move '%s' twice", what, node->text[i]);
+                return judge_fail(j, "answered %s with the move '%s' twice", what, node->text[i]);
         i++;
     }
     node->n = i;
-    node->valid = 1;
-    cJSON_Delete(a);
+    return 0;
 }
 
-/* The judge's answer about board: from the cache, or asked. */
-static const struct judge_node *node_of(const char *board)
+/* The judge's moves of board, into node (checked, valid); 0, or -1 when
+ * the judge failed (node then invalid). */
+static int ask_moves(struct judge *j, const char *board, struct judge_node *node)
 {
-    struct judge *j = judge_active;
-    assert(j != NULL);
-    for (int k = 0; k < JUDGE_CACHE; k++)
+    const char *what = "\"moves\"";
+    memset(node, 0, sizeof *node);
+    cJSON *a = ask(j, request("moves", board), what);
+    if (!a)
+        return -1;
+    snprintf(node->board, sizeof node->board, "%s", board);
+    int rc = read_moves(j, a, node, what);
+    cJSON_Delete(a);
+    node->valid = rc == 0;
+    return rc;
+}
+
+/* The judge's answer about board: from the cache, or asked; once the judge
+ * failed, a finished game (judge_fail). */
+static const struct judge_node *node_of(struct judge *j, const char *board)
+{
+    for (int k = 0; k < JUDGE_CACHE && !j->failure.msg[0]; k++)
         if (j->cache[k].valid && strcmp(j->cache[k].board, board) == 0)
             return &j->cache[k];
     struct judge_node *node = &j->cache[j->next];
+    if (j->failure.msg[0] || ask_moves(j, board, node) != 0)
+        return &j->over;
     j->next = (j->next + 1) % JUDGE_CACHE;
-    ask_moves(j, board, node);
     return node;
 }
 
 /* ---- the game's operations ------------------------------------------------- */
 
-static void set_board(void *state, const char *board)
+/* A position's judge: operations find their judge in the position they
+ * are given (judge.h). */
+static struct judge *judge_of(const void *state)
 {
-    memset(state, 0, JUDGE_BOARD_MAX);
-    snprintf(state, JUDGE_BOARD_MAX, "%s", board);
+    struct judge *j;
+    memcpy(&j, (const char *)state + offsetof(struct judge_pos, judge), sizeof j);
+    assert(j != NULL);
+    return j;
 }
 
-static void jg_init(void *state)
+static const char *board_of(const void *state)
 {
-    set_board(state, judge_active->start);
+    return (const char *)state + offsetof(struct judge_pos, board);
+}
+
+static const struct judge_node *node_at(const void *state)
+{
+    return node_of(judge_of(state), board_of(state));
+}
+
+/* Writes the position of j's board into state, every byte. */
+static void set_pos(void *state, struct judge *j, const char *board)
+{
+    struct judge_pos p;
+    memset(&p, 0, sizeof p);
+    p.judge = j;
+    snprintf(p.board, sizeof p.board, "%s", board);
+    memcpy(state, &p, sizeof p);
 }
 
 /* request(op, board) with text[0..len) (not terminated) as its string
@@ -386,58 +467,74 @@ static cJSON *request_text(const char *op, const char *board, const char *key, c
 
 static int jg_parse(void *state, const char *text, size_t len, struct err *e)
 {
-    struct judge *j = judge_active;
+    struct judge *j = judge_of(state);
     const char *what = "\"parse\"";
-    cJSON *r = request_text("parse", NULL, "text", text, len);
-    cJSON *a = ask(j, r, what);
-    const cJSON *err = cJSON_GetObjectItemCaseSensitive(a, "error");
-    if (err) {
-        int line = get_int(j, a, "line", 0, INT32_MAX, what);
-        int col = get_int(j, a, "col", 0, INT32_MAX, what);
-        char msg[ERR_MSG_MAX];
-        snprintf(msg, sizeof msg, "%s", get_text(j, a, "error", ERR_MSG_MAX, what));
-        cJSON_Delete(a);
-        return err_set(e, line, col, "%s", msg);
+    cJSON *a = ask(j, request_text("parse", NULL, "text", text, len), what);
+    if (!a) {
+        *e = j->failure;
+        return -1;
     }
-    const char *board = get_text(j, a, "board", JUDGE_BOARD_MAX, what);
-    check_board(j, board, what);
-    set_board(state, board);
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(a, "error");
+    int line, col, rc = -1;
+    const char *msg, *board;
+    if (err && get_int(j, a, "line", 0, INT32_MAX, &line, what) == 0 &&
+        get_int(j, a, "col", 0, INT32_MAX, &col, what) == 0 &&
+        (msg = get_text(j, a, "error", ERR_MSG_MAX, what)))
+        err_set(e, line, col, "%s", msg);
+    else if (!err && (board = get_board(j, a, "board", what))) {
+        set_pos(state, j, board);
+        rc = 0;
+    }
+    if (j->failure.msg[0])
+        *e = j->failure;
     cJSON_Delete(a);
-    return 0;
+    return rc;
 }
 
 static size_t jg_format(const void *state, char *buf)
 {
-    size_t n = strlen(state);
-    memcpy(buf, state, n + 1);
+    const char *board = board_of(state);
+    size_t n = strlen(board);
+    memcpy(buf, board, n + 1);
     return n;
 }
 
 static int jg_gen(const void *state, int *moves)
 {
-    const struct judge_node *node = node_of(state);
+    const struct judge_node *node = node_at(state);
     for (int i = 0; i < node->n; i++)
         moves[i] = i;
     return node->n;
 }
 
+/* A move of the position's list; after the judge failed, a finished game
+ * has none, and the position stays. */
+static int known_move(const void *state, const struct judge_node *node, int move)
+{
+    int known = move >= 0 && move < node->n;
+    assert(known || judge_error(judge_of(state), NULL) != 0);
+    return known;
+}
+
 static void jg_play(void *state, int move)
 {
-    const struct judge_node *node = node_of(state);
-    assert(move >= 0 && move < node->n);
+    struct judge *j = judge_of(state);
+    const struct judge_node *node = node_of(j, board_of(state));
+    if (!known_move(state, node, move))
+        return;
     char child[JUDGE_BOARD_MAX];
     memcpy(child, node->child[move], sizeof child);
-    set_board(state, child);
+    set_pos(state, j, child);
 }
 
 static int jg_to_move(const void *state)
 {
-    return node_of(state)->to_move;
+    return node_at(state)->to_move;
 }
 
 static int jg_terminal(const void *state, int *value)
 {
-    const struct judge_node *node = node_of(state);
+    const struct judge_node *node = node_at(state);
     if (!node->over)
         return 0;
     int worth = SCORE_WIN + node->margin;
@@ -454,21 +551,20 @@ static int jg_evaluate(const void *state)
 static uint64_t jg_hash(const void *state)
 {
     uint64_t h = UINT64_C(0xcbf29ce484222325);   /* FNV-1a */
-    for (const unsigned char *p = state; *p; p++)
+    for (const unsigned char *p = (const unsigned char *)board_of(state); *p; p++)
         h = (h ^ *p) * UINT64_C(0x100000001b3);
     return h;
 }
 
 static int jg_move_text(const void *state, int move, char *buf, size_t cap)
 {
-    const struct judge_node *node = node_of(state);
-    assert(move >= 0 && move < node->n);
-    return snprintf(buf, cap, "%s", node->text[move]);
+    const struct judge_node *node = node_at(state);
+    return snprintf(buf, cap, "%s", known_move(state, node, move) ? node->text[move] : "");
 }
 
 static int jg_parse_move(const void *state, const char *text, int *move)
 {
-    const struct judge_node *node = node_of(state);
+    const struct judge_node *node = node_at(state);
     for (int i = 0; i < node->n; i++)
         if (strcmp(node->text[i], text) == 0) {
             *move = i;
@@ -479,7 +575,7 @@ static int jg_parse_move(const void *state, const char *text, int *move)
 
 static void jg_print(FILE *out, const void *state)
 {
-    fprintf(out, "%s\n", (const char *)state);
+    fprintf(out, "%s\n", board_of(state));
 }
 
 static void jg_print_move(FILE *out, const void *after, int move, int mover)
@@ -490,41 +586,54 @@ static void jg_print_move(FILE *out, const void *after, int move, int mover)
 
 static void jg_print_over(FILE *out, const void *state)
 {
-    const struct judge_node *node = node_of(state);
+    const struct judge_node *node = node_at(state);
     if (node->winner)
         fprintf(out, "Player %d wins\nGame over!\n\n", node->winner);
     else
         fprintf(out, "A draw\nGame over!\n\n");
 }
 
-/* The judge's named reason why an answer is not a legal move. */
-static int jg_explain(const void *before, const char *text, size_t len, char *why, size_t cap)
+/* The reason of a verdict, when it is of a known kind (judge_fail else). */
+static const char *verdict_reason(struct judge *j, const cJSON *a, size_t cap, const char *what)
 {
-    struct judge *j = judge_active;
-    const char *what = "\"verdict\"";
-    cJSON *r = request_text("verdict", before, "answer", text, len);
-    cJSON *a = ask(j, r, what);
     const cJSON *legal = cJSON_GetObjectItemCaseSensitive(a, "legal");
-    if (!cJSON_IsBool(legal))
+    if (!cJSON_IsBool(legal)) {
         judge_fail(j, "answered %s without \"legal\" (true or false)", what);
-    if (cJSON_IsTrue(legal))
+        return NULL;
+    }
+    if (cJSON_IsTrue(legal)) {
         /* The referee found no legal move to this board among the judge's
          * own: the judge contradicts itself. */
         judge_fail(j, "answered %s that an answer is legal which none of its moves gives", what);
+        return NULL;
+    }
     const char *reason = get_text(j, a, "reason", cap, what);
     static const char *const kinds[] = { "illegal-move", "wrong-player", "tampered-board",
                                          "unreadable" };
     int known = 0;
-    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+    for (size_t k = 0; reason && k < sizeof kinds / sizeof *kinds; k++) {
         size_t n = strlen(kinds[k]);
         known |= strncmp(reason, kinds[k], n) == 0 && (!reason[n] || strncmp(reason + n, ": ", 2) == 0);
     }
-    if (!known)
+    if (reason && !known) {
         judge_fail(j, "answered %s with the reason '%.100s', not one of illegal-move, "
                    "wrong-player, tampered-board, unreadable (then ': ' and words)", what, reason);
-    snprintf(why, cap, "%s", reason);
+        return NULL;
+    }
+    return reason;
+}
+
+/* The judge's named reason why an answer is not a legal move. */
+static int jg_explain(const void *before, const char *text, size_t len, char *why, size_t cap)
+{
+    struct judge *j = judge_of(before);
+    const char *what = "\"verdict\"";
+    cJSON *a = ask(j, request_text("verdict", board_of(before), "answer", text, len), what);
+    const char *reason = a ? verdict_reason(j, a, cap, what) : NULL;
+    if (reason)
+        snprintf(why, cap, "%s", reason);
     cJSON_Delete(a);
-    return 0;
+    return reason ? 0 : -1;
 }
 
 /* ---- opening and closing --------------------------------------------------- */
@@ -558,6 +667,9 @@ static int resolve(struct judge *j, const char *cmd, struct err *e)
     return j->argv ? 0 : err_set(e, 0, 0, "out of memory");
 }
 
+/* Says hello and learns the game's name and start board (a worker's own
+ * judge: checks they are the first's). 0, or -1 with e: a judge of another
+ * protocol, or one that failed (judge_error). */
 static int hello(struct judge *j, struct err *e)
 {
     const char *what = "\"hello\"";
@@ -565,39 +677,36 @@ static int hello(struct judge *j, struct err *e)
     if (r && !cJSON_AddStringToObject(r, "protocol", JUDGE_PROTOCOL))
         cJSON_Delete(r), r = NULL;
     cJSON *a = ask(j, r, what);
-    const char *proto = get_text(j, a, "protocol", 64, what);
-    if (strcmp(proto, JUDGE_PROTOCOL) != 0) {
+    const char *proto = a ? get_text(j, a, "protocol", 64, what) : NULL;
+    if (proto && strcmp(proto, JUDGE_PROTOCOL) != 0) {
+        err_set(e, 0, 0, "judge '%s' speaks '%s', not %s", j->cmd, proto, JUDGE_PROTOCOL);
         cJSON_Delete(a);
-        return err_set(e, 0, 0, "judge '%s' speaks '%s', not %s", j->cmd, proto,
-                       JUDGE_PROTOCOL);
+        return -1;
     }
-    const char *name = get_text(j, a, "game", REC_NAME_MAX, what);
-    if (j->name[0]) {   /* a worker's own judge: the same game as the first */
-        if (strcmp(name, j->name) != 0 ||
-            strcmp(get_text(j, a, "start", JUDGE_BOARD_MAX, what), j->start) != 0)
-            judge_fail(j, "answered %s with another game or start than before", what);
-        cJSON_Delete(a);
-        return 0;
-    }
-    for (const char *c = name; *c; c++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789-_", *c))
-            judge_fail(j, "answered %s with the game name '%s': lowercase letters, digits, "
-                       "- and _ only", what, name);
-    if (!*name)
+    const char *name = proto ? get_text(j, a, "game", REC_NAME_MAX, what) : NULL;
+    const char *start = name ? get_board(j, a, "start", what) : NULL;
+    if (start && j->name[0] && (strcmp(name, j->name) != 0 || strcmp(start, j->start) != 0))
+        judge_fail(j, "answered %s with another game or start than before", what);
+    else if (start && name[strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-_")])
+        judge_fail(j, "answered %s with the game name '%s': lowercase letters, digits, "
+                   "- and _ only", what, name);
+    else if (start && !*name)
         judge_fail(j, "answered %s with an empty game name", what);
-    snprintf(j->name, sizeof j->name, "%s", name);
-    snprintf(j->start, sizeof j->start, "%s", get_text(j, a, "start", JUDGE_BOARD_MAX, what));
-    check_board(j, j->start, what);
+    else if (start) {
+        snprintf(j->name, sizeof j->name, "%s", name);
+        snprintf(j->start, sizeof j->start, "%s", start);
+    }
     cJSON_Delete(a);
-    return 0;
+    return judge_error(j, e);
 }
 
 static void fill_game(struct judge *j)
 {
     snprintf(j->title, sizeof j->title, "%s (judge)", j->name);
+    set_pos(&j->start_pos, j, j->start);
     j->game = (struct game){
-        .name = j->name, .title = j->title, .state_size = JUDGE_BOARD_MAX,
-        .init = jg_init, .parse = jg_parse, .format = jg_format, .gen = jg_gen,
+        .name = j->name, .title = j->title, .state_size = sizeof(struct judge_pos),
+        .start = &j->start_pos, .parse = jg_parse, .format = jg_format, .gen = jg_gen,
         .play = jg_play, .to_move = jg_to_move, .terminal = jg_terminal,
         .evaluate = jg_evaluate, .hash = jg_hash, .move_text = jg_move_text,
         .parse_move = jg_parse_move, .print = jg_print, .print_move = jg_print_move,
@@ -605,14 +714,13 @@ static void fill_game(struct judge *j)
     };
 }
 
-struct judge *judge_open(const char *cmd, const char *want_sha256, struct err *e)
+int judge_open(const char *cmd, const char *want_sha256, struct judge **judge, struct err *e)
 {
-    assert(judge_active == NULL);
+    *judge = NULL;
     struct judge *j = calloc(1, sizeof *j);
     if (!j || !(j->line = malloc(JUDGE_LINE_MAX))) {
         free(j);
-        err_set(e, 0, 0, "out of memory");
-        return NULL;
+        return err_set(e, 0, 0, "out of memory");
     }
     j->to = j->from = -1;
     snprintf(j->cmd, sizeof j->cmd, "%s", cmd);
@@ -624,23 +732,29 @@ struct judge *judge_open(const char *cmd, const char *want_sha256, struct err *e
                 want_sha256);
         goto fail;
     }
-    if (spawn(j, e) != 0)
+    if (spawn(j, e) != 0 || hello(j, e) != 0)
         goto fail;
-    judge_active = j;
-    if (hello(j, e) != 0) {
-        judge_active = NULL;
-        goto fail;
-    }
     fill_game(j);
-    return j;
-fail:
+    *judge = j;
+    return 0;
+fail:;
+    int rc = judge_error(j, NULL) != 0 ? JUDGE_FAILED : -1;
     judge_close(j);
-    return NULL;
+    return rc;
 }
 
 const struct game *judge_game(const struct judge *j)
 {
     return &j->game;
+}
+
+int judge_error(const struct judge *j, struct err *e)
+{
+    if (!j || !j->failure.msg[0])
+        return 0;
+    if (e)
+        *e = j->failure;
+    return -1;
 }
 
 int judge_header(const struct judge *j, struct hdr *h)
@@ -653,16 +767,14 @@ int judge_header(const struct judge *j, struct hdr *h)
     return hdr_set_text(&h->judge.sha256, j->sha256);
 }
 
-struct judge *judge_from_header(const struct hdr *h, int *none, struct err *e)
+/* The judge a journal's header names (its recorded command, refused when
+ * its program changed) into *judge: 0, -1 with e, or JUDGE_FAILED. */
+static int judge_from_header(const struct hdr *h, struct judge **judge, struct err *e)
 {
-    *none = !(h->has & HDR_BIT(HDR_JUDGE));
-    if (*none)
-        return NULL;
+    *judge = NULL;
     const struct hdr_judge *hj = &h->judge;
-    if (!(hj->has & HDR_BIT(HDR_JUDGE_CMD)) || hj->cmd.n == 0) {
-        err_set(e, 0, 0, "the journal's judge has no command");
-        return NULL;
-    }
+    if (!(hj->has & HDR_BIT(HDR_JUDGE_CMD)) || hj->cmd.n == 0)
+        return err_set(e, 0, 0, "the journal's judge has no command");
     /* The recorded words, quoted back into one command. */
     char cmd[JUDGE_CMD_MAX * 4];
     size_t n = 0;
@@ -676,42 +788,44 @@ struct judge *judge_from_header(const struct hdr *h, int *none, struct err *e)
         if (!bare && n < sizeof cmd)
             n += (size_t)snprintf(cmd + n, sizeof cmd - n, "'");
     }
-    if (n >= sizeof cmd) {
-        err_set(e, 0, 0, "the journal's judge command is too long");
-        return NULL;
-    }
-    struct judge *j = judge_open(cmd, hj->has & HDR_BIT(HDR_JUDGE_SHA256) ? hj->sha256 : "", e);
-    if (j && strcmp(j->name, h->game) != 0) {
+    if (n >= sizeof cmd)
+        return err_set(e, 0, 0, "the journal's judge command is too long");
+    struct judge *j;
+    int rc = judge_open(cmd, hj->has & HDR_BIT(HDR_JUDGE_SHA256) ? hj->sha256 : "", &j, e);
+    if (rc != 0)
+        return rc;
+    if (strcmp(j->name, h->game) != 0) {
         err_set(e, 0, 0, "judge '%s' plays '%s', the journal's game is '%s'", j->cmd, j->name,
                 h->game);
         judge_close(j);
-        return NULL;
+        return -1;
     }
-    return j;
+    *judge = j;
+    return 0;
 }
 
-const struct game *judge_game_of(const struct hdr *h, struct judge **judge, struct err *e)
+int judge_game_of(const struct hdr *h, const struct game **g, struct judge **judge,
+                  struct err *e)
 {
-    int none;
-    *judge = judge_from_header(h, &none, e);
-    if (*judge)
-        return judge_game(*judge);
-    if (!none) {
-        e->line = e->col = 1;
-        return NULL;
+    *g = NULL;
+    *judge = NULL;
+    if (h->has & HDR_BIT(HDR_JUDGE)) {
+        int rc = judge_from_header(h, judge, e);
+        if (rc == -1)
+            e->line = e->col = 1;
+        if (rc == 0)
+            *g = judge_game(*judge);
+        return rc;
     }
-    const struct game *g = registry_find(h->game);
-    if (!g)
-        err_set(e, 1, 1, "unknown game '%s'", h->game[0] ? h->game : "(none)");
-    return g;
+    if (!(*g = registry_find(h->game)))
+        return err_set(e, 1, 1, "unknown game '%s'", h->game[0] ? h->game : "(none)");
+    return 0;
 }
 
 void judge_close(struct judge *j)
 {
     if (!j)
         return;
-    if (judge_active == j)
-        judge_active = NULL;
     stop_process(j);
     for (int i = 0; i < j->argc; i++)
         free(j->argv[i]);

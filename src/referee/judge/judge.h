@@ -5,20 +5,27 @@
  * makes it a `struct game` so that play, journals, verify, reports and the
  * HTML replay work as for a built-in game.
  *
- * Representation: a position is the judge's canonical board text, NUL
- * padded to the state's JUDGE_BOARD_MAX bytes (limits.h), so equal boards
- * are equal bytes. A move is the index of a child in the judge's list of
- * the position's legal moves (its canonical order). The judge's answers
- * about the last positions asked are cached.
+ * Representation: a position is the address of its judge (struct judge)
+ * then the judge's canonical board text, NUL padded to JUDGE_BOARD_MAX
+ * bytes (limits.h), so equal boards of one judge are equal bytes. struct
+ * game's operations take no context but their position, so each finds its
+ * judge there; the game gives its start position as struct game's start
+ * (init has no position to read), and parse reads the judge from the
+ * position it is handed (game.h). A move is the index of a child in the
+ * judge's list of the position's legal moves (its canonical order). The
+ * judge's answers about the last positions asked are cached.
  *
- * struct game's operations carry no context, so one judge is active per
- * process (judge_open asserts there is no other); a worker forked by the
- * referee starts its own judge process on its first question. Every judge
- * process is killed if the process that started it dies (PDEATHSIG).
+ * Any number of judges may be open. A worker forked by the referee starts
+ * its own judge process on its first question (the judge is the process's
+ * copy); every judge process is killed if the process that started it
+ * dies (PDEATHSIG).
  *
  * A judge that crashes, answers nothing within JUDGE_TIMEOUT_MS or answers
- * nonsense ends the referee process with status JUDGE_EXIT_FAILED and
- * "referee: judge 'CMD': WHAT" on stderr after killing the judge: it is
+ * nonsense has failed: its process is killed at once, and from then on
+ * every position of its game is a finished game without moves, so that
+ * whatever was asking winds up; judge_error then says "judge 'CMD': WHAT",
+ * and whoever plays or replays the judge's games checks it before it
+ * counts a result: the run stops with status JUDGE_EXIT_FAILED. It is
  * never an engine's forfeit.
  */
 #ifndef ARENA_JUDGE_H
@@ -29,6 +36,9 @@
 
 #define JUDGE_PROTOCOL "arena-judge/1"
 #define JUDGE_EXIT_FAILED 4   /* the referee's exit status when its judge failed */
+/* What a function returns when the judge failed (judge_error's words in its
+ * struct err), up to the command, which exits JUDGE_EXIT_FAILED. */
+#define JUDGE_FAILED (-2)
 
 struct judge;
 struct hdr;
@@ -36,27 +46,30 @@ struct hdr;
 /* Starts the judge of command cmd (words as a SPEC's cmd=, spec.h), says
  * hello and learns its game's name and start board. want_sha256 (NULL:
  * any) is the program's SHA-256 the caller expects (a journal's): another
- * is refused. Returns the judge (free with judge_close), or NULL with e
- * naming the judge. */
-struct judge *judge_open(const char *cmd, const char *want_sha256, struct err *e);
+ * is refused. Returns 0 with *judge set (free it with judge_close); -1 with
+ * e naming the judge when cmd is refused (it does not resolve, its program
+ * changed, it speaks another protocol); JUDGE_FAILED with e, judge_error's
+ * words, when the judge failed its hello. */
+int judge_open(const char *cmd, const char *want_sha256, struct judge **judge, struct err *e);
 
 /* The judge's game (valid until judge_close). */
 const struct game *judge_game(const struct judge *j);
+
+/* 0 while j answers (j may be NULL: no judge); -1 once it failed, with e
+ * (when not NULL) "judge 'CMD': WHAT", no line or column. */
+int judge_error(const struct judge *j, struct err *e);
 
 /* Records the judge in h: "judge": {"cmd": [WORDS], "sha256": HEX}. 0 or -1
  * (out of memory). */
 int judge_header(const struct judge *j, struct hdr *h);
 
-/* The judge a journal's header names (its recorded command, refused when
- * its program changed), or NULL with e when there is none (*none set to 1:
- * the header names no judge, e untouched) or it cannot start. */
-struct judge *judge_from_header(const struct hdr *h, int *none, struct err *e);
-
-/* The game of a journal's header: the judge's it names (started into
- * *judge, which the caller closes with judge_close), else the registry's
- * game of its name (*judge NULL). NULL with e at line 1, column 1 when
- * there is none ("unknown game 'x'") or its judge cannot start or changed. */
-const struct game *judge_game_of(const struct hdr *h, struct judge **judge, struct err *e);
+/* The game of a journal's header into *g: the judge's it names (started
+ * into *judge, which the caller closes with judge_close), else the
+ * registry's game of its name (*judge NULL). Returns 0; -1 with e at line
+ * 1, column 1 when there is none ("unknown game 'x'") or its judge is
+ * refused (judge_open); JUDGE_FAILED with e when its judge failed. */
+int judge_game_of(const struct hdr *h, const struct game **g, struct judge **judge,
+                  struct err *e);
 
 /* Ends the judge process (closing its stdin, then killing it) and frees j;
  * j may be NULL. */

@@ -138,6 +138,7 @@ static const struct option analyze_options[] = {
 
 static const struct option bench_options[] = {
     { "game", required_argument, NULL, REF_OPT_GAME },
+    { "judge", required_argument, NULL, REF_OPT_JUDGE },
     { "engine", required_argument, NULL, REF_OPT_ENGINE },
     { "each", required_argument, NULL, REF_OPT_EACH },
     { "depths", required_argument, NULL, REF_OPT_DEPTHS },
@@ -494,14 +495,15 @@ static int apply_named(struct refopts_settings *s, int id, const char *name, con
 {
     struct err why;
     switch (id) {
-    case REF_OPT_JUDGE:
+    case REF_OPT_JUDGE: {
         if (s->t.rules.game)
             return err_set(e, 0, 0, "%s: the game is named already (--game or --judge once)",
                            name);
-        if (!(s->t.rules.judge = judge_open(val, NULL, e)))
-            return -1;
-        s->t.rules.game = judge_game(s->t.rules.judge);
-        return 0;
+        int rc = judge_open(val, NULL, &s->t.rules.judge, e);   /* -1 or JUDGE_FAILED */
+        if (rc == 0)
+            s->t.rules.game = judge_game(s->t.rules.judge);
+        return rc;
+    }
     case REF_OPT_GAME:
         if (s->t.rules.judge)
             return err_set(e, 0, 0, "%s: the game is named already (--game or --judge once)",
@@ -692,9 +694,9 @@ int refopts_config_parse(struct refopts_settings *s, const char *text, size_t le
     int rc = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, root) {
-        if (apply_key(s, item, e) != 0) {
-            key_place(text, item->string, e);
-            rc = -1;
+        if ((rc = apply_key(s, item, e)) != 0) {
+            if (rc != JUDGE_FAILED)   /* the judge's failure is not the file's */
+                key_place(text, item->string, e), rc = -1;
             break;
         }
     }

@@ -46,7 +46,7 @@ int play_opening(const struct play_rules *r, long pair, void *pos, struct game_r
         return rules_play_line(g, r->book->line[pair % r->book->n], 0, pos, rec, &e);
     struct rng rng;
     rng_seed(&rng, r->seed + (uint64_t)pair);
-    g->init(pos);
+    game_init(g, pos);
     for (int p = 0; p < r->random_plies; p++) {
         int moves[GAME_MAX_MOVES];
         int n = g->gen(pos, moves);
@@ -602,6 +602,10 @@ int play_game(const struct play_rules *r, long index, long pair,
         g->play(pos, move);
     }
     ply_ctx_close(&c, r, &gb);
+    /* A judge that failed ended the game as a finished one: no result
+     * counts, the run stops (judge.h). */
+    if (rc != PLAY_CANCELLED && judge_error(r->judge, e) != 0)
+        return -1;
     if (rc != PLAY_PLAYED)
         return rc;
     rec_set_end(rec, result, end, end == REC_FORFEIT ? why : NULL);
@@ -656,6 +660,8 @@ int play_solo_move(struct play_solo *s, const void *pos, int depth, struct rec_m
     int move = -1;
     char why[REC_REASON_MAX] = "";
     int rc = play_ply(&s->rules, &s->c, ++s->ply, s->eng, pos, &s->rec, &move, why, e);
+    if (rc == PLAY_PLAYED && judge_error(s->rules.judge, e) != 0)
+        rc = -1;   /* the move stays in rec, freed with it */
     if (rc == PLAY_PLAYED) {   /* its tails are the caller's now */
         *m = s->rec.moves[0];
         s->rec.moves[0].stdout_tail = s->rec.moves[0].stderr_tail = NULL;

@@ -18,6 +18,7 @@
 #include "arena/datadir.h"
 #include "arena/escape.h"
 #include "referee/journal/header.h"
+#include "referee/judge/judge.h"
 #include "arena/refbench.h"
 #include "arena/runner.h"
 #include "arena/rules.h"
@@ -79,6 +80,8 @@ static int make_positions(struct bench *b, struct err *e)
         rec_free(&rec);
         if (rc != 0)
             return err_set(e, 0, 0, "out of memory");
+        if (judge_error(r->judge, e) != 0)
+            return -1;
         /* play_opening stops short of a game's end, and books refuse one. */
         assert(game_result(r->game, b->pos[i]) < 0);
     }

@@ -47,7 +47,7 @@ void rules_expand(const char *word, char *buf, size_t cap,
 int rules_replay_opening(const struct game *g, const struct game_record *rec, void *pos)
 {
     assert(rec->nopening == 0 || rec->opening);
-    g->init(pos);
+    game_init(g, pos);
     for (int i = 0; i < rec->nopening; i++) {
         int move;
         if (game_result(g, pos) >= 0 || g->parse_move(pos, rec->opening[i], &move) != 0)
@@ -60,7 +60,7 @@ int rules_replay_opening(const struct game *g, const struct game_record *rec, vo
 int rules_play_line(const struct game *g, const char *line, int lineno, void *pos,
                     struct game_record *rec, struct err *e)
 {
-    g->init(pos);
+    game_init(g, pos);
     const char *p = line, *last = NULL;
     for (;;) {
         while (*p == ' ' || *p == '\t')
@@ -185,6 +185,7 @@ int rules_judge(const struct game *g, const void *before, const char *text, size
 {
     unsigned char after[GAME_MAX_STATE];
     struct err e;
+    memcpy(after, before, g->state_size);   /* parse's context (game.h) */
     int readable = g->parse(after, text, len, &e) == 0;
     int moves[GAME_MAX_MOVES];
     int n = readable ? g->gen(before, moves) : 0;

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "referee/journal/header.h"
+#include "referee/judge/judge.h"
 #include "arena/journal.h"
 #include "arena/match.h"
 #include "pool.h"
@@ -149,6 +150,7 @@ static int play_job(void *ctx, long index, int fd)
         book_free((struct book *)c->rules.book);
     if (c->rules.sandbox)
         sbx_policy_free((struct sbx_policy *)c->rules.sandbox);
+    judge_close(c->rules.judge);   /* the worker's copy (and its own judge process) */
     return status;
 }
 

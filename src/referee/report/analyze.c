@@ -178,6 +178,7 @@ struct log_ctx {
     struct analyzer an;
     int ready;
     struct judge *judge;   /* the journal's judge (judge.h); NULL: none */
+    int judge_failed;      /* 1 when it failed */
     FILE *out;
     cJSON *doc, *games;
     int n;
@@ -204,8 +205,10 @@ static int log_header(void *ctx, const struct hdr *h, int line, struct err *e)
         return 0;
     /* A judge's journal: its judge, refused when it changed, then the
      * oracle it does not have (no judge gives one). */
-    const struct game *g = judge_game_of(h, &c->judge, e);
-    if (!g)
+    const struct game *g;
+    int rc = judge_game_of(h, &g, &c->judge, e);
+    c->judge_failed = rc == JUDGE_FAILED;
+    if (rc != 0)
         return -1;
     if (ana_init(&c->an, g, c->opts, e) != 0)
         return -1;
@@ -261,6 +264,8 @@ int ana_log(const char *path, const struct ana_opts *o, const char *json_path, F
     c.games = cJSON_AddArrayToObject(c.doc, "games");
     static const struct journal_reader rd = { .header = log_header, .game = log_game };
     int rc = journal_scan(path, &rd, &c, e);
+    if (rc && c.judge_failed)
+        rc = JUDGE_FAILED;
     if (c.ready)
         ana_free(&c.an);
     judge_close(c.judge);

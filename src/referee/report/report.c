@@ -40,6 +40,7 @@ struct report_scan {
     struct tally t;
     struct report_html *html;   /* NULL: no games kept */
     struct judge *judge;        /* the journal's judge (judge.h); NULL: none */
+    int judge_failed;           /* 1 once it failed */
 };
 
 /* The tally of the engines the header names, and the HTML page's start. */
@@ -56,8 +57,12 @@ static int report_start(struct report_scan *s, const struct hdr *h, struct err *
     t->round_robin = !(h->has & HDR_BIT(HDR_FORMAT)) || strcmp(h->format, "round-robin") == 0;
     /* A judge's journal is read with its judge, refused when it changed. */
     const struct game *g = NULL;
-    if ((h->has & HDR_BIT(HDR_JUDGE)) && !s->judge && !(g = judge_game_of(h, &s->judge, e)))
-        return -1;
+    if ((h->has & HDR_BIT(HDR_JUDGE)) && !s->judge) {
+        int rc = judge_game_of(h, &g, &s->judge, e);
+        s->judge_failed = rc == JUDGE_FAILED;
+        if (rc != 0)
+            return -1;
+    }
     if (s->judge)
         g = judge_game(s->judge);
     else
@@ -77,7 +82,12 @@ static int report_game(void *ctx, struct game_record *rec, int line, struct err 
 {
     (void)line;   /* journal.h places the error */
     struct report_scan *s = ctx;
-    return tally_add(&s->t, rec, e) || (s->html && report_html_add(s->html, rec, e)) ? -1 : 0;
+    int rc = tally_add(&s->t, rec, e) || (s->html && report_html_add(s->html, rec, e)) ? -1 : 0;
+    if (judge_error(s->judge, e) != 0) {   /* the replay's positions are not the game's */
+        s->judge_failed = 1;
+        return -1;
+    }
+    return rc;
 }
 
 int report_file(const char *path, enum report_format f, enum report_csv_table table, FILE *out,
@@ -89,7 +99,7 @@ int report_file(const char *path, enum report_format f, enum report_csv_table ta
     memset(&html, 0, sizeof html);
     s.html = f == REPORT_HTML ? &html : NULL;
     static const struct journal_reader rd = { .header = report_header, .game = report_game };
-    int rc = journal_scan(path, &rd, &s, e) ? -1 : 0;
+    int rc = journal_scan(path, &rd, &s, e) ? s.judge_failed ? JUDGE_FAILED : -1 : 0;
     if (!rc && s.html)
         report_html(&s.t, s.html, out);
     else if (!rc)

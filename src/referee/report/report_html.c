@@ -591,7 +591,7 @@ static int write_positions(const struct game *g, const struct game_record *r, FI
     unsigned char pos[GAME_MAX_STATE];
     char other[GAME_FORMAT_MAX];
     char *prev = final, *cur = other;
-    g->init(pos);
+    game_init(g, pos);
     size_t lprev = g->format(pos, prev);
     fprintf(f, " data-start=\"");
     esc_bytes(f, prev, lprev);

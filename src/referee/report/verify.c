@@ -28,6 +28,7 @@ struct verify_ctx {
     long seen_n;
     long games, moves;
     int inconsistent;   /* 1 once a record contradicts the rules */
+    int judge_failed;   /* 1 once the judge failed: not the journal's fault */
 };
 
 #define SEEN_START 1024
@@ -85,7 +86,9 @@ static int verify_header(void *ctx, const struct hdr *h, int line, struct err *e
     struct verify_ctx *v = ctx;
     if (v->judge)   /* started by an earlier header of the file */
         return 0;
-    if (!(v->game = judge_game_of(h, &v->judge, e)))
+    int rc = judge_game_of(h, &v->game, &v->judge, e);
+    v->judge_failed = rc == JUDGE_FAILED;
+    if (rc != 0)
         return -1;
     v->draw_plies = h->draw_plies > 0 ? h->draw_plies : 0;
     return 0;
@@ -202,7 +205,15 @@ static int verify_record(struct verify_ctx *v, const struct game_record *rec, in
 
 static int verify_game(void *ctx, struct game_record *rec, int line, struct err *e)
 {
-    return verify_record(ctx, rec, line, e);
+    struct verify_ctx *v = ctx;
+    int rc = verify_record(v, rec, line, e);
+    /* A judge that failed made the game look finished: its words, not the
+     * replay's. */
+    if (judge_error(v->judge, e) != 0) {
+        v->judge_failed = 1;
+        return -1;
+    }
+    return rc;
 }
 
 /* A record that does not decode contradicts the format: inconsistent. */
@@ -222,7 +233,7 @@ int verify_file(const char *path, FILE *out, struct err *e)
     free(v.seen);
     judge_close(v.judge);
     if (rc)
-        return v.inconsistent ? 1 : -1;
+        return v.judge_failed ? JUDGE_FAILED : v.inconsistent ? 1 : -1;
     esc_fputs(path, out);   /* as every text on a terminal (escape.h) */
     fprintf(out, ": %ld games, %ld moves replayed: consistent\n", v.games, v.moves);
     return 0;

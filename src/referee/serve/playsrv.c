@@ -559,7 +559,7 @@ static void api_new(struct server *sv, const cJSON *req, struct reply *r)
     if (!rc)
         rc = journal_name(sv, pg, r);
     if (!rc) {
-        sv->g->init(pg->start);
+        game_init(sv->g, pg->start);
         memcpy(pg->pos, pg->start, sv->g->state_size);
         /* Both are REC_NAME_MAX arrays, the name NUL-terminated (a copy, not
          * snprintf: GCC's -Wrestrict at -O1 cannot tell the two apart). */
