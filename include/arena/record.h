@@ -161,6 +161,13 @@ int rec_send(const struct game_record *r, int fd);
  * filled (line and column 0: the caller knows the place) and r empty. */
 int rec_decode(const struct cJSON *json, struct game_record *r, struct err *e);
 
+/* Copies json's string member key into buf (cap bytes), for the records'
+ * and the journal header's fixed-size texts: 1 when it is a string, 0 when
+ * it is missing or no string (buf untouched), -1 with e (no place) when it
+ * is cap bytes or longer. */
+int rec_json_text(const struct cJSON *json, const char *key, char *buf, size_t cap,
+                  struct err *e);
+
 /* The text of a result ("1-0", "0-1", "1/2-1/2"; "?" for none), of a reason
  * ("normal", "draw-rule", the forfeit text; "?" for none), of an outcome
  * ("win", "draw", "loss", "unknown"). */

@@ -163,6 +163,14 @@ enum { RUN_GUARD_CHILD = 0, RUN_GUARD_PARENT = 1 };
 #define RUN_GUARD_SIGNALED 128   /* + the signal: *status of a killed child */
 int run_guard(const volatile sig_atomic_t **cancel, int *status);
 
+/* The fork of a child that answers its parent through a pipe (an engine's
+ * start, a worker's result): the pipe made (O_CLOEXEC) into fds, fds[1]
+ * the child's end, then fork. *parent is this process's pid, for the
+ * child's check after its PR_SET_PDEATHSIG that its parent did not die
+ * before. Returns fork's answer (the child's pid here, 0 in the child), or
+ * -1 with e ("pipe: ..." or "fork: ...") and the pipe closed. */
+pid_t run_fork_piped(int fds[2], pid_t *parent, struct err *e);
+
 /* An RLIMIT_NPROC that lets engines running as uid start `extra` more tasks
  * than that user runs now (the limit counts all of the user's tasks, not the
  * engine's). */

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include "arena/err.h"
 
+struct cJSON;
+
 #define TF_MAX_LINES 64          /* board files are a handful of lines */
 #define TF_DEFAULT_CAP 65536     /* bytes; larger files are refused */
 
@@ -105,6 +107,13 @@ void tf_place(const char *text, const char *at, int *line, int *col);
  * JSON, would end there), or -1 with e placed at the first one: "NUL byte
  * in a text file". */
 int tf_no_nul(const char *text, size_t len, struct err *e);
+/* text[0..len) (NUL-terminated at len: a file read whole, such as the
+ * referee's config or a rubric) as one JSON object with nothing after it.
+ * Returns its cJSON tree (the caller cJSON_Deletes it), or NULL with e
+ * placed: tf_no_nul's error, "not valid JSON" where the parse stopped, or
+ * not_object at 1:1 when the text is JSON but no object. */
+struct cJSON *tf_json_object(const char *text, size_t len, const char *not_object,
+                             struct err *e);
 
 /* Interactive input, one line at a time (the SPFIAR and Nim sessions). */
 enum tf_getline_result { TF_LINE_OK, TF_LINE_TOO_LONG, TF_LINE_EOF, TF_LINE_FAILED };

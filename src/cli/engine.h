@@ -29,13 +29,9 @@ int cmd_weights(const char *prog, int argc, char **argv);
 /* The engine's usage text (every command), for cli_help. */
 extern const char engine_usage_text[];
 
-/* Option values shared by commands: each parses optarg-like text val into
- * *out and returns 0, or prints the usage error and returns
- * EXIT_BAD_INPUT. */
-int eopt_game(const char *prog, const char *val, const struct game **out);
-int eopt_depth(const char *prog, const char *val, long *out);
-int eopt_tt_mb(const char *prog, const char *val, long *out);
-int eopt_player(const char *prog, const char *val, int *out);
+/* --seed's value: parses val into *out and returns 0, or prints the usage
+ * error and returns EXIT_BAD_INPUT (eopt_next reads it this way, and train
+ * too). */
 int eopt_seed(const char *prog, const char *val, unsigned long long *out);
 
 /* --eval NAME: "game" or the name of an evaluation some registered game
@@ -54,6 +50,38 @@ struct eopt_help {
 };
 /* Fills h; returns h->args, for cli_help_args or cli_parse.help_args. */
 const char *const *eopt_help_args(struct eopt_help *h);
+
+/* The ids of the options several commands share, the same in each
+ * command's table; eopt_next reads them. A command's own ids start at
+ * EOPT_OWN. */
+enum { EOPT_GAME = 256, EOPT_PLAYER, EOPT_DEPTH, EOPT_TT, EOPT_SEED, EOPT_OWN };
+
+/* The shared options' values: the command sets its defaults, eopt_next
+ * stores what is given. */
+struct eopt_values {
+    const struct game *game;   /* --game */
+    int player;                /* --player, an enum player_kind */
+    long depth;                /* --depth, 1 to SEARCH_MAX_DEPTH */
+    int depth_given;           /* --depth was given */
+    long tt_mb;                /* --tt-mb */
+    unsigned long long seed;   /* --seed */
+};
+
+/* One engine command's command line being read: its usage text is the
+ * engine's (--help prints it with the registry's lists). Set v's defaults,
+ * then eopt_start; p points into the struct, which must not move. */
+struct eopt_parse {
+    struct cli_parse p;
+    struct eopt_help help;
+    struct eopt_values v;
+};
+void eopt_start(struct eopt_parse *ep, const char *prog, const char *cmd,
+                const struct option *opts, int argc, char **argv);
+/* cli_next that reads the shared options (EOPT_GAME to EOPT_SEED) into
+ * ep->v itself, each checked one way with one message: returns the
+ * command's own options (optarg set), -1 when the options end, CLI_DONE,
+ * or CLI_BAD after printing the usage error (a bad shared value too). */
+int eopt_next(struct eopt_parse *ep);
 
 /* Loads the weights file path into *f; 0, or EXIT_BAD_INPUT after printing
  * path: why. */

@@ -7,14 +7,14 @@
 #include "arena/limits.h"
 #include "engine.h"
 
-enum { OPT_GAME = 256, OPT_PLAYER, OPT_DEPTH, OPT_DEPTHS, OPT_TT, OPT_JSON };
+enum { OPT_DEPTHS = EOPT_OWN, OPT_JSON };
 
 static const struct option options[] = {
-    { "game", required_argument, NULL, OPT_GAME },
-    { "player", required_argument, NULL, OPT_PLAYER },
-    { "depth", required_argument, NULL, OPT_DEPTH },
+    { "game", required_argument, NULL, EOPT_GAME },
+    { "player", required_argument, NULL, EOPT_PLAYER },
+    { "depth", required_argument, NULL, EOPT_DEPTH },
     { "depths", required_argument, NULL, OPT_DEPTHS },
-    { "tt-mb", required_argument, NULL, OPT_TT },
+    { "tt-mb", required_argument, NULL, EOPT_TT },
     { "json", required_argument, NULL, OPT_JSON },
     CLI_STD_OPTIONS,
 };
@@ -29,34 +29,18 @@ static int parse_depths(const char *prog, const char *val, long *lo, long *hi)
 
 int cmd_bench(const char *prog, int argc, char **argv)
 {
-    const struct game *game = registry_find(ENGINE_DEFAULT_GAME);
-    int player = PLAYER_ALPHABETA, depth_given = 0, depths_given = 0;
-    long depth = 0, lo = BENCH_DEFAULT_DEPTH_MIN, hi = BENCH_DEFAULT_DEPTH_MAX;
-    long tt_mb = TT_DEFAULT_MB;
+    struct eopt_parse ep = { .v = { .game = registry_find(ENGINE_DEFAULT_GAME),
+                                    .player = PLAYER_ALPHABETA, .tt_mb = TT_DEFAULT_MB } };
+    long lo = BENCH_DEFAULT_DEPTH_MIN, hi = BENCH_DEFAULT_DEPTH_MAX;
+    int depths_given = 0;
     const char *json = NULL;
-    struct eopt_help help;
-    struct cli_parse p = { .prog = prog, .cmd = "bench", .opts = options,
-                           .help = engine_usage_text,
-                           .help_args = eopt_help_args(&help), .argc = argc, .argv = argv };
+    eopt_start(&ep, prog, "bench", options, argc, argv);
     int c, rc = 0;
-    while (!rc && (c = cli_next(&p)) != -1) {
+    while (!rc && (c = eopt_next(&ep)) != -1) {
         switch (c) {
-        case OPT_GAME:
-            rc = eopt_game(prog, optarg, &game);
-            break;
-        case OPT_PLAYER:
-            rc = eopt_player(prog, optarg, &player);
-            break;
-        case OPT_DEPTH:
-            rc = eopt_depth(prog, optarg, &depth);
-            depth_given = 1;
-            break;
         case OPT_DEPTHS:
             rc = parse_depths(prog, optarg, &lo, &hi);
             depths_given = 1;
-            break;
-        case OPT_TT:
-            rc = eopt_tt_mb(prog, optarg, &tt_mb);
             break;
         case OPT_JSON:
             json = optarg;
@@ -67,20 +51,21 @@ int cmd_bench(const char *prog, int argc, char **argv)
     }
     if (rc)
         return rc;
+    const struct eopt_values *v = &ep.v;
     if (optind != argc)
         return cli_usage(prog, "bench takes no arguments, found '%s'", argv[optind]);
-    if (player != PLAYER_ALPHABETA && player != PLAYER_MINIMAX)
+    if (v->player != PLAYER_ALPHABETA && v->player != PLAYER_MINIMAX)
         return cli_usage(prog, "bench measures a search: --player alphabeta or minimax");
-    if (depth_given && depths_given)
+    if (v->depth_given && depths_given)
         return cli_usage(prog, "give --depth or --depths, not both");
-    if (depth_given)
-        lo = hi = depth;
+    if (v->depth_given)
+        lo = hi = v->depth;
     struct bench_opts o = {
-        .game = game,
-        .player = (enum player_kind)player,
+        .game = v->game,
+        .player = (enum player_kind)v->player,
         .depth_min = (int)lo,
         .depth_max = (int)hi,
-        .tt_bytes = (size_t)tt_mb << 20,
+        .tt_bytes = (size_t)v->tt_mb << 20,
         .json_path = json,
     };
     struct err e;

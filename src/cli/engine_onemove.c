@@ -11,25 +11,21 @@
 #include "arena/onemove.h"
 #include "engine.h"
 
-enum { OPT_GAME = 256, OPT_DEPTH, OPT_PLAYER, OPT_SEED, OPT_TT, OPT_WEIGHTS, OPT_EVAL };
+enum { OPT_WEIGHTS = EOPT_OWN, OPT_EVAL };
 
 static const struct option options[] = {
-    { "game", required_argument, NULL, OPT_GAME },
-    { "depth", required_argument, NULL, OPT_DEPTH },
-    { "player", required_argument, NULL, OPT_PLAYER },
-    { "seed", required_argument, NULL, OPT_SEED },
-    { "tt-mb", required_argument, NULL, OPT_TT },
+    { "game", required_argument, NULL, EOPT_GAME },
+    { "depth", required_argument, NULL, EOPT_DEPTH },
+    { "player", required_argument, NULL, EOPT_PLAYER },
+    { "seed", required_argument, NULL, EOPT_SEED },
+    { "tt-mb", required_argument, NULL, EOPT_TT },
     { "weights", required_argument, NULL, OPT_WEIGHTS },
     { "eval", required_argument, NULL, OPT_EVAL },
     CLI_STD_OPTIONS,
 };
 
 struct onemove_args {
-    const struct game *game;
-    int player;
-    long depth, tt_mb;
-    int depth_given;
-    unsigned long long seed;
+    struct eopt_values v;               /* --game, --depth, --player, --seed, --tt-mb */
     const char *weights;                /* --weights */
     const char *eval;                   /* --eval NAME; NULL or "game": the game's own */
 };
@@ -38,29 +34,11 @@ struct onemove_args {
  * EXIT_BAD_INPUT. The arguments are left at argv[optind..]. */
 static int parse(const char *prog, int argc, char **argv, struct onemove_args *a)
 {
-    struct eopt_help help;
-    struct cli_parse p = { .prog = prog, .cmd = "one-move", .opts = options,
-                           .help = engine_usage_text,
-                           .help_args = eopt_help_args(&help), .argc = argc, .argv = argv };
+    struct eopt_parse ep = { .v = a->v };
+    eopt_start(&ep, prog, "one-move", options, argc, argv);
     int c, rc = 0;
-    while (!rc && (c = cli_next(&p)) != -1) {
+    while (!rc && (c = eopt_next(&ep)) != -1) {
         switch (c) {
-        case OPT_GAME:
-            rc = eopt_game(prog, optarg, &a->game);
-            break;
-        case OPT_DEPTH:
-            rc = eopt_depth(prog, optarg, &a->depth);
-            a->depth_given = 1;
-            break;
-        case OPT_PLAYER:
-            rc = eopt_player(prog, optarg, &a->player);
-            break;
-        case OPT_SEED:
-            rc = eopt_seed(prog, optarg, &a->seed);
-            break;
-        case OPT_TT:
-            rc = eopt_tt_mb(prog, optarg, &a->tt_mb);
-            break;
         case OPT_WEIGHTS:
             a->weights = optarg;
             break;
@@ -72,6 +50,7 @@ static int parse(const char *prog, int argc, char **argv, struct onemove_args *a
             return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         }
     }
+    a->v = ep.v;
     return rc;
 }
 
@@ -80,21 +59,22 @@ static int check(const char *prog, int npos, char **pos, struct onemove_args *a)
 {
     if (npos < 2 || npos > 3)
         return cli_usage(prog, "one-move needs IN OUT [DEPTH]");
+    struct eopt_values *v = &a->v;
     if (npos == 3) {
         long d;
         if (cli_int(pos[2], 1, SEARCH_MAX_DEPTH, &d) != 0)
             return cli_usage(prog, "DEPTH must be a number from 1 to %d", SEARCH_MAX_DEPTH);
-        if (a->depth_given && d != a->depth)
-            return cli_usage(prog, "--depth %ld and DEPTH %ld disagree", a->depth, d);
-        a->depth = d;
+        if (v->depth_given && d != v->depth)
+            return cli_usage(prog, "--depth %ld and DEPTH %ld disagree", v->depth, d);
+        v->depth = d;
     }
-    enum player_kind kind = (enum player_kind)a->player;
-    if (!player_supports(a->game, kind))
-        return cli_usage(prog, "game %s has no %s player", a->game->name, player_name(kind));
+    enum player_kind kind = (enum player_kind)v->player;
+    if (!player_supports(v->game, kind))
+        return cli_usage(prog, "game %s has no %s player", v->game->name, player_name(kind));
     int learned = kind == PLAYER_QLEARN || kind == PLAYER_QLEARN_AB;
     if (!learned && a->weights)
         return cli_usage(prog, "--weights belongs to --player qlearn or qlearn-ab");
-    if (a->eval && !game_eval_named(a->game, a->eval)) {
+    if (a->eval && !game_eval_named(v->game, a->eval)) {
         char games[REGISTRY_NAMES_MAX];
         eopt_eval_games(a->eval, games, sizeof games);
         return cli_usage(prog, "--eval %s is for --game %s", a->eval, games);
@@ -106,18 +86,18 @@ static int check(const char *prog, int npos, char **pos, struct onemove_args *a)
 
 int cmd_one_move(const char *prog, int argc, char **argv)
 {
-    struct onemove_args a = {
+    struct onemove_args a = { .v = {
         .game = registry_find(ENGINE_DEFAULT_GAME),
         .player = PLAYER_ALPHABETA,
         .depth = ENGINE_DEFAULT_DEPTH,
         .tt_mb = TT_DEFAULT_MB,
-    };
+    } };
     int rc = parse(prog, argc, argv, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
     if ((rc = check(prog, argc - optind, argv + optind, &a)) != 0)
         return rc;
-    enum player_kind kind = (enum player_kind)a.player;
+    enum player_kind kind = (enum player_kind)a.v.player;
     int learned = kind == PLAYER_QLEARN || kind == PLAYER_QLEARN_AB;
     /* Without --weights, the shipped weights (datadir.h). */
     char shipped[PATH_MAX];
@@ -127,10 +107,10 @@ int cmd_one_move(const char *prog, int argc, char **argv)
     if (learned && (rc = eopt_load_weights(weights, &wf)) != 0)
         return rc;
     struct onemove_opts o = {
-        .game = a.game,
-        .player = { .kind = kind, .depth = (int)a.depth, .seed = a.seed,
-                    .evaluate = a.eval ? game_eval_named(a.game, a.eval) : NULL, .weights = learned ? &wf.weights : NULL },
-        .tt_bytes = (size_t)a.tt_mb << 20,
+        .game = a.v.game,
+        .player = { .kind = kind, .depth = (int)a.v.depth, .seed = a.v.seed,
+                    .evaluate = a.eval ? game_eval_named(a.v.game, a.eval) : NULL, .weights = learned ? &wf.weights : NULL },
+        .tt_bytes = (size_t)a.v.tt_mb << 20,
         .in = argv[optind],
         .out = argv[optind + 1],
     };

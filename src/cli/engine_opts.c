@@ -1,4 +1,5 @@
 /* engine_opts.c - option values the engine's commands share (engine.h). */
+#include <assert.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,7 +9,7 @@
 #include "arena/player.h"
 #include "engine.h"
 
-int eopt_game(const char *prog, const char *val, const struct game **out)
+static int eopt_game(const char *prog, const char *val, const struct game **out)
 {
     char names[REGISTRY_NAMES_MAX];
     registry_names(names, sizeof names, NULL, ", ");
@@ -79,21 +80,21 @@ const char *const *eopt_help_args(struct eopt_help *h)
     return h->args;
 }
 
-int eopt_depth(const char *prog, const char *val, long *out)
+static int eopt_depth(const char *prog, const char *val, long *out)
 {
     if (cli_int(val, 1, SEARCH_MAX_DEPTH, out) != 0)
         return cli_usage(prog, "--depth must be a number from 1 to %d", SEARCH_MAX_DEPTH);
     return 0;
 }
 
-int eopt_tt_mb(const char *prog, const char *val, long *out)
+static int eopt_tt_mb(const char *prog, const char *val, long *out)
 {
     if (cli_int(val, 1, TT_MAX_MB, out) != 0)
         return cli_usage(prog, "--tt-mb must be a number from 1 to %ld", TT_MAX_MB);
     return 0;
 }
 
-int eopt_player(const char *prog, const char *val, int *out)
+static int eopt_player(const char *prog, const char *val, int *out)
 {
     if ((*out = player_parse(val)) < 0)
         return cli_usage(prog,
@@ -110,6 +111,43 @@ int eopt_seed(const char *prog, const char *val, unsigned long long *out)
         return cli_usage(prog, "--seed must be a non-negative number");
     *out = (unsigned long long)v;
     return 0;
+}
+
+void eopt_start(struct eopt_parse *ep, const char *prog, const char *cmd,
+                const struct option *opts, int argc, char **argv)
+{
+    ep->p = (struct cli_parse){ .prog = prog, .cmd = cmd, .opts = opts,
+                                .help = engine_usage_text,
+                                .help_args = eopt_help_args(&ep->help), .argc = argc,
+                                .argv = argv };
+}
+
+/* Reads the shared option c's value into v; 0 or EXIT_BAD_INPUT. */
+static int shared(const char *prog, int c, const char *val, struct eopt_values *v)
+{
+    switch (c) {
+    case EOPT_GAME:
+        return eopt_game(prog, val, &v->game);
+    case EOPT_PLAYER:
+        return eopt_player(prog, val, &v->player);
+    case EOPT_DEPTH:
+        v->depth_given = 1;
+        return eopt_depth(prog, val, &v->depth);
+    case EOPT_TT:
+        return eopt_tt_mb(prog, val, &v->tt_mb);
+    default:
+        assert(c == EOPT_SEED);
+        return eopt_seed(prog, val, &v->seed);
+    }
+}
+
+int eopt_next(struct eopt_parse *ep)
+{
+    int c;
+    while ((c = cli_next(&ep->p)) >= EOPT_GAME && c < EOPT_OWN)
+        if (shared(ep->p.prog, c, optarg, &ep->v) != 0)
+            return CLI_BAD;
+    return c;
 }
 
 int eopt_load_weights(const char *path, struct wts_file *f)

@@ -12,11 +12,11 @@
 #define NS_PER_MS 1e6
 #define NS_PER_S  1e9
 
-enum { OPT_GAME = 256, OPT_DEPTH, OPT_FROM };
+enum { OPT_FROM = EOPT_OWN };
 
 static const struct option options[] = {
-    { "game", required_argument, NULL, OPT_GAME },
-    { "depth", required_argument, NULL, OPT_DEPTH },
+    { "game", required_argument, NULL, EOPT_GAME },
+    { "depth", required_argument, NULL, EOPT_DEPTH },
     { "from", required_argument, NULL, OPT_FROM },
     CLI_STD_OPTIONS,
 };
@@ -41,34 +41,19 @@ static void report(const struct game *g, const void *pos, const char *from, int 
 
 int cmd_perft(const char *prog, int argc, char **argv)
 {
-    const struct game *game = registry_find(ENGINE_DEFAULT_GAME);
-    long depth = 0;
+    struct eopt_parse ep = { .v = { .game = registry_find(ENGINE_DEFAULT_GAME) } };
     const char *from = NULL;
-    struct eopt_help help;
-    struct cli_parse p = { .prog = prog, .cmd = "perft", .opts = options,
-                           .help = engine_usage_text,
-                           .help_args = eopt_help_args(&help), .argc = argc, .argv = argv };
-    int c, rc = 0;
-    while (!rc && (c = cli_next(&p)) != -1) {
-        switch (c) {
-        case OPT_GAME:
-            rc = eopt_game(prog, optarg, &game);
-            break;
-        case OPT_DEPTH:
-            rc = eopt_depth(prog, optarg, &depth);
-            break;
-        case OPT_FROM:
-            from = optarg;
-            break;
-        default:
+    eopt_start(&ep, prog, "perft", options, argc, argv);
+    int c;
+    while ((c = eopt_next(&ep)) != -1) {
+        if (c != OPT_FROM)
             return cli_stop(c);
-        }
+        from = optarg;
     }
-    if (rc)
-        return rc;
+    const struct game *game = ep.v.game;
     if (optind != argc)
         return cli_usage(prog, "perft takes no arguments, found '%s'", argv[optind]);
-    if (depth == 0)
+    if (!ep.v.depth_given)
         return cli_usage(prog, "perft needs --depth from 1 to %d", SEARCH_MAX_DEPTH);
     _Alignas(max_align_t) unsigned char pos[GAME_MAX_STATE];
     struct err e;
@@ -78,6 +63,6 @@ int cmd_perft(const char *prog, int argc, char **argv)
         err_print(stderr, from, &e);
         return EXIT_BAD_INPUT;
     }
-    report(game, pos, from, (int)depth);
+    report(game, pos, from, (int)ep.v.depth);
     return 0;
 }

@@ -9,30 +9,29 @@
 #include "arena/registry.h"
 #include "engine.h"
 
-enum { OPT_GAME = 256, OPT_WEAK, OPT_TT, OPT_BOOK, OPT_DEPTH, OPT_FROM, OPT_THREADS };
+/* --game is solve's and book's own: a game with a solver (solver_game). */
+enum { OPT_SOLVER_GAME = EOPT_OWN, OPT_WEAK, OPT_BOOK, OPT_FROM, OPT_THREADS };
 
 static const struct option solve_options[] = {
-    { "game", required_argument, NULL, OPT_GAME },
+    { "game", required_argument, NULL, OPT_SOLVER_GAME },
     { "weak", no_argument, NULL, OPT_WEAK },
-    { "tt-mb", required_argument, NULL, OPT_TT },
+    { "tt-mb", required_argument, NULL, EOPT_TT },
     { "book", required_argument, NULL, OPT_BOOK },
     { "threads", required_argument, NULL, OPT_THREADS },
     CLI_STD_OPTIONS,
 };
 
 static const struct option book_options[] = {
-    { "game", required_argument, NULL, OPT_GAME },
-    { "depth", required_argument, NULL, OPT_DEPTH },
+    { "game", required_argument, NULL, OPT_SOLVER_GAME },
+    { "depth", required_argument, NULL, EOPT_DEPTH },
     { "from", required_argument, NULL, OPT_FROM },
-    { "tt-mb", required_argument, NULL, OPT_TT },
+    { "tt-mb", required_argument, NULL, EOPT_TT },
     CLI_STD_OPTIONS,
 };
 
 struct solver_args {
     struct game_solver_opts o;
-    const struct game *game;   /* the game whose solver runs */
-    long depth;
-    int depth_given;
+    struct eopt_values v;   /* the game whose solver runs, --depth, --tt-mb */
 };
 
 static int has_solver(const struct game *g)
@@ -70,27 +69,19 @@ static const struct game *default_solver_game(void)
 static int parse(const char *prog, const char *cmd, const struct option *opts, int argc,
                  char **argv, struct solver_args *a)
 {
-    struct eopt_help help;
-    struct cli_parse p = { .prog = prog, .cmd = cmd, .opts = opts, .help = engine_usage_text,
-                           .help_args = eopt_help_args(&help), .argc = argc, .argv = argv };
+    struct eopt_parse ep = { .v = a->v };
+    eopt_start(&ep, prog, cmd, opts, argc, argv);
     int c, rc = 0;
-    while (!rc && (c = cli_next(&p)) != -1) {
+    while (!rc && (c = eopt_next(&ep)) != -1) {
         switch (c) {
-        case OPT_GAME:
-            rc = solver_game(prog, cmd, optarg, &a->game);
+        case OPT_SOLVER_GAME:
+            rc = solver_game(prog, cmd, optarg, &ep.v.game);
             break;
         case OPT_WEAK:
             a->o.weak = 1;
             break;
-        case OPT_TT:
-            rc = eopt_tt_mb(prog, optarg, &a->o.tt_mb);
-            break;
         case OPT_BOOK:
             a->o.book = optarg;
-            break;
-        case OPT_DEPTH:
-            rc = eopt_depth(prog, optarg, &a->depth);
-            a->depth_given = 1;
             break;
         case OPT_FROM:
             a->o.from = optarg;
@@ -104,7 +95,9 @@ static int parse(const char *prog, const char *cmd, const struct option *opts, i
             return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         }
     }
-    if (!rc && !a->game)
+    a->v = ep.v;
+    a->o.tt_mb = a->v.tt_mb;
+    if (!rc && !a->v.game)
         rc = cli_usage(prog, "%s: no game of this build has a solver", cmd);
     return rc;
 }
@@ -120,27 +113,28 @@ static long default_threads(void)
 
 int cmd_solve(const char *prog, int argc, char **argv)
 {
-    struct solver_args a = { .o = { .prog = prog, .tt_mb = C4S_DEFAULT_TT_MB,
-                                    .threads = default_threads(), .idle_only = 1 },
-                             .game = default_solver_game() };
+    struct solver_args a = { .o = { .prog = prog, .threads = default_threads(), .idle_only = 1 },
+                             .v = { .game = default_solver_game(),
+                                    .tt_mb = C4S_DEFAULT_TT_MB } };
     int rc = parse(prog, "solve", solve_options, argc, argv, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
-    return a.game->solver->solve(&a.o, argv + optind, argc - optind);
+    return a.v.game->solver->solve(&a.o, argv + optind, argc - optind);
 }
 
 int cmd_book(const char *prog, int argc, char **argv)
 {
-    struct solver_args a = { .o = { .prog = prog, .tt_mb = C4S_DEFAULT_TT_MB },
-                             .game = default_solver_game() };
+    struct solver_args a = { .o = { .prog = prog },
+                             .v = { .game = default_solver_game(),
+                                    .tt_mb = C4S_DEFAULT_TT_MB } };
     int rc = parse(prog, "book", book_options, argc, argv, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
-    int max = a.game->solver->book_max_depth;
-    if (!a.depth_given || a.depth > max)
+    int max = a.v.game->solver->book_max_depth;
+    if (!a.v.depth_given || a.v.depth > max)
         return cli_usage(prog, "book needs --depth from 1 to %d", max);
     if (optind != argc - 1)
         return cli_usage(prog, "book takes one OUT file");
-    a.o.depth = (int)a.depth;
-    return a.game->solver->book(&a.o, argv[optind]);
+    a.o.depth = (int)a.v.depth;
+    return a.v.game->solver->book(&a.o, argv[optind]);
 }

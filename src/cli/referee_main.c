@@ -193,33 +193,26 @@ static const char play_help[] =
     "  --depth D, --timeout-ms, --cpu-limit-s, --mem-limit-mb, --draw-plies,\n"
     "  --sandbox, --sandbox-ro, --sandbox-env, --each   as for tournament\n";
 
-static int cmd_match(const char *prog, enum refopts_command id, int argc, char **argv);
-static int cmd_tournament(const char *prog, enum refopts_command id, int argc, char **argv);
-static int cmd_file(const char *prog, enum refopts_command id, int argc, char **argv);
-static int cmd_analyze(const char *prog, enum refopts_command id, int argc, char **argv);
-static int cmd_merge(const char *prog, enum refopts_command id, int argc, char **argv);
-static int cmd_bench(const char *prog, enum refopts_command id, int argc, char **argv);
+static int run_command(const char *prog, enum refopts_command id, int argc, char **argv);
 static int cmd_slurm(const char *prog, enum refopts_command id, int argc, char **argv);
-static int cmd_status(const char *prog, enum refopts_command id, int argc, char **argv);
-static int cmd_play(const char *prog, enum refopts_command id, int argc, char **argv);
 
 /* The one list of the referee's commands, in the order help shows them. */
 static const struct ref_cmd commands[] = {
-    { "match", REF_CMD_MATCH, cmd_match,
+    { "match", REF_CMD_MATCH, run_command,
       "%1$s match (--game G | --judge CMD) --engine SPEC --engine SPEC [OPTIONS]\n",
       { rules_help, match_help } },
-    { "tournament", REF_CMD_TOURNAMENT, cmd_tournament,
+    { "tournament", REF_CMD_TOURNAMENT, run_command,
       "%1$s tournament (--config FILE.json | --game G|--judge CMD --engine SPEC ...)\n"
       "        [OPTIONS]\n",
       { rules_help, tournament_help } },
-    { "report", REF_CMD_REPORT, cmd_file,
+    { "report", REF_CMD_REPORT, run_command,
       "%1$s report JOURNAL|LOG [--format text|json|html|csv [--table T]]\n", { report_help } },
-    { "verify", REF_CMD_VERIFY, cmd_file, "%1$s verify JOURNAL|LOG\n", { verify_help } },
-    { "merge", REF_CMD_MERGE, cmd_merge, "%1$s merge OUT JOURNAL...\n", { merge_help } },
-    { "analyze", REF_CMD_ANALYZE, cmd_analyze,
+    { "verify", REF_CMD_VERIFY, run_command, "%1$s verify JOURNAL|LOG\n", { verify_help } },
+    { "merge", REF_CMD_MERGE, run_command, "%1$s merge OUT JOURNAL...\n", { merge_help } },
+    { "analyze", REF_CMD_ANALYZE, run_command,
       "%1$s analyze JOURNAL|LOG [--budget-ms N] [--max-empty N] [--json FILE]\n",
       { analyze_help } },
-    { "bench", REF_CMD_BENCH, cmd_bench,
+    { "bench", REF_CMD_BENCH, run_command,
       "%1$s bench (--game G | --judge CMD) --engine SPEC... --depths A-B\n"
       "      (--positions FILE | --random-positions N [--plies P] [--seed S])\n"
       "      [--repeat R] [--budget-ms MS] [--json FILE] [--svg FILE]\n", { bench_help } },
@@ -228,8 +221,8 @@ static const struct ref_cmd commands[] = {
       "%1$s slurm --resume DIR [--dry-run]\n"
       "%1$s slurm grade GRADE-OPTIONS --shards N [SLURM-OPTIONS]\n",
       { slurm_help, rules_help, tournament_help } },
-    { "status", REF_CMD_STATUS, cmd_status, "%1$s status DIR\n", { status_help } },
-    { "play", REF_CMD_PLAY, cmd_play,
+    { "status", REF_CMD_STATUS, run_command, "%1$s status DIR\n", { status_help } },
+    { "play", REF_CMD_PLAY, run_command,
       "%1$s play --game G [--engine SPEC]... [--port N] [--listen ADDR] [--journal FILE]\n",
       { play_help } },
     { "grade", REF_CMD_GRADE, grade_command, grade_usage, { grade_help } },
@@ -481,71 +474,44 @@ static int guard(const char *prog, struct refopts_settings *s, const char *doing
 }
 
 /* A match's worker frees the settings it was forked with (match.h). */
-/* The prologue of the commands that take no operand: s set up for
- * command id (named cmd in errors) and its options read. Returns 0, a
- * usage error's status (s still to free), or -1 when the options were
- * answered already (--help: s freed, the command exits 0). */
-static int begin(const char *prog, struct refopts_settings *s, enum refopts_command id,
-                 const char *cmd, int argc, char **argv)
-{
-    refopts_settings_init(s, id);
-    int rc = parse(prog, s, argc, argv);
-    if (rc < 0) {
-        refopts_settings_free(s);
-        return -1;
-    }
-    if (!rc && optind < argc)
-        rc = cli_usage(prog, "%s: unexpected argument '%s'", cmd, argv[optind]);
-    return rc;
-}
-
 static void free_settings(void *ctx)
 {
     refopts_settings_free(ctx);
 }
 
-static int cmd_match(const char *prog, enum refopts_command id, int argc, char **argv)
+static int match_check(const char *prog, struct refopts_settings *s)
 {
-    struct refopts_settings s;
-    int rc = begin(prog, &s, id, "match", argc, argv);
-    if (rc < 0)
-        return 0;
-    if (!rc)
-        rc = finish_rules(prog, &s, "match");
-    if (!rc && s.games && s.t.rounds)
+    int rc = finish_rules(prog, s, "match");
+    if (!rc && s->games && s->t.rounds)
         rc = cli_usage(prog, "match: give --games or --rounds (2 games each), not both");
-    if (!rc && s.t.nengines != 2)
-        rc = cli_usage(prog, "match: give two --engine options, got %d", s.t.nengines);
-    s.games = s.t.rounds ? 2L * s.t.rounds : s.games ? s.games : REF_DEFAULT_GAMES;
+    if (!rc && s->t.nengines != 2)
+        rc = cli_usage(prog, "match: give two --engine options, got %d", s->t.nengines);
+    s->games = s->t.rounds ? 2L * s->t.rounds : s->games ? s->games : REF_DEFAULT_GAMES;
     if (!rc)
-        rc = preflight(prog, &s);
-    int status;
-    if (!rc && guard(prog, &s, "playing the match", "log", &status)) {
-        refopts_settings_free(&s);
-        return status;
-    }
-    if (!rc) {
-        s.t.rules.show_waiting = isatty(STDERR_FILENO);
-        struct match_opts o = {
-            .rules = s.t.rules,
-            .engine = { &s.t.engine[0], &s.t.engine[1] },
-            .games = (int)s.games,
-            .log_path = s.log[0] ? s.log : NULL,
-            .concurrency = s.t.concurrency,
-            .worker_free = free_settings,
-            .worker_ctx = &s,
-        };
-        struct err e;
-        int r = match_run(&o, stdout, &e);
-        if (r < 0 && !(rc = judge_failed(prog, &s))) {
-            err_print(stderr, o.log_path && !strstr(e.msg, o.log_path) ? o.log_path : prog, &e);
-            rc = 1;
-        } else if (r == MATCH_FORFEITED) {
-            rc = EXIT_FORFEITED;
-        }
-    }
-    refopts_settings_free(&s);
+        rc = preflight(prog, s);
     return rc;
+}
+
+static int match_work(const char *prog, struct refopts_settings *s)
+{
+    s->t.rules.show_waiting = isatty(STDERR_FILENO);
+    struct match_opts o = {
+        .rules = s->t.rules,
+        .engine = { &s->t.engine[0], &s->t.engine[1] },
+        .games = (int)s->games,
+        .log_path = s->log[0] ? s->log : NULL,
+        .concurrency = s->t.concurrency,
+        .worker_free = free_settings,
+        .worker_ctx = s,
+    };
+    struct err e;
+    int r = match_run(&o, stdout, &e);
+    int judge = r < 0 ? judge_failed(prog, s) : 0;
+    if (r < 0 && !judge)
+        err_print(stderr, o.log_path && !strstr(e.msg, o.log_path) ? o.log_path : prog, &e);
+    if (r < 0)
+        return judge ? judge : 1;
+    return r == MATCH_FORFEITED ? EXIT_FORFEITED : 0;
 }
 
 /* What tournament and slurm check of a tournament's options, before and
@@ -568,30 +534,23 @@ static int check_tournament(const char *prog, struct refopts_settings *s, const 
     return rc;
 }
 
-static int cmd_tournament(const char *prog, enum refopts_command id, int argc, char **argv)
+static int tournament_check(const char *prog, struct refopts_settings *s)
 {
-    struct refopts_settings s;
-    int rc = begin(prog, &s, id, "tournament", argc, argv);
-    if (rc < 0)
-        return 0;
-    if (!rc)
-        rc = check_tournament(prog, &s, "tournament");
-    if (!rc) {
-        s.t.journal = s.journal[0] ? s.journal : NULL;
-        s.t.progress = isatty(STDERR_FILENO);
-        struct err e;
-        int r = tour_run(&s.t, stdout, &e);
-        if (r < 0 && !(rc = judge_failed(prog, &s))) {
-            err_print(stderr, s.t.journal && e.line ? s.t.journal : prog, &e);
-            rc = r == TOUR_BAD_JOURNAL ? EXIT_BAD_INPUT : 1;
-        } else if (r == TOUR_STOPPED) {
-            rc = 128 + SIGINT;
-        } else if (r == TOUR_FORFEITED) {
-            rc = EXIT_FORFEITED;
-        }
-    }
-    refopts_settings_free(&s);
-    return rc;
+    return check_tournament(prog, s, "tournament");
+}
+
+static int tournament_work(const char *prog, struct refopts_settings *s)
+{
+    s->t.journal = s->journal[0] ? s->journal : NULL;
+    s->t.progress = isatty(STDERR_FILENO);
+    struct err e;
+    int r = tour_run(&s->t, stdout, &e);
+    int judge = r < 0 ? judge_failed(prog, s) : 0;
+    if (r < 0 && !judge)
+        err_print(stderr, s->t.journal && e.line ? s->t.journal : prog, &e);
+    if (r < 0)
+        return judge ? judge : r == TOUR_BAD_JOURNAL ? EXIT_BAD_INPUT : 1;
+    return r == TOUR_STOPPED ? 128 + SIGINT : r == TOUR_FORFEITED ? EXIT_FORFEITED : 0;
 }
 
 /* slurm's options that a shard sets itself, or that shards cannot split;
@@ -684,19 +643,12 @@ static int cmd_slurm(const char *prog, enum refopts_command id, int argc, char *
     return rc;
 }
 
-static int cmd_status(const char *prog, enum refopts_command id, int argc, char **argv)
+static int status_read(const char *prog, struct refopts_settings *s, char **args, int n)
 {
-    struct refopts_settings s;
-    refopts_settings_init(&s, id);
-    int rc = parse(prog, &s, argc, argv);
-    if (rc < 0)
-        return 0;
-    if (!rc && argc - optind != 1)
-        rc = cli_usage(prog, "status: give the folder of a referee slurm run");
-    if (rc)
-        return rc;
+    (void)s;
+    (void)n;
     struct err e;
-    if (cluster_status(argv[optind], stdout, &e) == 0)
+    if (cluster_status(args[0], stdout, &e) == 0)
         return 0;
     err_print(stderr, prog, &e);
     return EXIT_BAD_INPUT;
@@ -717,73 +669,51 @@ static void say_if_written(const char *prog, char *const paths[], int n)
     }
 }
 
-/* report and verify: one file argument. */
-static int cmd_file(const char *prog, enum refopts_command command, int argc, char **argv)
+static int report_check(const char *prog, struct refopts_settings *s)
 {
-    struct refopts_settings s;
-    refopts_settings_init(&s, command);
-    const char *name = command == REF_CMD_REPORT ? "report" : "verify";
-    int rc = parse(prog, &s, argc, argv);
-    if (rc < 0)
-        return 0;
-    if (!rc && argc - optind != 1)
-        rc = cli_usage(prog, "%s: give one journal or match log", name);
-    if (rc)
-        return rc;
-    if (s.report_table_given && s.report_format != REPORT_CSV)
+    if (s->report_table_given && s->report_format != REPORT_CSV)
         return cli_usage(prog, "report: --table is for --format csv (text, json and html show "
                          "every table)");
-    const char *path = argv[optind];
+    return 0;
+}
+
+/* report and verify: one journal or match log. */
+static int file_read(const char *prog, struct refopts_settings *s, char **args, int n)
+{
     struct err e;
-    say_if_written(prog, argv + optind, 1);
-    rc = command == REF_CMD_REPORT ? report_file(path, s.report_format, s.report_table, stdout, &e)
-                                   : verify_file(path, stdout, &e);
+    say_if_written(prog, args, n);
+    int rc = s->command == REF_CMD_REPORT
+                 ? report_file(args[0], s->report_format, s->report_table, stdout, &e)
+                 : verify_file(args[0], stdout, &e);
     if (rc == 0)
         return 0;
     if (rc == JUDGE_FAILED)
         return judge_stop(prog, &e);
-    err_print(stderr, path, &e);
+    err_print(stderr, args[0], &e);
     return rc > 0 ? 1 : EXIT_BAD_INPUT;
 }
 
-static int cmd_analyze(const char *prog, enum refopts_command id, int argc, char **argv)
+static int analyze_read(const char *prog, struct refopts_settings *s, char **args, int n)
 {
-    struct refopts_settings s;
-    refopts_settings_init(&s, id);
-    int rc = parse(prog, &s, argc, argv);
-    if (rc < 0)
-        return 0;
-    if (!rc && argc - optind != 1)
-        rc = cli_usage(prog, "analyze: give one journal or match log");
-    if (rc)
-        return rc;
-    const char *path = argv[optind];
     struct err e;
-    say_if_written(prog, argv + optind, 1);
-    rc = ana_log(path, &s.ana, s.json[0] ? s.json : NULL, stdout, &e);
+    say_if_written(prog, args, n);
+    int rc = ana_log(args[0], &s->ana, s->json[0] ? s->json : NULL, stdout, &e);
     if (rc == 0)
         return 0;
     if (rc == JUDGE_FAILED)
         return judge_stop(prog, &e);
-    err_print(stderr, e.line || !s.json[0] ? path : s.json, &e);
+    err_print(stderr, e.line || !s->json[0] ? args[0] : s->json, &e);
     return EXIT_BAD_INPUT;
 }
 
-static int cmd_merge(const char *prog, enum refopts_command id, int argc, char **argv)
+/* merge OUT JOURNAL...: args[0] is written, the rest read. */
+static int merge_read(const char *prog, struct refopts_settings *s, char **args, int n)
 {
-    struct refopts_settings s;
-    refopts_settings_init(&s, id);
-    int rc = parse(prog, &s, argc, argv);
-    if (rc < 0)
-        return 0;
-    if (!rc && argc - optind < 2)
-        rc = cli_usage(prog, "merge: give OUT and at least one journal");
-    if (rc)
-        return rc;
+    (void)s;
     struct err e;
     const char *bad = NULL;
-    say_if_written(prog, argv + optind + 1, argc - optind - 1);
-    if (journal_merge(argv[optind], argv + optind + 1, argc - optind - 1, &e, &bad) == 0)
+    say_if_written(prog, args + 1, n - 1);
+    if (journal_merge(args[0], args + 1, n - 1, &e, &bad) == 0)
         return 0;
     err_print(stderr, bad, &e);
     return EXIT_BAD_INPUT;
@@ -822,74 +752,142 @@ static int bench_engine_check(const char *prog, const struct spec *eng)
                      "be the same move", eng->name, depth);
 }
 
-static int cmd_bench(const char *prog, enum refopts_command id, int argc, char **argv)
+static int bench_check(const char *prog, struct refopts_settings *s)
 {
-    struct refopts_settings s;
-    int rc = begin(prog, &s, id, "bench", argc, argv);
-    if (rc < 0)
-        return 0;
+    int rc = bench_checks(prog, s);
     if (!rc)
-        rc = bench_checks(prog, &s);
+        rc = finish_rules(prog, s, "bench");
     if (!rc)
-        rc = finish_rules(prog, &s, "bench");
-    if (!rc)
-        rc = preflight(prog, &s);
-    for (int i = 0; !rc && i < s.t.nengines; i++)
-        rc = bench_engine_check(prog, &s.t.engine[i]);
-    int status;
-    if (!rc && guard(prog, &s, "running the bench", "JSON", &status)) {
-        refopts_settings_free(&s);
-        return status;
-    }
-    if (!rc) {
-        s.bench.positions_path = s.openings;
-        s.bench.json_path = s.json[0] ? s.json : NULL;
-        s.bench.svg_path = s.svg[0] ? s.svg : NULL;
-        struct err e;
-        int r = refbench_run(&s.t.rules, s.t.engine, s.t.nengines, &s.bench, stdout, &e);
-        if (r < 0 && !(rc = judge_failed(prog, &s))) {
-            int json_failed = s.bench.json_path && !strstr(e.msg, s.json) &&
-                              strncmp(e.msg, "--svg", 5) != 0;
-            err_print(stderr, json_failed ? s.json : prog, &e);
-            rc = 1;
-        } else if (r == REFBENCH_CANCELLED) {
-            rc = 128 + SIGINT;
-        }
-    }
-    refopts_settings_free(&s);
+        rc = preflight(prog, s);
+    for (int i = 0; !rc && i < s->t.nengines; i++)
+        rc = bench_engine_check(prog, &s->t.engine[i]);
     return rc;
 }
 
-static int cmd_play(const char *prog, enum refopts_command id, int argc, char **argv)
+static int bench_work(const char *prog, struct refopts_settings *s)
 {
-    struct refopts_settings s;
-    int rc = begin(prog, &s, id, "play", argc, argv);
-    if (rc < 0)
+    s->bench.positions_path = s->openings;
+    s->bench.json_path = s->json[0] ? s->json : NULL;
+    s->bench.svg_path = s->svg[0] ? s->svg : NULL;
+    struct err e;
+    int r = refbench_run(&s->t.rules, s->t.engine, s->t.nengines, &s->bench, stdout, &e);
+    int judge = r < 0 ? judge_failed(prog, s) : 0;
+    if (r < 0 && !judge) {
+        int json_failed = s->bench.json_path && !strstr(e.msg, s->json) &&
+                          strncmp(e.msg, "--svg", 5) != 0;
+        err_print(stderr, json_failed ? s->json : prog, &e);
+    }
+    if (r < 0)
+        return judge ? judge : 1;
+    return r == REFBENCH_CANCELLED ? 128 + SIGINT : 0;
+}
+
+static int play_check(const char *prog, struct refopts_settings *s)
+{
+    int rc = finish_rules(prog, s, "play");
+    return rc ? rc : preflight(prog, s);
+}
+
+static int play_work(const char *prog, struct refopts_settings *s)
+{
+    static const volatile sig_atomic_t never = 0;   /* no guard: no stop flag */
+    struct playsrv_opts o = {
+        .rules = &s->t.rules, .engines = s->t.engine, .nengines = s->t.nengines,
+        .listen = s->listen, .port = s->port, .journal = s->journal[0] ? s->journal : NULL,
+        .stop = s->t.rules.limits.cancel ? s->t.rules.limits.cancel : &never,
+        .trainer = &referee_trainer,
+    };
+    struct err e;
+    int r = playsrv_run(&o, stdout, &e);
+    if (r == 0)
         return 0;
+    err_print(stderr, prog, &e);
+    return r == PLAYSRV_BAD_INPUT ? EXIT_BAD_INPUT : 1;
+}
+
+/* The operands a command takes: from min to max words after its options;
+ * max 0: none ("unexpected argument"), else missing is the usage error. */
+struct ref_operands {
+    int min, max;
+    const char *missing;
+};
+
+/* How run_command runs a command: its operands; its checks once the
+ * options are read, finish_rules and preflight among them in the
+ * command's order (the first error is the one shown; NULL: none); for a
+ * command that runs engines, guard's words (doing NULL: no guard) and its
+ * work; for one that reads files, read, given the operands. */
+struct ref_steps {
+    struct ref_operands operands;
+    int (*check)(const char *prog, struct refopts_settings *s);
+    struct {
+        const char *doing, *file;
+    } guard;
+    int (*work)(const char *prog, struct refopts_settings *s);
+    int (*read)(const char *prog, struct refopts_settings *s, char **args, int n);
+};
+
+#define ONE_LOG { 1, 1, "give one journal or match log" }
+
+/* Every command's steps but slurm's and grade's (they run themselves). */
+static const struct ref_steps steps[] = {
+    [REF_CMD_MATCH] = { .check = match_check, .guard = { "playing the match", "log" },
+                        .work = match_work },
+    [REF_CMD_TOURNAMENT] = { .check = tournament_check, .work = tournament_work },
+    [REF_CMD_REPORT] = { ONE_LOG, .check = report_check, .read = file_read },
+    [REF_CMD_VERIFY] = { ONE_LOG, .read = file_read },
+    [REF_CMD_MERGE] = { { 2, INT_MAX, "give OUT and at least one journal" },
+                        .read = merge_read },
+    [REF_CMD_ANALYZE] = { ONE_LOG, .read = analyze_read },
+    [REF_CMD_BENCH] = { .check = bench_check, .guard = { "running the bench", "JSON" },
+                        .work = bench_work },
+    [REF_CMD_STATUS] = { { 1, 1, "give the folder of a referee slurm run" },
+                         .read = status_read },
+    [REF_CMD_PLAY] = { .check = play_check, .guard = { "serving the page", "game" },
+                       .work = play_work },
+};
+
+/* The prologue of every command run_command runs: s set up for command id
+ * and its options read, then its operands counted. Returns 0 (s to free),
+ * or 1 when the command is over (s freed): *status 0 when the options were
+ * answered already (--help), else the usage error's. */
+static int begin(const char *prog, struct refopts_settings *s, enum refopts_command id,
+                 int argc, char **argv, int *status)
+{
+    const struct ref_operands *want = &steps[id].operands;
+    const char *cmd = command_of(id)->name;
+    refopts_settings_init(s, id);
+    int rc = parse(prog, s, argc, argv);
+    int n = argc - optind;
+    if (!rc && !want->max && n > 0)
+        rc = cli_usage(prog, "%s: unexpected argument '%s'", cmd, argv[optind]);
+    else if (!rc && want->max && (n < want->min || n > want->max))
+        rc = cli_usage(prog, "%s: %s", cmd, want->missing);
     if (!rc)
-        rc = finish_rules(prog, &s, "play");
-    if (!rc)
-        rc = preflight(prog, &s);
+        return 0;
+    refopts_settings_free(s);
+    *status = rc < 0 ? 0 : rc;
+    return 1;
+}
+
+/* Runs command id by its steps; its exit status. */
+static int run_command(const char *prog, enum refopts_command id, int argc, char **argv)
+{
+    assert(id >= 0 && (size_t)id < sizeof steps / sizeof *steps);
+    const struct ref_steps *st = &steps[id];
+    assert(!st->work != !st->read);
+    struct refopts_settings s;
+    int rc;
+    if (begin(prog, &s, id, argc, argv, &rc))
+        return rc;
+    rc = st->check ? st->check(prog, &s) : 0;
     int status;
-    if (!rc && guard(prog, &s, "serving the page", "game", &status)) {
+    if (!rc && st->guard.doing && guard(prog, &s, st->guard.doing, st->guard.file, &status)) {
         refopts_settings_free(&s);
         return status;
     }
-    if (!rc) {
-        static const volatile sig_atomic_t never = 0;   /* no guard: no stop flag */
-        struct playsrv_opts o = {
-            .rules = &s.t.rules, .engines = s.t.engine, .nengines = s.t.nengines,
-            .listen = s.listen, .port = s.port, .journal = s.journal[0] ? s.journal : NULL,
-            .stop = s.t.rules.limits.cancel ? s.t.rules.limits.cancel : &never,
-            .trainer = &referee_trainer,
-        };
-        struct err e;
-        int r = playsrv_run(&o, stdout, &e);
-        if (r != 0) {
-            err_print(stderr, prog, &e);
-            rc = r == PLAYSRV_BAD_INPUT ? EXIT_BAD_INPUT : 1;
-        }
-    }
+    if (!rc)
+        rc = st->work ? st->work(prog, &s) : st->read(prog, &s, argv + optind, argc - optind);
     refopts_settings_free(&s);
     return rc;
 }

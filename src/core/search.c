@@ -152,19 +152,34 @@ static int from_tt(const struct search *s, int v, int ply)
     return v >= SCORE_DECIDED ? v - ply : v <= -SCORE_DECIDED ? v + ply : v;
 }
 
+/* What every node does first: counts itself, then stops, answers by the
+ * leaf rules (leaf_value) or, with no move, by its evaluation; else its
+ * moves into moves, *n of them. 1 with *value the node's value, or 0 to
+ * search the moves. */
+static int node_enter(struct search *s, int ply, int depth, int moves[GAME_MAX_MOVES], int *n,
+                      int *value)
+{
+    s->nodes++;
+    if (stopping(s)) {
+        *value = 0;
+        return 1;
+    }
+    if (leaf_value(s, ply, depth, value))
+        return 1;
+    *n = s->game->gen(slot(s, ply), moves);
+    assert(*n >= 0 && *n <= GAME_MAX_MOVES);
+    if (*n == 0) {
+        *value = evaluate(s, slot(s, ply));
+        return 1;
+    }
+    return 0;
+}
+
 static int minimax(struct search *s, int ply, int depth)
 {
-    int value;
-    s->nodes++;
-    if (stopping(s))
-        return 0;
-    if (leaf_value(s, ply, depth, &value))
+    int value, moves[GAME_MAX_MOVES], n;
+    if (node_enter(s, ply, depth, moves, &n, &value))
         return value;
-    int moves[GAME_MAX_MOVES];
-    int n = s->game->gen(slot(s, ply), moves);
-    assert(n >= 0 && n <= GAME_MAX_MOVES);
-    if (n == 0)
-        return evaluate(s, slot(s, ply));
     int best = -SCORE_INF;
     for (int i = 0; i < n; i++) {
         make_child(s, ply, moves[i]);
@@ -212,17 +227,9 @@ static int alphabeta(struct search *s, int ply, int depth, int alpha, int beta)
 {
     const struct game *g = s->game;
     const void *pos = slot(s, ply);
-    int value;
-    s->nodes++;
-    if (stopping(s))
-        return 0;
-    if (leaf_value(s, ply, depth, &value))
+    int value, moves[GAME_MAX_MOVES], n;
+    if (node_enter(s, ply, depth, moves, &n, &value))
         return value;
-    int moves[GAME_MAX_MOVES];
-    int n = g->gen(pos, moves);
-    assert(n >= 0 && n <= GAME_MAX_MOVES);
-    if (n == 0)
-        return evaluate(s, pos);
 
     /* Below SEARCH_TT_MIN_DEPTH the table costs more (a cache miss per
      * node) than the few leaves it could save. */

@@ -1,7 +1,8 @@
 /* textfile.c - size-capped whole-file reads, line splitting that accepts every
- * line ending, atomic writes, line-at-a-time interactive input, and removing
- * a folder tree (textfile.h). */
+ * line ending, a file read whole as one JSON object, atomic writes,
+ * line-at-a-time interactive input, and removing a folder tree (textfile.h). */
 #define _XOPEN_SOURCE 700   /* POSIX.1-2008: openat, unlinkat, fdopendir */
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
@@ -269,6 +270,22 @@ int tf_no_nul(const char *text, size_t len, struct err *e)
     return err_set(e, line, col, "NUL byte in a text file");
 }
 
+struct cJSON *tf_json_object(const char *text, size_t len, const char *not_object,
+                             struct err *e)
+{
+    if (tf_no_nul(text, len, e) != 0)
+        return NULL;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root || !cJSON_IsObject(root)) {
+        tf_place(text, root ? text : end ? end : text, &e->line, &e->col);
+        snprintf(e->msg, sizeof e->msg, "%s", root ? not_object : "not valid JSON");
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}
+
 /* Creates a temporary file next to path (path.tmp<pid>-<n>, the first n
  * not taken) into *tmp (malloc'd). Opened with mode 0666 so the process's
  * umask gives it the mode a plain fopen would, with no umask() round trip
@@ -393,18 +410,25 @@ static int walk_push(struct walk *w, const char *name)
     return (w->name[w->n] = strdup(name)) ? (w->n++, 0) : -1;
 }
 
+/* The folder open as fd read through a descriptor of its own (closedir
+ * leaves fd open), or NULL with errno. */
+static DIR *open_dup(int fd)
+{
+    int copy = dup(fd);
+    DIR *d = copy < 0 ? NULL : fdopendir(copy);
+    if (!d && copy >= 0)
+        close(copy);
+    return d;
+}
+
 /* Empties the folder open as fd of everything it can unlink; returns 0
  * when it is empty, 1 with *sub set (malloc'd) when a folder in it must be
  * walked first, -1 with errno on a failure. */
 static int empty_level(int fd, char **sub)
 {
-    int dup_fd = dup(fd);
-    DIR *d = dup_fd < 0 ? NULL : fdopendir(dup_fd);
-    if (!d) {
-        if (dup_fd >= 0)
-            close(dup_fd);
+    DIR *d = open_dup(fd);
+    if (!d)
         return -1;
-    }
     rewinddir(d);
     int rc = 0;
     struct dirent *en;
@@ -490,13 +514,9 @@ int tf_remove_at(int dir_fd, const char *name)
 
 int tf_empty_at(int dir_fd, char *left, size_t cap)
 {
-    int copy = dup(dir_fd);
-    DIR *d = copy < 0 ? NULL : fdopendir(copy);
-    if (!d) {
-        if (copy >= 0)
-            close(copy);
+    DIR *d = open_dup(dir_fd);
+    if (!d)
         return -1;
-    }
     rewinddir(d);   /* the copy shares the offset of the last listing */
     int rc = 0;
     for (struct dirent *en; !rc && (en = readdir(d));)

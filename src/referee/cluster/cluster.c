@@ -80,6 +80,20 @@ static void sbatch_common(FILE *f, const struct cluster_opts *o)
         fprintf(f, "#SBATCH %s\n", o->sbatch[i]);
 }
 
+/* The lines of both array jobs (a tournament's shards, a class's) after
+ * their name: the array, its tasks' CPUs and output, the #SBATCH lines
+ * every job shares, then the shell's start with k, the task's shard. */
+static void array_head(FILE *f, const struct cluster_opts *o, const char *dir)
+{
+    fprintf(f, "#SBATCH --array=1-%d\n"
+               "#SBATCH --cpus-per-task=%d\n"
+               "#SBATCH --output=%s/shard-%%a.out\n",
+            o->shards, o->cpus, dir);
+    sbatch_common(f, o);
+    fputs("set -eu\n"
+          "k=${1:-${SLURM_ARRAY_TASK_ID:?give the shard number}}\n", f);
+}
+
 /* The shard script (cluster.h); referee already quoted. */
 static void shard_script(FILE *f, const struct cluster_opts *o, const char *dir,
                          const char *referee, const char *grade)
@@ -89,15 +103,10 @@ static void shard_script(FILE *f, const struct cluster_opts *o, const char *dir,
                "# One shard of the tournament in %1$s/config: its argument K, else the\n"
                "# Slurm array task's. Written by referee slurm; resumes its journal when\n"
                "# there is one.\n"
-               "#SBATCH --job-name=arena-shards\n"
-               "#SBATCH --array=1-%2$d\n"
-               "#SBATCH --cpus-per-task=%3$d\n"
-               "#SBATCH --output=%1$s/shard-%%a.out\n",
-            dir, o->shards, o->cpus);
-    sbatch_common(f, o);
-    fprintf(f, "set -eu\n"
-               "k=${1:-${SLURM_ARRAY_TASK_ID:?give the shard number}}\n"
-               "journal=%1$s/shard-$k.jsonl\n"
+               "#SBATCH --job-name=arena-shards\n",
+            dir);
+    array_head(f, o, dir);
+    fprintf(f, "journal=%1$s/shard-$k.jsonl\n"
                "resume=\n"
                "if [ -e \"$journal\" ]; then resume=--resume; fi\n"
                "status=0\n"
@@ -501,15 +510,10 @@ static void grade_shard_script(FILE *f, const struct cluster_opts *o, const char
                "# One shard of the class graded into %1$s: its argument K, else the\n"
                "# Slurm array task's. Written by referee slurm grade; resumes its journal\n"
                "# when there is one.\n"
-               "#SBATCH --job-name=arena-grade\n"
-               "#SBATCH --array=1-%2$d\n"
-               "#SBATCH --cpus-per-task=%3$d\n"
-               "#SBATCH --output=%1$s/shard-%%a.out\n",
-            dir, o->shards, o->cpus);
-    sbatch_common(f, o);
-    fprintf(f, "set -eu\n"
-               "k=${1:-${SLURM_ARRAY_TASK_ID:?give the shard number}}\n"
-               "resume=\n"
+               "#SBATCH --job-name=arena-grade\n",
+            dir);
+    array_head(f, o, dir);
+    fprintf(f, "resume=\n"
                "if [ -e \"%1$s/journal-$k.jsonl\" ]; then resume=--resume; fi\n"
                "exec %2$s grade %3$s --shard \"$k/%4$d\" $resume "
                "--concurrency \"${SLURM_CPUS_PER_TASK:-%5$d}\"\n",

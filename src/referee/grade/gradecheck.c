@@ -185,24 +185,21 @@ static int answered(const struct game *g, const void *pos, const struct rec_move
     return strcmp(m->status, "ok") == 0 && g->parse_move(pos, m->move, &mv) == 0 ? mv : -1;
 }
 
-/* legal and exact: a share of the points per position answered right. */
+/* legal and exact: a share of the points per position answered right
+ * (s: the search that finds the best moves). */
 static int run_positions(const struct gcheck_env *env, int index, struct play_solo *solo,
-                         struct gcheck_result *res, struct err *e)
+                         struct search *s, cJSON *items, struct gcheck_result *res,
+                         struct err *e)
 {
     const struct rubric_check *ch = &env->rb->check[index];
     const struct game *g = env->rules.game;
     int exact = ch->kind == RUBRIC_EXACT;
-    struct search_opts so = { .mate_distance = 0 };
-    struct search s;
-    if (search_init(&s, g, &so) != 0)
-        return err_set(e, 0, 0, "out of memory");
-    cJSON *items = cJSON_AddArrayToObject(res->evidence, "items");
     long good = 0;
     int rc = 0;
     for (long i = 0; i < ch->positions && !rc; i++) {
         unsigned char pos[GAME_MAX_STATE];
         int best[GAME_MAX_MOVES], moves[GAME_MAX_MOVES], n = 0;
-        if (pick_position(env, index, i, exact, &s, pos, best, moves, &n, e) != 0) {
+        if (pick_position(env, index, i, exact, s, pos, best, moves, &n, e) != 0) {
             rc = -1;
             break;
         }
@@ -235,7 +232,6 @@ static int run_positions(const struct gcheck_env *env, int index, struct play_so
         rec_move_free(&m);
         cJSON_AddItemToArray(items, it);
     }
-    search_free(&s);
     if (rc)
         return rc;
     res->score = ch->points * (double)good / (double)ch->positions;
@@ -322,25 +318,20 @@ static int match_game(const struct gcheck_env *env, int index, long game,
     return rc;
 }
 
+/* match: the games against the opponent (s: its search). */
 static int run_match(const struct gcheck_env *env, int index, struct play_solo *solo,
-                     struct gcheck_result *res, struct err *e)
+                     struct search *s, cJSON *items, struct gcheck_result *res,
+                     struct err *e)
 {
     const struct rubric_check *ch = &env->rb->check[index];
-    const struct game *g = env->rules.game;
-    struct search_opts so = player_search_opts(g, &ch->opp, OPP_TT_BYTES);
-    struct search s;
-    if (search_init(&s, g, &so) != 0)
-        return err_set(e, 0, 0, "out of memory");
-    cJSON *items = cJSON_AddArrayToObject(res->evidence, "items");
     double total = 0;
     int rc = 0;
     for (long i = 0; i < ch->games && !rc; i++) {
         double r = 0;
-        search_clear(&s);   /* each game alike, whatever came before */
-        rc = match_game(env, index, i, solo, &s, (int)(i % 2) + 1, &r, items, e);
+        search_clear(s);   /* each game alike, whatever came before */
+        rc = match_game(env, index, i, solo, s, (int)(i % 2) + 1, &r, items, e);
         total += r;
     }
-    search_free(&s);
     if (rc)
         return rc;
     double score = total / (double)ch->games;
@@ -351,6 +342,32 @@ static int run_match(const struct gcheck_env *env, int index, struct play_solo *
              score, ch->opponent, ch->games, ch->min_score);
     res->output = strdup(out);
     return 0;
+}
+
+/* The checks whose moves the submission plays one at a time (legal, exact,
+ * match): the engine open, a search beside it (the best moves' judge, or
+ * the match's opponent with its table) and the evidence's items. */
+static int run_played(const struct gcheck_env *env, int index, struct gcheck_result *res,
+                      struct err *e)
+{
+    const struct rubric_check *ch = &env->rb->check[index];
+    const struct game *g = env->rules.game;
+    int match = ch->kind == RUBRIC_MATCH;
+    struct search_opts so = match ? player_search_opts(g, &ch->opp, OPP_TT_BYTES)
+                                  : (struct search_opts){ .mate_distance = 0 };
+    struct play_solo *solo;
+    int rc = play_solo_open(&solo, &env->rules, env->eng, e);
+    struct search s;
+    if (!rc && search_init(&s, g, &so) != 0) {
+        rc = err_set(e, 0, 0, "out of memory");
+    } else if (!rc) {
+        cJSON *items = cJSON_AddArrayToObject(res->evidence, "items");
+        rc = match ? run_match(env, index, solo, &s, items, res, e)
+                   : run_positions(env, index, solo, &s, items, res, e);
+        search_free(&s);
+    }
+    play_solo_close(solo);
+    return rc;
 }
 
 /* The bench's figures at each depth of the engine's document: the curve. */
@@ -654,12 +671,7 @@ int gcheck_run(const struct gcheck_env *env, int index, struct gcheck_result *re
     } else if (ch->kind == RUBRIC_CPU) {
         rc = run_cpu(env, index, res, e);
     } else {
-        struct play_solo *solo;
-        rc = play_solo_open(&solo, &env->rules, env->eng, e);
-        if (!rc)
-            rc = ch->kind == RUBRIC_MATCH ? run_match(env, index, solo, res, e)
-                                          : run_positions(env, index, solo, res, e);
-        play_solo_close(solo);
+        rc = run_played(env, index, res, e);
     }
     if (!rc && !res->output)
         rc = err_set(e, 0, 0, "out of memory");

@@ -484,16 +484,9 @@ int rubric_parse(const char *text, size_t len, const char *dir, struct rubric *r
     sha256_update(&h, text, len);
     sha256_final(&h, r->sha256);
     struct ctx c = { text, e, -1 };
-    if (tf_no_nul(text, len, e) != 0)
+    cJSON *root = tf_json_object(text, len, "a rubric is a JSON object", e);
+    if (!root)
         return -1;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
-    if (!root || !cJSON_IsObject(root)) {
-        tf_place(text, root ? text : end ? end : text, &e->line, &e->col);
-        snprintf(e->msg, sizeof e->msg, root ? "a rubric is a JSON object" : "not valid JSON");
-        cJSON_Delete(root);
-        return -1;
-    }
     int rc = parse_root(&c, r, root);
     cJSON_Delete(root);
     if (rc)

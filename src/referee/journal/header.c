@@ -309,18 +309,16 @@ static int oom(struct err *e)
 }
 
 /* A string key into a fixed buffer: sets bit k of *has when it is one;
- * -1 (e filled) when it is too long. */
+ * -1 (e filled, at the header's line) when it is too long. */
 static int get_name(const cJSON *obj, const char *key, int k, unsigned *has, char *buf,
                     size_t cap, struct err *e)
 {
-    const cJSON *v = item(obj, key);
-    if (!cJSON_IsString(v))
-        return 0;
-    if (strlen(v->valuestring) >= cap)
-        return err_set(e, 1, 1, "a \"%s\" longer than %zu bytes", key, cap - 1);
-    strcpy(buf, v->valuestring);
-    *has |= HDR_BIT(k);
-    return 0;
+    int got = rec_json_text(obj, key, buf, cap, e);
+    if (got < 0 && e)
+        e->line = e->col = 1;
+    if (got > 0)
+        *has |= HDR_BIT(k);
+    return got < 0 ? -1 : 0;
 }
 
 /* A string key (or null, when null is not NULL) into a malloc'd copy. */

@@ -281,8 +281,13 @@ static const cJSON *item(const cJSON *obj, const char *key)
  * too long. */
 static int copy_text(const cJSON *obj, const char *key, char *buf, size_t cap, struct err *e)
 {
-    const cJSON *v = item(obj, key);
     buf[0] = '\0';
+    return rec_json_text(obj, key, buf, cap, e);
+}
+
+int rec_json_text(const cJSON *json, const char *key, char *buf, size_t cap, struct err *e)
+{
+    const cJSON *v = item(json, key);
     if (!cJSON_IsString(v))
         return 0;
     if (strlen(v->valuestring) >= cap)

@@ -688,17 +688,9 @@ static int apply_key(struct refopts_settings *s, const cJSON *item, struct err *
 
 int refopts_config_parse(struct refopts_settings *s, const char *text, size_t len, struct err *e)
 {
-    if (tf_no_nul(text, len, e) != 0)
+    cJSON *root = tf_json_object(text, len, "expected a JSON object of options", e);
+    if (!root)
         return -1;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
-    if (!root || !cJSON_IsObject(root)) {
-        tf_place(text, root ? text : end ? end : text, &e->line, &e->col);
-        snprintf(e->msg, sizeof e->msg, root ? "expected a JSON object of options"
-                                             : "not valid JSON");
-        cJSON_Delete(root);
-        return -1;
-    }
     int rc = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, root) {

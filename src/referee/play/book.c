@@ -12,12 +12,8 @@
 int book_parse(const struct game *g, char *text, size_t len, struct book *b, struct err *e)
 {
     memset(b, 0, sizeof *b);
-    const char *nul = memchr(text, '\0', len);
-    if (nul) {
-        int line, col;
-        tf_place(text, nul, &line, &col);
-        return err_set(e, line, col, "NUL byte in a text file");
-    }
+    if (tf_no_nul(text, len, e) != 0)
+        return -1;
     int rc = 0, lineno = 0;
     /* Lines are split by hand: strtok would merge empty lines and lose the
      * line numbers errors need. */

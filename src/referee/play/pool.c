@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "pool.h"
+#include "arena/runner.h"
 
 #define READ_CHUNK 65536
 #define POLL_MAX 256               /* slots polled at once: TOUR_MAX_CONCURRENCY */
@@ -54,22 +55,17 @@ int pool_start(struct pool *p, long job, pool_job_fn fn, void *ctx, struct err *
     while (p->slot[k].pid)
         k++;
     int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        return err_set(e, 0, 0, "pipe: %s", strerror(errno));
-    fcntl(fds[0], F_SETFL, O_NONBLOCK);
+    pid_t parent;
     fflush(NULL);
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return err_set(e, 0, 0, "fork: %s", strerror(errno));
-    }
+    pid_t pid = run_fork_piped(fds, &parent, e);
+    if (pid < 0)
+        return -1;
     if (pid == 0) {
         close(fds[0]);
         worker(p, job, fn, ctx, fds[1], parent);
     }
     close(fds[1]);
+    fcntl(fds[0], F_SETFL, O_NONBLOCK);
     struct pool_slot *w = &p->slot[k];
     w->pid = pid;
     w->fd = fds[0];

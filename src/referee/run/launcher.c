@@ -211,15 +211,15 @@ int launcher_move(struct launcher *l, struct launch_move *m, struct run_result *
     return rc;
 }
 
-/* In the child: never returns. It enters the move's cgroup (cg: the
- * membership files, -1 past the last) before anything else, so that
- * everything it does is billed there; a failure to enter is sent as the
- * negated errno. */
-static void child(const struct launch_move *m, int err_fd, const int std_w[2], pid_t parent)
+/* In the child of launcher_spawn: never returns. It enters the move's
+ * cgroup before anything else, so that everything it does is billed
+ * there; a failure to enter is sent as the negated errno. */
+static void child(char *const argv[], const char *cwd, const struct run_limits *l,
+                  const int std[3], const int *cg, int err_fd, pid_t parent)
 {
     int e = 0;
     for (int i = 0; i < LAUNCH_CG_FILES && !e; i++)
-        if (m->cg_procs[i] >= 0 && write(m->cg_procs[i], "0", 1) != 1)
+        if (cg[i] >= 0 && write(cg[i], "0", 1) != 1)
             e = -errno;
     setpgid(0, 0);
     /* If the referee dies (SIGKILL, OOM killer), the engine goes with it
@@ -228,24 +228,44 @@ static void child(const struct launch_move *m, int err_fd, const int std_w[2], p
     prctl(PR_SET_PDEATHSIG, (long)SIGKILL, 0L, 0L, 0L);
     if (getppid() != parent)
         _exit(127);
-    int null = open("/dev/null", O_RDONLY);
-    if (null >= 0) {
-        dup2(null, STDIN_FILENO);
-        if (null > STDIN_FILENO)
-            close(null);
+    int in = std[2] >= 0 ? std[2] : open("/dev/null", O_RDONLY);
+    if (in >= 0) {
+        dup2(in, STDIN_FILENO);
+        if (std[2] < 0 && in > STDIN_FILENO)
+            close(in);
     }
-    dup2(std_w[0], STDOUT_FILENO);
-    dup2(std_w[1], STDERR_FILENO);
-    run_apply_limits(m->limits);
-    if (!e && chdir(m->cwd) != 0)
+    dup2(std[0], STDOUT_FILENO);
+    dup2(std[1], STDERR_FILENO);
+    run_apply_limits(l);
+    if (!e && chdir(cwd) != 0)
         e = errno;
     else if (!e)
-        execvp(m->argv[0], m->argv);
+        execvp(argv[0], argv);
     if (!e)
         e = errno;
     ssize_t w = write(err_fd, &e, sizeof e);
     (void)w;
     _exit(127);
+}
+
+int launcher_spawn(char *const argv[], const char *cwd, const struct run_limits *l,
+                   const int std[3], const int *cg, pid_t *pid, int *why, struct err *e)
+{
+    int pipefd[2];
+    pid_t parent;
+    pid_t child_pid = run_fork_piped(pipefd, &parent, e);
+    if (child_pid < 0)
+        return -1;
+    if (child_pid == 0)
+        child(argv, cwd, l, std, cg, pipefd[1], parent);
+    /* Also here, so the group exists before we might signal it. */
+    setpgid(child_pid, child_pid);
+    close(pipefd[1]);
+    *pid = child_pid;
+    *why = 0;
+    ssize_t got = read(pipefd[0], why, sizeof *why);
+    close(pipefd[0]);
+    return got > 0;
 }
 
 /* --- the plain launcher: a fork and an exec per move ------------------ */
@@ -262,35 +282,20 @@ struct runner {
 static int runner_start(void *self, struct launch_move *m, const int w[2], struct err *e)
 {
     struct runner *rn = self;
-    int pipefd[2];
-    if (pipe2(pipefd, O_CLOEXEC) != 0)
-        return err_set(e, 0, 0, "pipe: %s", strerror(errno));
     *rn = (struct runner){ .reap_all = m->limits->reap_all, .t0 = clock_wall_ns() };
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(pipefd[0]);
-        close(pipefd[1]);
-        return err_set(e, 0, 0, "fork: %s", strerror(errno));
-    }
-    if (pid == 0)
-        child(m, pipefd[1], w, parent);
-    rn->pid = pid;
-    /* Also here, so the group exists before we might signal it. */
-    setpgid(pid, pid);
-    close(pipefd[1]);
-    int exec_errno = 0;
-    ssize_t got = read(pipefd[0], &exec_errno, sizeof exec_errno);
-    close(pipefd[0]);
-    if (got > 0 && exec_errno < 0) {
-        kill(pid, SIGKILL);
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+    const int std[3] = { w[0], w[1], -1 };
+    int why;
+    int rc = launcher_spawn(m->argv, m->cwd, m->limits, std, m->cg_procs, &rn->pid, &why, e);
+    if (rc < 0)
+        return -1;
+    if (rc && why < 0) {
+        kill(rn->pid, SIGKILL);
+        while (waitpid(rn->pid, NULL, 0) < 0 && errno == EINTR)
             ;
         rn->pid = 0;
-        return err_set(e, 0, 0, "cannot place the engine in its cgroup: %s",
-                       strerror(-exec_errno));
+        return err_set(e, 0, 0, "cannot place the engine in its cgroup: %s", strerror(-why));
     }
-    rn->exec_errno = got > 0 ? exec_errno : 0;
+    rn->exec_errno = rc ? why : 0;
     return 0;
 }
 

@@ -124,6 +124,18 @@ int launcher_move(struct launcher *l, struct launch_move *m, struct run_result *
  * child of the referee swept (runner.h). 0, or -1 with e (out of memory). */
 int launcher_plain(struct launcher *l, const struct cg_root *acct, struct err *e);
 
+/* The plain launcher's start of an engine, which the persistent engine
+ * without a sandbox shares: a child that enters the move's cgroup (cg:
+ * LAUNCH_CG_FILES membership files, -1: none) before anything else, leads
+ * its own process group, dies with the referee, gets std[0] and std[1] as
+ * its stdout and stderr and std[2] as its stdin (-1: /dev/null), the
+ * rlimits l, and execs argv in cwd. Returns 0 once it has exec'd, *pid its
+ * pid; 1 when it could not, *why the errno of the chdir or the exec, or the
+ * negated errno of entering the cgroup (the child exits 127, not reaped);
+ * -1 with e when no child was made. */
+int launcher_spawn(char *const argv[], const char *cwd, const struct run_limits *l,
+                   const int std[3], const int *cg, pid_t *pid, int *why, struct err *e);
+
 /* Closes l's implementation (l->ops->close); l may be zeroed. */
 void launcher_close(struct launcher *l);
 

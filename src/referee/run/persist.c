@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -72,6 +71,19 @@ static double tv_ms(struct timeval tv)
     return (double)tv.tv_sec * MS_PER_S + (double)tv.tv_usec / US_PER_MS;
 }
 
+/* The engine's /proc/PID/name into buf, NUL-terminated ("" when it cannot
+ * be read). */
+static void read_proc(const struct persist *p, const char *name, char buf[STAT_MAX])
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/%s", (long)p->pid, name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd < 0 ? -1 : read(fd, buf, STAT_MAX - 1);
+    if (fd >= 0)
+        close(fd);
+    buf[n > 0 ? n : 0] = '\0';
+}
+
 /* The CPU (ms) of the running engine and of the children it reaped, its
  * user share in *user_ms; -1 when it cannot be read (it is gone). With a
  * cgroup: the cgroup's, every process of it (the user share is the
@@ -92,16 +104,11 @@ static double process_cpu_ms(const struct persist *p, double *user_ms)
 {
     clockid_t id;
     struct timespec ts;
-    char path[64], buf[STAT_MAX];
+    char buf[STAT_MAX];
     if (p->pid <= 0 || clock_getcpuclockid(p->pid, &id) != 0 || clock_gettime(id, &ts) != 0)
         return -1;
     double self = (double)ts.tv_sec * MS_PER_S + (double)ts.tv_nsec / NS_PER_MS;
-    snprintf(path, sizeof path, "/proc/%ld/stat", (long)p->pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
-    if (fd >= 0)
-        close(fd);
-    buf[n > 0 ? n : 0] = '\0';
+    read_proc(p, "stat", buf);
     unsigned long ut = 0, st = 0;
     long cut = 0, cst = 0;
     const char *close_paren = strrchr(buf, ')');
@@ -116,13 +123,8 @@ static double process_cpu_ms(const struct persist *p, double *user_ms)
 /* The engine's peak resident memory (KiB), 0 if unknown. */
 static long peak_kb(const struct persist *p)
 {
-    char path[64], buf[STAT_MAX];
-    snprintf(path, sizeof path, "/proc/%ld/status", (long)p->pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
-    if (fd >= 0)
-        close(fd);
-    buf[n > 0 ? n : 0] = '\0';
+    char buf[STAT_MAX];
+    read_proc(p, "status", buf);
     const char *hwm = strstr(buf, "VmHWM:");
     return hwm ? atol(hwm + strlen("VmHWM:")) : 0;
 }
@@ -139,59 +141,16 @@ static void init_state(struct persist *p, const struct sbx_view *view,
 
 /* --- starting and ending ------------------------------------------------- */
 
-/* In the child of a start without a sandbox: never returns. */
-static void child(char *const argv[], const char *cwd, const struct run_limits *l,
-                  const int std[3], const int *cg, int err_fd, pid_t parent)
-{
-    int saved = 0;
-    for (int i = 0; i < LAUNCH_CG_FILES && !saved; i++)
-        if (cg[i] >= 0 && write(cg[i], "0", 1) != 1)
-            saved = -errno;
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, (long)SIGKILL, 0L, 0L, 0L);
-    if (getppid() != parent)
-        _exit(127);
-    dup2(std[2], STDIN_FILENO);
-    dup2(std[0], STDOUT_FILENO);
-    dup2(std[1], STDERR_FILENO);
-    run_apply_limits(l);
-    if (!saved && chdir(cwd) != 0)
-        saved = errno;
-    else if (!saved)
-        execvp(argv[0], argv);
-    if (!saved)
-        saved = errno;
-    ssize_t w = write(err_fd, &saved, sizeof saved);
-    (void)w;
-    _exit(127);
-}
-
 /* Starts argv without a sandbox, std[] its stdout, stderr and stdin: 0
  * (p->exec_errno set when it could not be started), or -1 with e. */
 static int spawn_plain(struct persist *p, char *const argv[], const char *cwd,
                        const struct run_limits *l, const int std[3], struct err *e)
 {
-    int ep[2];
-    if (pipe2(ep, O_CLOEXEC) != 0)
-        return err_set(e, 0, 0, "pipe: %s", strerror(errno));
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(ep[0]);
-        close(ep[1]);
-        return err_set(e, 0, 0, "fork: %s", strerror(errno));
-    }
-    if (pid == 0)
-        child(argv, cwd, l, std, p->cg_procs, ep[1], parent);
-    setpgid(pid, pid);
-    close(ep[1]);
-    int exec_errno = 0;
-    ssize_t got = read(ep[0], &exec_errno, sizeof exec_errno);
-    close(ep[0]);
-    p->pid = pid;
-    if (got <= 0)
-        return 0;
-    while (wait4(pid, &p->status, 0, &p->ru) < 0 && errno == EINTR)
+    int exec_errno;
+    int rc = launcher_spawn(argv, cwd, l, std, p->cg_procs, &p->pid, &exec_errno, e);
+    if (rc <= 0)
+        return rc;
+    while (wait4(p->pid, &p->status, 0, &p->ru) < 0 && errno == EINTR)
         ;
     p->ended = 1;
     if (exec_errno < 0)
@@ -360,20 +319,26 @@ static void pass_on(int fd, const char *buf, size_t n)
     }
 }
 
+/* One read of the engine's stream *fd into buf (EINTR retried), *fd
+ * closed at its end: the bytes read, or 0 when there are none now. */
+static ssize_t read_chunk(int *fd, char buf[CHUNK])
+{
+    ssize_t n;
+    while ((n = read(*fd, buf, CHUNK)) < 0 && errno == EINTR)
+        ;
+    if (n == 0)
+        close_fd(fd);
+    return n > 0 ? n : 0;
+}
+
 /* Reads what stdout holds, passing it on; 1 when a line "done" (a '\r'
  * before its newline is forgiven) was among it. */
 static int read_stdout(struct persist *p)
 {
     char buf[CHUNK];
     int done = 0;
-    while (p->out >= 0) {
-        ssize_t n = read(p->out, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n == 0)
-            close_fd(&p->out);
-        if (n <= 0)
-            break;
+    ssize_t n;
+    while (p->out >= 0 && (n = read_chunk(&p->out, buf)) > 0) {
         p->out_bytes += n;
         pass_on(p->fwd[0], buf, (size_t)n);
         for (ssize_t i = 0; i < n; i++) {
@@ -395,16 +360,9 @@ static int read_stdout(struct persist *p)
 static void read_stderr(struct persist *p)
 {
     char buf[CHUNK];
-    while (p->err >= 0) {
-        ssize_t n = read(p->err, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n == 0)
-            close_fd(&p->err);
-        if (n <= 0)
-            break;
+    ssize_t n;
+    while (p->err >= 0 && (n = read_chunk(&p->err, buf)) > 0)
         pass_on(p->fwd[1], buf, (size_t)n);
-    }
 }
 
 /* The move's CPU and peak memory, once: since the previous move's end,

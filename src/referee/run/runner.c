@@ -137,6 +137,20 @@ void run_release_stops(const struct run_stops *saved)
     sigprocmask(SIG_SETMASK, &saved->old_mask, NULL);
 }
 
+pid_t run_fork_piped(int fds[2], pid_t *parent, struct err *e)
+{
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return err_set(e, 0, 0, "pipe: %s", strerror(errno));
+    *parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return err_set(e, 0, 0, "fork: %s", strerror(errno));
+    }
+    return pid;
+}
+
 /* The guard's flag: a signal handler can reach nothing else. */
 static volatile sig_atomic_t guard_stop;
 

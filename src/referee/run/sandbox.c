@@ -85,21 +85,30 @@ static const struct { const char *path, *target; } dev_links[] = {
 
 /* --- paths -------------------------------------------------------------- */
 
+/* Appends a copy of s to list (*n entries, max at most) unless it holds
+ * it already: the paths' lists and the environment's names alike. 0, or
+ * -1 with e ("more than MAX WHAT", out of memory). */
+static int add_once(char **list, int *n, int max, const char *s, const char *what,
+                    struct err *e)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(list[i], s) == 0)
+            return 0;
+    if (*n == max)
+        return err_set(e, 0, 0, "more than %d %s", max, what);
+    if (!(list[*n] = strdup(s)))
+        return err_set(e, 0, 0, "out of memory");
+    (*n)++;
+    return 0;
+}
+
 int sbx_paths_add(struct sbx_paths *p, const char *path, struct err *e)
 {
     assert(p && path && p->n >= 0 && p->n <= SBX_MAX_PATHS);
     char abs[PATH_MAX];
     if (path_lexical(path, NULL, abs, sizeof abs) != 0)
         return err_set(e, 0, 0, "path too long: %.100s", path);
-    for (int i = 0; i < p->n; i++)
-        if (strcmp(p->path[i], abs) == 0)
-            return 0;
-    if (p->n == SBX_MAX_PATHS)
-        return err_set(e, 0, 0, "more than %d sandbox paths", SBX_MAX_PATHS);
-    if (!(p->path[p->n] = strdup(abs)))
-        return err_set(e, 0, 0, "out of memory");
-    p->n++;
-    return 0;
+    return add_once(p->path, &p->n, SBX_MAX_PATHS, abs, "sandbox paths", e);
 }
 
 void sbx_paths_free(struct sbx_paths *p)
@@ -186,15 +195,7 @@ int sbx_env_add(struct sbx_policy *p, const char *name, struct err *e)
     for (size_t i = 0; i < sizeof env_set / sizeof *env_set; i++)
         if (env_names(env_set[i], name, len))
             return err_set(e, 0, 0, "the sandbox sets %s itself", env_set[i]);
-    for (int i = 0; i < p->nenv; i++)
-        if (strcmp(p->env[i], name) == 0)
-            return 0;
-    if (p->nenv == SBX_MAX_ENV)
-        return err_set(e, 0, 0, "more than %d names", SBX_MAX_ENV);
-    if (!(p->env[p->nenv] = strdup(name)))
-        return err_set(e, 0, 0, "out of memory");
-    p->nenv++;
-    return 0;
+    return add_once(p->env, &p->nenv, SBX_MAX_ENV, name, "names", e);
 }
 
 char **sbx_environment(const struct sbx_policy *p)
@@ -1024,6 +1025,28 @@ static ssize_t recv_request(int sock, int fds[SPAWN_FDS], char *what)
     return n;
 }
 
+/* Sends the byte what on sock with the n descriptors fd (a request's,
+ * or the views' move folders): 0, or -1 with errno. */
+static int send_fds(int sock, char what, const int *fd, int n)
+{
+    _Static_assert(SBX_MAX_VIEWS <= SPAWN_FDS, "the folders fit a request's room");
+    assert(n >= 0 && n <= SPAWN_FDS);
+    char control[CMSG_SPACE(SPAWN_FDS * sizeof(int))];
+    memset(control, 0, sizeof control);
+    struct iovec iov = { &what, 1 };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+    if (n > 0) {
+        m.msg_control = control;
+        m.msg_controllen = CMSG_SPACE((size_t)n * sizeof(int));
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN((size_t)n * sizeof(int));
+        memcpy(CMSG_DATA(cm), fd, (size_t)n * sizeof(int));
+    }
+    return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
 /* Closes every descriptor but keep: the init holds nothing of the
  * referee's (a pipe it held would never reach end of file). */
 static void close_all_but(int keep)
@@ -1068,20 +1091,7 @@ static int send_folders(int sock, const struct init_ctx *in)
             close(fd[i]);
         n = 0;
     }
-    char control[CMSG_SPACE(SBX_MAX_VIEWS * sizeof(int))], what = 's';
-    memset(control, 0, sizeof control);
-    struct iovec iov = { &what, 1 };
-    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
-    if (n > 0) {
-        m.msg_control = control;
-        m.msg_controllen = CMSG_SPACE((size_t)n * sizeof(int));
-        struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-        cm->cmsg_level = SOL_SOCKET;
-        cm->cmsg_type = SCM_RIGHTS;
-        cm->cmsg_len = CMSG_LEN((size_t)n * sizeof(int));
-        memcpy(CMSG_DATA(cm), fd, (size_t)n * sizeof(int));
-    }
-    int rc = sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+    int rc = send_fds(sock, 's', fd, n);
     for (int i = 0; i < n; i++)
         close(fd[i]);
     return rc;
@@ -1411,23 +1421,10 @@ static int put_request(struct shared *sh, int view, char *const argv[], const ch
  * errno. */
 static int send_request(int sock, char what, const int *fds, int n)
 {
-    char control[CMSG_SPACE(SPAWN_FDS * sizeof(int))];
-    memset(control, 0, sizeof control);
-    struct iovec iov = { &what, 1 };
-    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
     int send[SPAWN_FDS], k = 0;
     for (int i = 0; i < n && k < SPAWN_FDS && fds[i] >= 0; i++)
         send[k++] = fds[i];
-    if (k) {
-        m.msg_control = control;
-        m.msg_controllen = CMSG_SPACE((size_t)k * sizeof(int));
-        struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-        cm->cmsg_level = SOL_SOCKET;
-        cm->cmsg_type = SCM_RIGHTS;
-        cm->cmsg_len = CMSG_LEN((size_t)k * sizeof(int));
-        memcpy(CMSG_DATA(cm), send, (size_t)k * sizeof(int));
-    }
-    return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+    return send_fds(sock, what, send, k);
 }
 
 /* --- the sandbox as a launcher (launcher.h) ----------------------------- */
