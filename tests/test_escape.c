@@ -52,3 +52,28 @@ Test(escape, a_cut_keeps_escapes_and_characters_whole)
     cr_assert_str_eq(esc_text("a\342\202\254b", buf, 4), "a");
     cr_assert_str_eq(esc_text("x", buf, 1), "");
 }
+
+/* A page's text: markup as entities, newline and tab kept, every other
+ * control and each byte outside valid UTF-8 one U+FFFD. */
+ParameterizedTestParameters(escape, html_has_entities_and_replacement_characters)
+{
+    static struct esc_case cases[] = {
+        { "<b>\"a\" & 'b'</b>", "&lt;b&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/b&gt;" },
+        { "tab\there\nnext", "tab\there\nnext" },
+        { "\033[2Jdel\177", "\357\277\275[2Jdel\357\277\275" },
+        { "\303\251t\303\251 \342\202\254", "\303\251t\303\251 \342\202\254" },  /* été € */
+        { "raw \233 cut \342\202", "raw \357\277\275 cut \357\277\275\357\277\275" },
+    };
+    return cr_make_param_array(struct esc_case, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct esc_case *c, escape, html_has_entities_and_replacement_characters)
+{
+    char *text;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    esc_html(c->in, f);
+    fclose(f);
+    cr_assert_str_eq(text, c->out, "in '%s'", c->in);
+    free(text);
+}

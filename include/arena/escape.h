@@ -11,7 +11,8 @@
  * UTF-8 writes them (U+0080-U+009F, two bytes each), and every byte that is
  * not part of a valid UTF-8 character (a terminal in an 8-bit mode takes
  * 0x9b for CSI). Everything else, backslashes included, is kept, so text
- * without control characters shows as it always did.
+ * without control characters shows as it always did. The HTML pages'
+ * escaping (esc_html) lives here too, beside the one UTF-8 check.
  */
 #ifndef ARENA_ESCAPE_H
 #define ARENA_ESCAPE_H
@@ -29,5 +30,12 @@ char *esc_text(const char *s, char *buf, size_t cap);
 
 /* Writes s escaped to out. */
 void esc_fputs(const char *s, FILE *out);
+
+/* Writes s (a name, a reason, an engine's stderr) as HTML text or an
+ * attribute value: the five markup characters as entities, and bytes that
+ * are not valid UTF-8 and control characters but newline and tab as
+ * U+FFFD (a page shows them, where a terminal would act on them). NULL
+ * writes nothing. */
+void esc_html(const char *s, FILE *out);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * escape.c - control characters and invalid UTF-8 written as \xNN, for text
- * shown on a terminal (escape.h).
+ * shown on a terminal, or as U+FFFD with markup as entities for a page
+ * (escape.h).
  */
 #include <assert.h>
 #include <string.h>
@@ -72,5 +73,27 @@ void esc_fputs(const char *s, FILE *out)
         show_one(p, &len, one);
         fputs(one, out);
         p += len;
+    }
+}
+
+void esc_html(const char *text, FILE *out)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    while (s && *s) {
+        int n = utf8_len(s);
+        if (n == 0 || (*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f) {
+            fputs("\xef\xbf\xbd", out);
+            s++;
+            continue;
+        }
+        switch (*s) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&#39;", out); break;
+        default: fwrite(s, 1, (size_t)n, out);
+        }
+        s += n;
     }
 }

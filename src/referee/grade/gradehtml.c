@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena/escape.h"
 #include "gradehtml.h"
 #include "referee/report/report_html.h"
 
@@ -14,20 +15,6 @@
 #define HIST_BINS 10
 #define CHART_W 480
 #define CHART_H 160
-
-static void esc(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
 
 /* A folder name as a relative URL's path segment: letters, digits and
  * "-._~" as they are, every other byte as %XX. */
@@ -52,7 +39,7 @@ static const char *str(const cJSON *obj, const char *key)
 static void head(FILE *f, const char *title)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", f);
-    esc(f, title);
+    esc_html(title, f);
     fprintf(f, "</title>\n<style>\n%s"
                "td.ok{background:#dfd}td.part{background:#ffd}td.none{background:#fdd}\n"
                "</style></head><body>\n", report_html_style);
@@ -66,7 +53,7 @@ static void board(FILE *f, const char *text)
     int grid = width > 0 && strspn(text, "012") == width;
     if (!grid) {
         fputs("<pre>", f);
-        esc(f, text);
+        esc_html(text, f);
         fputs("</pre>", f);
         return;
     }
@@ -84,7 +71,7 @@ static void board(FILE *f, const char *text)
         fprintf(f, "<p>player %c to move</p>", p[0]);
     } else if (*p) {
         fputs("<pre>", f);
-        esc(f, p);
+        esc_html(p, f);
         fputs("</pre>", f);
     }
 }
@@ -95,7 +82,7 @@ static void tail(FILE *f, const cJSON *it)
     if (!t[0])
         return;
     fputs("<p>its stderr ended with:</p><pre class=\"stderr\">", f);
-    esc(f, t);
+    esc_html(t, f);
     fputs("</pre>", f);
 }
 
@@ -105,16 +92,16 @@ static void position_item(FILE *f, const cJSON *it)
             (int)cJSON_GetNumberValue(cJSON_GetObjectItem(it, "position")));
     board(f, str(it, "board"));
     fputs("<p>given: <b>", f);
-    esc(f, str(it, "given")[0] ? str(it, "given") : "no move");
+    esc_html(str(it, "given")[0] ? str(it, "given") : "no move", f);
     fputs("</b> (", f);
-    esc(f, str(it, "status"));
+    esc_html(str(it, "status"), f);
     fputs(")", f);
     const cJSON *want = cJSON_GetObjectItem(it, "expected"), *m;
     if (cJSON_GetArraySize(want) > 0) {
         fputs("; expected one of:", f);
         cJSON_ArrayForEach(m, want) {
             fputs(" <b>", f);
-            esc(f, m->valuestring);
+            esc_html(m->valuestring, f);
             fputs("</b>", f);
         }
     }
@@ -131,10 +118,10 @@ static void game_item(FILE *f, const cJSON *it)
     const cJSON *m;
     cJSON_ArrayForEach(m, cJSON_GetObjectItem(it, "opening")) {
         fputc(' ', f);
-        esc(f, m->valuestring);
+        esc_html(m->valuestring, f);
     }
     fprintf(f, ": <b>%s</b> (", res == 1 ? "won" : res == 0 ? "lost" : "drawn");
-    esc(f, str(it, "reason"));
+    esc_html(str(it, "reason"), f);
     fputs(")", f);
     if (str(it, "board")[0]) {
         fputs("<br>the position it forfeited at:", f);
@@ -147,19 +134,19 @@ static void game_item(FILE *f, const cJSON *it)
 static void io_item(FILE *f, const cJSON *it)
 {
     fputs("<h4>input ", f);
-    esc(f, str(it, "input"));
+    esc_html(str(it, "input"), f);
     fputs("</h4><p>", f);
     if (strcmp(str(it, "status"), "ok") != 0) {
         fputs("the program ended with ", f);
-        esc(f, str(it, "status"));
+        esc_html(str(it, "status"), f);
         fputs("; ", f);
     }
     fprintf(f, "first difference at line %d:</p><table><tr><th class=\"name\">expected</th>"
                "<th class=\"name\">given</th></tr><tr><td class=\"name\"><pre>",
             (int)cJSON_GetNumberValue(cJSON_GetObjectItem(it, "line")));
-    esc(f, str(it, "want"));
+    esc_html(str(it, "want"), f);
     fputs("</pre></td><td class=\"name\"><pre>", f);
-    esc(f, str(it, "got"));
+    esc_html(str(it, "got"), f);
     fputs("</pre></td></tr></table>", f);
     tail(f, it);
 }
@@ -221,7 +208,7 @@ static void describe(FILE *f, const struct rubric *rb, const struct rubric_check
         break;
     case RUBRIC_MATCH:
         fprintf(f, "%ld games against ", ch->games);
-        esc(f, ch->opponent);
+        esc_html(ch->opponent, f);
         fprintf(f, " at depth %d, colours alternating, openings of %d random plies: full "
                    "points at a score of %.3g.", ch->depth, rb->random_plies, ch->min_score);
         break;
@@ -231,10 +218,10 @@ static void describe(FILE *f, const struct rubric *rb, const struct rubric_check
         break;
     case RUBRIC_IO:
         fputs("<code>", f);
-        esc(f, ch->cmd);
+        esc_html(ch->cmd, f);
         fprintf(f, "</code> on %d inputs, its output compared byte for byte with ",
                 ch->ninputs);
-        esc(f, ch->reference[0] ? ch->reference : "the expected files");
+        esc_html(ch->reference[0] ? ch->reference : "the expected files", f);
         fputc('.', f);
         break;
     }
@@ -245,14 +232,14 @@ static void check_section(FILE *f, const struct gout_class *c, int k, const stru
     const struct rubric_check *ch = &c->rb->check[k];
     char a[32], b[32];
     fputs("<h2 id=\"", f);
-    esc(f, ch->id);
+    esc_html(ch->id, f);
     fputs("\">", f);
-    esc(f, ch->id);
+    esc_html(ch->id, f);
     fprintf(f, " (%s): %s of %s</h2>\n<p>", rubric_kind_name(ch->kind),
             gout_score(cell->score, a), gout_score(ch->points, b));
     describe(f, c->rb, ch);
     fputs("</p>\n<p class=\"output\">", f);
-    esc(f, cell->output ? cell->output : "not graded");
+    esc_html(cell->output ? cell->output : "not graded", f);
     fputs("</p>\n", f);
     const cJSON *items = cJSON_GetObjectItem(cell->evidence, "items"), *it;
     if (ch->kind == RUBRIC_MATCH && cJSON_GetArraySize(items))
@@ -275,25 +262,25 @@ static void about(FILE *f, const struct gout_row *row)
 {
     const cJSON *a = row->about;
     fputs("<p>SHA-256 of its files: <code>", f);
-    esc(f, row->sha256);
+    esc_html(row->sha256, f);
     fputs("</code></p>\n", f);
     if (str(a, "engine")[0]) {
         fputs("<p>engine command: <code>", f);
-        esc(f, str(a, "engine"));
+        esc_html(str(a, "engine"), f);
         fprintf(f, "</code>%s</p>\n", cJSON_IsTrue(cJSON_GetObjectItem(a, "engine_file"))
                                           ? " (from its ENGINE file, instead of the rubric's)"
                                           : "");
     }
     if (str(a, "cannot_run")[0]) {
         fputs("<p>the engine cannot run: ", f);
-        esc(f, str(a, "cannot_run"));
+        esc_html(str(a, "cannot_run"), f);
         fputs("</p>\n", f);
     }
     const cJSON *b = cJSON_GetObjectItem(a, "build");
     if (b) {
         fprintf(f, "<p>build: <b>%s</b></p><pre class=\"build\">",
                 cJSON_IsTrue(cJSON_GetObjectItem(b, "ok")) ? "ok" : "failed");
-        esc(f, str(b, "log"));
+        esc_html(str(b, "log"), f);
         fputs("</pre>\n", f);
     }
 }
@@ -307,7 +294,7 @@ char *ghtml_feedback(const struct gout_class *c, const struct gout_row *row)
         return NULL;
     head(f, row->id);
     fputs("<h1>", f);
-    esc(f, row->id);
+    esc_html(row->id, f);
     fprintf(f, ": %s of %s points</h1>\n", gout_score(row->total, a),
             gout_score(c->rb->max_total, b));
     about(f, row);
@@ -383,7 +370,7 @@ char *ghtml_index(const struct gout_class *c)
         fputs("<tr><td class=\"name\"><a href=\"", f);
         url_esc(f, r->id);
         fputs("/feedback.html\">", f);
-        esc(f, r->id);
+        esc_html(r->id, f);
         fprintf(f, "</a></td><td>%s</td>", gout_score(r->total, a));
         for (int k = 0; k < c->rb->ncheck; k++)
             fprintf(f, "<td class=\"%s\">%s</td>", cell_class(&r->cell[k]),

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena/escape.h"
 #include "arena/limits.h"
 #include "arena/registry.h"
 #include "report_html.h"
@@ -32,47 +33,6 @@
 #define HTML_TAIL_LINES 10
 
 /* --- escaping ------------------------------------------------------------- */
-
-/* The length of the valid UTF-8 sequence at s (1-4), or 0 when s does not
- * start one (a stray continuation byte, a truncated or overlong sequence,
- * a surrogate, beyond U+10FFFF). */
-static int utf8_len(const unsigned char *s)
-{
-    int n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : s[0] >= 0xe0 && s[0] < 0xf0 ? 3
-                            : s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : 0;
-    for (int k = 1; k < n; k++)
-        if ((s[k] & 0xc0) != 0x80)
-            return 0;
-    if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
-        (n == 4 && s[0] == 0xf0 && s[1] < 0x90) || (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
-        return 0;
-    return n;
-}
-
-/* Writes text from a journal (a name, a reason, stderr) as HTML text or an
- * attribute value: the five markup characters as entities, bytes that are
- * not UTF-8 and control characters but newline and tab as U+FFFD. */
-static void esc(FILE *out, const char *text)
-{
-    const unsigned char *s = (const unsigned char *)text;
-    while (*s) {
-        int n = utf8_len(s);
-        if (n == 0 || (*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f) {
-            fputs("\xef\xbf\xbd", out);
-            s++;
-            continue;
-        }
-        switch (*s) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\'': fputs("&#39;", out); break;
-        default: fwrite(s, 1, (size_t)n, out);
-        }
-        s += n;
-    }
-}
 
 /* Writes a board file's byte c for an attribute, one character per byte
  * (what is not printable ASCII as a character reference), so that the
@@ -102,7 +62,7 @@ static void elo_cell(FILE *out, double v)
 static void name_cell(FILE *out, const char *tag, const char *name)
 {
     fprintf(out, "<%s class=\"name\">", tag);
-    esc(out, name);
+    esc_html(name, out);
     fprintf(out, "</%s>", tag);
 }
 
@@ -135,7 +95,7 @@ static void standings(const struct tally *t, const struct field *f, const int or
                            "opponents' mean per game." : "");
     if (t->has_score) {
         fprintf(out, "<th>Game score for (");
-        esc(out, t->score_of[0] ? t->score_of : "score");
+        esc_html(t->score_of[0] ? t->score_of : "score", out);
         fprintf(out, ")</th><th>against</th>");
     }
     fprintf(out, "</tr></thead><tbody>\n");
@@ -208,7 +168,7 @@ static void chart_label(const struct chart *c, int r, const char *name, FILE *ou
 {
     fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", c->left - 8,
             CHART_TOP + r * CHART_ROW_H + CHART_ROW_H / 2 + 4);
-    esc(out, name);
+    esc_html(name, out);
     fprintf(out, "</text>\n");
 }
 
@@ -272,7 +232,7 @@ static void elo_chart(const struct tally *t, const struct field *f, const int or
         stats_elo_text(elo, es, sizeof es);
         stats_elo_text(m, ms, sizeof ms);
         fprintf(out, "<g class=\"engine\"><title>");
-        esc(out, t->name[i]);
+        esc_html(t->name[i], out);
         fprintf(out, ": Elo %s &#177; %s</title>"
                      "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#246\" "
                      "stroke-width=\"2\"/><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
@@ -412,7 +372,7 @@ static void cpu_chart(struct tally *t, const int order[], FILE *out)
                x95 = chart_x(&c, log_ms(p95)), xmax = chart_x(&c, log_ms(v[n - 1]));
         int y = CHART_TOP + r * CHART_ROW_H, mid = y + CHART_ROW_H / 2;
         fprintf(out, "<g class=\"box\"><title>");
-        esc(out, t->name[i]);
+        esc_html(t->name[i], out);
         fprintf(out, ": %ld moves; least %.3f, 25%% %.3f, median %.3f, 75%% %.3f, 95%% %.3f, "
                      "most %.3f ms</title>"
                      "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#444\"/>"
@@ -534,7 +494,7 @@ static void forfeit_row(struct report_html *h, long id, const struct game_record
     name_cell(f, "td", rec_reason_text(r));
     fprintf(f, "<td class=\"name\"><pre>");
     if (m && m->stderr_tail && m->stderr_tail[0])
-        esc(f, last_lines(m->stderr_tail, HTML_TAIL_LINES));
+        esc_html(last_lines(m->stderr_tail, HTML_TAIL_LINES), f);
     else
         fprintf(f, "(none recorded)");
     fprintf(f, "</pre></td></tr>\n");
@@ -625,7 +585,7 @@ static void write_moves(const struct game_record *r, int plies, FILE *f)
     fprintf(f, " data-moves=\"");
     for (int k = 0; k < plies; k++) {
         fputs(k ? " " : "", f);
-        esc(f, ply_text(r, k, &m));
+        esc_html(ply_text(r, k, &m), f);
     }
     fprintf(f, "\" data-sides=\"");
     for (int k = 0; k < plies; k++) {
@@ -644,7 +604,7 @@ static void moves_text(const struct game_record *r, FILE *f)
         fprintf(f, "Opening:");
         for (int k = 0; k < r->nopening; k++) {
             fputc(' ', f);
-            esc(f, r->opening[k]);
+            esc_html(r->opening[k], f);
         }
         fprintf(f, ". ");
     }
@@ -652,7 +612,7 @@ static void moves_text(const struct game_record *r, FILE *f)
     for (int k = 0; k < r->nmoves; k++) {
         const struct rec_move *m = &r->moves[k];
         fputs(m->blunder ? " <mark class=\"blunder\" title=\"blunder\">" : " ", f);
-        esc(f, m->move[0] ? m->move : "(none)");
+        esc_html(m->move[0] ? m->move : "(none)", f);
         fputs(m->blunder ? "?</mark>" : "", f);
     }
     fprintf(f, "</p>\n");
@@ -661,15 +621,15 @@ static void moves_text(const struct game_record *r, FILE *f)
 static void game_summary(struct report_html *h, long id, const struct game_record *r, FILE *f)
 {
     fprintf(f, "<summary>Game %ld: ", id);
-    esc(f, r->player[0]);
+    esc_html(r->player[0], f);
     fprintf(f, " vs ");
-    esc(f, r->player[1]);
+    esc_html(r->player[1], f);
     fprintf(f, ", %s (", rec_result_text(r->result));
-    esc(f, rec_reason_text(r));
+    esc_html(rec_reason_text(r), f);
     char score[REC_SCORE_TEXT_MAX];
     if (rec_score_text(r, score)[0]) {   /* the game's own result, the winner's first */
         fprintf(f, ", %s ", score);
-        esc(f, r->score.of[0] ? r->score.of : "score");
+        esc_html(r->score.of[0] ? r->score.of : "score", f);
     }
     fprintf(f, "), %d moves", r->nmoves);
     if (r->has & REC_HAS_ANALYSIS) {
@@ -687,11 +647,11 @@ static void game_entry(struct report_html *h, long id, const struct game_record 
     FILE *f = h->games;
     char final[GAME_FORMAT_MAX] = "";
     fprintf(f, "<details class=\"game\" id=\"game-%ld\" data-game=\"", id);
-    esc(f, h->game_name);
+    esc_html(h->game_name, f);
     fprintf(f, "\" data-p1=\"");
-    esc(f, r->player[0]);
+    esc_html(r->player[0], f);
     fprintf(f, "\" data-p2=\"");
-    esc(f, r->player[1]);
+    esc_html(r->player[1], f);
     fputc('"', f);
     int plies = h->game ? write_positions(h->game, r, f, final) : 0;
     if (!h->game)
@@ -702,14 +662,14 @@ static void game_entry(struct report_html *h, long id, const struct game_record 
     moves_text(r, f);
     if (!h->game) {
         fprintf(f, "<p>No board: the game \"");
-        esc(f, h->game_name);
+        esc_html(h->game_name, f);
         fprintf(f, "\" is not one this referee knows.</p>\n");
     } else {
         if (plies < ply_count(r))
             fprintf(f, "<p>The board stops at ply %d: the next move is not legal there.</p>\n",
                     plies);
         fprintf(f, "<div class=\"final\"><p>Final position (board file):</p><pre>");
-        esc(f, final);
+        esc_html(final, f);
         fprintf(f, "</pre></div>\n");
     }
     fprintf(f, "<div class=\"replay\"></div></details>\n");
@@ -764,7 +724,7 @@ static void drawing_attributes(const struct report_html *h, FILE *out)
     fprintf(out, " data-layout=\"%s\"", layout_name[d ? d->layout : GAME_DRAW_GRID]);
     if (d && d->labels) {
         fprintf(out, " data-labels=\"");
-        esc(out, d->labels);
+        esc_html(d->labels, out);
         fputc('"', out);
     }
 }
@@ -799,13 +759,13 @@ void report_html(struct tally *t, struct report_html *h, FILE *out)
                  "<meta name=\"generator\" content=\"arena referee %s\"/>"
                  "<link rel=\"icon\" href=\"data:,\"/><title>Tournament report: ",
             ARENA_VERSION);
-    esc(out, h && h->game_name[0] ? h->game_name : "games");
+    esc_html(h && h->game_name[0] ? h->game_name : "games", out);
     fprintf(out, ", %ld games</title>\n<style>\n%s%s</style></head>\n<body>\n"
                  "<h1>Tournament report</h1>\n<p>",
             t->games, report_html_style, drawing_style(h));
     if (h && h->game_name[0]) {
         fprintf(out, "Game: <b>");
-        esc(out, h->game_name);
+        esc_html(h->game_name, out);
         fprintf(out, "</b>, ");
     }
     fprintf(out, "%ld games, %d engines%s.</p>\n<nav><a href=\"#standings\">Standings</a> | "

@@ -129,6 +129,21 @@ static void fail(struct reply *r, unsigned status, const char *fmt, ...)
     r->status = status;
 }
 
+/* obj (calloc'd, or NULL when that failed) in t as a new entry, held:
+ * the slot, or NULL with r's 503 and obj freed. */
+static struct ptab_slot *add_held(struct ptab *t, void *obj, const char *what, struct reply *r)
+{
+    struct ptab_slot *slot = obj ? ptab_add(t, obj, PLAYSRV_IDLE_S) : NULL;
+    if (!slot) {
+        if (obj)
+            fail(r, 503, "%d %s are open: close one", PLAYSRV_MAX_GAMES, what);
+        else
+            fail(r, 503, "out of memory");
+        free(obj);
+    }
+    return slot;
+}
+
 /* ---- the players ------------------------------------------------------ */
 
 static void side_free(const struct server *sv, struct side *s)
@@ -542,12 +557,9 @@ static void api_new(struct server *sv, const cJSON *req, struct reply *r)
     }
     /* In the table first, held: every failure below is one ptab_put away. */
     struct pgame *pg = calloc(1, sizeof *pg);
-    struct ptab_slot *slot = pg ? ptab_add(&sv->games, pg, PLAYSRV_IDLE_S) : NULL;
-    if (!slot) {
-        free(pg);
-        return pg ? fail(r, 503, "%d games are open: close one", PLAYSRV_MAX_GAMES)
-                  : fail(r, 503, "out of memory");
-    }
+    struct ptab_slot *slot = add_held(&sv->games, pg, "games", r);
+    if (!slot)
+        return;
     pg->id = slot->id;
     rec_init(&pg->rec, 1, 1);
     int rc = 0;
@@ -816,12 +828,9 @@ static void api_train_start(struct server *sv, const cJSON *req, struct reply *r
     o.games = (long long)games;
     o.seed = (uint64_t)seed;
     struct ptrain *t = calloc(1, sizeof *t);
-    struct ptab_slot *slot = t ? ptab_add(&sv->trains, t, PLAYSRV_IDLE_S) : NULL;
-    if (!slot) {
-        free(t);
-        return t ? fail(r, 503, "%d trainings are open: close one", PLAYSRV_MAX_GAMES)
-                 : fail(r, 503, "out of memory");
-    }
+    struct ptab_slot *slot = add_held(&sv->trains, t, "trainings", r);
+    if (!slot)
+        return;
     struct err e;
     int rc = sv->o->trainer->start(&t->series, &o, &e);
     if (rc != 0) {
