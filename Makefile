@@ -195,10 +195,13 @@ test: check-layers all $(UNIT_BIN) $(E2E_BIN)
 # targets on their regression inputs and FUZZ_SECONDS (default 20) each.
 # ARENA_LIMITED_BIN: the engines that play under --mem-limit-mb (RLIMIT_AS)
 # are release builds, as ASan cannot run in a capped address space.
+# CHECK_VALGRIND=0 leaves out the valgrind run, for a caller that has just
+# run `make test` (whose end-to-end suite is that same run): .ci/run.
+CHECK_VALGRIND ?= 1
 check: all $(E2E_BIN)
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test
 	$(MAKE) tsan
-	ARENA_BIN=$(BIN) ARENA_VALGRIND=1 $(E2E_BIN)
+	$(if $(filter 1,$(CHECK_VALGRIND)),ARENA_BIN=$(BIN) ARENA_VALGRIND=1 $(E2E_BIN))
 	$(MAKE) fuzz-regress
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
