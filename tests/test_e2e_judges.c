@@ -162,6 +162,8 @@ ParameterizedTestParameters(e2e_judges, a_failing_judge_stops_the_match)
         { "crash", "exited with status 3 before answering \"moves\"" },
         { "nonsense", "answered \"moves\" with 'hello there', not a JSON object" },
         { "hang", "no answer to \"moves\" within 10000 ms" },
+        { "contradict", "answered \"moves\" about a board otherwise than its earlier answer "
+                        "listing it as a move's board" },
     };
     return cr_make_param_array(struct bad_judge, cases, sizeof cases / sizeof *cases);
 }
@@ -368,5 +370,60 @@ Test(e2e_judges, a_tournament_through_a_judge_verifies, .timeout = 120)
     cr_assert_eq(r.status, 0, "verify: exit %d: %s", r.status, r.err);
     cr_assert(strncmp(r.out, "t.jsonl: 2 games, ", 18) == 0, "%s", r.out);
     e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* How many lines of the file dir/name are line (with its newline). */
+static int count_lines(const char *dir, const char *name, const char *line)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    size_t len;
+    char *text = e2e_slurp(path, &len);
+    int n = 0;
+    for (char *p = text; (p = strstr(p, line)) != NULL; p += strlen(line))
+        n += p == text || p[-1] == '\n';
+    free(text);
+    return n;
+}
+
+/* A judge that says of each move's board whose turn it is there is asked
+ * one "moves" a move at most, while the engine thinks, and "parse" only for
+ * an answer not spelled as one of its boards: never for the built-in
+ * engine's, once for each move of an engine writing CRLF line endings,
+ * whose answers are still legal moves (docs/judges.md, "Cost"). */
+Test(e2e_judges, a_judge_is_asked_once_a_move_and_parse_only_for_other_spellings,
+     .timeout = 60)
+{
+    char engine[PATH_MAX], fix[PATH_MAX], cmd[PATH_MAX + 32], a[PATH_MAX + 64],
+        b[PATH_MAX + 96];
+    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_repo_path("fixtures/judges", fix, sizeof fix);
+    snprintf(cmd, sizeof cmd, "python3 %s/counting_judge.py", fix);
+    snprintf(a, sizeof a, "name=d1,depth=1,cmd=%s one-move --game tictactoe", engine);
+    snprintf(b, sizeof b, "name=crlf,dir=%s,cmd=python3 crlf_first.py {in} {out}", fix);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", b,
+            "--games", "4", "--random-plies", "1", "--seed", "2", "--log", "m.json", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_null(strstr(r.out, "forfeit"), "stdout:\n%s", r.out);
+    e2e_run_free(&r);
+    cJSON *root = e2e_read_json(dir, "m.json"), *g, *m;
+    int plies = 0, crlf = 0;
+    cJSON_ArrayForEach(g, cJSON_GetObjectItem(root, "games")) {
+        plies += cJSON_GetArraySize(cJSON_GetObjectItem(g, "opening"));
+        cJSON_ArrayForEach(m, cJSON_GetObjectItem(g, "moves")) {
+            plies++;
+            crlf += strcmp(cJSON_GetObjectItem(m, "engine")->valuestring, "crlf") == 0;
+        }
+    }
+    cJSON_Delete(root);
+    int moves = count_lines(dir, "judge-questions.log", "moves\n");
+    int parse = count_lines(dir, "judge-questions.log", "parse\n");
+    cr_assert_gt(crlf, 0, "the CRLF engine never moved");
+    cr_assert_eq(parse, crlf, "%d parse questions for the CRLF engine's %d moves", parse, crlf);
+    cr_assert_leq(moves, plies, "%d moves questions for %d plies", moves, plies);
+    cr_assert_eq(count_lines(dir, "judge-questions.log", "verdict\n"), 0);
     e2e_rmdir(dir);
 }

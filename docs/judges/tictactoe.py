@@ -54,20 +54,29 @@ def winner(cells):
     return 0
 
 
-def moves(board):
-    cells, player = read(board)
+def summary(cells, player):
+    """Whose turn, and whether and how the game is over."""
     w = winner(cells)
     if w or "." not in cells:
-        return {"to_move": player, "over": True, "winner": w, "margin": 0, "moves": []}
+        return {"to_move": player, "over": True, "winner": w, "margin": 0}
+    return {"to_move": player, "over": False}
+
+
+def moves(board):
+    cells, player = read(board)
+    answer = summary(cells, player)
+    answer["moves"] = []
+    if answer["over"]:
+        return answer
     mark = "X" if player == 1 else "O"
-    out = []
     for i in range(9):
         if cells[i] == ".":
             child = cells[:]
             child[i] = mark
-            out.append({"move": "%s%d" % ("abc"[i % 3], i // 3 + 1),
-                        "board": write(child, 3 - player)})
-    return {"to_move": player, "over": False, "moves": out}
+            move = {"move": "%s%d" % ("abc"[i % 3], i // 3 + 1), "board": write(child, 3 - player)}
+            move.update(summary(child, 3 - player))   # optional: saves a question
+            answer["moves"].append(move)
+    return answer
 
 
 def verdict(board, answer):

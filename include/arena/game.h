@@ -223,6 +223,12 @@ struct game {
      * illegal-move, on boards parse accepts. */
     int (*explain)(const void *before, const char *text, size_t len, char *why, size_t cap);
 
+    /* The referee is about to wait on this position (an engine thinks on
+     * it): a game that asks a program about its positions may ask now and
+     * read the answer when first needed (a judge, judge.h). Changes no
+     * answer of any operation. NULL: nothing to do. */
+    void (*prefetch)(const void *state);
+
     /* The perfect player (--player perfect): a best move of an unfinished
      * position, by the game's own solver, or -1 when it runs out of memory;
      * NULL for games without one. */

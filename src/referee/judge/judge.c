@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -48,16 +49,60 @@ _Static_assert(JUDGE_EXIT_FAILED == POOL_FAILED, "a judge's failure is a worker'
                              children and the answer being judged */
 #define JUDGE_CMD_MAX 512 /* bytes of the command named in messages */
 
-/* The judge's answer about one position. */
+/* What the judge said of a position short of its moves: all a referee
+ * needs to know before an engine thinks on it (whose turn, whether the game
+ * is over, and how it ended). */
+struct judge_sum {
+    int known;                         /* 0: not said */
+    int to_move;                       /* 1 or 2 */
+    int over, winner, margin;          /* winner 0: a draw */
+};
+
+/* One move of an answer: its text and its board (offsets into the node's
+ * pool), and what the answer said of that board (docs/judges.md: optional;
+ * it saves the question before the board's engine starts). */
+struct judge_move {
+    unsigned short text, board;
+    struct judge_sum sum;
+};
+
+/* Every move's text and board, NUL-terminated, fit a node's pool. */
+#define JUDGE_POOL (GAME_MAX_MOVES * (GAME_MOVE_TEXT_MAX + JUDGE_BOARD_MAX))
+_Static_assert(JUDGE_POOL - 1 <= USHRT_MAX, "pool offsets fit a move's");
+
+/* The judge's answer about one position. Its moves' strings are packed in
+ * the pool, so that an answer writes only the bytes it uses: after every
+ * fork of an engine, the first write to each page of the referee's memory
+ * costs a page fault (copy-on-write), tens of microseconds on a VM. */
 struct judge_node {
     char board[JUDGE_BOARD_MAX];
     int valid;
-    int to_move;                       /* 1 or 2 */
-    int over, winner, margin;          /* winner 0: a draw */
+    struct judge_sum sum;
     int n;
-    char text[GAME_MAX_MOVES][GAME_MOVE_TEXT_MAX];
-    char child[GAME_MAX_MOVES][JUDGE_BOARD_MAX];
+    size_t used;                       /* bytes of pool in use */
+    struct judge_move move[GAME_MAX_MOVES];
+    char pool[JUDGE_POOL];
 };
+
+static const char *text_of(const struct judge_node *node, int i)
+{
+    return node->pool + node->move[i].text;
+}
+
+static const char *child_of(const struct judge_node *node, int i)
+{
+    return node->pool + node->move[i].board;
+}
+
+/* s into node's pool; returns its offset. */
+static unsigned short pool_add(struct judge_node *node, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    assert(node->used + n <= JUDGE_POOL);
+    memcpy(node->pool + node->used, s, n);
+    node->used += n;
+    return (unsigned short)(node->used - n);
+}
 
 struct judge {
     struct game game;                  /* first: judge_game's answer */
@@ -75,6 +120,9 @@ struct judge {
     size_t have;                       /* bytes read past the last answer */
     struct judge_node cache[JUDGE_CACHE];
     int next;                          /* the cache entry to replace next */
+    char pending[JUDGE_BOARD_MAX];     /* the board of the "moves" question sent
+                                          ahead and not yet read (jg_prefetch);
+                                          "" none */
     struct err failure;                /* "judge 'CMD': WHAT"; msg "" while it answers */
     struct judge_node over;            /* every position's answer once it failed */
 };
@@ -113,8 +161,8 @@ static int judge_fail(struct judge *j, const char *fmt, ...)
     stop_process(j);
     err_set(&j->failure, 0, 0, "judge '%s': %s", j->cmd, msg);
     memset(&j->over, 0, sizeof j->over);
-    j->over.valid = j->over.over = 1;
-    j->over.to_move = 1;
+    j->over.valid = 1;
+    j->over.sum = (struct judge_sum){ .known = 1, .to_move = 1, .over = 1 };
     return -1;
 }
 
@@ -233,27 +281,25 @@ static int own_process(struct judge *j)
         close(j->from);
     j->to = j->from = -1;
     j->pid = 0;
+    j->pending[0] = '\0';   /* asked of the first process, which is not ours */
     struct err e;
     if (spawn(j, &e) != 0 || hello(j, &e) != 0)
         return judge_fail(j, "%s", e.msg);
     return 0;
 }
 
-/* Sends request (deleted here) and returns the answer, an object (the
- * caller deletes it), or NULL when the judge failed (judge_fail); what
- * names the request in messages. */
-static cJSON *ask(struct judge *j, cJSON *request, const char *what)
+/* Sends request (deleted here) without waiting for its answer; what names
+ * it in messages. 0, or -1 when the judge failed (judge_fail). */
+static int send_request(struct judge *j, cJSON *request, const char *what)
 {
     if (own_process(j) != 0) {
         cJSON_Delete(request);
-        return NULL;
+        return -1;
     }
     char *text = request ? cJSON_PrintUnformatted(request) : NULL;
     cJSON_Delete(request);
-    if (!text) {
-        judge_fail(j, "out of memory asking %s", what);
-        return NULL;
-    }
+    if (!text)
+        return judge_fail(j, "out of memory asking %s", what);
     size_t len = strlen(text);
     text[len] = '\n';   /* cJSON's string has its NUL there: replaced, not grown */
     size_t off = 0;
@@ -265,13 +311,19 @@ static cJSON *ask(struct judge *j, cJSON *request, const char *what)
             free(text);
             char why[128];
             describe_exit(j, why, sizeof why);
-            judge_fail(j, "%s before reading %s", why, what);
-            return NULL;
+            return judge_fail(j, "%s before reading %s", why, what);
         }
         off += (size_t)n;
     }
     free(text);
-    if (read_line(j, what) != 0)
+    return 0;
+}
+
+/* The answer to the oldest question not yet answered, an object (the
+ * caller deletes it), or NULL when the judge failed. */
+static cJSON *receive(struct judge *j, const char *what)
+{
+    if (j->failure.msg[0] || read_line(j, what) != 0)
         return NULL;
     size_t used = strlen(j->line) + 1;
     cJSON *answer = cJSON_Parse(j->line);
@@ -291,6 +343,19 @@ static cJSON *ask(struct judge *j, cJSON *request, const char *what)
         return NULL;
     }
     return answer;
+}
+
+static int settle(struct judge *j);
+
+/* Sends request (deleted here) and returns the answer (receive), once the
+ * answer to a question sent ahead is read. */
+static cJSON *ask(struct judge *j, cJSON *request, const char *what)
+{
+    if (settle(j) != 0) {
+        cJSON_Delete(request);
+        return NULL;
+    }
+    return send_request(j, request, what) == 0 ? receive(j, what) : NULL;
 }
 
 static cJSON *request(const char *op, const char *board)
@@ -350,74 +415,164 @@ static const char *get_board(struct judge *j, const cJSON *o, const char *key, c
     return b;
 }
 
+/* What object o says of its position short of its moves (to_move, over,
+ * and winner and margin when over) into *sum, known; 0, or -1 when the
+ * judge failed. */
+static int read_sum(struct judge *j, const cJSON *o, struct judge_sum *sum, const char *what)
+{
+    memset(sum, 0, sizeof *sum);
+    if (get_int(j, o, "to_move", 1, 2, &sum->to_move, what) != 0)
+        return -1;
+    const cJSON *over = cJSON_GetObjectItemCaseSensitive(o, "over");
+    if (!cJSON_IsBool(over))
+        return judge_fail(j, "answered %s without \"over\" (true or false)", what);
+    sum->over = cJSON_IsTrue(over);
+    if (sum->over && (get_int(j, o, "winner", 0, 2, &sum->winner, what) != 0 ||
+                      get_int(j, o, "margin", 0, SCORE_MARGIN_MAX - 1, &sum->margin, what) != 0))
+        return -1;
+    sum->known = 1;
+    return 0;
+}
+
+/* One entry m of a moves list into node's move i: its text, its board and,
+ * when the entry gives it, its summary; 0, or -1 when the judge failed. */
+static int read_move(struct judge *j, const cJSON *m, struct judge_node *node, int i,
+                     const char *what)
+{
+    const char *text = get_text(j, m, "move", GAME_MOVE_TEXT_MAX, what);
+    const char *child = text ? get_board(j, m, "board", what) : NULL;
+    if (!child)
+        return -1;
+    for (int k = 0; k < i; k++)
+        if (strcmp(text_of(node, k), text) == 0)
+            return judge_fail(j, "answered %s with the move '%s' twice", what, text);
+    struct judge_move *mv = &node->move[i];
+    mv->text = pool_add(node, text);
+    mv->board = pool_add(node, child);
+    mv->sum.known = 0;
+    if (cJSON_GetObjectItemCaseSensitive(m, "to_move"))
+        return read_sum(j, m, &mv->sum, what);
+    return 0;
+}
+
 /* The moves of answer a into node; 0, or -1 when the judge failed. */
 static int read_moves(struct judge *j, const cJSON *a, struct judge_node *node, const char *what)
 {
-    if (get_int(j, a, "to_move", 1, 2, &node->to_move, what) != 0)
+    if (read_sum(j, a, &node->sum, what) != 0)
         return -1;
-    const cJSON *over = cJSON_GetObjectItemCaseSensitive(a, "over");
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(a, "moves");
-    if (!cJSON_IsBool(over) || !cJSON_IsArray(list))
-        return judge_fail(j, "answered %s without \"over\" (true or false) and \"moves\" (a "
-                          "list)", what);
-    node->over = cJSON_IsTrue(over);
+    if (!cJSON_IsArray(list))
+        return judge_fail(j, "answered %s without \"moves\" (a list)", what);
     int n = cJSON_GetArraySize(list);
-    if (node->over && n != 0)
+    if (node->sum.over && n != 0)
         return judge_fail(j, "answered %s for a finished game with %d moves", what, n);
-    if (!node->over && n == 0)
+    if (!node->sum.over && n == 0)
         return judge_fail(j, "answered %s with no move in a game not over (a pass is a move)",
                           what);
     if (n > GAME_MAX_MOVES)
         return judge_fail(j, "answered %s with %d moves: at most %d", what, n, GAME_MAX_MOVES);
-    if (node->over && (get_int(j, a, "winner", 0, 2, &node->winner, what) != 0 ||
-                       get_int(j, a, "margin", 0, SCORE_MARGIN_MAX - 1, &node->margin, what) != 0))
-        return -1;
     const cJSON *m;
     int i = 0;
-    cJSON_ArrayForEach(m, list) {
-        const char *text = get_text(j, m, "move", GAME_MOVE_TEXT_MAX, what);
-        const char *child = text ? get_board(j, m, "board", what) : NULL;
-        if (!child)
+    cJSON_ArrayForEach(m, list)
+        if (read_move(j, m, node, i++, what) != 0)
             return -1;
-        snprintf(node->text[i], GAME_MOVE_TEXT_MAX, "%s", text);
-        snprintf(node->child[i], JUDGE_BOARD_MAX, "%s", child);
-        for (int k = 0; k < i; k++)
-            if (strcmp(node->text[k], node->text[i]) == 0)
-                return judge_fail(j, "answered %s with the move '%s' twice", what, node->text[i]);
-        i++;
-    }
     node->n = i;
     return 0;
 }
 
-/* The judge's moves of board, into node (checked, valid); 0, or -1 when
- * the judge failed (node then invalid). */
-static int ask_moves(struct judge *j, const char *board, struct judge_node *node)
+/* What an earlier answer still cached said of board, as one of its moves'
+ * children; NULL when none said. */
+static const struct judge_sum *said_of(const struct judge *j, const char *board)
+{
+    for (int k = 0; k < JUDGE_CACHE; k++)
+        for (int i = 0; j->cache[k].valid && i < j->cache[k].n; i++)
+            if (j->cache[k].move[i].sum.known && strcmp(child_of(&j->cache[k], i), board) == 0)
+                return &j->cache[k].move[i].sum;
+    return NULL;
+}
+
+/* Answer a (deleted here; NULL: the judge failed) about board into node,
+ * checked against what earlier answers said of board; 0, or -1 when the
+ * judge failed (node then invalid). */
+static int take_moves(struct judge *j, const char *board, cJSON *a, struct judge_node *node)
 {
     const char *what = "\"moves\"";
-    memset(node, 0, sizeof *node);
-    cJSON *a = ask(j, request("moves", board), what);
+    /* Not a memset of the whole node: only what the answer uses is written
+     * (judge_node). */
+    node->valid = node->n = 0;
+    node->used = 0;
+    node->sum = (struct judge_sum){ 0 };
     if (!a)
         return -1;
     snprintf(node->board, sizeof node->board, "%s", board);
     int rc = read_moves(j, a, node, what);
     cJSON_Delete(a);
+    const struct judge_sum *said = rc == 0 ? said_of(j, board) : NULL;
+    if (said && (said->to_move != node->sum.to_move || said->over != node->sum.over ||
+                 said->winner != node->sum.winner || said->margin != node->sum.margin))
+        rc = judge_fail(j, "answered %s about a board otherwise than its earlier answer "
+                        "listing it as a move's board", what);
     node->valid = rc == 0;
     return rc;
+}
+
+/* Reads the answer to the "moves" question sent ahead (jg_prefetch) into
+ * the cache. 0, or -1 when the judge failed. */
+static int settle(struct judge *j)
+{
+    if (!j->pending[0] || j->owner != getpid() || j->failure.msg[0]) {
+        j->pending[0] = '\0';   /* a forked worker's copy: not its question */
+        return j->failure.msg[0] ? -1 : 0;
+    }
+    char board[JUDGE_BOARD_MAX];
+    memcpy(board, j->pending, sizeof board);
+    j->pending[0] = '\0';
+    struct judge_node *node = &j->cache[j->next];
+    if (take_moves(j, board, receive(j, "\"moves\""), node) != 0)
+        return -1;
+    j->next = (j->next + 1) % JUDGE_CACHE;
+    return 0;
+}
+
+/* The cached answer about board (once an answer sent ahead is read), or
+ * NULL: nothing is asked. */
+static const struct judge_node *cached(struct judge *j, const char *board)
+{
+    if (settle(j) != 0)
+        return NULL;
+    for (int k = 0; k < JUDGE_CACHE; k++)
+        if (j->cache[k].valid && strcmp(j->cache[k].board, board) == 0)
+            return &j->cache[k];
+    return NULL;
 }
 
 /* The judge's answer about board: from the cache, or asked; once the judge
  * failed, a finished game (judge_fail). */
 static const struct judge_node *node_of(struct judge *j, const char *board)
 {
-    for (int k = 0; k < JUDGE_CACHE && !j->failure.msg[0]; k++)
-        if (j->cache[k].valid && strcmp(j->cache[k].board, board) == 0)
-            return &j->cache[k];
+    const struct judge_node *known = cached(j, board);
+    if (known)
+        return known;
     struct judge_node *node = &j->cache[j->next];
-    if (j->failure.msg[0] || ask_moves(j, board, node) != 0)
+    if (j->failure.msg[0] ||
+        take_moves(j, board, ask(j, request("moves", board), "\"moves\""), node) != 0)
         return &j->over;
     j->next = (j->next + 1) % JUDGE_CACHE;
     return node;
+}
+
+/* The summary of board: from its own answer or, before that is read, from
+ * an earlier answer listing it as a move's board; asked when neither is at
+ * hand. */
+static const struct judge_sum *sum_of(struct judge *j, const char *board)
+{
+    if (j->failure.msg[0])
+        return &j->over.sum;
+    for (int k = 0; k < JUDGE_CACHE; k++)
+        if (j->cache[k].valid && strcmp(j->cache[k].board, board) == 0)
+            return &j->cache[k].sum;
+    const struct judge_sum *said = said_of(j, board);
+    return said ? said : &node_of(j, board)->sum;
 }
 
 /* ---- the game's operations ------------------------------------------------- */
@@ -468,6 +623,14 @@ static cJSON *request_text(const char *op, const char *board, const char *key, c
 static int jg_parse(void *state, const char *text, size_t len, struct err *e)
 {
     struct judge *j = judge_of(state);
+    /* A board the judge gave is canonical (docs/judges.md): an answer
+     * spelled as one of the position's children is that child, unasked. */
+    const struct judge_node *known = cached(j, board_of(state));
+    for (int i = 0; known && i < known->n; i++)
+        if (strlen(child_of(known, i)) == len && memcmp(child_of(known, i), text, len) == 0) {
+            set_pos(state, j, child_of(known, i));
+            return 0;
+        }
     const char *what = "\"parse\"";
     cJSON *a = ask(j, request_text("parse", NULL, "text", text, len), what);
     if (!a) {
@@ -489,6 +652,24 @@ static int jg_parse(void *state, const char *text, size_t len, struct err *e)
         *e = j->failure;
     cJSON_Delete(a);
     return rc;
+}
+
+/* An engine is about to think on this position: its moves are asked now,
+ * and their answer read when first needed, so that the judge answers while
+ * the engine thinks. Only when its summary is known (whose turn, not over)
+ * and nothing else is asked ahead. */
+static void jg_prefetch(const void *state)
+{
+    struct judge *j = judge_of(state);
+    const char *board = board_of(state);
+    const struct judge_sum *said = said_of(j, board);
+    if (j->failure.msg[0] || j->pending[0] || !said || said->over || j->owner != getpid())
+        return;
+    for (int k = 0; k < JUDGE_CACHE; k++)
+        if (j->cache[k].valid && strcmp(j->cache[k].board, board) == 0)
+            return;
+    if (send_request(j, request("moves", board), "\"moves\"") == 0)
+        snprintf(j->pending, sizeof j->pending, "%s", board);
 }
 
 static size_t jg_format(const void *state, char *buf)
@@ -523,22 +704,27 @@ static void jg_play(void *state, int move)
     if (!known_move(state, node, move))
         return;
     char child[JUDGE_BOARD_MAX];
-    memcpy(child, node->child[move], sizeof child);
+    snprintf(child, sizeof child, "%s", child_of(node, move));
     set_pos(state, j, child);
+}
+
+static const struct judge_sum *sum_at(const void *state)
+{
+    return sum_of(judge_of(state), board_of(state));
 }
 
 static int jg_to_move(const void *state)
 {
-    return node_at(state)->to_move;
+    return sum_at(state)->to_move;
 }
 
 static int jg_terminal(const void *state, int *value)
 {
-    const struct judge_node *node = node_at(state);
-    if (!node->over)
+    const struct judge_sum *sum = sum_at(state);
+    if (!sum->over)
         return 0;
-    int worth = SCORE_WIN + node->margin;
-    *value = node->winner == 0 ? 0 : node->winner == node->to_move ? worth : -worth;
+    int worth = SCORE_WIN + sum->margin;
+    *value = sum->winner == 0 ? 0 : sum->winner == sum->to_move ? worth : -worth;
     return 1;
 }
 
@@ -559,14 +745,14 @@ static uint64_t jg_hash(const void *state)
 static int jg_move_text(const void *state, int move, char *buf, size_t cap)
 {
     const struct judge_node *node = node_at(state);
-    return snprintf(buf, cap, "%s", known_move(state, node, move) ? node->text[move] : "");
+    return snprintf(buf, cap, "%s", known_move(state, node, move) ? text_of(node, move) : "");
 }
 
 static int jg_parse_move(const void *state, const char *text, int *move)
 {
     const struct judge_node *node = node_at(state);
     for (int i = 0; i < node->n; i++)
-        if (strcmp(node->text[i], text) == 0) {
+        if (strcmp(text_of(node, i), text) == 0) {
             *move = i;
             return 0;
         }
@@ -586,9 +772,9 @@ static void jg_print_move(FILE *out, const void *after, int move, int mover)
 
 static void jg_print_over(FILE *out, const void *state)
 {
-    const struct judge_node *node = node_at(state);
-    if (node->winner)
-        fprintf(out, "Player %d wins\nGame over!\n\n", node->winner);
+    const struct judge_sum *sum = sum_at(state);
+    if (sum->winner)
+        fprintf(out, "Player %d wins\nGame over!\n\n", sum->winner);
     else
         fprintf(out, "A draw\nGame over!\n\n");
 }
@@ -710,7 +896,7 @@ static void fill_game(struct judge *j)
         .play = jg_play, .to_move = jg_to_move, .terminal = jg_terminal,
         .evaluate = jg_evaluate, .hash = jg_hash, .move_text = jg_move_text,
         .parse_move = jg_parse_move, .print = jg_print, .print_move = jg_print_move,
-        .print_over = jg_print_over, .explain = jg_explain,
+        .print_over = jg_print_over, .explain = jg_explain, .prefetch = jg_prefetch,
     };
 }
 

@@ -13,7 +13,14 @@
  * (init has no position to read), and parse reads the judge from the
  * position it is handed (game.h). A move is the index of a child in the
  * judge's list of the position's legal moves (its canonical order). The
- * judge's answers about the last positions asked are cached.
+ * judge's answers about the last positions asked are cached, with what an
+ * answer said of each move's board (its summary, when the judge gives it:
+ * whose turn, whether over); to_move and terminal read a summary without
+ * asking. parse takes a text spelled as one of its position's move boards
+ * as that board, unasked (a judge's boards are canonical). The game's
+ * prefetch sends a position's "moves" question ahead, when its summary is
+ * known, and its answer is read when first needed: the judge answers while
+ * an engine thinks. At most one question is outstanding.
  *
  * Any number of judges may be open. A worker forked by the referee starts
  * its own judge process on its first question (the judge is the process's

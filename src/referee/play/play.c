@@ -370,6 +370,8 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
     double *clock = &c->clock[side - 1];
     struct run_limits limits = move_limits(r, *clock);
     char pwhy[REC_REASON_MAX];
+    if (g->prefetch)
+        g->prefetch(pos);
     show_waiting(r, &limits, rec->index, ply, eng->name, side, 0);
     int ran = run_on_board(r, c, eng, side, &run, pwhy, e);
     show_waiting(r, &limits, rec->index, ply, eng->name, side, 1);
@@ -395,8 +397,12 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
     char text[GAME_MOVE_TEXT_MAX] = "";
     if (!why[0])
         g->move_text(pos, *move, text, sizeof text);
-    /* The referee's own share of the ply: everything but the engine. */
-    double referee_ms = (double)(clock_wall_ns() - t0) / NS_PER_MS - run.wall_ms;
+    /* The referee's own share of the ply: everything but the engine since
+     * the last ply's figure (the move played, the game's end checked: a
+     * judge's questions between plies count too). */
+    uint64_t t1 = clock_wall_ns();
+    double referee_ms = (double)(t1 - t0) / NS_PER_MS - run.wall_ms;
+    c->t0 = t1;
     char hint[2 * PATH_MAX + 64] = "", hidden[PATH_MAX];
     int view;
     struct sbx *box = side_sandbox(c, side, &view);
@@ -588,8 +594,6 @@ int play_game(const struct play_rules *r, long index, long pair,
     for (int ply = 1; (result = rules_end(g, pos, r->draw_plies, quiet, &end)) == REC_NO_RESULT;
          ply++) {
         int side = g->to_move(pos), move = -1;
-        if (ply > 1)
-            c.t0 = clock_wall_ns();
         rc = play_ply(r, &c, ply, side_engine[side - 1], pos, rec, &move, why, e);
         if (rc != PLAY_PLAYED)
             break;
