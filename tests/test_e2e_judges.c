@@ -1,14 +1,18 @@
 /*
  * test_e2e_judges.c - games defined by a judge program (docs/judges.md) end
  * to end: the tic-tac-toe judge of docs/judges plays the built-in game's
- * games move for move; a Kalah match between its two engines is verified
+ * games move for move, and its report draws them as its hello says; a
+ * judge is asked one question a move, and "parse" only for an answer not
+ * spelled as its boards; a Kalah match between its two engines is verified
  * and reported; an illegal answer forfeits with the judge's reason; a
  * journal whose judge changed is refused; a tournament's workers each
  * start and free their own judge; referee bench through a judge draws the
  * built-in game's positions; a judge that crashes, hangs or answers
- * nonsense stops the match (or the bench, verify, report) with the judge
- * named, no log, no engine charged, no judge process left, and the
- * referee's memory all freed (valgrind, as every run of the suite).
+ * nonsense (a summary its own answer contradicts, a drawing whose style
+ * would end the page's style element) stops the match (or the bench,
+ * verify, report) with the judge named, no log, no engine charged, no
+ * judge process left, and the referee's memory all freed (valgrind, as
+ * every run of the suite).
  */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
@@ -73,6 +77,14 @@ Test(e2e_judges, tictactoe_judge_plays_the_builtin_games_move_for_move)
     e2e_run(&r, dir, NULL, "referee", "verify", "judged.json", NULL);
     cr_assert_eq(r.status, 0, "verify: exit %d: %s", r.status, r.err);
     cr_assert_not_null(strstr(r.out, " moves replayed: consistent\n"), "%s", r.out);
+    e2e_run_free(&r);
+    /* The replay draws the boards as the judge's hello says. */
+    e2e_run(&r, dir, NULL, "referee", "report", "--format", "html", "judged.json", NULL);
+    cr_assert_eq(r.status, 0, "report: exit %d: %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.out, "<section id=\"games\" data-layout=\"grid\">"),
+                       "no grid layout on the page");
+    cr_assert_not_null(strstr(r.out, ".tictactoe-judge td.c88::after{content:'X';color:#c22}"),
+                       "the judge's style is not on the page");
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }
@@ -153,7 +165,7 @@ Test(e2e_judges, verify_refuses_a_judge_that_changed)
 
 struct bad_judge {
     char mode[12];
-    char error[96];   /* what follows "referee: judge '...': " */
+    char error[112];   /* what follows "referee: judge '...': " */
 };
 
 ParameterizedTestParameters(e2e_judges, a_failing_judge_stops_the_match)
@@ -164,6 +176,9 @@ ParameterizedTestParameters(e2e_judges, a_failing_judge_stops_the_match)
         { "hang", "no answer to \"moves\" within 10000 ms" },
         { "contradict", "answered \"moves\" about a board otherwise than its earlier answer "
                         "listing it as a move's board" },
+        { "badstyle", "answered \"hello\" with a style holding '<' (it would end the page's "
+                      "style element)" },
+        { "badlayout", "answered \"hello\" with the layout 'hex': grid, checker or rows" },
     };
     return cr_make_param_array(struct bad_judge, cases, sizeof cases / sizeof *cases);
 }

@@ -13,6 +13,14 @@ import sys
 PROTOCOL = "arena-judge/1"
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 START = "...\n...\n...\n1\n"
+# How referee report's HTML replay draws a board (optional): a grid of the
+# board's characters, each cell of class "c" and the character's code (X is
+# 88, O is 79), styled under the game's name, as the built-in game's.
+DRAWING = {"layout": "grid",
+           "style": ".tictactoe-judge{background:#333}.tictactoe-judge td{border-radius:0;"
+                    "text-align:center;font:bold 20px sans-serif}"
+                    ".tictactoe-judge td.c88::after{content:'X';color:#c22}"
+                    ".tictactoe-judge td.c79::after{content:'O';color:#25a}"}
 
 
 class BadBoard(Exception):
@@ -101,7 +109,8 @@ def verdict(board, answer):
 def answer(req):
     op = req.get("op")
     if op == "hello":
-        return {"protocol": PROTOCOL, "game": "tictactoe-judge", "start": START}
+        return {"protocol": PROTOCOL, "game": "tictactoe-judge", "start": START,
+                "drawing": DRAWING}
     if op == "moves":
         return moves(req["board"])
     if op == "parse":

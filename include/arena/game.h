@@ -136,6 +136,10 @@ enum game_draw_layout {
     GAME_DRAW_ROWS,      /* the first line's numbers, one row of matches each */
 };
 
+/* Each layout's name (the page's data-layout; a judge's "drawing"), by
+ * its value. */
+extern const char *const game_draw_layout_name[GAME_DRAW_ROWS + 1];
+
 struct game_drawing {
     enum game_draw_layout layout;
     const char *style;   /* CSS rules, each under .NAME; NULL: none */

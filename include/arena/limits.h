@@ -189,6 +189,10 @@
 /* Bytes of one line of a judge's answer: GAME_MAX_MOVES moves, each with a
  * whole board and its text, escaped, with room to spare. */
 #define JUDGE_LINE_MAX (1 << 20)
+/* Bytes of a judge's drawing's style rules and labels (its hello's
+ * "drawing", NUL included): the built-in games' rules are under 600 bytes. */
+#define JUDGE_STYLE_MAX 4096
+#define JUDGE_LABELS_MAX 256
 
 /* referee play (playsrv.h): the address it listens on unless --listen
  * says otherwise (this machine only: the page runs engines for whoever

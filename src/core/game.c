@@ -7,6 +7,10 @@
 #include "arena/game.h"
 #include "arena/textfile.h"
 
+const char *const game_draw_layout_name[GAME_DRAW_ROWS + 1] = {
+    [GAME_DRAW_GRID] = "grid", [GAME_DRAW_CHECKER] = "checker", [GAME_DRAW_ROWS] = "rows",
+};
+
 void game_init(const struct game *g, void *state)
 {
     assert((g->init == NULL) != (g->start == NULL));

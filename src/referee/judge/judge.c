@@ -113,6 +113,9 @@ struct judge {
     int argc;
     char sha256[SHA256_HEX];           /* of its program file ("" none) */
     char start[JUDGE_BOARD_MAX];
+    struct game_drawing drawing;       /* hello's "drawing" (has_drawing) */
+    int has_drawing;
+    char style[JUDGE_STYLE_MAX], labels[JUDGE_LABELS_MAX];
     struct judge_pos start_pos;        /* the game's start (struct game's start) */
     pid_t pid, owner;                  /* the judge, and the process it answers */
     int to, from;                      /* its stdin, its stdout */
@@ -853,6 +856,46 @@ static int resolve(struct judge *j, const char *cmd, struct err *e)
     return j->argv ? 0 : err_set(e, 0, 0, "out of memory");
 }
 
+/* hello's optional "drawing" of answer a, how the HTML replay draws the
+ * game's boards (struct game_drawing): {"layout": grid|checker|rows,
+ * "style": CSS, "labels": "B=K W=K"}. Its style goes into the page's
+ * style element as it is, so it may not hold a '<'. 0, or -1 when the
+ * judge failed. */
+static int read_drawing(struct judge *j, const cJSON *a, const char *what)
+{
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(a, "drawing");
+    if (!d)
+        return 0;
+    const char *layout = cJSON_IsObject(d) ? get_text(j, d, "layout", 16, what) : NULL;
+    if (!cJSON_IsObject(d))
+        return judge_fail(j, "answered %s with a \"drawing\" that is not an object", what);
+    if (!layout)
+        return -1;
+    int k = 0;
+    while (k <= GAME_DRAW_ROWS && strcmp(game_draw_layout_name[k], layout) != 0)
+        k++;
+    if (k > GAME_DRAW_ROWS)
+        return judge_fail(j, "answered %s with the layout '%s': grid, checker or rows", what,
+                          layout);
+    const char *style = "", *labels = "";
+    if (cJSON_GetObjectItemCaseSensitive(d, "style") &&
+        !(style = get_text(j, d, "style", JUDGE_STYLE_MAX, what)))
+        return -1;
+    if (cJSON_GetObjectItemCaseSensitive(d, "labels") &&
+        !(labels = get_text(j, d, "labels", JUDGE_LABELS_MAX, what)))
+        return -1;
+    if (strchr(style, '<'))
+        return judge_fail(j, "answered %s with a style holding '<' (it would end the page's "
+                          "style element)", what);
+    snprintf(j->style, sizeof j->style, "%s", style);
+    snprintf(j->labels, sizeof j->labels, "%s", labels);
+    j->drawing = (struct game_drawing){ .layout = (enum game_draw_layout)k,
+                                        .style = j->style[0] ? j->style : NULL,
+                                        .labels = j->labels[0] ? j->labels : NULL };
+    j->has_drawing = 1;
+    return 0;
+}
+
 /* Says hello and learns the game's name and start board (a worker's own
  * judge: checks they are the first's). 0, or -1 with e: a judge of another
  * protocol, or one that failed (judge_error). */
@@ -878,7 +921,7 @@ static int hello(struct judge *j, struct err *e)
                    "- and _ only", what, name);
     else if (start && !*name)
         judge_fail(j, "answered %s with an empty game name", what);
-    else if (start) {
+    else if (start && read_drawing(j, a, what) == 0) {
         snprintf(j->name, sizeof j->name, "%s", name);
         snprintf(j->start, sizeof j->start, "%s", start);
     }
@@ -897,6 +940,7 @@ static void fill_game(struct judge *j)
         .evaluate = jg_evaluate, .hash = jg_hash, .move_text = jg_move_text,
         .parse_move = jg_parse_move, .print = jg_print, .print_move = jg_print_move,
         .print_over = jg_print_over, .explain = jg_explain, .prefetch = jg_prefetch,
+        .drawing = j->has_drawing ? &j->drawing : NULL,
     };
 }
 

@@ -712,16 +712,12 @@ void report_html_free(struct report_html *h)
     h->games = h->forfeits = NULL;
 }
 
-static const char *const layout_name[] = {
-    [GAME_DRAW_GRID] = "grid", [GAME_DRAW_CHECKER] = "checker", [GAME_DRAW_ROWS] = "rows",
-};
-
 /* How the script draws this game's boards (game.h, struct game_drawing):
  * data-layout and data-labels on the games section. */
 static void drawing_attributes(const struct report_html *h, FILE *out)
 {
     const struct game_drawing *d = h && h->game ? h->game->drawing : NULL;
-    fprintf(out, " data-layout=\"%s\"", layout_name[d ? d->layout : GAME_DRAW_GRID]);
+    fprintf(out, " data-layout=\"%s\"", game_draw_layout_name[d ? d->layout : GAME_DRAW_GRID]);
     if (d && d->labels) {
         fprintf(out, " data-labels=\"");
         esc_html(d->labels, out);
