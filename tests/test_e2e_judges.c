@@ -46,15 +46,22 @@ static void game_lines(const char *dir, const char *log, char *buf, size_t cap)
     cJSON_Delete(root);
 }
 
+/* The built-in tic-tac-toe engine searching depth plies, as an --engine
+ * SPEC named name, into buf. */
+static void ttt_engine(const char *name, int depth, char *buf, size_t cap)
+{
+    char engine[PATH_MAX];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(buf, cap, "name=%s,depth=%d,cmd=%s one-move --game tictactoe", name, depth, engine);
+}
+
 Test(e2e_judges, tictactoe_judge_plays_the_builtin_games_move_for_move)
 {
-    char engine[PATH_MAX], judge[PATH_MAX], a[PATH_MAX + 96], b[PATH_MAX + 96],
-        cmd[PATH_MAX + 16];
-    e2e_bin_path("engine", engine, sizeof engine);
+    char judge[PATH_MAX], a[PATH_MAX + 96], b[PATH_MAX + 96], cmd[PATH_MAX + 16];
     e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
     snprintf(cmd, sizeof cmd, "python3 %s", judge);
-    snprintf(a, sizeof a, "name=d1,depth=1,cmd=%s one-move --game tictactoe", engine);
-    snprintf(b, sizeof b, "name=d3,depth=3,cmd=%s one-move --game tictactoe", engine);
+    ttt_engine("d1", 1, a, sizeof a);
+    ttt_engine("d3", 3, b, sizeof b);
     char *dir = e2e_tmpdir();
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "tictactoe", "--engine", a, "--engine",
@@ -367,13 +374,11 @@ Test(e2e_judges, a_failing_judge_stops_verify_and_report, .timeout = 120)
  * workers); its journal verifies. */
 Test(e2e_judges, a_tournament_through_a_judge_verifies, .timeout = 120)
 {
-    char judge[PATH_MAX], engine[PATH_MAX], cmd[PATH_MAX + 16], a[PATH_MAX + 96],
-        b[PATH_MAX + 96];
+    char judge[PATH_MAX], cmd[PATH_MAX + 16], a[PATH_MAX + 96], b[PATH_MAX + 96];
     e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
-    e2e_bin_path("engine", engine, sizeof engine);
     snprintf(cmd, sizeof cmd, "python3 %s", judge);
-    snprintf(a, sizeof a, "name=d1,depth=1,cmd=%s one-move --game tictactoe", engine);
-    snprintf(b, sizeof b, "name=d3,depth=3,cmd=%s one-move --game tictactoe", engine);
+    ttt_engine("d1", 1, a, sizeof a);
+    ttt_engine("d3", 3, b, sizeof b);
     char *dir = e2e_tmpdir();
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "tournament", "--judge", cmd, "--engine", a, "--engine", b,
@@ -410,12 +415,10 @@ static int count_lines(const char *dir, const char *name, const char *line)
 Test(e2e_judges, a_judge_is_asked_once_a_move_and_parse_only_for_other_spellings,
      .timeout = 60)
 {
-    char engine[PATH_MAX], fix[PATH_MAX], cmd[PATH_MAX + 32], a[PATH_MAX + 64],
-        b[PATH_MAX + 96];
-    e2e_bin_path("engine", engine, sizeof engine);
+    char fix[PATH_MAX], cmd[PATH_MAX + 32], a[PATH_MAX + 96], b[PATH_MAX + 96];
     e2e_repo_path("fixtures/judges", fix, sizeof fix);
     snprintf(cmd, sizeof cmd, "python3 %s/counting_judge.py", fix);
-    snprintf(a, sizeof a, "name=d1,depth=1,cmd=%s one-move --game tictactoe", engine);
+    ttt_engine("d1", 1, a, sizeof a);
     snprintf(b, sizeof b, "name=crlf,dir=%s,cmd=python3 crlf_first.py {in} {out}", fix);
     char *dir = e2e_tmpdir();
     struct e2e_run r;
