@@ -411,7 +411,8 @@ static void cpu(struct tally *t, const int order[], FILE *out)
     double median, p95;
     if (tally_overhead(t, &median, &p95))
         fprintf(out, "<p>The referee's own wall time per move, outside the engine (writing "
-                     "the board, starting the engine in its sandbox, judging the answer): "
+                     "the board, starting the engine in its sandbox, judging the answer, "
+                     "playing it): "
                      "median <b>%.3f ms</b>, p95 <b>%.3f ms</b>, over %ld moves.</p>\n",
                 median, p95, t->noverhead);
     else
