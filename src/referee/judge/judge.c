@@ -537,16 +537,20 @@ static int settle(struct judge *j)
     return 0;
 }
 
-/* The cached answer about board (once an answer sent ahead is read), or
- * NULL: nothing is asked. */
-static const struct judge_node *cached(struct judge *j, const char *board)
+/* The cached answer about board as the cache holds it now, or NULL. */
+static const struct judge_node *held(const struct judge *j, const char *board)
 {
-    if (settle(j) != 0)
-        return NULL;
     for (int k = 0; k < JUDGE_CACHE; k++)
         if (j->cache[k].valid && strcmp(j->cache[k].board, board) == 0)
             return &j->cache[k];
     return NULL;
+}
+
+/* The cached answer about board (once an answer sent ahead is read), or
+ * NULL: nothing is asked. */
+static const struct judge_node *cached(struct judge *j, const char *board)
+{
+    return settle(j) == 0 ? held(j, board) : NULL;
 }
 
 /* The judge's answer about board: from the cache, or asked; once the judge
@@ -571,9 +575,9 @@ static const struct judge_sum *sum_of(struct judge *j, const char *board)
 {
     if (j->failure.msg[0])
         return &j->over.sum;
-    for (int k = 0; k < JUDGE_CACHE; k++)
-        if (j->cache[k].valid && strcmp(j->cache[k].board, board) == 0)
-            return &j->cache[k].sum;
+    const struct judge_node *known = held(j, board);
+    if (known)
+        return &known->sum;
     const struct judge_sum *said = said_of(j, board);
     return said ? said : &node_of(j, board)->sum;
 }
@@ -666,11 +670,9 @@ static void jg_prefetch(const void *state)
     struct judge *j = judge_of(state);
     const char *board = board_of(state);
     const struct judge_sum *said = said_of(j, board);
-    if (j->failure.msg[0] || j->pending[0] || !said || said->over || j->owner != getpid())
+    if (j->failure.msg[0] || j->pending[0] || !said || said->over || j->owner != getpid() ||
+        held(j, board))
         return;
-    for (int k = 0; k < JUDGE_CACHE; k++)
-        if (j->cache[k].valid && strcmp(j->cache[k].board, board) == 0)
-            return;
     if (send_request(j, request("moves", board), "\"moves\"") == 0)
         snprintf(j->pending, sizeof j->pending, "%s", board);
 }
