@@ -184,20 +184,38 @@ static int count_game(void *ctx, struct game_record *rec, int line, struct err *
 static const struct journal_reader count_rd = { .header = count_header, .game = count_game };
 static const struct journal_reader *const count = &count_rd;
 
+/* A free name for a journal (path, a mkstemp template) and a nim journal's
+ * header for it (the caller frees it with hdr_free). */
+static void nim_journal(char *path, struct hdr *header)
+{
+    int tmp = mkstemp(path);
+    cr_assert_geq(tmp, 0, "mkstemp %s", path);
+    close(tmp);
+    unlink(path);
+    hdr_init(header);
+    header->has = HDR_BIT(HDR_SCHEMA) | HDR_BIT(HDR_GAME);
+    cr_assert_eq(hdr_set_text(&header->schema, "arena.journal/1"), 0);
+    strcpy(header->game, "nim");
+}
+
+/* The whole of the small file path into buf (cap bytes, NUL-terminated). */
+static void read_small(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    size_t n = fread(buf, 1, cap - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+}
+
 /* A crash mid-append leaves a cut line: readers skip it, resume cuts it off
  * and appends after the last whole line; a header of another tournament is
  * refused at line 1. */
 Test(referee, journal_survives_a_line_cut_short)
 {
     char path[] = "/tmp/arena-journal-XXXXXX";
-    int tmp = mkstemp(path);
-    close(tmp);
-    unlink(path);
     struct hdr header;
-    hdr_init(&header);
-    header.has = HDR_BIT(HDR_SCHEMA) | HDR_BIT(HDR_GAME);
-    cr_assert_eq(hdr_set_text(&header.schema, "arena.journal/1"), 0);
-    strcpy(header.game, "nim");
+    nim_journal(path, &header);
     struct err e;
     int fd;
     struct scan_count c = { 0, 0, 0 };
@@ -216,11 +234,8 @@ Test(referee, journal_survives_a_line_cut_short)
     cr_assert_eq(c.games, 2, "resume saw %d games", c.games);
     cr_assert_eq(journal_append(fd, "{\"index\":3}", &e), 0);
     close(fd);
-    FILE *f = fopen(path, "r");
-    char buf[256] = "";
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
+    char buf[256];
+    read_small(path, buf, sizeof buf);
     cr_assert_str_eq(buf, "{\"schema\":\"arena.journal/1\",\"game\":\"nim\"}\n{\"index\":1}\n"
                           "{\"index\":2}\n{\"index\":3}\n");
     strcpy(header.game, "connect4");
@@ -237,14 +252,8 @@ Test(referee, journal_survives_a_line_cut_short)
 Test(referee, journal_reheader_keeps_the_records_and_the_lock)
 {
     char path[] = "/tmp/arena-journal-XXXXXX";
-    int tmp = mkstemp(path);
-    close(tmp);
-    unlink(path);
     struct hdr header;
-    hdr_init(&header);
-    header.has = HDR_BIT(HDR_SCHEMA) | HDR_BIT(HDR_GAME);
-    cr_assert_eq(hdr_set_text(&header.schema, "arena.journal/1"), 0);
-    strcpy(header.game, "nim");
+    nim_journal(path, &header);
     cr_assert_not_null(hdr_add_engine(&header, "person"));
     struct err e;
     int fd;
@@ -258,11 +267,8 @@ Test(referee, journal_reheader_keeps_the_records_and_the_lock)
               "the replaced journal is not locked by its writer");
     close(other);
     close(fd);
-    FILE *f = fopen(path, "r");
-    char buf[256] = "";
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
+    char buf[256];
+    read_small(path, buf, sizeof buf);
     cr_assert_str_eq(buf, "{\"schema\":\"arena.journal/1\",\"game\":\"nim\",\"engines\":"
                           "[{\"name\":\"person\"},{\"name\":\"alphabeta:6\"}]}\n"
                           "{\"index\":1}\n{\"index\":2}\n");
