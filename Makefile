@@ -95,6 +95,23 @@ CJSON_LIBS = $(shell pkg-config --libs libcjson)
 CRIT_LIBS  = $(shell pkg-config --libs criterion)
 MHD_LIBS   = $(shell pkg-config --libs libmicrohttpd)
 
+# Quiet by default: one line a file (`CC src/core/err.c`); V=1 prints the
+# whole commands, as kbuild and git do.
+ifneq ($(V),1)
+QUIET_CC   = @printf '  CC      %s\n' $<;
+QUIET_AR   = @printf '  AR      %s\n' $@;
+QUIET_LINK = @printf '  LINK    %s\n' $@;
+QUIET_LN   = @printf '  LN      %s\n' $@;
+endif
+
+# Every build runs on every core unless the caller chose (-j1, -j8): a
+# newcomer's `make test` is mostly compiling and then tests that can run
+# side by side. Not with clean among the goals, which must finish first.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+ifeq ($(filter -j%,$(MAKEFLAGS))$(filter clean,$(MAKECMDGOALS)),)
+MAKEFLAGS += -j$(NPROC)
+endif
+
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
 CFLAGS  ?=
 CPPFLAGS ?=
@@ -127,7 +144,7 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-judge bench-persist bench-solver bench-learn bench-grade clean install \
+.PHONY: all deps test quick test-slow test-valgrind test-tools check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-judge bench-persist bench-solver bench-learn bench-grade clean install \
         uninstall test-install test-cluster
 
 all: $(BINARIES) $(ARENA_LINKS)
@@ -148,65 +165,116 @@ deps:
 
 $(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(QUIET_AR)ar rcs $@ $^
 
 $(CLI_LIB): $(CLI_PARTS:%.c=$(BUILD)/%.o)
 	@rm -f $@
-	ar rcs $@ $^
+	$(QUIET_AR)ar rcs $@ $^
 
 $(BIN)/%: $(BUILD)/src/cli/%_main.o $(CLI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $< $(CLI_LIB) $(LIB) $(CJSON_LIBS) $(LINK_EXTRA) -lm -pthread
+	$(QUIET_LINK)$(CC) $(LDOPT) $(LDFLAGS) -o $@ $< $(CLI_LIB) $(LIB) $(CJSON_LIBS) $(LINK_EXTRA) -lm -pthread
 # referee play's HTTP server (playsrv.h).
 $(BIN)/referee: LINK_EXTRA = $(MHD_LIBS)
 
 $(BIN)/arena-%: $(BIN)/%
-	ln -sf $* $@
+	$(QUIET_LN)ln -sf $* $@
 
 $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm -pthread
+	$(QUIET_LINK)$(CC) $(LDOPT) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm -pthread
 
 $(E2E_BIN): $(E2E_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm -pthread
+	$(QUIET_LINK)$(CC) $(LDOPT) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(CRIT_LIBS) $(CJSON_LIBS) -lm -pthread
 
 # The include graph against the layer order (the script's header lists it).
 check-layers:
 	@sh scripts/check-layers.sh
 
-# The unit suites, then every end-to-end case (binaries on fixtures, output
-# compared byte for byte) under valgrind in the release build.
-# The tools the tests run besides the binaries come from install-deps too.
+# ---- the test tiers (docs/hardening.md, "Which tests to run when") ---------
+#   make test           layers, every unit case, the end-to-end cases natively
+#                       but the slow tier, the cases side by side
+#   make quick          the unit cases but the deep tier, the smoke tier (one
+#                       end-to-end case a command): under a minute
+#   make test-slow      the slow tier natively
+#   make test-valgrind  every end-to-end case under valgrind --leak-check=full
+#   make unit / e2e     the unit suites / the end-to-end cases but the slow tier
+# T=PATTERN narrows any of them to the cases whose suite/test matches the
+# glob (without a /, whole suites: T=e2e_grade; T='e2e_cli/*usage*'), slow
+# ones included. tests/tiers lists each tier's cases and why they are there.
+tier = $(shell sed -n 's/^$(1)[[:space:]][[:space:]]*\([^[:space:]#]*\).*/\1/p' tests/tiers)
+SLOW_CASES  := $(call tier,slow)
+DEEP_CASES  := $(call tier,deep)
+SMOKE_CASES := $(call tier,smoke)
+empty :=
+space := $(empty) $(empty)
+any_of = @($(subst $(space),|,$(strip $(1))))
+T ?=
+T_GLOB = $(if $(findstring /,$(T)),$(T),$(T)/*)
+# Criterion's arguments for a run of N jobs over the cases of glob G (none:
+# all); T, when given, replaces G.
+crit = --jobs $(1) $(if $(T),--filter '$(T_GLOB)',$(if $(2),--filter '$(2)'))
+NOT_SLOW = !($(call any_of,$(SLOW_CASES)))
+# The end-to-end cases spend most of their time waiting on engines, timeouts
+# and sandboxes, so twice the cores keeps both busy; the unit cases compute.
+UNIT_JOBS ?= $(NPROC)
+E2E_JOBS  ?= $(shell echo $$(( $(NPROC) * 2 )))
+# The binaries valgrind reads and the tools the tests run besides them come
+# from install-deps too.
 TEST_TOOLS := valgrind gnuplot jq xmllint
+E2E_ENV     = ARENA_BIN=$(BIN) ARENA_VALGRIND=0
 
-test: check-layers all $(UNIT_BIN) $(E2E_BIN)
+test-tools: deps
 	@for t in $(TEST_TOOLS); do command -v $$t >/dev/null 2>&1 || { sh scripts/install-deps.sh; break; }; done
-	$(UNIT_BIN)
-	ARENA_BIN=$(BIN) ARENA_VALGRIND=$(VALGRIND_E2E) $(E2E_BIN)
 
-# CI runs this after `make test`: the whole test suite again on binaries built
-# with the sanitizers (a finding exits non-zero, so the case fails), the
-# end-to-end suite under valgrind on the release binaries, then the fuzz
-# targets on their regression inputs and FUZZ_SECONDS (default 20) each.
+test: check-layers all $(UNIT_BIN) $(E2E_BIN) test-tools
+	@echo '  TEST    unit'
+	@$(UNIT_BIN) $(call crit,$(UNIT_JOBS))
+	@echo '  TEST    e2e (all but the slow tier: make test-slow)'
+	@$(E2E_ENV) $(E2E_BIN) $(call crit,$(E2E_JOBS),$(NOT_SLOW))
+
+quick: check-layers all $(UNIT_BIN) $(E2E_BIN) test-tools
+	@echo '  TEST    unit (all but the deep tier)'
+	@$(UNIT_BIN) $(call crit,$(UNIT_JOBS),!($(call any_of,$(DEEP_CASES))))
+	@echo '  TEST    e2e (the smoke tier)'
+	@$(E2E_ENV) $(E2E_BIN) $(call crit,$(E2E_JOBS),$(call any_of,$(SMOKE_CASES)))
+
+test-slow: all $(E2E_BIN) test-tools
+	@echo '  TEST    e2e (the slow tier)'
+	@$(E2E_ENV) $(E2E_BIN) $(call crit,$(E2E_JOBS),$(call any_of,$(SLOW_CASES)))
+
+# valgrind runs the binaries at a tenth of their speed or less: the cases
+# compute, so one job a core.
+test-valgrind: all $(E2E_BIN) test-tools
+	@echo '  TEST    e2e under valgrind'
+	@ARENA_BIN=$(BIN) ARENA_VALGRIND=$(VALGRIND_E2E) $(E2E_BIN) $(call crit,$(NPROC))
+
+unit: $(UNIT_BIN)
+	@$(UNIT_BIN) $(call crit,$(UNIT_JOBS))
+
+e2e: all $(E2E_BIN) test-tools
+	@$(E2E_ENV) $(E2E_BIN) $(call crit,$(E2E_JOBS),$(NOT_SLOW))
+
+# CI runs this after `make test` and `make test-valgrind`: the whole test
+# suite again on binaries built with the sanitizers (a finding exits
+# non-zero, so the case fails), slow tier included, then the fuzz targets on
+# their regression inputs and FUZZ_SECONDS (default 20) each. CHECK_VALGRIND=1
+# (the default) also runs test-valgrind; .ci/run has just run it.
 # ARENA_LIMITED_BIN: the engines that play under --mem-limit-mb (RLIMIT_AS)
 # are release builds, as ASan cannot run in a capped address space.
-# CHECK_VALGRIND=0 leaves out the valgrind run, for a caller that has just
-# run `make test` (whose end-to-end suite is that same run): .ci/run.
 CHECK_VALGRIND ?= 1
 check: all $(E2E_BIN)
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test-slow
 	$(MAKE) tsan
-	$(if $(filter 1,$(CHECK_VALGRIND)),ARENA_BIN=$(BIN) ARENA_VALGRIND=1 $(E2E_BIN))
+	$(if $(filter 1,$(CHECK_VALGRIND)),$(MAKE) test-valgrind)
 	$(MAKE) fuzz-regress
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
-
-unit: $(UNIT_BIN)
-	$(UNIT_BIN)
 
 # The solver's threads (lazy SMP) under ThreadSanitizer, in build/tsan; `make
 # check` runs it. A plain program, not the Criterion suite: Criterion cannot
@@ -219,10 +287,7 @@ tsan:
 
 $(BUILD)/tests/solver_threads: $(BUILD)/tests/tsan/solver_threads.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDOPT) -o $@ $< $(LIB) $(CJSON_LIBS) -lm -pthread
-
-e2e: all $(E2E_BIN)
-	ARENA_BIN=$(BIN) ARENA_VALGRIND=0 $(E2E_BIN)
+	$(QUIET_LINK)$(CC) $(LDOPT) -o $@ $< $(LIB) $(CJSON_LIBS) -lm -pthread
 
 demo: all
 	@sh scripts/demo.sh $(BIN)
@@ -393,35 +458,40 @@ fuzz-deps:
 
 $(FUZZ_BUILD)/%.o: %.c $(FUZZ_IGNORE) | deps fuzz-deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 
 # One board target per game, from one source.
 $(FUZZ_BUILD)/tests/fuzz/board_%.o: tests/fuzz/board.c $(FUZZ_IGNORE) | deps fuzz-deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_GAME='"$*"' -c $< -o $@
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_GAME='"$*"' -c $< -o $@
 
 $(FUZZ_LIB): $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 	@rm -f $@
-	ar rcs $@ $^
+	$(QUIET_AR)ar rcs $@ $^
 
 $(FUZZ_BUILD)/bin/%: $(FUZZ_BUILD)/tests/fuzz/%.o $(FUZZ_BUILD)/tests/fuzz/fuzz.o $(FUZZ_LIB)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $(filter %.o,$^) $(FUZZ_LIB) $(CJSON_LIBS) -lm
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $(filter %.o,$^) $(FUZZ_LIB) $(CJSON_LIBS) -lm
 
 fuzz-build: $(FUZZ_BINS)
 
+# Each target is a goal of its own, so that make runs as many at once as it
+# has jobs (every core): each still gets FUZZ_SECONDS of one core, and the
+# summary is sorted by target.
 fuzz: $(FUZZ_BINS)
 	@rm -f $(FUZZ_BUILD)/summary.txt; status=0; \
-	$(foreach t,$(FUZZ_TARGETS),FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) \
-	  FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) sh scripts/fuzz.sh run $(FUZZ_BUILD) $(t) \
-	  $(or $(FUZZ_MAXLEN_$(t)),$(FUZZ_MAXLEN)) $(FUZZ_SEEDS_$(t)) || status=1;) \
-	cat $(FUZZ_BUILD)/summary.txt; exit $$status
+	$(MAKE) --no-print-directory -k $(FUZZ_TARGETS:%=fuzz-run-%) || status=1; \
+	sort $(FUZZ_BUILD)/summary.txt; exit $$status
+
+fuzz-run-%: $(FUZZ_BUILD)/bin/%
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) \
+	  sh scripts/fuzz.sh run $(FUZZ_BUILD) $* $(or $(FUZZ_MAXLEN_$*),$(FUZZ_MAXLEN)) $(FUZZ_SEEDS_$*)
 
 fuzz-regress: $(FUZZ_BINS)
-	@status=0; \
-	$(foreach t,$(FUZZ_TARGETS),FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) sh scripts/fuzz.sh regress \
-	  $(FUZZ_BUILD) $(t) 0 $(FUZZ_SEEDS_$(t)) || status=1;) \
-	exit $$status
+	@$(MAKE) --no-print-directory -k $(FUZZ_TARGETS:%=fuzz-regress-%)
+
+fuzz-regress-%: $(FUZZ_BUILD)/bin/%
+	@FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) sh scripts/fuzz.sh regress $(FUZZ_BUILD) $* 0 $(FUZZ_SEEDS_$*)
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 .SECONDARY:

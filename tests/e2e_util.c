@@ -2,15 +2,21 @@
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <criterion/hooks.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <regex.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "arena/limits.h"
 #include "arena/textfile.h"
 #include "e2e_util.h"
 
@@ -18,6 +24,8 @@
 #define SIGNAL_STATUS_BASE 128
 #define E2E_REL_MAX 256           /* a fixture's name under fixtures/ */
 #define E2E_SCORE_LINE_MAX 256    /* "Score of A vs B: " for two engine names */
+
+static void own_tree(void);
 
 static char *absolute(const char *rel)
 {
@@ -112,6 +120,7 @@ int e2e_exists(const char *path)
 char *e2e_tmpdir(void)
 {
     char tmpl[] = "/tmp/arena-e2e-XXXXXX";
+    own_tree();
     cr_assert_not_null(mkdtemp(tmpl), "mkdtemp failed");
     return strdup(tmpl);
 }
@@ -143,6 +152,7 @@ static void spawn(struct e2e_run *r, const char *cwd, const char *stdin_text,
     snprintf(out_path, sizeof out_path, "%s/stdout", io);
     snprintf(err_path, sizeof err_path, "%s/stderr", io);
     write_file(in_path, stdin_text);
+    own_tree();
 
     fflush(NULL);
     pid_t pid = fork();
@@ -293,11 +303,141 @@ void e2e_limited_bin_path(const char *prog, char *buf, size_t cap)
     bin_path_in(getenv("ARENA_LIMITED_BIN") ? "ARENA_LIMITED_BIN" : "ARENA_BIN", prog, buf, cap);
 }
 
+/* ---- a checkout anywhere ------------------------------------------------
+ * Run as root, the suite plays engines as nobody (the sandbox's engine
+ * user) and runs the referee itself as nobody (setpriv). A checkout in a
+ * folder only its owner may enter (root's home, mode 0700) is out of their
+ * reach: then, before the first case, the runner copies what the cases
+ * read (the tree without .git and objects) into a folder of /tmp open to
+ * all and runs every case there; after the last, the copy goes. */
+static char public_copy[PATH_MAX];
+
+/* 1 when nobody can run ARENA_BIN's referee and read fixtures/ here. */
+static int nobody_reaches_checkout(void)
+{
+    char rel[PATH_MAX], bin[PATH_MAX], fixtures[PATH_MAX];
+    snprintf(rel, sizeof rel, "%s/referee", getenv("ARENA_BIN") ? getenv("ARENA_BIN") : "bin");
+    if (!realpath(rel, bin) || !realpath("fixtures", fixtures))
+        return 1;   /* nothing to copy: the cases say what is missing */
+    pid_t pid = fork();
+    if (pid == 0) {
+        const long id = SBX_ROOT_ENGINE_UID;
+        int dropped = syscall(SYS_setgroups, 0L, NULL) == 0 &&
+                      syscall(SYS_setresgid, id, id, id) == 0 &&
+                      syscall(SYS_setresuid, id, id, id) == 0;
+        _exit(dropped && access(bin, X_OK) == 0 && access(fixtures, R_OK | X_OK) == 0 ? 0 : 1);
+    }
+    int st;
+    return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+ReportHook(PRE_ALL)(struct criterion_test_set *set)
+{
+    (void)set;
+    if (geteuid() != 0 || nobody_reaches_checkout())
+        return;
+    char dir[] = "/tmp/arena-e2e-XXXXXX", cmd[3 * PATH_MAX];
+    if (!mkdtemp(dir) || chmod(dir, 0755) != 0)
+        return;
+    snprintf(cmd, sizeof cmd,
+             "tar -C . --exclude=./.git --exclude='*.o' --exclude='*.d' -cf - . | tar -C '%s' "
+             "-xf - && chmod -R go+rX '%s'", dir, dir);
+    if (system(cmd) != 0 || chdir(dir) != 0) {
+        fprintf(stderr, "e2e: cannot copy the checkout to %s for nobody\n", dir);
+        tf_remove_tree(dir);
+        return;
+    }
+    snprintf(public_copy, sizeof public_copy, "%s", dir);
+    fprintf(stderr, "e2e: nobody cannot reach this checkout; the cases run in a copy, %s\n", dir);
+}
+
+ReportHook(POST_ALL)(struct criterion_global_stats *stats)
+{
+    (void)stats;
+    if (public_copy[0])
+        tf_remove_tree(public_copy);
+}
+
+/* Every process of this test is its descendant: the test's process makes
+ * itself a child subreaper before it starts any (every case makes its
+ * folder with e2e_tmpdir or runs through spawn first, system() included),
+ * so what a killed referee or a setsid escapee leaves is reparented here,
+ * never to init. Not in Criterion's runner, whose own double-forked
+ * workers must go to init. */
+static void own_tree(void)
+{
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+/* pid's parent and state from /proc/pid/stat; 0, or -1 when it is gone. */
+static int proc_parent(long pid, long *ppid, char *state)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *close_paren = strrchr(buf, ')');   /* the name may hold spaces and parentheses */
+    return close_paren && sscanf(close_paren + 1, " %c %ld", state, ppid) == 2 ? 0 : -1;
+}
+
+/* 1 when pid descends from this process (and is not a zombie). */
+static int is_descendant(long pid)
+{
+    long self = getpid(), ppid;
+    char state;
+    if (proc_parent(pid, &ppid, &state) != 0 || state == 'Z')
+        return 0;
+    for (int depth = 0; depth < 64 && ppid > 1; depth++) {
+        if (ppid == self)
+            return 1;
+        if (proc_parent(ppid, &ppid, &state) != 0)
+            return 0;
+    }
+    return 0;
+}
+
+/* pid's command line, its arguments joined by spaces as pgrep -f reads it. */
+static int proc_cmdline(long pid, char *buf, size_t cap)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, cap - 1, f);
+    fclose(f);
+    while (n > 0 && buf[n - 1] == '\0')
+        n--;
+    for (size_t i = 0; i < n; i++)
+        if (buf[i] == '\0')
+            buf[i] = ' ';
+    buf[n] = '\0';
+    return 0;
+}
+
 int e2e_process_alive(const char *pattern)
 {
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "pgrep -f '%s' >/dev/null 2>&1", pattern);
-    return system(cmd) == 0;
+    regex_t re;
+    cr_assert_eq(regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB), 0, "bad pattern %s", pattern);
+    DIR *d = opendir("/proc");
+    cr_assert_not_null(d, "cannot read /proc");
+    int found = 0;
+    char cmd[4096];
+    for (struct dirent *de; !found && (de = readdir(d));) {
+        char *end;
+        long pid = strtol(de->d_name, &end, 10);
+        if (*end || pid <= 0 || pid == getpid())
+            continue;
+        found = is_descendant(pid) && proc_cmdline(pid, cmd, sizeof cmd) == 0 &&
+                regexec(&re, cmd, 0, NULL, 0) == 0;
+    }
+    closedir(d);
+    regfree(&re);
+    return found;
 }
 
 cJSON *e2e_read_json(const char *dir, const char *name)

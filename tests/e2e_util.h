@@ -75,8 +75,10 @@ void e2e_bin_path(const char *prog, char *buf, size_t cap);
 void e2e_limited_bin_path(const char *prog, char *buf, size_t cap);
 void e2e_repo_path(const char *rel, char *buf, size_t cap);
 
-/* 1 when a process whose command line matches the pgrep pattern is alive.
- * Write the pattern so that it does not match itself (sleep 60[1]3). */
+/* 1 when a process of this test's own tree (its descendants, orphans
+ * included: the test process is their subreaper) whose command line, the
+ * arguments joined by spaces, matches the extended regular expression
+ * pattern is alive; another test's or program's processes never count. */
 int e2e_process_alive(const char *pattern);
 
 /* 1 when path exists. */

@@ -154,7 +154,7 @@ ParameterizedTest(struct bad_case *c, e2e_persist, a_broken_protocol_is_its_name
     setenv("PATH", ENGINE_PATH, 1);
     e2e_repo_path("tests/engines/persistent_bad.py", script, sizeof script);
     e2e_bin_path("engine", engine, sizeof engine);
-    /* [.]: the pattern does not match pgrep's own command line. */
+    /* The pid: this test's engine, named in its command line. */
     snprintf(tag, sizeof tag, "persistent_bad[.]py %s %ld", c->mode, (long)getpid());
     snprintf(spec, sizeof spec, "name=bad,proto=persistent,cmd=python3 %s %s %ld", script,
              c->mode, (long)getpid());

@@ -151,12 +151,14 @@ static void kill_and_resume(const char *signal_name, int want_status, const char
             ref, s.perfect, s.slow);
     fclose(f);
     /* The kill comes once the journal holds its header and a game (polled,
-     * at most 20 s: a fixed sleep came too early on a loaded machine). */
+     * at most 20 s: a fixed sleep came too early on a loaded machine). The
+     * shell's own "Killed" goes to /dev/null: run.sh's output is in
+     * first.out, and the status in status. */
     snprintf(cmd, sizeof cmd,
              "cd '%s' && { sh run.sh >first.out 2>&1 & pid=$!; i=0; "
              "while [ $i -lt 400 ] && [ \"$(cat j.jsonl 2>/dev/null | wc -l)\" -lt 2 ]; "
              "do sleep 0.05; i=$((i+1)); done; kill -%s $pid; "
-             "wait $pid; echo $? > status; }",
+             "wait $pid; echo $? > status; } 2>/dev/null",
              dir, signal_name);
     cr_assert_eq(system(cmd), 0);
     char path[PATH_MAX];
@@ -173,7 +175,7 @@ static void kill_and_resume(const char *signal_name, int want_status, const char
     free(before);
     /* After SIGKILL the workers learn of it (PR_SET_PDEATHSIG) and kill
      * their engines: give them a moment. */
-    char pattern[32];   /* [.]: so that pgrep's own shell does not match */
+    char pattern[32];
     snprintf(pattern, sizeof pattern, "sleep 0[.]%s", delay + 2);
     for (int i = 0; i < 100 && e2e_process_alive(pattern); i++)
         usleep(10000);

@@ -60,6 +60,54 @@ static int sandbox_rules(struct refopts_settings *s, struct err *e)
     return 0;
 }
 
+/* 1 when uid (group gid, no other groups: how the sandbox runs a root
+ * referee's engines) has every permission of want (4 read, 1 execute or
+ * search) on st, as the kernel decides without ACLs. */
+static int user_may(const struct stat *st, uid_t uid, gid_t gid, unsigned want)
+{
+    unsigned shift = st->st_uid == uid ? 6 : st->st_gid == gid ? 3 : 0;
+    return ((st->st_mode >> shift) & want) == want;
+}
+
+/* The engine's files as the user that runs engines sees them: its program
+ * (read too when it is a script, which its interpreter opens) and the
+ * files its command names. The sandbox shows each at its own path (the
+ * folders above it need no search permission), so only their own bits
+ * count; its dir= it enters before giving up root. A file out of reach is found here, before the first game,
+ * instead of as a bare cannot-run on every move. 0, or -1 with e. */
+static int check_reach(const struct spec *eng, uid_t uid, struct err *e)
+{
+    struct { const char *path; unsigned want; } need[RUN_MAX_ARGS + 1];
+    int n = 0;
+    if (eng->program) {
+        char head[2] = "";
+        FILE *f = fopen(eng->program, "rb");
+        int script = f && fread(head, 1, 2, f) == 2 && head[0] == '#' && head[1] == '!';
+        if (f)
+            fclose(f);
+        need[n].path = eng->program;
+        need[n++].want = script ? 5 : 1;
+    }
+    for (int i = 0; i < eng->nfiles && n < RUN_MAX_ARGS; i++) {
+        need[n].path = eng->files[i].path;
+        need[n++].want = 4;
+    }
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        if (!need[i].path || stat(need[i].path, &st) != 0 || user_may(&st, uid, uid, need[i].want))
+            continue;
+        return err_set(e, 0, 0,
+                       "engine '%s': %s is out of reach of uid %ld (nobody), who runs the "
+                       "engines of a referee run as root: mode %04o, owner uid %ld; give "
+                       "others %s (chmod o+%s %s)",
+                       eng->name, need[i].path, (long)uid, (unsigned)(st.st_mode & 07777),
+                       (long)st.st_uid, need[i].want == 5 ? "read and execute"
+                       : need[i].want == 4 ? "read" : "execute",
+                       need[i].want == 5 ? "rx" : need[i].want == 4 ? "r" : "x", need[i].path);
+    }
+    return 0;
+}
+
 /* Checks path for option opt (skipped when path is ""); 0 or -1 with e. */
 static int check_output(const char *opt, const char *path, struct err *e)
 {
@@ -146,6 +194,10 @@ int preflight_check(struct refopts_settings *s, struct err *e)
         return -1;
     if (s->sandbox.mode == SBX_NAMESPACES && sandbox_rules(s, e) != 0)
         return -1;
+    uid_t runs_as = sbx_engine_uid(s->sandbox.mode == SBX_NAMESPACES ? &s->sandbox : NULL);
+    for (int i = 0; runs_as != geteuid() && i < s->t.nengines; i++)
+        if (check_reach(&s->t.engine[i], runs_as, e) != 0)
+            return -1;
     /* Only commands that run engines pay for the /proc scan. */
     s->t.rules.limits.proc_limit =
         run_proc_limit(sbx_engine_uid(s->t.rules.sandbox), REF_DEFAULT_PROC_EXTRA);
