@@ -2,7 +2,11 @@
 #
 #   make            the library and every binary, into bin/
 #   make test       the layer check, the unit suites, then the end-to-end
-#                   suite under valgrind
+#                   suite natively but its slow tier (the tiers: below)
+#   make quick      a minute's check: unit, one end-to-end case a command
+#   make test-slow  the end-to-end suite's slow tier
+#   make test-valgrind  every end-to-end case under valgrind
+#   make V=1 ...    the whole compiler commands, not one line a file
 #   make demo       a Max-Connect4 round-robin tournament (random, depths 1-7)
 #                   and its reports, results/demo/report.html among them
 #   make test-browser  the HTML report in headless Chromium (the demo's and a
@@ -17,8 +21,8 @@
 #   make bench-learn    Q-learning: training speed, shipped weights, strength table
 #   make bench-grade    referee grade: a class of 40 Python submissions (goal: 10 minutes)
 #   make tsan       the solver's thread tests under ThreadSanitizer (build/tsan)
-#   make check      the suites again under ASan/UBSan (build/check), tsan, the
-#                   end-to-end suite under valgrind, the fuzz regressions and a
+#   make check      the suites again under ASan/UBSan (build/check), slow tier
+#                   included, tsan, test-valgrind, the fuzz regressions and a
 #                   short fuzz run
 #   make SAN=1 …    any target built with ASan/UBSan, in build/check
 #   make fuzz       every libFuzzer target of tests/fuzz for FUZZ_SECONDS (20)

@@ -336,7 +336,7 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set)
     (void)set;
     if (geteuid() != 0 || nobody_reaches_checkout())
         return;
-    char dir[] = "/tmp/arena-e2e-XXXXXX", cmd[3 * PATH_MAX];
+    char dir[] = "/tmp/arena-e2e-copy-XXXXXX", cmd[3 * PATH_MAX];
     if (!mkdtemp(dir) || chmod(dir, 0755) != 0)
         return;
     snprintf(cmd, sizeof cmd,

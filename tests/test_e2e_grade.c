@@ -422,6 +422,9 @@ static struct bad_rubric bad_rubrics[] = {
     { "{\"game\": \"nim\", \"engine\": \"x\", \"proto\": \"uci\", \"checks\": []}",
       "1:41: \"proto\" must be \"file\" or \"persistent\", got \"uci\"" },
     { "{\"game\": \"nim\", \"checks\": [1]", "1:30: not valid JSON" },
+    { "{\"game\": \"nim\", \"checks\": [{\"id\": \"s\", \"kind\": \"io\", \"points\": 1,\n"
+      "  \"cmd\": \"./s\", \"inputs\": \"*.json\", \"reference\": \"nim\"}]}",
+      "1:2: \"game\" and \"engine\" go together (both, or neither for a rubric of io checks)" },
 };
 
 ParameterizedTestParameters(e2e_grade, a_bad_rubric_is_refused_at_its_place)
@@ -513,6 +516,33 @@ ParameterizedTest(struct example *x, e2e_grade, the_example_rubrics_are_valid)
     cr_assert_eq(mkdir(path, 0755), 0);
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "grade", "--rubric", "rubric.json", "--submissions",
+            "class", "--out", "out", NULL);
+    cr_expect_eq(r.status, 2, "exit %d", r.status);
+    cr_expect_str_eq(r.err, "referee: --submissions class: no submission folder in it\n");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* An io check's globs may be absolute (a course's tests outside the rubric's
+ * folder): they match as they are, not under the rubric's folder. */
+Test(e2e_grade, an_absolute_glob_matches_where_it_points)
+{
+    char *dir = e2e_tmpdir();
+    char path[PATH_MAX + 64], rubric[3 * PATH_MAX];
+    make_glob_file(dir, "course/t*.in");
+    make_glob_file(dir, "course/t*.out");
+    snprintf(rubric, sizeof rubric,
+             "{\"checks\": [{\"id\": \"s\", \"kind\": \"io\", \"points\": 1, \"cmd\": \"./s\",\n"
+             "  \"inputs\": \"%s/course/*.in\", \"expected\": \"%s/course/*.out\"}]}", dir, dir);
+    snprintf(path, sizeof path, "%s/rules", dir);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/rules/rubric.json", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f && fputs(rubric, f) >= 0 && fclose(f) == 0);
+    snprintf(path, sizeof path, "%s/class", dir);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "grade", "--rubric", "rules/rubric.json", "--submissions",
             "class", "--out", "out", NULL);
     cr_expect_eq(r.status, 2, "exit %d", r.status);
     cr_expect_str_eq(r.err, "referee: --submissions class: no submission folder in it\n");

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "arena/sha256.h"
 #include "e2e_util.h"
 
@@ -180,6 +181,60 @@ Test(e2e_student, missing_program_is_refused_before_any_game)
     struct refusal d = { { "sh", "dir=alice cmd=./first.py" },
                          "referee: engine 2: dir=alice: No such file or directory\n" };
     assert_refused(&d);
+}
+
+/* Run as root, the referee plays engines as nobody: a program nobody may
+ * not run, or a file of its command nobody may not read, is named before
+ * the first game with the fix, instead of a bare cannot-run every move. */
+struct out_of_reach {
+    const char *engine;
+    mode_t program_mode, weights_mode;
+    const char *err;   /* %s: the test's folder */
+};
+
+static void assert_out_of_reach(const struct out_of_reach *c)
+{
+    if (geteuid() != 0)
+        cr_skip_test("runs as root (whose engines play as nobody)");
+    char *dir = e2e_tmpdir(), path[PATH_MAX], want[2 * PATH_MAX + 512], log[PATH_MAX];
+    snprintf(path, sizeof path, "%s/first.py", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("#!/bin/sh\nexit 1\n", f);
+    fclose(f);
+    cr_assert_eq(chmod(path, c->program_mode), 0);
+    snprintf(path, sizeof path, "%s/w.txt", dir);
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    cr_assert_eq(chmod(path, c->weights_mode), 0);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", c->engine,
+            "--engine", "sh", "--log", "log.json", NULL);
+    cr_assert_eq(r.status, EXIT_BAD, "exit %d: %s", r.status, r.err);
+    snprintf(want, sizeof want, c->err, dir, dir);
+    cr_assert_str_eq(r.err, want);
+    cr_assert_str_eq(r.out, "");
+    snprintf(log, sizeof log, "%s/log.json", dir);
+    cr_assert(!e2e_exists(log), "a log was written");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+Test(e2e_student, a_program_nobody_may_run_is_refused_before_any_game)
+{
+    struct out_of_reach script = {
+        "name=alice,cmd=./first.py w.txt", 0700, 0644,
+        "referee: engine 'alice': %s/first.py is out of reach of uid 65534 (nobody), who runs "
+        "the engines of a referee run as root: mode 0700, owner uid 0; give others read and "
+        "execute (chmod o+rx %s/first.py)\n" };
+    assert_out_of_reach(&script);
+    struct out_of_reach weights = {
+        "name=bob,cmd=./first.py w.txt", 0755, 0600,
+        "referee: engine 'bob': %s/w.txt is out of reach of uid 65534 (nobody), who runs the "
+        "engines of a referee run as root: mode 0600, owner uid 0; give others read (chmod o+r "
+        "%s/w.txt)\n" };
+    assert_out_of_reach(&weights);
 }
 
 Test(e2e_student, unknown_spec_key_is_named)

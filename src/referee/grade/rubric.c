@@ -122,6 +122,8 @@ static const char *place(const char *text, int index, const char *key, int at_va
             return v;
     }
     const char *obj = v;
+    if (!key)   /* the top level itself */
+        return obj;
     k = find_key(obj, key, &v);
     return !k ? obj : at_value ? v : k;
 }
@@ -232,12 +234,14 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The files pattern names, relative to r->dir, sorted; n 0 is an error. */
+/* The files pattern names (relative to r->dir unless absolute), sorted;
+ * n 0 is an error. */
 static int get_glob(const struct ctx *c, const struct rubric *r, const char *key,
                     const char *pattern, char ***files, int *n)
 {
     char full[PATH_MAX];
-    if (snprintf(full, sizeof full, "%s/%s", r->dir, pattern) >= (int)sizeof full)
+    if (snprintf(full, sizeof full, "%s%s%s", pattern[0] == '/' ? "" : r->dir,
+                 pattern[0] == '/' ? "" : "/", pattern) >= (int)sizeof full)
         return fail(c, key, 1, "\"%s\": path too long", key);
     glob_t g;
     int rc = glob(full, 0, NULL, &g);
@@ -443,7 +447,7 @@ static int get_top(const struct ctx *c, struct rubric *r, const cJSON *root)
     if (game && !(r->game = registry_find(game)))
         return fail(c, "game", 1, "unknown game \"%s\"", game);
     if (!game != !engine)
-        return fail(c, game ? NULL : "engine", 0, "\"game\" and \"engine\" go together "
+        return fail(c, game ? "game" : "engine", 0, "\"game\" and \"engine\" go together "
                     "(both, or neither for a rubric of io checks)");
     r->engine = dup_or_null(engine);
     r->build = dup_or_null(build);
