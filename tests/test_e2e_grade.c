@@ -491,6 +491,21 @@ static void make_glob_file(const char *dir, const char *pattern)
     fclose(f);
 }
 
+/* The rubric (rel under dir) is taken: grading an empty class folder with
+ * it goes past the rubric and stops there. */
+static void assert_rubric_taken(const char *dir, const char *rel)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/class", dir);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "grade", "--rubric", rel, "--submissions", "class", "--out",
+            "out", NULL);
+    cr_expect_eq(r.status, 2, "exit %d", r.status);
+    cr_expect_str_eq(r.err, "referee: --submissions class: no submission folder in it\n");
+    e2e_run_free(&r);
+}
+
 ParameterizedTest(struct example *x, e2e_grade, the_example_rubrics_are_valid)
 {
     char *dir = e2e_tmpdir();
@@ -512,14 +527,7 @@ ParameterizedTest(struct example *x, e2e_grade, the_example_rubrics_are_valid)
     FILE *f = fopen(path, "w");
     cr_assert(f && fputs(text, f) >= 0 && fclose(f) == 0);
     free(text);
-    snprintf(path, sizeof path, "%s/class", dir);
-    cr_assert_eq(mkdir(path, 0755), 0);
-    struct e2e_run r;
-    e2e_run(&r, dir, NULL, "referee", "grade", "--rubric", "rubric.json", "--submissions",
-            "class", "--out", "out", NULL);
-    cr_expect_eq(r.status, 2, "exit %d", r.status);
-    cr_expect_str_eq(r.err, "referee: --submissions class: no submission folder in it\n");
-    e2e_run_free(&r);
+    assert_rubric_taken(dir, "rubric.json");
     e2e_rmdir(dir);
 }
 
@@ -539,14 +547,7 @@ Test(e2e_grade, an_absolute_glob_matches_where_it_points)
     snprintf(path, sizeof path, "%s/rules/rubric.json", dir);
     FILE *f = fopen(path, "w");
     cr_assert(f && fputs(rubric, f) >= 0 && fclose(f) == 0);
-    snprintf(path, sizeof path, "%s/class", dir);
-    cr_assert_eq(mkdir(path, 0755), 0);
-    struct e2e_run r;
-    e2e_run(&r, dir, NULL, "referee", "grade", "--rubric", "rules/rubric.json", "--submissions",
-            "class", "--out", "out", NULL);
-    cr_expect_eq(r.status, 2, "exit %d", r.status);
-    cr_expect_str_eq(r.err, "referee: --submissions class: no submission folder in it\n");
-    e2e_run_free(&r);
+    assert_rubric_taken(dir, "rules/rubric.json");
     e2e_rmdir(dir);
 }
 

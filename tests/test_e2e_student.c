@@ -150,19 +150,26 @@ struct refusal {
     const char *err;
 };
 
-/* Refused before any game: nothing on stdout, no log, status 2. */
-static void assert_refused(const struct refusal *c)
+/* A match in dir between engines a and b is refused before any game with
+ * message err: nothing on stdout, no log, status 2. */
+static void assert_refused_in(const char *dir, const char *a, const char *b, const char *err)
 {
-    char *dir = e2e_tmpdir(), log[PATH_MAX];
+    char log[PATH_MAX];
     struct e2e_run r;
-    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", c->engine[0],
-            "--engine", c->engine[1], "--log", "log.json", NULL);
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", a, "--engine", b,
+            "--log", "log.json", NULL);
     cr_assert_eq(r.status, EXIT_BAD, "exit %d: %s", r.status, r.err);
-    cr_assert_str_eq(r.err, c->err);
+    cr_assert_str_eq(r.err, err);
     cr_assert_str_eq(r.out, "");
     snprintf(log, sizeof log, "%s/log.json", dir);
     cr_assert(!e2e_exists(log), "a log was written");
     e2e_run_free(&r);
+}
+
+static void assert_refused(const struct refusal *c)
+{
+    char *dir = e2e_tmpdir();
+    assert_refused_in(dir, c->engine[0], c->engine[1], c->err);
     e2e_rmdir(dir);
 }
 
@@ -196,7 +203,7 @@ static void assert_out_of_reach(const struct out_of_reach *c)
 {
     if (geteuid() != 0)
         cr_skip_test("runs as root (whose engines play as nobody)");
-    char *dir = e2e_tmpdir(), path[PATH_MAX], want[2 * PATH_MAX + 512], log[PATH_MAX];
+    char *dir = e2e_tmpdir(), path[PATH_MAX], want[2 * PATH_MAX + 512];
     snprintf(path, sizeof path, "%s/first.py", dir);
     FILE *f = fopen(path, "w");
     cr_assert_not_null(f);
@@ -208,16 +215,8 @@ static void assert_out_of_reach(const struct out_of_reach *c)
     cr_assert_not_null(f);
     fclose(f);
     cr_assert_eq(chmod(path, c->weights_mode), 0);
-    struct e2e_run r;
-    e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", c->engine,
-            "--engine", "sh", "--log", "log.json", NULL);
-    cr_assert_eq(r.status, EXIT_BAD, "exit %d: %s", r.status, r.err);
     snprintf(want, sizeof want, c->err, dir, dir);
-    cr_assert_str_eq(r.err, want);
-    cr_assert_str_eq(r.out, "");
-    snprintf(log, sizeof log, "%s/log.json", dir);
-    cr_assert(!e2e_exists(log), "a log was written");
-    e2e_run_free(&r);
+    assert_refused_in(dir, c->engine, "sh", want);
     e2e_rmdir(dir);
 }
 
