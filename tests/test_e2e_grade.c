@@ -159,7 +159,8 @@ Test(e2e_grade, the_class_gets_its_grades_check_by_check, .timeout = 300)
         cr_expect_eq(total, 0, "%s total %g", none[i], total);
     }
     page = slurp_at(dir, "out/loop/feedback.html");
-    cr_expect_not_null(strstr(page, "timeout"), "loop's feedback names the timeout");
+    cr_expect_not_null(strstr(page, "cpu-limit: its processes used 1500 ms of CPU time "
+                                    "together, its limit"), "loop's feedback names its limit");
     free(page);
     page = slurp_at(dir, "out/cbroken/feedback.html");
     cr_expect_not_null(strstr(page, "build: <b>failed</b>"), "cbroken: build failed");
@@ -425,6 +426,20 @@ static struct bad_rubric bad_rubrics[] = {
     { "{\"game\": \"nim\", \"checks\": [{\"id\": \"s\", \"kind\": \"io\", \"points\": 1,\n"
       "  \"cmd\": \"./s\", \"inputs\": \"*.json\", \"reference\": \"nim\"}]}",
       "1:2: \"game\" and \"engine\" go together (both, or neither for a rubric of io checks)" },
+    { "{\"game\": \"nim\", \"engine\": \"x\", \"checks\": [\n"
+      "  {\"id\": \"a\", \"kind\": \"legal\", \"points\": 1, \"positions\": 1, \"depth\": 2,\n"
+      "   \"requires\": {\"b\": 0.5}},\n"
+      "  {\"id\": \"b\", \"kind\": \"legal\", \"points\": 1, \"positions\": 1, \"depth\": 2}]}",
+      "3:16: \"requires\": \"b\" is not the id of a check before this one" },
+    { "{\"game\": \"nim\", \"engine\": \"x\", \"checks\": [\n"
+      "  {\"id\": \"a\", \"kind\": \"legal\", \"points\": 1, \"positions\": 1, \"depth\": 2},\n"
+      "  {\"id\": \"b\", \"kind\": \"legal\", \"points\": 1, \"positions\": 1, \"depth\": 2,\n"
+      "   \"requires\": {\"a\": 1.5}}]}",
+      "4:16: \"requires\": the share of \"a\" must be a number above 0 and at most 1" },
+    { "{\"game\": \"nim\", \"engine\": \"x\", \"checks\": [\n"
+      "  {\"id\": \"a\", \"kind\": \"legal\", \"points\": 1, \"positions\": 1, \"depth\": 2,\n"
+      "   \"requires\": [\"a\"]}]}",
+      "3:16: \"requires\" must be an object of check ids and shares, e.g. {\"minimax\": 0.8}" },
 };
 
 ParameterizedTestParameters(e2e_grade, a_bad_rubric_is_refused_at_its_place)

@@ -663,6 +663,51 @@ Test(referee, a_limit_names_its_value_and_option)
     }
 }
 
+/* A CPU limit in ms (referee grade's) is named in ms; the wall deadline is
+ * then only a guard, and says so. */
+Test(referee, a_cpu_limit_in_ms_names_itself_and_the_guard)
+{
+    struct run_limits l = { .timeout_ms = 3000, .cpu_ms = 400 };
+    static const struct { const char *kind; int by_tree; const char *want; } row[] = {
+        { "cpu-limit", 1, "cpu-limit: its processes used 400 ms of CPU time together, its limit" },
+        { "cpu-limit", 0, "cpu-limit: used 400 ms of CPU time, its limit" },
+        { "timeout", 0, "timeout: no answer within 3000 ms of wall time, the guard against an "
+                        "engine that sleeps or hangs (its CPU limit: 400 ms)" },
+    };
+    for (size_t i = 0; i < sizeof row / sizeof *row; i++) {
+        char reason[REC_REASON_MAX];
+        snprintf(reason, sizeof reason, "%s", row[i].kind);
+        rules_name_limit(&l, row[i].by_tree, reason);
+        cr_expect_str_eq(reason, row[i].want, "row %zu", i);
+    }
+}
+
+/* Starved: past the wall deadline within the CPU limit, having waited for
+ * a CPU a quarter of the deadline or more. Anything else is the engine's. */
+Test(referee, a_move_is_starved_only_when_it_waited_for_a_cpu)
+{
+    struct run_limits l = { .timeout_ms = 3000, .cpu_ms = 400 };
+    static const struct { enum run_end end; double cpu, wait; int starved; } row[] = {
+        { RUN_TIMEOUT, 50, 2900, 1 },    /* runnable all along: the machine */
+        { RUN_TIMEOUT, 50, 750, 1 },     /* a quarter exactly */
+        { RUN_TIMEOUT, 50, 749, 0 },     /* slept most of the time */
+        { RUN_TIMEOUT, 0, 0, 0 },        /* slept: its own timeout */
+        { RUN_TIMEOUT, 400, 2500, 0 },   /* at its CPU limit */
+        { RUN_TIMEOUT, 50, -1, 0 },      /* no cgroup: not known */
+        { RUN_EXITED, 50, 2900, 0 },     /* it answered */
+        { RUN_CPU_LIMIT, 400, 2900, 0 },
+    };
+    for (size_t i = 0; i < sizeof row / sizeof *row; i++) {
+        struct run_result r = { .end = row[i].end, .cpu_user_ms = row[i].cpu,
+                                .wait_ms = row[i].wait };
+        cr_expect_eq(rules_starved(&r, &l), row[i].starved, "row %zu: end %d cpu %g wait %g",
+                     i, row[i].end, row[i].cpu, row[i].wait);
+    }
+    l.cpu_ms = 0;   /* a wall limit only (games): never starved */
+    struct run_result r = { .end = RUN_TIMEOUT, .wait_ms = 2900 };
+    cr_expect_eq(rules_starved(&r, &l), 0);
+}
+
 /* Adds a finished game between a and b to t: winner 0 a draw, forfeit the
  * loser's reason or NULL. */
 static void add_game(struct tally *t, long index, int winner, const char *forfeit)

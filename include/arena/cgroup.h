@@ -116,6 +116,11 @@ int cg_move_open(const struct cg_root *root, long mem_limit_mb, struct cg_move *
  * move without a cgroup. */
 double cg_move_cpu_ms(const struct cg_move *m);
 
+/* How long the move's threads alive now have waited for a CPU (runnable
+ * but not running: the machine was busy), ms, from /proc/TID/schedstat; -1
+ * for a move without a cgroup. */
+double cg_move_wait_ms(const struct cg_move *m);
+
 /* Once the move's leader is gone: kills every process left in the cgroup,
  * waits until it is empty and reads the usage. 0, or -1 with e. */
 int cg_move_end(struct cg_move *m, struct err *e);

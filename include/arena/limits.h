@@ -67,6 +67,12 @@
  * the clock counts CPU time, and an engine that waits (for a disk, for a
  * machine busy with other work) must lose on its clock, not on the wall. */
 #define PLAY_TC_WALL_MARGIN_MS 1000
+/* A move that passed its wall deadline within its CPU limit (cpu_ms) while
+ * its processes had waited for a CPU at least this share of the deadline
+ * was starved by a busy machine, not slow: a sleeping or blocked engine
+ * waits for no CPU, and one computing on a machine too busy for it waits
+ * nearly all the time (rules_starved). */
+#define PLAY_STARVED_SHARE 0.25
 /* Longest --tc BASE or INC, in seconds: a day, as --timeout-ms. */
 #define PLAY_TC_MAX_S (REF_MAX_TIMEOUT_MS / 1000)
 /* RLIMIT_FSIZE of an engine: a board file is under 1 KiB; 1 MiB leaves
@@ -245,5 +251,15 @@
 /* Positions an exact check's full search may visit to tell a position is
  * within depth of the end: bounds the set-up of a deep exact check. */
 #define GRADE_END_NODES 200000
+/* A rubric's timeout_ms is CPU time; the wall deadline of a move or io run
+ * is only a guard against an engine that sleeps or hangs: this many times
+ * the CPU limit plus GRADE_WALL_MARGIN_MS. An engine computing on a machine
+ * with one busy process per core gets half a CPU: its wall time is about
+ * twice its CPU, well inside the guard. */
+#define GRADE_WALL_FACTOR 5
+#define GRADE_WALL_MARGIN_MS 1000
+/* A move starved by a busy machine (PLAY_STARVED_SHARE) is run again up to
+ * this many times, then its check is left not graded for the next --resume. */
+#define GRADE_BUSY_RETRIES 2
 
 #endif

@@ -74,6 +74,11 @@ struct play_rules {
     int show_waiting;            /* 1: stderr is a terminal of one game at a
                                   * time: it shows the move being waited for
                                   * while an engine runs */
+    int busy_retries;            /* play_solo_move: a move starved by a busy
+                                  * machine (rules_starved) is run again up
+                                  * to this many times, then it returns
+                                  * PLAY_BUSY; 0 (games): it is the
+                                  * engine's timeout */
 };
 
 /* The opening of pair `pair` (both games of a pair get the same): book line
@@ -82,7 +87,7 @@ struct play_rules {
  * texts to rec's opening. Returns 0, or -1 when out of memory. */
 int play_opening(const struct play_rules *r, long pair, void *pos, struct game_record *rec);
 
-enum play_end { PLAY_PLAYED = 0, PLAY_CANCELLED = 1 };
+enum play_end { PLAY_PLAYED = 0, PLAY_CANCELLED = 1, PLAY_BUSY = 2 };
 
 /* Plays game `index` of pair `pair`, side[s] playing side s+1, and writes
  * its record to rec (rec_init'd here: the caller rec_frees it whatever the
@@ -107,8 +112,9 @@ int play_solo_open(struct play_solo **solo, const struct play_rules *r, const st
  * ply as a game would record it (its CPU, wall, peak RSS, the referee's
  * own time, status "ok" or the forfeit reason; its output tails are the
  * caller's: rec_move_free them, or give m to a record). Returns PLAY_PLAYED,
- * PLAY_CANCELLED (the limits' cancel flag), or -1 with e when the referee
- * itself fails or the game's judge did. */
+ * PLAY_CANCELLED (the limits' cancel flag), PLAY_BUSY (the rules'
+ * busy_retries: every try was starved by a busy machine; m is not set),
+ * or -1 with e when the referee itself fails or the game's judge did. */
 int play_solo_move(struct play_solo *solo, const void *pos, int depth, struct rec_move *m,
                    struct err *e);
 /* Closes the sandbox and the folder; NULL is a no-op. */

@@ -54,12 +54,14 @@ struct refbench_opts {
                                   * datadir.h's plot script (gnuplot, jq) */
 };
 
-enum { REFBENCH_DONE = 0, REFBENCH_CANCELLED = 1 };
+enum { REFBENCH_DONE = 0, REFBENCH_CANCELLED = 1, REFBENCH_BUSY = 2 };
 
 /* Runs the bench of the n (>= 1) engines (resolved, spec.h) under r,
  * printing to out as it goes. Returns REFBENCH_DONE, REFBENCH_CANCELLED
- * (r's cancel flag: what was measured is printed, no JSON written), or -1
- * with e filled (the referee's own failure, the JSON not writable). */
+ * (r's cancel flag: what was measured is printed, no JSON written),
+ * REFBENCH_BUSY (r's busy_retries: a move was starved by a busy machine on
+ * every try, play.h; no JSON written), or -1 with e filled (the referee's
+ * own failure, the JSON not writable). */
 int refbench_run(const struct play_rules *r, const struct spec *engines, int n,
                  const struct refbench_opts *o, FILE *out, struct err *e);
 

@@ -72,6 +72,10 @@ int rules_hit_file_limit(const struct run_result *r, const struct run_limits *l,
  * by_tree (run_result's): a CPU or memory limit the move's processes
  * passed together. Other reasons are left as they are. */
 void rules_name_limit(const struct run_limits *l, int by_tree, char *reason);
+/* 1 when r passed l's wall deadline within its CPU limit in ms while its
+ * processes had waited for a CPU PLAY_STARVED_SHARE of the deadline or
+ * more: the machine was too busy for it, which is not the engine's fault. */
+int rules_starved(const struct run_result *r, const struct run_limits *l);
 /* Judges an engine's output text (len bytes) against the position before:
  * 0 with *move set when it is that position plus one legal move, else -1
  * with the reason: the game's explanation of what the answer changed

@@ -42,6 +42,12 @@
 struct run_limits {
     long timeout_ms;     /* wall deadline; > 0 */
     long cpu_limit_s;    /* RLIMIT_CPU; 0: none */
+    long cpu_ms;         /* CPU time of the move, ms: of its whole tree where a
+                          * cgroup bills it (launcher.h), read every
+                          * CPU_POLL_MS, else of its own process when it ends
+                          * (RLIMIT_CPU a second past it stops a runaway);
+                          * 0: none. With it, timeout_ms is only a guard
+                          * against an engine that sleeps or hangs. */
     long mem_limit_mb;   /* RLIMIT_AS; 0: none */
     long file_limit_kb;  /* RLIMIT_FSIZE; 0: none */
     long proc_limit;     /* RLIMIT_NPROC (tasks of the user, all processes
@@ -87,6 +93,9 @@ struct run_result {
                              * processes (launcher.h), not one process */
     struct run_tail out, err;   /* its stdout and stderr */
     long long err_copied;   /* bytes of stderr written to err_copy */
+    double wait_ms;         /* RUN_TIMEOUT with a cgroup: how long its
+                             * processes had waited for a CPU (runnable, not
+                             * running) when the deadline passed; -1 unknown */
 };
 
 /* What every launcher (launcher.h) shares. In the child, before exec: sets

@@ -125,6 +125,9 @@ static const struct option slurm_options[] = {
 };
 
 #define JOURNAL_NAME "journal.jsonl"
+/* The exit status of a run that left checks not graded (a busy machine):
+ * neither success nor the referee's failure (1). */
+#define GRADE_EXIT_BUSY 3
 
 /* Set by SIGINT and SIGTERM: the parent stops starting submissions, a
  * worker's copy cancels its engine's move. A signal handler's flag is the
@@ -154,11 +157,13 @@ struct grade_run {
     int n;
     char (*id)[GRADE_ID_MAX];       /* sorted */
     unsigned char *done;            /* done[i * RUBRIC_MAX_CHECKS + k] */
+    double *score;                  /* score[i * RUBRIC_MAX_CHECKS + k], when done */
     int journal_fd;
     char header[256];               /* the journal's first line */
     struct gcheck_env env;          /* the class's (reference outputs) */
     int tty;                        /* stderr is a terminal: a progress line */
     int graded, wanted;             /* submissions graded by this run, to grade */
+    int busy;                       /* checks a busy machine kept from grading */
 };
 
 /* a/b into buf (PATH_MAX bytes); 0, or -1 when too long (buf unchanged). */
@@ -285,7 +290,8 @@ static int list_class(struct grade_run *g, struct err *e)
         return err_set(e, 0, 0, "--submissions %s: no submission folder in it", g->subs_arg);
     qsort(g->id, (size_t)g->n, sizeof *g->id, cmp_id);
     g->done = calloc((size_t)g->n * RUBRIC_MAX_CHECKS, 1);
-    return g->done ? 0 : err_set(e, 0, 0, "out of memory");
+    g->score = calloc((size_t)g->n * RUBRIC_MAX_CHECKS, sizeof *g->score);
+    return g->done && g->score ? 0 : err_set(e, 0, 0, "out of memory");
 }
 
 /* The suite's own programs beside this one, for io references: the
@@ -348,8 +354,11 @@ static int mark_done(void *ctx, const cJSON *rec, int line, struct err *e)
     struct grade_run *g = ctx;
     int i, k;
     record_place(g, rec, &i, &k);
-    if (i >= 0 && k >= 0)
+    if (i >= 0 && k >= 0) {
         g->done[i * RUBRIC_MAX_CHECKS + k] = 1;
+        g->score[i * RUBRIC_MAX_CHECKS + k] = cJSON_GetNumberValue(cJSON_GetObjectItem(rec,
+                                                                                     "score"));
+    }
     return 0;
 }
 
@@ -548,8 +557,9 @@ static cJSON *about_json(const struct prepared *p, const char *id)
 static int build(const struct grade_run *g, struct prepared *p, struct err *e)
 {
     struct run_limits lim = g->limits;
-    lim.timeout_ms = g->rb.build_timeout_ms;
+    lim.timeout_ms = g->rb.build_timeout_ms;   /* wall time: a build may wait */
     lim.cpu_limit_s = 0;
+    lim.cpu_ms = 0;
     lim.file_limit_kb = 0;
     char dir[PATH_MAX];
     if (join(dir, p->root, "build") != 0 || mkdir(dir, 0700) != 0)
@@ -614,6 +624,16 @@ static int prepare(const struct grade_run *g, int i, struct prepared *p, struct 
     return 0;
 }
 
+/* rec, unformatted, as a line of the answer; rec is freed. 0, or -1. */
+static int send_line(int fd, cJSON *rec)
+{
+    char *text = cJSON_PrintUnformatted(rec);
+    cJSON_Delete(rec);
+    int rc = !text || tf_write_all(fd, text, strlen(text)) != 0 || tf_write_all(fd, "\n", 1);
+    free(text);
+    return rc ? -1 : 0;
+}
+
 /* The record of check k: {"submission": about, "check", "score", "max",
  * "output", "evidence"}, unformatted, into the answer. */
 static int send_record(int fd, cJSON *about, const char *check, double score, double max,
@@ -626,17 +646,79 @@ static int send_record(int fd, cJSON *about, const char *check, double score, do
     cJSON_AddNumberToObject(rec, "max", max);
     cJSON_AddStringToObject(rec, "output", output);
     cJSON_AddItemToObject(rec, "evidence", evidence ? evidence : cJSON_CreateObject());
-    char *text = cJSON_PrintUnformatted(rec);
-    cJSON_Delete(rec);
-    int rc = !text || tf_write_all(fd, text, strlen(text)) != 0 || tf_write_all(fd, "\n", 1);
-    free(text);
-    return rc ? -1 : 0;
+    return send_line(fd, rec);
 }
 
 /* A check that cannot run (no build, no engine): 0 points, and why. */
 static int send_zero(int fd, cJSON *about, const struct rubric_check *ch, const char *why)
 {
     return send_record(fd, about, ch->id, 0, ch->points, why, NULL);
+}
+
+/* Check k's prerequisites (rubric_requires) against what submission i
+ * scored: unmet, no points, and the output says why and what it would have
+ * been. 0, or -1 when out of memory. */
+static int requires(struct grade_run *g, int i, int k, struct gcheck_result *res)
+{
+    char why[256];
+    int met = rubric_requires(&g->rb, k, &g->score[i * RUBRIC_MAX_CHECKS],
+                              &g->done[i * RUBRIC_MAX_CHECKS], why, sizeof why);
+    assert(met >= 0);   /* the checks before it were graded, or it waits */
+    if (met)
+        return 0;
+    size_t cap = strlen(why) + strlen(res->output) + 64;
+    char *out = malloc(cap), a[32];
+    if (!out)
+        return -1;
+    snprintf(out, cap, "no points: %s (without that: %s; %s)", why, gout_score(res->score, a),
+             res->output);
+    free(res->output);
+    res->output = out;
+    res->score = 0;
+    return 0;
+}
+
+/* A check left not graded, for the next --resume: a line the parent shows
+ * and never journals. */
+static int send_busy(int fd, cJSON *about, const struct rubric_check *ch)
+{
+    cJSON *rec = cJSON_CreateObject();
+    cJSON_AddItemToObject(rec, "submission", cJSON_Duplicate(about, 1));
+    cJSON_AddStringToObject(rec, "check", ch->id);
+    cJSON_AddBoolToObject(rec, "busy", 1);
+    return send_line(fd, rec);
+}
+
+/* Check k of submission i run, its prerequisites applied, its record sent.
+ * 0, 1 when cancelled, or -1 with e. */
+static int grade_one(struct grade_run *g, const struct gcheck_env *env, int i, int k,
+                     cJSON *about, int fd, struct err *e)
+{
+    const struct rubric_check *ch = &g->rb.check[k];
+    size_t row = (size_t)i * RUBRIC_MAX_CHECKS;
+    char why[8];
+    /* A prerequisite a busy machine kept from grading: this one waits too. */
+    if (rubric_requires(&g->rb, k, &g->score[row], &g->done[row], why, sizeof why) < 0)
+        return send_busy(fd, about, ch);
+    struct gcheck_result res;
+    int rc = gcheck_run(env, k, &res, e);
+    if (rc == GCHECK_BUSY)
+        return send_busy(fd, about, ch);
+    if (rc)
+        return rc;
+    if (stop_signal) {   /* its last runs may have been cancelled */
+        gcheck_result_free(&res);
+        return 1;
+    }
+    rc = requires(g, i, k, &res) ? err_set(e, 0, 0, "out of memory") : 0;
+    if (!rc) {
+        g->done[row + (size_t)k] = 1;   /* this worker's copy */
+        g->score[row + (size_t)k] = res.score;
+        rc = send_record(fd, about, ch->id, res.score, res.max, res.output, res.evidence);
+        res.evidence = NULL;
+    }
+    gcheck_result_free(&res);
+    return rc;
 }
 
 static int grade_checks(struct grade_run *g, int i, struct prepared *p, int fd, struct err *e)
@@ -654,29 +736,21 @@ static int grade_checks(struct grade_run *g, int i, struct prepared *p, int fd, 
     env.bench_json = bench;
     int rc = 0;
     for (int k = 0; !rc && k < g->rb.ncheck; k++) {
-        const struct rubric_check *ch = &g->rb.check[k];
-        char why[ERR_MSG_MAX + 32];
-        if (g->done[i * RUBRIC_MAX_CHECKS + k])
+        size_t at = (size_t)i * RUBRIC_MAX_CHECKS + (size_t)k;
+        char why[ERR_MSG_MAX + 32] = "";
+        if (g->done[at])
             continue;
-        if (p->built == 0) {
-            rc = send_zero(fd, about, ch, "the build failed: no check ran");
-            continue;
-        }
-        if (ch->kind != RUBRIC_IO && !p->eng_ok) {
+        if (p->built == 0)
+            snprintf(why, sizeof why, "the build failed: no check ran");
+        else if (g->rb.check[k].kind != RUBRIC_IO && !p->eng_ok)
             snprintf(why, sizeof why, "cannot run the engine: %s", p->eng_err);
-            rc = send_zero(fd, about, ch, why);
+        if (!why[0]) {
+            rc = grade_one(g, &env, i, k, about, fd, e);
             continue;
         }
-        struct gcheck_result res;
-        rc = gcheck_run(&env, k, &res, e);
-        if (rc == 0 && stop_signal) {   /* its last runs may have been cancelled */
-            gcheck_result_free(&res);
-            rc = 1;
-        } else if (rc == 0) {
-            rc = send_record(fd, about, ch->id, res.score, res.max, res.output, res.evidence);
-            res.evidence = NULL;
-            gcheck_result_free(&res);
-        }
+        rc = send_zero(fd, about, &g->rb.check[k], why);
+        g->done[at] = 1;   /* this worker's copy: its prerequisites' scores */
+        g->score[at] = 0;
     }
     cJSON_Delete(about);
     return rc;
@@ -707,6 +781,7 @@ static int grade_job(void *ctx, long job, int fd)
     sbx_policy_free(&g->policy);
     free(g->id);
     free(g->done);
+    free(g->score);
     free(g);   /* the parent's copy of the run: nothing uses it after the job */
     return status;
 }
@@ -718,7 +793,7 @@ static int job_done(void *ctx, long job, int status, char *answer, size_t len, s
 {
     struct grade_run *g = ctx;
     double total = 0, max = 0;
-    int n = 0;
+    int n = 0, busy = 0;
     (void)len;
     for (char *line = answer, *nl; *line; line = nl + 1) {
         if (!(nl = strchr(line, '\n')))
@@ -727,7 +802,13 @@ static int job_done(void *ctx, long job, int status, char *answer, size_t len, s
         cJSON *rec = cJSON_Parse(line);
         int i, k;
         record_place(g, rec, &i, &k);
-        if (i == (int)job && k >= 0 && !g->done[i * RUBRIC_MAX_CHECKS + k]) {
+        if (i == (int)job && k >= 0 && cJSON_IsTrue(cJSON_GetObjectItem(rec, "busy"))) {
+            printf("%s: check %s not graded: the machine was too busy for its moves "
+                   "(%d tries); grade --resume grades it\n", g->id[job], g->rb.check[k].id,
+                   GRADE_BUSY_RETRIES + 1);
+            busy++;
+            g->busy++;
+        } else if (i == (int)job && k >= 0 && !g->done[i * RUBRIC_MAX_CHECKS + k]) {
             if (journal_append(g->journal_fd, line, e) != 0) {
                 cJSON_Delete(rec);
                 return -1;
@@ -742,7 +823,10 @@ static int job_done(void *ctx, long job, int status, char *answer, size_t len, s
     char a[32], b[32];
     if (g->tty)
         fputs("\r\033[K", stderr);   /* the progress line, redrawn below */
-    if (status == 0)
+    if (status == 0 && busy)
+        printf("%s: %s of %s points so far, %d check%s not graded\n", g->id[job],
+               gout_score(total, a), gout_score(max, b), busy, busy == 1 ? "" : "s");
+    else if (status == 0)
         printf("%s: %s of %s points\n", g->id[job], gout_score(total, a), gout_score(max, b));
     else
         printf("%s: stopped after %d of its checks\n", g->id[job], n);
@@ -892,7 +976,10 @@ static int setup(struct grade_run *g, struct err *e)
         (sbx_paths_add(&g->policy.mask, g->subs, e) != 0 ||
          sbx_paths_add(&g->policy.mask, g->out, e) != 0 || sbx_probe(e) != 0))
         return -1;
-    g->limits = (struct run_limits){ .timeout_ms = g->rb.timeout_ms,
+    /* timeout_ms is CPU time; the wall deadline only a guard (limits.h). */
+    g->limits = (struct run_limits){ .timeout_ms = g->rb.timeout_ms * GRADE_WALL_FACTOR +
+                                                   GRADE_WALL_MARGIN_MS,
+                                     .cpu_ms = g->rb.timeout_ms,
                                      .cpu_limit_s = g->rb.cpu_limit_s,
                                      .mem_limit_mb = g->rb.mem_limit_mb,
                                      .file_limit_kb = REF_DEFAULT_FILE_LIMIT_KB };
@@ -900,7 +987,8 @@ static int setup(struct grade_run *g, struct err *e)
     g->env.rb = &g->rb;
     g->env.rules = (struct play_rules){ .game = g->rb.game, .depth = REF_DEFAULT_DEPTH,
                                         .seed = g->rb.seed, .limits = g->limits,
-                                        .draw_plies = PLAY_DRAW_PLIES };
+                                        .draw_plies = PLAY_DRAW_PLIES,
+                                        .busy_retries = GRADE_BUSY_RETRIES };
     /* Shards share .work, on one node or several: mkdtemp's name is
      * unique where a pid is not. */
     char refs[PATH_MAX];
@@ -955,6 +1043,11 @@ static int grade_all(struct grade_run *g)
         return 1;
     }
     tf_remove_tree(g->work);
+    if (g->busy) {
+        printf("%d check%s not graded: the machine was too busy for their moves; run the "
+               "same command with --resume to grade them\n", g->busy, g->busy == 1 ? "" : "s");
+        return GRADE_EXIT_BUSY;
+    }
     return 0;
 }
 
@@ -980,6 +1073,7 @@ static void run_free(struct grade_run *g)
     sbx_policy_free(&g->policy);
     free(g->id);
     free(g->done);
+    free(g->score);
     free(g);
 }
 

@@ -33,6 +33,8 @@
 /* Items of evidence kept per check: the failures first come to light, and
  * a page stays readable. */
 #define EVIDENCE_MAX 20
+/* io_input: every try starved by a busy machine. */
+#define IO_BUSY 2
 
 /* A seed for position i of check index: the rubric's, mixed so that checks
  * and positions get unrelated streams. */
@@ -185,6 +187,12 @@ static int answered(const struct game *g, const void *pos, const struct rec_move
     return strcmp(m->status, "ok") == 0 && g->parse_move(pos, m->move, &mv) == 0 ? mv : -1;
 }
 
+/* gcheck_run's code for a move play_solo_move did not play. */
+static int not_played(int played)
+{
+    return played == PLAY_CANCELLED ? GCHECK_CANCELLED : played == PLAY_BUSY ? GCHECK_BUSY : -1;
+}
+
 /* legal and exact: a share of the points per position answered right
  * (s: the search that finds the best moves). */
 static int run_positions(const struct gcheck_env *env, int index, struct play_solo *solo,
@@ -206,7 +214,7 @@ static int run_positions(const struct gcheck_env *env, int index, struct play_so
         struct rec_move m;
         int played = play_solo_move(solo, pos, ch->depth, &m, e);
         if (played != PLAY_PLAYED) {
-            rc = played == PLAY_CANCELLED ? 1 : -1;
+            rc = not_played(played);
             break;
         }
         int mv = answered(g, pos, &m), ok = mv >= 0;
@@ -273,7 +281,7 @@ static int match_game(const struct gcheck_env *env, int index, long game,
             struct rec_move m;
             int played = play_solo_move(solo, pos, ch->depth, &m, e);
             if (played != PLAY_PLAYED) {
-                rc = played == PLAY_CANCELLED ? 1 : -1;
+                rc = not_played(played);
                 break;
             }
             mv = answered(g, pos, &m);
@@ -422,7 +430,9 @@ static int run_cpu(const struct gcheck_env *env, int index, struct gcheck_result
     if (rc < 0)
         return -1;
     if (rc == REFBENCH_CANCELLED)
-        return 1;
+        return GCHECK_CANCELLED;
+    if (rc == REFBENCH_BUSY)
+        return GCHECK_BUSY;
     cJSON *curve = cJSON_AddArrayToObject(res->evidence, "curve");
     long failed = 0;
     double median = read_curve(env->bench_json, ch->depth, &failed, curve);
@@ -578,7 +588,19 @@ static void first_difference(const char *a, size_t alen, const char *b, size_t b
     }
 }
 
-/* One input of an io check: 1 when the output is the wanted one. */
+/* An io run's move folder and the folder its files are copied to, empty.
+ * 0, or -1 with e. */
+static int fresh_folders(const char *scratch, const char *back, const char *move, struct err *e)
+{
+    tf_remove_tree(back);
+    tf_remove_tree(move);
+    if (mkdir(back, 0700) != 0 || mkdir(move, 0700) != 0)
+        return err_set(e, 0, 0, "%s: %s", scratch, strerror(errno));
+    return 0;
+}
+
+/* One input of an io check: 1 when the output is the wanted one, 0 when
+ * not, IO_BUSY when every try was starved by a busy machine, or -1 with e. */
 static int io_input(const struct gcheck_env *env, int index, int k, cJSON *items, struct err *e)
 {
     const struct rubric_check *ch = &env->rb->check[index];
@@ -588,10 +610,6 @@ static int io_input(const struct gcheck_env *env, int index, int k, cJSON *items
         snprintf(move, sizeof move, "%s/move", env->scratch) >= (int)sizeof move ||
         snprintf(out, sizeof out, "%s/output", back) >= (int)sizeof out)
         return err_set(e, 0, 0, "%s: a path too long", env->scratch);
-    tf_remove_tree(back);
-    tf_remove_tree(move);
-    if (mkdir(back, 0700) != 0 || mkdir(move, 0700) != 0)
-        return err_set(e, 0, 0, "%s: %s", env->scratch, strerror(errno));
     struct sbx_paths own = { 0 };
     struct run_result r;
     struct gcheck_shell_args a = { .text = ch->cmd, .workdir = env->workdir,
@@ -600,13 +618,22 @@ static int io_input(const struct gcheck_env *env, int index, int k, cJSON *items
                                    .acct = env->rules.acct, .in_path = ch->input[k], .stdout_name = "output",
                                    .back = back };
     /* The input's folder, read-only; the output into the move folder. */
-    int rc = sbx_paths_add(&own, ch->input[k], e) || gcheck_shell(&a, &r, e);
+    int rc = fresh_folders(env->scratch, back, move, e) || sbx_paths_add(&own, ch->input[k], e)
+                 ? -1 : 0;
+    for (int tries = 0; !rc; tries++) {
+        rc = gcheck_shell(&a, &r, e);
+        if (rc || env->rules.busy_retries == 0 || !rules_starved(&r, a.limits))
+            break;
+        rc = tries == env->rules.busy_retries ? IO_BUSY : fresh_folders(env->scratch, back, move, e);
+    }
     sbx_paths_free(&own);
     if (rc)
-        return -1;
+        return rc;
     char status[REC_REASON_MAX] = "ok";
-    if (r.end != RUN_EXITED || r.status != 0)
+    if (r.end != RUN_EXITED || r.status != 0) {
         rules_run_reason(&r, status);
+        rules_name_limit(a.limits, r.by_tree, status);
+    }
     char *got = NULL, *want = NULL;
     size_t glen = 0, wlen = 0;
     struct err ignored;
@@ -643,10 +670,10 @@ static int run_io(const struct gcheck_env *env, int index, struct gcheck_result 
     int good = 0;
     for (int k = 0; k < ch->ninputs; k++) {
         if (env->rules.limits.cancel && *env->rules.limits.cancel)
-            return 1;
+            return GCHECK_CANCELLED;
         int ok = io_input(env, index, k, items, e);
-        if (ok < 0)
-            return -1;
+        if (ok < 0 || ok == IO_BUSY)
+            return ok < 0 ? -1 : GCHECK_BUSY;
         good += ok;
     }
     res->score = ch->points * good / ch->ninputs;

@@ -64,9 +64,14 @@ struct gcheck_result {
     struct cJSON *evidence;  /* owned; see above */
 };
 
-/* Runs check `index` of env->rb. Returns 0 with res filled (free with
- * gcheck_result_free), 1 when stopped by the limits' cancel flag (res
- * empty), or -1 with e when the referee itself failed. */
+enum { GCHECK_DONE = 0, GCHECK_CANCELLED = 1, GCHECK_BUSY = 2 };
+
+/* Runs check `index` of env->rb. Returns GCHECK_DONE with res filled (free
+ * with gcheck_result_free), GCHECK_CANCELLED when stopped by the limits'
+ * cancel flag, GCHECK_BUSY when a move or io run was starved by a busy
+ * machine on every try (env->rules.busy_retries; play.h): the check is not
+ * graded (res empty both ways), or -1 with e when the referee itself
+ * failed. */
 int gcheck_run(const struct gcheck_env *env, int index, struct gcheck_result *res,
                struct err *e);
 void gcheck_result_free(struct gcheck_result *res);

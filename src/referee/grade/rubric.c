@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <glob.h>
 #include <libgen.h>
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -334,7 +335,7 @@ static int check_keys(const struct ctx *c, const cJSON *obj, enum rubric_kind ki
     const cJSON *item;
     cJSON_ArrayForEach(item, obj) {
         int ok = !strcmp(item->string, "id") || !strcmp(item->string, "kind") ||
-                 !strcmp(item->string, "points");
+                 !strcmp(item->string, "points") || !strcmp(item->string, "requires");
         for (int k = 0; !ok && k < 6 && kind_keys[kind][k]; k++)
             ok = !strcmp(item->string, kind_keys[kind][k]);
         if (!ok)
@@ -371,13 +372,62 @@ static int get_id_kind(const struct ctx *c, const struct rubric *r, const cJSON 
     return 0;
 }
 
+/* "requires": {"ID": SHARE, ...}, each ID a check before this one. */
+static int get_requires(const struct ctx *c, const struct rubric *r, const cJSON *obj,
+                        struct rubric_check *ch)
+{
+    const cJSON *req = cJSON_GetObjectItemCaseSensitive(obj, "requires"), *item;
+    if (!req)
+        return 0;
+    if (!cJSON_IsObject(req) || cJSON_GetArraySize(req) == 0)
+        return fail(c, "requires", 1, "\"requires\" must be an object of check ids and shares, "
+                    "e.g. {\"minimax\": 0.8}");
+    if (cJSON_GetArraySize(req) > RUBRIC_MAX_REQUIRES)
+        return fail(c, "requires", 1, "at most %d checks in \"requires\"", RUBRIC_MAX_REQUIRES);
+    cJSON_ArrayForEach(item, req) {
+        int j = 0;
+        while (j < c->index && strcmp(r->check[j].id, item->string) != 0)
+            j++;
+        if (j == c->index)
+            return fail(c, "requires", 1, "\"requires\": \"%s\" is not the id of a check "
+                        "before this one", item->string);
+        if (!cJSON_IsNumber(item) || !(item->valuedouble > 0) || item->valuedouble > 1)
+            return fail(c, "requires", 1, "\"requires\": the share of \"%s\" must be a "
+                        "number above 0 and at most 1", item->string);
+        ch->requires[ch->nrequires].check = j;
+        ch->requires[ch->nrequires++].share = item->valuedouble;
+    }
+    return 0;
+}
+
+int rubric_requires(const struct rubric *r, int k, const double *score,
+                    const unsigned char *known, char *why, size_t cap)
+{
+    const struct rubric_check *ch = &r->check[k];
+    for (int i = 0; i < ch->nrequires; i++) {
+        int j = ch->requires[i].check;
+        assert(j < k);
+        if (!known[j])
+            return -1;
+        double got = score[j] / r->check[j].points;
+        /* A share equal to the wanted one but for rounding meets it. */
+        if (got + 1e-9 < ch->requires[i].share) {
+            snprintf(why, cap, "it requires %s at %g%% or more; %s scored %g%%",
+                     r->check[j].id, ch->requires[i].share * 100, r->check[j].id,
+                     floor(got * 1000 + 0.5) / 10);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static int get_check(const struct ctx *c, struct rubric *r, const cJSON *obj,
                      struct rubric_check *ch)
 {
     if (!cJSON_IsObject(obj))
         return fail(c, NULL, 0, "a check is an object {\"id\", \"kind\", \"points\", ...}");
     if (get_id_kind(c, r, obj, ch) || check_keys(c, obj, ch->kind) ||
-        get_real(c, obj, "points", 0, 1e6, &ch->points))
+        get_real(c, obj, "points", 0, 1e6, &ch->points) || get_requires(c, r, obj, ch))
         return -1;
     if (ch->kind != RUBRIC_IO && !r->game)
         return fail(c, "kind", 1, "a%s %s check needs the rubric's \"game\" and \"engine\"",

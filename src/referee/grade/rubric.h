@@ -5,7 +5,10 @@
  * The file: {"game", "engine", "proto", "build", "build_timeout_ms",
  * "timeout_ms", "cpu_limit_s", "mem_limit_mb", "seed", "random_plies",
  * "checks": [...]},
- * each check {"id", "kind", "points", ...} with the keys of its kind:
+ * each check {"id", "kind", "points", "requires", ...} with the keys of its
+ * kind; "requires" (any kind) is {"ID": SHARE, ...}: no points unless each
+ * check ID, one before it, scored at least SHARE (in (0, 1]) of its points
+ * (rubric_requires):
  *   legal  positions, depth
  *   exact  positions, depth
  *   match  opponent (random, alphabeta:D, minimax:D, perfect), games,
@@ -39,6 +42,7 @@
 #define RUBRIC_ID_MAX 32        /* bytes of a check id, with NUL: a CSV header */
 #define RUBRIC_MAX_CHECKS 32
 #define RUBRIC_NAME_MAX 32      /* an opponent's or a reference program's name */
+#define RUBRIC_MAX_REQUIRES 8   /* prerequisites of one check */
 
 enum rubric_kind { RUBRIC_LEGAL, RUBRIC_EXACT, RUBRIC_MATCH, RUBRIC_CPU, RUBRIC_IO };
 
@@ -46,6 +50,8 @@ struct rubric_check {
     char id[RUBRIC_ID_MAX];     /* letters, digits, '-', '_' */
     enum rubric_kind kind;
     double points;              /* > 0 */
+    int nrequires;              /* prerequisites: checks before this one */
+    struct { int check; double share; } requires[RUBRIC_MAX_REQUIRES];
     long positions;             /* legal, exact, cpu */
     int depth;                  /* {depth}; exact: also the plies to the end */
     /* match */
@@ -86,6 +92,13 @@ int rubric_parse(const char *text, size_t len, const char *dir, struct rubric *r
 /* Reads path and parses it; errors as rubric_parse (line 0: the file). */
 int rubric_read(const char *path, struct rubric *r, struct err *e);
 void rubric_free(struct rubric *r);
+
+/* Whether check k's prerequisites are met, given each check's score
+ * (score[j], graded when known[j]): 1 met; 0 not, with why (cap bytes)
+ * naming the first unmet one: "it requires minimax at 80% or more; minimax
+ * scored 40%"; -1 when a prerequisite is not graded yet. */
+int rubric_requires(const struct rubric *r, int k, const double *score,
+                    const unsigned char *known, char *why, size_t cap);
 
 /* "legal", "exact", "match", "cpu", "io". */
 const char *rubric_kind_name(enum rubric_kind kind);

@@ -372,11 +372,23 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
     char pwhy[REC_REASON_MAX];
     if (g->prefetch)
         g->prefetch(pos);
-    show_waiting(r, &limits, rec->index, ply, eng->name, side, 0);
-    int ran = run_on_board(r, c, eng, side, &run, pwhy, e);
-    show_waiting(r, &limits, rec->index, ply, eng->name, side, 1);
-    if (ran != 0)
-        return -1;
+    for (int tries = 0;; tries++) {
+        show_waiting(r, &limits, rec->index, ply, eng->name, side, 0);
+        int ran = run_on_board(r, c, eng, side, &run, pwhy, e);
+        show_waiting(r, &limits, rec->index, ply, eng->name, side, 1);
+        if (ran != 0)
+            return -1;
+        if (r->busy_retries == 0 || !rules_starved(&run, &limits))
+            break;
+        if (tries == r->busy_retries)
+            return PLAY_BUSY;
+        /* Again from the same board: the starved run may have changed it. */
+        if (gamedir_reset(gd, e) != 0)
+            return -1;
+        if (gamedir_write_board(gd, board, board_len) != 0)
+            return err_set(e, 0, 0, "%s/%s: cannot write: %s", gd->path, GAMEDIR_IN,
+                           strerror(errno));
+    }
     if (run.end == RUN_CANCELLED)
         return PLAY_CANCELLED;
     /* Every process of the engine is gone by now (runner.h), so what is
@@ -569,6 +581,7 @@ int play_game(const struct play_rules *r, long index, long pair,
 {
     assert(index >= 1 && pair >= 0 && side_engine[0] && side_engine[1]);
     assert(!r->book || r->book->n > 0);
+    assert(r->busy_retries == 0);   /* a game cannot replay a move (play.h) */
     rec_init(rec, index, pair);
     const struct game *g = r->game;
     char keep[PATH_MAX - GAMEDIR_PLY_NAME_MAX] = "";

@@ -399,5 +399,8 @@ int refbench_run(const struct play_rules *r, const struct spec *engines, int n,
     if (tmp[0])
         tf_remove_tree(tmp);
     bench_free(&b);
-    return rc == PLAY_PLAYED ? REFBENCH_DONE : rc == PLAY_CANCELLED ? REFBENCH_CANCELLED : -1;
+    return rc == PLAY_PLAYED      ? REFBENCH_DONE
+           : rc == PLAY_CANCELLED ? REFBENCH_CANCELLED
+           : rc == PLAY_BUSY      ? REFBENCH_BUSY
+                                  : -1;
 }

@@ -8,6 +8,7 @@
 #include <assert.h>
 #include <stdio.h>
 #include <string.h>
+#include "arena/limits.h"
 #include "arena/rules.h"
 
 const char *const rules_placeholder[RULES_PLACEHOLDERS] = { "{in}", "{out}", "{depth}",
@@ -157,9 +158,17 @@ int rules_hit_file_limit(const struct run_result *r, const struct run_limits *l,
 void rules_name_limit(const struct run_limits *l, int by_tree, char *reason)
 {
     char detail[REC_REASON_MAX] = "";
-    if (strcmp(reason, "timeout") == 0)
+    int in_ms = l->cpu_ms > 0 && (l->cpu_limit_s == 0 || l->cpu_ms < l->cpu_limit_s * 1000);
+    if (strcmp(reason, "timeout") == 0 && l->cpu_ms > 0)
+        snprintf(detail, sizeof detail, "no answer within %ld ms of wall time, the guard against "
+                 "an engine that sleeps or hangs (its CPU limit: %ld ms)", l->timeout_ms,
+                 l->cpu_ms);
+    else if (strcmp(reason, "timeout") == 0)
         snprintf(detail, sizeof detail, "no answer within %ld ms of wall time (--timeout-ms)",
                  l->timeout_ms);
+    else if (strcmp(reason, "cpu-limit") == 0 && in_ms)
+        snprintf(detail, sizeof detail, "%s %ld ms of CPU time%s, its limit",
+                 by_tree ? "its processes used" : "used", l->cpu_ms, by_tree ? " together" : "");
     else if (strcmp(reason, "cpu-limit") == 0 && l->cpu_limit_s > 0 && by_tree)
         snprintf(detail, sizeof detail, "its processes used %ld s of CPU time together "
                  "(--cpu-limit-s)", l->cpu_limit_s);
@@ -178,6 +187,13 @@ void rules_name_limit(const struct run_limits *l, int by_tree, char *reason)
         size_t n = strlen(reason);
         snprintf(reason + n, REC_REASON_MAX - n, ": %s", detail);
     }
+}
+
+int rules_starved(const struct run_result *r, const struct run_limits *l)
+{
+    return r->end == RUN_TIMEOUT && l->cpu_ms > 0 &&
+           r->cpu_user_ms + r->cpu_sys_ms < (double)l->cpu_ms &&
+           r->wait_ms >= (double)l->timeout_ms * PLAY_STARVED_SHARE;
 }
 
 int rules_judge(const struct game *g, const void *before, const char *text, size_t len,

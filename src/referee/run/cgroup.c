@@ -368,6 +368,39 @@ double cg_move_cpu_ms(const struct cg_move *m)
                ? (double)keyed(buf, "usage_usec") / US_PER_MS : 0;
 }
 
+/* The run-queue wait of thread tid so far (schedstat's second field, ns),
+ * in ms; 0 when it is gone or the kernel keeps no such figure. */
+static double thread_wait_ms(long tid)
+{
+    char dir[64], buf[128];
+    snprintf(dir, sizeof dir, "/proc/%ld", tid);
+    unsigned long long run, wait;
+    if (read_at(dir, "schedstat", buf, sizeof buf) <= 0 ||
+        sscanf(buf, "%llu %llu", &run, &wait) != 2)
+        return 0;
+    return (double)wait / NS_PER_MS;
+}
+
+double cg_move_wait_ms(const struct cg_move *m)
+{
+    char buf[SMALL_FILE];
+    if (!m->root || m->n == 0)
+        return -1;
+    /* Every thread: v1's tasks, v2's cgroup.threads. A tree too big for
+     * the buffer is summed over its first threads, a lower bound. */
+    if (read_at(cpu_dir(m), m->root->version == CG_V1 ? "tasks" : "cgroup.threads", buf,
+                sizeof buf) < 0)
+        return -1;
+    double sum = 0;
+    for (char *p = buf, *end; *p; p = end) {
+        long tid = strtol(p, &end, 10);
+        if (end == p)
+            break;
+        sum += thread_wait_ms(tid);
+    }
+    return sum;
+}
+
 /* Reads the move's CPU and OOM kills into m->usage. 0, or -1 with e. */
 static int read_usage(struct cg_move *m, struct err *e)
 {

@@ -44,8 +44,18 @@
 struct stop_state {
     double at_ms;                /* since t0; < 0: not stopped */
     double cpu_read_ms;          /* since t0: when the cgroup's CPU was read */
+    double wait_ms;              /* the tree's wait for a CPU at the deadline */
     int timed_out, cancelled, over_cpu, killed;
 };
+
+/* The CPU time the move's tree may use, ms: the smaller of its limits in
+ * seconds and in ms; 0: none. */
+static double cpu_cap_ms(const struct run_limits *lim)
+{
+    double s = lim->cpu_limit_s > 0 ? (double)lim->cpu_limit_s * US_PER_MS : 0;
+    double ms = lim->cpu_ms > 0 ? (double)lim->cpu_ms : 0;
+    return s > 0 && (ms == 0 || s < ms) ? s : ms;
+}
 
 static double since_ms(uint64_t t0)
 {
@@ -59,11 +69,12 @@ static int must_stop(const struct launcher *l, const struct launch_move *m,
     const struct run_limits *lim = m->limits;
     if (lim->cancel && *lim->cancel)
         s->cancelled = 1;
-    else if (now >= (double)lim->timeout_ms)
+    else if (now >= (double)lim->timeout_ms) {
         s->timed_out = 1;
-    else if (l->acct && lim->cpu_limit_s > 0 && now - s->cpu_read_ms >= (double)CPU_POLL_MS) {
+        s->wait_ms = cg_move_wait_ms(cg);   /* read before the stop */
+    } else if (l->acct && cpu_cap_ms(lim) > 0 && now - s->cpu_read_ms >= (double)CPU_POLL_MS) {
         s->cpu_read_ms = now;
-        s->over_cpu = cg_move_cpu_ms(cg) >= (double)lim->cpu_limit_s * US_PER_MS;
+        s->over_cpu = cg_move_cpu_ms(cg) >= cpu_cap_ms(lim);
     }
     return s->cancelled || s->timed_out || s->over_cpu;
 }
@@ -78,7 +89,7 @@ static long pause_us(const struct launcher *l, const struct launch_move *m, int 
     long us = (long)((until - now) * US_PER_MS) + US_PER_MS;
     if (s->at_ms < 0 && m->limits->cancel && us > CANCEL_POLL_MS * US_PER_MS)
         us = CANCEL_POLL_MS * US_PER_MS;
-    if (s->at_ms < 0 && l->acct && m->limits->cpu_limit_s > 0 && us > CPU_POLL_MS * US_PER_MS)
+    if (s->at_ms < 0 && l->acct && cpu_cap_ms(m->limits) > 0 && us > CPU_POLL_MS * US_PER_MS)
         us = CPU_POLL_MS * US_PER_MS;
     if (s->at_ms < 0 && l->watch_ms > 0 && us > l->watch_ms * US_PER_MS)
         us = l->watch_ms * US_PER_MS;
@@ -131,8 +142,7 @@ static void judge_tree(const struct cg_move *cg, const struct run_limits *lim,
     r->cpu_sys_ms = u.sys_ms;
     if (r->end == RUN_CANCELLED || r->end == RUN_EXEC_FAILED)
         return;
-    if (s->over_cpu ||
-        (lim->cpu_limit_s > 0 && u.user_ms + u.sys_ms >= (double)lim->cpu_limit_s * US_PER_MS))
+    if (s->over_cpu || (cpu_cap_ms(lim) > 0 && u.user_ms + u.sys_ms >= cpu_cap_ms(lim)))
         r->end = RUN_CPU_LIMIT, r->by_tree = 1;
     else if (lim->mem_limit_mb > 0 && u.oom_kills > 0)
         r->end = RUN_MEM_LIMIT, r->by_tree = 1;
@@ -152,6 +162,7 @@ static void judge_move(const struct launch_move *m, const struct launch_end *end
         run_judge(m->limits, end->status, s->timed_out || s->over_cpu, s->cancelled, self_kb, r);
     if (s->over_cpu && r->end == RUN_TIMEOUT)
         r->end = RUN_CPU_LIMIT;
+    r->wait_ms = s->timed_out ? s->wait_ms : -1;
 }
 
 /* Starts m, waits for its end and collects it into end and ru. 0, or -1

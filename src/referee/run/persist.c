@@ -196,6 +196,7 @@ static int start_engine(struct persist *p, const struct launch_move *m, struct e
     /* RLIMIT_CPU would count the whole game: the CPU limit is per move. */
     struct run_limits l = *m->limits;
     l.cpu_limit_s = 0;
+    l.cpu_ms = 0;
     const int std[3] = { o[1], r[1], sv[1] };
     int rc;
     if (!p->view) {
@@ -397,7 +398,9 @@ static int ps_start(void *self, struct launch_move *m, const int w[2], struct er
     p->out_bytes = 0;
     p->answered = p->over_cpu = p->measured = p->stopped = 0;
     p->why[0] = '\0';
-    p->cpu_limit_ms = m->limits->cpu_limit_s > 0 ? (double)m->limits->cpu_limit_s * MS_PER_S : 0;
+    double limit_s = m->limits->cpu_limit_s > 0 ? (double)m->limits->cpu_limit_s * MS_PER_S : 0;
+    double limit_ms = m->limits->cpu_ms > 0 ? (double)m->limits->cpu_ms : 0;
+    p->cpu_limit_ms = limit_s > 0 && (limit_ms == 0 || limit_s < limit_ms) ? limit_s : limit_ms;
     p->cap_ms = m->cpu_cap_ms;
     /* What it wrote between its moves goes to this move's tails; a stale
      * "done" among it answers nothing. */

@@ -27,6 +27,7 @@
 #include "arena/textfile.h"
 
 #define NS_PER_MS 1000000.0
+#define MS_PER_S 1000L
 #define US_PER_MS 1000.0
 #define MB (1024L * 1024L)
 #define KB 1024L
@@ -280,11 +281,23 @@ void run_streams_close(struct run_streams *s)
             close(s->fd[i].fd);
 }
 
+/* RLIMIT_CPU's seconds for l: cpu_limit_s, or the whole seconds at least
+ * one past cpu_ms (a backstop: the limit in ms is judged in ms), the
+ * smaller; 0: none. */
+static long cpu_rlimit_s(const struct run_limits *l)
+{
+    long past_s = l->cpu_ms > 0 ? l->cpu_ms / MS_PER_S + 2 : 0;
+    if (l->cpu_limit_s > 0 && (past_s == 0 || l->cpu_limit_s < past_s))
+        return l->cpu_limit_s;
+    return past_s;
+}
+
 void run_apply_limits(const struct run_limits *l)
 {
-    if (l->cpu_limit_s > 0) {
+    long cpu_s = cpu_rlimit_s(l);
+    if (cpu_s > 0) {
         /* The soft limit sends SIGXCPU; the hard one, a second later, kills. */
-        struct rlimit rl = { (rlim_t)l->cpu_limit_s, (rlim_t)l->cpu_limit_s + 1 };
+        struct rlimit rl = { (rlim_t)cpu_s, (rlim_t)cpu_s + 1 };
         setrlimit(RLIMIT_CPU, &rl);
     }
     if (l->mem_limit_mb > 0)
@@ -356,6 +369,11 @@ void run_judge(const struct run_limits *l, int status, int timed_out, int cancel
                                                                : RUN_SIGNALED;
         r->signal = sig;
     }
+    /* A limit in ms is a limit whatever the end: past it, the move failed
+     * on its CPU even when it answered or was stopped by the guard. */
+    if (l->cpu_ms > 0 && r->cpu_user_ms + r->cpu_sys_ms >= (double)l->cpu_ms &&
+        (r->end == RUN_EXITED || r->end == RUN_SIGNALED || r->end == RUN_TIMEOUT))
+        r->end = RUN_CPU_LIMIT;
 }
 
 /* run_tool (runner.h). */
