@@ -48,9 +48,11 @@ const char *rubric_kind_name(enum rubric_kind kind)
 
 /* --- where a key is: a JSON scanner over the text ----------------------- */
 
+/* Past white space as cJSON reads it: every byte from 1 to 32 (control
+ * characters too), or its places would drift from what cJSON accepted. */
 static const char *skip_ws(const char *p)
 {
-    while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+    while (*p && (unsigned char)*p <= 32)
         p++;
     return p;
 }
@@ -69,12 +71,15 @@ static const char *skip_value(const char *p)
         char close = *p == '{' ? '}' : ']';
         p = skip_ws(p + 1);
         while (*p && *p != close) {
+            const char *from = p;
             if (close == '}') {
                 p = skip_ws(skip_value(p));   /* the key */
                 p = *p == ':' ? p + 1 : p;
             }
             p = skip_ws(skip_value(p));
             p = *p == ',' ? skip_ws(p + 1) : p;
+            if (p == from)   /* not JSON after all: never loop */
+                return p + strlen(p);
         }
         return *p ? p + 1 : p;
     }
@@ -100,8 +105,11 @@ static const char *find_key(const char *p, const char *key, const char **value)
             *value = p;
             return k;
         }
+        const char *from = p;
         p = skip_ws(skip_value(p));
         p = *p == ',' ? skip_ws(p + 1) : p;
+        if (p == from)
+            break;
     }
     return NULL;
 }
@@ -116,8 +124,11 @@ static const char *place(const char *text, int index, const char *key, int at_va
             return text;
         v = skip_ws(v + 1);
         for (int i = 0; i < index && *v; i++) {
+            const char *from = v;
             v = skip_ws(skip_value(v));
             v = *v == ',' ? skip_ws(v + 1) : v;
+            if (v == from)
+                return text;
         }
         if (!key)
             return v;
