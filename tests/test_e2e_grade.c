@@ -380,7 +380,7 @@ Test(e2e_grade, a_persistent_engine_gets_its_file_twins_grade, .timeout = 300)
 /* A bad rubric: the message at its line and column, exit 2, no OUT. */
 struct bad_rubric {
     char text[320];
-    char message[112];   /* after "rubric.json:" */
+    char message[128];   /* after "rubric.json:" */
 };
 
 static struct bad_rubric bad_rubrics[] = {
@@ -425,6 +425,14 @@ static struct bad_rubric bad_rubrics[] = {
     { "{\"game\": \"nim\", \"checks\": [{\"id\": \"s\", \"kind\": \"io\", \"points\": 1,\n"
       "  \"cmd\": \"./s\", \"inputs\": \"*.json\", \"reference\": \"nim\"}]}",
       "1:2: \"game\" and \"engine\" go together (both, or neither for a rubric of io checks)" },
+    { "{\"game\": \"nim\", \"engine\": \"x\", \"checks\": [\n"
+      "  {\"id\": \"a\", \"kind\": \"legal\", \"points\": 1, \"positions\": 2, \"depth\": 2,\n"
+      "   \"visibility\": \"secret\"}]}",
+      "3:18: \"visibility\" must be \"hidden\", \"after_due_date\", \"after_published\" or "
+      "\"visible\", got \"secret\"" },
+    { "{\"game\": \"nim\", \"engine\": \"x\", \"visibility\": \"Hidden\", \"checks\": []}",
+      "1:46: \"visibility\" must be \"hidden\", \"after_due_date\", \"after_published\" or "
+      "\"visible\", got \"Hidden\"" },
 };
 
 ParameterizedTestParameters(e2e_grade, a_bad_rubric_is_refused_at_its_place)

@@ -78,6 +78,8 @@ static char *results_text(const struct gout_class *c, const struct gout_row *r, 
         cJSON_AddNumberToObject(t, "score", cell->score);
         cJSON_AddNumberToObject(t, "max_score", c->rb->check[k].points);
         cJSON_AddStringToObject(t, "output", cell->output ? cell->output : "not graded");
+        cJSON_AddStringToObject(t, "visibility",
+                                rubric_visibility_name(c->rb->check[k].visibility));
         cJSON_AddItemToArray(tests, t);
     }
     char *text = cJSON_Print(root);
