@@ -800,8 +800,21 @@ Test(e2e_grade, a_self_check_without_out_writes_under_tmpdir, .timeout = 60)
     e2e_rmdir(dir);
 }
 
+/* A case's words: a table's row, "" after the last. */
+#define WORD_MAX 24
+#define WORDS_MAX 8
+
+/* The row's words as a NULL-terminated list (args: WORDS_MAX + 1). */
+static void word_list(const char (*words)[WORD_MAX], const char **args)
+{
+    int n = 0;
+    for (; n < WORDS_MAX && words[n][0]; n++)
+        args[n] = words[n];
+    args[n] = NULL;
+}
+
 struct bad_grade {
-    char args[8][24];   /* after --rubric R; "" ends them */
+    char args[WORDS_MAX][WORD_MAX];   /* after --rubric R */
     char err[160];      /* stderr's first line */
 };
 
@@ -840,11 +853,8 @@ ParameterizedTest(struct bad_grade *b, e2e_grade, bad_grade_options_exit_2_and_w
     char *dir = e2e_tmpdir();
     static const char *const only[] = { "alphabeta", NULL };
     make_class(dir, only);
-    const char *args[9];
-    int n = 0;
-    for (; b->args[n][0]; n++)
-        args[n] = b->args[n];
-    args[n] = NULL;
+    const char *args[WORDS_MAX + 1];
+    word_list(b->args, args);
     char want[3 * PATH_MAX], out[PATH_MAX + 32];
     snprintf(want, sizeof want, "%s", b->err);
     if (!b->err[0]) {   /* inside the submission: realpath's name of it */
@@ -967,7 +977,7 @@ Test(e2e_grade, slurm_dry_run_writes_the_job_scripts_and_submits_nothing)
 }
 
 struct bad_slurm {
-    char args[6][16];   /* "" ends them */
+    char args[WORDS_MAX][WORD_MAX];
     char err[160];      /* stderr's first line */
 };
 
@@ -998,11 +1008,8 @@ ParameterizedTest(struct bad_slurm *b, e2e_grade, slurm_bad_arguments_exit_2_and
     char *dir = e2e_tmpdir();
     static const char *const only[] = { "alphabeta", "random", NULL };
     make_class(dir, only);
-    const char *args[8];
-    int n = 0;
-    for (; b->args[n][0]; n++)
-        args[n] = b->args[n];
-    args[n] = NULL;
+    const char *args[WORDS_MAX + 1];
+    word_list(b->args, args);
     struct e2e_run r;
     slurm_grade(&r, dir, args);
     cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
