@@ -50,8 +50,8 @@ struct gout_class {
                                     * written; NULL: every row's */
 };
 
-/* Writes grades.csv and each OUT/ID/results.json into out (a folder that
- * exists; the pages are gradehtml.h's). 0, or -1 with e naming the file
+/* Writes grades.csv and each OUT/ID/results.json (those c->only names,
+ * when set) into out (a folder that exists; the pages are gradehtml.h's). 0, or -1 with e naming the file
  * that could not be written. */
 int gout_write(const struct gout_class *c, const char *out, struct err *e);
 /* Writes text (len bytes; NULL: out of memory) to dir/name atomically and
