@@ -381,7 +381,7 @@ Test(e2e_grade, a_persistent_engine_gets_its_file_twins_grade, .timeout = 300)
 /* A bad rubric: the message at its line and column, exit 2, no OUT. */
 struct bad_rubric {
     char text[320];
-    char message[112];   /* after "rubric.json:" */
+    char message[128];   /* after "rubric.json:" */
 };
 
 static struct bad_rubric bad_rubrics[] = {
@@ -440,6 +440,14 @@ static struct bad_rubric bad_rubrics[] = {
       "  {\"id\": \"a\", \"kind\": \"legal\", \"points\": 1, \"positions\": 1, \"depth\": 2,\n"
       "   \"requires\": [\"a\"]}]}",
       "3:16: \"requires\" must be an object of check ids and shares, e.g. {\"minimax\": 0.8}" },
+    { "{\"game\": \"nim\", \"engine\": \"x\", \"checks\": [\n"
+      "  {\"id\": \"a\", \"kind\": \"legal\", \"points\": 1, \"positions\": 2, \"depth\": 2,\n"
+      "   \"visibility\": \"secret\"}]}",
+      "3:18: \"visibility\" must be \"hidden\", \"after_due_date\", \"after_published\" or "
+      "\"visible\", got \"secret\"" },
+    { "{\"game\": \"nim\", \"engine\": \"x\", \"visibility\": \"Hidden\", \"checks\": []}",
+      "1:46: \"visibility\" must be \"hidden\", \"after_due_date\", \"after_published\" or "
+      "\"visible\", got \"Hidden\"" },
 };
 
 ParameterizedTestParameters(e2e_grade, a_bad_rubric_is_refused_at_its_place)
@@ -566,6 +574,327 @@ Test(e2e_grade, an_absolute_glob_matches_where_it_points)
     e2e_rmdir(dir);
 }
 
+/* ---- regrading (--only) and the self-check (--submission) ---------------- */
+
+#define VISIBILITY_RUBRIC "tests/grade/visibility/rubric.json"
+/* alphabeta's files: its sha256, and its row of grades.csv by the rubric
+ * of visibilities (legal visible, secret hidden, late after the due date
+ * by the rubric's default). */
+#define ALPHABETA_SHA "3ed787e755c94c6d6b87df2b54f371074bcba1ac39d1f7105fd1431aa125ae83"
+#define ALPHABETA_ROW "45,45,10,30,5," ALPHABETA_SHA "\r\n"
+
+/* referee grade --rubric VISIBILITY_RUBRIC in dir with args (NULL-terminated). */
+static void grade_args(struct e2e_run *r, const char *dir, const char *const *args)
+{
+    char rubric[PATH_MAX];
+    e2e_repo_path(VISIBILITY_RUBRIC, rubric, sizeof rubric);
+    const char *argv[16] = { "grade", "--rubric", rubric };
+    int n = 3;
+    for (int i = 0; args[i]; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    e2e_runv(r, dir, NULL, "referee", argv);
+}
+
+/* alphabeta and random graded into dir/out by the rubric of visibilities. */
+static void grade_pair(const char *dir)
+{
+    static const char *const only[] = { "alphabeta", "random", NULL };
+    make_class(dir, only);
+    static const char *const args[] = { "--submissions", "class", "--out", "out", NULL };
+    struct e2e_run r;
+    grade_args(&r, dir, args);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
+}
+
+static ino_t inode_at(const char *dir, const char *rel)
+{
+    char path[PATH_MAX + 128];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    cr_assert_eq(stat(path, &st), 0, "%s: %s", path, strerror(errno));
+    return st.st_ino;
+}
+
+/* Every file of dir/out, hidden ones too, with its SHA-256. */
+static char *out_snapshot(const char *dir)
+{
+    struct e2e_run r;
+    e2e_run_tool(&r, dir, NULL, "sh", "-c",
+                 "cd out && ls -AR && find . -type f | LC_ALL=C sort | xargs sha256sum", NULL);
+    cr_assert_eq(r.status, 0, "snapshot: %s", r.err);
+    char *text = r.out;
+    r.out = NULL;
+    e2e_run_free(&r);
+    return text;
+}
+
+/* The teacher's run carries each check's visibility into results.json: its
+ * own, or the rubric's default. */
+Test(e2e_grade, results_json_carries_each_checks_visibility, .timeout = 60)
+{
+    char *dir = e2e_tmpdir();
+    grade_pair(dir);
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/out/alphabeta", dir);
+    cJSON *j = e2e_read_json(path, "results.json");
+    static const char *const names[] = { "legal", "secret", "late" };
+    static const char *const seen[] = { "visible", "hidden", "after_due_date" };
+    const cJSON *tests = cJSON_GetObjectItem(j, "tests"), *t;
+    cr_assert_eq(cJSON_GetArraySize(tests), 3);
+    int k = 0;
+    cJSON_ArrayForEach(t, tests) {
+        cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(t, "name")), names[k]);
+        cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(t, "visibility")), seen[k]);
+        k++;
+    }
+    cJSON_Delete(j);
+    e2e_rmdir(dir);
+}
+
+/* --only random after random's files changed (now alphabeta's): its journal
+ * lines replaced (the journal keeps its length, random's lines last), its
+ * row of grades.csv and its files rewritten, alphabeta's lines and files
+ * untouched. */
+Test(e2e_grade, only_regrades_the_named_submission_and_nothing_else, .timeout = 60)
+{
+    char *dir = e2e_tmpdir();
+    grade_pair(dir);
+    char journal[PATH_MAX + 32], path[PATH_MAX + 64];
+    snprintf(journal, sizeof journal, "%s/out/journal.jsonl", dir);
+    cr_assert_eq(lines_of(journal), 1 + 2 * 3);
+    char *before = slurp_at(dir, "out/journal.jsonl");
+    ino_t kept[2] = { inode_at(dir, "out/alphabeta/results.json"),
+                      inode_at(dir, "out/alphabeta/feedback.html") };
+    ino_t redone[2] = { inode_at(dir, "out/random/results.json"),
+                        inode_at(dir, "out/index.html") };
+    snprintf(path, sizeof path, "%s/class/random/engine.py", dir);
+    cr_assert_eq(unlink(path), 0);
+    copy_tree("tests/grade/class/alphabeta/engine.py", dir, "class/random/engine.py");
+    struct e2e_run r;
+    static const char *const args[] = { "--submissions", "class", "--out", "out", "--only",
+                                        "random", NULL };
+    grade_args(&r, dir, args);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect_eq(strncmp(r.out, "random: 45 of 45 points\n", 24), 0, "stdout:\n%s", r.out);
+    e2e_run_free(&r);
+    char *csv = slurp_at(dir, "out/grades.csv");
+    cr_expect_str_eq(csv, "submission,total,max,legal,secret,late,sha256\r\n"
+                          "alphabeta," ALPHABETA_ROW "random," ALPHABETA_ROW);
+    /* The header and alphabeta's three lines as they were, then random's. */
+    char *after = slurp_at(dir, "out/journal.jsonl");
+    cr_expect_eq(lines_of(journal), 1 + 2 * 3);
+    const char *cut = before;
+    for (int i = 0; i < 4; i++)
+        cut = strchr(cut, '\n') + 1;
+    cr_expect_eq(strncmp(after, before, (size_t)(cut - before)), 0,
+                 "alphabeta's lines changed:\n%s", after);
+    for (const char *line = after + (cut - before); *line; line = strchr(line, '\n') + 1)
+        cr_expect_eq(strncmp(line, "{\"submission\":{\"id\":\"random\",", 29), 0,
+                     "not random's line: %.60s", line);
+    cr_expect_eq(inode_at(dir, "out/alphabeta/results.json"), kept[0], "alphabeta's results");
+    cr_expect_eq(inode_at(dir, "out/alphabeta/feedback.html"), kept[1], "alphabeta's feedback");
+    cr_expect_neq(inode_at(dir, "out/random/results.json"), redone[0], "random's results");
+    cr_expect_neq(inode_at(dir, "out/index.html"), redone[1], "index.html");
+    snprintf(path, sizeof path, "%s/out/random", dir);
+    cJSON *j = e2e_read_json(path, "results.json");
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(j, "score")), 45);
+    cJSON_Delete(j);
+    snprintf(path, sizeof path, "%s/out/.work", dir);
+    cr_expect_not(e2e_exists(path), ".work is left");
+    free(before);
+    free(after);
+    free(csv);
+    e2e_rmdir(dir);
+}
+
+/* An id that is not a submission: exit 2, the message, OUT byte for byte as
+ * it was. */
+Test(e2e_grade, only_an_unknown_id_changes_nothing, .timeout = 60)
+{
+    char *dir = e2e_tmpdir();
+    grade_pair(dir);
+    char *before = out_snapshot(dir);
+    struct e2e_run r;
+    static const char *const args[] = { "--submissions", "class", "--out", "out", "--only",
+                                        "random", "--only", "nobody", NULL };
+    grade_args(&r, dir, args);
+    cr_expect_eq(r.status, 2, "exit %d", r.status);
+    cr_expect_str_eq(r.err, "referee: --only nobody: no such submission in --submissions class\n");
+    cr_expect_str_eq(r.out, "");
+    e2e_run_free(&r);
+    char *after = out_snapshot(dir);
+    cr_expect_str_eq(after, before);
+    free(before);
+    free(after);
+    e2e_rmdir(dir);
+}
+
+/* --only into an OUT without a journal: exit 2, and OUT is not made. */
+Test(e2e_grade, only_needs_a_grading_to_regrade)
+{
+    char *dir = e2e_tmpdir();
+    static const char *const only[] = { "random", NULL };
+    make_class(dir, only);
+    struct e2e_run r;
+    static const char *const args[] = { "--submissions", "class", "--out", "out", "--only",
+                                        "random", NULL };
+    grade_args(&r, dir, args);
+    cr_expect_eq(r.status, 2, "exit %d", r.status);
+    cr_expect_str_eq(r.err, "referee: --only: out has no grading to regrade (no journal.jsonl): "
+                            "grade the class into it first\n");
+    char path[PATH_MAX + 8];
+    snprintf(path, sizeof path, "%s/out", dir);
+    cr_expect_not(e2e_exists(path), "out was made");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* A student's self-check: the visible check alone runs and shows, check by
+ * check, with how many were kept out and where the feedback is; the hidden
+ * and the after-due-date ones are nowhere in its output. */
+Test(e2e_grade, a_self_check_runs_and_shows_the_visible_checks_only, .timeout = 60)
+{
+    char *dir = e2e_tmpdir();
+    static const char *const only[] = { "alphabeta", NULL };
+    make_class(dir, only);
+    struct e2e_run r;
+    static const char *const args[] = { "--submission", "class/alphabeta", "--out", "check",
+                                        NULL };
+    grade_args(&r, dir, args);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    char out[PATH_MAX], want[2 * PATH_MAX];
+    snprintf(want, sizeof want, "%s/check", dir);
+    cr_assert_not_null(realpath(want, out));
+    snprintf(want, sizeof want,
+             "alphabeta: 10 of 10 points\n"
+             "\n"
+             "  legal  10 of 10: 2 of 2 positions answered with a legal move\n"
+             "  total  10 of 10\n"
+             "2 more checks are not visible to students: not run in a self-check\n"
+             "feedback: %s/alphabeta/feedback.html\n", out);
+    cr_expect_str_eq(r.out, want);
+    e2e_run_free(&r);
+    static const char *const files[] = { "check/alphabeta/results.json",
+                                         "check/alphabeta/feedback.html", "check/grades.csv",
+                                         "check/journal.jsonl", "check/index.html" };
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char *text = slurp_at(dir, files[i]);
+        cr_expect_null(strstr(text, "secret"), "%s shows the hidden check", files[i]);
+        cr_expect_null(strstr(text, "late"), "%s shows the after-due-date check", files[i]);
+        free(text);
+    }
+    e2e_rmdir(dir);
+}
+
+/* Without --out, a self-check's outputs go to a new folder under $TMPDIR,
+ * the one the last line names. */
+Test(e2e_grade, a_self_check_without_out_writes_under_tmpdir, .timeout = 60)
+{
+    char *dir = e2e_tmpdir();
+    static const char *const only[] = { "alphabeta", NULL };
+    make_class(dir, only);
+    char tmp[PATH_MAX + 8];
+    snprintf(tmp, sizeof tmp, "%s/tmp", dir);
+    cr_assert_eq(mkdir(tmp, 0755), 0);
+    setenv("TMPDIR", tmp, 1);   /* this test's own process */
+    struct e2e_run r;
+    static const char *const args[] = { "--submission", "class/alphabeta", NULL };
+    grade_args(&r, dir, args);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    const char *line = strstr(r.out, "\nfeedback: ");
+    cr_assert_not_null(line, "stdout:\n%s", r.out);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%.*s", (int)strcspn(line + 11, "\n"), line + 11);
+    size_t n = strlen(tmp);
+    cr_expect(strncmp(path, tmp, n) == 0 && strncmp(path + n, "/arena-selfcheck-", 17) == 0,
+              "feedback at %s", path);
+    cr_expect(e2e_exists(path), "%s is missing", path);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* A case's words: a table's row, "" after the last. */
+#define WORD_MAX 24
+#define WORDS_MAX 8
+
+/* The row's words as a NULL-terminated list (args: WORDS_MAX + 1). */
+static void word_list(const char (*words)[WORD_MAX], const char **args)
+{
+    int n = 0;
+    for (; n < WORDS_MAX && words[n][0]; n++)
+        args[n] = words[n];
+    args[n] = NULL;
+}
+
+struct bad_grade {
+    char args[WORDS_MAX][WORD_MAX];   /* after --rubric R */
+    char err[160];      /* stderr's first line */
+};
+
+static struct bad_grade bad_grades[] = {
+    { { "--submission", "class/alphabeta", "--submissions", "class" },
+      "referee: grade: --submission (one folder) and --submissions (a class) exclude each "
+      "other" },
+    { { "--submissions", "class", "--out", "out", "--only", "x", "--resume" },
+      "referee: grade: --only regrades submissions of a finished --submissions grading: not "
+      "with --submission, --resume or --shard" },
+    { { "--submission", "class/alphabeta", "--only", "alphabeta" },
+      "referee: grade: --only regrades submissions of a finished --submissions grading: not "
+      "with --submission, --resume or --shard" },
+    { { "--submissions", "class", "--out", "out", "--all-checks" },
+      "referee: grade: --all-checks goes with --submission (a class is graded on every "
+      "check)" },
+    { { "--submission", "class/alphabeta", "--out", "out", "--shard", "1/2" },
+      "referee: grade: --shard splits a class: not with --submission" },
+    { { "--submissions", "class" },
+      "referee: grade: --rubric, --submissions and --out are required (or --rubric and "
+      "--submission)" },
+    { { "--submission", "class/nobody", "--out", "out" },
+      "referee: --submission class/nobody: No such file or directory" },
+    { { "--submission", "class/alphabeta", "--out", "class/alphabeta/out" },
+      "" /* filled in: OUT's absolute path */ },
+};
+
+ParameterizedTestParameters(e2e_grade, bad_grade_options_exit_2_and_write_nothing)
+{
+    return cr_make_param_array(struct bad_grade, bad_grades,
+                               sizeof bad_grades / sizeof *bad_grades);
+}
+
+ParameterizedTest(struct bad_grade *b, e2e_grade, bad_grade_options_exit_2_and_write_nothing)
+{
+    char *dir = e2e_tmpdir();
+    static const char *const only[] = { "alphabeta", NULL };
+    make_class(dir, only);
+    const char *args[WORDS_MAX + 1];
+    word_list(b->args, args);
+    char want[3 * PATH_MAX], out[PATH_MAX + 32];
+    snprintf(want, sizeof want, "%s", b->err);
+    if (!b->err[0]) {   /* inside the submission: realpath's name of it */
+        snprintf(out, sizeof out, "%s/class/alphabeta", dir);
+        char abs[PATH_MAX];
+        cr_assert_not_null(realpath(out, abs));
+        snprintf(want, sizeof want, "referee: --out %s/out is inside --submission: it would be "
+                 "graded", abs);
+    }
+    struct e2e_run r;
+    grade_args(&r, dir, args);
+    cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    size_t len = strcspn(r.err, "\n");
+    cr_assert(strlen(want) == len && strncmp(r.err, want, len) == 0, "stderr: %s\nwant: %s",
+              r.err, want);
+    cr_assert_str_eq(r.out, "");
+    static const char *const outs[] = { "out", "class/alphabeta/out" };
+    for (int i = 0; i < 2; i++) {
+        snprintf(out, sizeof out, "%s/%s", dir, outs[i]);
+        cr_expect_not(e2e_exists(out), "%s was made", out);
+    }
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
 /* ---- referee slurm grade ------------------------------------------------- */
 
 /* referee slurm grade in dir on two submissions with args (NULL-terminated
@@ -663,7 +992,7 @@ Test(e2e_grade, slurm_dry_run_writes_the_job_scripts_and_submits_nothing)
 }
 
 struct bad_slurm {
-    char args[6][16];   /* "" ends them */
+    char args[WORDS_MAX][WORD_MAX];
     char err[160];      /* stderr's first line */
 };
 
@@ -694,11 +1023,8 @@ ParameterizedTest(struct bad_slurm *b, e2e_grade, slurm_bad_arguments_exit_2_and
     char *dir = e2e_tmpdir();
     static const char *const only[] = { "alphabeta", "random", NULL };
     make_class(dir, only);
-    const char *args[8];
-    int n = 0;
-    for (; b->args[n][0]; n++)
-        args[n] = b->args[n];
-    args[n] = NULL;
+    const char *args[WORDS_MAX + 1];
+    word_list(b->args, args);
     struct e2e_run r;
     slurm_grade(&r, dir, args);
     cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);

@@ -255,8 +255,9 @@
  * is only a guard against an engine that sleeps or hangs: this many times
  * the CPU limit plus GRADE_WALL_MARGIN_MS. An engine computing on a machine
  * with one busy process per core gets half a CPU: its wall time is about
- * twice its CPU, well inside the guard. */
-#define GRADE_WALL_FACTOR 5
+ * twice its CPU; with four runnable processes a core (a test suite's jobs
+ * beside a grading), four times: both well inside the guard. */
+#define GRADE_WALL_FACTOR 10
 #define GRADE_WALL_MARGIN_MS 1000
 /* A move starved by a busy machine (PLAY_STARVED_SHARE) is run again up to
  * this many times, then its check is left not graded for the next --resume. */

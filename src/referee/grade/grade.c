@@ -1,7 +1,8 @@
 /*
- * grade.c - `referee grade` (grade.h): the options, the class's folders,
- * the journal and its resume, a worker per submission (copy, hash, build,
- * checks), and the outputs from the journal at the end.
+ * grade.c - `referee grade` (grade.h): the options, the class's folders
+ * (or a self-check's one folder), the journal and its resume or a
+ * regrade's rewrite, a worker per submission (copy, hash, build, checks),
+ * and the outputs from the journal at the end.
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -34,8 +35,10 @@
 
 const char grade_usage[] =
     "%1$s grade --rubric RUBRIC.json --submissions DIR --out OUT\n"
-    "      [--concurrency N] [--resume] [--shard K/N] [--sandbox namespaces|none]\n"
-    "      [--sandbox-ro PATH]...\n";
+    "      [--concurrency N] [--resume] [--shard K/N] [--only ID]...\n"
+    "      [--sandbox namespaces|none] [--sandbox-ro PATH]...\n"
+    "%1$s grade --rubric RUBRIC.json --submission FOLDER [--out OUT] [--all-checks]\n"
+    "      [--sandbox namespaces|none] [--sandbox-ro PATH]...\n";
 
 const char grade_help[] =
     "Grade: every folder of DIR (a submission each, named by its id) graded by\n"
@@ -51,6 +54,14 @@ const char grade_help[] =
     "                       outputs from all of them: the merge of shards)\n"
     "  --shard K/N          grade every N-th submission from the K-th into\n"
     "                       OUT/journal-K.jsonl, no outputs (a cluster array's task)\n"
+    "  --only ID            regrade submission ID (repeat) into OUT's grading: its\n"
+    "                       journal lines replaced, its files, grades.csv and\n"
+    "                       index.html rewritten, the others untouched\n"
+    "  --submission FOLDER  a self-check: grade one folder (its id its name) on the\n"
+    "                       rubric's visible checks, into OUT (default: a new\n"
+    "                       folder under $TMPDIR), and show each check's score\n"
+    "  --all-checks         with --submission: run the checks that are not visible\n"
+    "                       too (an autograder's run: docs/gradescope/)\n"
     "  --sandbox MODE       namespaces (default) or none\n"
     "  --sandbox-ro PATH    let every submission read PATH too (an interpreter\n"
     "                       outside the system folders; repeat)\n";
@@ -98,7 +109,7 @@ static void print_help(const char *prog, int slurm)
 
 enum {
     OPT_RUBRIC = 256, OPT_SUBMISSIONS, OPT_OUT, OPT_CONCURRENCY, OPT_RESUME, OPT_SANDBOX,
-    OPT_SHARD, OPT_SANDBOX_RO
+    OPT_SHARD, OPT_SANDBOX_RO, OPT_ONLY, OPT_SUBMISSION, OPT_ALL_CHECKS
 };
 
 #define GRADE_OPTIONS                                                 \
@@ -111,8 +122,12 @@ enum {
     { "shard", required_argument, NULL, OPT_SHARD },                  \
     { "sandbox-ro", required_argument, NULL, OPT_SANDBOX_RO }
 
+/* grade's own: a regrade and a self-check are no cluster's work. */
 static const struct option options[] = {
     GRADE_OPTIONS,
+    { "only", required_argument, NULL, OPT_ONLY },
+    { "submission", required_argument, NULL, OPT_SUBMISSION },
+    { "all-checks", no_argument, NULL, OPT_ALL_CHECKS },
     CLI_STD_OPTIONS,
 };
 
@@ -145,6 +160,17 @@ struct grade_run {
     struct rubric rb;
     const char *subs_arg;           /* --submissions as given, for messages */
     char subs[PATH_MAX], out[PATH_MAX], work[PATH_MAX], journal[PATH_MAX];
+    /* A self-check (--submission): the folder, absolute (subs its parent,
+     * the one id its name); "" when grading a class. */
+    const char *one_arg;
+    char one[PATH_MAX];
+    int all_checks;                 /* run the checks that are not visible too */
+    int left_out;                   /* checks a self-check does not run */
+    /* A regrade (--only): the ids as given, then only[i] for each
+     * submission named; NULL when grading the class. */
+    const char **only_arg;
+    int nonly;
+    unsigned char *only;
     char self[PATH_MAX];            /* this binary, /proc/self/exe */
     char bindir[PATH_MAX], prefix[16];
     int concurrency, resume;
@@ -205,6 +231,38 @@ static int parse_slurm(struct grade_run *g, int c)
     return rc == REFOPTS_NOT_MINE ? 1 : 0;
 }
 
+/* --only ID: one more id, kept as given (list_class knows them). */
+static int add_only(struct grade_run *g, int argc, const char *id)
+{
+    if (!g->only_arg && !(g->only_arg = calloc((size_t)argc, sizeof *g->only_arg)))
+        return cli_usage(g->prog, "grade: out of memory");
+    g->only_arg[g->nonly++] = id;   /* at most one per argument */
+    return 0;
+}
+
+/* The options that go together, once all are read: 0, or a usage error's
+ * status. */
+static int parse_combined(const struct grade_run *g, const char *rubric)
+{
+    if (g->one_arg && g->subs[0])
+        return cli_usage(g->prog, "grade: --submission (one folder) and --submissions (a "
+                         "class) exclude each other");
+    if (g->nonly && (g->one_arg || g->resume || g->shard_n))
+        return cli_usage(g->prog, "grade: --only regrades submissions of a finished "
+                         "--submissions grading: not with --submission, --resume or --shard");
+    if (g->all_checks && !g->one_arg)
+        return cli_usage(g->prog, "grade: --all-checks goes with --submission (a class is "
+                         "graded on every check)");
+    if (g->one_arg && g->shard_n)
+        return cli_usage(g->prog, "grade: --shard splits a class: not with --submission");
+    if (g->one_arg && !rubric)
+        return cli_usage(g->prog, "grade: --rubric is required");
+    if (!g->one_arg && (!rubric || !g->subs[0] || !g->out[0]))
+        return cli_usage(g->prog, "grade: --rubric, --submissions and --out are required%s",
+                         g->slurm ? "" : " (or --rubric and --submission)");
+    return 0;
+}
+
 static int parse(struct grade_run *g, int argc, char **argv, const char **rubric)
 {
     struct cli_parse p = { .prog = g->prog, .cmd = g->slurm ? "slurm grade" : "grade",
@@ -244,11 +302,17 @@ static int parse(struct grade_run *g, int argc, char **argv, const char **rubric
         else if (c == OPT_SHARD && shard(optarg, &g->shard_k, &g->shard_n) != 0)
             return cli_usage(g->prog, "grade: --shard must be K/N with 1 <= K <= N, got '%s'",
                              optarg);
+        else if (c == OPT_ONLY && (rc = add_only(g, argc, optarg)) != 0)
+            return rc;
+        else if (c == OPT_SUBMISSION)
+            g->one_arg = optarg;
+        else if (c == OPT_ALL_CHECKS)
+            g->all_checks = 1;
     }
     if (optind < argc)
         return cli_usage(g->prog, "grade: unexpected argument '%s'", argv[optind]);
-    if (!*rubric || !g->subs[0] || !g->out[0])
-        return cli_usage(g->prog, "grade: --rubric, --submissions and --out are required");
+    if ((rc = parse_combined(g, *rubric)) != 0)
+        return rc;
     if (g->slurm && !g->cluster.shards)
         return cli_usage(g->prog, "slurm grade: --shards is required");
     return 0;
@@ -257,6 +321,15 @@ static int parse(struct grade_run *g, int argc, char **argv, const char **rubric
 static int cmp_id(const void *a, const void *b)
 {
     return strcmp(a, b);
+}
+
+/* What is graded of each of the g->n submissions and its score, none yet.
+ * 0, or -1 with e. */
+static int alloc_marks(struct grade_run *g, struct err *e)
+{
+    g->done = calloc((size_t)g->n * RUBRIC_MAX_CHECKS, 1);
+    g->score = calloc((size_t)g->n * RUBRIC_MAX_CHECKS, sizeof *g->score);
+    return g->done && g->score ? 0 : err_set(e, 0, 0, "out of memory");
 }
 
 /* The submissions: DIR's folders, hidden ones skipped, sorted. */
@@ -289,9 +362,7 @@ static int list_class(struct grade_run *g, struct err *e)
     if (g->n == 0)
         return err_set(e, 0, 0, "--submissions %s: no submission folder in it", g->subs_arg);
     qsort(g->id, (size_t)g->n, sizeof *g->id, cmp_id);
-    g->done = calloc((size_t)g->n * RUBRIC_MAX_CHECKS, 1);
-    g->score = calloc((size_t)g->n * RUBRIC_MAX_CHECKS, sizeof *g->score);
-    return g->done && g->score ? 0 : err_set(e, 0, 0, "out of memory");
+    return alloc_marks(g, e);
 }
 
 /* The suite's own programs beside this one, for io references: the
@@ -347,6 +418,14 @@ static void record_place(const struct grade_run *g, const cJSON *rec, int *i, in
     *k = cJSON_IsString(check) ? check_of(&g->rb, check->valuestring) : -1;
 }
 
+/* A journal's record of submission i and check k: done, and its score
+ * (what the checks that require it are judged by). */
+static void mark(struct grade_run *g, int i, int k, const cJSON *rec)
+{
+    g->done[i * RUBRIC_MAX_CHECKS + k] = 1;
+    g->score[i * RUBRIC_MAX_CHECKS + k] = cJSON_GetNumberValue(cJSON_GetObjectItem(rec, "score"));
+}
+
 static int mark_done(void *ctx, const cJSON *rec, int line, struct err *e)
 {
     (void)line;
@@ -354,11 +433,8 @@ static int mark_done(void *ctx, const cJSON *rec, int line, struct err *e)
     struct grade_run *g = ctx;
     int i, k;
     record_place(g, rec, &i, &k);
-    if (i >= 0 && k >= 0) {
-        g->done[i * RUBRIC_MAX_CHECKS + k] = 1;
-        g->score[i * RUBRIC_MAX_CHECKS + k] = cJSON_GetNumberValue(cJSON_GetObjectItem(rec,
-                                                                                     "score"));
-    }
+    if (i >= 0 && k >= 0)
+        mark(g, i, k, rec);
     return 0;
 }
 
@@ -369,9 +445,16 @@ static int shard_journal_name(const char *name)
     return strncmp(name, "journal-", 8) == 0 && len > 14 && strcmp(name + len - 6, ".jsonl") == 0;
 }
 
-/* Calls gjour_scan(fn) on every shard journal in OUT (journal-K.jsonl),
- * in name order, but the run's own. 0, or -1 with e naming the file. */
-static int scan_shards(const struct grade_run *g, gjour_fn fn, void *ctx, struct err *e)
+/* What is done to a shard's journal: scanned (fn) or rewritten (keep). */
+struct shard_visit {
+    gjour_fn fn;
+    gjour_keep_fn keep;
+    void *ctx;
+};
+
+/* Visits every shard journal in OUT (journal-K.jsonl), in name order, but
+ * the run's own. 0, or -1 with e naming the file. */
+static int each_shard(const struct grade_run *g, const struct shard_visit *v, struct err *e)
 {
     struct dirent **names;
     int n = scandir(g->out, &names, NULL, alphasort), rc = 0;
@@ -382,16 +465,54 @@ static int scan_shards(const struct grade_run *g, gjour_fn fn, void *ctx, struct
         char path[PATH_MAX];
         if (!rc && shard_journal_name(name) && join(path, g->out, name) == 0 &&
             strcmp(path, g->journal) != 0)
-            rc = gjour_scan(path, g->header, fn, ctx, e);
+            rc = v->fn ? gjour_scan(path, g->header, v->fn, v->ctx, e)
+                       : gjour_rewrite(path, g->header, v->keep, v->ctx, NULL, e);
         free(names[i]);
     }
     free(names);
     return rc;
 }
 
-static int in_shard(const struct grade_run *g, int i)
+/* Calls gjour_scan(fn) on every shard journal in OUT. */
+static int scan_shards(const struct grade_run *g, gjour_fn fn, void *ctx, struct err *e)
 {
-    return !g->shard_n || i % g->shard_n == g->shard_k - 1;
+    struct shard_visit v = { .fn = fn, .ctx = ctx };
+    return each_shard(g, &v, e);
+}
+
+/* A regrade's rewrite keeps every record but those of the submissions
+ * named, and marks what it keeps done. */
+static int keep_unnamed(void *ctx, const cJSON *rec)
+{
+    struct grade_run *g = ctx;
+    int i, k;
+    record_place(g, rec, &i, &k);
+    if (i >= 0 && g->only[i])
+        return 0;
+    if (i >= 0 && k >= 0)
+        mark(g, i, k, rec);
+    return 1;
+}
+
+/* A regrade's journals: OUT's own and every shard's rewritten without the
+ * named submissions' records (a shard's would otherwise outvote the new
+ * ones in the outputs), the own one left open in g->journal_fd. */
+static int regrade_open(struct grade_run *g, struct err *e)
+{
+    if (gjour_rewrite(g->journal, g->header, keep_unnamed, g, &g->journal_fd, e) != 0)
+        return -1;
+    struct shard_visit v = { .keep = keep_unnamed, .ctx = g };
+    if (each_shard(g, &v, e) == 0)
+        return 0;
+    close(g->journal_fd);
+    return -1;
+}
+
+/* 1 when this run grades submission i (what its journals lack of it):
+ * its shard's, or one --only names. */
+static int to_grade(const struct grade_run *g, int i)
+{
+    return (!g->shard_n || i % g->shard_n == g->shard_k - 1) && (!g->only || g->only[i]);
 }
 
 static int submission_done(const struct grade_run *g, int i)
@@ -403,6 +524,8 @@ static int submission_done(const struct grade_run *g, int i)
 }
 
 /* ---- a submission, in its worker ---------------------------------------- */
+
+static void run_free(struct grade_run *g);
 
 struct file_list {
     int n, cap;
@@ -776,13 +899,7 @@ static int grade_job(void *ctx, long job, int fd)
     }
     free(p);
     int status = stop_signal ? POOL_CANCELLED : rc < 0 ? POOL_FAILED : rc ? POOL_CANCELLED : 0;
-    gcheck_env_free_refs(&g->env);
-    rubric_free(&g->rb);
-    sbx_policy_free(&g->policy);
-    free(g->id);
-    free(g->done);
-    free(g->score);
-    free(g);   /* the parent's copy of the run: nothing uses it after the job */
+    run_free(g);   /* the parent's copy of the run: nothing uses it after the job */
     return status;
 }
 
@@ -846,10 +963,10 @@ static int grade_loop(struct grade_run *g, struct err *e)
         return err_set(e, 0, 0, "out of memory");
     int next = 0, rc = 0;
     for (int i = 0; i < g->n; i++)
-        g->wanted += in_shard(g, i) && !submission_done(g, i);
+        g->wanted += to_grade(g, i) && !submission_done(g, i);
     for (;;) {
         while (!rc && !stop_signal && pool.running < pool.cap && next < g->n) {
-            if (!in_shard(g, next) || submission_done(g, next)) {
+            if (!to_grade(g, next) || submission_done(g, next)) {
                 next++;
                 continue;
             }
@@ -904,6 +1021,8 @@ static int pages(const struct gout_class *c, const char *out, struct err *e)
 {
     for (int i = 0; i < c->n; i++) {
         char dir[PATH_MAX];
+        if (!gout_rewritten(c, i))
+            continue;
         char *text = ghtml_feedback(c, &c->row[i]);
         if (join(dir, out, c->row[i].id) != 0 ||
             gout_put(dir, "feedback.html", text, text ? strlen(text) : 0, e) != 0)
@@ -913,10 +1032,21 @@ static int pages(const struct gout_class *c, const char *out, struct err *e)
     return gout_put(out, "index.html", text, text ? strlen(text) : 0, e);
 }
 
+/* A self-check's end: its check by check, where its feedback is, and what
+ * it did not run. */
+static void self_report(const struct grade_run *g, const struct gout_class *c)
+{
+    gout_report(c, &c->row[0], stdout);
+    if (g->left_out)
+        printf("%d more check%s not visible to students: not run in a self-check\n",
+               g->left_out, g->left_out == 1 ? " is" : "s are");
+    printf("feedback: %s/%s/feedback.html\n", g->out, g->id[0]);
+}
+
 static int outputs(struct grade_run *g, struct err *e)
 {
-    struct gout_class c = { .rb = &g->rb, .n = g->n, .row = calloc((size_t)g->n,
-                                                                   sizeof *c.row) };
+    struct gout_class c = { .rb = &g->rb, .n = g->n, .only = g->only,
+                            .row = calloc((size_t)g->n, sizeof *c.row) };
     struct collect col = { g, &c, cJSON_CreateArray() };
     int rc = !c.row || !col.keep ? err_set(e, 0, 0, "out of memory") : 0;
     for (int i = 0; !rc && i < g->n; i++)
@@ -931,32 +1061,97 @@ static int outputs(struct grade_run *g, struct err *e)
         rc = gout_write(&c, g->out, e) || pages(&c, g->out, e);
     if (!rc) {
         putchar('\n');
-        gout_table(&c, stdout);
+        if (g->one_arg)
+            self_report(g, &c);
+        else
+            gout_table(&c, stdout);
     }
     cJSON_Delete(col.keep);
     free(c.row);
     return rc;
 }
 
-/* The class's folders: DIR and OUT made absolute (OUT made when missing;
- * never inside DIR), the submissions listed, the journal's and the work
- * folder's paths. */
-static int folders(struct grade_run *g, struct err *e)
+/* A self-check's folder: the one submission, its id its name, subs its
+ * parent; OUT a new folder under $TMPDIR unless given. */
+static int one_folder(struct grade_run *g, struct err *e)
+{
+    struct stat st;
+    if (!realpath(g->one_arg, g->one) || stat(g->one, &st) != 0)
+        return err_set(e, 0, 0, "--submission %s: %s", g->one_arg, strerror(errno));
+    char *slash = strrchr(g->one, '/');
+    if (!S_ISDIR(st.st_mode) || !slash[1] || strlen(slash + 1) >= GRADE_ID_MAX)
+        return err_set(e, 0, 0, "--submission %s: not a submission's folder", g->one_arg);
+    g->n = 1;
+    g->id = calloc(1, sizeof *g->id);
+    if (!g->id || alloc_marks(g, e) != 0)
+        return err_set(e, 0, 0, "out of memory");
+    snprintf(g->id[0], GRADE_ID_MAX, "%s", slash + 1);
+    snprintf(g->subs, sizeof g->subs, "%.*s", slash == g->one ? 1 : (int)(slash - g->one),
+             g->one);
+    if (g->out[0])
+        return 0;
+    const char *tmp = getenv("TMPDIR");
+    if (snprintf(g->out, sizeof g->out, "%s/arena-selfcheck-XXXXXX", tmp && *tmp ? tmp : "/tmp")
+            >= (int)sizeof g->out)
+        return err_set(e, 0, 0, "TMPDIR %s: a path too long", tmp);
+    return mkdtemp(g->out) ? 0 : err_set(e, 0, 0, "%s: cannot create: %s", g->out,
+                                         strerror(errno));
+}
+
+/* A class's folder: DIR made absolute, its submissions listed. */
+static int class_folder(struct grade_run *g, struct err *e)
 {
     char abs[PATH_MAX];
     if (!realpath(g->subs, abs))
         return err_set(e, 0, 0, "--submissions %s: %s", g->subs, strerror(errno));
     snprintf(g->subs, sizeof g->subs, "%s", abs);
-    if (list_class(g, e) != 0)
+    return list_class(g, e);
+}
+
+/* --only's ids into g->only: each a submission of the class. Before OUT is
+ * touched: a regrade goes into a grading that is there. */
+static int only_ids(struct grade_run *g, struct err *e)
+{
+    char path[PATH_MAX];
+    if (join(path, g->out, JOURNAL_NAME) != 0 || access(path, F_OK) != 0)
+        return err_set(e, 0, 0, "--only: %s has no grading to regrade (no %s): grade the "
+                       "class into it first", g->out, JOURNAL_NAME);
+    if (!(g->only = calloc((size_t)g->n, 1)))
+        return err_set(e, 0, 0, "out of memory");
+    for (int k = 0; k < g->nonly; k++) {
+        int i = index_of(g, g->only_arg[k]);
+        if (i < 0)
+            return err_set(e, 0, 0, "--only %s: no such submission in --submissions %s",
+                           g->only_arg[k], g->subs_arg);
+        g->only[i] = 1;
+    }
+    return 0;
+}
+
+/* The class's folders: DIR and OUT made absolute (OUT made when missing;
+ * never inside DIR), the submissions listed, the journal's and the work
+ * folder's paths. A self-check's: its folder and OUT. */
+static int folders(struct grade_run *g, struct err *e)
+{
+    char abs[PATH_MAX];
+    if ((g->one_arg ? one_folder(g, e) : class_folder(g, e)) != 0)
         return -1;
-    if (mkdir(g->out, 0755) != 0 && errno != EEXIST)
+    if (g->nonly && only_ids(g, e) != 0)
+        return -1;
+    int made = mkdir(g->out, 0755) == 0;
+    if (!made && errno != EEXIST)
         return err_set(e, 0, 0, "--out %s: %s", g->out, strerror(errno));
     if (!realpath(g->out, abs))
         return err_set(e, 0, 0, "--out %s: %s", g->out, strerror(errno));
     snprintf(g->out, sizeof g->out, "%s", abs);
-    if (strncmp(g->out, g->subs, strlen(g->subs)) == 0 && g->out[strlen(g->subs)] == '/')
-        return err_set(e, 0, 0, "--out %s is inside --submissions: it would be graded",
-                       g->out);
+    const char *graded = g->one_arg ? g->one : g->subs;
+    size_t len = strlen(graded);
+    if (strncmp(g->out, graded, len) == 0 && (g->out[len] == '/' || !g->out[len])) {
+        if (made)
+            rmdir(g->out);   /* nothing written */
+        return err_set(e, 0, 0, "--out %s is inside --submission%s: it would be graded",
+                       g->out, g->one_arg ? "" : "s");
+    }
     char name[64];
     if (g->shard_n)
         snprintf(name, sizeof name, "journal-%d.jsonl", g->shard_k);
@@ -972,8 +1167,10 @@ static int setup(struct grade_run *g, struct err *e)
     if (folders(g, e) != 0)
         return -1;
     mkdir(g->work, 0700);
+    /* A class's folder hides the classmates; a self-check's, the original
+     * of the copy that runs. */
     if (g->policy.mode == SBX_NAMESPACES &&
-        (sbx_paths_add(&g->policy.mask, g->subs, e) != 0 ||
+        (sbx_paths_add(&g->policy.mask, g->one_arg ? g->one : g->subs, e) != 0 ||
          sbx_paths_add(&g->policy.mask, g->out, e) != 0 || sbx_probe(e) != 0))
         return -1;
     /* timeout_ms is CPU time; the wall deadline only a guard (limits.h). */
@@ -1009,13 +1206,19 @@ static int grade_all(struct grade_run *g)
 {
     struct err e;
     journal_header(g);
-    int rc = gjour_open(g->journal, g->header, g->resume, mark_done, g, &g->journal_fd, &e);
-    if (rc == 0 && !g->shard_n && scan_shards(g, mark_done, g, &e) != 0) {
-        close(g->journal_fd);
-        rc = -1;
+    int rc;
+    if (g->only) {
+        rc = regrade_open(g, &e);
+    } else {
+        rc = gjour_open(g->journal, g->header, g->resume, mark_done, g, &g->journal_fd, &e);
+        if (rc == 0 && !g->shard_n && scan_shards(g, mark_done, g, &e) != 0) {
+            close(g->journal_fd);
+            rc = -1;
+        }
     }
     if (rc != 0) {
         err_print(stderr, g->prog, &e);
+        rmdir(g->work);   /* setup's, still empty: OUT as it was */
         return EXIT_BAD_INPUT;
     }
     struct run_stops saved;
@@ -1074,6 +1277,8 @@ static void run_free(struct grade_run *g)
     free(g->id);
     free(g->done);
     free(g->score);
+    free(g->only);
+    free(g->only_arg);
     free(g);
 }
 
@@ -1105,6 +1310,12 @@ int grade_command(const char *prog, enum refopts_command id, int argc, char **ar
     if (!g)
         return rc;
     struct err e = { 0, 0, "" };
+    if (!rc && g->one_arg && !g->all_checks && (g->left_out = rubric_keep_visible(&g->rb)) &&
+        g->rb.ncheck == 0) {
+        printf("%s: no check is visible to students: nothing to run in a self-check\n",
+               rubric);
+        rc = -1;
+    }
     if (!rc && setup(g, &e) != 0) {
         err_print(stderr, prog, &e);
         rc = EXIT_BAD_INPUT;

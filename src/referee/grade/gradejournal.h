@@ -29,6 +29,18 @@ typedef int (*gjour_fn)(void *ctx, const struct cJSON *rec, int line, struct err
  * closed. 0 with *fd open, or -1 with e (the file is not changed). */
 int gjour_open(const char *path, const char *header, int resume, gjour_fn fn, void *ctx,
                int *fd, struct err *e);
+/* Whether a rewrite keeps a record: 1 keep, 0 drop. */
+typedef int (*gjour_keep_fn)(void *ctx, const struct cJSON *rec);
+
+/* Rewrites path, whose first line must be header, without the records keep
+ * drops (a regrade's), the others byte for byte and in order (a last line
+ * cut short goes too): the new text is written to a temporary file that is
+ * renamed over path, so a crash leaves the old journal or the new one,
+ * never a part. path is locked while it is read; the new file is locked
+ * before the rename and, with fd, stays open to append in *fd (else
+ * closed). 0, or -1 with e (path unchanged). */
+int gjour_rewrite(const char *path, const char *header, gjour_keep_fn keep, void *ctx, int *fd,
+                  struct err *e);
 /* Calls fn on each complete record of path, whose first line must be
  * header (a shard's journal of the same rubric and seed). 0, fn's value,
  * or -1 with e (line and column of the fault when it is in the file). */

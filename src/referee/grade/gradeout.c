@@ -4,6 +4,7 @@
  * table.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <limits.h>
@@ -78,6 +79,8 @@ static char *results_text(const struct gout_class *c, const struct gout_row *r, 
         cJSON_AddNumberToObject(t, "score", cell->score);
         cJSON_AddNumberToObject(t, "max_score", c->rb->check[k].points);
         cJSON_AddStringToObject(t, "output", cell->output ? cell->output : "not graded");
+        cJSON_AddStringToObject(t, "visibility",
+                                rubric_visibility_name(c->rb->check[k].visibility));
         cJSON_AddItemToArray(tests, t);
     }
     char *text = cJSON_Print(root);
@@ -114,6 +117,8 @@ int gout_write(const struct gout_class *c, const char *out, struct err *e)
         return -1;
     for (int i = 0; i < c->n; i++) {
         char dir[PATH_MAX];
+        if (!gout_rewritten(c, i))
+            continue;
         if (snprintf(dir, sizeof dir, "%s/%s", out, c->row[i].id) >= (int)sizeof dir)
             return err_set(e, 0, 0, "%s: a path too long", c->row[i].id);
         if (mkdir(dir, 0755) != 0 && errno != EEXIST)
@@ -123,6 +128,28 @@ int gout_write(const struct gout_class *c, const char *out, struct err *e)
             return -1;
     }
     return 0;
+}
+
+int gout_rewritten(const struct gout_class *c, int i)
+{
+    assert(i >= 0 && i < c->n);
+    return !c->only || c->only[i];
+}
+
+void gout_report(const struct gout_class *c, const struct gout_row *r, FILE *out)
+{
+    int w = 0;
+    for (int k = 0; k < c->rb->ncheck; k++)
+        w = (int)strlen(c->rb->check[k].id) > w ? (int)strlen(c->rb->check[k].id) : w;
+    char a[32], b[32];
+    for (int k = 0; k < c->rb->ncheck; k++) {
+        const struct gout_cell *cell = &r->cell[k];
+        fprintf(out, "  %-*s  %s of %s: %s\n", w, c->rb->check[k].id,
+                cell->done ? gout_score(cell->score, a) : "-",
+                gout_score(c->rb->check[k].points, b), cell->output ? cell->output : "not graded");
+    }
+    fprintf(out, "  %-*s  %s of %s\n", w, "total", gout_score(r->total, a),
+            gout_score(c->rb->max_total, b));
 }
 
 void gout_table(const struct gout_class *c, FILE *out)

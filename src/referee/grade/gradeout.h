@@ -4,11 +4,14 @@
  *                         id (its score), sha256; a row per submission by id
  *   OUT/ID/results.json   Gradescope's autograder results: {"score",
  *                         "tests": [{"name" (the check id), "score",
- *                         "max_score", "output"}]}
+ *                         "max_score", "output", "visibility"}]}
  *   OUT/ID/feedback.html  each check: what ran, the score, the evidence
  *   OUT/index.html        the class: totals' distribution, each check's pass
  *                         rate, a row per submission linking its feedback
- * and the table on the terminal. Every file is written atomically.
+ * and the table on the terminal (a self-check: its one row, check by
+ * check). Every file is written atomically. A regrade (--only) rewrites
+ * the grades.csv and index.html of the class and the files of the
+ * submissions it names alone.
  * Scores are printed with up to two decimals ("%.2f" without trailing
  * zeros), the same in every file.
  */
@@ -43,15 +46,22 @@ struct gout_class {
     const struct rubric *rb;
     int n;
     struct gout_row *row;          /* sorted by id */
+    const unsigned char *only;     /* n flags: the rows whose ID/ files are
+                                    * written; NULL: every row's */
 };
 
-/* Writes grades.csv and each OUT/ID/results.json into out (a folder that
- * exists; the pages are gradehtml.h's). 0, or -1 with e naming the file
+/* Writes grades.csv and each OUT/ID/results.json (those c->only names,
+ * when set) into out (a folder that exists; the pages are gradehtml.h's). 0, or -1 with e naming the file
  * that could not be written. */
 int gout_write(const struct gout_class *c, const char *out, struct err *e);
 /* Writes text (len bytes; NULL: out of memory) to dir/name atomically and
  * frees it. 0, or -1 with e. */
 int gout_put(const char *dir, const char *name, char *text, size_t len, struct err *e);
+/* 1 when row i's files (results.json, feedback.html) are to be written. */
+int gout_rewritten(const struct gout_class *c, int i);
+/* One submission check by check, a line each ("  ID  SCORE of POINTS:
+ * OUTPUT"), then its total: what a self-check shows. */
+void gout_report(const struct gout_class *c, const struct gout_row *r, FILE *out);
 /* The table: a row per submission, its total and each check's score. */
 void gout_table(const struct gout_class *c, FILE *out);
 /* score as the outputs print it, into buf (32 bytes). */

@@ -4,6 +4,7 @@
  * value an error is about in the text itself.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <glob.h>
@@ -35,8 +36,15 @@ static const char *const kind_keys[][6] = {
 
 static const char *const top_keys[] = {
     "game", "engine", "proto", "build", "build_timeout_ms", "timeout_ms", "cpu_limit_s",
-    "mem_limit_mb", "seed", "random_plies", "checks",
+    "mem_limit_mb", "seed", "random_plies", "visibility", "checks",
 };
+
+/* Gradescope's words, in enum rubric_visibility's order. */
+static const char *const visibility_names[] = {
+    [RUBRIC_VISIBLE] = "visible", [RUBRIC_HIDDEN] = "hidden",
+    [RUBRIC_AFTER_DUE_DATE] = "after_due_date", [RUBRIC_AFTER_PUBLISHED] = "after_published",
+};
+#define NVISIBILITY (int)(sizeof visibility_names / sizeof *visibility_names)
 
 /* The suite's programs an io check may compare with. */
 static const char *const references[] = { "spfiar", "checkers", "nim", "maxconnect4" };
@@ -44,6 +52,12 @@ static const char *const references[] = { "spfiar", "checkers", "nim", "maxconne
 const char *rubric_kind_name(enum rubric_kind kind)
 {
     return kind_names[kind];
+}
+
+const char *rubric_visibility_name(enum rubric_visibility v)
+{
+    assert((int)v >= 0 && (int)v < NVISIBILITY);
+    return visibility_names[v];
 }
 
 /* --- where a key is: a JSON scanner over the text ----------------------- */
@@ -211,6 +225,25 @@ static char *dup_or_null(const char *s)
     return s ? strdup(s) : NULL;
 }
 
+/* "visibility" of obj into *out, def when absent: one of Gradescope's
+ * words, anything else an error at its value. */
+static int get_visibility(const struct ctx *c, const cJSON *obj, enum rubric_visibility def,
+                          enum rubric_visibility *out)
+{
+    const char *text;
+    if (get_string(c, obj, "visibility", 0, &text))
+        return -1;
+    *out = def;
+    for (int v = 0; text && v < NVISIBILITY; v++)
+        if (strcmp(text, visibility_names[v]) == 0) {
+            *out = (enum rubric_visibility)v;
+            return 0;
+        }
+    return !text ? 0 : fail(c, "visibility", 1, "\"visibility\" must be \"hidden\", "
+                            "\"after_due_date\", \"after_published\" or \"visible\", got \"%s\"",
+                            text);
+}
+
 /* "random", "perfect", "alphabeta:D", "minimax:D" into ch->opp. */
 static int get_opponent(const struct ctx *c, const struct rubric *r, const cJSON *obj,
                         struct rubric_check *ch)
@@ -346,7 +379,8 @@ static int check_keys(const struct ctx *c, const cJSON *obj, enum rubric_kind ki
     const cJSON *item;
     cJSON_ArrayForEach(item, obj) {
         int ok = !strcmp(item->string, "id") || !strcmp(item->string, "kind") ||
-                 !strcmp(item->string, "points") || !strcmp(item->string, "requires");
+                 !strcmp(item->string, "points") || !strcmp(item->string, "requires") ||
+                 !strcmp(item->string, "visibility");
         for (int k = 0; !ok && k < 6 && kind_keys[kind][k]; k++)
             ok = !strcmp(item->string, kind_keys[kind][k]);
         if (!ok)
@@ -438,7 +472,8 @@ static int get_check(const struct ctx *c, struct rubric *r, const cJSON *obj,
     if (!cJSON_IsObject(obj))
         return fail(c, NULL, 0, "a check is an object {\"id\", \"kind\", \"points\", ...}");
     if (get_id_kind(c, r, obj, ch) || check_keys(c, obj, ch->kind) ||
-        get_real(c, obj, "points", 0, 1e6, &ch->points) || get_requires(c, r, obj, ch))
+        get_real(c, obj, "points", 0, 1e6, &ch->points) || get_requires(c, r, obj, ch) ||
+        get_visibility(c, obj, r->visibility, &ch->visibility))
         return -1;
     if (ch->kind != RUBRIC_IO && !r->game)
         return fail(c, "kind", 1, "a%s %s check needs the rubric's \"game\" and \"engine\"",
@@ -494,6 +529,7 @@ static int get_top(const struct ctx *c, struct rubric *r, const cJSON *root)
     long seed, plies;
     if (get_string(c, root, "game", 0, &game) || get_string(c, root, "engine", 0, &engine) ||
         get_string(c, root, "build", 0, &build) || get_proto(c, r, root) ||
+        get_visibility(c, root, RUBRIC_VISIBLE, &r->visibility) ||
         get_long(c, root, "build_timeout_ms", 1, REF_MAX_TIMEOUT_MS,
                  GRADE_DEFAULT_BUILD_TIMEOUT_MS, &r->build_timeout_ms) ||
         get_long(c, root, "timeout_ms", 1, REF_MAX_TIMEOUT_MS, REF_DEFAULT_TIMEOUT_MS,
@@ -581,16 +617,53 @@ static void free_list(char **list, int n)
     free(list);
 }
 
+static void free_check(struct rubric_check *ch)
+{
+    free(ch->cmd);
+    free(ch->args);
+    free_list(ch->input, ch->ninputs);
+    free_list(ch->expected, ch->expected ? ch->ninputs : 0);
+}
+
 void rubric_free(struct rubric *r)
 {
     free(r->engine);
     free(r->build);
-    for (int i = 0; i < r->ncheck; i++) {
-        free(r->check[i].cmd);
-        free(r->check[i].args);
-        free_list(r->check[i].input, r->check[i].ninputs);
-        free_list(r->check[i].expected, r->check[i].expected ? r->check[i].ninputs : 0);
-    }
+    for (int i = 0; i < r->ncheck; i++)
+        free_check(&r->check[i]);
     r->engine = r->build = NULL;
     r->ncheck = 0;
+}
+
+/* Check ch's prerequisites renumbered by to[] (-1: left out, and with it
+ * the prerequisite: a self-check cannot know a hidden check's score). */
+static void renumber_requires(struct rubric_check *ch, const int *to)
+{
+    int n = 0;
+    for (int i = 0; i < ch->nrequires; i++)
+        if (to[ch->requires[i].check] >= 0) {
+            ch->requires[n] = ch->requires[i];
+            ch->requires[n++].check = to[ch->requires[i].check];
+        }
+    ch->nrequires = n;
+}
+
+int rubric_keep_visible(struct rubric *r)
+{
+    int kept = 0, to[RUBRIC_MAX_CHECKS];
+    r->max_total = 0;
+    for (int i = 0; i < r->ncheck; i++) {
+        to[i] = -1;
+        if (r->check[i].visibility != RUBRIC_VISIBLE) {
+            free_check(&r->check[i]);
+            continue;
+        }
+        to[i] = kept;
+        r->check[kept] = r->check[i];   /* a move: the pointers go with it */
+        renumber_requires(&r->check[kept], to);
+        r->max_total += r->check[kept++].points;
+    }
+    int left_out = r->ncheck - kept;
+    r->ncheck = kept;
+    return left_out;
 }

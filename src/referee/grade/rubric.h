@@ -18,7 +18,9 @@
  *          args: words it is given, as sh reads them) or expected (a glob,
  *          paired with the inputs by base name)
  * "proto" is the engine's protocol, as an engine SPEC's proto= (file, the
- * default, or persistent). "game" and "engine" are required unless every
+ * default, or persistent). "visibility", at the top (the default) or on a
+ * check, is Gradescope's: hidden, after_due_date, after_published or
+ * visible (the default). "game" and "engine" are required unless every
  * check is io. Globs are
  * relative to the rubric's folder. An unknown key, kind, opponent, game or
  * reference, a missing key, a value of the wrong type or out of range, or
@@ -46,12 +48,19 @@
 
 enum rubric_kind { RUBRIC_LEGAL, RUBRIC_EXACT, RUBRIC_MATCH, RUBRIC_CPU, RUBRIC_IO };
 
+/* Gradescope's visibility of a test: who sees it, and when. Only
+ * RUBRIC_VISIBLE checks run in a student's self-check. */
+enum rubric_visibility {
+    RUBRIC_VISIBLE, RUBRIC_HIDDEN, RUBRIC_AFTER_DUE_DATE, RUBRIC_AFTER_PUBLISHED
+};
+
 struct rubric_check {
     char id[RUBRIC_ID_MAX];     /* letters, digits, '-', '_' */
     enum rubric_kind kind;
     double points;              /* > 0 */
     int nrequires;              /* prerequisites: checks before this one */
     struct { int check; double share; } requires[RUBRIC_MAX_REQUIRES];
+    enum rubric_visibility visibility;   /* its own, else the rubric's */
     long positions;             /* legal, exact, cpu */
     int depth;                  /* {depth}; exact: also the plies to the end */
     /* match */
@@ -73,6 +82,7 @@ struct rubric {
     const struct game *game;    /* NULL: io checks only */
     char *engine;               /* the command (spec.h's COMMAND); NULL: io only */
     enum spec_proto proto;      /* how the engine is run; SPEC_FILE by default */
+    enum rubric_visibility visibility;   /* the checks' default */
     char *build;                /* sh -c text; NULL: no build */
     long build_timeout_ms, timeout_ms, cpu_limit_s, mem_limit_mb;
     uint64_t seed;
@@ -102,5 +112,11 @@ int rubric_requires(const struct rubric *r, int k, const double *score,
 
 /* "legal", "exact", "match", "cpu", "io". */
 const char *rubric_kind_name(enum rubric_kind kind);
+/* "visible", "hidden", "after_due_date", "after_published". */
+const char *rubric_visibility_name(enum rubric_visibility v);
+/* Keeps the visible checks only, in their order (a student's self-check:
+ * the others neither run nor show), max_total their sum; a prerequisite
+ * left out is dropped. Returns how many were left out. */
+int rubric_keep_visible(struct rubric *r);
 
 #endif
