@@ -236,6 +236,30 @@ Test(e2e_student, a_program_nobody_may_run_is_refused_before_any_game)
     assert_out_of_reach(&weights);
 }
 
+/* A file its command names inside a folder nobody may search (its folder
+ * is shown at its own path, with its own mode) is named too; the working
+ * folder, entered as root, needs no search bit (the tests' own are 0700). */
+Test(e2e_student, a_folder_nobody_may_search_is_refused_before_any_game)
+{
+    if (geteuid() != 0)
+        cr_skip_test("runs as root (whose engines play as nobody)");
+    char *dir = e2e_tmpdir(), path[PATH_MAX + 16], want[2 * PATH_MAX + 512];
+    snprintf(path, sizeof path, "%s/priv", dir);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/priv/e.sh", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("exit 1\n", f);
+    fclose(f);
+    cr_assert_eq(chmod(path, 0644), 0);
+    snprintf(want, sizeof want,
+             "referee: engine 'carol': %s/priv is out of reach of uid 65534 (nobody), who runs "
+             "the engines of a referee run as root: mode 0700, owner uid 0; give others search "
+             "(chmod o+x %s/priv)\n", dir, dir);
+    assert_refused_in(dir, "name=carol,cmd=/bin/sh priv/e.sh", "sh", want);
+    e2e_rmdir(dir);
+}
+
 Test(e2e_student, unknown_spec_key_is_named)
 {
     struct refusal c = { { "cmd=sh nmae=x", "sh" },

@@ -69,12 +69,49 @@ static int user_may(const struct stat *st, uid_t uid, gid_t gid, unsigned want)
     return ((st->st_mode >> shift) & want) == want;
 }
 
+/* path in one form for comparing: canonical when it exists, else lexical
+ * against the current directory. 0, or -1 when it does not fit. */
+static int same_form(const char *path, char *out, size_t cap)
+{
+    char lex[PATH_MAX];
+    if (path_lexical(path, NULL, lex, sizeof lex) != 0)
+        return -1;
+    if (realpath(lex, out))
+        return 0;
+    return (size_t)snprintf(out, cap, "%s", lex) < cap ? 0 : -1;
+}
+
+/* Whether a and b (b "" : never) name one file. */
+static int same_file(const char *a, const char *b)
+{
+    char x[PATH_MAX], y[PATH_MAX];
+    return b && b[0] && same_form(a, x, sizeof x) == 0 && same_form(b, y, sizeof y) == 0 &&
+           strcmp(x, y) == 0;
+}
+
+/* The error for eng's path, which uid may not use as want asks (st its
+ * status): its mode, its owner and the chmod that fixes it. -1. */
+static int out_of_reach(const struct spec *eng, const char *path, const struct stat *st,
+                        uid_t uid, unsigned want, struct err *e)
+{
+    const char *what = want == 5 ? "read and execute" : want == 4 ? "read"
+                       : S_ISDIR(st->st_mode) ? "search" : "execute";
+    return err_set(e, 0, 0,
+                   "engine '%s': %s is out of reach of uid %ld (nobody), who runs the "
+                   "engines of a referee run as root: mode %04o, owner uid %ld; give "
+                   "others %s (chmod o+%s %s)",
+                   eng->name, path, (long)uid, (unsigned)(st->st_mode & 07777),
+                   (long)st->st_uid, what, want == 5 ? "rx" : want == 4 ? "r" : "x", path);
+}
+
 /* The engine's files as the user that runs engines sees them: its program
  * (read too when it is a script, which its interpreter opens) and the
- * files its command names. The sandbox shows each at its own path (the
- * folders above it need no search permission), so only their own bits
- * count; its dir= it enters before giving up root. A file out of reach is found here, before the first game,
- * instead of as a bare cannot-run on every move. 0, or -1 with e. */
+ * files its command names. The sandbox shows each in its folder, bound at
+ * its own path (the folders above need no search permission), so the
+ * file's own bits count and its folder's search bit; its dir= it enters
+ * before giving up root. A file out of reach is found here, before the
+ * first game, instead of as a bare cannot-run on every move. 0, or -1
+ * with e. */
 static int check_reach(const struct spec *eng, uid_t uid, struct err *e)
 {
     struct { const char *path; unsigned want; } need[RUN_MAX_ARGS + 1];
@@ -94,16 +131,18 @@ static int check_reach(const struct spec *eng, uid_t uid, struct err *e)
     }
     for (int i = 0; i < n; i++) {
         struct stat st;
-        if (!need[i].path || stat(need[i].path, &st) != 0 || user_may(&st, uid, uid, need[i].want))
+        char folder[PATH_MAX];
+        if (!need[i].path || stat(need[i].path, &st) != 0)
             continue;
-        return err_set(e, 0, 0,
-                       "engine '%s': %s is out of reach of uid %ld (nobody), who runs the "
-                       "engines of a referee run as root: mode %04o, owner uid %ld; give "
-                       "others %s (chmod o+%s %s)",
-                       eng->name, need[i].path, (long)uid, (unsigned)(st.st_mode & 07777),
-                       (long)st.st_uid, need[i].want == 5 ? "read and execute"
-                       : need[i].want == 4 ? "read" : "execute",
-                       need[i].want == 5 ? "rx" : need[i].want == 4 ? "r" : "x", need[i].path);
+        if (!user_may(&st, uid, uid, need[i].want))
+            return out_of_reach(eng, need[i].path, &st, uid, need[i].want, e);
+        if (!realpath(need[i].path, folder))
+            continue;
+        char *slash = strrchr(folder, '/');
+        slash[slash == folder] = '\0';   /* "/" stays */
+        /* Its working folder, entered as root, needs no search bit. */
+        if (stat(folder, &st) == 0 && !user_may(&st, uid, uid, 1) && !same_file(folder, eng->dir))
+            return out_of_reach(eng, folder, &st, uid, 1, e);
     }
     return 0;
 }
@@ -116,26 +155,6 @@ static int check_output(const char *opt, const char *path, struct err *e)
     char msg[ERR_MSG_MAX];
     snprintf(msg, sizeof msg, "%s", e->msg);
     return err_set(e, 0, 0, "%s %s: %s", opt, path, msg);
-}
-
-/* path in one form for comparing: canonical when it exists, else lexical
- * against the current directory. 0, or -1 when it does not fit. */
-static int same_form(const char *path, char *out, size_t cap)
-{
-    char lex[PATH_MAX];
-    if (path_lexical(path, NULL, lex, sizeof lex) != 0)
-        return -1;
-    if (realpath(lex, out))
-        return 0;
-    return (size_t)snprintf(out, cap, "%s", lex) < cap ? 0 : -1;
-}
-
-/* Whether a and b (b "" : never) name one file. */
-static int same_file(const char *a, const char *b)
-{
-    char x[PATH_MAX], y[PATH_MAX];
-    return b && b[0] && same_form(a, x, sizeof x) == 0 && same_form(b, y, sizeof y) == 0 &&
-           strcmp(x, y) == 0;
 }
 
 /* Refuses engine i's stderr= file when it is a file of the run (the
