@@ -174,8 +174,8 @@ struct frame {
 
 static double fx(const struct frame *fr, int d)
 {
-    return PLOT_L + (double)(d - 1) * (CHART_W - PLOT_L - PLOT_R) /
-                        (fr->depth > 1 ? fr->depth - 1 : 1);
+    /* Each depth in the middle of its share of the width. */
+    return PLOT_L + ((double)d - 0.5) * (CHART_W - PLOT_L - PLOT_R) / fr->depth;
 }
 
 static double fy(const struct frame *fr, double ms)
