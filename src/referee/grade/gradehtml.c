@@ -21,8 +21,9 @@
  * values and names). */
 #define CHART_W 480
 #define CHART_H 160
+#define HIST_W 600   /* eleven bars, each wide enough for "10-19" */
 #define CPU_CHART_H 220
-#define PLOT_L 64
+#define PLOT_L 72
 #define PLOT_R 16
 #define PLOT_T 16
 #define PLOT_B 40
@@ -56,7 +57,7 @@ static void head(FILE *f, const char *title, const struct rubric *rb)
     fprintf(f, "</title>\n<style>\n%s%s"
                "td.ok{background:#dfd}td.part{background:#ffd}td.none{background:#fdd}\n"
                "small.why{display:block;color:#733;font-size:11px;text-align:left}\n"
-               "p.caption{margin:.4em 0 0}p.why{font-weight:bold;color:#733}\n"
+               "p.caption{margin:.4em 0 0}.why{color:#733}p.why{font-weight:bold}\n"
                "svg .axis{stroke:#444}svg .grid{stroke:#ddd}svg text.failed{fill:#c00;"
                "font-weight:bold}svg text.title{font-weight:bold}\n"
                "</style></head><body>\n", report_html_style, boardhtml_game_style(rb->game));
@@ -94,21 +95,21 @@ static void tails(FILE *f, const cJSON *it)
     }
 }
 
-/* What went wrong with the item, in gradewhy.h's words. */
-static void why(FILE *f, const struct rubric_check *ch, const cJSON *it)
+/* What went wrong with the item (or, a game won, how it went), in
+ * gradewhy.h's words, as element tag (a position's or an input's heading,
+ * a game's paragraph). */
+static void why(FILE *f, const char *tag, const struct rubric_check *ch, const cJSON *it)
 {
     char line[GWHY_MAX];
-    fputs("<p class=\"why\">", f);
+    fprintf(f, "<%s class=\"%s\">", tag, gwhy_failed(ch, it) ? "why" : "result");
     esc_html(gwhy_item(ch, it, line), f);
-    fputs("</p>", f);
+    fprintf(f, "</%s>", tag);
 }
 
 static void position_item(FILE *f, const struct game *g, const struct rubric_check *ch,
                           const cJSON *it)
 {
-    fprintf(f, "<h4>position %d</h4>",
-            (int)cJSON_GetNumberValue(cJSON_GetObjectItem(it, "position")));
-    why(f, ch, it);
+    why(f, "h4", ch, it);
     board(f, g, ch, it);
     tails(f, it);
 }
@@ -117,7 +118,7 @@ static void game_item(FILE *f, const struct game *g, const struct rubric_check *
                       const cJSON *it)
 {
     fprintf(f, "<li class=\"game %s\">", gwhy_forfeited(it) ? "forfeit" : "finished");
-    why(f, ch, it);
+    why(f, "p", ch, it);
     board(f, g, ch, it);   /* won or lost, how it ended */
     tails(f, it);
     fputs("</li>\n", f);
@@ -125,10 +126,7 @@ static void game_item(FILE *f, const struct game *g, const struct rubric_check *
 
 static void io_item(FILE *f, const struct rubric_check *ch, const cJSON *it)
 {
-    fputs("<h4>input ", f);
-    esc_html(str(it, "input"), f);
-    fputs("</h4>", f);
-    why(f, ch, it);
+    why(f, "h4", ch, it);
     fputs("<table><tr><th class=\"name\">expected</th><th class=\"name\">given</th></tr>"
           "<tr><td class=\"name\"><pre>", f);
     esc_html(str(it, "want"), f);
@@ -446,11 +444,12 @@ static void histogram(FILE *f, const struct gout_class *c)
         int b = bin_of(c->row[i].total, c->rb->max_total);
         most = ++bins[b] > most ? bins[b] : most;
     }
-    int bottom = CHART_H - PLOT_B + 20, top = PLOT_T + 10, bw = (CHART_W - PLOT_L - PLOT_R) / HIST_BINS;
+    int bottom = CHART_H - PLOT_B + 20, top = PLOT_T + 10;
+    int bw = (HIST_W - PLOT_L - PLOT_R) / HIST_BINS;
     fprintf(f, "<svg id=\"totals\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"totals "
                "distribution\"><line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>"
-               "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>", CHART_W,
-            CHART_H + 20, PLOT_L, CHART_W - PLOT_R, bottom, bottom, PLOT_L, PLOT_L, top, bottom);
+               "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>", HIST_W,
+            CHART_H + 20, PLOT_L, HIST_W - PLOT_R, bottom, bottom, PLOT_L, PLOT_L, top, bottom);
     int step = most > 5 ? (most + 4) / 5 : 1;   /* at most about six values */
     for (int v = 0; v <= most; v += step) {
         int y = bottom - v * (bottom - top) / most;
@@ -471,7 +470,7 @@ static void histogram(FILE *f, const struct gout_class *c)
     fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">total, %% of "
                "the maximum</text><text class=\"title\" transform=\"translate(12,%d) "
                "rotate(-90)\" text-anchor=\"middle\">submissions</text></svg>\n",
-            (PLOT_L + CHART_W - PLOT_R) / 2, CHART_H + 14, (top + bottom) / 2);
+            (PLOT_L + HIST_W - PLOT_R) / 2, CHART_H + 14, (top + bottom) / 2);
 }
 
 /* A submission's score on a check in the class's table: why it lost
