@@ -28,55 +28,57 @@ static const char forfeited[] =
     "\"timeout: no answer within 1500 ms of wall time (--timeout-ms)\", \"ply\": 25, "
     "\"stderr\": \"thinking\\n\", \"stdout\": \"depth 9\", \"board\": \"12\\n1\\n\"}";
 
+/* What item json of a check ch says: whether it cost points, its line and
+ * its board's caption. */
+static void expect_words(const struct rubric_check *ch, const char *json, int failed,
+                         const char *line, const char *caption)
+{
+    cJSON *it = parse(json);
+    char buf[GWHY_MAX];
+    cr_expect_eq(gwhy_failed(ch, it), failed, "%s: failed %d", json, gwhy_failed(ch, it));
+    cr_expect_str_eq(gwhy_item(ch, it, buf), line);
+    cr_expect_str_eq(gwhy_caption(ch, it, buf), caption);
+    cJSON_Delete(it);
+}
+
 Test(gradewhy, a_forfeited_game_says_its_reason_and_ply)
 {
     cJSON *it = parse(forfeited);
-    char buf[GWHY_MAX];
     cr_expect(gwhy_forfeited(it));
-    cr_expect_str_eq(gwhy_item(&match, it, buf),
-                     "game 2, as player 1, opening 3 4: lost, forfeited at ply 25: timeout: no "
-                     "answer within 1500 ms of wall time (--timeout-ms)");
-    cr_expect_str_eq(gwhy_caption(&match, it, buf),
-                     "the position it forfeited at (ply 25): timeout: no answer within 1500 ms "
-                     "of wall time (--timeout-ms)");
     cJSON_Delete(it);
+    expect_words(&match, forfeited, 1,
+                 "game 2, as player 1, opening 3 4: lost, forfeited at ply 25: timeout: no "
+                 "answer within 1500 ms of wall time (--timeout-ms)",
+                 "the position it forfeited at (ply 25): timeout: no answer within 1500 ms "
+                 "of wall time (--timeout-ms)");
 }
 
 Test(gradewhy, a_won_game_is_captioned_final_not_forfeited)
 {
-    cJSON *it = parse("{\"game\": 1, \"side\": 2, \"opening\": [], \"result\": 1, "
-                      "\"reason\": \"normal\", \"ply\": 42, \"board\": \"1\\n2\\n\"}");
-    char buf[GWHY_MAX];
+    static const char won[] = "{\"game\": 1, \"side\": 2, \"opening\": [], \"result\": 1, "
+                              "\"reason\": \"normal\", \"ply\": 42, \"board\": \"1\\n2\\n\"}";
+    cJSON *it = parse(won);
     cr_expect_not(gwhy_forfeited(it));
-    cr_expect_not(gwhy_failed(&match, it));
-    cr_expect_str_eq(gwhy_caption(&match, it, buf), "final position (after ply 42):");
-    cr_expect_str_eq(gwhy_item(&match, it, buf),
-                     "game 1, as player 2, opening: won (the game ended after ply 42)");
     cJSON_Delete(it);
+    expect_words(&match, won, 0, "game 1, as player 2, opening: won (the game ended after "
+                 "ply 42)", "final position (after ply 42):");
 }
 
-/* A journal written before items had a ply: the ply is not said. */
+/* A journal written before items had a ply: the ply is not said. A draw
+ * costs points. */
 Test(gradewhy, a_game_of_an_older_journal_has_no_ply)
 {
-    cJSON *it = parse("{\"game\": 1, \"side\": 1, \"opening\": [], \"result\": 0.5, "
-                      "\"reason\": \"draw-rule\", \"board\": \"1\\n2\\n\"}");
-    char buf[GWHY_MAX];
-    cr_expect(gwhy_failed(&match, it), "a draw costs points");
-    cr_expect_str_eq(gwhy_item(&match, it, buf),
-                     "game 1, as player 1, opening: drawn (by the draw rule)");
-    cr_expect_str_eq(gwhy_caption(&match, it, buf), "final position:");
-    cJSON_Delete(it);
+    expect_words(&match, "{\"game\": 1, \"side\": 1, \"opening\": [], \"result\": 0.5, "
+                 "\"reason\": \"draw-rule\", \"board\": \"1\\n2\\n\"}", 1,
+                 "game 1, as player 1, opening: drawn (by the draw rule)", "final position:");
 }
 
 Test(gradewhy, a_position_says_the_move_given_and_the_best)
 {
-    cJSON *it = parse("{\"position\": 3, \"ply\": 12, \"board\": \"0\\n1\\n\", \"given\": "
-                      "\"4\", \"status\": \"not best\", \"expected\": [\"2\", \"5\"]}");
-    char buf[GWHY_MAX];
-    cr_expect_str_eq(gwhy_item(&exact, it, buf),
-                     "position 3 (ply 12): given 4 (not best); expected one of 2 5");
-    cr_expect_str_eq(gwhy_caption(&exact, it, buf), "the position (ply 12):");
-    cJSON_Delete(it);
+    expect_words(&exact, "{\"position\": 3, \"ply\": 12, \"board\": \"0\\n1\\n\", "
+                 "\"given\": \"4\", \"status\": \"not best\", \"expected\": [\"2\", \"5\"]}", 1,
+                 "position 3 (ply 12): given 4 (not best); expected one of 2 5",
+                 "the position (ply 12):");
 }
 
 Test(gradewhy, a_cpu_depth_names_its_failures)
