@@ -5,12 +5,18 @@
 # headless Chromium (Debian's chromium, as scripts/test-browser.sh runs it).
 # From the DOM Chromium renders (--dump-dom), against grades.csv read here:
 #   - index.html: a row per submission in id order with its total and each
-#     check's score, each linking ID/feedback.html, which exists; the
-#     histogram's bins count every submission once; each check's "full
-#     points" column counts the rows of grades.csv at that check's points;
+#     check's score (a score short of its points may say why beneath it,
+#     in a <small class="why">), each linking ID/feedback.html, which
+#     exists; the histogram's bins count every submission once, each bar
+#     labelled with its count, the last labelled "100" counting the full
+#     totals; each check's "full points" column counts the rows of
+#     grades.csv at that check's points;
 #   - each feedback.html: its heading's total and every check's score;
-#     crashfull's page draws its failing positions as 6x7 boards and quotes
-#     its Python traceback; cbroken's shows the compiler's error;
+#     crashfull's page draws its failing positions as 6x7 boards of disc
+#     cells (classes "c c48", "c c49", "c c50", which its style sheet
+#     dresses), says where its games forfeited and quotes its Python
+#     traceback; alphabeta's games are captioned "final position", none
+#     forfeited; cbroken's shows the compiler's error;
 #   - no console message on any page;
 #   - a screenshot of index.html is a PNG of the window's size, not of one
 #     colour.
@@ -62,11 +68,19 @@ class P(HTMLParser):
     def __init__(s):
         super().__init__(); s.table=None; s.rows=[]; s.cell=None; s.bins=[]; s.links=[]
         s.h=None; s.heads=[]; s.boards=[]; s.board=None; s.pres=[]; s.pre=None
+        s.cells=set(); s.small=False; s.counts=[]; s.count=None; s.ranges=[]; s.caps=[]
+        s.cap=None; s.style=''; s.instyle=False
     def handle_starttag(s, tag, a):
         a = dict(a)
+        cls = (a.get('class') or '').split()
         if tag == 'table' and a.get('id'): s.table = a['id']
-        if tag == 'table' and a.get('class') == 'board': s.board = 0
-        if tag == 'td' and s.board is not None: s.board += 1
+        if tag == 'table' and 'board' in cls: s.board = 0
+        if tag == 'td' and s.board is not None: s.board += 1; s.cells.add(a.get('class'))
+        if tag == 'small': s.small = True
+        if tag == 'rect' and 'bin' in cls: s.ranges.append(a['data-range'])
+        if tag == 'text' and 'count' in cls: s.count = ''
+        if tag == 'p' and 'caption' in cls: s.cap = ''
+        if tag == 'style': s.instyle = True
         if s.table and tag == 'tr': s.rows.append((s.table, []))
         if s.table and tag in ('td', 'th'): s.cell = ''
         if tag == 'rect' and a.get('class') == 'bin': s.bins.append(int(a['data-count']))
@@ -74,10 +88,17 @@ class P(HTMLParser):
         if tag in ('h1', 'h2'): s.h = ''
         if tag == 'pre': s.pre = ''
     def handle_data(s, d):
-        if s.cell is not None: s.cell += d
+        if s.instyle: s.style += d
+        if s.count is not None: s.count += d
+        if s.cap is not None: s.cap += d
+        if s.cell is not None and not s.small: s.cell += d
         if s.h is not None: s.h += d
         if s.pre is not None: s.pre += d
     def handle_endtag(s, tag):
+        if tag == 'small': s.small = False
+        if tag == 'style': s.instyle = False
+        if tag == 'text' and s.count is not None: s.counts.append(int(s.count)); s.count = None
+        if tag == 'p' and s.cap is not None: s.caps.append(s.cap); s.cap = None
         if tag in ('td', 'th') and s.cell is not None and s.table:
             s.rows[-1][1].append(s.cell.strip()); s.cell = None
         if tag == 'table':
@@ -93,6 +114,10 @@ if kind == 'index':
     if got != want: fail('class table %s, grades.csv %s' % (got, want))
     if p.links != [r['submission'] + '/feedback.html' for r in rows]: fail('links %s' % p.links)
     if sum(p.bins) != len(rows): fail('histogram counts %s for %d submissions' % (p.bins, len(rows)))
+    if p.counts != p.bins: fail('bars labelled %s, counting %s' % (p.counts, p.bins))
+    full = sum(1 for r in rows if float(r['total']) == float(r['max']))
+    if p.ranges[-1] != '100' or p.bins[-1] != full:
+        fail('bar %s counts %d, full totals %d' % (p.ranges[-1], p.bins[-1], full))
     table = [r for t, r in p.rows if t == 'checks'][1:]
     for c, r in zip(checks, table):
         full = sum(1 for x in rows if float(x[c]) == float(r[2]))
@@ -108,7 +133,17 @@ else:
     text = '\n'.join(p.pres)
     if sub == 'crashfull':
         if not p.boards or any(b != 42 for b in p.boards): fail('crashfull boards %s' % p.boards)
+        if not p.cells <= {'c c48', 'c c49', 'c c50'} or not {'c c49', 'c c50'} <= p.cells:
+            fail('crashfull cells %s' % p.cells)
+        for c in ('.maxconnect4 td.c49{', '.maxconnect4 td.c50{', '.board td{'):
+            if c not in p.style: fail('crashfull: no style rule %s' % c)
+        if not any(c.startswith('the position it forfeited at (ply ') for c in p.caps):
+            fail('crashfull: no forfeit caption in %s' % p.caps)
         if 'ValueError: column' not in text: fail('crashfull: no traceback')
+    if sub == 'alphabeta':
+        if not any(c.startswith('final position (after ply ') for c in p.caps):
+            fail('alphabeta: no final position in %s' % p.caps)
+        if any('forfeit' in c for c in p.caps): fail('alphabeta: forfeited? %s' % p.caps)
     if sub == 'cbroken' and 'missing_name' not in text: fail('cbroken: no compiler error')
 EOF
 }

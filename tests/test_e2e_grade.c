@@ -151,6 +151,24 @@ Test(e2e_grade, the_class_gets_its_grades_check_by_check, .timeout = 300)
     char *page = slurp_at(dir, "out/crashfull/feedback.html");
     cr_expect_not_null(strstr(page, "exit-status 1"), "crashfull's reason");
     cr_expect_not_null(strstr(page, "ValueError: column"), "crashfull's stderr");
+    /* Its boards: cells of the classes the page's style rules dress. */
+    cr_expect_not_null(strstr(page, "<table class=\"board maxconnect4\"><tr><td class=\"c c"),
+                       "crashfull: no drawn board");
+    cr_expect_not_null(strstr(page, ".maxconnect4 td.c49{background:"), "no rule for c49");
+    cr_expect_not_null(strstr(page, ".maxconnect4 td.c50{background:"), "no rule for c50");
+    cr_expect_not_null(strstr(page, ".board td{"), "no rule for the board's cells");
+    /* Its first game forfeited at its first move after the opening. */
+    static const char forfeit[] = "game 1, as player 1, opening 4 6 7 4 4 6 7 4 2 6 3 5 4 4 "
+                                  "3 2 5 6 6 7 1 1 3 1: lost, forfeited at ply 25: exit-status 1";
+    cr_expect_not_null(strstr(page, forfeit), "crashfull: no \"%s\"", forfeit);
+    cr_expect_not_null(strstr(page, "<p class=\"caption\">the position it forfeited at "
+                                    "(ply 25): exit-status 1</p>"), "crashfull: the caption");
+    free(page);
+    /* A game won or drawn is captioned as finished, never as forfeited. */
+    page = slurp_at(dir, "out/alphabeta/feedback.html");
+    cr_expect_not_null(strstr(page, "<p class=\"caption\">final position (after ply "),
+                       "alphabeta: no final position");
+    cr_expect_null(strstr(page, "forfeit"), "alphabeta's page speaks of a forfeit");
     free(page);
     /* Never answers, never builds: nothing. */
     static const char *const none[] = { "loop", "cbroken" };
@@ -203,11 +221,45 @@ Test(e2e_grade, results_json_is_gradescopes_format, .timeout = 120)
         cr_expect(cJSON_IsString(cJSON_GetObjectItem(t, "output")), "test %d has no output", k);
         k++;
     }
+    /* Each test's output names the failures' reasons, plies and positions. */
+    const char *out = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(tests, 2),
+                                                               "output"));
+    static const char forfeit[] = "lost, forfeited at ply 25: cpu-limit: its processes used "
+                                  "1500 ms of CPU time together, its limit\n"
+                                  "the position it forfeited at (ply 25): cpu-limit: ";
+    cr_expect_not_null(strstr(out, forfeit), "random's output:\n%s", out);
+    out = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(tests, 0), "output"));
+    cr_expect_not_null(strstr(out, "position 1 (ply 40): no move (cpu-limit: its processes "
+                                   "used 1500 ms of CPU time together, its limit)\nthe position "
+                                   "(ply 40):\n"), "legal's output:\n%s", out);
+    out = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(tests, 4), "output"));
+    cr_expect_not_null(strstr(out, "\ndepth 1: 2 of 2 moves failed: cpu-limit 2"),
+                       "speed's output:\n%s", out);
     cJSON_Delete(j);
     char *index = slurp_at(dir, "out/index.html");
     cr_expect_not_null(strstr(index, "<a href=\"alphabeta/feedback.html\">alphabeta</a>"),
                        "index links alphabeta's feedback");
+    /* alphabeta's 100 has a bar of its own, loop's 0 the lowest: each
+     * labelled with its range and its count. */
+    cr_expect_not_null(strstr(index, "<rect class=\"bin\" data-count=\"1\" data-range=\"100\""),
+                       "no bar of 1 at 100:\n%s", index);
+    cr_expect_not_null(strstr(index, ">100</text>"), "no label 100");
+    cr_expect_not_null(strstr(index, "<rect class=\"bin\" data-count=\"1\" data-range=\"0-9\""),
+                       "no bar of 1 at 0-9");
+    cr_expect_not_null(strstr(index, "data-range=\"90-99\""), "no bar 90-99");
+    cr_expect_null(strstr(index, "data-count=\"2\""), "a bar of both:\n%s", index);
+    /* Each of loop's scores says why it is 0. */
+    cr_expect_not_null(strstr(index, "<td class=\"none\" title=\"0 of 3 positions answered "
+                                     "with a legal move\">0<small class=\"why\">cpu-limit (3)"
+                                     "</small></td>"), "loop's legal cell:\n%s", index);
     free(index);
+    /* The CPU chart marks the depth whose moves failed, not a time of 0. */
+    char *page = slurp_at(dir, "out/loop/feedback.html");
+    cr_expect_not_null(strstr(page, "<text class=\"failed\""), "no failed depth drawn");
+    cr_expect_not_null(strstr(page, "<td class=\"none\">failed</td>"), "no failed row");
+    cr_expect_not_null(strstr(page, ">depth</text>"), "no depth axis");
+    cr_expect_not_null(strstr(page, "CPU ms per move (median)</text>"), "no CPU axis");
+    free(page);
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }
@@ -578,7 +630,7 @@ Test(e2e_grade, an_absolute_glob_matches_where_it_points)
 
 #define VISIBILITY_RUBRIC "tests/grade/visibility/rubric.json"
 /* alphabeta's files: its sha256, and its row of grades.csv by the rubric
- * of visibilities (legal visible, secret hidden, late after the due date
+ * of visibilities (legal visible, secret hidden, tardy after the due date
  * by the rubric's default). */
 #define ALPHABETA_SHA "3ed787e755c94c6d6b87df2b54f371074bcba1ac39d1f7105fd1431aa125ae83"
 #define ALPHABETA_ROW "45,45,10,30,5," ALPHABETA_SHA "\r\n"
@@ -639,7 +691,7 @@ Test(e2e_grade, results_json_carries_each_checks_visibility, .timeout = 60)
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/out/alphabeta", dir);
     cJSON *j = e2e_read_json(path, "results.json");
-    static const char *const names[] = { "legal", "secret", "late" };
+    static const char *const names[] = { "legal", "secret", "tardy" };
     static const char *const seen[] = { "visible", "hidden", "after_due_date" };
     const cJSON *tests = cJSON_GetObjectItem(j, "tests"), *t;
     cr_assert_eq(cJSON_GetArraySize(tests), 3);
@@ -680,7 +732,7 @@ Test(e2e_grade, only_regrades_the_named_submission_and_nothing_else, .timeout = 
     cr_expect_eq(strncmp(r.out, "random: 45 of 45 points\n", 24), 0, "stdout:\n%s", r.out);
     e2e_run_free(&r);
     char *csv = slurp_at(dir, "out/grades.csv");
-    cr_expect_str_eq(csv, "submission,total,max,legal,secret,late,sha256\r\n"
+    cr_expect_str_eq(csv, "submission,total,max,legal,secret,tardy,sha256\r\n"
                           "alphabeta," ALPHABETA_ROW "random," ALPHABETA_ROW);
     /* The header and alphabeta's three lines as they were, then random's. */
     char *after = slurp_at(dir, "out/journal.jsonl");
@@ -782,7 +834,7 @@ Test(e2e_grade, a_self_check_runs_and_shows_the_visible_checks_only, .timeout = 
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char *text = slurp_at(dir, files[i]);
         cr_expect_null(strstr(text, "secret"), "%s shows the hidden check", files[i]);
-        cr_expect_null(strstr(text, "late"), "%s shows the after-due-date check", files[i]);
+        cr_expect_null(strstr(text, "tardy"), "%s shows the after-due-date check", files[i]);
         free(text);
     }
     e2e_rmdir(dir);

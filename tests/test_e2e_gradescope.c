@@ -22,7 +22,7 @@
 
 /* tests/grade/visibility/rubric.json on tests/grade/class/alphabeta. */
 #define CHECKS 3
-static const char *const names[CHECKS] = { "legal", "secret", "late" };
+static const char *const names[CHECKS] = { "legal", "secret", "tardy" };
 static const double points[CHECKS] = { 10, 30, 5 };
 static const char *const seen[CHECKS] = { "visible", "hidden", "after_due_date" };
 

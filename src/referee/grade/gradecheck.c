@@ -107,10 +107,11 @@ static int best_moves(struct search *s, const void *pos, int depth, int *best,
     return count == *n ? -1 : count;
 }
 
-/* Position i of a legal (exact 0) or exact check into pos; for exact also
- * the best-move flags. 0, or -1 with e when the game gives none. */
+/* Position i of a legal (exact 0) or exact check into pos, *ply its plies
+ * from the start; for exact also the best-move flags. 0, or -1 with e when
+ * the game gives none. */
 static int pick_position(const struct gcheck_env *env, int index, long i, int exact,
-                         struct search *s, void *pos, int *best, int *moves, int *n,
+                         struct search *s, void *pos, int *ply, int *best, int *moves, int *n,
                          struct err *e)
 {
     const struct game *g = env->rules.game;
@@ -130,6 +131,7 @@ static int pick_position(const struct gcheck_env *env, int index, long i, int ex
         if (!exact) {
             int at = (int)rng_below(&rng, (uint32_t)len);
             memcpy(pos, line + (size_t)at * sz, sz);
+            *ply = at;
             found = 1;
             break;
         }
@@ -143,6 +145,7 @@ static int pick_position(const struct gcheck_env *env, int index, long i, int ex
         for (int at = first; at < len && !found; at++)
             if (best_moves(s, line + (size_t)at * sz, ch->depth, best, moves, n) > 0) {
                 memcpy(pos, line + (size_t)at * sz, sz);
+                *ply = at;
                 found = 1;
             }
     }
@@ -206,8 +209,8 @@ static int run_positions(const struct gcheck_env *env, int index, struct play_so
     int rc = 0;
     for (long i = 0; i < ch->positions && !rc; i++) {
         unsigned char pos[GAME_MAX_STATE];
-        int best[GAME_MAX_MOVES], moves[GAME_MAX_MOVES], n = 0;
-        if (pick_position(env, index, i, exact, s, pos, best, moves, &n, e) != 0) {
+        int best[GAME_MAX_MOVES], moves[GAME_MAX_MOVES], n = 0, ply = 0;
+        if (pick_position(env, index, i, exact, s, pos, &ply, best, moves, &n, e) != 0) {
             rc = -1;
             break;
         }
@@ -228,6 +231,7 @@ static int run_positions(const struct gcheck_env *env, int index, struct play_so
         }
         cJSON *it = board_item(g, pos);
         cJSON_AddNumberToObject(it, "position", (double)(i + 1));
+        cJSON_AddNumberToObject(it, "ply", ply + 1);   /* the move it was to make */
         cJSON_AddStringToObject(it, "given", m.move[0] ? m.move : "");
         cJSON_AddStringToObject(it, "status", strcmp(m.status, "ok") ? m.status : "not best");
         cJSON *want = cJSON_AddArrayToObject(it, "expected");
@@ -237,6 +241,7 @@ static int run_positions(const struct gcheck_env *env, int index, struct play_so
                 cJSON_AddItemToArray(want, cJSON_CreateString(text));
         }
         add_tail(it, "stderr", m.stderr_tail);
+        add_tail(it, "stdout", m.stdout_tail);
         rec_move_free(&m);
         cJSON_AddItemToArray(items, it);
     }
@@ -270,11 +275,11 @@ static int match_game(const struct gcheck_env *env, int index, long game,
     }
     struct player_opts opp = ch->opp;
     opp.seed = env->rb->seed + (uint64_t)game;
-    int quiet = 0, rc = 0;
+    int quiet = 0, rc = 0, ply = rec.nopening;   /* plies played */
     enum rec_reason why = REC_NORMAL;
     enum rec_result end;
     const char *reason = "normal";
-    char status[REC_REASON_MAX] = "", tail[EVIDENCE_TAIL + 1] = "";
+    char status[REC_REASON_MAX] = "", tail[EVIDENCE_TAIL + 1] = "", out[EVIDENCE_TAIL + 1] = "";
     while ((end = rules_end(g, pos, rules.draw_plies, quiet, &why)) == REC_NO_RESULT) {
         int mv;
         if (g->to_move(pos) == side) {
@@ -289,11 +294,14 @@ static int match_game(const struct gcheck_env *env, int index, long game,
                 snprintf(status, sizeof status, "%s", m.status);
                 if (m.stderr_tail)
                     snprintf(tail, sizeof tail, "%s", last_bytes(m.stderr_tail));
+                if (m.stdout_tail)
+                    snprintf(out, sizeof out, "%s", last_bytes(m.stdout_tail));
             }
             rec_move_free(&m);
             if (mv < 0) {
                 end = side == 1 ? REC_WIN_2 : REC_WIN_1;
                 reason = status;
+                ply++;   /* the ply it failed at */
                 break;
             }
         } else {
@@ -303,6 +311,7 @@ static int match_game(const struct gcheck_env *env, int index, long game,
         }
         quiet = rules_quiet_after(g, pos, mv, quiet);
         g->play(pos, mv);
+        ply++;
     }
     if (why == REC_DRAW_RULE && reason[0] == 'n')
         reason = "draw-rule";
@@ -316,7 +325,9 @@ static int match_game(const struct gcheck_env *env, int index, long game,
             cJSON_AddItemToArray(op, cJSON_CreateString(rec.opening[k]));
         cJSON_AddNumberToObject(it, "result", *result);
         cJSON_AddStringToObject(it, "reason", reason);
+        cJSON_AddNumberToObject(it, "ply", ply);   /* the last played, or forfeited */
         add_tail(it, "stderr", tail);
+        add_tail(it, "stdout", out);
         char text[GAME_FORMAT_MAX];   /* the last position, or where it forfeited */
         g->format(pos, text);
         cJSON_AddStringToObject(it, "board", text);
@@ -399,6 +410,12 @@ static double read_curve(const char *path, int depth, long *failed, cJSON *curve
         cJSON_AddNumberToObject(pt, "depth", dd);
         cJSON_AddNumberToObject(pt, "median_ms", m);
         cJSON_AddNumberToObject(pt, "failed", (double)f);
+        /* The moves timed, and each failure's kind: a depth whose every
+         * move failed has no median to draw. */
+        cJSON_AddNumberToObject(pt, "moves", cJSON_GetNumberValue(cJSON_GetObjectItem(d, "moves")));
+        cJSON *why = cJSON_GetObjectItem(d, "failures");
+        if (why)
+            cJSON_AddItemToObject(pt, "failures", cJSON_Duplicate(why, 1));
         cJSON_AddItemToArray(curve, pt);
         if (dd == depth) {
             median = m;

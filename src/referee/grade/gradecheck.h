@@ -28,10 +28,17 @@
  * opponents' moves, so the same scores (cpu apart).
  *
  * Evidence (a cJSON object, the journal's and the feedback's): "items": a
- * list of what failed or was judged ({"board", "given", "expected": [...],
- * "status", "stderr"} for positions; {"game", "colour", "opening",
- * "result", "reason", "stderr"} for games; {"input", "line", "want",
- * "got", "status"} for io), "curve" for cpu, "score" for match.
+ * list of what failed or was judged ({"position", "ply" (the ply the
+ * engine was to make), "board", "given", "expected": [...], "status",
+ * "stderr", "stdout"} for positions; {"game", "side", "opening", "result",
+ * "reason" ("normal", "draw-rule" or the forfeit's), "ply" (the last one
+ * played, or the one forfeited), "board" (the final position, or the one
+ * it forfeited at), "stderr", "stdout"} for games; {"input", "line",
+ * "want", "got", "status", "stderr"} for io), "curve" for cpu ({"depth",
+ * "median_ms", "failed", "moves" (timed), "failures": {KIND: COUNT}} a
+ * depth run), "score" for match. Statuses and reasons are the referee's
+ * forfeit reasons (rules.h), "ok" or "not best"; the tails are the ends of
+ * the engine's output, absent when empty.
  */
 #ifndef ARENA_GRADECHECK_H
 #define ARENA_GRADECHECK_H

@@ -9,12 +9,24 @@
 #include <string.h>
 #include "arena/escape.h"
 #include "gradehtml.h"
+#include "gradewhy.h"
+#include "referee/report/boardhtml.h"
 #include "referee/report/report_html.h"
 
-/* Bars of the totals' histogram, and the charts' size in pixels. */
-#define HIST_BINS 10
+/* Bars of the totals' histogram: 0-9 % of the maximum, ..., 90-99 %, and
+ * full marks (100 %) a bar of its own, the count a class most often asks
+ * for. */
+#define HIST_BINS 11
+/* The charts' size in pixels, and the margins of their plots (the axes'
+ * values and names). */
 #define CHART_W 480
 #define CHART_H 160
+#define HIST_W 600   /* eleven bars, each wide enough for "10-19" */
+#define CPU_CHART_H 220
+#define PLOT_L 72
+#define PLOT_R 16
+#define PLOT_T 16
+#define PLOT_B 40
 
 /* A folder name as a relative URL's path segment: letters, digits and
  * "-._~" as they are, every other byte as %XX. */
@@ -36,156 +48,245 @@ static const char *str(const cJSON *obj, const char *key)
     return s ? s : "";
 }
 
-static void head(FILE *f, const char *title)
+/* The page's head: the report's style sheet (the board cells' included),
+ * the game's board rules, the grade's own. */
+static void head(FILE *f, const char *title, const struct rubric *rb)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", f);
     esc_html(title, f);
-    fprintf(f, "</title>\n<style>\n%s"
+    fprintf(f, "</title>\n<style>\n%s%s"
                "td.ok{background:#dfd}td.part{background:#ffd}td.none{background:#fdd}\n"
-               "</style></head><body>\n", report_html_style);
+               "small.why{display:block;color:#733;font-size:11px;text-align:left}\n"
+               "p.caption{margin:.4em 0 0}.why{color:#733}p.why{font-weight:bold}\n"
+               "svg .axis{stroke:#444}svg .grid{stroke:#ddd}svg text.failed{fill:#c00;"
+               "font-weight:bold}svg text.title{font-weight:bold}\n"
+               "</style></head><body>\n", report_html_style, boardhtml_game_style(rb->game));
 }
 
-/* The board file text as a grid of discs when its lines are rows of 0, 1
- * and 2 (Connect-4, Max-Connect4), else as it is. */
-static void board(FILE *f, const char *text)
+/* The item's board: drawn as the game draws it (boardhtml.h) under its
+ * caption, then its board file as the engine read it. */
+static void board(FILE *f, const struct game *g, const struct rubric_check *ch,
+                  const cJSON *it)
 {
-    size_t width = strcspn(text, "\n");
-    int grid = width > 0 && strspn(text, "012") == width;
-    if (!grid) {
-        fputs("<pre>", f);
-        esc_html(text, f);
-        fputs("</pre>", f);
+    const char *text = str(it, "board");
+    char caption[GWHY_MAX];
+    if (!text[0])
         return;
-    }
-    fputs("<table class=\"board\">", f);
-    const char *p = text;
-    while (*p && strspn(p, "012") == width && (p[width] == '\n' || !p[width])) {
-        fputs("<tr>", f);
-        for (size_t k = 0; k < width; k++)
-            fprintf(f, p[k] == '0' ? "<td></td>" : "<td class=\"c%d\"></td>", p[k]);
-        fputs("</tr>", f);
-        p += width + (p[width] == '\n');
-    }
-    fputs("</table>", f);
-    if ((p[0] == '1' || p[0] == '2') && (p[1] == '\n' || !p[1]) && (!p[1] || !p[2])) {
-        fprintf(f, "<p>player %c to move</p>", p[0]);
-    } else if (*p) {
-        fputs("<pre>", f);
-        esc_html(p, f);
-        fputs("</pre>", f);
-    }
-}
-
-static void tail(FILE *f, const cJSON *it)
-{
-    const char *t = str(it, "stderr");
-    if (!t[0])
-        return;
-    fputs("<p>its stderr ended with:</p><pre class=\"stderr\">", f);
-    esc_html(t, f);
-    fputs("</pre>", f);
-}
-
-static void position_item(FILE *f, const cJSON *it)
-{
-    fprintf(f, "<h4>position %d</h4>",
-            (int)cJSON_GetNumberValue(cJSON_GetObjectItem(it, "position")));
-    board(f, str(it, "board"));
-    fputs("<p>given: <b>", f);
-    esc_html(str(it, "given")[0] ? str(it, "given") : "no move", f);
-    fputs("</b> (", f);
-    esc_html(str(it, "status"), f);
-    fputs(")", f);
-    const cJSON *want = cJSON_GetObjectItem(it, "expected"), *m;
-    if (cJSON_GetArraySize(want) > 0) {
-        fputs("; expected one of:", f);
-        cJSON_ArrayForEach(m, want) {
-            fputs(" <b>", f);
-            esc_html(m->valuestring, f);
-            fputs("</b>", f);
-        }
-    }
+    fputs("<p class=\"caption\">", f);
+    esc_html(gwhy_caption(ch, it, caption), f);
     fputs("</p>", f);
-    tail(f, it);
+    boardhtml_write(f, g, text);
+    fputs("<details><summary>its board file</summary><pre class=\"board-text\">", f);
+    esc_html(text, f);
+    fputs("</pre></details>", f);
 }
 
-static void game_item(FILE *f, const cJSON *it)
+/* The ends of what the engine wrote, stderr then stdout, when it wrote. */
+static void tails(FILE *f, const cJSON *it)
 {
-    double res = cJSON_GetNumberValue(cJSON_GetObjectItem(it, "result"));
-    fprintf(f, "<li>game %d, as player %d, opening", (int)cJSON_GetNumberValue(
-                cJSON_GetObjectItem(it, "game")),
-            (int)cJSON_GetNumberValue(cJSON_GetObjectItem(it, "side")));
-    const cJSON *m;
-    cJSON_ArrayForEach(m, cJSON_GetObjectItem(it, "opening")) {
-        fputc(' ', f);
-        esc_html(m->valuestring, f);
+    static const char *const key[] = { "stderr", "stdout" };
+    for (int k = 0; k < 2; k++) {
+        const char *t = str(it, key[k]);
+        if (!t[0])
+            continue;
+        fprintf(f, "<p>its %s ended with:</p><pre class=\"%s\">", key[k], key[k]);
+        esc_html(t, f);
+        fputs("</pre>", f);
     }
-    fprintf(f, ": <b>%s</b> (", res == 1 ? "won" : res == 0 ? "lost" : "drawn");
-    esc_html(str(it, "reason"), f);
-    fputs(")", f);
-    if (str(it, "board")[0]) {
-        fputs("<br>the position it forfeited at:", f);
-        board(f, str(it, "board"));
-    }
-    tail(f, it);
+}
+
+/* What went wrong with the item (or, a game won, how it went), in
+ * gradewhy.h's words, as element tag (a position's or an input's heading,
+ * a game's paragraph). */
+static void why(FILE *f, const char *tag, const struct rubric_check *ch, const cJSON *it)
+{
+    char line[GWHY_MAX];
+    fprintf(f, "<%s class=\"%s\">", tag, gwhy_failed(ch, it) ? "why" : "result");
+    esc_html(gwhy_item(ch, it, line), f);
+    fprintf(f, "</%s>", tag);
+}
+
+static void position_item(FILE *f, const struct game *g, const struct rubric_check *ch,
+                          const cJSON *it)
+{
+    why(f, "h4", ch, it);
+    board(f, g, ch, it);
+    tails(f, it);
+}
+
+static void game_item(FILE *f, const struct game *g, const struct rubric_check *ch,
+                      const cJSON *it)
+{
+    fprintf(f, "<li class=\"game %s\">", gwhy_forfeited(it) ? "forfeit" : "finished");
+    why(f, "p", ch, it);
+    board(f, g, ch, it);   /* won or lost, how it ended */
+    tails(f, it);
     fputs("</li>\n", f);
 }
 
-static void io_item(FILE *f, const cJSON *it)
+static void io_item(FILE *f, const struct rubric_check *ch, const cJSON *it)
 {
-    fputs("<h4>input ", f);
-    esc_html(str(it, "input"), f);
-    fputs("</h4><p>", f);
-    if (strcmp(str(it, "status"), "ok") != 0) {
-        fputs("the program ended with ", f);
-        esc_html(str(it, "status"), f);
-        fputs("; ", f);
-    }
-    fprintf(f, "first difference at line %d:</p><table><tr><th class=\"name\">expected</th>"
-               "<th class=\"name\">given</th></tr><tr><td class=\"name\"><pre>",
-            (int)cJSON_GetNumberValue(cJSON_GetObjectItem(it, "line")));
+    why(f, "h4", ch, it);
+    fputs("<table><tr><th class=\"name\">expected</th><th class=\"name\">given</th></tr>"
+          "<tr><td class=\"name\"><pre>", f);
     esc_html(str(it, "want"), f);
     fputs("</pre></td><td class=\"name\"><pre>", f);
     esc_html(str(it, "got"), f);
     fputs("</pre></td></tr></table>", f);
-    tail(f, it);
+    tails(f, it);
 }
 
-/* The CPU curve: median ms against depth, on a log scale, and its table. */
-static void curve(FILE *f, const cJSON *pts, double max_ms)
+/* --- the CPU curve ------------------------------------------------------- */
+
+/* The curve's point at depth d, or NULL when that depth was not run. */
+static const cJSON *point_at(const cJSON *pts, int d)
 {
-    int n = cJSON_GetArraySize(pts);
-    if (n == 0)
-        return;
-    double top = max_ms;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, pts)
+        if ((int)cJSON_GetNumberValue(cJSON_GetObjectItem(p, "depth")) == d)
+            return p;
+    return NULL;
+}
+
+/* 1 when some move at p's depth was timed: its median is a measure (a
+ * journal without "moves" timed every depth whose median is not 0). */
+static int timed(const cJSON *p)
+{
+    const cJSON *moves = cJSON_GetObjectItem(p, "moves");
+    if (cJSON_IsNumber(moves))
+        return moves->valuedouble > 0;
+    return cJSON_GetNumberValue(cJSON_GetObjectItem(p, "failed")) == 0 ||
+           cJSON_GetNumberValue(cJSON_GetObjectItem(p, "median_ms")) > 0;
+}
+
+static double median_of(const cJSON *p)
+{
+    return cJSON_GetNumberValue(cJSON_GetObjectItem(p, "median_ms"));
+}
+
+/* The chart's frame: decades lo..hi of ms on a log scale (y), depths
+ * 1..depth (x), in pixels inside the margins. */
+struct frame {
+    int depth, lo, hi;
+};
+
+static double fx(const struct frame *fr, int d)
+{
+    /* Each depth in the middle of its share of the width. */
+    return PLOT_L + ((double)d - 0.5) * (CHART_W - PLOT_L - PLOT_R) / fr->depth;
+}
+
+static double fy(const struct frame *fr, double ms)
+{
+    double l = log10(ms > 0 ? ms : pow(10, fr->lo));
+    l = l < fr->lo ? fr->lo : l;
+    return PLOT_T + (fr->hi - l) / (fr->hi - fr->lo) * (CPU_CHART_H - PLOT_T - PLOT_B);
+}
+
+/* The axes: a line, a tick and a value per depth and per decade, and
+ * each axis's name. */
+static void axes(FILE *f, const struct frame *fr)
+{
+    int bottom = CPU_CHART_H - PLOT_B;
+    fprintf(f, "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>"
+               "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>",
+            PLOT_L, CHART_W - PLOT_R, bottom, bottom, PLOT_L, PLOT_L, PLOT_T, bottom);
+    for (int k = fr->lo; k <= fr->hi; k++) {
+        double y = fy(fr, pow(10, k));
+        fprintf(f, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.0f\" y2=\"%.0f\"/>"
+                   "<text class=\"ytick\" x=\"%d\" y=\"%.0f\" text-anchor=\"end\">%g</text>",
+                PLOT_L, CHART_W - PLOT_R, y, y, PLOT_L - 4, y + 4, pow(10, k));
+    }
+    for (int d = 1; d <= fr->depth; d++)
+        fprintf(f, "<text class=\"xtick\" x=\"%.0f\" y=\"%d\" text-anchor=\"middle\">%d</text>",
+                fx(fr, d), bottom + 14, d);
+    fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">depth</text>"
+               "<text class=\"title\" transform=\"translate(12,%d) rotate(-90)\" "
+               "text-anchor=\"middle\">CPU ms per move (median)</text>",
+            (PLOT_L + CHART_W - PLOT_R) / 2, CPU_CHART_H - 6, (PLOT_T + bottom) / 2);
+}
+
+/* The decades the chart spans: every timed median and the limit. */
+static struct frame frame_of(const cJSON *pts, int depth, double max_ms)
+{
+    double lo = max_ms > 0 ? max_ms : 1, hi = lo;
     const cJSON *p;
     cJSON_ArrayForEach(p, pts) {
-        double m = cJSON_GetNumberValue(cJSON_GetObjectItem(p, "median_ms"));
-        top = m > top ? m : top;
+        double m = median_of(p);
+        if (timed(p) && m > 0) {
+            lo = m < lo ? m : lo;
+            hi = m > hi ? m : hi;
+        }
     }
-    double lt = log10(top > 1 ? top : 1) + 0.1;
-    fprintf(f, "<svg width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"CPU per move "
-               "against depth\"><polyline fill=\"none\" stroke=\"#2458b3\" stroke-width=\"2\" "
-               "points=\"", CHART_W, CHART_H);
-    int k = 0;
-    cJSON_ArrayForEach(p, pts) {
-        double m = cJSON_GetNumberValue(cJSON_GetObjectItem(p, "median_ms"));
-        double y = log10(m > 1 ? m : 1) / lt;
-        fprintf(f, "%.0f,%.0f ", 40 + (double)k++ * (CHART_W - 60) / (n > 1 ? n - 1 : 1),
-                CHART_H - 20 - y * (CHART_H - 40));
-    }
-    double ly = log10(max_ms > 1 ? max_ms : 1) / lt;
-    fprintf(f, "\"/><line x1=\"40\" x2=\"%d\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#d22\" "
-               "stroke-dasharray=\"4\"/><text x=\"42\" y=\"%.0f\">limit %.0f ms</text>"
-               "</svg>\n", CHART_W - 20, CHART_H - 20 - ly * (CHART_H - 40),
-            CHART_H - 20 - ly * (CHART_H - 40), CHART_H - 24 - ly * (CHART_H - 40), max_ms);
-    fputs("<table><tr><th>depth</th><th>median CPU ms</th><th>failed moves</th></tr>", f);
-    cJSON_ArrayForEach(p, pts)
-        fprintf(f, "<tr><td>%d</td><td>%.1f</td><td>%d</td></tr>",
-                (int)cJSON_GetNumberValue(cJSON_GetObjectItem(p, "depth")),
-                cJSON_GetNumberValue(cJSON_GetObjectItem(p, "median_ms")),
+    struct frame fr = { depth, (int)floor(log10(lo)), (int)ceil(log10(hi)) };
+    fr.hi += fr.hi == fr.lo;
+    return fr;
+}
+
+/* The curve's table: a row per depth, its median or why there is none,
+ * its failed moves and their reasons. */
+static void curve_table(FILE *f, const cJSON *pts, int depth)
+{
+    fputs("<table class=\"cpu\"><tr><th>depth</th><th>median CPU ms</th><th>failed moves"
+          "</th><th class=\"name\">why</th></tr>", f);
+    for (int d = 1; d <= depth; d++) {
+        const cJSON *p = point_at(pts, d);
+        char line[GWHY_MAX];
+        fprintf(f, "<tr><td>%d</td>", d);
+        if (!p) {
+            fputs("<td>not run</td><td></td><td class=\"name\"></td></tr>", f);
+            continue;
+        }
+        if (timed(p))
+            fprintf(f, "<td>%.1f</td>", median_of(p));
+        else
+            fputs("<td class=\"none\">failed</td>", f);
+        fprintf(f, "<td>%d</td><td class=\"name\">",
                 (int)cJSON_GetNumberValue(cJSON_GetObjectItem(p, "failed")));
+        if (gwhy_depth(p, line))
+            esc_html(line, f);
+        fputs("</td></tr>", f);
+    }
     fputs("</table>\n", f);
+}
+
+/* The curve: median CPU ms against depth on a log scale, each timed depth
+ * a dot, each depth where a move failed marked "failed" (not drawn as a
+ * time), the limit dashed; then its table. */
+static void curve(FILE *f, const cJSON *pts, int depth, double max_ms)
+{
+    if (cJSON_GetArraySize(pts) == 0)
+        return;
+    struct frame fr = frame_of(pts, depth, max_ms);
+    fprintf(f, "<svg class=\"cpu\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"CPU "
+               "per move against depth\">", CHART_W, CPU_CHART_H);
+    axes(f, &fr);
+    double ly = fy(&fr, max_ms);
+    fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#d22\" "
+               "stroke-dasharray=\"4\"/><text x=\"%d\" y=\"%.0f\">limit %.0f ms</text>",
+            PLOT_L, CHART_W - PLOT_R, ly, ly, PLOT_L + 4, ly - 4, max_ms);
+    fputs("<polyline fill=\"none\" stroke=\"#2458b3\" stroke-width=\"2\" points=\"", f);
+    const cJSON *p;
+    cJSON_ArrayForEach(p, pts)
+        if (timed(p))
+            fprintf(f, "%.0f,%.0f ", fx(&fr, (int)cJSON_GetNumberValue(cJSON_GetObjectItem(
+                                               p, "depth"))), fy(&fr, median_of(p)));
+    fputs("\"/>", f);
+    for (int d = 1; d <= depth; d++) {
+        p = point_at(pts, d);
+        if (p && timed(p))
+            fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"3\" fill=\"#2458b3\"><title>depth %d:"
+                       " %.1f ms</title></circle>", fx(&fr, d), fy(&fr, median_of(p)), d,
+                    median_of(p));
+        if (p && cJSON_GetNumberValue(cJSON_GetObjectItem(p, "failed")) > 0)
+            fprintf(f, "<text class=\"failed\" x=\"%.0f\" y=\"%d\" text-anchor=\"middle\">"
+                       "&#x2717; failed</text>", fx(&fr, d), PLOT_T + 10);
+        else if (!p)
+            fprintf(f, "<text class=\"notrun\" x=\"%.0f\" y=\"%d\" text-anchor=\"middle\" "
+                       "fill=\"#888\">not run</text>", fx(&fr, d), CPU_CHART_H - PLOT_B - 6);
+    }
+    fputs("</svg>\n", f);
+    curve_table(f, pts, depth);
 }
 
 static const char *cell_class(const struct gout_cell *cell)
@@ -246,16 +347,16 @@ static void check_section(FILE *f, const struct gout_class *c, int k, const stru
         fputs("<ul>", f);
     cJSON_ArrayForEach(it, items) {
         if (ch->kind == RUBRIC_MATCH)
-            game_item(f, it);
+            game_item(f, c->rb->game, ch, it);
         else if (ch->kind == RUBRIC_IO)
-            io_item(f, it);
+            io_item(f, ch, it);
         else
-            position_item(f, it);
+            position_item(f, c->rb->game, ch, it);
     }
     if (ch->kind == RUBRIC_MATCH && cJSON_GetArraySize(items))
         fputs("</ul>", f);
     if (ch->kind == RUBRIC_CPU)
-        curve(f, cJSON_GetObjectItem(cell->evidence, "curve"), (double)ch->max_ms);
+        curve(f, cJSON_GetObjectItem(cell->evidence, "curve"), ch->depth, (double)ch->max_ms);
 }
 
 static void about(FILE *f, const struct gout_row *row)
@@ -292,7 +393,7 @@ char *ghtml_feedback(const struct gout_class *c, const struct gout_row *row)
     FILE *f = open_memstream(&text, &len);
     if (!f)
         return NULL;
-    head(f, row->id);
+    head(f, row->id, c->rb);
     fputs("<h1>", f);
     esc_html(row->id, f);
     fprintf(f, ": %s of %s points</h1>\n", gout_score(row->total, a),
@@ -312,27 +413,84 @@ char *ghtml_feedback(const struct gout_class *c, const struct gout_row *row)
     return fclose(f) == 0 ? text : (free(text), NULL);
 }
 
-/* The totals' histogram: HIST_BINS bins of the maximum. */
+/* The bar of a total: the floor of its percentage of the maximum, by
+ * tens, and 100 % a bar of its own. A total a rounding short of the
+ * maximum (sums of shares) is full marks. */
+static int bin_of(double total, double max)
+{
+    double pct = max > 0 ? total / max * 100 : 0;
+    if (pct >= 100 - 1e-9)
+        return HIST_BINS - 1;
+    int b = (int)floor(pct / 10);
+    return b < 0 ? 0 : b > HIST_BINS - 2 ? HIST_BINS - 2 : b;
+}
+
+/* Bar b's range of percentages, as its label says it: "0-9", ..., "100". */
+static const char *bin_label(int b, char *buf, size_t cap)
+{
+    if (b == HIST_BINS - 1)
+        snprintf(buf, cap, "100");
+    else
+        snprintf(buf, cap, "%d-%d", b * 10, b * 10 + 9);
+    return buf;
+}
+
+/* The totals' histogram: a bar per bin with its count above it, the
+ * counts' axis (0 to the tallest) and the percentages' below. */
 static void histogram(FILE *f, const struct gout_class *c)
 {
     int bins[HIST_BINS] = { 0 }, most = 1;
     for (int i = 0; i < c->n; i++) {
-        double share = c->rb->max_total > 0 ? c->row[i].total / c->rb->max_total : 0;
-        int b = (int)(share * HIST_BINS);
-        b = b >= HIST_BINS ? HIST_BINS - 1 : b < 0 ? 0 : b;
+        int b = bin_of(c->row[i].total, c->rb->max_total);
         most = ++bins[b] > most ? bins[b] : most;
     }
-    int bw = (CHART_W - 40) / HIST_BINS;
+    int bottom = CHART_H - PLOT_B + 20, top = PLOT_T + 10;
+    int bw = (HIST_W - PLOT_L - PLOT_R) / HIST_BINS;
     fprintf(f, "<svg id=\"totals\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"totals "
-               "distribution\">", CHART_W, CHART_H + 20);
-    for (int b = 0; b < HIST_BINS; b++) {
-        int h = bins[b] * (CHART_H - 20) / most;
-        fprintf(f, "<rect class=\"bin\" data-count=\"%d\" x=\"%d\" y=\"%d\" width=\"%d\" "
-                   "height=\"%d\" fill=\"#2458b3\"/><text x=\"%d\" y=\"%d\">%d%%</text>",
-                bins[b], 20 + b * bw, CHART_H - h, bw - 4, h, 20 + b * bw, CHART_H + 15,
-                b * 100 / HIST_BINS);
+               "distribution\"><line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>"
+               "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>", HIST_W,
+            CHART_H + 20, PLOT_L, HIST_W - PLOT_R, bottom, bottom, PLOT_L, PLOT_L, top, bottom);
+    int step = most > 5 ? (most + 4) / 5 : 1;   /* at most about six values */
+    for (int v = 0; v <= most; v += step) {
+        int y = bottom - v * (bottom - top) / most;
+        fprintf(f, "<text class=\"ytick\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>",
+                PLOT_L - 4, y + 4, v);
     }
-    fputs("</svg>\n", f);
+    for (int b = 0; b < HIST_BINS; b++) {
+        char label[16];
+        int h = bins[b] * (bottom - top) / most, x = PLOT_L + 2 + b * bw;
+        bin_label(b, label, sizeof label);
+        fprintf(f, "<rect class=\"bin\" data-count=\"%d\" data-range=\"%s\" x=\"%d\" y=\"%d\" "
+                   "width=\"%d\" height=\"%d\" fill=\"#2458b3\"><title>%s %%: %d</title></rect>"
+                   "<text class=\"count\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>"
+                   "<text class=\"xtick\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+                bins[b], label, x, bottom - h, bw - 4, h, label, bins[b], x + (bw - 4) / 2,
+                bottom - h - 3, bins[b], x + (bw - 4) / 2, bottom + 14, label);
+    }
+    fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">total, %% of "
+               "the maximum</text><text class=\"title\" transform=\"translate(12,%d) "
+               "rotate(-90)\" text-anchor=\"middle\">submissions</text></svg>\n",
+            (PLOT_L + HIST_W - PLOT_R) / 2, CHART_H + 14, (top + bottom) / 2);
+}
+
+/* A submission's score on a check in the class's table: why it lost
+ * points (gradewhy.h's short reason; the check's line on hover). */
+static void class_cell(FILE *f, const struct rubric_check *ch, const struct gout_cell *cell)
+{
+    char a[32], why[GWHY_SHORT_MAX];
+    fprintf(f, "<td class=\"%s\"", cell_class(cell));
+    if (cell->score < ch->points && cell->output) {
+        fputs(" title=\"", f);
+        esc_html(cell->output, f);
+        fputc('"', f);
+    }
+    fprintf(f, ">%s", gout_score(cell->score, a));
+    if (cell->score < ch->points && gwhy_short(ch, cell->evidence, why)[0]) {
+        fputs("<small class=\"why\">", f);
+        esc_html(why, f);
+        fputs("</small>", f);
+    }
+    fputs("</td>", f);
 }
 
 char *ghtml_index(const struct gout_class *c)
@@ -342,7 +500,7 @@ char *ghtml_index(const struct gout_class *c)
     FILE *f = open_memstream(&text, &len);
     if (!f)
         return NULL;
-    head(f, "grades");
+    head(f, "grades", c->rb);
     fprintf(f, "<h1>Grades: %d submissions, out of %s points</h1>\n<h2>Totals</h2>\n", c->n,
             gout_score(c->rb->max_total, a));
     histogram(f, c);
@@ -373,8 +531,7 @@ char *ghtml_index(const struct gout_class *c)
         esc_html(r->id, f);
         fprintf(f, "</a></td><td>%s</td>", gout_score(r->total, a));
         for (int k = 0; k < c->rb->ncheck; k++)
-            fprintf(f, "<td class=\"%s\">%s</td>", cell_class(&r->cell[k]),
-                    gout_score(r->cell[k].score, a));
+            class_cell(f, &c->rb->check[k], &r->cell[k]);
         fputs("</tr>\n", f);
     }
     fputs("</table>\n</body></html>\n", f);

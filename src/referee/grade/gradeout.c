@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "gradeout.h"
+#include "gradewhy.h"
 #include "arena/textfile.h"
 
 const char *gout_score(double score, char *buf)
@@ -78,7 +79,12 @@ static char *results_text(const struct gout_class *c, const struct gout_row *r, 
         cJSON_AddStringToObject(t, "name", c->rb->check[k].id);
         cJSON_AddNumberToObject(t, "score", cell->score);
         cJSON_AddNumberToObject(t, "max_score", c->rb->check[k].points);
-        cJSON_AddStringToObject(t, "output", cell->output ? cell->output : "not graded");
+        /* The check's line, then why each failure cost points (gradewhy.h). */
+        char *why = cell->output && cell->score < c->rb->check[k].points
+                        ? gwhy_text(&c->rb->check[k], cell->output, cell->evidence) : NULL;
+        cJSON_AddStringToObject(t, "output", why ? why : cell->output ? cell->output
+                                                                        : "not graded");
+        free(why);
         cJSON_AddStringToObject(t, "visibility",
                                 rubric_visibility_name(c->rb->check[k].visibility));
         cJSON_AddItemToArray(tests, t);

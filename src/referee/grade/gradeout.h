@@ -4,7 +4,9 @@
  *                         id (its score), sha256; a row per submission by id
  *   OUT/ID/results.json   Gradescope's autograder results: {"score",
  *                         "tests": [{"name" (the check id), "score",
- *                         "max_score", "output", "visibility"}]}
+ *                         "max_score", "output": the check's line, then
+ *                         each failure's reason, board and output tails
+ *                         (gradewhy.h's gwhy_text), "visibility"}]}
  *   OUT/ID/feedback.html  each check: what ran, the score, the evidence
  *   OUT/index.html        the class: totals' distribution, each check's pass
  *                         rate, a row per submission linking its feedback

@@ -4,12 +4,14 @@
  * only adds the replay: it reads a game's data-* attributes (the board
  * files of its positions as report_html.h describes them), draws the board
  * in the layout the games section names (data-layout, data-labels: the
- * game's struct game_drawing, game.h; its style rules follow these) and gives first / back / next / last buttons. With
+ * game's struct game_drawing, game.h; its style rules follow these) in
+ * boardhtml.h's markup and style sheet, and gives first / back / next / last buttons. With
  * "#test-replay=GAME,N" in the address it opens GAME, presses next N times
  * with the page's own button and writes the board file it shows into
  * <pre id="test-result">, for make test-browser; any script error is
  * written into <pre id="js-errors">.
  */
+#include "boardhtml.h"
 #include "report_html.h"
 
 const char report_html_style[] =
@@ -23,8 +25,7 @@ const char report_html_style[] =
     "pre:empty{display:none}\n"
     "details.game{border-bottom:1px solid #eee;padding:2px 0}summary{cursor:pointer}\n"
     "mark.blunder{background:#fbb}p.moves{font-family:monospace}\n"
-    ".board{border-collapse:separate;border-spacing:2px;background:#2458b3;margin:.5em 0}\n"
-    ".board td{width:26px;height:26px;padding:0;border:0;border-radius:50%;background:#fff}\n"
+    BOARDHTML_STYLE
     ".legend table,.legend span{display:inline-table;vertical-align:middle;margin:0 2px}"
     ".legend .board{margin:0}.legend span span{display:inline-block}\n"
     ".replay button{margin-right:4px}.replay .blunder{color:#c00;font-weight:bold}\n";
@@ -41,8 +42,8 @@ const char report_html_script[] =
     "  else{cur[+d.slice(i,c)]=d[c+1];i=c+2;}}\n"
     "  i++;out.push(cur.join(''));}\n"
     " return out;}\n"
-    "function cell(tr,ch,cls){var td=document.createElement('td');td.className=cls+' c'+"
-    "ch.charCodeAt(0);tr.appendChild(td);return td;}\n"
+    "function cell(tr,ch,cls){var td=document.createElement('td');td.className=(cls?cls+' ':'')+"
+    "'c c'+ch.charCodeAt(0);tr.appendChild(td);return td;}\n"
     /* The last line of every board file is the side to move: not drawn. */
     "function draw(box,game,text){box.textContent='';var L=text.split('\\n');"
     "while(L.length&&L[L.length-1]==='')L.pop();L.pop();\n"

@@ -3,7 +3,8 @@
  * the C that serves it: one self-contained HTML document with its style
  * and script. The script asks /api/info how to draw the game (the game's
  * struct game_drawing: layout, labels, style rules), as the HTML report's
- * replay does, and plays through the API: a click on a cell plays the legal
+ * replay does (boardhtml.h's markup and style sheet, its cells a size
+ * larger for the mouse), and plays through the API: a click on a cell plays the legal
  * move that changes it (or, on a grid, the one in its column), a column's
  * button or a digit key plays in that column, the move box takes any move
  * text, F2 starts a new game. A built-in searching player (alphabeta:D)
@@ -14,15 +15,15 @@
  * Every control and cell has an aria-label. Script errors are written into <pre id="js-errors">.
  */
 #include "arena/playsrv.h"
+#include "referee/report/boardhtml.h"
 
 const char playsrv_page[] =
     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
     "<title>arena play</title>\n<link rel=\"icon\" href=\"data:,\">\n<style id=\"base\">\n"
     "body{font:15px/1.4 system-ui,sans-serif;margin:1em auto;max-width:60em;padding:0 1em}\n"
     "button,select,input{font:inherit;margin:2px}\n"
-    ".board{border-collapse:separate;border-spacing:2px;background:#2458b3;margin:.5em 0}\n"
-    ".board td{width:34px;height:34px;padding:0;border:0;border-radius:50%;background:#fff;"
-    "cursor:pointer;text-align:center}\n"
+    BOARDHTML_STYLE
+    ".board td{width:34px;height:34px;cursor:pointer}\n"
     ".board td:focus{outline:3px solid #fc0}\n"
     "#cols button{width:36px}#status{font-weight:bold}#error{color:#b00}\n"
     "#moves{font-family:monospace}pre{background:#f6f6f6;padding:4px}pre:empty{display:none}\n"
