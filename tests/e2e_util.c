@@ -451,3 +451,23 @@ cJSON *e2e_read_json(const char *dir, const char *name)
     cr_assert_not_null(root, "%s is not JSON", path);
     return root;
 }
+
+char *e2e_slurp_at(const char *dir, const char *rel)
+{
+    char path[PATH_MAX + 128];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    char *text = e2e_slurp(path, NULL);
+    cr_assert_not_null(text, "%s is missing", path);
+    return text;
+}
+
+void e2e_copy_repo(const char *rel, const char *dir, const char *name)
+{
+    char src[PATH_MAX], dst[PATH_MAX + 64];
+    e2e_repo_path(rel, src, sizeof src);
+    snprintf(dst, sizeof dst, "%s/%s", dir, name);
+    struct e2e_run r;
+    e2e_run_tool(&r, dir, NULL, "cp", "-rL", src, dst, NULL);
+    cr_assert_eq(r.status, 0, "cp %s: %s", rel, r.err);
+    e2e_run_free(&r);
+}

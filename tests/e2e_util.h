@@ -55,6 +55,11 @@ char *e2e_fixture(const char *rel);
 
 /* Whole file into a malloc'd NUL-terminated buffer, or NULL if missing. */
 char *e2e_slurp(const char *path, size_t *len);
+/* The file dir/rel's bytes (malloc'd, NUL-terminated); fails the test when
+ * it is missing. */
+char *e2e_slurp_at(const char *dir, const char *rel);
+/* Copies the repository's folder rel into dir/name (cp -rL). */
+void e2e_copy_repo(const char *rel, const char *dir, const char *name);
 
 /* The JSON file dir/name, parsed (a cJSON tree: cJSON_Delete it); fails
  * the test when it is missing or not JSON. */

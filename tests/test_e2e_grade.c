@@ -35,25 +35,13 @@ static const char *const check_ids[CHECKS] = { "legal", "minimax", "random", "st
 #define WAIT_MAX_MS 60000
 #define POLL_MS 20
 
-/* Copies the repository's folder rel into dir/name. */
-static void copy_tree(const char *rel, const char *dir, const char *name)
-{
-    char src[PATH_MAX], dst[PATH_MAX + 64];
-    e2e_repo_path(rel, src, sizeof src);
-    snprintf(dst, sizeof dst, "%s/%s", dir, name);
-    struct e2e_run r;
-    e2e_run_tool(&r, dir, NULL, "cp", "-rL", src, dst, NULL);
-    cr_assert_eq(r.status, 0, "cp %s: %s", rel, r.err);
-    e2e_run_free(&r);
-}
-
 /* The class in dir/class (only the submissions named, NULL: all), the
  * neighbour reader told where the others are. */
 static void make_class(const char *dir, const char *const *only)
 {
     char path[PATH_MAX + 64];
     if (!only) {
-        copy_tree("tests/grade/class", dir, "class");
+        e2e_copy_repo("tests/grade/class", dir, "class");
     } else {
         snprintf(path, sizeof path, "%s/class", dir);
         cr_assert_eq(mkdir(path, 0755), 0);
@@ -61,7 +49,7 @@ static void make_class(const char *dir, const char *const *only)
             char rel[128], name[128];
             snprintf(rel, sizeof rel, "tests/grade/class/%s", *only);
             snprintf(name, sizeof name, "class/%s", *only);
-            copy_tree(rel, dir, name);
+            e2e_copy_repo(rel, dir, name);
         }
     }
     snprintf(path, sizeof path, "%s/class/peek/neighbour.txt", dir);
@@ -96,15 +84,6 @@ static void csv_row(const char *csv, const char *id, double score[CHECKS], doubl
     cr_assert_eq(max, 100, "row %s: max %g", id, max);
 }
 
-static char *slurp_at(const char *dir, const char *rel)
-{
-    char path[PATH_MAX + 128];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    char *text = e2e_slurp(path, NULL);
-    cr_assert_not_null(text, "%s is missing", path);
-    return text;
-}
-
 /* The class graded once: every submission's grade, check by check. */
 Test(e2e_grade, the_class_gets_its_grades_check_by_check, .timeout = 300)
 {
@@ -113,7 +92,7 @@ Test(e2e_grade, the_class_gets_its_grades_check_by_check, .timeout = 300)
     struct e2e_run r;
     grade(&r, dir, "tests/grade/rubric.json", NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    char *csv = slurp_at(dir, "out/grades.csv");
+    char *csv = e2e_slurp_at(dir, "out/grades.csv");
     cr_assert_eq(strncmp(csv, "submission,total,max,legal,minimax,random,strong,speed,sha256\r\n"
                               "alphabeta,", 73), 0, "grades.csv:\n%s", csv);
     double ab[CHECKS], s[CHECKS], total;
@@ -148,7 +127,7 @@ Test(e2e_grade, the_class_gets_its_grades_check_by_check, .timeout = 300)
     csv_row(csv, "crashfull", s, &total);
     cr_expect(s[0] < 10 && s[1] == 0 && s[2] == 0, "crashfull: legal %g minimax %g random %g",
               s[0], s[1], s[2]);
-    char *page = slurp_at(dir, "out/crashfull/feedback.html");
+    char *page = e2e_slurp_at(dir, "out/crashfull/feedback.html");
     cr_expect_not_null(strstr(page, "exit-status 1"), "crashfull's reason");
     cr_expect_not_null(strstr(page, "ValueError: column"), "crashfull's stderr");
     /* Its boards: cells of the classes the page's style rules dress. */
@@ -165,7 +144,7 @@ Test(e2e_grade, the_class_gets_its_grades_check_by_check, .timeout = 300)
                                     "(ply 25): exit-status 1</p>"), "crashfull: the caption");
     free(page);
     /* A game won or drawn is captioned as finished, never as forfeited. */
-    page = slurp_at(dir, "out/alphabeta/feedback.html");
+    page = e2e_slurp_at(dir, "out/alphabeta/feedback.html");
     cr_expect_not_null(strstr(page, "<p class=\"caption\">final position (after ply "),
                        "alphabeta: no final position");
     cr_expect_null(strstr(page, "forfeit"), "alphabeta's page speaks of a forfeit");
@@ -176,20 +155,20 @@ Test(e2e_grade, the_class_gets_its_grades_check_by_check, .timeout = 300)
         csv_row(csv, none[i], s, &total);
         cr_expect_eq(total, 0, "%s total %g", none[i], total);
     }
-    page = slurp_at(dir, "out/loop/feedback.html");
+    page = e2e_slurp_at(dir, "out/loop/feedback.html");
     cr_expect_not_null(strstr(page, "cpu-limit: its processes used 1500 ms of CPU time "
                                     "together, its limit"), "loop's feedback names its limit");
     free(page);
-    page = slurp_at(dir, "out/cbroken/feedback.html");
+    page = e2e_slurp_at(dir, "out/cbroken/feedback.html");
     cr_expect_not_null(strstr(page, "build: <b>failed</b>"), "cbroken: build failed");
     cr_expect_not_null(strstr(page, "missing_name"), "cbroken: the compiler's error");
     free(page);
-    page = slurp_at(dir, "out/cmake/feedback.html");
+    page = e2e_slurp_at(dir, "out/cmake/feedback.html");
     cr_expect_not_null(strstr(page, "from its ENGINE file"), "cmake: the ENGINE file said");
     cr_expect_not_null(strstr(page, "build: <b>ok</b>"), "cmake: built");
     free(page);
     /* It would have said so on its stderr. */
-    char *journal = slurp_at(dir, "out/journal.jsonl");
+    char *journal = e2e_slurp_at(dir, "out/journal.jsonl");
     cr_expect_null(strstr(journal, "saw "), "peek saw a neighbour's files");
     free(journal);
     free(csv);
@@ -236,7 +215,7 @@ Test(e2e_grade, results_json_is_gradescopes_format, .timeout = 120)
     cr_expect_not_null(strstr(out, "\ndepth 1: 2 of 2 moves failed: cpu-limit 2"),
                        "speed's output:\n%s", out);
     cJSON_Delete(j);
-    char *index = slurp_at(dir, "out/index.html");
+    char *index = e2e_slurp_at(dir, "out/index.html");
     cr_expect_not_null(strstr(index, "<a href=\"alphabeta/feedback.html\">alphabeta</a>"),
                        "index links alphabeta's feedback");
     /* alphabeta's 100 has a bar of its own, loop's 0 the lowest: each
@@ -254,7 +233,7 @@ Test(e2e_grade, results_json_is_gradescopes_format, .timeout = 120)
                                      "</small></td>"), "loop's legal cell:\n%s", index);
     free(index);
     /* The CPU chart marks the depth whose moves failed, not a time of 0. */
-    char *page = slurp_at(dir, "out/loop/feedback.html");
+    char *page = e2e_slurp_at(dir, "out/loop/feedback.html");
     cr_expect_not_null(strstr(page, "<text class=\"failed\""), "no failed depth drawn");
     cr_expect_not_null(strstr(page, "<td class=\"none\">failed</td>"), "no failed row");
     cr_expect_not_null(strstr(page, ">depth</text>"), "no depth axis");
@@ -324,7 +303,7 @@ Test(e2e_grade, resume_after_sigkill_gives_the_same_grades, .timeout = 300)
     grade(&r, dir, "tests/grade/rubric.json", "--resume");
     cr_assert_eq(r.status, 0, "resume: exit %d: %s", r.status, r.err);
     cr_expect_eq(lines_of(journal), 1 + 3 * CHECKS, "the journal has each check once");
-    char *resumed = slurp_at(dir, "out/grades.csv");
+    char *resumed = e2e_slurp_at(dir, "out/grades.csv");
     e2e_run_free(&r);
     /* The same class, never stopped. */
     char fresh[PATH_MAX + 16];
@@ -333,7 +312,7 @@ Test(e2e_grade, resume_after_sigkill_gives_the_same_grades, .timeout = 300)
     make_class(fresh, only);
     grade(&r, fresh, "tests/grade/rubric.json", NULL);
     cr_assert_eq(r.status, 0, "fresh: exit %d: %s", r.status, r.err);
-    char *whole = slurp_at(fresh, "out/grades.csv");
+    char *whole = e2e_slurp_at(fresh, "out/grades.csv");
     cr_expect_str_eq(resumed, whole, "resumed:\n%s\nnever stopped:\n%s", resumed, whole);
     free(resumed);
     e2e_run_free(&r);
@@ -352,7 +331,7 @@ Test(e2e_grade, resume_after_sigkill_gives_the_same_grades, .timeout = 300)
     char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/out/journal.jsonl", sharded);
     cr_expect_eq(lines_of(path), 1, "the merge graded again: %ld lines", lines_of(path));
-    char *merged = slurp_at(sharded, "out/grades.csv");
+    char *merged = e2e_slurp_at(sharded, "out/grades.csv");
     cr_expect_str_eq(merged, whole, "sharded:\n%s\nnever stopped:\n%s", merged, whole);
     free(merged);
     free(whole);
@@ -370,7 +349,7 @@ Test(e2e_grade, io_checks_compare_with_the_reference_and_expected_files, .timeou
     e2e_bin_path("spfiar", spfiar, sizeof spfiar);
     snprintf(path, sizeof path, "%s/class", dir);
     cr_assert_eq(mkdir(path, 0755), 0);
-    copy_tree("tests/grade/io", dir, "io");
+    e2e_copy_repo("tests/grade/io", dir, "io");
     static const char *const ids[] = { "correct", "subtle" };
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/class/%s", dir, ids[i]);
@@ -380,16 +359,16 @@ Test(e2e_grade, io_checks_compare_with_the_reference_and_expected_files, .timeou
         cr_assert_eq(c.status, 0, "cp: %s", c.err);
         e2e_run_free(&c);
     }
-    copy_tree("tests/grade/io/subtle/spfiar", dir, "class/subtle/spfiar");
+    e2e_copy_repo("tests/grade/io/subtle/spfiar", dir, "class/subtle/spfiar");
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "grade", "--rubric", "io/rubric.json", "--submissions",
             "class", "--out", "out", NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    char *csv = slurp_at(dir, "out/grades.csv");
+    char *csv = e2e_slurp_at(dir, "out/grades.csv");
     cr_expect_not_null(strstr(csv, "submission,total,max,reference,expected,sha256\r\n"
                                    "correct,20,20,10,10,"), "grades.csv:\n%s", csv);
     cr_expect_not_null(strstr(csv, "\r\nsubtle,10,20,5,5,"), "grades.csv:\n%s", csv);
-    char *page = slurp_at(dir, "out/subtle/feedback.html");
+    char *page = e2e_slurp_at(dir, "out/subtle/feedback.html");
     cr_expect_not_null(strstr(page, "Computer move: add disc to column"), "the wanted line");
     cr_expect_not_null(strstr(page, "Computer move: add disk to column"), "the given line");
     free(page);
@@ -406,7 +385,7 @@ Test(e2e_grade, a_persistent_engine_gets_its_file_twins_grade, .timeout = 300)
     char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/class", dir);
     cr_assert_eq(mkdir(path, 0755), 0);
-    copy_tree("tests/grade/persistent/twin", dir, "class/twin");
+    e2e_copy_repo("tests/grade/persistent/twin", dir, "class/twin");
     char *csv[2];
     static const char *const proto[2] = { "file", "persistent" };
     for (int i = 0; i < 2; i++) {
@@ -420,7 +399,7 @@ Test(e2e_grade, a_persistent_engine_gets_its_file_twins_grade, .timeout = 300)
         cr_assert_eq(r.status, 0, "%s: exit %d: %s", proto[i], r.status, r.err);
         e2e_run_free(&r);
         snprintf(path, sizeof path, "%s/grades.csv", out);
-        csv[i] = slurp_at(dir, path);
+        csv[i] = e2e_slurp_at(dir, path);
     }
     cr_expect_str_eq(csv[1], csv[0], "persistent:\n%s\nfile:\n%s", csv[1], csv[0]);
     /* centre-first: every move legal, two of the four exact, beats random */
@@ -716,14 +695,14 @@ Test(e2e_grade, only_regrades_the_named_submission_and_nothing_else, .timeout = 
     char journal[PATH_MAX + 32], path[PATH_MAX + 64];
     snprintf(journal, sizeof journal, "%s/out/journal.jsonl", dir);
     cr_assert_eq(lines_of(journal), 1 + 2 * 3);
-    char *before = slurp_at(dir, "out/journal.jsonl");
+    char *before = e2e_slurp_at(dir, "out/journal.jsonl");
     ino_t kept[2] = { inode_at(dir, "out/alphabeta/results.json"),
                       inode_at(dir, "out/alphabeta/feedback.html") };
     ino_t redone[2] = { inode_at(dir, "out/random/results.json"),
                         inode_at(dir, "out/index.html") };
     snprintf(path, sizeof path, "%s/class/random/engine.py", dir);
     cr_assert_eq(unlink(path), 0);
-    copy_tree("tests/grade/class/alphabeta/engine.py", dir, "class/random/engine.py");
+    e2e_copy_repo("tests/grade/class/alphabeta/engine.py", dir, "class/random/engine.py");
     struct e2e_run r;
     static const char *const args[] = { "--submissions", "class", "--out", "out", "--only",
                                         "random", NULL };
@@ -731,11 +710,11 @@ Test(e2e_grade, only_regrades_the_named_submission_and_nothing_else, .timeout = 
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_expect_eq(strncmp(r.out, "random: 45 of 45 points\n", 24), 0, "stdout:\n%s", r.out);
     e2e_run_free(&r);
-    char *csv = slurp_at(dir, "out/grades.csv");
+    char *csv = e2e_slurp_at(dir, "out/grades.csv");
     cr_expect_str_eq(csv, "submission,total,max,legal,secret,tardy,sha256\r\n"
                           "alphabeta," ALPHABETA_ROW "random," ALPHABETA_ROW);
     /* The header and alphabeta's three lines as they were, then random's. */
-    char *after = slurp_at(dir, "out/journal.jsonl");
+    char *after = e2e_slurp_at(dir, "out/journal.jsonl");
     cr_expect_eq(lines_of(journal), 1 + 2 * 3);
     const char *cut = before;
     for (int i = 0; i < 4; i++)
@@ -832,7 +811,7 @@ Test(e2e_grade, a_self_check_runs_and_shows_the_visible_checks_only, .timeout = 
                                          "check/alphabeta/feedback.html", "check/grades.csv",
                                          "check/journal.jsonl", "check/index.html" };
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-        char *text = slurp_at(dir, files[i]);
+        char *text = e2e_slurp_at(dir, files[i]);
         cr_expect_null(strstr(text, "secret"), "%s shows the hidden check", files[i]);
         cr_expect_null(strstr(text, "tardy"), "%s shows the after-due-date check", files[i]);
         free(text);
@@ -994,7 +973,7 @@ Test(e2e_grade, slurm_dry_run_writes_the_job_scripts_and_submits_nothing)
              "sbatch --parsable --dependency=afterany:ARRAY_JOB_ID %1$s/merge.sh\n", out);
     cr_assert_str_eq(r.out, want);
     cr_assert_str_eq(r.err, "");
-    char *shard = slurp_at(dir, "out/shard.sh");
+    char *shard = e2e_slurp_at(dir, "out/shard.sh");
     snprintf(want, sizeof want,
              "#!/bin/sh\n"
              "# One shard of the class graded into %1$s: its argument K, else the\n"
@@ -1015,7 +994,7 @@ Test(e2e_grade, slurm_dry_run_writes_the_job_scripts_and_submits_nothing)
              "--shard \"$k/2\" $resume --concurrency \"${SLURM_CPUS_PER_TASK:-3}\"\n",
              out, self, rubric, cls);
     cr_assert_str_eq(shard, want);
-    char *merge = slurp_at(dir, "out/merge.sh");
+    char *merge = e2e_slurp_at(dir, "out/merge.sh");
     snprintf(want, sizeof want,
              "#!/bin/sh\n"
              "# Grades what the shards of %1$s left (nothing, when every one\n"
@@ -1164,13 +1143,13 @@ Test(e2e_grade, slurm_grade_help_shows_its_usage_and_sections)
 Test(e2e_grade, the_cpu_check_bills_children_never_reaped, .timeout = 300)
 {
     char *dir = e2e_tmpdir();
-    copy_tree("tests/grade/tree/class", dir, "class");
+    e2e_copy_repo("tests/grade/tree/class", dir, "class");
     struct e2e_run r;
     grade(&r, dir, "tests/grade/tree/rubric.json", NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_expect_null(strstr(r.err, "accounting: process"), "no cgroup here:\n%s", r.err);
     e2e_run_free(&r);
-    char *csv = slurp_at(dir, "out/grades.csv");
+    char *csv = e2e_slurp_at(dir, "out/grades.csv");
     cr_expect_not_null(strstr(csv, "\r\nhider,0,10,0,"), "grades.csv:\n%s", csv);
     cr_expect_not_null(strstr(csv, "\r\nhonest,10,10,10,"), "grades.csv:\n%s", csv);
     free(csv);

@@ -29,18 +29,6 @@
 
 #define BURNERS_MAX 64
 
-/* Copies the repository's folder rel into dir/name. */
-static void copy_tree(const char *rel, const char *dir, const char *name)
-{
-    char src[PATH_MAX], dst[PATH_MAX + 64];
-    e2e_repo_path(rel, src, sizeof src);
-    snprintf(dst, sizeof dst, "%s/%s", dir, name);
-    struct e2e_run r;
-    e2e_run_tool(&r, dir, NULL, "cp", "-rL", src, dst, NULL);
-    cr_assert_eq(r.status, 0, "cp %s: %s", rel, r.err);
-    e2e_run_free(&r);
-}
-
 /* dir/class: the named submissions of tests/grade/FROM. */
 static void make_class(const char *dir, const char *from, const char *const *names)
 {
@@ -51,7 +39,7 @@ static void make_class(const char *dir, const char *from, const char *const *nam
         char rel[128], name[128];
         snprintf(rel, sizeof rel, "tests/grade/%s/%s", from, *names);
         snprintf(name, sizeof name, "class/%s", *names);
-        copy_tree(rel, dir, name);
+        e2e_copy_repo(rel, dir, name);
     }
 }
 
@@ -64,15 +52,6 @@ static void grade(struct e2e_run *r, const char *dir, const char *rubric, const 
     e2e_repo_path(rubric, path, sizeof path);
     e2e_run(r, dir, NULL, "referee", "grade", "--rubric", path, "--submissions", "class",
             "--out", out, "--concurrency", "2", extra, NULL);
-}
-
-static char *slurp_at(const char *dir, const char *rel)
-{
-    char path[PATH_MAX + 128];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    char *text = e2e_slurp(path, NULL);
-    cr_assert_not_null(text, "%s is missing", path);
-    return text;
 }
 
 /* A process that computes until killed, on CPU `cpu` (-1: any), dying
@@ -113,7 +92,7 @@ Test(e2e_gradetime, a_busy_machine_gives_the_same_grades, .timeout = 600)
     char *dir = e2e_tmpdir();
     static const char *const names[] = { "alphabeta", "random", "loop", NULL };
     make_class(dir, "class", names);
-    copy_tree("tests/grade/time/class/illegal", dir, "class/illegal");
+    e2e_copy_repo("tests/grade/time/class/illegal", dir, "class/illegal");
     struct e2e_run quiet, busy;
     grade(&quiet, dir, "tests/grade/time/load.json", "quiet", NULL);
     cr_assert_eq(quiet.status, 0, "quiet: exit %d: %s", quiet.status, quiet.err);
@@ -125,7 +104,7 @@ Test(e2e_gradetime, a_busy_machine_gives_the_same_grades, .timeout = 600)
     grade(&busy, dir, "tests/grade/time/load.json", "busy", NULL);
     stop_burners(pid, (int)n);
     cr_assert_eq(busy.status, 0, "busy: exit %d: %s%s", busy.status, busy.out, busy.err);
-    char *a = slurp_at(dir, "quiet/grades.csv"), *b = slurp_at(dir, "busy/grades.csv");
+    char *a = e2e_slurp_at(dir, "quiet/grades.csv"), *b = e2e_slurp_at(dir, "busy/grades.csv");
     cr_expect_str_eq(b, a, "grades.csv beside %ld busy processes:\n%s\nquiet:\n%s", n, b, a);
     /* Not a vacuous equality: alpha-beta earned every point, the loop
      * none, each of its moves stopped at its CPU limit. */
@@ -133,7 +112,7 @@ Test(e2e_gradetime, a_busy_machine_gives_the_same_grades, .timeout = 600)
     cr_expect_not_null(strstr(a, "\r\nloop,0,100,0,0,0,"), "grades.csv:\n%s", a);
     /* A cpu check times legal moves only: fast illegal answers fail it. */
     cr_expect_not_null(strstr(a, "\r\nillegal,0,100,0,0,0,"), "grades.csv:\n%s", a);
-    char *journal = slurp_at(dir, "busy/journal.jsonl");
+    char *journal = e2e_slurp_at(dir, "busy/journal.jsonl");
     cr_expect_not_null(strstr(journal, "cpu-limit: its processes used 800 ms of CPU time "
                                        "together, its limit"), "the loop's reason:\n%s", journal);
     free(journal);
@@ -165,11 +144,11 @@ Test(e2e_gradetime, a_starved_move_waits_for_resume_a_sleeping_one_fails, .timeo
     cr_expect_not_null(strstr(r.out, "\n1 check not graded: the machine was too busy for their "
                                      "moves; run the same command with --resume to grade them\n"),
                        "stdout:\n%s", r.out);
-    char *csv = slurp_at(dir, "out/grades.csv");
+    char *csv = e2e_slurp_at(dir, "out/grades.csv");
     cr_expect_not_null(strstr(csv, "\r\nstarve,0,10,,"), "grades.csv:\n%s", csv);
     cr_expect_not_null(strstr(csv, "\r\nsleeper,0,10,0,"), "grades.csv:\n%s", csv);
     free(csv);
-    char *journal = slurp_at(dir, "out/journal.jsonl");
+    char *journal = e2e_slurp_at(dir, "out/journal.jsonl");
     cr_expect_null(strstr(journal, "\"id\":\"starve\""), "journal:\n%s", journal);
     cr_expect_not_null(strstr(journal, "timeout: no answer within 5000 ms of wall time, the "
                                        "guard against an engine that sleeps or hangs (its CPU "
@@ -178,7 +157,7 @@ Test(e2e_gradetime, a_starved_move_waits_for_resume_a_sleeping_one_fails, .timeo
     e2e_run_free(&r);
     grade(&r, dir, "tests/grade/time/starve.json", "out", "--resume");
     cr_assert_eq(r.status, 0, "resume: exit %d: %s%s", r.status, r.out, r.err);
-    csv = slurp_at(dir, "out/grades.csv");
+    csv = e2e_slurp_at(dir, "out/grades.csv");
     cr_expect_not_null(strstr(csv, "\r\nstarve,10,10,10,"), "grades.csv:\n%s", csv);
     cr_expect_not_null(strstr(csv, "\r\nsleeper,0,10,0,"), "grades.csv:\n%s", csv);
     free(csv);
@@ -197,7 +176,7 @@ Test(e2e_gradetime, speed_points_need_the_prerequisite, .timeout = 300)
     struct e2e_run r;
     grade(&r, dir, "tests/grade/time/requires.json", "out", NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
-    char *csv = slurp_at(dir, "out/grades.csv");
+    char *csv = e2e_slurp_at(dir, "out/grades.csv");
     cr_expect_not_null(strstr(csv, "\r\nalphabeta,50,50,30,20,"), "grades.csv:\n%s", csv);
     free(csv);
     snprintf(path, sizeof path, "%s/out/random", dir);
