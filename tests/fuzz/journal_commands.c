@@ -145,7 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
         struct fuzz_out out;
         fuzz_out_open(&out);
-        if (report_file(journal, reports[i].format, reports[i].table, out.f, &e) != 0)
+        if (report_file(journal, NULL, reports[i].format, reports[i].table, out.f, &e) != 0)
             check_failure(&e, scan_rc, &scan_e, "report");
         fuzz_out_close(&out);
         fuzz_out_free(&out);
@@ -153,7 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     struct fuzz_out out;
     fuzz_out_open(&out);
-    int rc = verify_file(journal, out.f, &e);
+    int rc = verify_file(journal, NULL, out.f, &e);
     FUZZ_CHECK(rc >= -1 && rc <= 1, "verify returned %d", rc);
     if (rc != 0)
         check_failure(&e, scan_rc, &scan_e, "verify");
@@ -163,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ana_opts ao = { .budget_ms = ANA_BUDGET_MS, .node_budget = ANA_NODE_BUDGET,
                            .max_empty = ANA_MAX_EMPTY, .tt_bytes = ANA_TT_BYTES };
     fuzz_out_open(&out);
-    if (ana_log(journal, &ao, NULL, out.f, &e) != 0)
+    if (ana_log(journal, &ao, NULL, NULL, out.f, &e) != 0)
         check_failure(&e, scan_rc, &scan_e, "analyze");
     fuzz_out_close(&out);
     fuzz_out_free(&out);
