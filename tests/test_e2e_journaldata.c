@@ -272,6 +272,18 @@ Test(e2e_journaldata, the_right_judge_reads_the_journal_as_before)
     e2e_rmdir(dir);
 }
 
+/* A line added to the judge's script at path, its SHA-256 before and
+ * after. */
+static void edit_judge(const char *path, char before[SHA_HEX], char after[SHA_HEX])
+{
+    sha256_of(path, before);
+    FILE *f = fopen(path, "a");
+    cr_assert_not_null(f);
+    fputs("# changed\n", f);
+    fclose(f);
+    sha256_of(path, after);
+}
+
 /* The judge's script edited after the match: refused, its new SHA-256 and
  * the recorded one named. */
 Test(e2e_journaldata, a_judge_script_edited_after_the_match_is_refused)
@@ -280,12 +292,7 @@ Test(e2e_journaldata, a_judge_script_edited_after_the_match_is_refused)
     char *dir = judged_journal(cmd, NULL);
     char judge[PATH_MAX + 16], before[SHA_HEX], after[SHA_HEX];
     snprintf(judge, sizeof judge, "%s/judge.py", dir);
-    sha256_of(judge, before);
-    FILE *f = fopen(judge, "a");
-    cr_assert_not_null(f);
-    fputs("# changed\n", f);
-    fclose(f);
-    sha256_of(judge, after);
+    edit_judge(judge, before, after);
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "verify", "--judge", cmd, "t.jsonl", NULL);
     cr_assert_eq(r.status, EXIT_USAGE, "exit %d: %s", r.status, r.err);
@@ -312,12 +319,7 @@ Test(e2e_journaldata, an_old_journal_is_read_when_its_programs_hash_matches)
     e2e_run_free(&r);
     char judge[PATH_MAX + 16], before[SHA_HEX], after[SHA_HEX], want[2 * PATH_MAX + 256];
     snprintf(judge, sizeof judge, "%s/judge.py", dir);
-    sha256_of(judge, before);
-    FILE *f = fopen(judge, "a");
-    cr_assert_not_null(f);
-    fputs("# changed\n", f);
-    fclose(f);
-    sha256_of(judge, after);
+    edit_judge(judge, before, after);
     e2e_run(&r, dir, NULL, "referee", "verify", "--judge", cmd, "t.jsonl", NULL);
     cr_assert_eq(r.status, EXIT_USAGE, "exit %d: %s", r.status, r.err);
     snprintf(want, sizeof want, "t.jsonl:1:1: --judge: its program has SHA-256 %s, the "
