@@ -22,6 +22,10 @@
  * known, and its answer is read when first needed: the judge answers while
  * an engine thinks. At most one question is outstanding.
  *
+ * A journal is data: a journal's judge is the one the user names with
+ * --judge, started once its files match the SHA-256s the journal's header
+ * recorded (judge_game_of); the command a header names is never run.
+ *
  * Any number of judges may be open. A worker forked by the referee starts
  * its own judge process on its first question (the judge is the process's
  * copy); every judge process is killed if the process that started it
