@@ -5,7 +5,7 @@
  * judge is asked one question a move, and "parse" only for an answer not
  * spelled as its boards; a Kalah match between its two engines is verified
  * and reported; an illegal answer forfeits with the judge's reason; a
- * journal whose judge changed is refused; a tournament's workers each
+ * judge named whose script changed since the match is refused; a tournament's workers each
  * start and free their own judge; referee bench through a judge draws the
  * built-in game's positions; a judge that crashes, hangs or answers
  * nonsense (a summary its own answer contradicts, a drawing whose style
@@ -81,12 +81,13 @@ Test(e2e_judges, tictactoe_judge_plays_the_builtin_games_move_for_move)
     cJSON *words = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "judge"), "cmd");
     cr_assert_str_eq(cJSON_GetArrayItem(words, 1)->valuestring, judge);
     cJSON_Delete(root);
-    e2e_run(&r, dir, NULL, "referee", "verify", "judged.json", NULL);
+    e2e_run(&r, dir, NULL, "referee", "verify", "--judge", cmd, "judged.json", NULL);
     cr_assert_eq(r.status, 0, "verify: exit %d: %s", r.status, r.err);
     cr_assert_not_null(strstr(r.out, " moves replayed: consistent\n"), "%s", r.out);
     e2e_run_free(&r);
     /* The replay draws the boards as the judge's hello says. */
-    e2e_run(&r, dir, NULL, "referee", "report", "--format", "html", "judged.json", NULL);
+    e2e_run(&r, dir, NULL, "referee", "report", "--judge", cmd, "--format", "html", "judged.json",
+            NULL);
     cr_assert_eq(r.status, 0, "report: exit %d: %s", r.status, r.err);
     cr_assert_not_null(strstr(r.out, "<section id=\"games\" data-layout=\"grid\">"),
                        "no grid layout on the page");
@@ -114,7 +115,7 @@ Test(e2e_judges, kalah_match_verifies_and_reports)
     cr_assert_null(strstr(r.out, "forfeit"), "stdout:\n%s", r.out);
     cr_assert_not_null(strstr(r.out, "Score of greedy vs random: "), "stdout:\n%s", r.out);
     e2e_run_free(&r);
-    e2e_run(&r, dir, NULL, "referee", "verify", "k.json", NULL);
+    e2e_run(&r, dir, NULL, "referee", "verify", "--judge", cmd, "k.json", NULL);
     cr_assert_eq(r.status, 0, "verify: exit %d: %s%s", r.status, r.out, r.err);
     cr_assert(strncmp(r.out, "k.json: 4 games, ", 17) == 0, "%s", r.out);
     cr_assert_not_null(strstr(r.out, " moves replayed: consistent\n"), "%s", r.out);
@@ -124,7 +125,7 @@ Test(e2e_judges, kalah_match_verifies_and_reports)
     cr_assert_not_null(strstr(r.out, "Standings after 4 games\n"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "Forfeits: none\n"), "%s", r.out);
     e2e_run_free(&r);
-    e2e_run(&r, dir, NULL, "referee", "report", "--format", "html", "k.json", NULL);
+    e2e_run(&r, dir, NULL, "referee", "report", "--judge", cmd, "--format", "html", "k.json", NULL);
     cr_assert_eq(r.status, 0, "report: exit %d: %s", r.status, r.err);
     /* The replay starts from the judge's start board, shown as its text. */
     cr_assert_not_null(strstr(r.out, "data-start=\"4 4 4 4 4 4&#10;4 4 4 4 4 4&#10;0 0&#10;1&#10;\""),
@@ -155,15 +156,17 @@ Test(e2e_judges, verify_refuses_a_judge_that_changed)
     f = fopen(copy, "a");
     fputs("# changed\n", f);
     fclose(f);
-    const char *cmds[] = { "verify", "report" };
-    for (int k = 0; k < 2; k++) {
-        e2e_run(&r, dir, NULL, "referee", cmds[k], "m.json", NULL);
+    /* Named with --judge, as a journal's judge must be (its own command
+     * is never run); report's tables check a judge named too. */
+    const char *cmds[] = { "verify", "report", "analyze" };
+    for (int k = 0; k < 3; k++) {
+        e2e_run(&r, dir, NULL, "referee", cmds[k], "--judge", "python3 judge.py", "m.json", NULL);
         cr_assert_eq(r.status, EXIT_USAGE, "%s: exit %d: %s", cmds[k], r.status, r.err);
         char want[2 * PATH_MAX + 256];
-        snprintf(want, sizeof want, "m.json:1:1: judge 'python3 %s' changed since the journal "
-                 "was written: its program's SHA-256 is ", copy);
+        snprintf(want, sizeof want, "m.json:1:1: --judge: file 2, %s, has SHA-256 ", copy);
         cr_assert(strncmp(r.err, want, strlen(want)) == 0, "%s: stderr: %s\nwanted: %s",
                   cmds[k], r.err, want);
+        cr_assert_eq(r.out_len, 0, "%s: stdout: %s", cmds[k], r.out);
         e2e_run_free(&r);
     }
     free(text);
@@ -236,7 +239,7 @@ Test(e2e_judges, an_illegal_answer_forfeits_with_the_judges_reason)
                                      "illegal-move: adds 2 marks}\n"),
                        "exit %d, stdout:\n%s%s", r.status, r.out, r.err);
     e2e_run_free(&r);
-    e2e_run(&r, dir, NULL, "referee", "verify", "m.json", NULL);
+    e2e_run(&r, dir, NULL, "referee", "verify", "--judge", cmd, "m.json", NULL);
     cr_assert_eq(r.status, 0, "verify: exit %d: %s%s", r.status, r.out, r.err);
     e2e_run_free(&r);
     e2e_rmdir(dir);
@@ -310,10 +313,11 @@ Test(e2e_judges, a_failing_judge_stops_the_bench, .timeout = 60)
     free(fix);
 }
 
-/* verify and report start the journal's judge again: one that fails
+/* verify and report start the judge named with --judge: one that fails
  * stops them as it stops a match (exit status 4, the judge named), not as a
  * journal at fault. The journal is a match's, its judge then made the
- * failing one (its command and its program's SHA-256 recorded). */
+ * failing one (its command, its program's SHA-256 and its script in its
+ * files recorded). */
 Test(e2e_judges, a_failing_judge_stops_verify_and_report, .timeout = 120)
 {
     char judge[PATH_MAX], bad[PATH_MAX], engine[PATH_MAX], cmd[PATH_MAX + 16], a[PATH_MAX + 64];
@@ -342,6 +346,9 @@ Test(e2e_judges, a_failing_judge_stops_verify_and_report, .timeout = 120)
     cJSON *j = cJSON_GetObjectItem(root, "judge");
     cJSON_ReplaceItemInObject(j, "cmd", words);
     cJSON_ReplaceItemInObject(j, "sha256", cJSON_CreateString(sum));
+    cJSON *script = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "files"), 1);
+    cJSON_ReplaceItemInObject(script, "path", cJSON_CreateString(bad));
+    cJSON_ReplaceItemInObject(script, "sha256", cJSON_CreateString(sum));
     char *text = cJSON_Print(root), path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/m.json", dir);
     FILE *f = fopen(path, "w");
@@ -350,12 +357,14 @@ Test(e2e_judges, a_failing_judge_stops_verify_and_report, .timeout = 120)
     fclose(f);
     free(text);
     cJSON_Delete(root);
-    char want[2 * PATH_MAX];
-    snprintf(want, sizeof want, "referee: judge 'python3 %s crash verify': exited with status "
-             "3 before answering \"moves\"\n", bad);
+    char want[2 * PATH_MAX], named[PATH_MAX + 32];
+    snprintf(named, sizeof named, "python3 %s crash verify", bad);
+    snprintf(want, sizeof want, "referee: judge '%s': exited with status 3 before answering "
+             "\"moves\"\n", named);
     /* The text report asks no "moves"; the HTML replay does. */
-    const char *const runs[2][5] = { { "verify", "m.json" },
-                                     { "report", "--format", "html", "m.json" } };
+    const char *const runs[2][7] = { { "verify", "--judge", named, "m.json" },
+                                     { "report", "--judge", named, "--format", "html",
+                                       "m.json" } };
     for (int k = 0; k < 2; k++) {
         e2e_runv(&r, dir, NULL, "referee", runs[k]);
         cr_assert_eq(r.status, EXIT_JUDGE_FAILED, "%s: exit %d: %s", runs[k][0], r.status,
@@ -386,7 +395,7 @@ Test(e2e_judges, a_tournament_through_a_judge_verifies, .timeout = 120)
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_assert_not_null(strstr(r.out, "Forfeits: none\n"), "stdout:\n%s", r.out);
     e2e_run_free(&r);
-    e2e_run(&r, dir, NULL, "referee", "verify", "t.jsonl", NULL);
+    e2e_run(&r, dir, NULL, "referee", "verify", "--judge", cmd, "t.jsonl", NULL);
     cr_assert_eq(r.status, 0, "verify: exit %d: %s", r.status, r.err);
     cr_assert(strncmp(r.out, "t.jsonl: 2 games, ", 18) == 0, "%s", r.out);
     e2e_run_free(&r);

@@ -41,7 +41,9 @@ static char *encode(const struct hdr *h)
  * sandbox and an SPRT writes it. */
 static const char every_key[] =
     "{\"schema\":\"arena.journal/1\",\"game\":\"connect4\","
-    "\"judge\":{\"cmd\":[\"python3\",\"/w/kalah.py\"],\"sha256\":\"ef56\"},\"depth\":6,\"seed\":42,"
+    "\"judge\":{\"cmd\":[\"python3\",\"/w/kalah.py\"],\"sha256\":\"ef56\","
+    "\"files\":[{\"path\":\"/usr/bin/python3\",\"sha256\":\"0a1b\"},{\"path\":\"/w/kalah.py\","
+    "\"sha256\":\"ef56\"}]},\"depth\":6,\"seed\":42,"
     "\"random_plies\":0,\"openings\":[\"4 4\",\"3 5\"],\"draw_plies\":0,"
     "\"analyze\":{\"budget_ms\":1000,\"max_empty\":16},"
     "\"limits\":{\"timeout_ms\":10000,\"cpu_limit_s\":2,\"mem_limit_mb\":512,"
@@ -67,6 +69,8 @@ Test(header, every_field_round_trips)
     cr_assert(h.judge.cmd.n == 2 && strcmp(h.judge.cmd.v[1], "/w/kalah.py") == 0, "%d words",
               h.judge.cmd.n);
     cr_assert_str_eq(h.judge.sha256, "ef56");
+    cr_assert(h.judge.nfiles == 2 && strcmp(h.judge.files[0].path, "/usr/bin/python3") == 0 &&
+              strcmp(h.judge.files[1].sha256, "ef56") == 0, "%d judge files", h.judge.nfiles);
     cr_assert(h.depth == 6 && h.seed == 42 && !h.seed_inexact && h.random_plies == 0,
               "depth %d seed %llu", h.depth, (unsigned long long)h.seed);
     cr_assert(h.openings.n == 2 && strcmp(h.openings.v[1], "3 5") == 0, "%d openings",
@@ -288,4 +292,31 @@ Test(header, differs_names_the_first_key_that_differs)
     free(tb);
     hdr_free(&a);
     hdr_free(&b);
+}
+
+/* A judge's files (judge_header's list, its interpreter first) are added
+ * in order and written under "judge" after its command and program hash;
+ * a journal from before the list decodes without it. */
+Test(header, a_judges_files_are_written_in_order_and_old_judges_have_none)
+{
+    struct hdr h;
+    hdr_init(&h);
+    h.has = HDR_BIT(HDR_JUDGE);
+    h.judge.has = HDR_BIT(HDR_JUDGE_CMD) | HDR_BIT(HDR_JUDGE_SHA256);
+    cr_assert_eq(hdr_strs_add(&h.judge.cmd, "python3"), 0);
+    cr_assert_eq(hdr_set_text(&h.judge.sha256, "ef56"), 0);
+    cr_assert_eq(hdr_judge_add_file(&h.judge, "/usr/bin/python3", "0a1b"), 0);
+    cr_assert_eq(hdr_judge_add_file(&h.judge, "/w/kalah.py", "ef56"), 0);
+    char *text = encode(&h);
+    cr_assert_str_eq(text, "{\"judge\":{\"cmd\":[\"python3\"],\"sha256\":\"ef56\",\"files\":["
+                           "{\"path\":\"/usr/bin/python3\",\"sha256\":\"0a1b\"},"
+                           "{\"path\":\"/w/kalah.py\",\"sha256\":\"ef56\"}]}}");
+    free(text);
+    hdr_free(&h);
+    struct err e;
+    char *back = round_trip("{\"judge\":{\"cmd\":[\"python3\"],\"sha256\":\"ef56\"}}", &h, &e);
+    cr_assert_not_null(back, "%s", e.msg);
+    cr_assert(!(h.judge.has & HDR_BIT(HDR_JUDGE_FILES)) && h.judge.nfiles == 0);
+    free(back);
+    hdr_free(&h);
 }

@@ -488,7 +488,7 @@ static int verify_text(const char *text, struct err *e)
     cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
     FILE *out = fopen("/dev/null", "w");
-    int rc = verify_file(path, out, e);
+    int rc = verify_file(path, NULL, out, e);
     fclose(out);
     unlink(path);
     return rc;

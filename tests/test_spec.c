@@ -415,3 +415,18 @@ Test(spec, quoted_words_split_back_whole)
     char small[8];
     cr_assert_eq(spec_quote("two words", small, sizeof small, 0), -1);
 }
+
+/* spec_join quotes each word and puts one blank between them; words that
+ * do not fit are left out whole, without a blank at the end. */
+Test(spec, joined_words_are_one_command_or_the_words_that_fit)
+{
+    char *const words[] = { "/bin/sh", "-c", "touch PWNED" };
+    char buf[64];
+    cr_assert_eq(spec_join(words, 3, buf, sizeof buf), 24);
+    cr_assert_str_eq(buf, "/bin/sh -c 'touch PWNED'");
+    cr_assert_eq(spec_join(words, 0, buf, sizeof buf), 0);
+    cr_assert_str_eq(buf, "");
+    char small[16];
+    cr_assert_eq(spec_join(words, 3, small, sizeof small), -1);
+    cr_assert_str_eq(small, "/bin/sh -c");
+}

@@ -78,10 +78,12 @@ void ana_print_game(FILE *out, const struct game_record *rec);
  * each game's decisive mistake and the blunders per engine; with json_path,
  * also writes {"schema": "arena.analysis/1", "source", "game", "engines":
  * [{"name", "moves", "blunders", "unknown"}...], "games": [records with their
- * analysis]} there (atomically). Returns 0, or -1 with e filled (e->line:
- * the journal line), or JUDGE_FAILED with e when the journal's judge failed
- * (judge.h). */
-int ana_log(const char *path, const struct ana_opts *o, const char *json_path, FILE *out,
-            struct err *e);
+ * analysis]} there (atomically). A judge's journal needs judge, the judge
+ * the user named (--judge; NULL: none, and such a journal is refused),
+ * checked against its header (judge_game_of). Returns 0, or -1 with e
+ * filled (e->line: the journal line), or JUDGE_FAILED with e when the
+ * judge failed (judge.h). */
+int ana_log(const char *path, const struct ana_opts *o, const char *judge,
+            const char *json_path, FILE *out, struct err *e);
 
 #endif

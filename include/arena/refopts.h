@@ -95,6 +95,10 @@ struct refopts_settings {
                                  * --positions goes to openings, --plies to
                                  * the rules' random_plies, --json to json */
     struct cluster_opts cluster;  /* slurm's own options */
+    char *judge_cmd;            /* report, verify, analyze --judge: the judge
+                                 * to replay a judge's journal with, checked
+                                 * against its header before it runs (never
+                                 * started here); malloc'd, NULL: none */
     int port;                   /* play --port; 0: any free one */
     char listen[64];            /* play --listen: PLAYSRV_DEFAULT_LISTEN */
 };

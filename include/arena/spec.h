@@ -146,6 +146,11 @@ void spec_free(struct spec *eng);
  * length, or -1 when it does not fit (buf then unchanged). */
 long spec_quote(const char *word, char *buf, size_t cap, size_t len);
 
+/* The n words as one COMMAND text (spec_quote's, blanks between) into
+ * buf: its length, or -1 when they do not fit (buf then holds the words
+ * that do). */
+long spec_join(char *const *words, int n, char *buf, size_t cap);
+
 /* Adds eng to a log's header (header.h): its name, "cmd" (the words),
  * "dir", "depth" (when its own), "proto" (when not file), "sha256" (null
  * when no program file was found), "files" (when a word names a file). 0,

@@ -11,10 +11,13 @@
 #include <stdio.h>
 #include "arena/err.h"
 
-/* Returns 0 when all is consistent (a summary printed on out), 1 at the
- * first inconsistency (described in e, with the journal line in e->line),
- * -1 when the file cannot be read or parsed (e filled), JUDGE_FAILED when
- * the journal's judge failed (judge.h; e filled). */
-int verify_file(const char *path, FILE *out, struct err *e);
+/* A judge's journal is replayed through judge, the judge the user named
+ * (--judge; NULL: none, and such a journal is refused), checked against
+ * its header (judge_game_of). Returns 0 when all is consistent (a summary
+ * printed on out), 1 at the first inconsistency (described in e, with the
+ * journal line in e->line), -1 when the file cannot be read or parsed or
+ * its judge is refused (e filled), JUDGE_FAILED when the judge failed
+ * (judge.h; e filled). */
+int verify_file(const char *path, const char *judge, FILE *out, struct err *e);
 
 #endif

@@ -140,6 +140,15 @@ static const char verify_help[] =
     "Verify: replays every game of a journal or match log and checks each move,\n"
     "result and forfeit as the referee would have judged it.\n";
 
+/* report's, verify's and analyze's: a journal is data (docs/judges.md). */
+static const char read_judge_help[] =
+    "A judge's journal (report, verify, analyze):\n"
+    "  --judge CMD          the judge to replay its games with; its program and every\n"
+    "                       file its words name must have the SHA-256s the journal\n"
+    "                       recorded. A journal's own command is never run: without\n"
+    "                       --judge, verify, analyze and report --format html refuse\n"
+    "                       a judge's journal (report's tables read results only)\n";
+
 static const char merge_help[] =
     "Merge: the journals of one tournament's shards into the journal OUT.\n";
 
@@ -206,12 +215,15 @@ static const struct ref_cmd commands[] = {
       "        [OPTIONS]\n",
       { rules_help, tournament_help } },
     { "report", REF_CMD_REPORT, run_command,
-      "%1$s report JOURNAL|LOG [--format text|json|html|csv [--table T]]\n", { report_help } },
-    { "verify", REF_CMD_VERIFY, run_command, "%1$s verify JOURNAL|LOG\n", { verify_help } },
+      "%1$s report JOURNAL|LOG [--judge CMD] [--format text|json|html|csv [--table T]]\n",
+      { report_help, read_judge_help } },
+    { "verify", REF_CMD_VERIFY, run_command, "%1$s verify JOURNAL|LOG [--judge CMD]\n",
+      { verify_help, read_judge_help } },
     { "merge", REF_CMD_MERGE, run_command, "%1$s merge OUT JOURNAL...\n", { merge_help } },
     { "analyze", REF_CMD_ANALYZE, run_command,
-      "%1$s analyze JOURNAL|LOG [--budget-ms N] [--max-empty N] [--json FILE]\n",
-      { analyze_help } },
+      "%1$s analyze JOURNAL|LOG [--judge CMD] [--budget-ms N] [--max-empty N]\n"
+      "        [--json FILE]\n",
+      { analyze_help, read_judge_help } },
     { "bench", REF_CMD_BENCH, run_command,
       "%1$s bench (--game G | --judge CMD) --engine SPEC... --depths A-B\n"
       "      (--positions FILE | --random-positions N [--plies P] [--seed S])\n"
@@ -683,8 +695,9 @@ static int file_read(const char *prog, struct refopts_settings *s, char **args, 
     struct err e;
     say_if_written(prog, args, n);
     int rc = s->command == REF_CMD_REPORT
-                 ? report_file(args[0], s->report_format, s->report_table, stdout, &e)
-                 : verify_file(args[0], stdout, &e);
+                 ? report_file(args[0], s->judge_cmd, s->report_format, s->report_table,
+                               stdout, &e)
+                 : verify_file(args[0], s->judge_cmd, stdout, &e);
     if (rc == 0)
         return 0;
     if (rc == JUDGE_FAILED)
@@ -697,7 +710,7 @@ static int analyze_read(const char *prog, struct refopts_settings *s, char **arg
 {
     struct err e;
     say_if_written(prog, args, n);
-    int rc = ana_log(args[0], &s->ana, s->json[0] ? s->json : NULL, stdout, &e);
+    int rc = ana_log(args[0], &s->ana, s->judge_cmd, s->json[0] ? s->json : NULL, stdout, &e);
     if (rc == 0)
         return 0;
     if (rc == JUDGE_FAILED)

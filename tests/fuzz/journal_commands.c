@@ -14,7 +14,11 @@
  *     with the reader's own message unless a record before the bad line
  *     was refused first;
  *   - merge is idempotent: merging its own output again writes the same
- *     bytes, and that output reads back.
+ *     bytes, and that output reads back;
+ *   - a journal is data: no command it names runs. Without --judge (the
+ *     commands are called with none), verify and analyze never read a
+ *     judge's journal (a header with "judge") as consistent, nor does the
+ *     HTML report, whose replay needs the judge.
  * Analysis uses the smallest budgets and tables (connect4: 64 nodes or
  * 1 ms a position; maxconnect4: exact within 4 empty cells) to stay cheap.
  */
@@ -23,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "referee/journal/header.h"
 #include "arena/analyze.h"
 #include "arena/journal.h"
 #include "arena/report.h"
@@ -82,10 +87,11 @@ static int no_op(void *ctx, struct game_record *rec, int line, struct err *e)
     return 0;
 }
 
+/* *ctx: 1 once a header is read, 2 when it names a judge. */
 static int header_seen(void *ctx, const struct hdr *h, int line, struct err *e)
 {
-    (void)h, (void)line, (void)e;
-    *(int *)ctx = 1;
+    (void)line, (void)e;
+    *(int *)ctx = h->has & HDR_BIT(HDR_JUDGE) ? 2 : 1;
     return 0;
 }
 
@@ -142,19 +148,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         { REPORT_CSV, REPORT_CSV_PAIRS },
         { REPORT_HTML, REPORT_CSV_STANDINGS },
     };
+    int judged = seen == 2;
     for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
         struct fuzz_out out;
         fuzz_out_open(&out);
-        if (report_file(journal, reports[i].format, reports[i].table, out.f, &e) != 0)
+        int rc = report_file(journal, NULL, reports[i].format, reports[i].table, out.f, &e);
+        if (rc != 0)
             check_failure(&e, scan_rc, &scan_e, "report");
+        FUZZ_CHECK(!(judged && reports[i].format == REPORT_HTML && rc == 0),
+                   "the HTML report replayed a judge's journal without --judge");
         fuzz_out_close(&out);
         fuzz_out_free(&out);
     }
 
     struct fuzz_out out;
     fuzz_out_open(&out);
-    int rc = verify_file(journal, out.f, &e);
+    int rc = verify_file(journal, NULL, out.f, &e);
     FUZZ_CHECK(rc >= -1 && rc <= 1, "verify returned %d", rc);
+    FUZZ_CHECK(!(judged && rc == 0), "verify read a judge's journal without --judge");
     if (rc != 0)
         check_failure(&e, scan_rc, &scan_e, "verify");
     fuzz_out_close(&out);
@@ -163,8 +174,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ana_opts ao = { .budget_ms = ANA_BUDGET_MS, .node_budget = ANA_NODE_BUDGET,
                            .max_empty = ANA_MAX_EMPTY, .tt_bytes = ANA_TT_BYTES };
     fuzz_out_open(&out);
-    if (ana_log(journal, &ao, NULL, out.f, &e) != 0)
+    rc = ana_log(journal, &ao, NULL, NULL, out.f, &e);
+    if (rc != 0)
         check_failure(&e, scan_rc, &scan_e, "analyze");
+    FUZZ_CHECK(!(judged && rc == 0), "analyze read a judge's journal without --judge");
     fuzz_out_close(&out);
     fuzz_out_free(&out);
 

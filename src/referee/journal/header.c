@@ -39,17 +39,23 @@ static void strs_free(struct hdr_strs *l)
     l->v = NULL;
 }
 
+/* A list of files (an engine's, a judge's). */
+static void files_free(struct hdr_file *files, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(files[i].path);
+        free(files[i].sha256);
+    }
+    free(files);
+}
+
 static void engine_free(struct hdr_engine *e)
 {
     strs_free(&e->cmd);
     free(e->dir);
     free(e->proto);
     free(e->sha256);
-    for (int i = 0; i < e->nfiles; i++) {
-        free(e->files[i].path);
-        free(e->files[i].sha256);
-    }
-    free(e->files);
+    files_free(e->files, e->nfiles);
     strs_free(&e->runtime);
 }
 
@@ -58,6 +64,7 @@ void hdr_free(struct hdr *h)
     free(h->schema);
     strs_free(&h->judge.cmd);
     free(h->judge.sha256);
+    files_free(h->judge.files, h->judge.nfiles);
     strs_free(&h->openings);
     free(h->sandbox.mode);
     strs_free(&h->sandbox.isolates);
@@ -105,23 +112,46 @@ struct hdr_engine *hdr_add_engine(struct hdr *h, const char *name)
     return e;
 }
 
-int hdr_engine_add_file(struct hdr_engine *e, const char *path, const char *sha256)
+/* Appends f (its strings now the list's) to the list *files of *n. 0, or
+ * -1 when out of memory (f's strings then freed). */
+static int files_append(struct hdr_file **files, int *n, struct hdr_file f)
 {
-    struct hdr_file *grown = realloc(e->files, (size_t)(e->nfiles + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    e->files = grown;
-    struct hdr_file *f = &e->files[e->nfiles];
-    f->path = strdup(path);
-    f->sha256 = strdup(sha256);
-    f->has = HDR_BIT(HDR_FILE_PATH) | HDR_BIT(HDR_FILE_SHA256);
-    if (!f->path || !f->sha256) {
-        free(f->path);
-        free(f->sha256);
+    struct hdr_file *grown = realloc(*files, (size_t)(*n + 1) * sizeof *grown);
+    if (!grown) {
+        free(f.path);
+        free(f.sha256);
         return -1;
     }
-    e->nfiles++;
+    *files = grown;
+    grown[(*n)++] = f;
+    return 0;
+}
+
+static int files_add(struct hdr_file **files, int *n, const char *path, const char *sha256)
+{
+    struct hdr_file f = { strdup(path), strdup(sha256),
+                          HDR_BIT(HDR_FILE_PATH) | HDR_BIT(HDR_FILE_SHA256) };
+    if (!f.path || !f.sha256) {
+        free(f.path);
+        free(f.sha256);
+        return -1;
+    }
+    return files_append(files, n, f);
+}
+
+int hdr_engine_add_file(struct hdr_engine *e, const char *path, const char *sha256)
+{
+    if (files_add(&e->files, &e->nfiles, path, sha256) != 0)
+        return -1;
     e->has |= HDR_BIT(HDR_ENG_FILES);
+    return 0;
+}
+
+int hdr_judge_add_file(struct hdr_judge *j, const char *path, const char *sha256)
+{
+    if (files_add(&j->files, &j->nfiles, path, sha256) != 0)
+        return -1;
+    j->has |= HDR_BIT(HDR_JUDGE_FILES);
     return 0;
 }
 
@@ -185,6 +215,21 @@ cJSON *hdr_seed_json(uint64_t seed)
     return cJSON_CreateString(digits);
 }
 
+/* "files": [{"path", "sha256"}...] into obj when has holds bit k. */
+static void put_files(cJSON *obj, unsigned has, int k, const struct hdr_file *files, int n)
+{
+    cJSON *list = has & HDR_BIT(k) ? cJSON_AddArrayToObject(obj, "files") : NULL;
+    for (int i = 0; list && i < n; i++) {
+        cJSON *f = cJSON_CreateObject();
+        if (!f || !cJSON_AddItemToArray(list, f)) {
+            cJSON_Delete(f);
+            return;
+        }
+        put_text(f, "path", files[i].has, 0, HDR_FILE_PATH, files[i].path);
+        put_text(f, "sha256", files[i].has, 0, HDR_FILE_SHA256, files[i].sha256);
+    }
+}
+
 static void encode_engine(cJSON *list, const struct hdr_engine *e)
 {
     cJSON *j = cJSON_CreateObject();
@@ -198,16 +243,7 @@ static void encode_engine(cJSON *list, const struct hdr_engine *e)
     put_num(j, "depth", e->has, 0, HDR_ENG_DEPTH, e->depth);
     put_text(j, "proto", e->has, 0, HDR_ENG_PROTO, e->proto);
     put_text(j, "sha256", e->has, e->null, HDR_ENG_SHA256, e->sha256);
-    cJSON *files = e->has & HDR_BIT(HDR_ENG_FILES) ? cJSON_AddArrayToObject(j, "files") : NULL;
-    for (int i = 0; files && i < e->nfiles; i++) {
-        cJSON *f = cJSON_CreateObject();
-        if (!f || !cJSON_AddItemToArray(files, f)) {
-            cJSON_Delete(f);
-            return;
-        }
-        put_text(f, "path", e->files[i].has, 0, HDR_FILE_PATH, e->files[i].path);
-        put_text(f, "sha256", e->files[i].has, 0, HDR_FILE_SHA256, e->files[i].sha256);
-    }
+    put_files(j, e->has, HDR_ENG_FILES, e->files, e->nfiles);
     put_strs(j, "runtime", e->has, 0, HDR_ENG_RUNTIME, &e->runtime);
 }
 
@@ -255,6 +291,7 @@ cJSON *hdr_encode(const struct hdr *h)
     if (o) {
         put_strs(o, "cmd", h->judge.has, 0, HDR_JUDGE_CMD, &h->judge.cmd);
         put_text(o, "sha256", h->judge.has, 0, HDR_JUDGE_SHA256, h->judge.sha256);
+        put_files(o, h->judge.has, HDR_JUDGE_FILES, h->judge.files, h->judge.nfiles);
     }
     put_num(j, TOP(HDR_DEPTH), h->depth);
     if (h->has & HDR_BIT(HDR_SEED))   /* an old double as it was written (header.h) */
@@ -424,22 +461,25 @@ static void get_seed(const cJSON *obj, struct hdr *h)
     h->has |= HDR_BIT(HDR_SEED);
 }
 
-static int decode_file(const cJSON *j, struct hdr_engine *eng, struct err *e)
+/* obj's "files" list into *files (*n of them), setting bit k of *has
+ * when it is a list. */
+static int get_files(const cJSON *obj, int k, unsigned *has, struct hdr_file **files, int *n,
+                     struct err *e)
 {
-    struct hdr_file f = { 0 };
-    if (get_text(j, "path", HDR_FILE_PATH, &f.has, NULL, &f.path, e) != 0 ||
-        get_text(j, "sha256", HDR_FILE_SHA256, &f.has, NULL, &f.sha256, e) != 0) {
-        free(f.path);
-        return -1;
+    const cJSON *list = item(obj, "files"), *j;
+    if (!cJSON_IsArray(list))
+        return 0;
+    *has |= HDR_BIT(k);
+    cJSON_ArrayForEach(j, list) {
+        struct hdr_file f = { 0 };
+        if (get_text(j, "path", HDR_FILE_PATH, &f.has, NULL, &f.path, e) != 0 ||
+            get_text(j, "sha256", HDR_FILE_SHA256, &f.has, NULL, &f.sha256, e) != 0) {
+            free(f.path);
+            return -1;
+        }
+        if (files_append(files, n, f) != 0)
+            return oom(e);
     }
-    struct hdr_file *grown = realloc(eng->files, (size_t)(eng->nfiles + 1) * sizeof *grown);
-    if (!grown) {
-        free(f.path);
-        free(f.sha256);
-        return oom(e);
-    }
-    eng->files = grown;
-    eng->files[eng->nfiles++] = f;
     return 0;
 }
 
@@ -459,13 +499,8 @@ static int decode_engine(const cJSON *j, struct hdr *h, struct err *e)
     if (get_text(j, "proto", HDR_ENG_PROTO, &eng->has, NULL, &eng->proto, e) != 0 ||
         get_text(j, "sha256", HDR_ENG_SHA256, &eng->has, &eng->null, &eng->sha256, e) != 0)
         return -1;
-    const cJSON *files = item(j, "files"), *f;
-    if (cJSON_IsArray(files)) {
-        eng->has |= HDR_BIT(HDR_ENG_FILES);
-        cJSON_ArrayForEach(f, files)
-            if (decode_file(f, eng, e) != 0)
-                return -1;
-    }
+    if (get_files(j, HDR_ENG_FILES, &eng->has, &eng->files, &eng->nfiles, e) != 0)
+        return -1;
     return get_strs(j, "runtime", HDR_ENG_RUNTIME, &eng->has, NULL, &eng->runtime, e);
 }
 
@@ -475,7 +510,8 @@ static int decode_objects(const cJSON *j, struct hdr *h, struct err *e)
     if (cJSON_IsObject(o)) {
         h->has |= HDR_BIT(HDR_JUDGE);
         if (get_strs(o, "cmd", HDR_JUDGE_CMD, &h->judge.has, NULL, &h->judge.cmd, e) != 0 ||
-            get_text(o, "sha256", HDR_JUDGE_SHA256, &h->judge.has, NULL, &h->judge.sha256, e) != 0)
+            get_text(o, "sha256", HDR_JUDGE_SHA256, &h->judge.has, NULL, &h->judge.sha256, e) != 0 ||
+            get_files(o, HDR_JUDGE_FILES, &h->judge.has, &h->judge.files, &h->judge.nfiles, e) != 0)
             return -1;
     }
     if (cJSON_IsObject(o = item(j, top_keys[HDR_ANALYZE]))) {

@@ -9,7 +9,8 @@
  *
  * The JSON (keys in the order written; every key optional on reading):
  *   {"schema": "arena.journal/1"|"arena.match/1", "game",
- *    "judge": {"cmd": [WORD...], "sha256": HEX} (a judge's game only), "depth", "seed",
+ *    "judge": {"cmd": [WORD...], "sha256": HEX, "files": [{"path", "sha256"}]}
+ *             (a judge's game only), "depth", "seed",
  *    "random_plies", "openings": [LINE...]|null, "draw_plies",
  *    "analyze": {"budget_ms", "max_empty"} (when on),
  *    "limits": {"timeout_ms", "cpu_limit_s", "mem_limit_mb", "file_limit_kb",
@@ -122,12 +123,17 @@ struct hdr_sprt {
     unsigned has;
 };
 
-/* A game defined by a judge (judge.h): its resolved words and the
- * SHA-256 of its program file ("" when none was found). */
-enum hdr_judge_key { HDR_JUDGE_CMD, HDR_JUDGE_SHA256 };
+/* A game defined by a judge (judge.h): its resolved words, the SHA-256 of
+ * its program file (the last word naming a file; "" when none was found)
+ * and every file its command runs or names, its interpreter first (what
+ * --judge must match: docs/judges.md). Journals before "files" have the
+ * single hash only. */
+enum hdr_judge_key { HDR_JUDGE_CMD, HDR_JUDGE_SHA256, HDR_JUDGE_FILES };
 struct hdr_judge {
     struct hdr_strs cmd;
     char *sha256;
+    int nfiles;
+    struct hdr_file *files;           /* malloc'd */
     unsigned has;
 };
 
@@ -173,8 +179,9 @@ int hdr_strs_add(struct hdr_strs *l, const char *s);
 /* Adds an engine with the given name (cut to REC_NAME_MAX - 1 bytes),
  * nothing else set: a pointer to it, or NULL when the header is full. */
 struct hdr_engine *hdr_add_engine(struct hdr *h, const char *name);
-/* Appends a file to e; 0, or -1 when out of memory. */
+/* Appends a file to e, or to a judge; 0, or -1 when out of memory. */
 int hdr_engine_add_file(struct hdr_engine *e, const char *path, const char *sha256);
+int hdr_judge_add_file(struct hdr_judge *j, const char *path, const char *sha256);
 
 /* The header as JSON (a new cJSON object; the caller deletes it), or NULL
  * when out of memory. */

@@ -112,6 +112,10 @@ struct judge {
     char **argv;                       /* resolved words, NULL-terminated */
     int argc;
     char sha256[SHA256_HEX];           /* of its program file ("" none) */
+    struct spec_file *files;           /* every file its command runs or names,
+                                          the interpreter first (its whole
+                                          program: judge_header) */
+    int nfiles;
     char start[JUDGE_BOARD_MAX];
     struct game_drawing drawing;       /* hello's "drawing" (has_drawing) */
     int has_drawing;
@@ -829,9 +833,35 @@ static int jg_explain(const void *before, const char *text, size_t len, char *wh
 
 /* ---- opening and closing --------------------------------------------------- */
 
+/* Appends a copy of one file of the judge's command to j->files. */
+static int add_file(struct judge *j, const char *path, const char *sha256)
+{
+    struct spec_file *grown = realloc(j->files, (size_t)(j->nfiles + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    j->files = grown;
+    grown[j->nfiles] = (struct spec_file){ .path = strdup(path) };
+    snprintf(grown[j->nfiles].sha256, sizeof grown->sha256, "%s", sha256);
+    return grown[j->nfiles].path ? (j->nfiles++, 0) : -1;
+}
+
+/* The files s's command runs or names into j->files: its program (argv[0]
+ * resolved through PATH) then every other word naming a regular file, each
+ * with its SHA-256 (spec_resolve's). 0, or -1 when out of memory. */
+static int add_files(struct judge *j, const struct spec *s)
+{
+    if (s->program && add_file(j, s->program, s->sha256) != 0)
+        return -1;
+    for (int i = 0; i < s->nfiles; i++)
+        if (add_file(j, s->files[i].path, s->files[i].sha256) != 0)
+            return -1;
+    return 0;
+}
+
 /* The judge's words as a SPEC's cmd= resolves them, without the engine's
- * default placeholders; its program is the last word naming a file (the
- * script of `python3 judge.py`), else the command's program. */
+ * default placeholders, and the files they name (add_files); its program
+ * is the last word naming a file (the script of `python3 judge.py`), else
+ * the command's program. */
 static int resolve(struct judge *j, const char *cmd, struct err *e)
 {
     struct spec s;
@@ -851,7 +881,10 @@ static int resolve(struct judge *j, const char *cmd, struct err *e)
     const char *program = s.nfiles ? s.files[s.nfiles - 1].path : s.program;
     const char *sum = s.nfiles ? s.files[s.nfiles - 1].sha256 : s.sha256;
     snprintf(j->sha256, sizeof j->sha256, "%s", program ? sum : "");
+    int files = add_files(j, &s);
     spec_free(&s);
+    if (files != 0)
+        return err_set(e, 0, 0, "out of memory");
     for (int i = 0; j->argv && i < j->argc; i++)
         if (!j->argv[i])
             return err_set(e, 0, 0, "out of memory");
@@ -946,7 +979,43 @@ static void fill_game(struct judge *j)
     };
 }
 
-int judge_open(const char *cmd, const char *want_sha256, struct judge **judge, struct err *e)
+/* Whether j is the judge a journal recorded (want): the same files, its
+ * interpreter first, with the same SHA-256s in the same order. Paths may
+ * differ (the journal may come from another machine), contents not. A
+ * journal from before "files" recorded its program's SHA-256 only (the
+ * last word naming a file), which must then be j's program's. 0, or -1
+ * with e naming the first file that differs (j's; the journal's is in its
+ * header) and both SHA-256s: a message holds ERR_MSG_MAX bytes. */
+static int same_judge(const struct judge *j, const struct hdr_judge *want, struct err *e)
+{
+    if (!(want->has & HDR_BIT(HDR_JUDGE_FILES))) {
+        const char *sum = want->has & HDR_BIT(HDR_JUDGE_SHA256) ? want->sha256 : "";
+        if (strcmp(sum, j->sha256) == 0)
+            return 0;
+        return err_set(e, 0, 0, "--judge: its program has SHA-256 %s, the journal's judge %s",
+                       j->sha256[0] ? j->sha256 : "none", sum[0] ? sum : "none");
+    }
+    for (int i = 0; i < j->nfiles || i < want->nfiles; i++) {
+        const struct spec_file *mine = i < j->nfiles ? &j->files[i] : NULL;
+        const struct hdr_file *theirs = i < want->nfiles ? &want->files[i] : NULL;
+        const char *sum = theirs && theirs->sha256 ? theirs->sha256 : "none";
+        if (!theirs)
+            return err_set(e, 0, 0, "--judge: file %d, %s (SHA-256 %s), is not in the "
+                           "journal's judge (%d files)", i + 1, mine->path, mine->sha256,
+                           want->nfiles);
+        if (!mine)
+            return err_set(e, 0, 0, "--judge names %d files, the journal's judge %d: its file "
+                           "%d is %s (SHA-256 %s)", j->nfiles, want->nfiles, i + 1,
+                           theirs->path ? theirs->path : "(no path)", sum);
+        if (strcmp(mine->sha256, sum) != 0)
+            return err_set(e, 0, 0, "--judge: file %d, %s, has SHA-256 %s, the journal's judge "
+                           "%s", i + 1, mine->path, mine->sha256, sum);
+    }
+    return 0;
+}
+
+int judge_open(const char *cmd, const struct hdr_judge *want, struct judge **judge,
+               struct err *e)
 {
     *judge = NULL;
     struct judge *j = calloc(1, sizeof *j);
@@ -956,14 +1025,8 @@ int judge_open(const char *cmd, const char *want_sha256, struct judge **judge, s
     }
     j->to = j->from = -1;
     snprintf(j->cmd, sizeof j->cmd, "%s", cmd);
-    if (resolve(j, cmd, e) != 0)
-        goto fail;
-    if (want_sha256 && strcmp(want_sha256, j->sha256) != 0) {
-        err_set(e, 0, 0, "judge '%s' changed since the journal was written: its program's "
-                "SHA-256 is %s, the journal's %s", j->cmd, j->sha256[0] ? j->sha256 : "none",
-                want_sha256);
-        goto fail;
-    }
+    if (resolve(j, cmd, e) != 0 || (want && same_judge(j, want, e) != 0))
+        goto fail;   /* nothing started */
     if (spawn(j, e) != 0 || hello(j, e) != 0)
         goto fail;
     fill_game(j);
@@ -992,38 +1055,50 @@ int judge_error(const struct judge *j, struct err *e)
 int judge_header(const struct judge *j, struct hdr *h)
 {
     h->has |= HDR_BIT(HDR_JUDGE);
-    h->judge.has = HDR_BIT(HDR_JUDGE_CMD) | HDR_BIT(HDR_JUDGE_SHA256);
+    h->judge.has = HDR_BIT(HDR_JUDGE_CMD) | HDR_BIT(HDR_JUDGE_SHA256) | HDR_BIT(HDR_JUDGE_FILES);
     for (int i = 0; i < j->argc; i++)
         if (hdr_strs_add(&h->judge.cmd, j->argv[i]) != 0)
+            return -1;
+    for (int i = 0; i < j->nfiles; i++)
+        if (hdr_judge_add_file(&h->judge, j->files[i].path, j->files[i].sha256) != 0)
             return -1;
     return hdr_set_text(&h->judge.sha256, j->sha256);
 }
 
-/* The judge a journal's header names (its recorded command, refused when
- * its program changed) into *judge: 0, -1 with e, or JUDGE_FAILED. */
-static int judge_from_header(const struct hdr *h, struct judge **judge, struct err *e)
+/* Bytes of the recorded command a refusal quotes: the message must still
+ * say what to do after it (ERR_MSG_MAX). */
+#define JUDGE_QUOTED_MAX 120
+
+/* The recorded words as one command (spec_join), cut with "..." past
+ * JUDGE_QUOTED_MAX bytes; cap is more. */
+static void quoted_cmd(const struct hdr_strs *words, char *buf, size_t cap)
+{
+    assert(cap > JUDGE_QUOTED_MAX);
+    int whole = spec_join(words->v, words->n, buf, cap) >= 0;
+    size_t n = strlen(buf);
+    if (whole && n <= JUDGE_QUOTED_MAX)
+        return;
+    n = n < JUDGE_QUOTED_MAX - 3 ? n : JUDGE_QUOTED_MAX - 3;
+    memcpy(buf + n, "...", 4);
+}
+
+/* The judge a journal's header names into *judge: the command the user
+ * named (cmd), refused unless it is the recorded one (same_judge); never
+ * the header's own command, which is data (docs/judges.md). 0, -1 with e,
+ * or JUDGE_FAILED. */
+static int judge_from_header(const struct hdr *h, const char *cmd, struct judge **judge,
+                             struct err *e)
 {
     *judge = NULL;
     const struct hdr_judge *hj = &h->judge;
-    if (!(hj->has & HDR_BIT(HDR_JUDGE_CMD)) || hj->cmd.n == 0)
-        return err_set(e, 0, 0, "the journal's judge has no command");
-    /* The recorded words, quoted back into one command. */
-    char cmd[JUDGE_CMD_MAX * 4];
-    size_t n = 0;
-    for (int i = 0; i < hj->cmd.n && n < sizeof cmd; i++) {
-        const char *w = hj->cmd.v[i];
-        int bare = *w && !w[strcspn(w, " \t'\"\\,")];   /* a word needing no quotes */
-        n += (size_t)snprintf(cmd + n, sizeof cmd - n, "%s%s", i ? " " : "", bare ? w : "'");
-        for (const char *c = w; !bare && *c && n + 5 < sizeof cmd; c++)
-            n += *c == '\'' ? (size_t)snprintf(cmd + n, sizeof cmd - n, "'\\''")
-                            : (size_t)snprintf(cmd + n, sizeof cmd - n, "%c", *c);
-        if (!bare && n < sizeof cmd)
-            n += (size_t)snprintf(cmd + n, sizeof cmd - n, "'");
+    if (!cmd) {
+        char words[JUDGE_CMD_MAX];
+        quoted_cmd(&hj->cmd, words, sizeof words);
+        return err_set(e, 0, 0, "its games are a judge's (\"%s\"); name the judge to run: "
+                       "--judge CMD (a journal's own command is never run)", words);
     }
-    if (n >= sizeof cmd)
-        return err_set(e, 0, 0, "the journal's judge command is too long");
     struct judge *j;
-    int rc = judge_open(cmd, hj->has & HDR_BIT(HDR_JUDGE_SHA256) ? hj->sha256 : "", &j, e);
+    int rc = judge_open(cmd, hj, &j, e);
     if (rc != 0)
         return rc;
     if (strcmp(j->name, h->game) != 0) {
@@ -1036,19 +1111,22 @@ static int judge_from_header(const struct hdr *h, struct judge **judge, struct e
     return 0;
 }
 
-int judge_game_of(const struct hdr *h, const struct game **g, struct judge **judge,
-                  struct err *e)
+int judge_game_of(const struct hdr *h, const char *cmd, const struct game **g,
+                  struct judge **judge, struct err *e)
 {
     *g = NULL;
     *judge = NULL;
     if (h->has & HDR_BIT(HDR_JUDGE)) {
-        int rc = judge_from_header(h, judge, e);
+        int rc = judge_from_header(h, cmd, judge, e);
         if (rc == -1)
             e->line = e->col = 1;
         if (rc == 0)
             *g = judge_game(*judge);
         return rc;
     }
+    if (cmd)
+        return err_set(e, 1, 1, "--judge: the journal's game '%s' is not a judge's",
+                       h->game[0] ? h->game : "(none)");
     if (!(*g = registry_find(h->game)))
         return err_set(e, 1, 1, "unknown game '%s'", h->game[0] ? h->game : "(none)");
     return 0;
@@ -1062,6 +1140,9 @@ void judge_close(struct judge *j)
     for (int i = 0; i < j->argc; i++)
         free(j->argv[i]);
     free(j->argv);
+    for (int i = 0; i < j->nfiles; i++)
+        free(j->files[i].path);
+    free(j->files);
     free(j->line);
     free(j);
 }

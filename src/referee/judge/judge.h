@@ -22,6 +22,10 @@
  * known, and its answer is read when first needed: the judge answers while
  * an engine thinks. At most one question is outstanding.
  *
+ * A journal is data: a journal's judge is the one the user names with
+ * --judge, started once its files match the SHA-256s the journal's header
+ * recorded (judge_game_of); the command a header names is never run.
+ *
  * Any number of judges may be open. A worker forked by the referee starts
  * its own judge process on its first question (the judge is the process's
  * copy); every judge process is killed if the process that started it
@@ -49,15 +53,21 @@
 
 struct judge;
 struct hdr;
+struct hdr_judge;
 
 /* Starts the judge of command cmd (words as a SPEC's cmd=, spec.h), says
- * hello and learns its game's name and start board. want_sha256 (NULL:
- * any) is the program's SHA-256 the caller expects (a journal's): another
- * is refused. Returns 0 with *judge set (free it with judge_close); -1 with
- * e naming the judge when cmd is refused (it does not resolve, its program
- * changed, it speaks another protocol); JUDGE_FAILED with e, judge_error's
- * words, when the judge failed its hello. */
-int judge_open(const char *cmd, const char *want_sha256, struct judge **judge, struct err *e);
+ * hello and learns its game's name and start board. want (NULL: any) is
+ * the judge a journal recorded: cmd's files (its program resolved through
+ * PATH, then every word naming a file) must have its SHA-256s, in its
+ * order, checked before anything runs; a journal from before the files
+ * list has its program's SHA-256 only, which must be cmd's last file's.
+ * Returns 0 with *judge set (free it with judge_close); -1 with e when cmd
+ * is refused (it does not resolve, it is not the journal's judge: the first
+ * file that differs and both SHA-256s, it speaks another protocol);
+ * JUDGE_FAILED with e, judge_error's words, when the judge failed its
+ * hello. */
+int judge_open(const char *cmd, const struct hdr_judge *want, struct judge **judge,
+               struct err *e);
 
 /* The judge's game (valid until judge_close). */
 const struct game *judge_game(const struct judge *j);
@@ -66,17 +76,22 @@ const struct game *judge_game(const struct judge *j);
  * (when not NULL) "judge 'CMD': WHAT", no line or column. */
 int judge_error(const struct judge *j, struct err *e);
 
-/* Records the judge in h: "judge": {"cmd": [WORDS], "sha256": HEX}. 0 or -1
- * (out of memory). */
+/* Records the judge in h: "judge": {"cmd": [WORDS], "sha256": HEX, "files":
+ * [{"path", "sha256"}...]}, the files its program (interpreter first). 0 or
+ * -1 (out of memory). */
 int judge_header(const struct judge *j, struct hdr *h);
 
-/* The game of a journal's header into *g: the judge's it names (started
- * into *judge, which the caller closes with judge_close), else the
+/* The game of a journal's header into *g: for a judge's game, the judge
+ * the user named, cmd (--judge), started into *judge (the caller closes it
+ * with judge_close) once judge_open found it the header's; the header's own
+ * command is never run (a journal is data: docs/judges.md). Else the
  * registry's game of its name (*judge NULL). Returns 0; -1 with e at line
- * 1, column 1 when there is none ("unknown game 'x'") or its judge is
- * refused (judge_open); JUDGE_FAILED with e when its judge failed. */
-int judge_game_of(const struct hdr *h, const struct game **g, struct judge **judge,
-                  struct err *e);
+ * 1, column 1 when there is none ("unknown game 'x'"), when cmd is NULL for
+ * a judge's game (the message names the recorded command and --judge) or
+ * given for a built-in one, or cmd is refused (judge_open); JUDGE_FAILED
+ * with e when the judge failed. */
+int judge_game_of(const struct hdr *h, const char *cmd, const struct game **g,
+                  struct judge **judge, struct err *e);
 
 /* Ends the judge process (closing its stdin, then killing it) and frees j;
  * j may be NULL. */

@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 #include "arena/cli.h"
 #include "referee/journal/header.h"
-#include "referee/journal/header.h"
 #include "referee/judge/judge.h"
 #include "arena/limits.h"
 #include "arena/path.h"
@@ -126,10 +125,18 @@ static const struct option slurm_options[] = {
 static const struct option report_options[] = {
     { "format", required_argument, NULL, REF_OPT_FORMAT },
     { "table", required_argument, NULL, REF_OPT_TABLE },
+    { "judge", required_argument, NULL, REF_OPT_JUDGE },
+    CLI_STD_OPTIONS,
+};
+
+/* verify's: the judge of a judge's journal, never the one it records. */
+static const struct option verify_options[] = {
+    { "judge", required_argument, NULL, REF_OPT_JUDGE },
     CLI_STD_OPTIONS,
 };
 
 static const struct option analyze_options[] = {
+    { "judge", required_argument, NULL, REF_OPT_JUDGE },
     { "budget-ms", required_argument, NULL, REF_OPT_BUDGET },
     { "max-empty", required_argument, NULL, REF_OPT_MAX_EMPTY },
     { "json", required_argument, NULL, REF_OPT_JSON },
@@ -177,7 +184,7 @@ static const struct option play_options[] = {
     CLI_STD_OPTIONS,
 };
 
-/* verify and merge take no option of their own. */
+/* merge takes no option of its own. */
 static const struct option plain_options[] = { CLI_STD_OPTIONS };
 
 void refopts_settings_init(struct refopts_settings *s, enum refopts_command command)
@@ -214,6 +221,8 @@ void refopts_settings_free(struct refopts_settings *s)
     sbx_policy_free(&s->sandbox);
     judge_close(s->t.rules.judge);
     s->t.rules.judge = NULL;
+    free(s->judge_cmd);
+    s->judge_cmd = NULL;
 }
 
 const struct option *refopts_options(enum refopts_command command)
@@ -227,13 +236,14 @@ const struct option *refopts_options(enum refopts_command command)
         return report_options;
     case REF_CMD_ANALYZE:
         return analyze_options;
+    case REF_CMD_VERIFY:
+        return verify_options;
     case REF_CMD_BENCH:
         return bench_options;
     case REF_CMD_SLURM:
         return slurm_options;
     case REF_CMD_PLAY:
         return play_options;
-    case REF_CMD_VERIFY:
     case REF_CMD_MERGE:
     case REF_CMD_STATUS:
     case REF_CMD_GRADE:
@@ -489,6 +499,23 @@ static int apply_sprt(struct refopts_settings *s, const char *name, const char *
     return 0;
 }
 
+/* --judge of report, verify and analyze: kept, not started (a journal's
+ * reader starts it once its header's files match: judge_game_of). */
+static int keep_judge(struct refopts_settings *s, const char *name, const char *val,
+                      struct err *e)
+{
+    if (s->judge_cmd)
+        return err_set(e, 0, 0, "%s: one judge only", name);
+    if (!(s->judge_cmd = strdup(val)))
+        return err_set(e, 0, 0, "out of memory");
+    return 0;
+}
+
+static int reads_journal(enum refopts_command command)
+{
+    return command == REF_CMD_REPORT || command == REF_CMD_VERIFY || command == REF_CMD_ANALYZE;
+}
+
 /* The options that name things: a game, SPECs, a path that must exist. */
 static int apply_named(struct refopts_settings *s, int id, const char *name, const char *val,
                        struct err *e)
@@ -496,6 +523,8 @@ static int apply_named(struct refopts_settings *s, int id, const char *name, con
     struct err why;
     switch (id) {
     case REF_OPT_JUDGE: {
+        if (reads_journal(s->command))
+            return keep_judge(s, name, val, e);
         if (s->t.rules.game)
             return err_set(e, 0, 0, "%s: the game is named already (--game or --judge once)",
                            name);
@@ -720,15 +749,7 @@ int refopts_config_read(struct refopts_settings *s, const char *path, struct err
 static cJSON *engine_json(const struct spec *eng)
 {
     char cmd[RUN_MAX_ARGS * 64];
-    long len = 0;
-    cmd[0] = '\0';
-    for (int i = 0; i < eng->argc && len >= 0; i++) {
-        if (i && len + 1 < (long)sizeof cmd) {   /* else spec_quote finds no room */
-            cmd[len++] = ' ';
-            cmd[len] = '\0';
-        }
-        len = spec_quote(eng->argv[i], cmd, sizeof cmd, (size_t)len);
-    }
+    long len = spec_join(eng->argv, eng->argc, cmd, sizeof cmd);
     cJSON *j = cJSON_CreateObject();
     if (len < 0 || !j)
         return cJSON_Delete(j), NULL;

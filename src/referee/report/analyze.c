@@ -177,6 +177,7 @@ struct log_ctx {
     const struct ana_opts *opts;
     struct analyzer an;
     int ready;
+    const char *judge_cmd; /* --judge: the judge the user named; NULL: none */
     struct judge *judge;   /* the journal's judge (judge.h); NULL: none */
     int judge_failed;      /* 1 when it failed */
     FILE *out;
@@ -203,10 +204,10 @@ static int log_header(void *ctx, const struct hdr *h, int line, struct err *e)
     struct log_ctx *c = ctx;
     if (c->judge)   /* started by an earlier header of the file */
         return 0;
-    /* A judge's journal: its judge, refused when it changed, then the
-     * oracle it does not have (no judge gives one). */
+    /* A judge's journal: the judge the user named, refused when it is not
+     * the journal's, then the oracle it does not have (no judge gives one). */
     const struct game *g;
-    int rc = judge_game_of(h, &g, &c->judge, e);
+    int rc = judge_game_of(h, c->judge_cmd, &g, &c->judge, e);
     c->judge_failed = rc == JUDGE_FAILED;
     if (rc != 0)
         return -1;
@@ -254,10 +255,10 @@ static int log_game(void *ctx, struct game_record *rec, int line, struct err *e)
     return rc;
 }
 
-int ana_log(const char *path, const struct ana_opts *o, const char *json_path, FILE *out,
-            struct err *e)
+int ana_log(const char *path, const struct ana_opts *o, const char *judge,
+            const char *json_path, FILE *out, struct err *e)
 {
-    struct log_ctx c = { .opts = o, .out = out };
+    struct log_ctx c = { .opts = o, .judge_cmd = judge, .out = out };
     c.doc = cJSON_CreateObject();
     cJSON_AddStringToObject(c.doc, "schema", ANALYSIS_SCHEMA);
     cJSON_AddStringToObject(c.doc, "source", path);

@@ -5,7 +5,6 @@
  */
 #include <string.h>
 #include "referee/journal/header.h"
-#include "referee/journal/header.h"
 #include "referee/judge/judge.h"
 #include "arena/registry.h"
 #include "arena/journal.h"
@@ -39,6 +38,7 @@ void report_print(struct tally *t, enum report_format f, enum report_csv_table t
 struct report_scan {
     struct tally t;
     struct report_html *html;   /* NULL: no games kept */
+    const char *judge_cmd;      /* --judge: the judge the user named; NULL: none */
     struct judge *judge;        /* the journal's judge (judge.h); NULL: none */
     int judge_failed;           /* 1 once it failed */
 };
@@ -55,10 +55,14 @@ static int report_start(struct report_scan *s, const struct hdr *h, struct err *
     /* A match log has no "format"; a journal before gauntlets had none either,
      * but a crosstable of two engines says no more than their pair line. */
     t->round_robin = !(h->has & HDR_BIT(HDR_FORMAT)) || strcmp(h->format, "round-robin") == 0;
-    /* A judge's journal is read with its judge, refused when it changed. */
+    /* A judge's journal: the tables read results only, the HTML replay
+     * needs the game's rules, so the judge the user named (never the
+     * header's command), refused when it is not the journal's. A judge
+     * named for a text report is checked and started all the same. */
     const struct game *g = NULL;
-    if ((h->has & HDR_BIT(HDR_JUDGE)) && !s->judge) {
-        int rc = judge_game_of(h, &g, &s->judge, e);
+    int judged = (h->has & HDR_BIT(HDR_JUDGE)) != 0;
+    if (!s->judge && (s->judge_cmd || (judged && s->html))) {
+        int rc = judge_game_of(h, s->judge_cmd, &g, &s->judge, e);
         s->judge_failed = rc == JUDGE_FAILED;
         if (rc != 0)
             return -1;
@@ -90,14 +94,15 @@ static int report_game(void *ctx, struct game_record *rec, int line, struct err 
     return rc;
 }
 
-int report_file(const char *path, enum report_format f, enum report_csv_table table, FILE *out,
-                struct err *e)
+int report_file(const char *path, const char *judge, enum report_format f,
+                enum report_csv_table table, FILE *out, struct err *e)
 {
     struct report_html html;
     struct report_scan s;
     memset(&s, 0, sizeof s);
     memset(&html, 0, sizeof html);
     s.html = f == REPORT_HTML ? &html : NULL;
+    s.judge_cmd = judge;
     static const struct journal_reader rd = { .header = report_header, .game = report_game };
     int rc = journal_scan(path, &rd, &s, e) ? s.judge_failed ? JUDGE_FAILED : -1 : 0;
     if (!rc && s.html)

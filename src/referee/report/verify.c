@@ -21,6 +21,7 @@
 
 struct verify_ctx {
     const struct game *game;
+    const char *judge_cmd; /* --judge: the judge the user named; NULL: none */
     struct judge *judge;   /* the game's judge (judge.h); NULL: built in */
     int draw_plies;
     long *seen;         /* the indices recorded: open addressing, 0 = empty */
@@ -86,7 +87,7 @@ static int verify_header(void *ctx, const struct hdr *h, int line, struct err *e
     struct verify_ctx *v = ctx;
     if (v->judge)   /* started by an earlier header of the file */
         return 0;
-    int rc = judge_game_of(h, &v->game, &v->judge, e);
+    int rc = judge_game_of(h, v->judge_cmd, &v->game, &v->judge, e);
     v->judge_failed = rc == JUDGE_FAILED;
     if (rc != 0)
         return -1;
@@ -224,9 +225,9 @@ static int verify_bad_game(void *ctx, int line, struct err *e)
     return bad(ctx, e, line, "%s", msg);
 }
 
-int verify_file(const char *path, FILE *out, struct err *e)
+int verify_file(const char *path, const char *judge, FILE *out, struct err *e)
 {
-    struct verify_ctx v = { 0 };
+    struct verify_ctx v = { .judge_cmd = judge };
     static const struct journal_reader rd = { .header = verify_header, .game = verify_game,
                                               .bad_game = verify_bad_game };
     int rc = journal_scan(path, &rd, &v, e);

@@ -571,6 +571,26 @@ long spec_quote(const char *word, char *buf, size_t cap, size_t len)
     return (long)(w - buf);
 }
 
+long spec_join(char *const *words, int n, char *buf, size_t cap)
+{
+    assert(cap > 0);
+    buf[0] = '\0';
+    long len = 0;
+    for (int i = 0; i < n; i++) {
+        if (i && (size_t)len + 1 >= cap)
+            return -1;
+        if (i)
+            buf[len++] = ' ', buf[len] = '\0';
+        long next = spec_quote(words[i], buf, cap, (size_t)len);
+        if (next < 0) {
+            buf[i ? len - 1 : 0] = '\0';   /* no blank left at the end */
+            return -1;
+        }
+        len = next;
+    }
+    return len;
+}
+
 int spec_header(const struct spec *eng, struct hdr *h)
 {
     struct hdr_engine *he = hdr_add_engine(h, eng->name);
