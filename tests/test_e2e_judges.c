@@ -97,6 +97,32 @@ Test(e2e_judges, tictactoe_judge_plays_the_builtin_games_move_for_move)
     e2e_rmdir(dir);
 }
 
+/* Without a sandbox, the sweep after each move kills what an engine left
+ * among the referee's children: never the judge, a child too (it once
+ * did: "closed its output before reading \"moves\""). A match and a
+ * tournament of two workers play through it. */
+Test(e2e_judges, a_judge_plays_without_a_sandbox)
+{
+    char judge[PATH_MAX], a[PATH_MAX + 96], b[PATH_MAX + 96], cmd[PATH_MAX + 16];
+    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
+    snprintf(cmd, sizeof cmd, "python3 %s", judge);
+    ttt_engine("d1", 1, a, sizeof a);
+    ttt_engine("d3", 3, b, sizeof b);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", b,
+            "--games", "2", "--sandbox", "none", NULL);
+    cr_assert_eq(r.status, 0, "match: exit %d: %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.out, "Score of d1 vs d3: "), "%s", r.out);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "tournament", "--judge", cmd, "--engine", a, "--engine",
+            b, "--rounds", "1", "--concurrency", "2", "--sandbox", "none", "--journal", "t.jsonl",
+            NULL);
+    cr_assert_eq(r.status, 0, "tournament: exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
 Test(e2e_judges, kalah_match_verifies_and_reports)
 {
     char judges[PATH_MAX], cmd[PATH_MAX + 32], rnd[PATH_MAX + 96], greedy[PATH_MAX + 96];

@@ -53,6 +53,8 @@ struct run_limits {
     long proc_limit;     /* RLIMIT_NPROC (tasks of the user, all processes
                           * counted); 0: none. See run_proc_limit. */
     int reap_all;        /* 1: sweep every child after the move (above) */
+    pid_t spare;         /* the child the sweep spares (a game's judge); 0:
+                          * none */
     /* When non-NULL and it becomes non-zero (a signal handler sets it), the
      * run is killed and ends RUN_CANCELLED. */
     const volatile sig_atomic_t *cancel;
@@ -138,8 +140,9 @@ void run_take_usage(const struct rusage *ru, struct run_result *r);
 void run_judge(const struct run_limits *limits, int status, int timed_out, int cancelled,
                long self_kb, struct run_result *r);
 
-/* Kills and reaps every child of this process until none is left. */
-void run_sweep(void);
+/* Kills and reaps every child of this process but spare (0: none) until
+ * none is left. */
+void run_sweep(pid_t spare);
 
 /* Makes this process the child subreaper of its descendants (Linux). */
 void run_become_reaper(void);

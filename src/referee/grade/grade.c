@@ -1225,7 +1225,7 @@ static int grade_all(struct grade_run *g)
     stop_signal = 0;
     run_catch_stops(on_stop, &saved);
     rc = grade_loop(g, &e);
-    run_sweep();
+    run_sweep(0);
     int stopped = stop_signal != 0;
     run_release_stops(&saved);
     close(g->journal_fd);

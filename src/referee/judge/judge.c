@@ -1038,6 +1038,11 @@ fail:;
     return rc;
 }
 
+pid_t judge_pid(const struct judge *j)
+{
+    return j && j->pid > 0 && j->owner == getpid() ? j->pid : 0;
+}
+
 const struct game *judge_game(const struct judge *j)
 {
     return &j->game;

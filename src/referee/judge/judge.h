@@ -42,6 +42,7 @@
 #ifndef ARENA_JUDGE_H
 #define ARENA_JUDGE_H
 
+#include <sys/types.h>
 #include "arena/err.h"
 #include "arena/game.h"
 
@@ -71,6 +72,10 @@ int judge_open(const char *cmd, const struct hdr_judge *want, struct judge **jud
 
 /* The judge's game (valid until judge_close). */
 const struct game *judge_game(const struct judge *j);
+/* The judge's process when this process started it and it runs, else 0: a
+ * child that sweeping the engines' leftovers must spare (run_limits). NULL:
+ * 0. */
+pid_t judge_pid(const struct judge *j);
 
 /* 0 while j answers (j may be NULL: no judge); -1 once it failed, with e
  * (when not NULL) "judge 'CMD': WHAT", no line or column. */

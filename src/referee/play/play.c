@@ -172,6 +172,7 @@ static long clock_text_ms(const struct play_rules *r, double clock_ms)
 static struct run_limits move_limits(const struct play_rules *r, double clock_ms)
 {
     struct run_limits l = r->limits;
+    l.spare = judge_pid(r->judge);   /* a sweep after the move spares it */
     if (r->tc.base_ms > 0) {
         long follow = (long)ceil(clock_ms) + PLAY_TC_WALL_MARGIN_MS;
         if (l.timeout_ms < follow)
@@ -563,7 +564,7 @@ static void ply_ctx_close(struct ply_ctx *c, const struct play_rules *r, struct 
     launcher_close(&c->stay[1]);
     launcher_close(&c->lnc);
     if (sweep)
-        run_sweep();
+        run_sweep(judge_pid(r->judge));
     game_box_free(gb);
     for (int s = 0; s < 2; s++) {
         struct err e;

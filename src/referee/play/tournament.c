@@ -408,7 +408,7 @@ int tour_run(const struct tour_config *config, FILE *out, struct err *e)
     /* Every worker is reaped; take anything an engine left to us. */
     if (s.pool.slot)
         pool_kill(&s.pool);
-    run_sweep();
+    run_sweep(0);
     int stopped = stop_signal != 0;
     run_release_stops(&saved);
     if (s.journal_fd >= 0)

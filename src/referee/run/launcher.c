@@ -356,7 +356,7 @@ static int runner_collect(void *self, const struct launch_move *m, struct launch
         ;
     end->wall_ms = (double)(clock_wall_ns() - rn->t0) / NS_PER_MS;
     if (rn->reap_all)
-        run_sweep();
+        run_sweep(m->limits->spare);
     rn->pid = 0;
     end->exec_errno = rn->exec_errno;
     if (rn->exec_errno)

@@ -88,7 +88,7 @@ static long resident_kb(void)
     return resident * (sysconf(_SC_PAGESIZE) / KB);
 }
 
-void run_sweep(void)
+void run_sweep(pid_t spare)
 {
     int status;
     pid_t w;
@@ -97,17 +97,26 @@ void run_sweep(void)
     if (w < 0)
         return;   /* ECHILD: no descendant is left */
     long self = (long)getpid();
-    for (;;) {
+    /* Each child but spare killed and reaped by its pid (a wait for any
+     * child would wait for spare too); the orphans a kill hands us, as
+     * subreaper, are children on the next pass. */
+    for (int found = 1; found;) {
+        found = 0;
         DIR *d = opendir("/proc");
-        if (d) {
-            struct dirent *de;
-            while ((de = readdir(d)))
-                if (de->d_name[0] >= '1' && de->d_name[0] <= '9' && parent_of(de->d_name) == self)
-                    kill((pid_t)atol(de->d_name), SIGKILL);
-            closedir(d);
-        }
-        if (waitpid(-1, &status, 0) < 0 && errno == ECHILD)
+        if (!d)
             return;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+            pid_t pid = (pid_t)atol(de->d_name);
+            if (de->d_name[0] < '1' || de->d_name[0] > '9' || pid == spare ||
+                parent_of(de->d_name) != self)
+                continue;
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+            found = 1;
+        }
+        closedir(d);
     }
 }
 
@@ -196,7 +205,7 @@ int run_guard(const volatile sig_atomic_t **cancel, int *status)
         }
         usleep((useconds_t)(GUARD_POLL_MS * US_PER_MS));
     }
-    run_sweep();
+    run_sweep(0);
     run_release_stops(&saved);
     *status = WIFEXITED(st)     ? WEXITSTATUS(st)
               : WIFSIGNALED(st) ? RUN_GUARD_SIGNALED + WTERMSIG(st)
