@@ -315,7 +315,7 @@ test-browser: all
 	sh scripts/test-browser.sh $(BIN) results/demo/journal.jsonl fixtures/report/html.jsonl \
 	    fixtures/report/html-nim.jsonl fixtures/report/html-checkers.jsonl \
 	    fixtures/report/html-othello.jsonl fixtures/report/html-tictactoe.jsonl \
-	    results/judge-tictactoe.jsonl
+	    --judge "python3 docs/judges/tictactoe.py" results/judge-tictactoe.jsonl
 	sh scripts/test-play.sh $(BIN)
 	sh scripts/test-browser-grade.sh $(BIN)
 

@@ -21,7 +21,10 @@
 # A check that cannot run (no chromium, no output) fails; nothing is
 # skipped. No Chromium process outlives the script.
 #
-#   test-browser.sh BIN JOURNAL...
+#   test-browser.sh BIN [--judge CMD] JOURNAL...
+#
+# --judge CMD: the journal after it is a judge's, replayed through CMD
+# (a journal's own command is never run: referee.md).
 set -eu
 BIN=$1
 shift
@@ -112,7 +115,8 @@ EOF2
 check_journal() {
     J=$1
     HTML="$TMP/report.html"
-    "$BIN/referee" report --format html "$J" > "$HTML" || fail "$J: referee report --format html"
+    "$BIN/referee" report --format html ${JUDGE:+--judge "$JUDGE"} "$J" > "$HTML" ||
+        fail "$J: referee report --format html"
     xmllint --noout "$HTML" || fail "$J: the page is not well-formed"
     n_engines=$(head -n 1 "$J" | jq '.engines | length')
     game=$(head -n 1 "$J" | jq -r '.game')
@@ -210,7 +214,17 @@ EOF
 }
 
 [ $# -gt 0 ] || fail "no journal given"
-for j in "$@"; do check_journal "$j"; done
+JUDGE=""
+while [ $# -gt 0 ]; do
+    if [ "$1" = --judge ]; then
+        JUDGE=$2
+        shift 2
+        continue
+    fi
+    check_journal "$1"
+    JUDGE=""
+    shift
+done
 # Nothing of Chromium's is left: its processes carried the profile's path.
 sleep 1
 if pgrep -f "$TMP/profile" >/dev/null; then
