@@ -148,7 +148,7 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test quick test-slow check-slow test-valgrind test-tools check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-judge bench-persist bench-solver bench-learn bench-grade clean install \
+.PHONY: all deps test quick test-slow test-valgrind test-tools check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-judge bench-persist bench-solver bench-learn bench-grade clean install \
         uninstall test-install test-cluster
 
 all: $(BINARIES) $(ARENA_LINKS)
@@ -228,7 +228,6 @@ NOT_SLOW = !($(call any_of,$(SLOW_CASES)))
 # and sandboxes, so twice the cores keeps both busy; the unit cases compute.
 UNIT_JOBS ?= $(NPROC)
 E2E_JOBS  ?= $(shell echo $$(( $(NPROC) * 2 )))
-VALGRIND_JOBS ?= $(shell echo $$(( $(NPROC) + 1 )))
 # The binaries valgrind reads and the tools the tests run besides them come
 # from install-deps too.
 TEST_TOOLS := valgrind gnuplot jq xmllint
@@ -254,11 +253,10 @@ test-slow: all $(E2E_BIN) test-tools
 	@$(E2E_ENV) $(E2E_BIN) $(call crit,$(E2E_JOBS),$(call any_of,$(SLOW_CASES)))
 
 # valgrind runs the binaries at a tenth of their speed or less: the cases
-# mostly compute, one job a core, and one more for the cases that wait (a
-# timeout, a sandbox, an engine's interpreter).
+# compute, so one job a core.
 test-valgrind: all $(E2E_BIN) test-tools
 	@echo '  TEST    e2e under valgrind'
-	@ARENA_BIN=$(BIN) ARENA_VALGRIND=$(VALGRIND_E2E) $(E2E_BIN) $(call crit,$(VALGRIND_JOBS))
+	@ARENA_BIN=$(BIN) ARENA_VALGRIND=$(VALGRIND_E2E) $(E2E_BIN) $(call crit,$(NPROC))
 
 unit: $(UNIT_BIN)
 	@$(UNIT_BIN) $(call crit,$(UNIT_JOBS))
@@ -271,24 +269,16 @@ e2e: all $(E2E_BIN) test-tools
 # non-zero, so the case fails), slow tier included, then the fuzz targets on
 # their regression inputs and FUZZ_SECONDS (default 20) each. CHECK_VALGRIND=1
 # (the default) also runs test-valgrind; .ci/run has just run it.
-# CHECK_SLOW=0 leaves out the slow tier under the sanitizers (check-slow):
-# .ci/run runs it beside the valgrind tier, where its waiting costs little.
 # ARENA_LIMITED_BIN: the engines that play under --mem-limit-mb (RLIMIT_AS)
 # are release builds, as ASan cannot run in a capped address space.
 CHECK_VALGRIND ?= 1
-CHECK_SLOW ?= 1
-SAN_ENV = LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp
 check: all $(E2E_BIN)
-	$(SAN_ENV) $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test
-	$(if $(filter 1,$(CHECK_SLOW)),$(MAKE) check-slow)
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test-slow
 	$(MAKE) tsan
 	$(if $(filter 1,$(CHECK_VALGRIND)),$(MAKE) test-valgrind)
 	$(MAKE) fuzz-regress
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
-
-# The slow tier under the sanitizers (make check's part).
-check-slow: all
-	$(SAN_ENV) $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test-slow
 
 # The solver's threads (lazy SMP) under ThreadSanitizer, in build/tsan; `make
 # check` runs it. A plain program, not the Criterion suite: Criterion cannot
