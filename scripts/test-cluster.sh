@@ -303,12 +303,16 @@ cmp "$G/one/grades.csv" "$G/slurm/grades.csv" ||
 # The merge graded nothing: its journal is the header alone.
 [ "$(wc -l <"$G/slurm/journal.jsonl")" -eq 1 ] ||
     fail "the merge job graded what the shards should have" "$G/slurm/merge.out"
-# results.json: equal but for the cpu check's output (a measured time).
+# results.json: equal but for the cpu check's output (a measured time)
+# and the failures' paragraphs after each output's first line (their stderr
+# tails name OUT's work folder, another path in each run, and so cut
+# the traceback elsewhere).
 cpu=$(jq -c '[.checks[] | select(.kind == "cpu") | .id]' "$G/rubric.json")
 for sub in "$G"/class/*/; do
     id=$(basename "$sub")
     for run in one slurm; do
-        jq -S --argjson cpu "$cpu" 'del(.tests[] | select(.name as $n | $cpu | index($n)) | .output)' \
+        jq -S --argjson cpu "$cpu" '.tests[].output |= (split("\n")[0])
+            | del(.tests[] | select(.name as $n | $cpu | index($n)) | .output)' \
             "$G/$run/$id/results.json" >"$T/$run.json" || fail "$G/$run/$id/results.json is not JSON"
     done
     cmp -s "$T/one.json" "$T/slurm.json" ||
