@@ -55,6 +55,17 @@ static void ttt_engine(const char *name, int depth, char *buf, size_t cap)
     snprintf(buf, cap, "name=%s,depth=%d,cmd=%s one-move --game tictactoe", name, depth, engine);
 }
 
+/* The tic-tac-toe judge's command (docs/judges) into cmd, and the built-in
+ * engine at depths 1 and 3 (d1, d3) into a and b. */
+static void ttt_judged(char *cmd, size_t cmd_cap, char *a, char *b, size_t cap)
+{
+    char judge[PATH_MAX];
+    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
+    snprintf(cmd, cmd_cap, "python3 %s", judge);
+    ttt_engine("d1", 1, a, cap);
+    ttt_engine("d3", 3, b, cap);
+}
+
 Test(e2e_judges, tictactoe_judge_plays_the_builtin_games_move_for_move)
 {
     char judge[PATH_MAX], a[PATH_MAX + 96], b[PATH_MAX + 96], cmd[PATH_MAX + 16];
@@ -103,11 +114,8 @@ Test(e2e_judges, tictactoe_judge_plays_the_builtin_games_move_for_move)
  * tournament of two workers play through it. */
 Test(e2e_judges, a_judge_plays_without_a_sandbox)
 {
-    char judge[PATH_MAX], a[PATH_MAX + 96], b[PATH_MAX + 96], cmd[PATH_MAX + 16];
-    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
-    snprintf(cmd, sizeof cmd, "python3 %s", judge);
-    ttt_engine("d1", 1, a, sizeof a);
-    ttt_engine("d3", 3, b, sizeof b);
+    char a[PATH_MAX + 96], b[PATH_MAX + 96], cmd[PATH_MAX + 16];
+    ttt_judged(cmd, sizeof cmd, a, b, sizeof a);
     char *dir = e2e_tmpdir();
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", b,
@@ -409,11 +417,8 @@ Test(e2e_judges, a_failing_judge_stops_verify_and_report, .timeout = 120)
  * workers); its journal verifies. */
 Test(e2e_judges, a_tournament_through_a_judge_verifies, .timeout = 120)
 {
-    char judge[PATH_MAX], cmd[PATH_MAX + 16], a[PATH_MAX + 96], b[PATH_MAX + 96];
-    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
-    snprintf(cmd, sizeof cmd, "python3 %s", judge);
-    ttt_engine("d1", 1, a, sizeof a);
-    ttt_engine("d3", 3, b, sizeof b);
+    char a[PATH_MAX + 96], b[PATH_MAX + 96], cmd[PATH_MAX + 16];
+    ttt_judged(cmd, sizeof cmd, a, b, sizeof a);
     char *dir = e2e_tmpdir();
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "tournament", "--judge", cmd, "--engine", a, "--engine", b,
