@@ -423,6 +423,8 @@ static pid_t spawn_referee(const char *dir, const char *const *args, const char 
             _exit(127);
         dup2(fd, STDOUT_FILENO);
         dup2(fd, STDERR_FILENO);
+        /* A killed referee leaves its game folders: in the case's own. */
+        setenv("TMPDIR", dir, 1);
         execv(ref, (char *const *)argv);
         _exit(127);
     }

@@ -294,6 +294,49 @@ Test(e2e_tournament, verify_names_a_doctored_game)
     e2e_rmdir(dir);
 }
 
+/* merge "part.jsonl" with the given inputs in dir: exit 2, err, nothing
+ * written. */
+static void assert_merge_fails(const char *dir, const char *in1, const char *in2,
+                               const char *err)
+{
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "merge", "part.jsonl", in1, in2, NULL);
+    cr_expect_eq(r.status, 2, "merge %s %s: exit %d", in1, in2 ? in2 : "", r.status);
+    cr_expect_str_eq(r.err, err, "merge %s %s", in1, in2 ? in2 : "");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/part.jsonl", dir);
+    cr_expect_not(e2e_exists(path), "merge %s wrote part.jsonl", in1);
+    e2e_run_free(&r);
+}
+
+/* Merge writes a whole tournament or nothing: every shard once, each game
+ * in its own shard (shard k of n plays games k, k + n, ...). */
+static void assert_merge_refused(const char *dir)
+{
+    assert_merge_fails(dir, "s1.jsonl", NULL,
+                       "part.jsonl: shard 2/2 is missing: merge takes every shard of the "
+                       "tournament\n");
+    assert_merge_fails(dir, "s1.jsonl", "s1.jsonl",
+                       "s1.jsonl:1:1: shard 1/2 is in two inputs\n");
+    /* s1's header over s2's first game (game 2). */
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/s1.jsonl", dir);
+    char *one = e2e_slurp(path, NULL);
+    snprintf(path, sizeof path, "%s/s2.jsonl", dir);
+    char *two = e2e_slurp(path, NULL);
+    cr_assert(one && two, "cannot read the shards");
+    char *nl1 = strchr(one, '\n'), *nl2 = strchr(two, '\n');
+    cr_assert(nl1 && nl2);
+    snprintf(path, sizeof path, "%s/wrong.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f && fwrite(one, 1, (size_t)(nl1 + 1 - one), f) > 0 && fputs(nl2 + 1, f) >= 0 &&
+              fclose(f) == 0, "cannot write %s", path);
+    free(one);
+    free(two);
+    assert_merge_fails(dir, "wrong.jsonl", "s2.jsonl",
+                       "wrong.jsonl:2:1: game 2 is not of shard 1/2\n");
+}
+
 Test(e2e_tournament, shards_merge_into_the_whole_tournament)
 {
     struct specs s;
@@ -328,6 +371,7 @@ Test(e2e_tournament, shards_merge_into_the_whole_tournament)
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/merged.jsonl", dir);
     assert_journal_complete(path, 6);
+    assert_merge_refused(dir);
     e2e_run_free(&whole);
     e2e_run_free(&s1);
     e2e_run_free(&s2);

@@ -554,6 +554,9 @@ struct merge_ctx {
     long n, cap;
     long want;              /* games of the input being read; -1: any */
     char shard[32];         /* its "shard" */
+    int k;                  /* its shard k/n's k */
+    int *ks;                /* the k of every input read, one per input */
+    int nks;
 };
 
 /* The games a shard journal's header says it must hold: all of its shard
@@ -572,12 +575,11 @@ static long shard_wanted(const struct hdr *h, char *shard, size_t cap)
 }
 
 /* Whether two shards' headers are of one tournament: alike but for the
- * shard. */
+ * shard's k (its n is the tournament's). */
 static int same_tournament(const struct hdr *a, const struct hdr *b)
 {
     struct hdr x = *b;   /* a shallow copy: only its shard changes */
     x.shard_k = a->shard_k;
-    x.shard_n = a->shard_n;
     const char *ab = hdr_differs(a, &x), *ba = hdr_differs(&x, a);
     return !ab && !ba;
 }
@@ -597,6 +599,13 @@ static int merge_header(struct merge_ctx *m, const cJSON *rec, struct err *e)
         return err_set(e, 1, 1, "the header has no \"shard\" k/n of its \"games\" "
                        "(only journals of referee tournament merge)");
     }
+    m->k = h.shard_k;
+    for (int i = 0; i < m->nks; i++)
+        if (m->ks[i] == h.shard_k) {
+            hdr_free(&h);
+            return err_set(e, 1, 1, "shard %s is in two inputs", m->shard);
+        }
+    m->ks[m->nks++] = h.shard_k;
     if (!m->has_header) {
         m->header = h;
         m->has_header = 1;
@@ -619,6 +628,12 @@ static int merge_collect(void *vctx, const cJSON *rec, int is_header, int line, 
     rec_free(&r);
     if (index < 0)
         return err_set(e, line, 1, "a game without an \"index\" from 1 to %ld", REC_INDEX_MAX);
+    /* Shard k of n plays games k, k + n, k + 2n, ... of the schedule. */
+    if (index > (long)m->header.games)
+        return err_set(e, line, 1, "game %ld is past the tournament's %ld games", index,
+                       (long)m->header.games);
+    if ((index - 1) % m->header.shard_n != m->k - 1)
+        return err_set(e, line, 1, "game %ld is not of shard %s", index, m->shard);
     if (m->n == m->cap) {
         long cap = m->cap ? 2 * m->cap : 256;
         struct merge_line *grown = realloc(m->line, (size_t)cap * sizeof *grown);
@@ -635,16 +650,33 @@ static int merge_collect(void *vctx, const cJSON *rec, int is_header, int line, 
     return 0;
 }
 
+static int by_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 static int by_index(const void *a, const void *b)
 {
     long x = ((const struct merge_line *)a)->index, y = ((const struct merge_line *)b)->index;
     return (x > y) - (x < y);
 }
 
+/* The first k of 1..shard_n that no input is (0: none), ks sorted. */
+static int missing_shard(int *ks, int nks, int shard_n)
+{
+    qsort(ks, (size_t)nks, sizeof *ks, by_int);
+    for (int i = 0; i < shard_n; i++)
+        if (i >= nks || ks[i] != i + 1)
+            return i + 1;
+    return 0;
+}
+
 int journal_merge(const char *out, char *const inputs[], int n, struct err *e, const char **bad_path)
 {
     struct merge_ctx m = { 0 };
-    int rc = 0;
+    m.ks = malloc((size_t)(n > 0 ? n : 1) * sizeof *m.ks);
+    int rc = m.ks ? 0 : err_set(e, 0, 0, "out of memory");
     for (int i = 0; i < n && !rc; i++) {
         long before = m.n;
         *bad_path = inputs[i];
@@ -652,6 +684,12 @@ int journal_merge(const char *out, char *const inputs[], int n, struct err *e, c
         if (!rc && m.want >= 0 && m.n - before < m.want)
             rc = err_set(e, 0, 0, "shard %s is incomplete: %ld of its %ld games (finish it with "
                          "tournament --resume)", m.shard, m.n - before, m.want);
+    }
+    int missing = !rc && m.has_header ? missing_shard(m.ks, m.nks, m.header.shard_n) : 0;
+    if (missing) {
+        *bad_path = out;
+        rc = err_set(e, 0, 0, "shard %d/%d is missing: merge takes every shard of the "
+                     "tournament", missing, m.header.shard_n);
     }
     if (!rc && m.n > 0) {
         qsort(m.line, (size_t)m.n, sizeof *m.line, by_index);
@@ -689,6 +727,7 @@ int journal_merge(const char *out, char *const inputs[], int n, struct err *e, c
     for (long i = 0; i < m.n; i++)
         free(m.line[i].text);
     free(m.line);
+    free(m.ks);
     if (m.has_header)
         hdr_free(&m.header);
     return rc;
