@@ -58,6 +58,9 @@ if [ -n "${FUZZ_RUNS:-}" ]; then
 else
     limit="-max_total_time=${FUZZ_SECONDS:-20}"
 fi
+# FUZZ_SEED: libFuzzer's seed, so that with FUZZ_RUNS and the same corpus
+# (a clean clone's: the seeds) every run makes the same inputs.
+[ -n "${FUZZ_SEED:-}" ] && limit="$limit -seed=$FUZZ_SEED"
 log=$build/logs/$target.log
 echo "fuzz: $target ($limit)"
 # shellcheck disable=SC2086
@@ -71,7 +74,11 @@ verdict=ok
 printf '%-20s %12s execs %8s exec/s  %s\n' "$target" "${execs:-?}" "${rate:-?}" "$verdict" \
     >>"$build/summary.txt"
 if [ "$rc" -ne 0 ]; then
-    tail -n 60 "$log" >&2
+    # The finding's first words (a broken property, a sanitizer's report),
+    # then how the run ended.
+    grep -m 1 -A 12 -E 'property broken|ERROR: |runtime error|Assertion' "$log" >&2
+    echo "..." >&2
+    tail -n 20 "$log" >&2
     found=$(ls -t "$artifacts" 2>/dev/null | head -n 1)
     echo "fuzz: $target found something (log: $log)" >&2
     [ -n "$found" ] && echo "fuzz: reproduce with: $bin $artifacts/$found" >&2
