@@ -8,7 +8,8 @@
 # players and 4 that crash on a full column (tests/grade/class), each copy
 # made unique by a comment so that every hash differs. Prints the wall
 # time and the CPU time; the goal is at most 10 minutes on a 2-core
-# machine. The grades go to results/bench-grade/out.
+# machine. Then the class again beside one CPU burner per core: the same
+# grades. The grades go to results/bench-grade/quiet and .../busy.
 #
 #   bench-grade.sh BIN
 set -eu
@@ -28,11 +29,42 @@ while [ $i -lt 40 ]; do
     echo "# $id" >> "$OUT/class/$id/engine.py"
     i=$((i + 1))
 done
-# Wall time, and the CPU time of the referee and everything it ran (user +
-# sys): on a machine others share, CPU / 2 is what two idle cores need.
-/usr/bin/time -f '%e %U %S' -o "$OUT/time.raw" "$BIN/referee" grade \
-    --rubric tests/grade/bench/rubric.json --submissions "$OUT/class" --out "$OUT/out" \
-    --concurrency 2 > "$OUT/grade.log"
-read -r wall user sys < "$OUT/time.raw"
-echo "bench-grade: 40 submissions graded in $wall s wall, $(echo "$user + $sys" | bc) s CPU" \
-    "(user $user, sys $sys); goal: 600 s wall on 2 idle cores" | tee "$OUT/time.txt"
+# One grading of the class into $OUT/$1: wall time, and the CPU time of
+# the referee and everything it ran (user + sys): on a machine others
+# share, CPU / 2 is what two idle cores need.
+grade() {
+    /usr/bin/time -f '%e %U %S' -o "$OUT/$1.time" "$BIN/referee" grade \
+        --rubric tests/grade/bench/rubric.json --submissions "$OUT/class" --out "$OUT/$1" \
+        --concurrency 2 > "$OUT/$1.log" ||
+        say "bench-grade: $1: referee grade exited with status $? (3: too busy to grade)"
+    read -r wall user sys < "$OUT/$1.time"
+    say "bench-grade: $1: 40 submissions graded in $wall s wall, $(echo "$user + $sys" | bc)" \
+        "s CPU (user $user, sys $sys), load $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+}
+
+# The grades must not depend on the machine's load (limits are CPU time; a
+# starved move is retried, never failed): the class again beside one
+# CPU burner per core must get the same grades.csv. BENCH_GRADE_BUSY=0
+# leaves that run out.
+say() { echo "$*" | tee -a "$OUT/time.txt"; }
+burners=""
+stop_burners() { if [ -n "$burners" ]; then kill $burners 2>/dev/null; fi; burners=""; }
+trap stop_burners EXIT INT TERM
+grade quiet
+if [ "${BENCH_GRADE_BUSY:-1}" = 1 ]; then
+    for _ in $(seq "$(nproc)"); do
+        sh -c 'while :; do :; done' &
+        burners="$burners $!"
+    done
+    grade busy
+    stop_burners
+    if cmp -s "$OUT/quiet/grades.csv" "$OUT/busy/grades.csv"; then
+        say "bench-grade: busy: grades.csv identical to the quiet run's" \
+            "($(($(wc -l < "$OUT/quiet/grades.csv") - 1)) submissions)"
+    else
+        say "bench-grade: busy: grades.csv DIFFERS from the quiet run's:"
+        diff "$OUT/quiet/grades.csv" "$OUT/busy/grades.csv" | tee -a "$OUT/time.txt"
+        exit 1
+    fi
+fi
+say "bench-grade: goal: 600 s wall quiet on 2 idle cores"
