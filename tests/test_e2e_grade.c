@@ -6,11 +6,14 @@
  * submission (against the suite's spfiar and against expected files);
  * --resume after a SIGKILL, and shards merged by --resume, give the same
  * grades.csv with nothing graded twice; rubric errors name their line and
- * column and write nothing; docs/rubrics' examples are valid.
+ * column and write nothing; docs/rubrics' examples are valid, and each
+ * grades its class of tests/grade/examples (a correct program, a random
+ * mover, a crasher) as docs/grading.md's tables say.
  *
  * Checks that measure time (cpu) are only asserted where they cannot
  * depend on the machine: a submission that never answers, or never built,
- * gets 0.
+ * gets 0; the Max-Connect4 example's correct engine (bin/maxconnect4: about
+ * 10 ms of CPU a move at depth 7, its limit 2000 ms) gets them all.
  */
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
@@ -582,6 +585,145 @@ ParameterizedTest(struct example *x, e2e_grade, the_example_rubrics_are_valid)
     cr_assert(f && fputs(text, f) >= 0 && fclose(f) == 0);
     free(text);
     assert_rubric_taken(dir, "rubric.json");
+    e2e_rmdir(dir);
+}
+
+/* docs/rubrics' examples graded as they are, each on a class of three in
+ * tests/grade/examples/NAME (with the io checks' inputs beside it): a
+ * correct program (the suite's own binaries, copied in), a random mover and
+ * a crasher. Their grades.csv, but for the sha256 column (it hashes the
+ * copied binaries), is what docs/grading.md's tables say each scores. */
+struct example_class {
+    char name[32];
+    /* What the test copies into the class: "SUBMISSION/FILE=PROG", PROG a
+     * binary of ARENA_LIMITED_BIN, or "SUBMISSION/FILE=@REL", REL a file of
+     * the repository; separated by spaces. */
+    char copies[160];
+    char csv[320];     /* grades.csv without its sha256 column, LF line ends */
+    char crash[48];    /* in the crasher's journal lines: how it failed */
+};
+
+static struct example_class example_classes[] = {
+    { "maxconnect4", "correct/maxconnect4=maxconnect4 random/engine=engine",
+      "submission,total,max,minimax,alpha-beta,depth-limited\n"
+      "correct,100,100,35,35,30\n"
+      "crash,0,100,0,0,0\n"
+      "random,37.58,100,19.25,0,18.33\n",
+      "exit-status 1" },
+    { "spfiar", "correct/SPFIAR=spfiar",
+      "submission,total,max,sessions,course-tests\n"
+      "correct,100,100,70,30\n"
+      "crash,0,100,0,0\n"
+      "random,0,100,0,0\n",
+      "exit-status 139" },
+    { "checkers", "correct/checkers=checkers random/real-checkers=checkers random/engine=engine",
+      "submission,total,max,stage0,stage1,stage2\n"
+      "correct,100,100,60,20,20\n"
+      "crash,0,100,0,0,0\n"
+      "random,60,100,60,0,0\n",
+      "exit-status 139" },
+    { "nim", "correct/nim=nim",
+      "submission,total,max,you-first,computer-first\n"
+      "correct,100,100,50,50\n"
+      "crash,0,100,0,0\n"
+      "random,0,100,0,0\n",
+      "exit-status 139" },
+    { "qlearning-connect4",
+      "correct/engine=engine correct/trained.weights=@fixtures/learn/trained.weights "
+      "random/engine=engine",
+      "submission,total,max,legal,endgames,beats-random,against-search\n"
+      "correct,100,100,10,30,40,20\n"
+      "crash,0,100,0,0,0,0\n"
+      "random,44.28,100,10,16.5,17.78,0\n",
+      "exit-status 1" },
+};
+
+ParameterizedTestParameters(e2e_grade, each_example_rubric_grades_a_correct_a_random_and_a_crasher)
+{
+    return cr_make_param_array(struct example_class, example_classes,
+                               sizeof example_classes / sizeof *example_classes);
+}
+
+/* csv (CRLF line ends) without its last column, with LF line ends. */
+static char *without_last_column(const char *csv)
+{
+    char *out = malloc(strlen(csv) + 1);
+    cr_assert_not_null(out);
+    size_t n = 0;
+    for (const char *line = csv; *line;) {
+        const char *end = strstr(line, "\r\n");
+        const char *next = end ? end + 2 : line + strlen(line);
+        if (!end)
+            end = next;
+        const char *comma = line;
+        for (const char *p = line; p < end; p++)
+            if (*p == ',')
+                comma = p;
+        memcpy(out + n, line, (size_t)(comma - line));
+        n += (size_t)(comma - line);
+        out[n++] = '\n';
+        line = next;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+ParameterizedTest(struct example_class *x, e2e_grade,
+                  each_example_rubric_grades_a_correct_a_random_and_a_crasher, .timeout = 600)
+{
+    char *dir = e2e_tmpdir();
+    char rel[64], path[PATH_MAX + 64], from[PATH_MAX];
+    snprintf(rel, sizeof rel, "tests/grade/examples/%s", x->name);
+    e2e_copy_repo(rel, dir, x->name);
+    snprintf(rel, sizeof rel, "docs/rubrics/%s.json", x->name);
+    snprintf(path, sizeof path, "%s/rubric.json", x->name);
+    e2e_copy_repo(rel, dir, path);
+    char copies[sizeof x->copies];
+    snprintf(copies, sizeof copies, "%s", x->copies);
+    for (char *save, *c = strtok_r(copies, " ", &save); c; c = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(c, '=');
+        cr_assert_not_null(eq, "%s: copy \"%s\" has no '='", x->name, c);
+        *eq = '\0';
+        if (eq[1] == '@')
+            e2e_repo_path(eq + 2, from, sizeof from);
+        else
+            e2e_limited_bin_path(eq + 1, from, sizeof from);
+        snprintf(path, sizeof path, "%s/%s/class/%s", dir, x->name, c);
+        struct e2e_run cp;
+        e2e_run_tool(&cp, dir, NULL, "cp", from, path, NULL);
+        cr_assert_eq(cp.status, 0, "%s: cp %s: %s", x->name, from, cp.err);
+        e2e_run_free(&cp);
+    }
+    /* The rubrics' python3 is the system's: a pyenv shim found first in
+     * PATH would cost each move a second on a busy machine. */
+    setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1);
+    char rubric[64], cls[64];
+    snprintf(rubric, sizeof rubric, "%s/rubric.json", x->name);
+    snprintf(cls, sizeof cls, "%s/class", x->name);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "grade", "--rubric", rubric, "--submissions", cls, "--out",
+            "out", "--concurrency", "2", NULL);
+    cr_assert_eq(r.status, 0, "%s: exit %d: %s", x->name, r.status, r.err);
+    char *csv = e2e_slurp_at(dir, "out/grades.csv");
+    char *got = without_last_column(csv);
+    cr_expect_str_eq(got, x->csv, "%s: grades.csv (its sha256 column left out) is\n%swant\n%s",
+                     x->name, got, x->csv);
+    /* The crasher's every check failed for the crash, not a failed build. */
+    char *journal = e2e_slurp_at(dir, "out/journal.jsonl");
+    int lines = 0;
+    for (char *line = journal, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+        *nl = '\0';
+        if (!strstr(line, "{\"submission\":{\"id\":\"crash\""))
+            continue;
+        lines++;
+        cr_expect_not_null(strstr(line, x->crash), "%s: the crasher's line has no \"%s\": %.300s",
+                           x->name, x->crash, line);
+    }
+    cr_expect_gt(lines, 0, "%s: no journal line of the crasher", x->name);
+    free(journal);
+    free(got);
+    free(csv);
+    e2e_run_free(&r);
     e2e_rmdir(dir);
 }
 
