@@ -253,10 +253,12 @@ test-slow: all $(E2E_BIN) test-tools
 	@$(E2E_ENV) $(E2E_BIN) $(call crit,$(E2E_JOBS),$(call any_of,$(SLOW_CASES)))
 
 # valgrind runs the binaries at a tenth of their speed or less: the cases
-# compute, so one job a core.
+# mostly compute, one job a core; VALGRIND_JOBS=N for more (the cases that
+# wait on timeouts, sandboxes and interpreters leave a core idle a while).
+VALGRIND_JOBS ?= $(NPROC)
 test-valgrind: all $(E2E_BIN) test-tools
 	@echo '  TEST    e2e under valgrind'
-	@ARENA_BIN=$(BIN) ARENA_VALGRIND=$(VALGRIND_E2E) $(E2E_BIN) $(call crit,$(NPROC))
+	@ARENA_BIN=$(BIN) ARENA_VALGRIND=$(VALGRIND_E2E) $(E2E_BIN) $(call crit,$(VALGRIND_JOBS))
 
 unit: $(UNIT_BIN)
 	@$(UNIT_BIN) $(call crit,$(UNIT_JOBS))
@@ -271,10 +273,14 @@ e2e: all $(E2E_BIN) test-tools
 # (the default) also runs test-valgrind; .ci/run has just run it.
 # ARENA_LIMITED_BIN: the engines that play under --mem-limit-mb (RLIMIT_AS)
 # are release builds, as ASan cannot run in a capped address space.
+# CHECK_SLOW=0 leaves out the slow tier under the sanitizers: CI runs it
+# under valgrind (test-valgrind runs every case), and it is mostly waiting
+# on timeouts, sandboxes and interpreters, the same under any build.
 CHECK_VALGRIND ?= 1
+CHECK_SLOW ?= 1
 check: all $(E2E_BIN)
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test-slow
+	$(if $(filter 1,$(CHECK_SLOW)),LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test-slow)
 	$(MAKE) tsan
 	$(if $(filter 1,$(CHECK_VALGRIND)),$(MAKE) test-valgrind)
 	$(MAKE) fuzz-regress
