@@ -279,6 +279,37 @@ Test(e2e_judges, an_illegal_answer_forfeits_with_the_judges_reason)
     e2e_rmdir(dir);
 }
 
+/* An answer that is not text (a legal board, then the byte 0xFF) is the
+ * engine's forfeit, unreadable with where the text stops; the judge never
+ * sees it, so the run goes on (it used to stop the match, the judge reading
+ * a character the referee never sent). */
+Test(e2e_judges, an_answer_that_is_not_text_is_unreadable_before_the_judge_sees_it)
+{
+    char judge[PATH_MAX], engine[PATH_MAX], fix[PATH_MAX], cmd[PATH_MAX + 16],
+        a[PATH_MAX + 64], b[PATH_MAX + 64];
+    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
+    e2e_repo_path("fixtures/judges", fix, sizeof fix);
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(cmd, sizeof cmd, "python3 %s", judge);
+    snprintf(a, sizeof a, "name=bytes,dir=%s,cmd=python3 not_text.py {in} {out}", fix);
+    snprintf(b, sizeof b, "name=d1,depth=1,cmd=%s one-move --game tictactoe", engine);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", b,
+            "--games", "2", "--log", "m.json", NULL);
+    cr_assert_eq(r.status, 3, "exit %d (3: an engine forfeited every game), stdout:\n%s%s",
+                 r.status, r.out, r.err);
+    cr_assert_not_null(strstr(r.out, "Finished game 1 (bytes vs d1): 0-1 {bytes forfeits at ply "
+                                     "1: unreadable: 5:1: byte 0xff is not text (UTF-8 without "
+                                     "control characters)}\n"),
+                       "stdout:\n%s%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.out, "Finished game 2 (d1 vs bytes): 1-0 {bytes forfeits at ply "
+                                     "2: unreadable: 5:1: byte 0xff"),
+                       "stdout:\n%s%s", r.out, r.err);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
 /* referee bench through a judge: the same seed draws the same random
  * positions as the built-in game's (the same moves, in the same canonical
  * order), so an engine that gives up on a board whose centre is taken

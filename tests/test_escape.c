@@ -77,3 +77,39 @@ ParameterizedTest(struct esc_case *c, escape, html_has_entities_and_replacement_
     cr_assert_str_eq(text, c->out, "in '%s'", c->in);
     free(text);
 }
+
+/* esc_text_end: where bytes stop being text (a judge's input). */
+struct text_end_case {
+    char in[16];
+    size_t len;   /* bytes of in */
+    size_t want;
+};
+
+ParameterizedTestParameters(escape, text_ends_at_the_first_byte_that_is_not_text)
+{
+    static struct text_end_case cases[] = {
+        { "X..\n2\n", 6, 6 },                 /* text, newlines included */
+        { "a\r\n\tb", 5, 5 },                 /* CR and tab are text */
+        { "ab\xff", 3, 2 },                   /* not UTF-8 */
+        { "a\0b", 3, 1 },                     /* NUL */
+        { "a\x1b[2J", 5, 1 },                 /* ESC */
+        { "\x7f", 1, 0 },                     /* DEL */
+        { "\xc2\x85", 2, 0 },                 /* C1 control (NEL) */
+        { "\xc3\xa9t\xc3\xa9", 5, 5 },        /* "été" */
+        { "\xe2\x82", 2, 0 },                 /* a character cut short */
+        { "\xed\xa0\x80", 3, 0 },             /* a surrogate */
+        { "\xf0\x9f\x98\x80!", 5, 5 },        /* four bytes, then text */
+        { "", 0, 0 },
+    };
+    return cr_make_param_array(struct text_end_case, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct text_end_case *c, escape, text_ends_at_the_first_byte_that_is_not_text)
+{
+    size_t got = esc_text_end(c->in, c->len);
+    char shown[ESC_ROOM(16)];
+    char copy[17] = { 0 };
+    memcpy(copy, c->in, c->len);
+    cr_assert_eq(got, c->want, "esc_text_end(\"%s\", %zu) = %zu, want %zu",
+                 esc_text(copy, shown, sizeof shown), c->len, got, c->want);
+}

@@ -38,4 +38,11 @@ void esc_fputs(const char *s, FILE *out);
  * writes nothing. */
 void esc_html(const char *s, FILE *out);
 
+/* Where s (len bytes, any bytes) stops being text: the offset of the first
+ * byte that starts no valid UTF-8 character, or of a control character
+ * other than newline, carriage return and tab (NUL included); len when
+ * all of it is text. A board file, a move or an answer a judge is to read
+ * is text; what is not is refused before anyone parses it. */
+size_t esc_text_end(const char *s, size_t len);
+
 #endif

@@ -22,6 +22,29 @@ static int utf8_len(const unsigned char *s)
     return n;
 }
 
+size_t esc_text_end(const char *s, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = u[i];
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c == 0x7f)
+                return i;
+            i++;
+            continue;
+        }
+        /* utf8_len reads a character's bytes until one is out of range: a
+         * copy ends with a NUL, so a character cut by len is invalid. */
+        unsigned char ch[5] = { 0 };
+        memcpy(ch, u + i, len - i < 4 ? len - i : 4);
+        int n = utf8_len(ch);
+        if (n == 0 || (n == 2 && ch[0] == 0xc2 && ch[1] < 0xa0))
+            return i;
+        i += (size_t)n;
+    }
+    return len;
+}
+
 /* How the character at s shows: *len bytes of it taken, into out (at most
  * 16 bytes with the NUL): itself, or its bytes as \xNN. */
 static void show_one(const unsigned char *s, size_t *len, char *out)

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include "referee/journal/header.h"
 #include "judge.h"
+#include "arena/escape.h"
 #include "arena/limits.h"
 #include "referee/play/pool.h"
 #include "arena/registry.h"
@@ -631,6 +632,18 @@ static cJSON *request_text(const char *op, const char *board, const char *key, c
     return r;
 }
 
+/* The error for text whose byte at `at` is not text: its line and column
+ * (1-based, bytes). */
+static int not_text(const char *text, size_t at, struct err *e)
+{
+    int line = 1, col = 1;
+    for (size_t i = 0; i < at; i++, col++)
+        if (text[i] == '\n')
+            line++, col = 0;
+    return err_set(e, line, col, "byte 0x%02x is not text (UTF-8 without control characters)",
+                   (unsigned char)text[at]);
+}
+
 static int jg_parse(void *state, const char *text, size_t len, struct err *e)
 {
     struct judge *j = judge_of(state);
@@ -642,6 +655,11 @@ static int jg_parse(void *state, const char *text, size_t len, struct err *e)
             set_pos(state, j, child_of(known, i));
             return 0;
         }
+    /* A judge reads JSON strings: bytes that are not text would reach it
+     * changed (or stop it), so they are the answer's fault, said here. */
+    size_t end = esc_text_end(text, len);
+    if (end < len)
+        return not_text(text, end, e);
     const char *what = "\"parse\"";
     cJSON *a = ask(j, request_text("parse", NULL, "text", text, len), what);
     if (!a) {
@@ -822,6 +840,13 @@ static const char *verdict_reason(struct judge *j, const cJSON *a, size_t cap, c
 static int jg_explain(const void *before, const char *text, size_t len, char *why, size_t cap)
 {
     struct judge *j = judge_of(before);
+    struct err e;
+    size_t end = esc_text_end(text, len);
+    if (end < len) {
+        not_text(text, end, &e);
+        snprintf(why, cap, "unreadable: %d:%d: %s", e.line, e.col, e.msg);
+        return 0;
+    }
     const char *what = "\"verdict\"";
     cJSON *a = ask(j, request_text("verdict", board_of(before), "answer", text, len), what);
     const char *reason = a ? verdict_reason(j, a, cap, what) : NULL;
