@@ -255,16 +255,23 @@ ParameterizedTest(struct bad_judge *c, e2e_judges, a_failing_judge_stops_the_mat
 
 /* An engine's answer that is none of the judge's moves forfeits with the
  * judge's own named reason (its "verdict"), as with a built-in game. */
-Test(e2e_judges, an_illegal_answer_forfeits_with_the_judges_reason)
+/* The tic-tac-toe judge's command into cmd, fixtures/judges' SCRIPT as the
+ * engine `name` into a, and the built-in engine at depth 1 (d1) into b. */
+static void ttt_fixture_vs_d1(const char *name, const char *script, char *cmd, size_t cmd_cap,
+                              char *a, char *b, size_t cap)
 {
-    char judge[PATH_MAX], engine[PATH_MAX], fix[PATH_MAX], cmd[PATH_MAX + 16],
-        a[PATH_MAX + 64], b[PATH_MAX + 64];
+    char judge[PATH_MAX], fix[PATH_MAX];
     e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
     e2e_repo_path("fixtures/judges", fix, sizeof fix);
-    e2e_bin_path("engine", engine, sizeof engine);
-    snprintf(cmd, sizeof cmd, "python3 %s", judge);
-    snprintf(a, sizeof a, "name=two,dir=%s,cmd=python3 two_marks.py {in} {out}", fix);
-    snprintf(b, sizeof b, "name=d1,depth=1,cmd=%s one-move --game tictactoe", engine);
+    snprintf(cmd, cmd_cap, "python3 %s", judge);
+    snprintf(a, cap, "name=%s,dir=%s,cmd=python3 %s {in} {out}", name, fix, script);
+    ttt_engine("d1", 1, b, cap);
+}
+
+Test(e2e_judges, an_illegal_answer_forfeits_with_the_judges_reason)
+{
+    char cmd[PATH_MAX + 16], a[PATH_MAX + 96], b[PATH_MAX + 96];
+    ttt_fixture_vs_d1("two", "two_marks.py", cmd, sizeof cmd, a, b, sizeof a);
     char *dir = e2e_tmpdir();
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", b,
@@ -285,14 +292,8 @@ Test(e2e_judges, an_illegal_answer_forfeits_with_the_judges_reason)
  * a character the referee never sent). */
 Test(e2e_judges, an_answer_that_is_not_text_is_unreadable_before_the_judge_sees_it)
 {
-    char judge[PATH_MAX], engine[PATH_MAX], fix[PATH_MAX], cmd[PATH_MAX + 16],
-        a[PATH_MAX + 64], b[PATH_MAX + 64];
-    e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
-    e2e_repo_path("fixtures/judges", fix, sizeof fix);
-    e2e_bin_path("engine", engine, sizeof engine);
-    snprintf(cmd, sizeof cmd, "python3 %s", judge);
-    snprintf(a, sizeof a, "name=bytes,dir=%s,cmd=python3 not_text.py {in} {out}", fix);
-    snprintf(b, sizeof b, "name=d1,depth=1,cmd=%s one-move --game tictactoe", engine);
+    char cmd[PATH_MAX + 16], a[PATH_MAX + 96], b[PATH_MAX + 96];
+    ttt_fixture_vs_d1("bytes", "not_text.py", cmd, sizeof cmd, a, b, sizeof a);
     char *dir = e2e_tmpdir();
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", b,
