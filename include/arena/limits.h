@@ -203,13 +203,19 @@
 /* referee play (playsrv.h): the address it listens on unless --listen
  * says otherwise (this machine only: the page runs engines for whoever
  * reaches it); a request's body, room for a new game's two weights files
- * (WTS_FILE_MAX each) escaped in JSON, so a 10 MB body is refused unkept; games held at once (a page each), so
- * abandoned pages cannot take the memory; an unclosed game is dropped
- * after PLAYSRV_IDLE_S without a request. */
+ * (WTS_FILE_MAX each) escaped in JSON, so a 10 MB body is refused unkept;
+ * games held at once (a page each), so abandoned pages cannot take the
+ * memory; an unclosed game or training series gives its place to a new
+ * one after PLAYSRV_IDLE_S without a request. */
 #define PLAYSRV_DEFAULT_LISTEN "127.0.0.1"
 #define PLAYSRV_BODY_CAP 16384
 #define PLAYSRV_MAX_GAMES 64
 #define PLAYSRV_IDLE_S 3600
+/* Random bytes of the token the page sends with every request that changes
+ * something (playgate.h), shown as twice as many hex digits: 128 bits, which
+ * a page of another site guessing a billion times a second would not find
+ * in the age of the universe. */
+#define PLAYSRV_TOKEN_BYTES 16
 /* Training games per request of the learning window: a connect4 game of
  * two learners takes well under a millisecond, so a step answers within a
  * fraction of a second and the progress bar moves smoothly. */

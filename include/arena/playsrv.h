@@ -4,7 +4,9 @@
  * for an engine's move holds up no other) serving one self-contained page
  * from memory (playsrv_page.c) and a small JSON API over games held in
  * memory, each with its own id, so that two pages play two independent
- * games:
+ * games. It answers its own page only: every request first passes the
+ * checks of playgate.h (Host the server's address, Origin its page's, the
+ * page's token on every POST), or gets 403 and nothing is done.
  *
  *   GET  /                 the page
  *   GET  /api/info         the game, how to draw it (struct game_drawing),
@@ -103,7 +105,10 @@ struct playsrv_opts {
 #define PLAYSRV_BAD_INPUT (-2)
 int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e);
 
-/* The page (playsrv_page.c): HTML with its style and script. */
+/* The page (playsrv_page.c): HTML with its style and script, and once
+ * PLAYSRV_PAGE_TOKEN, where the server writes its token (playgate.h) for
+ * the script to send. */
 extern const char playsrv_page[];
+#define PLAYSRV_PAGE_TOKEN "@ARENA_TOKEN@"
 
 #endif

@@ -44,6 +44,7 @@
 #include "arena/player.h"
 #include "arena/rules.h"
 #include "arena/search.h"
+#include "playgate.h"
 #include "playtab.h"
 #include "playwork.h"
 
@@ -89,6 +90,8 @@ struct ptrain {
 struct server {
     const struct playsrv_opts *o;
     const struct game *g;
+    struct pgate gate;           /* who is answered: Host, Origin, the token */
+    char *page;                  /* playsrv_page with the gate's token in it */
     struct ptab games, trains;   /* of struct pgame, struct ptrain */
     /* The players a side can be besides the engines: "person" and the
      * built-in players the game supports, searches at the rules' depth
@@ -105,8 +108,11 @@ struct server {
     long journal_games;
 };
 
-/* One request's body, collected as MHD hands it over. */
+/* One request: the gate's verdict on its headers, its body collected as
+ * MHD hands it over. */
 struct body {
+    unsigned refused;            /* 0, or 403 with why (playgate.h) */
+    char why[256];
     char buf[PLAYSRV_BODY_CAP + 1];
     size_t len;
     int too_big;
@@ -1017,6 +1023,29 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct reply *r)
     return send_text(c, r->status, "application/json", text, MHD_RESPMEM_MUST_FREE);
 }
 
+/* The gate's verdict on a request (playgate.h) into b, from its headers and
+ * the address its connection reached (no address: refused). */
+static void gate_judge(const struct server *sv, struct MHD_Connection *c, const char *method,
+                       struct body *b)
+{
+    char local[INET_ADDRSTRLEN] = "";
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    struct sockaddr_in a;
+    socklen_t len = sizeof a;
+    if (ci && getsockname(ci->connect_fd, (struct sockaddr *)&a, &len) == 0 &&
+        a.sin_family == AF_INET)
+        inet_ntop(AF_INET, &a.sin_addr, local, sizeof local);
+    struct pgate_req q = {
+        .method = method,
+        .host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),
+        .origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"),
+        .token = MHD_lookup_connection_value(c, MHD_HEADER_KIND, PGATE_TOKEN_HEADER),
+        .local_addr = local,
+    };
+    b->refused = (unsigned)pgate_check(&sv->gate, &q, b->why, sizeof b->why);
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *upload,
                               size_t *upload_size, void **ctx)
@@ -1024,14 +1053,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     (void)version;
     struct server *sv = cls;
     struct body *b = *ctx;
-    if (!b) {
+    if (!b) {   /* the headers are in: judged before the body is read */
         if (!(b = calloc(1, sizeof *b)))
             return MHD_NO;
         *ctx = b;
+        gate_judge(sv, c, method, b);
         return MHD_YES;
     }
-    if (*upload_size) {   /* a body too big is read to its end, kept no further */
-        if (b->len + *upload_size > PLAYSRV_BODY_CAP)
+    if (*upload_size) {   /* a body too big or refused is read to its end, kept no further */
+        if (b->refused || b->len + *upload_size > PLAYSRV_BODY_CAP)
             b->too_big = 1;
         else
             memcpy(b->buf + b->len, upload, *upload_size), b->len += *upload_size;
@@ -1039,11 +1069,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return MHD_YES;
     }
     b->buf[b->len] = '\0';
+    if (b->refused)
+        return send_text(c, b->refused, "text/plain; charset=utf-8", b->why,
+                         MHD_RESPMEM_MUST_COPY);
     int get = strcmp(method, "GET") == 0, post = strcmp(method, "POST") == 0;
     struct reply r = { .status = 200 };
     if (get && (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0))
-        return send_text(c, 200, "text/html; charset=utf-8", (char *)playsrv_page,
-                         MHD_RESPMEM_PERSISTENT);
+        return send_text(c, 200, "text/html; charset=utf-8", sv->page, MHD_RESPMEM_PERSISTENT);
     int is_get_api = strcmp(url, "/api/info") == 0 || strcmp(url, "/api/state") == 0 ||
                      strcmp(url, "/api/train/weights") == 0;
     if (get && strcmp(url, "/api/train/weights") == 0) {
@@ -1132,6 +1164,32 @@ static void wait_stop(const volatile sig_atomic_t *stop)
         nanosleep(&ts, NULL);
 }
 
+/* The page with the gate's token in place of PLAYSRV_PAGE_TOKEN (malloc'd),
+ * or NULL when out of memory. */
+static char *page_with_token(const char *token)
+{
+    const char *at = strstr(playsrv_page, PLAYSRV_PAGE_TOKEN);
+    assert(at);
+    size_t slot = strlen(PLAYSRV_PAGE_TOKEN);
+    size_t len = strlen(playsrv_page) - slot + strlen(token);
+    char *page = malloc(len + 1);
+    if (page)
+        snprintf(page, len + 1, "%.*s%s%s", (int)(at - playsrv_page), playsrv_page, token,
+                 at + slot);
+    return page;
+}
+
+/* The gate of a server on port (its token) and the page that carries the
+ * token: 0, or -1 with e. */
+static int open_gate(struct server *sv, unsigned port, struct err *e)
+{
+    if (pgate_init(&sv->gate, port, e) != 0)
+        return -1;
+    if (!(sv->page = page_with_token(sv->gate.token)))
+        return err_set(e, 0, 0, "out of memory");
+    return 0;
+}
+
 int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
 {
     struct server *sv = calloc(1, sizeof *sv);
@@ -1151,7 +1209,9 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
     /* Listening before the journal is made, so that a taken port leaves no
      * journal behind, and the daemon started after, so that no request is
      * answered before the journal is there. */
-    if ((rc = listen_on(o, &fd, &port, e)) == 0 && (rc = open_journal(sv, e)) != 0)
+    if ((rc = listen_on(o, &fd, &port, e)) == 0)
+        rc = open_gate(sv, port, e);
+    if (rc == 0 && open_journal(sv, e) != 0)
         rc = PLAYSRV_BAD_INPUT;
     if (rc == 0) {
         d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION,
@@ -1176,6 +1236,7 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
         close(sv->journal_fd);
     hdr_free(&sv->header);
     pthread_mutex_destroy(&sv->journal_mu);
+    free(sv->page);
     free(sv);
     return rc;
 }

@@ -13,13 +13,17 @@
  * learned player) trains in steps of the API, a progress bar and the
  * running score after each, stop, and links to each learner's weights.
  * Every control and cell has an aria-label. Script errors are written into <pre id="js-errors">.
+ * Every POST carries the server's token (playgate.h), which the server
+ * writes into the page's <meta name="arena-token">.
  */
 #include "arena/playsrv.h"
 #include "referee/report/boardhtml.h"
+#include "playgate.h"
 
 const char playsrv_page[] =
     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-    "<title>arena play</title>\n<link rel=\"icon\" href=\"data:,\">\n<style id=\"base\">\n"
+    "<title>arena play</title>\n<link rel=\"icon\" href=\"data:,\">\n"
+    "<meta name=\"arena-token\" content=\"" PLAYSRV_PAGE_TOKEN "\">\n<style id=\"base\">\n"
     "body{font:15px/1.4 system-ui,sans-serif;margin:1em auto;max-width:60em;padding:0 1em}\n"
     "button,select,input{font:inherit;margin:2px}\n"
     BOARDHTML_STYLE
@@ -78,10 +82,15 @@ const char playsrv_page[] =
     "function $(id){return document.getElementById(id);}\n"
     "window.addEventListener('error',function(ev){$('js-errors').textContent+=(ev.message||'error')"
     "+'\\n';});\n"
-    "function api(path,body){return fetch(path,body===undefined?{}:{method:'POST',"
-    "headers:{'Content-Type':'application/json'},body:JSON.stringify(body)}).then(function(r){"
-    "return r.json().then(function(j){if(!r.ok){var e=new Error(j.error||r.status);"
-    "e.status=r.status;throw e;}return j;});});}\n"
+    /* A GET (body undefined) or a POST with the token; keep: sent even as
+     * the page goes (pagehide). A refusal's reason may be plain text. */
+    "var token=document.querySelector('meta[name=arena-token]').content;\n"
+    "function opts(body,keep){return body===undefined?{}:{method:'POST',keepalive:!!keep,"
+    "headers:{'Content-Type':'application/json','" PGATE_TOKEN_HEADER "':token},"
+    "body:JSON.stringify(body)};}\n"
+    "function api(path,body){return fetch(path,opts(body)).then(function(r){"
+    "return r.text().then(function(t){var j;try{j=JSON.parse(t);}catch(x){j={error:t};}"
+    "if(!r.ok){var e=new Error(j.error||r.status);e.status=r.status;throw e;}return j;});});}\n"
     "function el(tag,attrs,text){var e=document.createElement(tag);for(var k in attrs)"
     "e.setAttribute(k,attrs[k]);if(text!==undefined)e.textContent=text;return e;}\n"
     "function showError(e){$('error').textContent=e?String(e.message||e):'';}\n"
@@ -179,9 +188,9 @@ const char playsrv_page[] =
     " if(ev.target.tagName==='INPUT'||ev.target.tagName==='SELECT')return;\n"
     " if(/^[1-9]$/.test(ev.key)&&columns()){var m=moveAt(-1,+ev.key-1);"
     "if(m!==null)play(m);}});\n"
-    "window.addEventListener('pagehide',function(){if(st)navigator.sendBeacon('/api/close',"
-    "JSON.stringify({id:st.id}));if(tr)navigator.sendBeacon('/api/train/close',"
-    "JSON.stringify({id:tr.id}));});\n"
+    "function bye(path,body){fetch(path,opts(body,true)).catch(function(){});}\n"
+    "window.addEventListener('pagehide',function(){if(st)bye('/api/close',{id:st.id});"
+    "if(tr)bye('/api/train/close',{id:tr.id});});\n"
     /* The learning window: games in steps, the bar and the score after each;
      * at the end (or on stop) a link to each learner's weights file. */
     "var tr=null,stopped=false;\n"
