@@ -2,18 +2,22 @@
  * test_e2e_play.c - referee play answers its own page only (playgate.h):
  * a request from another site's page (its Origin), through another name
  * (DNS rebinding: its Host) or without the page's token is refused with 403
- * and changes nothing, while the page's own requests play a game. The
- * requests are raw HTTP from this process, as a browser would send them.
+ * and changes nothing, while the page's own requests play a game; idle and
+ * trickling connections neither keep a request out nor stay
+ * (playconn.h). The requests are raw HTTP from this process, as a browser
+ * would send them.
  */
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -355,5 +359,108 @@ Test(e2e_play, the_pages_own_requests_play_a_game, .timeout = 240)
               r.status, r.body);
     free(r.body);
     assert_no_game(&s, id);
+    play_stop(&s);
+}
+
+/* Idle connections opened before a request: more than libmicrohttpd's
+ * default cap (FD_SETSIZE - 4, the server's whole capacity before
+ * PLAYSRV_MAX_CONNS) from another address of this machine, and some from
+ * the request's own. */
+#define IDLE_OTHER 1100
+#define IDLE_OWN 16
+
+/* A connection to s from src (NULL: any) that sends nothing: its connect
+ * is not waited for. */
+static int idle_connection(const struct play *s, const char *src)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    cr_assert_geq(fd, 0, "socket: %s", strerror(errno));
+    struct sockaddr_in a = { .sin_family = AF_INET };
+    if (src) {
+        inet_pton(AF_INET, src, &a.sin_addr);
+        cr_assert_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0, "bind %s: %s", src,
+                     strerror(errno));
+    }
+    a.sin_port = htons((uint16_t)s->port);
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    int rc = connect(fd, (struct sockaddr *)&a, sizeof a);
+    cr_assert(rc == 0 || errno == EINPROGRESS, "connect: %s", strerror(errno));
+    return fd;
+}
+
+/* Room for n more descriptors: the soft limit raised toward the hard one;
+ * 0 when the hard one is too low. */
+static int room_for(int n)
+{
+    struct rlimit rl;
+    cr_assert_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+    rlim_t want = (rlim_t)n + 256;
+    if (rl.rlim_cur >= want)
+        return 1;
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want)
+        return 0;
+    rl.rlim_cur = want;
+    return setrlimit(RLIMIT_NOFILE, &rl) == 0;
+}
+
+Test(e2e_play, idle_connections_do_not_keep_a_request_out, .timeout = 240)
+{
+    if (!room_for(IDLE_OTHER + IDLE_OWN))
+        cr_skip_test("RLIMIT_NOFILE's hard limit is under %d", IDLE_OTHER + IDLE_OWN + 256);
+    struct play s;
+    play_start(&s, NULL);   /* it inherits the raised limit, as a user's shell would give */
+    static int fds[IDLE_OTHER + IDLE_OWN];
+    for (int i = 0; i < IDLE_OTHER; i++)
+        fds[i] = idle_connection(&s, "127.0.0.2");
+    for (int i = IDLE_OTHER; i < IDLE_OTHER + IDLE_OWN; i++)
+        fds[i] = idle_connection(&s, NULL);
+    struct reply r;
+    get(&s, "/api/info", &r);
+    cr_assert_eq(r.status, 200, "a request after %d idle connections: %d %s",
+                 IDLE_OTHER + IDLE_OWN, r.status, r.body);
+    free(r.body);
+    int id = new_game(&s, "\"person\", \"random\"");
+    cr_assert_eq(id, 1);
+    for (int i = 0; i < IDLE_OTHER + IDLE_OWN; i++)
+        close(fds[i]);
+    play_stop(&s);
+}
+
+/* 1 when fd's server has ended the connection (its end read, or a reset). */
+static int cut_off(int fd, int wait_ms)
+{
+    struct pollfd p = { .fd = fd, .events = POLLIN };
+    char buf[256];
+    if (poll(&p, 1, wait_ms) != 1)
+        return 0;
+    ssize_t n = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+    cr_assert(n <= 0, "an answer to a request never finished: %.*s", (int)n, buf);
+    return n == 0 || errno == ECONNRESET;
+}
+
+/* A request trickled a header line every half second, and a connection
+ * that sends nothing: each is cut within a few times PLAYSRV_REQUEST_S,
+ * unanswered; a whole request on a new connection is answered. */
+Test(e2e_play, a_request_not_sent_in_time_is_cut_off, .timeout = 240)
+{
+    struct play s;
+    play_start(&s, NULL);
+    int slow = dial(s.port, NULL), idle = dial(s.port, NULL);
+    char head[128];
+    snprintf(head, sizeof head, "GET /api/info HTTP/1.1\r\nHost: %s\r\n", s.host);
+    send_all(slow, head, strlen(head));
+    int tries = 4 * PLAYSRV_REQUEST_S * 2, cut = 0;
+    for (int i = 0; i < tries && !cut; i++)
+        if (!(cut = cut_off(slow, 500)) && send(slow, "X-Slow: 1\r\n", 11, MSG_NOSIGNAL) < 0)
+            cut = errno == EPIPE || errno == ECONNRESET;
+    cr_assert(cut, "a header line every 0.5 s kept the connection %d s", tries / 2);
+    cr_assert(cut_off(idle, 4 * PLAYSRV_REQUEST_S * 1000), "an idle connection kept %d s",
+              4 * PLAYSRV_REQUEST_S);
+    close(slow);
+    close(idle);
+    struct reply r;
+    get(&s, "/api/info", &r);
+    cr_assert_eq(r.status, 200, "a whole request: %d %s", r.status, r.body);
+    free(r.body);
     play_stop(&s);
 }

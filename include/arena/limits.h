@@ -216,6 +216,28 @@
  * a page of another site guessing a billion times a second would not find
  * in the age of the universe. */
 #define PLAYSRV_TOKEN_BYTES 16
+/* referee play's connections (playconn.h). Each is a thread of the server
+ * (playsrv.c says why) until it closes, so:
+ *  - PLAYSRV_REQUEST_S: the seconds a connection has to send a whole request,
+ *    headers and body, counted from its start or from its previous answer.
+ *    A browser sends a request at once (microseconds on this machine,
+ *    milliseconds over a network); a connection still short of one after
+ *    five seconds is cut, whether it sends nothing (a half-open connection;
+ *    a browser's idle keep-alive, which then opens another) or a byte at a
+ *    time (slowloris), so a burst of idle connections frees its places
+ *    within seconds. An answer the client stops reading is cut after as
+ *    long without progress.
+ *  - PLAYSRV_MAX_CONNS: connections at once. A browser opens at most six to
+ *    one server (HTTP/1.1), so 256 are forty pages, more than a class in a
+ *    room; 256 threads' stacks are address space, not memory.
+ *  - PLAYSRV_MAX_CLIENT_CONNS: connections at once from one address: ten
+ *    browsers behind one address (a NAT), and all a program opening hundreds
+ *    gets, so other addresses still find places.
+ * A connection beyond either cap is closed as it comes, before it has sent
+ * a request to answer. */
+#define PLAYSRV_REQUEST_S 5
+#define PLAYSRV_MAX_CONNS 256
+#define PLAYSRV_MAX_CLIENT_CONNS 64
 /* Training games per request of the learning window: a connect4 game of
  * two learners takes well under a millisecond, so a step answers within a
  * fraction of a second and the progress bar moves smoothly. */

@@ -17,9 +17,13 @@
  * descriptor, its count; each record one write of a whole line, so lines
  * never mix). A game's engines run in a thread of the game's own
  * (playwork.h: their processes die with the thread that started them).
- * The caller's thread waits for the stop flag; stopping the daemon waits
- * for the requests in flight, an engine's move cancelled by the same flag
- * (play.h), a built-in player's search by its game's cancel flag.
+ * The caller's thread waits for the stop flag, and meanwhile cuts the
+ * connections that have not sent a whole request in time (playconn.h: a
+ * thread each, so idle ones must not stay); libmicrohttpd caps them in all
+ * and per address. Stopping the daemon waits for the requests in flight,
+ * an engine's move cancelled by the same flag (play.h), a built-in
+ * player's search by its game's cancel flag. Before any of this, a request
+ * passes the gate (playgate.h: Host, Origin, the page's token).
  */
 #include "arena/playsrv.h"
 
@@ -44,6 +48,7 @@
 #include "arena/player.h"
 #include "arena/rules.h"
 #include "arena/search.h"
+#include "playconn.h"
 #include "playgate.h"
 #include "playtab.h"
 #include "playwork.h"
@@ -91,6 +96,8 @@ struct server {
     const struct playsrv_opts *o;
     const struct game *g;
     struct pgate gate;           /* who is answered: Host, Origin, the token */
+    struct pconns conns;         /* the open connections, each given
+                                  * PLAYSRV_REQUEST_S for a request */
     char *page;                  /* playsrv_page with the gate's token in it */
     struct ptab games, trains;   /* of struct pgame, struct ptrain */
     /* The players a side can be besides the engines: "person" and the
@@ -1046,6 +1053,15 @@ static void gate_judge(const struct server *sv, struct MHD_Connection *c, const 
     b->refused = (unsigned)pgate_check(&sv->gate, &q, b->why, sizeof b->why);
 }
 
+/* The connection's place in the table of connections (on_connection), or
+ * NULL when it has none. */
+static struct pconn *conn_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? ci->socket_context : NULL;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *upload,
                               size_t *upload_size, void **ctx)
@@ -1069,6 +1085,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return MHD_YES;
     }
     b->buf[b->len] = '\0';
+    pconn_busy(&sv->conns, conn_of(c), 1, 0);   /* answered from here on: never cut */
     if (b->refused)
         return send_text(c, b->refused, "text/plain; charset=utf-8", b->why,
                          MHD_RESPMEM_MUST_COPY);
@@ -1101,12 +1118,31 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     return send_reply(c, &r);
 }
 
+/* A request answered (or its connection gone): the next one's time starts. */
 static void completed(void *cls, struct MHD_Connection *c, void **ctx,
                       enum MHD_RequestTerminationCode why)
 {
-    (void)cls, (void)c, (void)why;
+    (void)why;
+    struct server *sv = cls;
+    pconn_busy(&sv->conns, conn_of(c), 0, clock_wall_ns());
     free(*ctx);
     *ctx = NULL;
+}
+
+/* A connection opened (in the table, its socket context its place) or
+ * closed (out of it, before MHD closes its socket: playconn.h). */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_ctx,
+                          enum MHD_ConnectionNotificationCode what)
+{
+    struct server *sv = cls;
+    if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_ctx = ci ? pconn_open(&sv->conns, ci->connect_fd, clock_wall_ns()) : NULL;
+    } else {
+        pconn_close(&sv->conns, *socket_ctx);
+        *socket_ctx = NULL;
+    }
 }
 
 /* The journal, its header naming the players offered (and more later:
@@ -1155,13 +1191,32 @@ static int listen_on(const struct playsrv_opts *o, int *fd, unsigned *port, stru
     return err_set(e, 0, 0, "cannot listen on %s port %d", o->listen, o->port);
 }
 
-/* The caller's thread while the daemon's threads answer: it only waits for
- * the stop flag (a signal handler's), looking every PLAYSRV_STOP_POLL_MS. */
-static void wait_stop(const volatile sig_atomic_t *stop)
+/* The daemon on the listening socket fd: a thread per connection (poll, not
+ * select: a descriptor past FD_SETSIZE is served too), the connections
+ * capped in all and per address, one idle for PLAYSRV_REQUEST_S closed
+ * (limits.h says why). NULL when it cannot start. */
+static struct MHD_Daemon *start_daemon(struct server *sv, int fd)
+{
+    return MHD_start_daemon(MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0,
+                            NULL, NULL, handle, sv, MHD_OPTION_LISTEN_SOCKET, fd,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)PLAYSRV_MAX_CONNS,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+                            (unsigned)PLAYSRV_MAX_CLIENT_CONNS,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)PLAYSRV_REQUEST_S,
+                            MHD_OPTION_NOTIFY_CONNECTION, on_connection, sv,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, sv, MHD_OPTION_END);
+}
+
+/* The caller's thread while the daemon's threads answer: every
+ * PLAYSRV_STOP_POLL_MS it cuts the connections late with their request
+ * (playconn.h), until the stop flag (a signal handler's). */
+static void watch(struct server *sv)
 {
     struct timespec ts = { 0, PLAYSRV_STOP_POLL_MS * 1000000L };
-    while (!*stop)
+    while (!*sv->o->stop) {
         nanosleep(&ts, NULL);
+        pconn_sweep(&sv->conns, clock_wall_ns(), (uint64_t)PLAYSRV_REQUEST_S * 1000000000u);
+    }
 }
 
 /* The page with the gate's token in place of PLAYSRV_PAGE_TOKEN (malloc'd),
@@ -1202,6 +1257,7 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
     pthread_mutex_init(&sv->journal_mu, NULL);
     ptab_init(&sv->games, game_drop, sv);
     ptab_init(&sv->trains, train_drop, sv);
+    pconns_init(&sv->conns);
     list_builtin(sv);
     int rc = -1, fd = -1;
     unsigned port = 0;
@@ -1214,10 +1270,7 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
     if (rc == 0 && open_journal(sv, e) != 0)
         rc = PLAYSRV_BAD_INPUT;
     if (rc == 0) {
-        d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION,
-                             0, NULL, NULL, handle, sv, MHD_OPTION_LISTEN_SOCKET, fd,
-                             MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);
-        if (!d)
+        if (!(d = start_daemon(sv, fd)))
             rc = err_set(e, 0, 0, "cannot start the HTTP server on %s port %u", o->listen, port);
     }
     if (!d && fd >= 0)
@@ -1225,13 +1278,14 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
     if (d) {
         fprintf(out, "play: http://%s:%u/\n", o->listen, port);
         fflush(out);
-        wait_stop(o->stop);
+        watch(sv);
         ptab_poke(&sv->games, 0, game_cancel);   /* every search ends */
         MHD_stop_daemon(d);   /* waits for the requests in flight */
         rc = 0;
     }
     ptab_destroy(&sv->games);
     ptab_destroy(&sv->trains);
+    pconns_destroy(&sv->conns);
     if (sv->journal_fd >= 0)
         close(sv->journal_fd);
     hdr_free(&sv->header);
