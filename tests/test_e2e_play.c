@@ -4,13 +4,15 @@
  * (DNS rebinding: its Host) or without the page's token is refused with 403
  * and changes nothing, while the page's own requests play a game; idle and
  * trickling connections neither keep a request out nor stay
- * (playconn.h). The requests are raw HTTP from this process, as a browser
- * would send them.
+ * (playconn.h); a game whose page stops asking is closed, its search or
+ * engine's move stopped (--page-timeout-s). The requests are raw HTTP from
+ * this process, as a browser would send them.
  */
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -461,6 +463,88 @@ Test(e2e_play, a_request_not_sent_in_time_is_cut_off, .timeout = 240)
     struct reply r;
     get(&s, "/api/info", &r);
     cr_assert_eq(r.status, 200, "a whole request: %d %s", r.status, r.body);
+    free(r.body);
+    play_stop(&s);
+}
+
+/* Sends the page's POST of body to path on a connection of its own, not
+ * waiting for the answer: the connection, for read_reply. */
+static int post_begin(const struct play *s, const char *path, const char *body)
+{
+    char head[REQUEST_MAX];
+    int n = snprintf(head, sizeof head,
+                     "POST %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\nOrigin: %s\r\n"
+                     "X-Arena-Token: %s\r\nContent-Type: application/json\r\n"
+                     "Content-Length: %zu\r\n\r\n%s",
+                     path, s->host, s->origin, s->token, strlen(body), body);
+    int fd = dial(s->port, NULL);
+    send_all(fd, head, (size_t)n);
+    return fd;
+}
+
+/* --page-timeout-s: 2 s, or 10 under valgrind, whose one thread at a time
+ * can keep a page's /api/alive waiting for seconds behind a search. */
+#define PAGE_TIMEOUT_S "2"
+#define PAGE_TIMEOUT_VALGRIND_S "10"
+#define QUIET_WAIT_S 90      /* the longest the quiet games may take to go */
+
+/* Two pages ask for a computer move and then say nothing: alphabeta at
+ * depth 64 (hours of search) and an engine that never answers (its
+ * --timeout-ms two minutes). A third page says it is there (/api/alive)
+ * every 0.3 s. After --page-timeout-s both moves are stopped, answered
+ * 503 with why, their games gone and the engine's process with them; the
+ * third page's game stays. */
+Test(e2e_play, a_game_whose_page_stops_asking_has_its_search_stopped, .timeout = 240)
+{
+    char sleeper[PATH_MAX];
+    e2e_repo_path("tests/engines/sleeper.sh", sleeper, sizeof sleeper);
+    const char *vg = getenv("ARENA_VALGRIND");
+    const char *timeout = vg && strcmp(vg, "1") == 0 ? PAGE_TIMEOUT_VALGRIND_S : PAGE_TIMEOUT_S;
+    struct play s;
+    play_start(&s, (const char *[]){ "--page-timeout-s", timeout, "--engine", sleeper,
+                                     "--timeout-ms", "120000", "--sandbox", "none", NULL });
+    int search = new_game(&s, "\"alphabeta:64\", \"person\"");
+    int engine = new_game(&s, "\"sleeper.sh\", \"person\"");
+    int kept = new_game(&s, "\"person\", \"random\"");
+    char body[3][64];
+    snprintf(body[0], sizeof body[0], "{\"id\": %d}", search);
+    snprintf(body[1], sizeof body[1], "{\"id\": %d}", engine);
+    snprintf(body[2], sizeof body[2], "{\"id\": %d}", kept);
+    struct pollfd p[2] = { { .fd = post_begin(&s, "/api/computer", body[0]), .events = POLLIN },
+                           { .fd = post_begin(&s, "/api/computer", body[1]), .events = POLLIN } };
+    int answered = 0;
+    for (int t = 0; t < QUIET_WAIT_S * 10 / 3 && answered < 2; t++) {
+        int n = poll(p, 2, 300);
+        answered += n > 0 ? n : 0;
+        for (int i = 0; i < 2; i++)
+            if (p[i].revents)
+                p[i].events = 0;   /* its answer is in: read below */
+        struct reply r;
+        post(&s, "/api/alive", body[2], &r);
+        cr_assert(r.status == 200 && strcmp(r.body, "{\"alive\":true}") == 0,
+                  "the page that asks lost its game: %d %s", r.status, r.body);
+        free(r.body);
+    }
+    cr_assert_eq(answered, 2, "the quiet pages' moves still run after %d s", QUIET_WAIT_S);
+    int ids[2] = { search, engine };
+    for (int i = 0; i < 2; i++) {
+        struct reply r;
+        read_reply(p[i].fd, &r);
+        close(p[i].fd);
+        char want[128];
+        snprintf(want, sizeof want, "{\"error\":\"game %d was closed: its page asked nothing "
+                 "for %s s\"}", ids[i], timeout);
+        cr_expect(r.status == 503 && strcmp(r.body, want) == 0, "game %d's move: %d %s", ids[i],
+                  r.status, r.body);
+        free(r.body);
+        assert_no_game(&s, ids[i]);
+    }
+    for (int t = 0; t < 100 && e2e_process_alive("^sleep 6011"); t++)
+        usleep(100000);
+    cr_assert(!e2e_process_alive("^sleep 6011"), "the engine still runs its move");
+    struct reply r;
+    post(&s, "/api/alive", body[0], &r);
+    cr_assert(r.status == 404, "a closed game is alive: %d %s", r.status, r.body);
     free(r.body);
     play_stop(&s);
 }

@@ -205,8 +205,9 @@
  * reaches it); a request's body, room for a new game's two weights files
  * (WTS_FILE_MAX each) escaped in JSON, so a 10 MB body is refused unkept;
  * games held at once (a page each), so abandoned pages cannot take the
- * memory; an unclosed game or training series gives its place to a new
- * one after PLAYSRV_IDLE_S without a request. */
+ * memory; and training series likewise, an unclosed one giving its place
+ * to a new one after PLAYSRV_IDLE_S without a request (a game goes sooner:
+ * PLAYSRV_PAGE_TIMEOUT_S). */
 #define PLAYSRV_DEFAULT_LISTEN "127.0.0.1"
 #define PLAYSRV_BODY_CAP 16384
 #define PLAYSRV_MAX_GAMES 64
@@ -238,6 +239,17 @@
 #define PLAYSRV_REQUEST_S 5
 #define PLAYSRV_MAX_CONNS 256
 #define PLAYSRV_MAX_CLIENT_CONNS 64
+/* --page-timeout-s: a game whose page has asked nothing for that long is
+ * closed, its search or engine's move stopped and its place freed; an open
+ * page asks PLAYSRV_PAGE_POLLS times per timeout (POST /api/alive). Three
+ * minutes by default: a browser slows the timers of a tab in the
+ * background to one a minute, so such a page still asks in time, and a
+ * page gone without closing its game (a crash, a script) costs at most
+ * three minutes of a core. At most a day: a longer wait is a game left
+ * open, not a page. */
+#define PLAYSRV_PAGE_TIMEOUT_S 180
+#define PLAYSRV_MAX_PAGE_TIMEOUT_S 86400
+#define PLAYSRV_PAGE_POLLS 6
 /* Training games per request of the learning window: a connect4 game of
  * two learners takes well under a millisecond, so a step answers within a
  * fraction of a second and the progress bar moves smoothly. */

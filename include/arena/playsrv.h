@@ -11,7 +11,8 @@
  *   GET  /                 the page
  *   GET  /api/info         the game, how to draw it (struct game_drawing),
  *                          the players a side can be ("depth": the
- *                          searchers' among them, "max_depth")
+ *                          searchers' among them, "max_depth"), "poll_ms"
+ *                          (how often the page says it is there)
  *   POST /api/new          {"players": [P1, P2], "weights": [W1, W2]} -> a new
  *                          game's state (W: a learned player's weights file,
  *                          null or missing: the shipped one)
@@ -20,6 +21,9 @@
  *   POST /api/computer     {"id": N}: the computer player to move plays
  *   POST /api/undo         {"id": N}: back to the person's last turn
  *   POST /api/close        {"id": N}: the game ends, its engines too
+ *   POST /api/alive        {"id": N}: the page is still there -> {"alive":
+ *                          true}, at once (a game is closed, its search
+ *                          stopped, after page_timeout_s without a request)
  *   POST /api/train/start  {"opponent", "games", "gamma", "alpha", "epsilon",
  *                          "switch", "seed"} -> a training series' progress
  *   POST /api/train/step   {"id": N, "games": K}: K more games (at most
@@ -92,6 +96,8 @@ struct playsrv_opts {
     const char *listen;               /* an IPv4 address: PLAYSRV_DEFAULT_LISTEN */
     int port;                         /* 0: any free port */
     const char *journal;              /* NULL: none */
+    int page_timeout_s;               /* a game whose page asks nothing for
+                                       * this long is closed (> 0) */
     const volatile sig_atomic_t *stop;  /* non-zero: the server stops */
     const struct playsrv_trainer *trainer;   /* NULL, or the game has no learned
                                               * player: no learning window */

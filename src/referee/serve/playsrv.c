@@ -76,11 +76,15 @@ struct pgame {
     struct game_record rec;
     int over;
     struct pwork *work;          /* its engines' thread; NULL: not started */
-    /* Set by a close or the server's stop, without the game's lock (while
-     * a request holds it): a built-in player's search ends there (search.h's
-     * stop), as an engine's move ends at the server's stop. */
+    /* Set by a close, the server's stop or the page's silence (enum
+     * pgame_cancel), without the game's lock (while a request holds it): a
+     * built-in player's search ends there (search.h's stop), and so does an
+     * engine's move (rules' limits.cancel). */
     volatile sig_atomic_t cancel;
+    struct play_rules rules;     /* the server's, but the cancel flag: this */
 };
+
+enum pgame_cancel { PGAME_RUNS, PGAME_CLOSED, PGAME_EXPIRED };
 
 /* A training series of the learning window (malloc'd, in the table of
  * training series). */
@@ -257,7 +261,6 @@ static int learning(const struct server *sv)
 
 /* A call on a game's engines, run by its thread. */
 struct engine_call {
-    struct server *sv;
     struct pgame *pg;
     int side;                    /* a move's side, 0 or 1; -1: open or close both */
     int open;                    /* side -1: 1 opens those not open, 0 closes */
@@ -284,7 +287,7 @@ static void engine_call_run(void *arg)
             play_solo_close(sd->solo);
             sd->solo = NULL;
         } else if (!c->rc && !sd->solo &&
-                   play_solo_open(&sd->solo, c->sv->o->rules, sd->eng, &c->e) != 0) {
+                   play_solo_open(&sd->solo, &pg->rules, sd->eng, &c->e) != 0) {
             c->rc = -1;
             c->failed = s;
         }
@@ -293,13 +296,13 @@ static void engine_call_run(void *arg)
 
 /* Starts the game's engines in its thread (started first): 0, or -1 with r
  * failed. */
-static int engines_open(struct server *sv, struct pgame *pg, struct reply *r)
+static int engines_open(struct pgame *pg, struct reply *r)
 {
     if (pg->side[0].kind != SIDE_ENGINE && pg->side[1].kind != SIDE_ENGINE)
         return 0;
     if (!pg->work && pwork_start(&pg->work) != 0)
         return fail(r, 503, "out of threads"), -1;
-    struct engine_call c = { .sv = sv, .pg = pg, .side = -1, .open = 1 };
+    struct engine_call c = { .pg = pg, .side = -1, .open = 1 };
     pwork_run(pg->work, engine_call_run, &c);
     if (c.rc)
         fail(r, 503, "engine %s: %s", pg->side[c.failed].name, c.e.msg);
@@ -574,13 +577,15 @@ static void api_new(struct server *sv, const cJSON *req, struct reply *r)
     if (!slot)
         return;
     pg->id = slot->id;
+    pg->rules = *sv->o->rules;
+    pg->rules.limits.cancel = &pg->cancel;   /* its engines' moves stop with the game */
     rec_init(&pg->rec, 1, 1);
     int rc = 0;
     for (int s = 0; s < 2 && !rc; s++)
         rc = side_parse(sv, &pg->side[s], cJSON_GetArrayItem(pl, s)->valuestring, weights[s],
                         &pg->cancel, r);
     if (!rc)
-        rc = engines_open(sv, pg, r);
+        rc = engines_open(pg, r);
     if (!rc)
         rc = journal_name(sv, pg, r);
     if (!rc) {
@@ -640,54 +645,78 @@ static int builtin_move(struct side *s, const void *pos, struct rec_move *m)
     return res.move;
 }
 
+/* r failed for a move its game's cancel flag ended (enum pgame_cancel). */
+static void fail_cancelled(const struct server *sv, const struct pgame *pg, struct reply *r)
+{
+    if (pg->cancel == PGAME_EXPIRED)
+        return fail(r, 503, "game %ld was closed: its page asked nothing for %d s",
+                    pg->id, sv->o->page_timeout_s);
+    fail(r, 503, "the game is closing, or the server is stopping");
+}
+
+/* The engine's move into m and *move (the game not over, the engine to
+ * move): 0, 1 when it forfeited (m's status says why; the game is over),
+ * or -1 with r failed. */
+static int engine_move(struct server *sv, struct pgame *pg, int who, struct rec_move *m,
+                       int *move, struct reply *r)
+{
+    const struct side *s = &pg->side[who - 1];
+    int depth = s->eng->depth ? s->eng->depth : sv->o->rules->depth;
+    struct engine_call c = { .pg = pg, .side = who - 1, .depth = depth, .m = m };
+    pwork_run(pg->work, engine_call_run, &c);
+    if (c.rc < 0)
+        return fail(r, 503, "engine %s: %s", s->name, c.e.msg), -1;
+    if (c.rc == PLAY_CANCELLED)
+        return fail_cancelled(sv, pg, r), -1;
+    if (strcmp(m->status, "ok") != 0) {
+        m->ply = pg->nmoves + 1;
+        m->side = who;
+        char reason[REC_REASON_MAX];
+        snprintf(reason, sizeof reason, "%s", m->status);
+        if (rec_add_move(&pg->rec, m) != 0)
+            return fail(r, 503, "out of memory"), -1;
+        game_finish(sv, pg, who == 1 ? REC_WIN_2 : REC_WIN_1, REC_FORFEIT, reason);
+        return 1;
+    }
+    if (sv->g->parse_move(pg->pos, m->move, move) != 0) {
+        free(m->stdout_tail);
+        free(m->stderr_tail);
+        return fail(r, 500, "engine %s: move '%s' not legal after judging", s->name, m->move), -1;
+    }
+    return 0;
+}
+
+/* The computer player's move: the state in r, or r failed. */
+static void computer_move(struct server *sv, struct pgame *pg, int who, struct reply *r)
+{
+    struct side *s = &pg->side[who - 1];
+    struct rec_move m;
+    rec_move_init(&m);
+    int move = -1, rc = 0;
+    if (s->kind == SIDE_BUILTIN) {
+        move = builtin_move(s, pg->pos, &m);
+        if (move < 0 && s->s.stopped)
+            return fail_cancelled(sv, pg, r);
+        if (move < 0)
+            return fail(r, 503, "player %s found no move (out of memory)", s->name);
+    } else if ((rc = engine_move(sv, pg, who, &m, &move, r)) < 0) {
+        return;
+    }
+    if (rc == 1 || apply_move(sv, pg, move, &m, r) == 0)
+        r->json = state_json(sv, pg);
+}
+
 static void api_computer(struct server *sv, struct pgame *pg, const cJSON *req, struct reply *r)
 {
     (void)req;
     if (pg->over)
         return fail(r, 409, "the game is over (%s)", rec_reason_text(&pg->rec));
     int who = sv->g->to_move(pg->pos);
-    struct side *s = &pg->side[who - 1];
-    if (s->kind == SIDE_PERSON)
+    if (pg->side[who - 1].kind == SIDE_PERSON)
         return fail(r, 409, "it is player %d's turn, a person's", who);
-    struct rec_move m;
-    rec_move_init(&m);
-    int move;
-    if (s->kind == SIDE_BUILTIN) {
-        if (*sv->o->stop)   /* after stop's poke (playsrv_run): no search starts */
-            return fail(r, 503, "the server is stopping");
-        move = builtin_move(s, pg->pos, &m);
-        if (move < 0 && s->s.stopped)
-            return fail(r, 503, "the game is closing, or the server is stopping");
-        if (move < 0)
-            return fail(r, 503, "player %s found no move (out of memory)", s->name);
-    } else {
-        int depth = s->eng->depth ? s->eng->depth : sv->o->rules->depth;
-        struct engine_call c = { .sv = sv, .pg = pg, .side = who - 1, .depth = depth, .m = &m };
-        pwork_run(pg->work, engine_call_run, &c);
-        int rc = c.rc;
-        if (rc < 0)
-            return fail(r, 503, "engine %s: %s", s->name, c.e.msg);
-        if (rc == PLAY_CANCELLED)
-            return fail(r, 503, "the server is stopping");
-        if (strcmp(m.status, "ok") != 0) {
-            m.ply = pg->nmoves + 1;
-            m.side = who;
-            char reason[REC_REASON_MAX];
-            snprintf(reason, sizeof reason, "%s", m.status);
-            if (rec_add_move(&pg->rec, &m) != 0)
-                return fail(r, 503, "out of memory");
-            game_finish(sv, pg, who == 1 ? REC_WIN_2 : REC_WIN_1, REC_FORFEIT, reason);
-            r->json = state_json(sv, pg);
-            return;
-        }
-        if (sv->g->parse_move(pg->pos, m.move, &move) != 0) {
-            free(m.stdout_tail);
-            free(m.stderr_tail);
-            return fail(r, 500, "engine %s: move '%s' not legal after judging", s->name, m.move);
-        }
-    }
-    if (apply_move(sv, pg, move, &m, r) == 0)
-        r->json = state_json(sv, pg);
+    if (*sv->o->stop)   /* after stop's poke (playsrv_run): no move starts */
+        return fail(r, 503, "the server is stopping");
+    computer_move(sv, pg, who, r);
 }
 
 /* Back to the person's turn before their last move: the plies after it and
@@ -722,7 +751,7 @@ static void api_undo(struct server *sv, struct pgame *pg, const cJSON *req, stru
     pg->rec.reason = REC_NO_REASON;
     memset(&pg->rec.score, 0, sizeof pg->rec.score);
     /* The engines were stopped at the end: start them again. */
-    if (pg->over && engines_open(sv, pg, r) != 0)
+    if (pg->over && engines_open(pg, r) != 0)
         return;
     pg->over = 0;
     r->json = state_json(sv, pg);
@@ -734,6 +763,20 @@ static void api_close(struct server *sv, struct pgame *pg, const cJSON *req, str
     (void)sv, (void)pg, (void)req;
     r->json = cJSON_CreateObject();
     cJSON_AddBoolToObject(r->json, "closed", 1);
+}
+
+/* The page is still there (it asks every page timeout / PLAYSRV_PAGE_POLLS):
+ * its game stays, told without waiting for a move in progress. */
+static void api_alive(struct server *sv, const cJSON *req, struct reply *r)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    if (!cJSON_IsNumber(id))
+        return fail(r, 400, "\"id\" must be a number");
+    double v = id->valuedouble;
+    if (!ptab_touch(&sv->games, v >= 1 && v < PLAYSRV_ID_MAX ? (long)v : 0))
+        return fail(r, 404, "no game %.0f (closed, or never started)", v);
+    r->json = cJSON_CreateObject();
+    cJSON_AddBoolToObject(r->json, "alive", 1);
 }
 
 static void api_state(struct server *sv, struct pgame *pg, const cJSON *req, struct reply *r)
@@ -756,6 +799,8 @@ static void api_info(struct server *sv, struct reply *r)
     cJSON_AddBoolToObject(j, "learning", learning(sv));
     cJSON_AddNumberToObject(j, "depth", sv->o->rules->depth);   /* the searchers' in players */
     cJSON_AddNumberToObject(j, "max_depth", SEARCH_MAX_DEPTH);  /* theirs at most */
+    /* How often the page says it is there (api_alive). */
+    cJSON_AddNumberToObject(j, "poll_ms", sv->o->page_timeout_s * 1000.0 / PLAYSRV_PAGE_POLLS);
     cJSON *pl = cJSON_AddArrayToObject(j, "players");
     for (int i = 0; i < sv->nbuiltin; i++)
         cJSON_AddItemToArray(pl, cJSON_CreateString(sv->builtin[i]));
@@ -941,15 +986,22 @@ static const struct api_entry api[] = {
     { "/api/computer", 0, NULL, api_computer, NULL, 0 },
     { "/api/undo", 0, NULL, api_undo, NULL, 0 },
     { "/api/close", 0, NULL, api_close, NULL, 1 },
+    { "/api/alive", 0, api_alive, NULL, NULL, 0 },
     { "/api/train/start", 0, api_train_start, NULL, NULL, 0 },
     { "/api/train/step", 0, NULL, NULL, api_train_step, 0 },
     { "/api/train/close", 0, NULL, NULL, api_train_close, 1 },
 };
 
-/* ptab_poke's: a search of the game ends. */
+/* ptab_poke's: a search of the game ends (a close, the server's stop). */
 static void game_cancel(void *obj)
 {
-    ((struct pgame *)obj)->cancel = 1;
+    ((struct pgame *)obj)->cancel = PGAME_CLOSED;
+}
+
+/* ptab_expire's: its page has gone quiet; its search ends. */
+static void game_expire(void *obj)
+{
+    ((struct pgame *)obj)->cancel = PGAME_EXPIRED;
 }
 
 static void api_call(struct server *sv, const struct api_entry *a, const cJSON *req,
@@ -1209,13 +1261,16 @@ static struct MHD_Daemon *start_daemon(struct server *sv, int fd)
 
 /* The caller's thread while the daemon's threads answer: every
  * PLAYSRV_STOP_POLL_MS it cuts the connections late with their request
- * (playconn.h), until the stop flag (a signal handler's). */
+ * (playconn.h) and closes the games whose page has asked nothing for the
+ * page timeout (their searches stopped), until the stop flag (a signal
+ * handler's). */
 static void watch(struct server *sv)
 {
     struct timespec ts = { 0, PLAYSRV_STOP_POLL_MS * 1000000L };
     while (!*sv->o->stop) {
         nanosleep(&ts, NULL);
         pconn_sweep(&sv->conns, clock_wall_ns(), (uint64_t)PLAYSRV_REQUEST_S * 1000000000u);
+        ptab_expire(&sv->games, sv->o->page_timeout_s, game_expire);
     }
 }
 

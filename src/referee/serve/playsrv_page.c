@@ -9,7 +9,9 @@
  * button or a digit key plays in that column, the move box takes any move
  * text, F2 starts a new game. A built-in searching player (alphabeta:D)
  * plays at the depth of the box beside its selector. A computer to move is asked to move until a
- * person is to move or the game is over. The learning window (games with a
+ * person is to move or the game is over. While open, the page
+ * tells the server it is there (/api/alive, info's poll_ms), or its game
+ * would be closed. The learning window (games with a
  * learned player) trains in steps of the API, a progress bar and the
  * running score after each, stop, and links to each learner's weights.
  * Every control and cell has an aria-label. Script errors are written into <pre id="js-errors">.
@@ -189,6 +191,11 @@ const char playsrv_page[] =
     " if(/^[1-9]$/.test(ev.key)&&columns()){var m=moveAt(-1,+ev.key-1);"
     "if(m!==null)play(m);}});\n"
     "function bye(path,body){fetch(path,opts(body,true)).catch(function(){});}\n"
+    /* While it is open the page says so, or the server closes its game
+     * (--page-timeout-s), as it does when the page went without a word. */
+    "function alive(){if(st){var id=st.id;api('/api/alive',{id:id}).catch(function(e){"
+    "if(e.status===404&&st&&st.id===id)showError('game '+id+' was closed while this page was "
+    "away: start a new game (F2)');});}}\n"
     "window.addEventListener('pagehide',function(){if(st)bye('/api/close',{id:st.id});"
     "if(tr)bye('/api/train/close',{id:tr.id});});\n"
     /* The learning window: games in steps, the bar and the score after each;
@@ -223,7 +230,7 @@ const char playsrv_page[] =
     "el('option',{value:p},p));});});\n"
     " [1,2].forEach(function(s){$('d'+s).value=i.depth;$('d'+s).max=i.max_depth;});\n"
     " var q=new URLSearchParams(location.search);if(q.get('p1'))choose(1,q.get('p1'));\n"
-    " choose(2,q.get('p2')||i.engines[0]||i.players[2]||i.players[0]);showWeights();newGame();})"
-    ".catch(showError);\n"
+    " choose(2,q.get('p2')||i.engines[0]||i.players[2]||i.players[0]);showWeights();newGame();\n"
+    " setInterval(alive,i.poll_ms);}).catch(showError);\n"
     "})();\n"
     "</script>\n</body></html>\n";
