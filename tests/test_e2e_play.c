@@ -5,9 +5,11 @@
  * and changes nothing, while the page's own requests play a game; idle and
  * trickling connections neither keep a request out nor stay
  * (playconn.h); a game whose page stops asking is closed, its search or
- * engine's move stopped (--page-timeout-s). The requests are raw HTTP from
- * this process, as a browser would send them.
+ * engine's move stopped (--page-timeout-s); a computer move past the cap
+ * on searches is told to come back. The requests are raw HTTP from this
+ * process, as a browser would send them.
  */
+#define _GNU_SOURCE   /* strcasestr */
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
@@ -46,6 +48,7 @@ struct req {
 
 struct reply {
     int status;                  /* 0: the connection closed with no answer */
+    int retry_s;                 /* its Retry-After; 0: none */
     char *body;                  /* malloc'd, NUL-terminated */
 };
 
@@ -81,9 +84,11 @@ static void read_reply(int fd, struct reply *r)
     cr_assert(n == 0 || errno == ECONNRESET, "no answer in %d s: %s", REPLY_WAIT_S,
               strerror(errno));
     text[len] = '\0';
-    const char *body = strstr(text, "\r\n\r\n");
-    r->status = 0;
+    const char *body = strstr(text, "\r\n\r\n"), *retry = strcasestr(text, "\r\nRetry-After: ");
+    r->status = r->retry_s = 0;
     sscanf(text, "HTTP/1.1 %d", &r->status);
+    if (retry && (!body || retry < body))
+        r->retry_s = atoi(retry + strlen("\r\nRetry-After: "));
     r->body = strdup(body ? body + 4 : "");
     free(text);
 }
@@ -545,6 +550,52 @@ Test(e2e_play, a_game_whose_page_stops_asking_has_its_search_stopped, .timeout =
     struct reply r;
     post(&s, "/api/alive", body[0], &r);
     cr_assert(r.status == 404, "a closed game is alive: %d %s", r.status, r.body);
+    free(r.body);
+    play_stop(&s);
+}
+
+/* PLAYSRV_MAX_SEARCHES pages wait for alphabeta at depth 64 (hours); a
+ * ninth page's computer move is answered 503 with Retry-After, and once the
+ * others' games are closed (their searches end) it is played. */
+Test(e2e_play, a_computer_move_past_the_search_cap_waits_its_turn, .timeout = 240)
+{
+    struct play s;
+    play_start(&s, NULL);
+    int fds[PLAYSRV_MAX_SEARCHES], ids[PLAYSRV_MAX_SEARCHES];
+    char body[64];
+    for (int i = 0; i < PLAYSRV_MAX_SEARCHES; i++) {
+        ids[i] = new_game(&s, "\"alphabeta:64\", \"person\"");
+        snprintf(body, sizeof body, "{\"id\": %d}", ids[i]);
+        fds[i] = post_begin(&s, "/api/computer", body);
+    }
+    /* random against random: each request a move, until every place is taken. */
+    snprintf(body, sizeof body, "{\"id\": %d}", new_game(&s, "\"random\", \"random\""));
+    struct reply r = { 0 };
+    for (int t = 0; t < 50 && r.status != 503; t++) {
+        free(r.body);
+        post(&s, "/api/computer", body, &r);
+        cr_assert(r.status == 200 || r.status == 503, "a move: %d %s", r.status, r.body);
+        usleep(100000);
+    }
+    char want[128];
+    snprintf(want, sizeof want, "{\"error\":\"%d computer moves are being played: this one "
+             "waits its turn\"}", PLAYSRV_MAX_SEARCHES);
+    cr_assert(r.status == 503 && r.retry_s == PLAYSRV_RETRY_S && strcmp(r.body, want) == 0,
+              "past the cap: %d, Retry-After %d, %s", r.status, r.retry_s, r.body);
+    free(r.body);
+    for (int i = 0; i < PLAYSRV_MAX_SEARCHES; i++) {
+        char close_body[64];
+        snprintf(close_body, sizeof close_body, "{\"id\": %d}", ids[i]);
+        post(&s, "/api/close", close_body, &r);
+        cr_assert_eq(r.status, 200, "close %d: %s", ids[i], r.body);
+        free(r.body);
+        read_reply(fds[i], &r);
+        close(fds[i]);
+        cr_expect_eq(r.status, 503, "the closed game's search: %d %s", r.status, r.body);
+        free(r.body);
+    }
+    post(&s, "/api/computer", body, &r);
+    cr_assert_eq(r.status, 200, "its turn: %d %s", r.status, r.body);
     free(r.body);
     play_stop(&s);
 }

@@ -239,6 +239,13 @@
 #define PLAYSRV_REQUEST_S 5
 #define PLAYSRV_MAX_CONNS 256
 #define PLAYSRV_MAX_CLIENT_CONNS 64
+/* Computer moves (a built-in player's search, an engine's move) running at
+ * once: each takes a core for as long as it runs, and a person may ask for
+ * any depth. One asked beyond is answered 503 with Retry-After
+ * PLAYSRV_RETRY_S, and the page asks again then: eight pages thinking at
+ * once share a laptop's cores already, and a class's pages take turns. */
+#define PLAYSRV_MAX_SEARCHES 8
+#define PLAYSRV_RETRY_S 1
 /* --page-timeout-s: a game whose page has asked nothing for that long is
  * closed, its search or engine's move stopped and its place freed; an open
  * page asks PLAYSRV_PAGE_POLLS times per timeout (POST /api/alive). Three

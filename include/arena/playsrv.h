@@ -46,7 +46,8 @@
  * 4xx and {"error": REASON}, and changes nothing. Every finished game is
  * a record of the journal, when there is one, whose header names every
  * player of its records (a searcher at a depth first asked for is added:
- * journal.h's journal_reheader).
+ * journal.h's journal_reheader). At most PLAYSRV_MAX_SEARCHES computer
+ * moves run at once; /api/computer past them is a 503 with Retry-After.
  */
 #ifndef ARENA_PLAYSRV_H
 #define ARENA_PLAYSRV_H

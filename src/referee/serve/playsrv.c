@@ -115,6 +115,9 @@ struct server {
      * header, journal_fd and journal_games are under journal_mu. */
     pthread_mutex_t journal_mu;
     struct hdr header;
+    /* Computer moves running, at most PLAYSRV_MAX_SEARCHES (search_take). */
+    pthread_mutex_t search_mu;
+    int searches;
     int journal_fd;              /* -1: none */
     long journal_games;
 };
@@ -133,6 +136,7 @@ struct reply {
     unsigned status;
     cJSON *json;                 /* the answer, or NULL with error */
     char error[256];
+    int retry_s;                 /* Retry-After: ask again then; 0: none */
 };
 
 static void fail(struct reply *r, unsigned status, const char *fmt, ...)
@@ -645,6 +649,24 @@ static int builtin_move(struct side *s, const void *pos, struct rec_move *m)
     return res.move;
 }
 
+/* A place among the computer moves running at once (PLAYSRV_MAX_SEARCHES):
+ * 1, or 0 when every place is taken. search_give gives it back. */
+static int search_take(struct server *sv)
+{
+    pthread_mutex_lock(&sv->search_mu);
+    int took = sv->searches < PLAYSRV_MAX_SEARCHES;
+    sv->searches += took;
+    pthread_mutex_unlock(&sv->search_mu);
+    return took;
+}
+
+static void search_give(struct server *sv)
+{
+    pthread_mutex_lock(&sv->search_mu);
+    sv->searches--;
+    pthread_mutex_unlock(&sv->search_mu);
+}
+
 /* r failed for a move its game's cancel flag ended (enum pgame_cancel). */
 static void fail_cancelled(const struct server *sv, const struct pgame *pg, struct reply *r)
 {
@@ -686,7 +708,8 @@ static int engine_move(struct server *sv, struct pgame *pg, int who, struct rec_
     return 0;
 }
 
-/* The computer player's move: the state in r, or r failed. */
+/* The computer player's move, in a search place: 0 with the state in r,
+ * or r failed. */
 static void computer_move(struct server *sv, struct pgame *pg, int who, struct reply *r)
 {
     struct side *s = &pg->side[who - 1];
@@ -716,7 +739,13 @@ static void api_computer(struct server *sv, struct pgame *pg, const cJSON *req, 
         return fail(r, 409, "it is player %d's turn, a person's", who);
     if (*sv->o->stop)   /* after stop's poke (playsrv_run): no move starts */
         return fail(r, 503, "the server is stopping");
+    if (!search_take(sv)) {
+        r->retry_s = PLAYSRV_RETRY_S;
+        return fail(r, 503, "%d computer moves are being played: this one waits its turn",
+                    PLAYSRV_MAX_SEARCHES);
+    }
     computer_move(sv, pg, who, r);
+    search_give(sv);
 }
 
 /* Back to the person's turn before their last move: the plies after it and
@@ -1056,14 +1085,19 @@ static void answer_api(struct server *sv, const char *url, const struct body *b,
     fail(r, 404, "no such page: %.100s", url);
 }
 
+/* retry_s: a Retry-After header (0: none). */
 static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, const char *type,
-                                 char *text, enum MHD_ResponseMemoryMode mode)
+                                 char *text, enum MHD_ResponseMemoryMode mode, int retry_s)
 {
     struct MHD_Response *resp = MHD_create_response_from_buffer(strlen(text), text, mode);
     if (!resp)
         return MHD_NO;
     MHD_add_response_header(resp, "Content-Type", type);
     MHD_add_response_header(resp, "Cache-Control", "no-store");
+    char retry[16];
+    snprintf(retry, sizeof retry, "%d", retry_s);
+    if (retry_s)
+        MHD_add_response_header(resp, "Retry-After", retry);
     enum MHD_Result ret = MHD_queue_response(c, status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -1079,7 +1113,7 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct reply *r)
     cJSON_Delete(r->json);
     if (!text)
         return MHD_NO;
-    return send_text(c, r->status, "application/json", text, MHD_RESPMEM_MUST_FREE);
+    return send_text(c, r->status, "application/json", text, MHD_RESPMEM_MUST_FREE, r->retry_s);
 }
 
 /* The gate's verdict on a request (playgate.h) into b, from its headers and
@@ -1140,11 +1174,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     pconn_busy(&sv->conns, conn_of(c), 1, 0);   /* answered from here on: never cut */
     if (b->refused)
         return send_text(c, b->refused, "text/plain; charset=utf-8", b->why,
-                         MHD_RESPMEM_MUST_COPY);
+                         MHD_RESPMEM_MUST_COPY, 0);
     int get = strcmp(method, "GET") == 0, post = strcmp(method, "POST") == 0;
     struct reply r = { .status = 200 };
     if (get && (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0))
-        return send_text(c, 200, "text/html; charset=utf-8", sv->page, MHD_RESPMEM_PERSISTENT);
+        return send_text(c, 200, "text/html; charset=utf-8", sv->page, MHD_RESPMEM_PERSISTENT,
+                         0);
     int is_get_api = strcmp(url, "/api/info") == 0 || strcmp(url, "/api/state") == 0 ||
                      strcmp(url, "/api/train/weights") == 0;
     if (get && strcmp(url, "/api/train/weights") == 0) {
@@ -1310,6 +1345,7 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
     sv->journal_fd = -1;
     hdr_init(&sv->header);
     pthread_mutex_init(&sv->journal_mu, NULL);
+    pthread_mutex_init(&sv->search_mu, NULL);
     ptab_init(&sv->games, game_drop, sv);
     ptab_init(&sv->trains, train_drop, sv);
     pconns_init(&sv->conns);
@@ -1345,6 +1381,7 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
         close(sv->journal_fd);
     hdr_free(&sv->header);
     pthread_mutex_destroy(&sv->journal_mu);
+    pthread_mutex_destroy(&sv->search_mu);
     free(sv->page);
     free(sv);
     return rc;

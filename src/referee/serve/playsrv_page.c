@@ -9,7 +9,8 @@
  * button or a digit key plays in that column, the move box takes any move
  * text, F2 starts a new game. A built-in searching player (alphabeta:D)
  * plays at the depth of the box beside its selector. A computer to move is asked to move until a
- * person is to move or the game is over. While open, the page
+ * person is to move or the game is over (a move refused with Retry-After,
+ * every search place taken, is asked again then). While open, the page
  * tells the server it is there (/api/alive, info's poll_ms), or its game
  * would be closed. The learning window (games with a
  * learned player) trains in steps of the API, a progress bar and the
@@ -92,7 +93,8 @@ const char playsrv_page[] =
     "body:JSON.stringify(body)};}\n"
     "function api(path,body){return fetch(path,opts(body)).then(function(r){"
     "return r.text().then(function(t){var j;try{j=JSON.parse(t);}catch(x){j={error:t};}"
-    "if(!r.ok){var e=new Error(j.error||r.status);e.status=r.status;throw e;}return j;});});}\n"
+    "if(!r.ok){var e=new Error(j.error||r.status);e.status=r.status;"
+    "e.retry=+r.headers.get('Retry-After')||0;throw e;}return j;});});}\n"
     "function el(tag,attrs,text){var e=document.createElement(tag);for(var k in attrs)"
     "e.setAttribute(k,attrs[k]);if(text!==undefined)e.textContent=text;return e;}\n"
     "function showError(e){$('error').textContent=e?String(e.message||e):'';}\n"
@@ -156,7 +158,9 @@ const char playsrv_page[] =
     " document.body.setAttribute('data-state',st.over?'over':'playing');}\n"
     "function computer(){if(!st||st.over||st.players[st.to_move-1]==='person'){busy=false;"
     "document.body.setAttribute('data-busy','0');return Promise.resolve();}\n"
-    " return api('/api/computer',{id:st.id}).then(function(s){st=s;render();return computer();});}\n"
+    " return api('/api/computer',{id:st.id}).then(function(s){st=s;render();return computer();},"
+    "function(e){if(!e.retry)throw e;$('status').textContent=e.message;\n"
+    "  return new Promise(function(ok){setTimeout(ok,e.retry*1000);}).then(computer);});}\n"
     "function step(p){if(busy)return;busy=true;document.body.setAttribute('data-busy','1');"
     "showError(null);\n"
     " p.then(function(s){st=s;render();return computer();}).catch(function(e){busy=false;"
