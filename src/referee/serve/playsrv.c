@@ -115,11 +115,11 @@ struct server {
      * header, journal_fd and journal_games are under journal_mu. */
     pthread_mutex_t journal_mu;
     struct hdr header;
+    int journal_fd;              /* -1: none */
+    long journal_games;
     /* Computer moves running, at most PLAYSRV_MAX_SEARCHES (search_take). */
     pthread_mutex_t search_mu;
     int searches;
-    int journal_fd;              /* -1: none */
-    long journal_games;
 };
 
 /* One request: the gate's verdict on its headers, its body collected as
@@ -708,7 +708,7 @@ static int engine_move(struct server *sv, struct pgame *pg, int who, struct rec_
     return 0;
 }
 
-/* The computer player's move, in a search place: 0 with the state in r,
+/* The computer player's move, played in a search place: the state in r,
  * or r failed. */
 static void computer_move(struct server *sv, struct pgame *pg, int who, struct reply *r)
 {
@@ -1360,10 +1360,8 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
         rc = open_gate(sv, port, e);
     if (rc == 0 && open_journal(sv, e) != 0)
         rc = PLAYSRV_BAD_INPUT;
-    if (rc == 0) {
-        if (!(d = start_daemon(sv, fd)))
-            rc = err_set(e, 0, 0, "cannot start the HTTP server on %s port %u", o->listen, port);
-    }
+    if (rc == 0 && !(d = start_daemon(sv, fd)))
+        rc = err_set(e, 0, 0, "cannot start the HTTP server on %s port %u", o->listen, port);
     if (!d && fd >= 0)
         close(fd);   /* the daemon's once started: MHD_stop_daemon closes it */
     if (d) {
