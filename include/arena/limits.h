@@ -267,7 +267,8 @@
  * every integer below it exactly: header.h's HDR_SEED_NUMBER_LIMIT). */
 #define PLAYSRV_ID_MAX 1e15
 /* How soon the server sees its stop flag (a signal's) while its threads
- * answer requests. */
+ * answer requests; as often, it cuts the connections late with a request
+ * (PLAYSRV_REQUEST_S) and closes the games whose page went quiet. */
 #define PLAYSRV_STOP_POLL_MS 200
 /* ---- referee grade (rubric.h, grade.h) ------------------------------------ */
 
