@@ -8,12 +8,18 @@
 #include <string.h>
 #include "referee/serve/playgate.h"
 
-static struct pgate gate(unsigned port)
+/* A server listening on listen and port. */
+static struct pgate gate_on(const char *listen, unsigned port)
 {
     struct pgate g;
     struct err e;
-    cr_assert_eq(pgate_init(&g, port, &e), 0, "pgate_init: %s", e.msg);
+    cr_assert_eq(pgate_init(&g, listen, port, &e), 0, "pgate_init: %s", e.msg);
     return g;
+}
+
+static struct pgate gate(unsigned port)
+{
+    return gate_on("127.0.0.1", port);
 }
 
 Test(playgate, the_token_is_fresh_lower_case_hex)
@@ -26,7 +32,7 @@ Test(playgate, the_token_is_fresh_lower_case_hex)
 
 /* Arrays, not pointers: Criterion hands each case to a new process. */
 struct host_case {
-    char local[16], host[32];
+    char listen[16], local[16], host[32];
     unsigned port;
     int ok;
 };
@@ -34,37 +40,41 @@ struct host_case {
 ParameterizedTestParameters(playgate, host_is_the_address_the_connection_reached)
 {
     static struct host_case cases[] = {
-        { "127.0.0.1", "127.0.0.1:8080", 8080, 1 },
-        { "127.0.0.1", "localhost:8080", 8080, 1 },
-        { "127.0.0.1", "LocalHost:8080", 8080, 1 },
-        { "127.0.0.1", "127.0.0.1:8081", 8080, 0 },     /* another port */
-        { "127.0.0.1", "127.0.0.1", 8080, 0 },          /* port 80 meant */
-        { "127.0.0.1", "127.0.0.1:", 8080, 0 },
-        { "127.0.0.1", "127.0.0.1:8080x", 8080, 0 },
-        { "127.0.0.1", "127.0.0.1:+8080", 8080, 0 },
-        { "127.0.0.1", "evil.example:8080", 8080, 0 },  /* DNS rebinding */
-        { "127.0.0.1", "localhost.:8080", 8080, 0 },
-        { "127.0.0.1", "127.0.0.2:8080", 8080, 0 },
-        { "127.0.0.1", "[::1]:8080", 8080, 0 },
-        { "127.0.0.1", "127.0.0.1:8080:8080", 8080, 0 },
-        { "127.0.0.1", "", 8080, 0 },
-        { "127.0.0.1", "127.0.0.1", 80, 1 },
-        { "127.0.0.1", "localhost", 80, 1 },
-        { "192.168.1.5", "192.168.1.5:8080", 8080, 1 },
-        { "192.168.1.5", "localhost:8080", 8080, 0 },   /* not this machine's address */
-        { "192.168.1.5", "127.0.0.1:8080", 8080, 0 },
+        { "127.0.0.1", "127.0.0.1", "127.0.0.1:8080", 8080, 1 },
+        { "127.0.0.1", "127.0.0.1", "localhost:8080", 8080, 1 },
+        { "127.0.0.1", "127.0.0.1", "LocalHost:8080", 8080, 1 },
+        { "127.0.0.1", "127.0.0.1", "127.0.0.1:8081", 8080, 0 },     /* another port */
+        { "127.0.0.1", "127.0.0.1", "127.0.0.1", 8080, 0 },          /* port 80 meant */
+        { "127.0.0.1", "127.0.0.1", "127.0.0.1:", 8080, 0 },
+        { "127.0.0.1", "127.0.0.1", "127.0.0.1:8080x", 8080, 0 },
+        { "127.0.0.1", "127.0.0.1", "127.0.0.1:+8080", 8080, 0 },
+        { "127.0.0.1", "127.0.0.1", "evil.example:8080", 8080, 0 },  /* DNS rebinding */
+        { "127.0.0.1", "127.0.0.1", "localhost.:8080", 8080, 0 },
+        { "127.0.0.1", "127.0.0.1", "127.0.0.2:8080", 8080, 0 },
+        { "127.0.0.1", "127.0.0.1", "[::1]:8080", 8080, 0 },
+        { "127.0.0.1", "127.0.0.1", "127.0.0.1:8080:8080", 8080, 0 },
+        { "127.0.0.1", "127.0.0.1", "", 8080, 0 },
+        { "127.0.0.1", "127.0.0.1", "127.0.0.1", 80, 1 },
+        { "127.0.0.1", "127.0.0.1", "localhost", 80, 1 },
+        { "192.168.1.5", "192.168.1.5", "192.168.1.5:8080", 8080, 1 },
+        { "192.168.1.5", "192.168.1.5", "localhost:8080", 8080, 0 },   /* not loopback */
+        { "192.168.1.5", "192.168.1.5", "127.0.0.1:8080", 8080, 0 },
+        { "0.0.0.0", "127.0.0.1", "0.0.0.0:8080", 8080, 1 },       /* the address printed */
+        { "0.0.0.0", "192.168.1.5", "192.168.1.5:8080", 8080, 1 },
+        { "0.0.0.0", "192.168.1.5", "localhost:8080", 8080, 0 },
+        { "127.0.0.1", "127.0.0.1", "0.0.0.0:8080", 8080, 0 },
     };
     return cr_make_param_array(struct host_case, cases, sizeof cases / sizeof *cases);
 }
 
 ParameterizedTest(struct host_case *c, playgate, host_is_the_address_the_connection_reached)
 {
-    struct pgate g = gate(c->port);
+    struct pgate g = gate_on(c->listen, c->port);
     struct pgate_req q = { .method = "GET", .host = c->host, .local_addr = c->local };
     char why[256] = "";
     int rc = pgate_check(&g, &q, why, sizeof why);
-    cr_assert_eq(rc, c->ok ? 0 : 403, "Host '%s' on %s port %u: %d (%s)", c->host, c->local,
-                 c->port, rc, why);
+    cr_assert_eq(rc, c->ok ? 0 : 403, "Host '%s' on %s port %u (listening on %s): %d (%s)",
+                 c->host, c->local, c->port, c->listen, rc, why);
 }
 
 struct origin_case {
@@ -138,7 +148,8 @@ Test(playgate, a_refusal_says_what_was_wrong_and_what_is_expected)
           "refused: Host 'evil.example:8080' is not this server (127.0.0.1:8080 or "
           "localhost:8080)" },
         { { "GET", "10.0.0.1:8080", NULL, NULL, "192.168.1.5" },
-          "refused: Host '10.0.0.1:8080' is not this server (192.168.1.5:8080)" },
+          "refused: Host '10.0.0.1:8080' is not this server (192.168.1.5:8080 or "
+          "127.0.0.1:8080)" },
         { { "POST", "127.0.0.1:8080", "http://evil.example", NULL, "127.0.0.1" },
           "refused: Origin 'http://evil.example' is not this server's page "
           "(http://127.0.0.1:8080)" },

@@ -42,10 +42,11 @@ static int random_bytes(unsigned char *buf, size_t n)
     return got == n ? 0 : -1;
 }
 
-int pgate_init(struct pgate *g, unsigned port, struct err *e)
+int pgate_init(struct pgate *g, const char *listen, unsigned port, struct err *e)
 {
     unsigned char raw[PLAYSRV_TOKEN_BYTES];
     memset(g, 0, sizeof *g);
+    snprintf(g->listen, sizeof g->listen, "%s", listen);
     g->port = port;
     if (random_bytes(raw, sizeof raw) != 0)
         return err_set(e, 0, 0, "cannot read random bytes for the page's token "
@@ -55,9 +56,16 @@ int pgate_init(struct pgate *g, unsigned port, struct err *e)
     return 0;
 }
 
+/* 1 when name (n bytes) is word, ignoring case. */
+static int is_name(const char *name, size_t n, const char *word)
+{
+    return n == strlen(word) && strncasecmp(name, word, n) == 0;
+}
+
 /* 1 when host (a Host header: NAME or NAME:PORT) names this server as the
- * connection reached it: NAME the address local, or localhost when local
- * is this machine's; PORT the server's (80 when left out). */
+ * connection reached it: NAME the address local, localhost when local is
+ * this machine's, or the address listened on; PORT the server's (80 when
+ * left out). */
 static int host_ok(const struct pgate *g, const char *host, const char *local)
 {
     const char *colon = strrchr(host, ':');
@@ -74,8 +82,8 @@ static int host_ok(const struct pgate *g, const char *host, const char *local)
     if (port != g->port)
         return 0;
     int loopback = strncmp(local, "127.", 4) == 0;
-    return (n == strlen(local) && strncasecmp(host, local, n) == 0) ||
-           (loopback && n == strlen("localhost") && strncasecmp(host, "localhost", n) == 0);
+    return is_name(host, n, local) || (loopback && is_name(host, n, "localhost")) ||
+           is_name(host, n, g->listen);
 }
 
 /* 1 when origin is the page's own: "http://" and host (already host_ok). */
@@ -98,15 +106,21 @@ static int token_ok(const struct pgate *g, const char *token)
     return diff == 0;
 }
 
+/* The Hosts host_ok takes on a connection that reached local, for a
+ * refusal's reason: "127.0.0.1:8080 or localhost:8080". */
+static void expected_hosts(const struct pgate *g, const char *local, char *buf, size_t cap)
+{
+    int n = snprintf(buf, cap, "%s:%u", local, g->port);
+    if (strncmp(local, "127.", 4) == 0)
+        n += snprintf(buf + n, cap - (size_t)n, " or localhost:%u", g->port);
+    if (strcmp(g->listen, local) != 0)
+        snprintf(buf + n, cap - (size_t)n, " or %s:%u", g->listen, g->port);
+}
+
 int pgate_check(const struct pgate *g, const struct pgate_req *q, char *why, size_t cap)
 {
-    int loopback = strncmp(q->local_addr, "127.", 4) == 0;
-    char expect[96];   /* the Hosts host_ok takes, for the reason */
-    if (loopback)
-        snprintf(expect, sizeof expect, "%s:%u or localhost:%u", q->local_addr, g->port,
-                 g->port);
-    else
-        snprintf(expect, sizeof expect, "%s:%u", q->local_addr, g->port);
+    char expect[192];   /* the Hosts host_ok takes, for the reason */
+    expected_hosts(g, q->local_addr, expect, sizeof expect);
     if (!q->host)
         return snprintf(why, cap, "refused: no Host header (this server is %s)", expect), 403;
     if (!host_ok(g, q->host, q->local_addr))

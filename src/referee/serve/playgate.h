@@ -3,11 +3,12 @@
  * only. Every request is judged here before it is answered (and refused with
  * 403 and a short reason, nothing done, otherwise):
  *
- *   - Host must be the server's own address: the address the connection
- *     reached, with the server's port ("127.0.0.1:8080"), or localhost and
- *     the port when that address is this machine's (127.x.y.z). A page of
- *     another site reaches the server by DNS rebinding (its own name, made to
- *     point at 127.0.0.1) only with its own name in Host: refused, so it
+ *   - Host must be the server's own address with the server's port: the
+ *     address the connection reached ("127.0.0.1:8080"), localhost when
+ *     that address is this machine's (127.x.y.z), or the address it was
+ *     told to listen on, as it printed it ("0.0.0.0:8080"). A page of
+ *     another site reaches the server by DNS rebinding (its own name, made
+ *     to point at 127.0.0.1) only with its own name in Host: refused, so it
  *     cannot read the API's answers.
  *   - Origin, when a browser sends one (every cross-site request and every
  *     POST), must be the server's own page's: "http://" and the Host. A
@@ -37,13 +38,15 @@
 #define PGATE_TOKEN_LEN (2 * PLAYSRV_TOKEN_BYTES)
 
 struct pgate {
+    char listen[64];                      /* the address it listens on, as given */
     unsigned port;                        /* the server's */
     char token[PGATE_TOKEN_LEN + 1];      /* lower-case hex */
 };
 
-/* g for a server on port, with a new token from the kernel's random source
- * (getrandom, else /dev/urandom): 0, or -1 with e when neither gives one. */
-int pgate_init(struct pgate *g, unsigned port, struct err *e);
+/* g for a server listening on address listen (IPv4, dotted) and port, with
+ * a new token from the kernel's random source (getrandom, else
+ * /dev/urandom): 0, or -1 with e when neither gives one. */
+int pgate_init(struct pgate *g, const char *listen, unsigned port, struct err *e);
 
 /* What playsrv.c knows of a request: its headers (NULL: absent) and the
  * IPv4 address, dotted, its connection reached (the server's own end). */

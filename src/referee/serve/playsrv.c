@@ -1328,7 +1328,7 @@ static char *page_with_token(const char *token)
  * token: 0, or -1 with e. */
 static int open_gate(struct server *sv, unsigned port, struct err *e)
 {
-    if (pgate_init(&sv->gate, port, e) != 0)
+    if (pgate_init(&sv->gate, sv->o->listen, port, e) != 0)
         return -1;
     if (!(sv->page = page_with_token(sv->gate.token)))
         return err_set(e, 0, 0, "out of memory");
