@@ -487,9 +487,11 @@ static int post_begin(const struct play *s, const char *path, const char *body)
     return fd;
 }
 
-/* --page-timeout-s: 2 s, or 10 under valgrind, whose one thread at a time
- * can keep a page's /api/alive waiting for seconds behind a search. */
-#define PAGE_TIMEOUT_S "2"
+/* --page-timeout-s: 3 s, ten times the pings' interval, room for a busy
+ * machine (the sanitizers' run, jobs beside); 10 under valgrind, whose one
+ * thread at a time can keep a page's /api/alive waiting for seconds behind
+ * a search. */
+#define PAGE_TIMEOUT_S "3"
 #define PAGE_TIMEOUT_VALGRIND_S "10"
 #define QUIET_WAIT_S 90      /* the longest the quiet games may take to go */
 
