@@ -3,7 +3,8 @@
 
 Starts `BIN/referee play` on connect4 with a Python engine and a crashing
 one and a journal, then checks, over HTTP from this process:
-  - the address printed is 127.0.0.1;
+  - the address printed is 127.0.0.1; its page carries the token every POST
+    below sends;
   - a person against perfect: the person's move, refused moves (illegal,
     out of turn, malformed JSON, a 10 MB body, a finished game), each a 4xx
     with its reason and the state unchanged; undo back to the person's turn;
@@ -36,6 +37,9 @@ import urllib.request
 
 BIN = sys.argv[1]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The server's token, read from its page as the page's script reads it:
+# every POST carries it (playgate.h).
+TOKEN = {}
 
 
 def check(cond, what, got=None):
@@ -48,6 +52,8 @@ def call(base, path, body=None, raw=None):
     """(status, decoded JSON or text) of a GET (body None) or POST."""
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
     req = urllib.request.Request(base + path, data=data, method="POST" if data is not None else "GET")
+    if data is not None:
+        req.add_header("X-Arena-Token", TOKEN.get(base, ""))
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
             status, text = r.status, r.read().decode()
@@ -127,6 +133,10 @@ def main():
 
 
 def run(base, srv):
+    st, page = call(base, "/")
+    m = re.search(r'<meta name="arena-token" content="([0-9a-f]{32})">', page)
+    check(st == 200 and m, "the page carries the token", page[:300])
+    TOKEN[base] = m.group(1)
     st, info = call(base, "/api/info")
     check(st == 200 and info["game"] == "connect4" and info["layout"] == "grid",
           "info", info)

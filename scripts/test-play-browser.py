@@ -19,10 +19,14 @@ accessible names of its controls (aria-label), as assistive technology would:
   - checkers (a piece with two moves: a second click picks one), tictactoe
     and othello played by clicking cells, with no column buttons;
   - closing the page ends the engine its game started;
+  - a page of another origin (served from another port) posting to the
+    server by fetch and by a form, and reading its API, is refused (403, in
+    the console) and starts no game;
   - no console message and no script error on any page.
 With SCREENSHOT, a PNG of the connect4 page is written there.
 Exits 1 at the first failed check, with what it got.
 """
+import json
 import os
 import re
 import shutil
@@ -30,8 +34,10 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -304,6 +310,83 @@ def clicks(game, cells, want):
     return test
 
 
+# Another site's page: a fetch and a form (text/plain, shaped as JSON: no
+# preflight) post a new game to the play server at BASE, and a fetch tries
+# to read its API; it notes each outcome in #out and sets data-done.
+ATTACK = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>elsewhere</title></head>
+<body><pre id="out"></pre>
+<form id="f" method="POST" action="BASE/api/new" enctype="text/plain" target="sink">
+<input type="hidden" name='{"players": ["alphabeta:12", "random"], "x": "' value='"}'></form>
+<iframe name="sink" id="sink"></iframe>
+<script>
+function note(t){document.getElementById('out').textContent+=t+'\\n';}
+fetch('BASE/api/new',{method:'POST',mode:'no-cors',headers:{'Content-Type':'text/plain'},
+  body:'{"players": ["alphabeta:12", "random"]}'})
+ .then(function(){note('post sent');},function(){note('post failed');})
+ .then(function(){return fetch('BASE/api/info').then(function(r){note('read '+r.status);},
+   function(){note('read refused');});})
+ .then(function(){document.getElementById('sink').onload=function(){note('form sent');
+   document.body.setAttribute('data-done','1');};document.getElementById('f').submit();});
+</script></body></html>
+"""
+
+
+def cross_origin(d, base):
+    """ATTACK served from another port: its requests reach the server and are
+    refused (403 in the console), its read fails, and no game is started (the
+    next game's id follows the last one made before)."""
+    with urllib.request.urlopen(base, timeout=30) as r:
+        token = re.search(r'<meta name="arena-token" content="([0-9a-f]{32})">',
+                          r.read().decode()).group(1)
+
+    def new_game():
+        req = urllib.request.Request(base + "api/new", method="POST",
+                                     data=b'{"players": ["person", "random"]}',
+                                     headers={"X-Arena-Token": token})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            gid = json.loads(r.read())["id"]
+        req = urllib.request.Request(base + "api/close", method="POST",
+                                     data=json.dumps({"id": gid}).encode(),
+                                     headers={"X-Arena-Token": token})
+        urllib.request.urlopen(req, timeout=30).close()
+        return gid
+
+    before = new_game()
+    page = ATTACK.replace("BASE", base.rstrip("/")).encode()
+
+    class Elsewhere(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args):
+            pass
+
+    other = ThreadingHTTPServer(("127.0.0.1", 0), Elsewhere)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        d.get(f"http://127.0.0.1:{other.server_address[1]}/")
+        end = time.time() + 30
+        while d.find_element(By.TAG_NAME, "body").get_attribute("data-done") != "1":
+            check(time.time() < end, "the other page's requests end",
+                  d.find_element(By.ID, "out").text)
+            time.sleep(0.1)
+        out = d.find_element(By.ID, "out").text.split("\n")
+        check(out == ["post sent", "read refused", "form sent"],
+              "the other page posted, could not read, submitted its form", out)
+        logs = [l["message"] for l in d.get_log("browser")]
+        check(sum("/api/new" in m and "status of 403" in m for m in logs) == 2,
+              "the server refused the other page's two posts (403)", logs)
+    finally:
+        other.shutdown()
+        d.get("about:blank")
+    after = new_game()
+    check(after == before + 1, "the other page started no game", (before, after))
+
+
 def main():
     d = browser()
     try:
@@ -318,6 +401,7 @@ def main():
             while engines_held(srv) and time.time() < end:
                 time.sleep(0.1)
             check(engines_held(srv) == 0, "closing the page ends its engine", engines_held(srv))
+            cross_origin(d, base)
             tmp = tempfile.mkdtemp()
             try:
                 training(d, base, tmp)

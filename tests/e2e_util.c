@@ -4,7 +4,9 @@
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <regex.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -193,53 +195,134 @@ void e2e_runv(struct e2e_run *r, const char *cwd, const char *stdin_text, const 
     e2e_runv_via(r, cwd, stdin_text, NULL, prog, args);
 }
 
+/* The command line of a run of prog (a binary of ARENA_BIN) with args,
+ * through prefix (NULL: none), under valgrind when ARENA_VALGRIND=1 with its
+ * report written to io/valgrind. */
+struct cmdline {
+    const char *argv[2 * E2E_MAX_ARGS + 8];
+    int valgrind;
+    char *bin, *supp;
+    char vg_path[PATH_MAX], vg_log[PATH_MAX + 16], vg_supp[PATH_MAX + 16];
+};
+
+static void cmdline_make(struct cmdline *c, const char *io, const char *const *prefix,
+                         const char *prog, const char *const *args)
+{
+    const char *bin_dir = getenv("ARENA_BIN") ? getenv("ARENA_BIN") : "bin";
+    char bin_rel[PATH_MAX];
+    snprintf(bin_rel, sizeof bin_rel, "%s/%s", bin_dir, prog);
+    c->bin = absolute(bin_rel);
+    c->valgrind = getenv("ARENA_VALGRIND") && strcmp(getenv("ARENA_VALGRIND"), "1") == 0;
+    snprintf(c->vg_path, sizeof c->vg_path, "%s/valgrind", io);
+    snprintf(c->vg_log, sizeof c->vg_log, "--log-file=%s", c->vg_path);
+    int argc = 0;
+    for (int i = 0; prefix && prefix[i] && argc < E2E_MAX_ARGS; i++)
+        c->argv[argc++] = prefix[i];
+    c->supp = c->valgrind ? absolute("tests/valgrind.supp") : NULL;
+    if (c->valgrind) {
+        snprintf(c->vg_supp, sizeof c->vg_supp, "--suppressions=%s", c->supp);
+        c->argv[argc++] = "valgrind";
+        c->argv[argc++] = c->vg_supp;
+        c->argv[argc++] = "-q";
+        /* Reading the inlined frames' debug information is a sixth of
+         * valgrind's start-up, paid a thousand times a run; a finding
+         * still names the function its code was inlined into. */
+        c->argv[argc++] = "--read-inline-info=no";
+        c->argv[argc++] = "--leak-check=full";
+        c->argv[argc++] = "--show-leak-kinds=all";
+        c->argv[argc++] = "--errors-for-leak-kinds=all";
+        c->argv[argc++] = "--error-exitcode=99";
+        c->argv[argc++] = c->vg_log;
+    }
+    c->argv[argc++] = c->bin;
+    for (int i = 0; args[i] && argc < 2 * E2E_MAX_ARGS + 7; i++)
+        c->argv[argc++] = args[i];
+    c->argv[argc] = NULL;
+}
+
+static void cmdline_free(struct cmdline *c)
+{
+    free(c->supp);
+    free(c->bin);
+}
+
 void e2e_runv_via(struct e2e_run *r, const char *cwd, const char *stdin_text,
                   const char *const *prefix, const char *prog, const char *const *args)
 {
-    const char *bin_dir = getenv("ARENA_BIN") ? getenv("ARENA_BIN") : "bin";
-    int valgrind = getenv("ARENA_VALGRIND") && strcmp(getenv("ARENA_VALGRIND"), "1") == 0;
-    char bin_rel[PATH_MAX];
-    snprintf(bin_rel, sizeof bin_rel, "%s/%s", bin_dir, prog);
-    char *bin = absolute(bin_rel);
-
     char *io = e2e_tmpdir();
     /* A prefix may run it as another user, who writes valgrind's log here. */
     if (prefix)
         chmod(io, 0777);
-    char vg_path[PATH_MAX];
-    snprintf(vg_path, sizeof vg_path, "%s/valgrind", io);
-    char vg_log[PATH_MAX + 16];
-    snprintf(vg_log, sizeof vg_log, "--log-file=%s", vg_path);
-    const char *argv[2 * E2E_MAX_ARGS + 8];
-    int argc = 0;
-    for (int i = 0; prefix && prefix[i] && argc < E2E_MAX_ARGS; i++)
-        argv[argc++] = prefix[i];
-    char *supp = valgrind ? absolute("tests/valgrind.supp") : NULL;
-    char vg_supp[PATH_MAX + 16];
-    if (valgrind)
-        snprintf(vg_supp, sizeof vg_supp, "--suppressions=%s", supp);
-    if (valgrind) {
-        argv[argc++] = "valgrind";
-        argv[argc++] = vg_supp;
-        argv[argc++] = "-q";
-        /* Reading the inlined frames' debug information is a sixth of
-         * valgrind's start-up, paid a thousand times a run; a finding
-         * still names the function its code was inlined into. */
-        argv[argc++] = "--read-inline-info=no";
-        argv[argc++] = "--leak-check=full";
-        argv[argc++] = "--show-leak-kinds=all";
-        argv[argc++] = "--errors-for-leak-kinds=all";
-        argv[argc++] = "--error-exitcode=99";
-        argv[argc++] = vg_log;
-    }
-    argv[argc++] = bin;
-    for (int i = 0; args[i] && argc < 2 * E2E_MAX_ARGS + 7; i++)
-        argv[argc++] = args[i];
-    argv[argc] = NULL;
-    spawn(r, cwd, stdin_text, argv, io, valgrind ? vg_path : NULL);
+    struct cmdline c;
+    cmdline_make(&c, io, prefix, prog, args);
+    spawn(r, cwd, stdin_text, c.argv, io, c.valgrind ? c.vg_path : NULL);
     e2e_rmdir(io);
-    free(supp);
-    free(bin);
+    cmdline_free(&c);
+}
+
+void e2e_start(struct e2e_proc *p, const char *cwd, const char *prog, const char *const *args)
+{
+    memset(p, 0, sizeof *p);
+    p->io = e2e_tmpdir();
+    struct cmdline c;
+    cmdline_make(&c, p->io, NULL, prog, args);
+    p->valgrind = c.valgrind;
+    char err_path[PATH_MAX];
+    snprintf(err_path, sizeof err_path, "%s/stderr", p->io);
+    int out[2];
+    cr_assert_eq(pipe(out), 0, "pipe: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        /* A test that fails before e2e_stop leaves no server behind. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int null = open("/dev/null", O_RDONLY);
+        if (err < 0 || null < 0 || chdir(cwd) != 0)
+            _exit(127);
+        dup2(null, STDIN_FILENO);
+        dup2(out[1], STDOUT_FILENO);
+        dup2(err, STDERR_FILENO);
+        close(out[0]);
+        execvp(c.argv[0], (char *const *)c.argv);
+        _exit(127);
+    }
+    close(out[1]);
+    p->pid = pid;
+    p->out = fdopen(out[0], "r");
+    cmdline_free(&c);
+    cr_assert_not_null(p->out);
+}
+
+void e2e_stop(struct e2e_proc *p, int sig, struct e2e_run *r)
+{
+    kill((pid_t)p->pid, sig);
+    size_t cap = 4096;
+    r->out = malloc(cap);
+    r->out_len = 0;
+    size_t got;
+    while ((got = fread(r->out + r->out_len, 1, cap - r->out_len - 1, p->out)) > 0)
+        if (cap - (r->out_len += got) < 2)
+            r->out = realloc(r->out, cap *= 2);
+    r->out[r->out_len] = '\0';
+    fclose(p->out);
+    int st;
+    waitpid((pid_t)p->pid, &st, 0);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : SIGNAL_STATUS_BASE + WTERMSIG(st);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/stderr", p->io);
+    r->err = e2e_slurp(path, &r->err_len);
+    if (p->valgrind) {
+        snprintf(path, sizeof path, "%s/valgrind", p->io);
+        size_t vlen = 0;
+        char *report = e2e_slurp(path, &vlen);
+        cr_assert(vlen == 0 && r->status != 99, "valgrind findings:\n%s",
+                  report ? report : "(no report)");
+        free(report);
+    }
+    e2e_rmdir(p->io);
+    memset(p, 0, sizeof *p);
 }
 
 void e2e_run_tool(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *tool,

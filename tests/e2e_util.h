@@ -10,6 +10,7 @@
 #define ARENA_E2E_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct e2e_run {
     int status;        /* exit status, or 128 + signal */
@@ -36,6 +37,23 @@ void e2e_runv_via(struct e2e_run *r, const char *cwd, const char *stdin_text,
 void e2e_run_tool(struct e2e_run *r, const char *cwd, const char *stdin_text, const char *tool,
                   ...);
 void e2e_run_free(struct e2e_run *r);
+
+/* A binary of ARENA_BIN running in the background (a server), under
+ * valgrind as e2e_run's are. */
+struct e2e_proc {
+    long pid;
+    FILE *out;              /* its stdout, for the caller to read */
+    char *io;               /* its stderr and valgrind's report */
+    int valgrind;
+};
+/* Starts prog with args (NULL-terminated) in folder cwd, stdin empty,
+ * stdout a pipe read through p->out, stderr kept; it gets SIGTERM if the
+ * test ends before e2e_stop. */
+void e2e_start(struct e2e_proc *p, const char *cwd, const char *prog, const char *const *args);
+/* Sends it sig and waits for it: r gets its exit status, the rest of its
+ * stdout and its stderr (e2e_run_free them); valgrind's findings fail the
+ * test. */
+void e2e_stop(struct e2e_proc *p, int sig, struct e2e_run *r);
 
 /* A scripted session: runs prog with args (NULL-terminated) in a fresh
  * folder, the fixture REL.in on stdin, and asserts exit status 0, nothing on

@@ -427,7 +427,7 @@ static void lines_with(const char *out, const char *prefix, char *buf, size_t ca
  * test; a bad value is shown joined. */
 /* referee play's bad options stop it before it serves (exit 2, the
  * reason, no journal made): a --listen that is no IPv4 address, a journal
- * that exists (its bytes untouched). */
+ * that exists (its bytes untouched), a --page-timeout-s out of range. */
 Test(e2e_referee, play_refuses_bad_options_before_serving, .timeout = 60)
 {
     char *dir = e2e_tmpdir();
@@ -454,6 +454,12 @@ Test(e2e_referee, play_refuses_bad_options_before_serving, .timeout = 60)
     char *kept = e2e_slurp(path, NULL);
     cr_assert_str_eq(kept, "kept\n");
     free(kept);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "play", "--game", "connect4", "--page-timeout-s", "0",
+            NULL);
+    cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_assert_str_eq(r.err, "referee: --page-timeout-s must be a number from 1 to 86400, got "
+                            "'0'\nTry 'referee --help' for more information.\n");
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }

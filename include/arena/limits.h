@@ -203,13 +203,60 @@
 /* referee play (playsrv.h): the address it listens on unless --listen
  * says otherwise (this machine only: the page runs engines for whoever
  * reaches it); a request's body, room for a new game's two weights files
- * (WTS_FILE_MAX each) escaped in JSON, so a 10 MB body is refused unkept; games held at once (a page each), so
- * abandoned pages cannot take the memory; an unclosed game is dropped
- * after PLAYSRV_IDLE_S without a request. */
+ * (WTS_FILE_MAX each) escaped in JSON, so a 10 MB body is refused unkept;
+ * games held at once (a page each), so abandoned pages cannot take the
+ * memory; and training series likewise, an unclosed one giving its place
+ * to a new one after PLAYSRV_IDLE_S without a request (a game goes sooner:
+ * PLAYSRV_PAGE_TIMEOUT_S). */
 #define PLAYSRV_DEFAULT_LISTEN "127.0.0.1"
 #define PLAYSRV_BODY_CAP 16384
 #define PLAYSRV_MAX_GAMES 64
 #define PLAYSRV_IDLE_S 3600
+/* Random bytes of the token the page sends with every request that changes
+ * something (playgate.h), shown as twice as many hex digits: 128 bits, which
+ * a page of another site guessing a billion times a second would not find
+ * in the age of the universe. */
+#define PLAYSRV_TOKEN_BYTES 16
+/* referee play's connections (playconn.h). Each is a thread of the server
+ * (playsrv.c says why) until it closes, so:
+ *  - PLAYSRV_REQUEST_S: the seconds a connection has to send a whole request,
+ *    headers and body, counted from its start or from its previous answer.
+ *    A browser sends a request at once (microseconds on this machine,
+ *    milliseconds over a network); a connection still short of one after
+ *    five seconds is cut, whether it sends nothing (a half-open connection;
+ *    a browser's idle keep-alive, which then opens another) or a byte at a
+ *    time (slowloris), so a burst of idle connections frees its places
+ *    within seconds. An answer the client stops reading is cut after as
+ *    long without progress.
+ *  - PLAYSRV_MAX_CONNS: connections at once. A browser opens at most six to
+ *    one server (HTTP/1.1), so 256 are forty pages, more than a class in a
+ *    room; 256 threads' stacks are address space, not memory.
+ *  - PLAYSRV_MAX_CLIENT_CONNS: connections at once from one address: ten
+ *    browsers behind one address (a NAT), and all a program opening hundreds
+ *    gets, so other addresses still find places.
+ * A connection beyond either cap is closed as it comes, before it has sent
+ * a request to answer. */
+#define PLAYSRV_REQUEST_S 5
+#define PLAYSRV_MAX_CONNS 256
+#define PLAYSRV_MAX_CLIENT_CONNS 64
+/* Computer moves (a built-in player's search, an engine's move) running at
+ * once: each takes a core for as long as it runs, and a person may ask for
+ * any depth. One asked beyond is answered 503 with Retry-After
+ * PLAYSRV_RETRY_S, and the page asks again then: eight pages thinking at
+ * once share a laptop's cores already, and a class's pages take turns. */
+#define PLAYSRV_MAX_SEARCHES 8
+#define PLAYSRV_RETRY_S 1
+/* --page-timeout-s: a game whose page has asked nothing for that long is
+ * closed, its search or engine's move stopped and its place freed; an open
+ * page asks PLAYSRV_PAGE_POLLS times per timeout (POST /api/alive). Three
+ * minutes by default: a browser slows the timers of a tab in the
+ * background to one a minute, so such a page still asks in time, and a
+ * page gone without closing its game (a crash, a script) costs at most
+ * three minutes of a core. At most a day: a longer wait is a game left
+ * open, not a page. */
+#define PLAYSRV_PAGE_TIMEOUT_S 180
+#define PLAYSRV_MAX_PAGE_TIMEOUT_S 86400
+#define PLAYSRV_PAGE_POLLS 6
 /* Training games per request of the learning window: a connect4 game of
  * two learners takes well under a millisecond, so a step answers within a
  * fraction of a second and the progress bar moves smoothly. */
@@ -220,7 +267,8 @@
  * every integer below it exactly: header.h's HDR_SEED_NUMBER_LIMIT). */
 #define PLAYSRV_ID_MAX 1e15
 /* How soon the server sees its stop flag (a signal's) while its threads
- * answer requests. */
+ * answer requests; as often, it cuts the connections late with a request
+ * (PLAYSRV_REQUEST_S) and closes the games whose page went quiet. */
 #define PLAYSRV_STOP_POLL_MS 200
 /* ---- referee grade (rubric.h, grade.h) ------------------------------------ */
 

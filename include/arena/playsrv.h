@@ -4,12 +4,15 @@
  * for an engine's move holds up no other) serving one self-contained page
  * from memory (playsrv_page.c) and a small JSON API over games held in
  * memory, each with its own id, so that two pages play two independent
- * games:
+ * games. It answers its own page only: every request first passes the
+ * checks of playgate.h (Host the server's address, Origin its page's, the
+ * page's token on every POST), or gets 403 and nothing is done.
  *
  *   GET  /                 the page
  *   GET  /api/info         the game, how to draw it (struct game_drawing),
  *                          the players a side can be ("depth": the
- *                          searchers' among them, "max_depth")
+ *                          searchers' among them, "max_depth"), "poll_ms"
+ *                          (how often the page says it is there)
  *   POST /api/new          {"players": [P1, P2], "weights": [W1, W2]} -> a new
  *                          game's state (W: a learned player's weights file,
  *                          null or missing: the shipped one)
@@ -18,6 +21,9 @@
  *   POST /api/computer     {"id": N}: the computer player to move plays
  *   POST /api/undo         {"id": N}: back to the person's last turn
  *   POST /api/close        {"id": N}: the game ends, its engines too
+ *   POST /api/alive        {"id": N}: the page is still there -> {"alive":
+ *                          true}, at once (a game is closed, its search
+ *                          stopped, after page_timeout_s without a request)
  *   POST /api/train/start  {"opponent", "games", "gamma", "alpha", "epsilon",
  *                          "switch", "seed"} -> a training series' progress
  *   POST /api/train/step   {"id": N, "games": K}: K more games (at most
@@ -40,7 +46,8 @@
  * 4xx and {"error": REASON}, and changes nothing. Every finished game is
  * a record of the journal, when there is one, whose header names every
  * player of its records (a searcher at a depth first asked for is added:
- * journal.h's journal_reheader).
+ * journal.h's journal_reheader). At most PLAYSRV_MAX_SEARCHES computer
+ * moves run at once; /api/computer past them is a 503 with Retry-After.
  */
 #ifndef ARENA_PLAYSRV_H
 #define ARENA_PLAYSRV_H
@@ -90,6 +97,8 @@ struct playsrv_opts {
     const char *listen;               /* an IPv4 address: PLAYSRV_DEFAULT_LISTEN */
     int port;                         /* 0: any free port */
     const char *journal;              /* NULL: none */
+    int page_timeout_s;               /* a game whose page asks nothing for
+                                       * this long is closed (> 0) */
     const volatile sig_atomic_t *stop;  /* non-zero: the server stops */
     const struct playsrv_trainer *trainer;   /* NULL, or the game has no learned
                                               * player: no learning window */
@@ -103,7 +112,10 @@ struct playsrv_opts {
 #define PLAYSRV_BAD_INPUT (-2)
 int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e);
 
-/* The page (playsrv_page.c): HTML with its style and script. */
+/* The page (playsrv_page.c): HTML with its style and script, and once
+ * PLAYSRV_PAGE_TOKEN, where the server writes its token (playgate.h) for
+ * the script to send. */
 extern const char playsrv_page[];
+#define PLAYSRV_PAGE_TOKEN "@ARENA_TOKEN@"
 
 #endif

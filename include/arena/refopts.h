@@ -56,7 +56,7 @@ enum refopts_opt_id {
     REF_OPT_REPEAT, REF_OPT_BENCH_BUDGET,
     REF_OPT_SHARDS, REF_OPT_PARTITION, REF_OPT_TIME, REF_OPT_CPUS, REF_OPT_SBATCH_ARG,
     REF_OPT_OUT, REF_OPT_DRY_RUN, REF_OPT_PARALLEL, REF_OPT_SSHLOGIN,
-    REF_OPT_PORT, REF_OPT_LISTEN   /* referee play's own */
+    REF_OPT_PORT, REF_OPT_LISTEN, REF_OPT_PAGE_TIMEOUT   /* referee play's own */
 };
 
 #define REF_CONFIG_CAP (1 << 20)  /* bytes of a config file */
@@ -101,6 +101,7 @@ struct refopts_settings {
                                  * started here); malloc'd, NULL: none */
     int port;                   /* play --port; 0: any free one */
     char listen[64];            /* play --listen: PLAYSRV_DEFAULT_LISTEN */
+    int page_timeout_s;         /* play --page-timeout-s: PLAYSRV_PAGE_TIMEOUT_S */
 };
 
 /* The defaults of command. */

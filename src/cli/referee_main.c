@@ -199,6 +199,9 @@ static const char play_help[] =
     "  --listen ADDR        another IPv4 address to listen on (anyone reaching it\n"
     "                       can run the engines)\n"
     "  --journal FILE       every finished game, as a tournament's journal\n"
+    "  --page-timeout-s S   a game whose page has asked nothing for S seconds is\n"
+    "                       closed, its search stopped (default "
+    CLI_STR(PLAYSRV_PAGE_TIMEOUT_S) ")\n"
     "  --depth D, --timeout-ms, --cpu-limit-s, --mem-limit-mb, --draw-plies,\n"
     "  --sandbox, --sandbox-ro, --sandbox-env, --each   as for tournament\n";
 
@@ -235,7 +238,8 @@ static const struct ref_cmd commands[] = {
       { slurm_help, rules_help, tournament_help } },
     { "status", REF_CMD_STATUS, run_command, "%1$s status DIR\n", { status_help } },
     { "play", REF_CMD_PLAY, run_command,
-      "%1$s play --game G [--engine SPEC]... [--port N] [--listen ADDR] [--journal FILE]\n",
+      "%1$s play --game G [--engine SPEC]... [--port N] [--listen ADDR] [--journal FILE]\n"
+      "        [--page-timeout-s S]\n",
       { play_help } },
     { "grade", REF_CMD_GRADE, grade_command, grade_usage, { grade_help } },
 };
@@ -807,6 +811,7 @@ static int play_work(const char *prog, struct refopts_settings *s)
     struct playsrv_opts o = {
         .rules = &s->t.rules, .engines = s->t.engine, .nengines = s->t.nengines,
         .listen = s->listen, .port = s->port, .journal = s->journal[0] ? s->journal : NULL,
+        .page_timeout_s = s->page_timeout_s,
         .stop = s->t.rules.limits.cancel ? s->t.rules.limits.cancel : &never,
         .trainer = &referee_trainer,
     };

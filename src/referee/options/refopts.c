@@ -173,6 +173,7 @@ static const struct option play_options[] = {
     { "depth", required_argument, NULL, REF_OPT_DEPTH },
     { "port", required_argument, NULL, REF_OPT_PORT },
     { "listen", required_argument, NULL, REF_OPT_LISTEN },
+    { "page-timeout-s", required_argument, NULL, REF_OPT_PAGE_TIMEOUT },
     { "journal", required_argument, NULL, REF_OPT_JOURNAL },
     { "timeout-ms", required_argument, NULL, REF_OPT_TIMEOUT },
     { "cpu-limit-s", required_argument, NULL, REF_OPT_CPU },
@@ -209,6 +210,7 @@ void refopts_settings_init(struct refopts_settings *s, enum refopts_command comm
     if (command == REF_CMD_BENCH)
         s->t.rules.random_plies = REF_BENCH_DEFAULT_PLIES;
     snprintf(s->listen, sizeof s->listen, "%s", PLAYSRV_DEFAULT_LISTEN);
+    s->page_timeout_s = PLAYSRV_PAGE_TIMEOUT_S;
 }
 
 void refopts_settings_free(struct refopts_settings *s)
@@ -393,6 +395,7 @@ static int apply_number(struct refopts_settings *s, int id, const char *name, co
         { REF_OPT_CONCURRENCY, 1, TOUR_MAX_CONCURRENCY, &s->t.concurrency },
         { REF_OPT_MAX_EMPTY, 0, ANA_MAX_EMPTY_LIMIT, &s->ana.max_empty },
         { REF_OPT_PORT, 0, 65535, &s->port },
+        { REF_OPT_PAGE_TIMEOUT, 1, PLAYSRV_MAX_PAGE_TIMEOUT_S, &s->page_timeout_s },
     };
     for (size_t k = 0; k < sizeof ints / sizeof *ints; k++)
         if (ints[k].id == id) {

@@ -17,9 +17,13 @@
  * descriptor, its count; each record one write of a whole line, so lines
  * never mix). A game's engines run in a thread of the game's own
  * (playwork.h: their processes die with the thread that started them).
- * The caller's thread waits for the stop flag; stopping the daemon waits
- * for the requests in flight, an engine's move cancelled by the same flag
- * (play.h), a built-in player's search by its game's cancel flag.
+ * The caller's thread waits for the stop flag, and meanwhile cuts the
+ * connections that have not sent a whole request in time (playconn.h: a
+ * thread each, so idle ones must not stay); libmicrohttpd caps them in all
+ * and per address. Stopping the daemon waits for the requests in flight,
+ * an engine's move cancelled by the same flag (play.h), a built-in
+ * player's search by its game's cancel flag. Before any of this, a request
+ * passes the gate (playgate.h: Host, Origin, the page's token).
  */
 #include "arena/playsrv.h"
 
@@ -44,6 +48,8 @@
 #include "arena/player.h"
 #include "arena/rules.h"
 #include "arena/search.h"
+#include "playconn.h"
+#include "playgate.h"
 #include "playtab.h"
 #include "playwork.h"
 
@@ -70,11 +76,15 @@ struct pgame {
     struct game_record rec;
     int over;
     struct pwork *work;          /* its engines' thread; NULL: not started */
-    /* Set by a close or the server's stop, without the game's lock (while
-     * a request holds it): a built-in player's search ends there (search.h's
-     * stop), as an engine's move ends at the server's stop. */
+    /* Set by a close, the server's stop or the page's silence (enum
+     * pgame_cancel), without the game's lock (while a request holds it): a
+     * built-in player's search ends there (search.h's stop), and so does an
+     * engine's move (rules' limits.cancel). */
     volatile sig_atomic_t cancel;
+    struct play_rules rules;     /* the server's, but the cancel flag: this */
 };
+
+enum pgame_cancel { PGAME_RUNS, PGAME_CLOSED, PGAME_EXPIRED };
 
 /* A training series of the learning window (malloc'd, in the table of
  * training series). */
@@ -89,6 +99,10 @@ struct ptrain {
 struct server {
     const struct playsrv_opts *o;
     const struct game *g;
+    struct pgate gate;           /* who is answered: Host, Origin, the token */
+    struct pconns conns;         /* the open connections, each given
+                                  * PLAYSRV_REQUEST_S for a request */
+    char *page;                  /* playsrv_page with the gate's token in it */
     struct ptab games, trains;   /* of struct pgame, struct ptrain */
     /* The players a side can be besides the engines: "person" and the
      * built-in players the game supports, searches at the rules' depth
@@ -103,10 +117,16 @@ struct server {
     struct hdr header;
     int journal_fd;              /* -1: none */
     long journal_games;
+    /* Computer moves running, at most PLAYSRV_MAX_SEARCHES (search_take). */
+    pthread_mutex_t search_mu;
+    int searches;
 };
 
-/* One request's body, collected as MHD hands it over. */
+/* One request: the gate's verdict on its headers, its body collected as
+ * MHD hands it over. */
 struct body {
+    unsigned refused;            /* 0, or 403 with why (playgate.h) */
+    char why[256];
     char buf[PLAYSRV_BODY_CAP + 1];
     size_t len;
     int too_big;
@@ -116,6 +136,7 @@ struct reply {
     unsigned status;
     cJSON *json;                 /* the answer, or NULL with error */
     char error[256];
+    int retry_s;                 /* Retry-After: ask again then; 0: none */
 };
 
 static void fail(struct reply *r, unsigned status, const char *fmt, ...)
@@ -244,7 +265,6 @@ static int learning(const struct server *sv)
 
 /* A call on a game's engines, run by its thread. */
 struct engine_call {
-    struct server *sv;
     struct pgame *pg;
     int side;                    /* a move's side, 0 or 1; -1: open or close both */
     int open;                    /* side -1: 1 opens those not open, 0 closes */
@@ -271,7 +291,7 @@ static void engine_call_run(void *arg)
             play_solo_close(sd->solo);
             sd->solo = NULL;
         } else if (!c->rc && !sd->solo &&
-                   play_solo_open(&sd->solo, c->sv->o->rules, sd->eng, &c->e) != 0) {
+                   play_solo_open(&sd->solo, &pg->rules, sd->eng, &c->e) != 0) {
             c->rc = -1;
             c->failed = s;
         }
@@ -280,13 +300,13 @@ static void engine_call_run(void *arg)
 
 /* Starts the game's engines in its thread (started first): 0, or -1 with r
  * failed. */
-static int engines_open(struct server *sv, struct pgame *pg, struct reply *r)
+static int engines_open(struct pgame *pg, struct reply *r)
 {
     if (pg->side[0].kind != SIDE_ENGINE && pg->side[1].kind != SIDE_ENGINE)
         return 0;
     if (!pg->work && pwork_start(&pg->work) != 0)
         return fail(r, 503, "out of threads"), -1;
-    struct engine_call c = { .sv = sv, .pg = pg, .side = -1, .open = 1 };
+    struct engine_call c = { .pg = pg, .side = -1, .open = 1 };
     pwork_run(pg->work, engine_call_run, &c);
     if (c.rc)
         fail(r, 503, "engine %s: %s", pg->side[c.failed].name, c.e.msg);
@@ -561,13 +581,15 @@ static void api_new(struct server *sv, const cJSON *req, struct reply *r)
     if (!slot)
         return;
     pg->id = slot->id;
+    pg->rules = *sv->o->rules;
+    pg->rules.limits.cancel = &pg->cancel;   /* its engines' moves stop with the game */
     rec_init(&pg->rec, 1, 1);
     int rc = 0;
     for (int s = 0; s < 2 && !rc; s++)
         rc = side_parse(sv, &pg->side[s], cJSON_GetArrayItem(pl, s)->valuestring, weights[s],
                         &pg->cancel, r);
     if (!rc)
-        rc = engines_open(sv, pg, r);
+        rc = engines_open(pg, r);
     if (!rc)
         rc = journal_name(sv, pg, r);
     if (!rc) {
@@ -627,54 +649,103 @@ static int builtin_move(struct side *s, const void *pos, struct rec_move *m)
     return res.move;
 }
 
+/* A place among the computer moves running at once (PLAYSRV_MAX_SEARCHES):
+ * 1, or 0 when every place is taken. search_give gives it back. */
+static int search_take(struct server *sv)
+{
+    pthread_mutex_lock(&sv->search_mu);
+    int took = sv->searches < PLAYSRV_MAX_SEARCHES;
+    sv->searches += took;
+    pthread_mutex_unlock(&sv->search_mu);
+    return took;
+}
+
+static void search_give(struct server *sv)
+{
+    pthread_mutex_lock(&sv->search_mu);
+    sv->searches--;
+    pthread_mutex_unlock(&sv->search_mu);
+}
+
+/* r failed for a move its game's cancel flag ended (enum pgame_cancel). */
+static void fail_cancelled(const struct server *sv, const struct pgame *pg, struct reply *r)
+{
+    if (pg->cancel == PGAME_EXPIRED)
+        return fail(r, 503, "game %ld was closed: its page asked nothing for %d s",
+                    pg->id, sv->o->page_timeout_s);
+    fail(r, 503, "the game is closing, or the server is stopping");
+}
+
+/* The engine's move into m and *move (the game not over, the engine to
+ * move): 0, 1 when it forfeited (m's status says why; the game is over),
+ * or -1 with r failed. */
+static int engine_move(struct server *sv, struct pgame *pg, int who, struct rec_move *m,
+                       int *move, struct reply *r)
+{
+    const struct side *s = &pg->side[who - 1];
+    int depth = s->eng->depth ? s->eng->depth : sv->o->rules->depth;
+    struct engine_call c = { .pg = pg, .side = who - 1, .depth = depth, .m = m };
+    pwork_run(pg->work, engine_call_run, &c);
+    if (c.rc < 0)
+        return fail(r, 503, "engine %s: %s", s->name, c.e.msg), -1;
+    if (c.rc == PLAY_CANCELLED)
+        return fail_cancelled(sv, pg, r), -1;
+    if (strcmp(m->status, "ok") != 0) {
+        m->ply = pg->nmoves + 1;
+        m->side = who;
+        char reason[REC_REASON_MAX];
+        snprintf(reason, sizeof reason, "%s", m->status);
+        if (rec_add_move(&pg->rec, m) != 0)
+            return fail(r, 503, "out of memory"), -1;
+        game_finish(sv, pg, who == 1 ? REC_WIN_2 : REC_WIN_1, REC_FORFEIT, reason);
+        return 1;
+    }
+    if (sv->g->parse_move(pg->pos, m->move, move) != 0) {
+        free(m->stdout_tail);
+        free(m->stderr_tail);
+        return fail(r, 500, "engine %s: move '%s' not legal after judging", s->name, m->move), -1;
+    }
+    return 0;
+}
+
+/* The computer player's move, played in a search place: the state in r,
+ * or r failed. */
+static void computer_move(struct server *sv, struct pgame *pg, int who, struct reply *r)
+{
+    struct side *s = &pg->side[who - 1];
+    struct rec_move m;
+    rec_move_init(&m);
+    int move = -1, rc = 0;
+    if (s->kind == SIDE_BUILTIN) {
+        move = builtin_move(s, pg->pos, &m);
+        if (move < 0 && s->s.stopped)
+            return fail_cancelled(sv, pg, r);
+        if (move < 0)
+            return fail(r, 503, "player %s found no move (out of memory)", s->name);
+    } else if ((rc = engine_move(sv, pg, who, &m, &move, r)) < 0) {
+        return;
+    }
+    if (rc == 1 || apply_move(sv, pg, move, &m, r) == 0)
+        r->json = state_json(sv, pg);
+}
+
 static void api_computer(struct server *sv, struct pgame *pg, const cJSON *req, struct reply *r)
 {
     (void)req;
     if (pg->over)
         return fail(r, 409, "the game is over (%s)", rec_reason_text(&pg->rec));
     int who = sv->g->to_move(pg->pos);
-    struct side *s = &pg->side[who - 1];
-    if (s->kind == SIDE_PERSON)
+    if (pg->side[who - 1].kind == SIDE_PERSON)
         return fail(r, 409, "it is player %d's turn, a person's", who);
-    struct rec_move m;
-    rec_move_init(&m);
-    int move;
-    if (s->kind == SIDE_BUILTIN) {
-        if (*sv->o->stop)   /* after stop's poke (playsrv_run): no search starts */
-            return fail(r, 503, "the server is stopping");
-        move = builtin_move(s, pg->pos, &m);
-        if (move < 0 && s->s.stopped)
-            return fail(r, 503, "the game is closing, or the server is stopping");
-        if (move < 0)
-            return fail(r, 503, "player %s found no move (out of memory)", s->name);
-    } else {
-        int depth = s->eng->depth ? s->eng->depth : sv->o->rules->depth;
-        struct engine_call c = { .sv = sv, .pg = pg, .side = who - 1, .depth = depth, .m = &m };
-        pwork_run(pg->work, engine_call_run, &c);
-        int rc = c.rc;
-        if (rc < 0)
-            return fail(r, 503, "engine %s: %s", s->name, c.e.msg);
-        if (rc == PLAY_CANCELLED)
-            return fail(r, 503, "the server is stopping");
-        if (strcmp(m.status, "ok") != 0) {
-            m.ply = pg->nmoves + 1;
-            m.side = who;
-            char reason[REC_REASON_MAX];
-            snprintf(reason, sizeof reason, "%s", m.status);
-            if (rec_add_move(&pg->rec, &m) != 0)
-                return fail(r, 503, "out of memory");
-            game_finish(sv, pg, who == 1 ? REC_WIN_2 : REC_WIN_1, REC_FORFEIT, reason);
-            r->json = state_json(sv, pg);
-            return;
-        }
-        if (sv->g->parse_move(pg->pos, m.move, &move) != 0) {
-            free(m.stdout_tail);
-            free(m.stderr_tail);
-            return fail(r, 500, "engine %s: move '%s' not legal after judging", s->name, m.move);
-        }
+    if (*sv->o->stop)   /* after stop's poke (playsrv_run): no move starts */
+        return fail(r, 503, "the server is stopping");
+    if (!search_take(sv)) {
+        r->retry_s = PLAYSRV_RETRY_S;
+        return fail(r, 503, "%d computer moves are being played: this one waits its turn",
+                    PLAYSRV_MAX_SEARCHES);
     }
-    if (apply_move(sv, pg, move, &m, r) == 0)
-        r->json = state_json(sv, pg);
+    computer_move(sv, pg, who, r);
+    search_give(sv);
 }
 
 /* Back to the person's turn before their last move: the plies after it and
@@ -709,7 +780,7 @@ static void api_undo(struct server *sv, struct pgame *pg, const cJSON *req, stru
     pg->rec.reason = REC_NO_REASON;
     memset(&pg->rec.score, 0, sizeof pg->rec.score);
     /* The engines were stopped at the end: start them again. */
-    if (pg->over && engines_open(sv, pg, r) != 0)
+    if (pg->over && engines_open(pg, r) != 0)
         return;
     pg->over = 0;
     r->json = state_json(sv, pg);
@@ -721,6 +792,20 @@ static void api_close(struct server *sv, struct pgame *pg, const cJSON *req, str
     (void)sv, (void)pg, (void)req;
     r->json = cJSON_CreateObject();
     cJSON_AddBoolToObject(r->json, "closed", 1);
+}
+
+/* The page is still there (it asks every page timeout / PLAYSRV_PAGE_POLLS):
+ * its game stays, told without waiting for a move in progress. */
+static void api_alive(struct server *sv, const cJSON *req, struct reply *r)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    if (!cJSON_IsNumber(id))
+        return fail(r, 400, "\"id\" must be a number");
+    double v = id->valuedouble;
+    if (!ptab_touch(&sv->games, v >= 1 && v < PLAYSRV_ID_MAX ? (long)v : 0))
+        return fail(r, 404, "no game %.0f (closed, or never started)", v);
+    r->json = cJSON_CreateObject();
+    cJSON_AddBoolToObject(r->json, "alive", 1);
 }
 
 static void api_state(struct server *sv, struct pgame *pg, const cJSON *req, struct reply *r)
@@ -743,6 +828,8 @@ static void api_info(struct server *sv, struct reply *r)
     cJSON_AddBoolToObject(j, "learning", learning(sv));
     cJSON_AddNumberToObject(j, "depth", sv->o->rules->depth);   /* the searchers' in players */
     cJSON_AddNumberToObject(j, "max_depth", SEARCH_MAX_DEPTH);  /* theirs at most */
+    /* How often the page says it is there (api_alive). */
+    cJSON_AddNumberToObject(j, "poll_ms", sv->o->page_timeout_s * 1000.0 / PLAYSRV_PAGE_POLLS);
     cJSON *pl = cJSON_AddArrayToObject(j, "players");
     for (int i = 0; i < sv->nbuiltin; i++)
         cJSON_AddItemToArray(pl, cJSON_CreateString(sv->builtin[i]));
@@ -928,15 +1015,22 @@ static const struct api_entry api[] = {
     { "/api/computer", 0, NULL, api_computer, NULL, 0 },
     { "/api/undo", 0, NULL, api_undo, NULL, 0 },
     { "/api/close", 0, NULL, api_close, NULL, 1 },
+    { "/api/alive", 0, api_alive, NULL, NULL, 0 },
     { "/api/train/start", 0, api_train_start, NULL, NULL, 0 },
     { "/api/train/step", 0, NULL, NULL, api_train_step, 0 },
     { "/api/train/close", 0, NULL, NULL, api_train_close, 1 },
 };
 
-/* ptab_poke's: a search of the game ends. */
+/* ptab_poke's: a search of the game ends (a close, the server's stop). */
 static void game_cancel(void *obj)
 {
-    ((struct pgame *)obj)->cancel = 1;
+    ((struct pgame *)obj)->cancel = PGAME_CLOSED;
+}
+
+/* ptab_expire's: its page has gone quiet; its search ends. */
+static void game_expire(void *obj)
+{
+    ((struct pgame *)obj)->cancel = PGAME_EXPIRED;
 }
 
 static void api_call(struct server *sv, const struct api_entry *a, const cJSON *req,
@@ -991,14 +1085,19 @@ static void answer_api(struct server *sv, const char *url, const struct body *b,
     fail(r, 404, "no such page: %.100s", url);
 }
 
+/* retry_s: a Retry-After header (0: none). */
 static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, const char *type,
-                                 char *text, enum MHD_ResponseMemoryMode mode)
+                                 char *text, enum MHD_ResponseMemoryMode mode, int retry_s)
 {
     struct MHD_Response *resp = MHD_create_response_from_buffer(strlen(text), text, mode);
     if (!resp)
         return MHD_NO;
     MHD_add_response_header(resp, "Content-Type", type);
     MHD_add_response_header(resp, "Cache-Control", "no-store");
+    char retry[16];
+    snprintf(retry, sizeof retry, "%d", retry_s);
+    if (retry_s)
+        MHD_add_response_header(resp, "Retry-After", retry);
     enum MHD_Result ret = MHD_queue_response(c, status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -1014,7 +1113,39 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct reply *r)
     cJSON_Delete(r->json);
     if (!text)
         return MHD_NO;
-    return send_text(c, r->status, "application/json", text, MHD_RESPMEM_MUST_FREE);
+    return send_text(c, r->status, "application/json", text, MHD_RESPMEM_MUST_FREE, r->retry_s);
+}
+
+/* The gate's verdict on a request (playgate.h) into b, from its headers and
+ * the address its connection reached (no address: refused). */
+static void gate_judge(const struct server *sv, struct MHD_Connection *c, const char *method,
+                       struct body *b)
+{
+    char local[INET_ADDRSTRLEN] = "";
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    struct sockaddr_in a;
+    socklen_t len = sizeof a;
+    if (ci && getsockname(ci->connect_fd, (struct sockaddr *)&a, &len) == 0 &&
+        a.sin_family == AF_INET)
+        inet_ntop(AF_INET, &a.sin_addr, local, sizeof local);
+    struct pgate_req q = {
+        .method = method,
+        .host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),
+        .origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"),
+        .token = MHD_lookup_connection_value(c, MHD_HEADER_KIND, PGATE_TOKEN_HEADER),
+        .local_addr = local,
+    };
+    b->refused = (unsigned)pgate_check(&sv->gate, &q, b->why, sizeof b->why);
+}
+
+/* The connection's place in the table of connections (on_connection), or
+ * NULL when it has none. */
+static struct pconn *conn_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? ci->socket_context : NULL;
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
@@ -1024,14 +1155,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     (void)version;
     struct server *sv = cls;
     struct body *b = *ctx;
-    if (!b) {
+    if (!b) {   /* the headers are in: judged before the body is read */
         if (!(b = calloc(1, sizeof *b)))
             return MHD_NO;
         *ctx = b;
+        gate_judge(sv, c, method, b);
         return MHD_YES;
     }
-    if (*upload_size) {   /* a body too big is read to its end, kept no further */
-        if (b->len + *upload_size > PLAYSRV_BODY_CAP)
+    if (*upload_size) {   /* a body too big or refused is read to its end, kept no further */
+        if (b->refused || b->len + *upload_size > PLAYSRV_BODY_CAP)
             b->too_big = 1;
         else
             memcpy(b->buf + b->len, upload, *upload_size), b->len += *upload_size;
@@ -1039,11 +1171,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return MHD_YES;
     }
     b->buf[b->len] = '\0';
+    pconn_busy(&sv->conns, conn_of(c), 1, 0);   /* answered from here on: never cut */
+    if (b->refused)
+        return send_text(c, b->refused, "text/plain; charset=utf-8", b->why,
+                         MHD_RESPMEM_MUST_COPY, 0);
     int get = strcmp(method, "GET") == 0, post = strcmp(method, "POST") == 0;
     struct reply r = { .status = 200 };
     if (get && (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0))
-        return send_text(c, 200, "text/html; charset=utf-8", (char *)playsrv_page,
-                         MHD_RESPMEM_PERSISTENT);
+        return send_text(c, 200, "text/html; charset=utf-8", sv->page, MHD_RESPMEM_PERSISTENT,
+                         0);
     int is_get_api = strcmp(url, "/api/info") == 0 || strcmp(url, "/api/state") == 0 ||
                      strcmp(url, "/api/train/weights") == 0;
     if (get && strcmp(url, "/api/train/weights") == 0) {
@@ -1069,12 +1205,31 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     return send_reply(c, &r);
 }
 
+/* A request answered (or its connection gone): the next one's time starts. */
 static void completed(void *cls, struct MHD_Connection *c, void **ctx,
                       enum MHD_RequestTerminationCode why)
 {
-    (void)cls, (void)c, (void)why;
+    (void)why;
+    struct server *sv = cls;
+    pconn_busy(&sv->conns, conn_of(c), 0, clock_wall_ns());
     free(*ctx);
     *ctx = NULL;
+}
+
+/* A connection opened (in the table, its socket context its place) or
+ * closed (out of it, before MHD closes its socket: playconn.h). */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_ctx,
+                          enum MHD_ConnectionNotificationCode what)
+{
+    struct server *sv = cls;
+    if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_ctx = ci ? pconn_open(&sv->conns, ci->connect_fd, clock_wall_ns()) : NULL;
+    } else {
+        pconn_close(&sv->conns, *socket_ctx);
+        *socket_ctx = NULL;
+    }
 }
 
 /* The journal, its header naming the players offered (and more later:
@@ -1123,13 +1278,61 @@ static int listen_on(const struct playsrv_opts *o, int *fd, unsigned *port, stru
     return err_set(e, 0, 0, "cannot listen on %s port %d", o->listen, o->port);
 }
 
-/* The caller's thread while the daemon's threads answer: it only waits for
- * the stop flag (a signal handler's), looking every PLAYSRV_STOP_POLL_MS. */
-static void wait_stop(const volatile sig_atomic_t *stop)
+/* The daemon on the listening socket fd: a thread per connection (poll, not
+ * select: a descriptor past FD_SETSIZE is served too), the connections
+ * capped in all and per address, one idle for PLAYSRV_REQUEST_S closed
+ * (limits.h says why). NULL when it cannot start. */
+static struct MHD_Daemon *start_daemon(struct server *sv, int fd)
+{
+    return MHD_start_daemon(MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0,
+                            NULL, NULL, handle, sv, MHD_OPTION_LISTEN_SOCKET, fd,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)PLAYSRV_MAX_CONNS,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+                            (unsigned)PLAYSRV_MAX_CLIENT_CONNS,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)PLAYSRV_REQUEST_S,
+                            MHD_OPTION_NOTIFY_CONNECTION, on_connection, sv,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, sv, MHD_OPTION_END);
+}
+
+/* The caller's thread while the daemon's threads answer: every
+ * PLAYSRV_STOP_POLL_MS it cuts the connections late with their request
+ * (playconn.h) and closes the games whose page has asked nothing for the
+ * page timeout (their searches stopped), until the stop flag (a signal
+ * handler's). */
+static void watch(struct server *sv)
 {
     struct timespec ts = { 0, PLAYSRV_STOP_POLL_MS * 1000000L };
-    while (!*stop)
+    while (!*sv->o->stop) {
         nanosleep(&ts, NULL);
+        pconn_sweep(&sv->conns, clock_wall_ns(), (uint64_t)PLAYSRV_REQUEST_S * 1000000000u);
+        ptab_expire(&sv->games, sv->o->page_timeout_s, game_expire);
+    }
+}
+
+/* The page with the gate's token in place of PLAYSRV_PAGE_TOKEN (malloc'd),
+ * or NULL when out of memory. */
+static char *page_with_token(const char *token)
+{
+    const char *at = strstr(playsrv_page, PLAYSRV_PAGE_TOKEN);
+    assert(at);
+    size_t slot = strlen(PLAYSRV_PAGE_TOKEN);
+    size_t len = strlen(playsrv_page) - slot + strlen(token);
+    char *page = malloc(len + 1);
+    if (page)
+        snprintf(page, len + 1, "%.*s%s%s", (int)(at - playsrv_page), playsrv_page, token,
+                 at + slot);
+    return page;
+}
+
+/* The gate of a server on port (its token) and the page that carries the
+ * token: 0, or -1 with e. */
+static int open_gate(struct server *sv, unsigned port, struct err *e)
+{
+    if (pgate_init(&sv->gate, sv->o->listen, port, e) != 0)
+        return -1;
+    if (!(sv->page = page_with_token(sv->gate.token)))
+        return err_set(e, 0, 0, "out of memory");
+    return 0;
 }
 
 int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
@@ -1142,8 +1345,10 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
     sv->journal_fd = -1;
     hdr_init(&sv->header);
     pthread_mutex_init(&sv->journal_mu, NULL);
+    pthread_mutex_init(&sv->search_mu, NULL);
     ptab_init(&sv->games, game_drop, sv);
     ptab_init(&sv->trains, train_drop, sv);
+    pconns_init(&sv->conns);
     list_builtin(sv);
     int rc = -1, fd = -1;
     unsigned port = 0;
@@ -1151,31 +1356,31 @@ int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e)
     /* Listening before the journal is made, so that a taken port leaves no
      * journal behind, and the daemon started after, so that no request is
      * answered before the journal is there. */
-    if ((rc = listen_on(o, &fd, &port, e)) == 0 && (rc = open_journal(sv, e)) != 0)
+    if ((rc = listen_on(o, &fd, &port, e)) == 0)
+        rc = open_gate(sv, port, e);
+    if (rc == 0 && open_journal(sv, e) != 0)
         rc = PLAYSRV_BAD_INPUT;
-    if (rc == 0) {
-        d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION,
-                             0, NULL, NULL, handle, sv, MHD_OPTION_LISTEN_SOCKET, fd,
-                             MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);
-        if (!d)
-            rc = err_set(e, 0, 0, "cannot start the HTTP server on %s port %u", o->listen, port);
-    }
+    if (rc == 0 && !(d = start_daemon(sv, fd)))
+        rc = err_set(e, 0, 0, "cannot start the HTTP server on %s port %u", o->listen, port);
     if (!d && fd >= 0)
         close(fd);   /* the daemon's once started: MHD_stop_daemon closes it */
     if (d) {
         fprintf(out, "play: http://%s:%u/\n", o->listen, port);
         fflush(out);
-        wait_stop(o->stop);
+        watch(sv);
         ptab_poke(&sv->games, 0, game_cancel);   /* every search ends */
         MHD_stop_daemon(d);   /* waits for the requests in flight */
         rc = 0;
     }
     ptab_destroy(&sv->games);
     ptab_destroy(&sv->trains);
+    pconns_destroy(&sv->conns);
     if (sv->journal_fd >= 0)
         close(sv->journal_fd);
     hdr_free(&sv->header);
     pthread_mutex_destroy(&sv->journal_mu);
+    pthread_mutex_destroy(&sv->search_mu);
+    free(sv->page);
     free(sv);
     return rc;
 }

@@ -9,17 +9,24 @@
  * button or a digit key plays in that column, the move box takes any move
  * text, F2 starts a new game. A built-in searching player (alphabeta:D)
  * plays at the depth of the box beside its selector. A computer to move is asked to move until a
- * person is to move or the game is over. The learning window (games with a
+ * person is to move or the game is over (a move refused with Retry-After,
+ * every search place taken, is asked again then). While open, the page
+ * tells the server it is there (/api/alive, info's poll_ms), or its game
+ * would be closed. The learning window (games with a
  * learned player) trains in steps of the API, a progress bar and the
  * running score after each, stop, and links to each learner's weights.
  * Every control and cell has an aria-label. Script errors are written into <pre id="js-errors">.
+ * Every POST carries the server's token (playgate.h), which the server
+ * writes into the page's <meta name="arena-token">.
  */
 #include "arena/playsrv.h"
 #include "referee/report/boardhtml.h"
+#include "playgate.h"
 
 const char playsrv_page[] =
     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-    "<title>arena play</title>\n<link rel=\"icon\" href=\"data:,\">\n<style id=\"base\">\n"
+    "<title>arena play</title>\n<link rel=\"icon\" href=\"data:,\">\n"
+    "<meta name=\"arena-token\" content=\"" PLAYSRV_PAGE_TOKEN "\">\n<style id=\"base\">\n"
     "body{font:15px/1.4 system-ui,sans-serif;margin:1em auto;max-width:60em;padding:0 1em}\n"
     "button,select,input{font:inherit;margin:2px}\n"
     BOARDHTML_STYLE
@@ -78,10 +85,16 @@ const char playsrv_page[] =
     "function $(id){return document.getElementById(id);}\n"
     "window.addEventListener('error',function(ev){$('js-errors').textContent+=(ev.message||'error')"
     "+'\\n';});\n"
-    "function api(path,body){return fetch(path,body===undefined?{}:{method:'POST',"
-    "headers:{'Content-Type':'application/json'},body:JSON.stringify(body)}).then(function(r){"
-    "return r.json().then(function(j){if(!r.ok){var e=new Error(j.error||r.status);"
-    "e.status=r.status;throw e;}return j;});});}\n"
+    /* A GET (body undefined) or a POST with the token; keep: sent even as
+     * the page goes (pagehide). A refusal's reason may be plain text. */
+    "var token=document.querySelector('meta[name=arena-token]').content;\n"
+    "function opts(body,keep){return body===undefined?{}:{method:'POST',keepalive:!!keep,"
+    "headers:{'Content-Type':'application/json','" PGATE_TOKEN_HEADER "':token},"
+    "body:JSON.stringify(body)};}\n"
+    "function api(path,body){return fetch(path,opts(body)).then(function(r){"
+    "return r.text().then(function(t){var j;try{j=JSON.parse(t);}catch(x){j={error:t};}"
+    "if(!r.ok){var e=new Error(j.error||r.status);e.status=r.status;"
+    "e.retry=+r.headers.get('Retry-After')||0;throw e;}return j;});});}\n"
     "function el(tag,attrs,text){var e=document.createElement(tag);for(var k in attrs)"
     "e.setAttribute(k,attrs[k]);if(text!==undefined)e.textContent=text;return e;}\n"
     "function showError(e){$('error').textContent=e?String(e.message||e):'';}\n"
@@ -145,7 +158,9 @@ const char playsrv_page[] =
     " document.body.setAttribute('data-state',st.over?'over':'playing');}\n"
     "function computer(){if(!st||st.over||st.players[st.to_move-1]==='person'){busy=false;"
     "document.body.setAttribute('data-busy','0');return Promise.resolve();}\n"
-    " return api('/api/computer',{id:st.id}).then(function(s){st=s;render();return computer();});}\n"
+    " return api('/api/computer',{id:st.id}).then(function(s){st=s;render();return computer();},"
+    "function(e){if(!e.retry)throw e;$('status').textContent=e.message;\n"
+    "  return new Promise(function(ok){setTimeout(ok,e.retry*1000);}).then(computer);});}\n"
     "function step(p){if(busy)return;busy=true;document.body.setAttribute('data-busy','1');"
     "showError(null);\n"
     " p.then(function(s){st=s;render();return computer();}).catch(function(e){busy=false;"
@@ -179,9 +194,14 @@ const char playsrv_page[] =
     " if(ev.target.tagName==='INPUT'||ev.target.tagName==='SELECT')return;\n"
     " if(/^[1-9]$/.test(ev.key)&&columns()){var m=moveAt(-1,+ev.key-1);"
     "if(m!==null)play(m);}});\n"
-    "window.addEventListener('pagehide',function(){if(st)navigator.sendBeacon('/api/close',"
-    "JSON.stringify({id:st.id}));if(tr)navigator.sendBeacon('/api/train/close',"
-    "JSON.stringify({id:tr.id}));});\n"
+    "function bye(path,body){fetch(path,opts(body,true)).catch(function(){});}\n"
+    /* While it is open the page says so, or the server closes its game
+     * (--page-timeout-s), as it does when the page went without a word. */
+    "function alive(){if(st){var id=st.id;api('/api/alive',{id:id}).catch(function(e){"
+    "if(e.status===404&&st&&st.id===id)showError('game '+id+' was closed while this page was "
+    "away: start a new game (F2)');});}}\n"
+    "window.addEventListener('pagehide',function(){if(st)bye('/api/close',{id:st.id});"
+    "if(tr)bye('/api/train/close',{id:tr.id});});\n"
     /* The learning window: games in steps, the bar and the score after each;
      * at the end (or on stop) a link to each learner's weights file. */
     "var tr=null,stopped=false;\n"
@@ -214,7 +234,7 @@ const char playsrv_page[] =
     "el('option',{value:p},p));});});\n"
     " [1,2].forEach(function(s){$('d'+s).value=i.depth;$('d'+s).max=i.max_depth;});\n"
     " var q=new URLSearchParams(location.search);if(q.get('p1'))choose(1,q.get('p1'));\n"
-    " choose(2,q.get('p2')||i.engines[0]||i.players[2]||i.players[0]);showWeights();newGame();})"
-    ".catch(showError);\n"
+    " choose(2,q.get('p2')||i.engines[0]||i.players[2]||i.players[0]);showWeights();newGame();\n"
+    " setInterval(alive,i.poll_ms);}).catch(showError);\n"
     "})();\n"
     "</script>\n</body></html>\n";

@@ -10,12 +10,15 @@
  * closed (or whose place goes to a new one after PLAYSRV_IDLE_S) while
  * requests hold or wait for it is no longer found, and freed by the last of
  * them to let go: an object is never freed under a request using it.
+ *
+ * Times are of the monotonic clock (clock.h), so a change of the system's
+ * clock closes no game.
  */
 #ifndef ARENA_PLAYTAB_H
 #define ARENA_PLAYTAB_H
 
 #include <pthread.h>
-#include <time.h>
+#include <stdint.h>
 #include "arena/limits.h"
 
 struct ptab_slot {
@@ -25,12 +28,12 @@ struct ptab_slot {
     int closed;               /* no longer found; freed when refs drops to 0 */
     int closing;              /* closed, as the next holder of lock sees it
                                * (under lock, where closed is under mu) */
-    time_t last;              /* the last request's time */
+    uint64_t last_ns;         /* the last request's time (clock_wall_ns) */
     pthread_mutex_t lock;
 };
 
 struct ptab {
-    pthread_mutex_t mu;       /* ids, refs, closed, last; never held while lock is waited for */
+    pthread_mutex_t mu;       /* ids, refs, closed, last_ns; never held while lock is waited for */
     struct ptab_slot slot[PLAYSRV_MAX_GAMES];
     long next_id;
     void (*free_obj)(void *ctx, void *obj);
@@ -47,7 +50,7 @@ void ptab_destroy(struct ptab *t);
  * caller as ptab_get's is, or NULL when every place is taken by an entry in
  * use or used within idle_s seconds (obj stays the caller's). An entry
  * idle for longer and not in use is freed to make room. */
-struct ptab_slot *ptab_add(struct ptab *t, void *obj, time_t idle_s);
+struct ptab_slot *ptab_add(struct ptab *t, void *obj, int idle_s);
 
 /* Entry id, its lock taken for the caller (waiting while another request
  * holds it): its slot, or NULL when there is no such entry (never added,
@@ -62,5 +65,17 @@ void ptab_put(struct ptab *t, struct ptab_slot *s, int close);
  * table's lock but without the entry's: for what must reach an entry while
  * a request works on it (a flag that stops a search). fn only sets a flag. */
 void ptab_poke(struct ptab *t, long id, void (*fn)(void *obj));
+
+/* Entry id was asked about, without its lock (a page saying it is still
+ * there while a request works on its game): 1, or 0 when there is no such
+ * entry. */
+int ptab_touch(struct ptab *t, long id);
+
+/* Closes every entry no request has named (ptab_get, ptab_add, ptab_touch)
+ * for idle_s seconds or more: it is no longer found, fn(obj) is called on
+ * it under the table's lock as ptab_poke's (a flag that stops its search),
+ * and it is freed now, or by the last request holding or waiting for it
+ * when it lets go (that request finishes first). Returns how many. */
+int ptab_expire(struct ptab *t, int idle_s, void (*fn)(void *obj));
 
 #endif
