@@ -45,6 +45,12 @@ static void csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+const char *gout_error(const struct gout_row *r)
+{
+    const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(r->about, "error"));
+    return why ? why : "";
+}
+
 static char *csv_text(const struct gout_class *c, size_t *len)
 {
     char *text = NULL, a[32];
@@ -54,7 +60,7 @@ static char *csv_text(const struct gout_class *c, size_t *len)
     fputs("submission,total,max", f);
     for (int k = 0; k < c->rb->ncheck; k++)
         fprintf(f, ",%s", c->rb->check[k].id);
-    fputs(",sha256\r\n", f);
+    fputs(",sha256,error\r\n", f);
     for (int i = 0; i < c->n; i++) {
         const struct gout_row *r = &c->row[i];
         csv_field(f, r->id);
@@ -62,7 +68,9 @@ static char *csv_text(const struct gout_class *c, size_t *len)
         fprintf(f, ",%s", gout_score(c->rb->max_total, a));
         for (int k = 0; k < c->rb->ncheck; k++)
             fprintf(f, ",%s", r->cell[k].done ? gout_score(r->cell[k].score, a) : "");
-        fprintf(f, ",%s\r\n", r->sha256);
+        fprintf(f, ",%s,", r->sha256);
+        csv_field(f, gout_error(r));
+        fputs("\r\n", f);
     }
     return fclose(f) == 0 ? text : (free(text), NULL);
 }

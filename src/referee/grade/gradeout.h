@@ -1,7 +1,9 @@
 /*
  * gradeout.h - what `referee grade` writes from its journal (grade.h):
  *   OUT/grades.csv        RFC 4180: submission,total,max, a column per check
- *                         id (its score), sha256; a row per submission by id
+ *                         id (its score), sha256, error (why no check ran: the
+ *                         submission's own fault; empty when they ran); a row
+ *                         per submission by id
  *   OUT/ID/results.json   Gradescope's autograder results: {"score",
  *                         "tests": [{"name" (the check id), "score",
  *                         "max_score", "output": the check's line, then
@@ -68,5 +70,7 @@ void gout_report(const struct gout_class *c, const struct gout_row *r, FILE *out
 void gout_table(const struct gout_class *c, FILE *out);
 /* score as the outputs print it, into buf (32 bytes). */
 const char *gout_score(double score, char *buf);
+/* Row r's error, its journal's "error" (why no check ran), or "". */
+const char *gout_error(const struct gout_row *r);
 
 #endif
