@@ -16,8 +16,9 @@
  * GRADE_BUILD_FILE_LIMIT_KB, its folder copied back within
  * GRADE_BACK_MAX_BYTES), then each check (gradecheck.h) with the rubric's
  * command or its own ENGINE file's first line, in its sandbox seeing its
- * own copy and nothing of DIR or OUT besides. A submission's own fault (a
- * folder refused by the copy, a failed build) scores 0 on every check, with the reason in its journal
+ * own copy and nothing of DIR or OUT besides. A submission's own fault (an
+ * id that is the name of one of OUT's files, a folder refused by the copy,
+ * a failed build) scores 0 on every check, with the reason in its journal
  * lines ("error") and its row; the class goes on. Every check's result is
  * a line of the journal OUT/journal.jsonl (gradejournal.h: schema
  * arena.grade/1, the rubric's SHA-256 and seed in its header), appended by

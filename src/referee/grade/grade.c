@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arena/cli.h"
+#include "arena/escape.h"
 #include "arena/cluster.h"
 #include "arena/grade.h"
 #include "gradecheck.h"
@@ -677,7 +678,13 @@ static int build(const struct grade_run *g, struct prepared *p, struct err *e)
 static int prepare(const struct grade_run *g, int i, struct prepared *p, struct err *e)
 {
     char from[PATH_MAX];
+    const char *own = gout_own_name(g->id[i]);
     p->built = -1;
+    if (own) {
+        snprintf(p->error, sizeof p->error, "not graded: its name clashes with OUT's own %s: "
+                 "rename its folder", own);
+        return 0;
+    }
     if (join(from, g->subs, g->id[i]) || join(p->root, g->work, g->id[i]) ||
         join(p->src, p->root, "src") || join(p->scratch, p->root, "scratch")) {
         snprintf(p->error, sizeof p->error, "not graded: its name is too long for --out's path");
@@ -877,8 +884,8 @@ static int job_done(void *ctx, long job, int status, char *answer, size_t len, s
     struct grade_run *g = ctx;
     double total = 0, max = 0;
     int n = 0, busy = 0;
-    const char *id = g->id[job];
-    char error[GRADE_ERROR_MAX] = "";
+    char id[ESC_ROOM(GRADE_ID_MAX)], error[ESC_ROOM(GRADE_ERROR_MAX)] = "";
+    esc_text(g->id[job], id, sizeof id);   /* a folder's name: any bytes */
     (void)len;
     for (char *line = answer, *nl; *line; line = nl + 1) {
         if (!(nl = strchr(line, '\n')))
@@ -905,7 +912,7 @@ static int job_done(void *ctx, long job, int status, char *answer, size_t len, s
             const char *why = cJSON_GetStringValue(
                 cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "submission"), "error"));
             if (why)
-                snprintf(error, sizeof error, "%s", why);
+                esc_text(why, error, sizeof error);
         }
         cJSON_Delete(rec);
     }
@@ -994,8 +1001,8 @@ static int pages(const struct gout_class *c, const char *out, struct err *e)
 {
     for (int i = 0; i < c->n; i++) {
         char dir[PATH_MAX];
-        if (!gout_rewritten(c, i))
-            continue;
+        if (!gout_rewritten(c, i) || gout_own_name(c->row[i].id))
+            continue;   /* an id refused for OUT's own name has no folder */
         char *text = ghtml_feedback(c, &c->row[i]);
         if (join(dir, out, c->row[i].id) != 0 ||
             gout_put(dir, "feedback.html", text, text ? strlen(text) : 0, e) != 0)
@@ -1013,7 +1020,13 @@ static void self_report(const struct grade_run *g, const struct gout_class *c)
     if (g->left_out)
         printf("%d more check%s not visible to students: not run in a self-check\n",
                g->left_out, g->left_out == 1 ? " is" : "s are");
-    printf("feedback: %s/%s/feedback.html\n", g->out, g->id[0]);
+    if (gout_own_name(g->id[0]))
+        return;   /* not graded, no folder: its error is on its lines */
+    fputs("feedback: ", stdout);
+    esc_fputs(g->out, stdout);
+    putchar('/');
+    esc_fputs(g->id[0], stdout);
+    fputs("/feedback.html\n", stdout);
 }
 
 static int outputs(struct grade_run *g, struct err *e)
@@ -1160,9 +1173,10 @@ static int setup(struct grade_run *g, struct err *e)
                                         .draw_plies = PLAY_DRAW_PLIES,
                                         .busy_retries = GRADE_BUSY_RETRIES };
     /* Shards share .work, on one node or several: mkdtemp's name is
-     * unique where a pid is not. */
+     * unique where a pid is not. Hidden, as no submission's id is: the
+     * work folders OUT/.work/ID never meet it. */
     char refs[PATH_MAX];
-    if (join(refs, g->work, "references-XXXXXX"))
+    if (join(refs, g->work, ".references-XXXXXX"))
         return err_set(e, 0, 0, "--out %s: a path too long", g->out);
     if (!mkdtemp(refs))
         return err_set(e, 0, 0, "%s: cannot create: %s", refs, strerror(errno));

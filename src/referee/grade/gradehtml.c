@@ -532,11 +532,15 @@ char *ghtml_index(const struct gout_class *c)
     fputs("</tr>\n", f);
     for (int i = 0; i < c->n; i++) {
         const struct gout_row *r = &c->row[i];
-        fputs("<tr><td class=\"name\"><a href=\"", f);
-        url_esc(f, r->id);
-        fputs("/feedback.html\">", f);
+        int page = !gout_own_name(r->id);   /* refused for OUT's name: none */
+        fputs("<tr><td class=\"name\">", f);
+        if (page) {
+            fputs("<a href=\"", f);
+            url_esc(f, r->id);
+            fputs("/feedback.html\">", f);
+        }
         esc_html(r->id, f);
-        fputs("</a>", f);
+        fputs(page ? "</a>" : "", f);
         if (gout_error(r)[0]) {
             fputs("<small class=\"why\">", f);
             esc_html(gout_error(r), f);
