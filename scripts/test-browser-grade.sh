@@ -62,7 +62,7 @@ dom_check() {
 import csv, sys
 from html.parser import HTMLParser
 rows = list(csv.DictReader(open(sys.argv[1], newline='')))
-checks = [k for k in rows[0].keys() if k not in ('submission', 'total', 'max', 'sha256')]
+checks = [k for k in rows[0].keys() if k not in ('submission', 'total', 'max', 'sha256', 'error')]
 page, kind = sys.argv[2], sys.argv[3]
 class P(HTMLParser):
     def __init__(s):

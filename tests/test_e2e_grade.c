@@ -96,8 +96,8 @@ Test(e2e_grade, the_class_gets_its_grades_check_by_check, .timeout = 300)
     grade(&r, dir, "tests/grade/rubric.json", NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     char *csv = e2e_slurp_at(dir, "out/grades.csv");
-    cr_assert_eq(strncmp(csv, "submission,total,max,legal,minimax,random,strong,speed,sha256\r\n"
-                              "alphabeta,", 73), 0, "grades.csv:\n%s", csv);
+    cr_assert_eq(strncmp(csv, "submission,total,max,legal,minimax,random,strong,speed,sha256,"
+                              "error\r\nalphabeta,", 79), 0, "grades.csv:\n%s", csv);
     double ab[CHECKS], s[CHECKS], total;
     csv_row(csv, "alphabeta", ab, &total);
     /* A correct alpha-beta: every legal and exact answer right, and it
@@ -162,6 +162,9 @@ Test(e2e_grade, the_class_gets_its_grades_check_by_check, .timeout = 300)
     cr_expect_not_null(strstr(page, "cpu-limit: its processes used 1500 ms of CPU time "
                                     "together, its limit"), "loop's feedback names its limit");
     free(page);
+    /* The build's failure is its row's error: make's exit status. */
+    cr_expect_not_null(strstr(csv, ",the build failed: exit-status 2\r\n"), "grades.csv:\n%s",
+                       csv);
     page = e2e_slurp_at(dir, "out/cbroken/feedback.html");
     cr_expect_not_null(strstr(page, "build: <b>failed</b>"), "cbroken: build failed");
     cr_expect_not_null(strstr(page, "missing_name"), "cbroken: the compiler's error");
@@ -368,7 +371,7 @@ Test(e2e_grade, io_checks_compare_with_the_reference_and_expected_files, .timeou
             "class", "--out", "out", NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     char *csv = e2e_slurp_at(dir, "out/grades.csv");
-    cr_expect_not_null(strstr(csv, "submission,total,max,reference,expected,sha256\r\n"
+    cr_expect_not_null(strstr(csv, "submission,total,max,reference,expected,sha256,error\r\n"
                                    "correct,20,20,10,10,"), "grades.csv:\n%s", csv);
     cr_expect_not_null(strstr(csv, "\r\nsubtle,10,20,5,5,"), "grades.csv:\n%s", csv);
     char *page = e2e_slurp_at(dir, "out/subtle/feedback.html");
@@ -605,36 +608,36 @@ struct example_class {
 
 static struct example_class example_classes[] = {
     { "maxconnect4", "correct/maxconnect4=maxconnect4 random/engine=engine",
-      "submission,total,max,minimax,alpha-beta,depth-limited\n"
-      "correct,100,100,35,35,30\n"
-      "crash,0,100,0,0,0\n"
-      "random,37.58,100,19.25,0,18.33\n",
+      "submission,total,max,minimax,alpha-beta,depth-limited,error\n"
+      "correct,100,100,35,35,30,\n"
+      "crash,0,100,0,0,0,\n"
+      "random,37.58,100,19.25,0,18.33,\n",
       "exit-status 1" },
     { "spfiar", "correct/SPFIAR=spfiar",
-      "submission,total,max,sessions,course-tests\n"
-      "correct,100,100,70,30\n"
-      "crash,0,100,0,0\n"
-      "random,0,100,0,0\n",
+      "submission,total,max,sessions,course-tests,error\n"
+      "correct,100,100,70,30,\n"
+      "crash,0,100,0,0,\n"
+      "random,0,100,0,0,\n",
       "exit-status 139" },
     { "checkers", "correct/checkers=checkers random/real-checkers=checkers random/engine=engine",
-      "submission,total,max,stage0,stage1,stage2\n"
-      "correct,100,100,60,20,20\n"
-      "crash,0,100,0,0,0\n"
-      "random,60,100,60,0,0\n",
+      "submission,total,max,stage0,stage1,stage2,error\n"
+      "correct,100,100,60,20,20,\n"
+      "crash,0,100,0,0,0,\n"
+      "random,60,100,60,0,0,\n",
       "exit-status 139" },
     { "nim", "correct/nim=nim",
-      "submission,total,max,you-first,computer-first\n"
-      "correct,100,100,50,50\n"
-      "crash,0,100,0,0\n"
-      "random,0,100,0,0\n",
+      "submission,total,max,you-first,computer-first,error\n"
+      "correct,100,100,50,50,\n"
+      "crash,0,100,0,0,\n"
+      "random,0,100,0,0,\n",
       "exit-status 139" },
     { "qlearning-connect4",
       "correct/engine=engine correct/trained.weights=@fixtures/learn/trained.weights "
       "random/engine=engine",
-      "submission,total,max,legal,endgames,beats-random,against-search\n"
-      "correct,100,100,10,30,40,20\n"
-      "crash,0,100,0,0,0,0\n"
-      "random,44.28,100,10,16.5,17.78,0\n",
+      "submission,total,max,legal,endgames,beats-random,against-search,error\n"
+      "correct,100,100,10,30,40,20,\n"
+      "crash,0,100,0,0,0,0,\n"
+      "random,44.28,100,10,16.5,17.78,0,\n",
       "exit-status 1" },
 };
 
@@ -644,8 +647,9 @@ ParameterizedTestParameters(e2e_grade, each_example_rubric_grades_a_correct_a_ra
                                sizeof example_classes / sizeof *example_classes);
 }
 
-/* csv (CRLF line ends) without its last column, with LF line ends. */
-static char *without_last_column(const char *csv)
+/* csv (CRLF line ends) without its next to last column (sha256), with LF
+ * line ends. */
+static char *without_sha256(const char *csv)
 {
     char *out = malloc(strlen(csv) + 1);
     cr_assert_not_null(out);
@@ -655,12 +659,16 @@ static char *without_last_column(const char *csv)
         const char *next = end ? end + 2 : line + strlen(line);
         if (!end)
             end = next;
-        const char *comma = line;
+        const char *comma[2] = { line, line };   /* the last two */
         for (const char *p = line; p < end; p++)
-            if (*p == ',')
-                comma = p;
-        memcpy(out + n, line, (size_t)(comma - line));
-        n += (size_t)(comma - line);
+            if (*p == ',') {
+                comma[0] = comma[1];
+                comma[1] = p;
+            }
+        memcpy(out + n, line, (size_t)(comma[0] - line));
+        n += (size_t)(comma[0] - line);
+        memcpy(out + n, comma[1], (size_t)(end - comma[1]));
+        n += (size_t)(end - comma[1]);
         out[n++] = '\n';
         line = next;
     }
@@ -705,7 +713,7 @@ ParameterizedTest(struct example_class *x, e2e_grade,
             "out", "--concurrency", "2", NULL);
     cr_assert_eq(r.status, 0, "%s: exit %d: %s", x->name, r.status, r.err);
     char *csv = e2e_slurp_at(dir, "out/grades.csv");
-    char *got = without_last_column(csv);
+    char *got = without_sha256(csv);
     cr_expect_str_eq(got, x->csv, "%s: grades.csv (its sha256 column left out) is\n%swant\n%s",
                      x->name, got, x->csv);
     /* The crasher's every check failed for the crash, not a failed build. */
@@ -754,7 +762,7 @@ Test(e2e_grade, an_absolute_glob_matches_where_it_points)
  * of visibilities (legal visible, secret hidden, tardy after the due date
  * by the rubric's default). */
 #define ALPHABETA_SHA "3ed787e755c94c6d6b87df2b54f371074bcba1ac39d1f7105fd1431aa125ae83"
-#define ALPHABETA_ROW "45,45,10,30,5," ALPHABETA_SHA "\r\n"
+#define ALPHABETA_ROW "45,45,10,30,5," ALPHABETA_SHA ",\r\n"
 
 /* referee grade --rubric VISIBILITY_RUBRIC in dir with args (NULL-terminated). */
 static void grade_args(struct e2e_run *r, const char *dir, const char *const *args)
@@ -853,7 +861,7 @@ Test(e2e_grade, only_regrades_the_named_submission_and_nothing_else, .timeout = 
     cr_expect_eq(strncmp(r.out, "random: 45 of 45 points\n", 24), 0, "stdout:\n%s", r.out);
     e2e_run_free(&r);
     char *csv = e2e_slurp_at(dir, "out/grades.csv");
-    cr_expect_str_eq(csv, "submission,total,max,legal,secret,tardy,sha256\r\n"
+    cr_expect_str_eq(csv, "submission,total,max,legal,secret,tardy,sha256,error\r\n"
                           "alphabeta," ALPHABETA_ROW "random," ALPHABETA_ROW);
     /* The header and alphabeta's three lines as they were, then random's. */
     char *after = e2e_slurp_at(dir, "out/journal.jsonl");

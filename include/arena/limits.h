@@ -138,8 +138,14 @@
 /* An engine's move folder in the sandbox: a tmpfs of its own, so that it
  * cannot fill the host's disk or starve the other engine; a board and an
  * answer (PLAY_OUTPUT_CAP) need a few KiB, and 16 MiB hold many files of
- * REF_DEFAULT_FILE_LIMIT_KB (RLIMIT_FSIZE); scratch files go to /tmp. */
-#define SBX_MOVE_OPTIONS "size=16m,nr_inodes=256"
+ * REF_DEFAULT_FILE_LIMIT_KB (RLIMIT_FSIZE); scratch files go to /tmp. Its
+ * size and files are named apart because grading's limits follow them
+ * (GRADE_BUILD_FILE_LIMIT_KB, GRADE_BACK_MAX_BYTES). */
+#define SBX_MOVE_MB 16
+#define SBX_MOVE_FILES 256
+#define ARENA_STR_(x) #x
+#define ARENA_STR(x) ARENA_STR_(x)
+#define SBX_MOVE_OPTIONS "size=" ARENA_STR(SBX_MOVE_MB) "m,nr_inodes=" ARENA_STR(SBX_MOVE_FILES)
 /* Paths of one list (--sandbox-ro, the masks, one engine's own paths): a
  * round-robin of 32 engines with a few folders each. */
 #define SBX_MAX_PATHS 256
@@ -310,5 +316,29 @@
 /* A move starved by a busy machine (PLAY_STARVED_SHARE) is run again up to
  * this many times, then its check is left not graded for the next --resume. */
 #define GRADE_BUSY_RETRIES 2
+/* A submission's folder, copied into OUT/.work/ID/src before it is graded
+ * (gradecopy.h); more is that submission's error, and the class goes on.
+ * Bytes: its regular files' sizes together, each at its apparent size
+ * (st_size: a sparse file is copied whole): a hand-in is sources and a data
+ * file or two, a few MiB; 256 MiB hold a trained network's weights, and a
+ * class graded two at a time keeps OUT/.work under a GiB. */
+#define GRADE_COPY_MAX_BYTES (256LL << 20)
+/* Its files and folders: a hand-in has tens, a Python virtual environment
+ * with a library or two some thousands; each costs the copy and the hash a
+ * few system calls. */
+#define GRADE_COPY_MAX_ENTRIES 10000
+/* Folder levels below the submission's own: a Java package path is five or
+ * six deep. The copy holds a descriptor a level, no recursion: 64 stay far
+ * from RLIMIT_NOFILE, and 2,000 nested folders are refused by name. */
+#define GRADE_COPY_MAX_DEPTH 64
+/* RLIMIT_FSIZE of a build (KiB): its move folder, a tmpfs of SBX_MOVE_MB,
+ * holds no larger file, but a sparse one (`truncate -s 3G big`) takes no
+ * room there and would be copied back whole: the build cannot make it. */
+#define GRADE_BUILD_FILE_LIMIT_KB (SBX_MOVE_MB * 1024)
+/* Bytes a build's or an io run's move folder may hold when it is copied
+ * back into OUT/.work, each file at its apparent size: what the tmpfs holds,
+ * so up to SBX_MOVE_FILES sparse files under the file-size limit cannot put
+ * GiBs there. More fails the build (or the io input) as the submission's. */
+#define GRADE_BACK_MAX_BYTES ((long long)SBX_MOVE_MB << 20)
 
 #endif

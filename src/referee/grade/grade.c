@@ -18,9 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arena/cli.h"
+#include "arena/escape.h"
 #include "arena/cluster.h"
 #include "arena/grade.h"
 #include "gradecheck.h"
+#include "gradecopy.h"
 #include "gradehtml.h"
 #include "gradeout.h"
 #include "gradejournal.h"
@@ -140,6 +142,9 @@ static const struct option slurm_options[] = {
 };
 
 #define JOURNAL_NAME "journal.jsonl"
+/* Bytes of a submission's error (why none of its checks ran): a few words
+ * and an err.h message. */
+#define GRADE_ERROR_MAX (ERR_MSG_MAX + 64)
 /* The exit status of a run that left checks not graded (a busy machine):
  * neither success nor the referee's failure (1). */
 #define GRADE_EXIT_BUSY 3
@@ -527,103 +532,30 @@ static int submission_done(const struct grade_run *g, int i)
 
 static void run_free(struct grade_run *g);
 
-struct file_list {
-    int n, cap;
-    char **path;   /* relative */
-};
-
-static int cmp_path(const void *a, const void *b)
+/* The submission's folder (DIR/ID) copied into dst by descriptor within
+ * its limits (limits.h's GRADE_COPY_*), its files hashed as copied
+ * (grade.h's order). 0; GCOPY_FAULT with e saying what of the submission
+ * is refused (its own error); -1 with e (writing OUT/.work: the referee's). */
+static int copy_in(const char *src, const char *dst, char sha[SHA256_HEX], struct err *e)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every regular file under root/rel into list (relative paths). */
-static int walk(const char *root, const char *rel, struct file_list *list, struct err *e)
-{
-    char dir[PATH_MAX];
-    if (rel[0] ? join(dir, root, rel) : snprintf(dir, sizeof dir, "%s", root) >= PATH_MAX)
-        return err_set(e, 0, 0, "%s: a path too long", rel);
-    DIR *d = opendir(dir);
-    if (!d)
-        return err_set(e, 0, 0, "%s: %s", dir, strerror(errno));
-    struct dirent *de;
-    int rc = 0;
-    while (!rc && (de = readdir(d))) {
-        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-            continue;
-        char sub[PATH_MAX], full[PATH_MAX];
-        struct stat st;
-        if ((rel[0] ? join(sub, rel, de->d_name) : snprintf(sub, sizeof sub, "%s", de->d_name) >=
-                                                         (int)sizeof sub) ||
-            join(full, root, sub) != 0)
-            continue;
-        if (lstat(full, &st) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode)) {
-            rc = walk(root, sub, list, e);
-        } else if (S_ISREG(st.st_mode)) {
-            if (list->n == list->cap) {
-                list->cap = list->cap ? list->cap * 2 : 32;
-                char **grown = realloc(list->path, (size_t)list->cap * sizeof *grown);
-                if (!grown) {
-                    rc = err_set(e, 0, 0, "out of memory");
-                    break;
-                }
-                list->path = grown;
-            }
-            if (!(list->path[list->n++] = strdup(sub)))
-                rc = err_set(e, 0, 0, "out of memory");
-        }
-    }
-    closedir(d);
-    return rc;
-}
-
-/* Hashes the submission's files (grade.h's order) and copies them to dst. */
-static int copy_and_hash(const char *src, const char *dst, char sha[SHA256_HEX],
-                         struct err *e)
-{
-    struct file_list list = { 0 };
-    int rc = walk(src, "", &list, e);
-    if (!rc)
-        qsort(list.path, (size_t)list.n, sizeof *list.path, cmp_path);
-    struct sha256 h;
-    sha256_init(&h);
-    for (int i = 0; !rc && i < list.n; i++) {
-        char from[PATH_MAX], to[PATH_MAX], size[32];
-        if (join(from, src, list.path[i]) != 0 || join(to, dst, list.path[i]) != 0) {
-            rc = err_set(e, 0, 0, "%s: a path too long", list.path[i]);
-            break;
-        }
-        char *text;
-        size_t len;
-        if (tf_read(from, (size_t)1 << 30, &text, &len, e) != 0) {
-            rc = -1;
-            break;
-        }
-        int n = snprintf(size, sizeof size, "%zu", len);
-        sha256_update(&h, list.path[i], strlen(list.path[i]) + 1);
-        sha256_update(&h, size, (size_t)n + 1);
-        sha256_update(&h, text, len);
-        /* Its folders, then the file with its mode's execute bits. */
-        for (char *s = strchr(to + strlen(dst) + 1, '/'); s; s = strchr(s + 1, '/')) {
-            *s = '\0';
-            mkdir(to, 0755);
-            *s = '/';
-        }
-        struct stat st;
-        int fd = stat(from, &st) == 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                                            st.st_mode & 0755) : -1;
-        if (fd < 0 || tf_write_all(fd, text, len) != 0)
-            rc = err_set(e, 0, 0, "%s: cannot copy: %s", to, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        free(text);
-    }
-    sha256_final(&h, sha);
-    for (int i = 0; i < list.n; i++)
-        free(list.path[i]);
-    free(list.path);
+    static const struct gcopy_limits lim = { GRADE_COPY_MAX_BYTES, GRADE_COPY_MAX_ENTRIES,
+                                             GRADE_COPY_MAX_DEPTH, 0 };
+    /* Its own folder never through a link either: one swapped in after the
+     * class was listed is refused. */
+    int from = open(src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (from < 0 && (errno == ELOOP || errno == ENOTDIR || errno == ENOENT))
+        err_set(e, 0, 0, "its folder changed after the class was listed (%s)",
+                errno == ENOENT ? "it is gone" : "it is no folder now: a link or a file");
+    else if (from < 0)
+        err_set(e, 0, 0, "its folder cannot be read: %s", strerror(errno));
+    if (from < 0)
+        return GCOPY_FAULT;
+    int to = open(dst, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int rc = to < 0 ? err_set(e, 0, 0, "%s: %s", dst, strerror(errno))
+                    : gcopy_tree(from, to, &lim, sha, e);
+    if (to >= 0)
+        close(to);
+    close(from);
     return rc;
 }
 
@@ -654,6 +586,9 @@ struct prepared {
     struct spec eng;
     int eng_ok;
     char eng_err[ERR_MSG_MAX];
+    /* Why none of its checks ran, its own fault (its name, its folder, its
+     * build): its row's error; "" when they ran. */
+    char error[GRADE_ERROR_MAX];
 };
 
 static cJSON *about_json(const struct prepared *p, const char *id)
@@ -671,7 +606,23 @@ static cJSON *about_json(const struct prepared *p, const char *id)
     }
     if (!p->eng_ok && p->eng_err[0])
         cJSON_AddStringToObject(a, "cannot_run", p->eng_err);
+    if (p->error[0])
+        cJSON_AddStringToObject(a, "error", p->error);
     return a;
+}
+
+/* Why a build that ran failed, into why (cap bytes): the run's reason
+ * (rules.h), a file-size limit named, since the shell reports a command it
+ * lost to SIGXFSZ as its exit status 128 + SIGXFSZ. */
+static void build_reason(const struct run_result *r, char *why, size_t cap)
+{
+    char reason[REC_REASON_MAX], size[32];
+    rules_run_reason(r, reason);
+    if (r->end == RUN_FILE_LIMIT || (r->end == RUN_EXITED && r->status == 128 + SIGXFSZ))
+        snprintf(why, cap, "%s: it wrote a file past %s, the most a build may write",
+                 reason, gcopy_size_text((long long)GRADE_BUILD_FILE_LIMIT_KB << 10, size));
+    else
+        snprintf(why, cap, "%s", reason);
 }
 
 /* The build: sh -c in its sandbox, in the move folder (a tmpfs of its own)
@@ -683,7 +634,8 @@ static int build(const struct grade_run *g, struct prepared *p, struct err *e)
     lim.timeout_ms = g->rb.build_timeout_ms;   /* wall time: a build may wait */
     lim.cpu_limit_s = 0;
     lim.cpu_ms = 0;
-    lim.file_limit_kb = 0;
+    /* A file no larger than its move folder, a sparse one included. */
+    lim.file_limit_kb = GRADE_BUILD_FILE_LIMIT_KB;
     char dir[PATH_MAX];
     if (join(dir, p->root, "build") != 0 || mkdir(dir, 0700) != 0)
         return err_set(e, 0, 0, "%s/build: cannot make it", p->root);
@@ -701,37 +653,58 @@ static int build(const struct grade_run *g, struct prepared *p, struct err *e)
     struct run_result r;
     int rc = len < 0 ? err_set(e, 0, 0, "a path too long") : gcheck_shell(&a, &r, e);
     free(text);
-    if (rc)
+    if (rc && rc != GCOPY_FAULT)
         return -1;
-    p->built = r.end == RUN_EXITED && r.status == 0;
+    /* A folder past its limits is not copied back: the build's fault. */
+    p->built = !rc && r.end == RUN_EXITED && r.status == 0;
     size_t from = r.out.len > GRADE_BUILD_TAIL ? r.out.len - GRADE_BUILD_TAIL : 0;
     tf_utf8_copy(p->log, r.out.text + from, r.out.len - from);
     if (!p->built) {
-        char why[REC_REASON_MAX];
-        rules_run_reason(&r, why);
+        char why[ERR_MSG_MAX + 32];
+        if (rc)
+            snprintf(why, sizeof why, "its folder is not copied back: %s", e->msg);
+        else
+            build_reason(&r, why, sizeof why);
         size_t n = strlen(p->log);
         snprintf(p->log + n, sizeof p->log - n, "%s[build failed: %s]", n ? "\n" : "", why);
+        snprintf(p->error, sizeof p->error, "the build failed: %s", why);
     }
     return 0;
 }
 
-/* Copy, hash, build, engine. 0 or -1 with e (the referee's failure). */
+/* Copy, hash, build, engine. 0, with p->error saying why no check runs
+ * when that is the submission's own fault (its name, its folder, its
+ * build: the class goes on), or -1 with e (the referee's failure). */
 static int prepare(const struct grade_run *g, int i, struct prepared *p, struct err *e)
 {
     char from[PATH_MAX];
+    const char *own = gout_own_name(g->id[i]);
+    p->built = -1;
+    if (own) {
+        snprintf(p->error, sizeof p->error, "not graded: its name clashes with OUT's own %s: "
+                 "rename its folder", own);
+        return 0;
+    }
     if (join(from, g->subs, g->id[i]) || join(p->root, g->work, g->id[i]) ||
-        join(p->src, p->root, "src") || join(p->scratch, p->root, "scratch"))
-        return err_set(e, 0, 0, "%s: a path too long", g->id[i]);
+        join(p->src, p->root, "src") || join(p->scratch, p->root, "scratch")) {
+        snprintf(p->error, sizeof p->error, "not graded: its name is too long for --out's path");
+        return 0;
+    }
     tf_remove_tree(p->root);
     if (mkdir(p->root, 0700) != 0 || mkdir(p->src, 0755) != 0 || mkdir(p->scratch, 0700) != 0)
         return err_set(e, 0, 0, "%s: %s", p->root, strerror(errno));
-    if (copy_and_hash(from, p->src, p->sha, e) != 0)
+    int rc = copy_in(from, p->src, p->sha, e);
+    if (rc == GCOPY_FAULT) {
+        p->sha[0] = '\0';   /* of files it does not grade */
+        snprintf(p->error, sizeof p->error, "not copied: %s", e->msg);
+        return 0;
+    }
+    if (rc)
         return -1;
     engine_file(p->src, p->engine, sizeof p->engine);
     p->own_engine = p->engine[0] != 0;
     if (!p->own_engine && g->rb.engine)
         snprintf(p->engine, sizeof p->engine, "%s", g->rb.engine);
-    p->built = -1;
     if (g->rb.build && build(g, p, e) != 0)
         return -1;
     if (!p->engine[0] || p->built == 0)
@@ -860,11 +833,11 @@ static int grade_checks(struct grade_run *g, int i, struct prepared *p, int fd, 
     int rc = 0;
     for (int k = 0; !rc && k < g->rb.ncheck; k++) {
         size_t at = (size_t)i * RUBRIC_MAX_CHECKS + (size_t)k;
-        char why[ERR_MSG_MAX + 32] = "";
+        char why[GRADE_ERROR_MAX] = "";
         if (g->done[at])
             continue;
-        if (p->built == 0)
-            snprintf(why, sizeof why, "the build failed: no check ran");
+        if (p->error[0])   /* its name, its folder, its build */
+            snprintf(why, sizeof why, "%s", p->error);
         else if (g->rb.check[k].kind != RUBRIC_IO && !p->eng_ok)
             snprintf(why, sizeof why, "cannot run the engine: %s", p->eng_err);
         if (!why[0]) {
@@ -911,6 +884,8 @@ static int job_done(void *ctx, long job, int status, char *answer, size_t len, s
     struct grade_run *g = ctx;
     double total = 0, max = 0;
     int n = 0, busy = 0;
+    char id[ESC_ROOM(GRADE_ID_MAX)], error[ESC_ROOM(GRADE_ERROR_MAX)] = "";
+    esc_text(g->id[job], id, sizeof id);   /* a folder's name: any bytes */
     (void)len;
     for (char *line = answer, *nl; *line; line = nl + 1) {
         if (!(nl = strchr(line, '\n')))
@@ -921,7 +896,7 @@ static int job_done(void *ctx, long job, int status, char *answer, size_t len, s
         record_place(g, rec, &i, &k);
         if (i == (int)job && k >= 0 && cJSON_IsTrue(cJSON_GetObjectItem(rec, "busy"))) {
             printf("%s: check %s not graded: the machine was too busy for its moves "
-                   "(%d tries); grade --resume grades it\n", g->id[job], g->rb.check[k].id,
+                   "(%d tries); grade --resume grades it\n", id, g->rb.check[k].id,
                    GRADE_BUSY_RETRIES + 1);
             busy++;
             g->busy++;
@@ -934,6 +909,10 @@ static int job_done(void *ctx, long job, int status, char *answer, size_t len, s
             total += cJSON_GetNumberValue(cJSON_GetObjectItem(rec, "score"));
             max += cJSON_GetNumberValue(cJSON_GetObjectItem(rec, "max"));
             n++;
+            const char *why = cJSON_GetStringValue(
+                cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "submission"), "error"));
+            if (why)
+                esc_text(why, error, sizeof error);
         }
         cJSON_Delete(rec);
     }
@@ -941,12 +920,13 @@ static int job_done(void *ctx, long job, int status, char *answer, size_t len, s
     if (g->tty)
         fputs("\r\033[K", stderr);   /* the progress line, redrawn below */
     if (status == 0 && busy)
-        printf("%s: %s of %s points so far, %d check%s not graded\n", g->id[job],
+        printf("%s: %s of %s points so far, %d check%s not graded\n", id,
                gout_score(total, a), gout_score(max, b), busy, busy == 1 ? "" : "s");
     else if (status == 0)
-        printf("%s: %s of %s points\n", g->id[job], gout_score(total, a), gout_score(max, b));
+        printf("%s: %s of %s points%s%s\n", id, gout_score(total, a), gout_score(max, b),
+               error[0] ? ": " : "", error);
     else
-        printf("%s: stopped after %d of its checks\n", g->id[job], n);
+        printf("%s: stopped after %d of its checks\n", id, n);
     fflush(stdout);
     g->graded++;
     if (g->tty)
@@ -1021,8 +1001,8 @@ static int pages(const struct gout_class *c, const char *out, struct err *e)
 {
     for (int i = 0; i < c->n; i++) {
         char dir[PATH_MAX];
-        if (!gout_rewritten(c, i))
-            continue;
+        if (!gout_rewritten(c, i) || gout_own_name(c->row[i].id))
+            continue;   /* an id refused for OUT's own name has no folder */
         char *text = ghtml_feedback(c, &c->row[i]);
         if (join(dir, out, c->row[i].id) != 0 ||
             gout_put(dir, "feedback.html", text, text ? strlen(text) : 0, e) != 0)
@@ -1040,7 +1020,13 @@ static void self_report(const struct grade_run *g, const struct gout_class *c)
     if (g->left_out)
         printf("%d more check%s not visible to students: not run in a self-check\n",
                g->left_out, g->left_out == 1 ? " is" : "s are");
-    printf("feedback: %s/%s/feedback.html\n", g->out, g->id[0]);
+    if (gout_own_name(g->id[0]))
+        return;   /* not graded, no folder: its error is on its lines */
+    fputs("feedback: ", stdout);
+    esc_fputs(g->out, stdout);
+    putchar('/');
+    esc_fputs(g->id[0], stdout);
+    fputs("/feedback.html\n", stdout);
 }
 
 static int outputs(struct grade_run *g, struct err *e)
@@ -1187,9 +1173,10 @@ static int setup(struct grade_run *g, struct err *e)
                                         .draw_plies = PLAY_DRAW_PLIES,
                                         .busy_retries = GRADE_BUSY_RETRIES };
     /* Shards share .work, on one node or several: mkdtemp's name is
-     * unique where a pid is not. */
+     * unique where a pid is not. Hidden, as no submission's id is: the
+     * work folders OUT/.work/ID never meet it. */
     char refs[PATH_MAX];
-    if (join(refs, g->work, "references-XXXXXX"))
+    if (join(refs, g->work, ".references-XXXXXX"))
         return err_set(e, 0, 0, "--out %s: a path too long", g->out);
     if (!mkdtemp(refs))
         return err_set(e, 0, 0, "%s: cannot create: %s", refs, strerror(errno));

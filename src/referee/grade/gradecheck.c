@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "gradecheck.h"
+#include "gradecopy.h"
 #include "referee/run/launcher.h"
 #include "arena/limits.h"
 #include "arena/refbench.h"
@@ -476,47 +477,19 @@ static long quoted(const char *text, char *buf, size_t cap, size_t len)
     return spec_quote(text, buf, cap, len);
 }
 
-/* Copies every regular file and folder of the folder open as dirfd into
- * dest (made as needed), depth first; symlinks and the rest are skipped.
- * 0, or -1 with e. */
-static int copy_out(int dirfd, const char *dest, struct err *e)
+/* The move folder open as dirfd copied into the folder dest, within the
+ * limits of a move folder (limits.h: GRADE_BACK_MAX_BYTES; gradecopy.h);
+ * links a build made (lib.so -> lib.so.1) skipped, as they always were.
+ * 0, GCOPY_FAULT or -1, with e. */
+static int copy_back(int dirfd, const char *dest, struct err *e)
 {
-    int fd = dup(dirfd);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    if (!d) {
-        if (fd >= 0)
-            close(fd);
-        return err_set(e, 0, 0, "%s: cannot read the move folder: %s", dest, strerror(errno));
-    }
-    rewinddir(d);
-    struct dirent *de;
-    int rc = 0;
-    while (!rc && (de = readdir(d))) {
-        struct stat st;
-        char to[PATH_MAX];
-        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-            fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-            snprintf(to, sizeof to, "%s/%s", dest, de->d_name) >= (int)sizeof to)
-            continue;
-        if (S_ISDIR(st.st_mode)) {
-            int sub = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            rc = sub < 0 || (mkdir(to, 0755) != 0 && errno != EEXIST) ? 0 : copy_out(sub, to, e);
-            if (sub >= 0)
-                close(sub);
-        } else if (S_ISREG(st.st_mode)) {
-            int from = openat(dirfd, de->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-            unlink(to);
-            int out = from < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                                           st.st_mode & 0755);
-            if (out < 0 || tf_copy_head(from, st.st_size, out) != 0)
-                rc = err_set(e, 0, 0, "%s: cannot copy out of the move folder", to);
-            if (from >= 0)
-                close(from);
-            if (out >= 0)
-                close(out);
-        }
-    }
-    closedir(d);
+    static const struct gcopy_limits lim = { GRADE_BACK_MAX_BYTES, GRADE_COPY_MAX_ENTRIES,
+                                             GRADE_COPY_MAX_DEPTH, 1 };
+    int to = open(dest, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (to < 0)
+        return err_set(e, 0, 0, "%s: %s", dest, strerror(errno));
+    int rc = gcopy_tree(dirfd, to, &lim, NULL, e);
+    close(to);
     return rc;
 }
 
@@ -567,7 +540,7 @@ int gcheck_shell(const struct gcheck_shell_args *a, struct run_result *r, struct
     free(cmd);
     if (!rc && a->back)
         rc = dirfd < 0 ? err_set(e, 0, 0, "%s: the move folder is gone", a->rw)
-                       : copy_out(dirfd, a->back, e);
+                       : copy_back(dirfd, a->back, e);
     if (dirfd >= 0)
         close(dirfd);
     return rc;
@@ -644,12 +617,17 @@ static int io_input(const struct gcheck_env *env, int index, int k, cJSON *items
         rc = tries == env->rules.busy_retries ? IO_BUSY : fresh_folders(env->scratch, back, move, e);
     }
     sbx_paths_free(&own);
-    if (rc)
+    /* A move folder past its limits (sparse files) is the program's
+     * failure on this input, never copied. */
+    int refused = rc == GCOPY_FAULT;
+    if (rc && !refused)
         return rc;
     char status[REC_REASON_MAX] = "ok";
     if (r.end != RUN_EXITED || r.status != 0) {
         rules_run_reason(&r, status);
         rules_name_limit(a.limits, r.by_tree, status);
+    } else if (refused) {
+        snprintf(status, sizeof status, "file-limit: %.*s", (int)sizeof status - 16, e->msg);
     }
     char *got = NULL, *want = NULL;
     size_t glen = 0, wlen = 0;

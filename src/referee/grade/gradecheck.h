@@ -107,13 +107,18 @@ struct gcheck_shell_args {
                                     * in own, or no sandbox) */
     const char *stdout_name;       /* stdout into rw/NAME; NULL: stdout and stderr
                                     * together in r's stdout tail */
-    const char *back;              /* after the run, every file of the move folder
-                                    * is copied into this host folder; NULL: none */
+    const char *back;              /* after the run, every file and folder of the
+                                    * move folder is copied into this host folder
+                                    * (gradecopy.h, within GRADE_BACK_MAX_BYTES and
+                                    * the copy's other limits); NULL: none */
 };
 
 /* Runs a->text: the one place grading starts a process outside a game's
  * ply, and the one place it meets the sandbox besides play.h. 0 with r
- * filled, or -1 with e (the referee's own failure). */
+ * filled; GCOPY_FAULT (gradecopy.h) with r filled and e saying why the
+ * move folder was not copied back (sparse files past its size, a link:
+ * the command's own fault, nothing copied); or -1 with e (the referee's
+ * own failure). */
 int gcheck_shell(const struct gcheck_shell_args *a, struct run_result *r, struct err *e);
 
 #endif

@@ -362,9 +362,16 @@ static void check_section(FILE *f, const struct gout_class *c, int k, const stru
 static void about(FILE *f, const struct gout_row *row)
 {
     const cJSON *a = row->about;
-    fputs("<p>SHA-256 of its files: <code>", f);
-    esc_html(row->sha256, f);
-    fputs("</code></p>\n", f);
+    if (gout_error(row)[0]) {   /* why no check ran, first */
+        fputs("<p class=\"why\">", f);
+        esc_html(gout_error(row), f);
+        fputs("</p>\n", f);
+    }
+    if (row->sha256[0]) {   /* none when its files were not copied */
+        fputs("<p>SHA-256 of its files: <code>", f);
+        esc_html(row->sha256, f);
+        fputs("</code></p>\n", f);
+    }
     if (str(a, "engine")[0]) {
         fputs("<p>engine command: <code>", f);
         esc_html(str(a, "engine"), f);
@@ -525,11 +532,21 @@ char *ghtml_index(const struct gout_class *c)
     fputs("</tr>\n", f);
     for (int i = 0; i < c->n; i++) {
         const struct gout_row *r = &c->row[i];
-        fputs("<tr><td class=\"name\"><a href=\"", f);
-        url_esc(f, r->id);
-        fputs("/feedback.html\">", f);
+        int page = !gout_own_name(r->id);   /* refused for OUT's name: none */
+        fputs("<tr><td class=\"name\">", f);
+        if (page) {
+            fputs("<a href=\"", f);
+            url_esc(f, r->id);
+            fputs("/feedback.html\">", f);
+        }
         esc_html(r->id, f);
-        fprintf(f, "</a></td><td>%s</td>", gout_score(r->total, a));
+        fputs(page ? "</a>" : "", f);
+        if (gout_error(r)[0]) {
+            fputs("<small class=\"why\">", f);
+            esc_html(gout_error(r), f);
+            fputs("</small>", f);
+        }
+        fprintf(f, "</td><td>%s</td>", gout_score(r->total, a));
         for (int k = 0; k < c->rb->ncheck; k++)
             class_cell(f, &c->rb->check[k], &r->cell[k]);
         fputs("</tr>\n", f);

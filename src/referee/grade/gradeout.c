@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "arena/escape.h"
 #include "gradeout.h"
 #include "gradewhy.h"
 #include "arena/textfile.h"
@@ -28,21 +29,46 @@ const char *gout_score(double score, char *buf)
     return buf;
 }
 
-/* A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line
- * break. */
-static void csv_field(FILE *f, const char *s)
+void gout_csv_cell(const char *s, FILE *f)
 {
+    /* OWASP's CSV injection advice: a spreadsheet takes a cell starting
+     * with one of these for a formula (=HYPERLINK(...), +cmd|...). */
+    const char *lead = s[0] && strchr("=+-@\t\r", s[0]) ? "'" : "";
     if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
+        fprintf(f, "%s%s", lead, s);
         return;
     }
-    fputc('"', f);
+    fprintf(f, "\"%s", lead);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', f);
         fputc(*s, f);
     }
     fputc('"', f);
+}
+
+const char *gout_own_name(const char *id)
+{
+    static const char *const fixed[] = { "grades.csv", "index.html", "journal.jsonl",
+                                         "shard.sh", "merge.sh", "merge.out" };
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
+        size_t n = strlen(fixed[i]);
+        /* the file, or its temporary twin (tf_write_atomic's NAME.tmpPID-N) */
+        if (strncmp(id, fixed[i], n) == 0 && (!id[n] || strncmp(id + n, ".tmp", 4) == 0))
+            return fixed[i];
+    }
+    size_t len = strlen(id);
+    if (strncmp(id, "journal-", 8) == 0 && len > 14 && strcmp(id + len - 6, ".jsonl") == 0)
+        return "journal-K.jsonl (a shard's journal)";
+    if (strncmp(id, "shard-", 6) == 0 && len > 10 && strcmp(id + len - 4, ".out") == 0)
+        return "shard-K.out (a Slurm task's output)";
+    return NULL;
+}
+
+const char *gout_error(const struct gout_row *r)
+{
+    const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(r->about, "error"));
+    return why ? why : "";
 }
 
 static char *csv_text(const struct gout_class *c, size_t *len)
@@ -52,17 +78,21 @@ static char *csv_text(const struct gout_class *c, size_t *len)
     if (!f)
         return NULL;
     fputs("submission,total,max", f);
-    for (int k = 0; k < c->rb->ncheck; k++)
-        fprintf(f, ",%s", c->rb->check[k].id);
-    fputs(",sha256\r\n", f);
+    for (int k = 0; k < c->rb->ncheck; k++) {
+        fputc(',', f);
+        gout_csv_cell(c->rb->check[k].id, f);
+    }
+    fputs(",sha256,error\r\n", f);
     for (int i = 0; i < c->n; i++) {
         const struct gout_row *r = &c->row[i];
-        csv_field(f, r->id);
+        gout_csv_cell(r->id, f);
         fprintf(f, ",%s", gout_score(r->total, a));
         fprintf(f, ",%s", gout_score(c->rb->max_total, a));
         for (int k = 0; k < c->rb->ncheck; k++)
             fprintf(f, ",%s", r->cell[k].done ? gout_score(r->cell[k].score, a) : "");
-        fprintf(f, ",%s\r\n", r->sha256);
+        fprintf(f, ",%s,", r->sha256);
+        gout_csv_cell(gout_error(r), f);
+        fputs("\r\n", f);
     }
     return fclose(f) == 0 ? text : (free(text), NULL);
 }
@@ -110,8 +140,13 @@ int gout_put(const char *dir, const char *name, char *text, size_t len, struct e
         return err_set(e, 0, 0, "%s: a path too long", dir);
     }
     int rc = text ? tf_write_atomic(path, text, len, e)
-                  : err_set(e, 0, 0, "%s: out of memory", path);
+                  : err_set(e, 0, 0, "out of memory");
     free(text);
+    if (rc) {   /* tf_write_atomic's message names no file */
+        char why[ERR_MSG_MAX];
+        snprintf(why, sizeof why, "%s", e->msg);
+        err_set(e, 0, 0, "%s: %s", path, why);
+    }
     return rc;
 }
 
@@ -123,8 +158,8 @@ int gout_write(const struct gout_class *c, const char *out, struct err *e)
         return -1;
     for (int i = 0; i < c->n; i++) {
         char dir[PATH_MAX];
-        if (!gout_rewritten(c, i))
-            continue;
+        if (!gout_rewritten(c, i) || gout_own_name(c->row[i].id))
+            continue;   /* refused for OUT's own name: no folder of its own */
         if (snprintf(dir, sizeof dir, "%s/%s", out, c->row[i].id) >= (int)sizeof dir)
             return err_set(e, 0, 0, "%s: a path too long", c->row[i].id);
         if (mkdir(dir, 0755) != 0 && errno != EEXIST)
@@ -150,9 +185,12 @@ void gout_report(const struct gout_class *c, const struct gout_row *r, FILE *out
     char a[32], b[32];
     for (int k = 0; k < c->rb->ncheck; k++) {
         const struct gout_cell *cell = &r->cell[k];
-        fprintf(out, "  %-*s  %s of %s: %s\n", w, c->rb->check[k].id,
+        fprintf(out, "  %-*s  %s of %s: ", w, c->rb->check[k].id,
                 cell->done ? gout_score(cell->score, a) : "-",
-                gout_score(c->rb->check[k].points, b), cell->output ? cell->output : "not graded");
+                gout_score(c->rb->check[k].points, b));
+        /* it may quote the submission's file names */
+        esc_fputs(cell->output ? cell->output : "not graded", out);
+        fputc('\n', out);
     }
     fprintf(out, "  %-*s  %s of %s\n", w, "total", gout_score(r->total, a),
             gout_score(c->rb->max_total, b));
@@ -160,9 +198,13 @@ void gout_report(const struct gout_class *c, const struct gout_row *r, FILE *out
 
 void gout_table(const struct gout_class *c, FILE *out)
 {
+    /* Ids are folder names, any bytes: shown escaped, and padded as shown. */
+    char id[ESC_ROOM(GRADE_ID_MAX)];
     int w = (int)strlen("submission");
-    for (int i = 0; i < c->n; i++)
-        w = (int)strlen(c->row[i].id) > w ? (int)strlen(c->row[i].id) : w;
+    for (int i = 0; i < c->n; i++) {
+        int n = (int)strlen(esc_text(c->row[i].id, id, sizeof id));
+        w = n > w ? n : w;
+    }
     fprintf(out, "%-*s  %7s", w, "submission", "total");
     for (int k = 0; k < c->rb->ncheck; k++)
         fprintf(out, "  %*s", (int)strlen(c->rb->check[k].id) > 6
@@ -170,7 +212,8 @@ void gout_table(const struct gout_class *c, FILE *out)
     fputc('\n', out);
     char a[32];
     for (int i = 0; i < c->n; i++) {
-        fprintf(out, "%-*s  %7s", w, c->row[i].id, gout_score(c->row[i].total, a));
+        fprintf(out, "%-*s  %7s", w, esc_text(c->row[i].id, id, sizeof id),
+                gout_score(c->row[i].total, a));
         for (int k = 0; k < c->rb->ncheck; k++) {
             int cw = (int)strlen(c->rb->check[k].id) > 6 ? (int)strlen(c->rb->check[k].id) : 6;
             fprintf(out, "  %*s", cw, c->row[i].cell[k].done

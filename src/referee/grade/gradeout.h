@@ -1,7 +1,10 @@
 /*
  * gradeout.h - what `referee grade` writes from its journal (grade.h):
  *   OUT/grades.csv        RFC 4180: submission,total,max, a column per check
- *                         id (its score), sha256; a row per submission by id
+ *                         id (its score), sha256, error (why no check ran: the
+ *                         submission's own fault; empty when they ran); a row
+ *                         per submission by id; a text cell that a spreadsheet
+ *                         would take for a formula starts with ' (gout_csv_cell)
  *   OUT/ID/results.json   Gradescope's autograder results: {"score",
  *                         "tests": [{"name" (the check id), "score",
  *                         "max_score", "output": the check's line, then
@@ -11,7 +14,10 @@
  *   OUT/index.html        the class: totals' distribution, each check's pass
  *                         rate, a row per submission linking its feedback
  * and the table on the terminal (a self-check: its one row, check by
- * check). Every file is written atomically. A regrade (--only) rewrites
+ * check), ids and outputs escaped (escape.h). Every file is written
+ * atomically. A submission whose id is the name of one of OUT's own files
+ * (gout_own_name) is not graded, and gets no OUT/ID folder: its row says
+ * why. A regrade (--only) rewrites
  * the grades.csv and index.html of the class and the files of the
  * submissions it names alone.
  * Scores are printed with up to two decimals ("%.2f" without trailing
@@ -68,5 +74,18 @@ void gout_report(const struct gout_class *c, const struct gout_row *r, FILE *out
 void gout_table(const struct gout_class *c, FILE *out);
 /* score as the outputs print it, into buf (32 bytes). */
 const char *gout_score(double score, char *buf);
+/* Writes s as a cell of grades.csv: with a leading ' when it starts with
+ * =, +, -, @, a tab or a CR (OWASP's advice against CSV injection: a
+ * spreadsheet would run it as a formula), then quoted as RFC 4180 says
+ * when it holds a comma, a quote or a line break. */
+void gout_csv_cell(const char *s, FILE *f);
+/* The name of OUT's own file that id would clash with as the folder OUT/ID
+ * (grades.csv, index.html, journal.jsonl, a shard's journal-K.jsonl, the
+ * Slurm scripts shard.sh and merge.sh and their outputs, and the temporary
+ * twins tf_write_atomic writes first), as a message says it; NULL when
+ * none. Hidden names (.work) are never ids. */
+const char *gout_own_name(const char *id);
+/* Row r's error, its journal's "error" (why no check ran), or "". */
+const char *gout_error(const struct gout_row *r);
 
 #endif
