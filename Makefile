@@ -148,7 +148,7 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test quick test-slow test-valgrind test-tools check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-judge bench-persist bench-solver bench-learn bench-grade clean install \
+.PHONY: all deps test quick test-slow test-valgrind test-gradescope test-tools check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-judge bench-persist bench-solver bench-learn bench-grade clean install \
         uninstall test-install test-cluster
 
 all: $(BINARIES) $(ARENA_LINKS)
@@ -407,6 +407,13 @@ test-install: all
 # CI runs it after `make test`.
 test-cluster: all
 	ARENA_BIN=$(BIN) sh scripts/test-cluster.sh
+
+# docs/gradescope's setup.sh and run_autograder end to end under a temporary
+# /autograder: apt-get, arena built there from the tree's files, a
+# submission graded, results.json checked (scripts/test-gradescope.sh). As
+# root, as Gradescope's image builder runs setup.sh.
+test-gradescope: all
+	sh scripts/test-gradescope.sh
 
 clean:
 	rm -rf build bin

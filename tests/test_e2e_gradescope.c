@@ -7,7 +7,8 @@
  * with name, score, max_score, output, visibility), hidden checks included
  * and marked; a rubric the referee refuses gives 0 and says so. setup.sh is
  * checked by `sh -n` and by its refusal without a source; its build (apt-get
- * and a whole `make all`, a minute and more) is not run here.
+ * and a whole `make all`, a minute) is scripts/test-gradescope.sh's, as root
+ * (`make test-gradescope`, which CI runs).
  */
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
