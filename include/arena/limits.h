@@ -341,4 +341,12 @@
  * GiBs there. More fails the build (or the io input) as the submission's. */
 #define GRADE_BACK_MAX_BYTES ((long long)SBX_MOVE_MB << 20)
 
+/* Places a grading's submissions see or never see (gradepaths.h): the
+ * system folders, a PATH's folders with the installations above them (a
+ * PATH of 30 folders is a long one), every --sandbox-ro path; and the class,
+ * OUT, the rubric's folder and one folder per io check's inputs and
+ * expected outputs (RUBRIC_MAX_CHECKS checks of a glob each; a glob across
+ * folders adds more). */
+#define GRADE_MAX_PLACES (SBX_MAX_PATHS + 128)
+
 #endif

@@ -33,7 +33,8 @@
  *     path of the engine's own hides everything else in it.
  * Nothing else exists. Each visible path is mounted at its real place
  * (realpath); one named through a symlink gets the same symlink in the view.
- * Paths inside SBX_SYSTEM_DIRS are never masked.
+ * Paths inside SBX_SYSTEM_DIRS are masked only when the policy says so
+ * (mask_system: grade's masks), never a tournament's.
  *
  * The engine runs as the referee's user, or, when the referee is root, as
  * SBX_ROOT_ENGINE_UID (the kernel never applies RLIMIT_NPROC to root, so a
@@ -126,6 +127,11 @@ struct sbx_policy {
     enum sbx_mode mode;
     struct sbx_paths ro;     /* --sandbox-ro: read-only for every engine */
     struct sbx_paths mask;   /* hidden from every engine (see above) */
+    int mask_system;         /* 1: the masks hide inside SBX_SYSTEM_DIRS
+                              * too (grade's class, OUT and rubric, which
+                              * may be kept under /opt); 0: a tournament's,
+                              * engines' own folders, which may lie in
+                              * the system every engine needs */
     int nenv;
     char *env[SBX_MAX_ENV];  /* --sandbox-env: names passed (malloc'd) */
 };

@@ -129,6 +129,12 @@ int spec_resolve(struct spec *eng, const struct spec_keys *each, struct err *e);
  * the engine ("engine 2: ..." or "engine 'rand': ..."). 0 or -1 with e. */
 int spec_resolve_all(struct spec *eng, int n, const struct spec_keys *each, int check,
                      struct err *e);
+/* COMMAND text cmd split into words as an engine's command is (a shell's
+ * quotes and backslashes, no shell run; nothing resolved) into argv (max
+ * entries with the NULL that ends them, each malloc'd). Returns the count,
+ * or -1 with e (argv then holds nothing). Free with spec_split_free. */
+int spec_split(const char *cmd, char **argv, int max, struct err *e);
+void spec_split_free(char **argv);
 /* 0 when eng's program exists and is an executable file, else -1 with e
  * saying which. */
 int spec_check(const struct spec *eng, struct err *e);

@@ -23,11 +23,13 @@
 #include "arena/grade.h"
 #include "gradecheck.h"
 #include "gradecopy.h"
+#include "gradepaths.h"
 #include "gradehtml.h"
 #include "gradeout.h"
 #include "gradejournal.h"
 #include "arena/journal.h"
 #include "arena/limits.h"
+#include "arena/path.h"
 #include "arena/preflight.h"
 #include "referee/play/pool.h"
 #include "arena/rules.h"
@@ -183,6 +185,9 @@ struct grade_run {
     int slurm;                      /* referee slurm grade: cluster's options too */
     struct cluster_opts cluster;
     struct sbx_policy policy;
+    /* What a submission's command may name (gradepaths.h): the policy's
+     * masks are its hidden places; the system's and --sandbox-ro's seen. */
+    struct gpath_places places;
     struct run_limits limits;
     struct cg_root cg;              /* where each run's cgroup goes, when found */
     int n;
@@ -672,6 +677,30 @@ static int build(const struct grade_run *g, struct prepared *p, struct err *e)
     return 0;
 }
 
+/* A submission's engine, resolved, against the places it may name
+ * (gradepaths.h): one that names a place outside its copy and the system
+ * is its error, since the sandbox would show that place. Engines run only
+ * for the game checks, and see everything without the sandbox. */
+static void judge_engine(const struct grade_run *g, struct prepared *p)
+{
+    static const char prefix[] = "not graded: ";
+    if (g->policy.mode != SBX_NAMESPACES || !g->rb.game)
+        return;
+    /* The words as written, for the message: spec_resolve made some
+     * absolute. The command split once already, so this split cannot fail
+     * but for memory, and then the resolved words are quoted. */
+    char *written[RUN_MAX_ARGS];
+    struct err ignored;
+    int split = spec_split(p->engine, written, RUN_MAX_ARGS, &ignored) >= 0;
+    snprintf(p->error, sizeof p->error, "%s", prefix);
+    if (gpath_check_engine(&p->eng, split ? written : NULL, p->src, &g->places,
+                           p->own_engine ? "ENGINE" : "the rubric's engine",
+                           p->error + strlen(prefix), sizeof p->error - strlen(prefix)) == 0)
+        p->error[0] = '\0';
+    if (split)
+        spec_split_free(written);
+}
+
 /* Copy, hash, build, engine. 0, with p->error saying why no check runs
  * when that is the submission's own fault (its name, its folder, its
  * build: the class goes on), or -1 with e (the referee's failure). */
@@ -717,6 +746,8 @@ static int prepare(const struct grade_run *g, int i, struct prepared *p, struct 
                 spec_resolve(&p->eng, NULL, &se) == 0 && spec_check(&p->eng, &se) == 0;
     if (!p->eng_ok)
         snprintf(p->eng_err, sizeof p->eng_err, "%s", se.msg);
+    else
+        judge_engine(g, p);
     return 0;
 }
 
@@ -1147,17 +1178,61 @@ static int folders(struct grade_run *g, struct err *e)
     return 0;
 }
 
+/* Hides path (what it is, for the messages) from every submission: a mask
+ * of the sandbox, wherever it is (the system folders included), and a place
+ * no word of a submission's command may reach. A folder that is "/" or
+ * holds a system folder cannot be masked without hiding the system every
+ * submission runs on: refused. 0, or -1 with e. */
+static int hide(struct grade_run *g, const char *path, const char *what, struct err *e)
+{
+    char real[PATH_MAX];
+    const char *canon = realpath(path, real) ? real : path;
+    const char *system = gpath_unhideable(canon);
+    if (system)
+        return err_set(e, 0, 0, "%s %s cannot be hidden from the submissions without hiding "
+                       "%s, which every sandbox shows: keep it in a folder of its own", what,
+                       canon, system);
+    return sbx_paths_add(&g->policy.mask, path, e) != 0 ||
+                   gpath_add(&g->places, 1, path, what, e) != 0 ? -1 : 0;
+}
+
+/* What no submission sees: a class's folder hides the classmates (a
+ * self-check's, the original of the copy that runs), OUT the journal and
+ * the others' feedback, the rubric's folder and those of its io files the
+ * expected outputs and a reference solution kept beside them. 0, or -1. */
+static int hide_places(struct grade_run *g, struct err *e)
+{
+    g->policy.mask_system = 1;
+    if (hide(g, g->one_arg ? g->one : g->subs, g->one_arg ? "the submission's folder"
+                                                           : "the class's folder", e) != 0 ||
+        hide(g, g->out, "OUT", e) != 0 || hide(g, g->rb.dir, "the rubric's folder", e) != 0)
+        return -1;
+    for (int k = 0; k < g->rb.ncheck; k++) {
+        const struct rubric_check *ch = &g->rb.check[k];
+        for (int i = 0; ch->kind == RUBRIC_IO && i < ch->ninputs; i++) {
+            char folder[PATH_MAX];
+            snprintf(folder, sizeof folder, "%s", ch->input[i]);
+            path_cut_to_folder(folder);
+            if (hide(g, folder, "the folder of the rubric's inputs", e) != 0)
+                return -1;
+            if (!ch->expected)
+                continue;
+            snprintf(folder, sizeof folder, "%s", ch->expected[i]);
+            path_cut_to_folder(folder);
+            if (hide(g, folder, "the folder of the rubric's expected outputs", e) != 0)
+                return -1;
+        }
+    }
+    return gpath_add_system(&g->places, &g->policy, e);
+}
+
 /* Everything before the first submission: folders, sandbox, references. */
 static int setup(struct grade_run *g, struct err *e)
 {
     if (folders(g, e) != 0)
         return -1;
     mkdir(g->work, 0700);
-    /* A class's folder hides the classmates; a self-check's, the original
-     * of the copy that runs. */
-    if (g->policy.mode == SBX_NAMESPACES &&
-        (sbx_paths_add(&g->policy.mask, g->one_arg ? g->one : g->subs, e) != 0 ||
-         sbx_paths_add(&g->policy.mask, g->out, e) != 0 || sbx_probe(e) != 0))
+    if (g->policy.mode == SBX_NAMESPACES && (hide_places(g, e) != 0 || sbx_probe(e) != 0))
         return -1;
     /* timeout_ms is CPU time; the wall deadline only a guard (limits.h). */
     g->limits = (struct run_limits){ .timeout_ms = g->rb.timeout_ms * GRADE_WALL_FACTOR +
@@ -1261,6 +1336,7 @@ static void run_free(struct grade_run *g)
     gcheck_env_free_refs(&g->env);
     rubric_free(&g->rb);
     sbx_policy_free(&g->policy);
+    gpath_free(&g->places);
     free(g->id);
     free(g->done);
     free(g->score);

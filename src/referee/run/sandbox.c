@@ -374,12 +374,13 @@ static int plan_visible(struct sbx_plan *pl, enum sbx_kind kind, const char *pat
     return strcmp(lex, real) == 0 ? 0 : plan_add(pl, SBX_SYMLINK, 0, lex, real, e);
 }
 
-/* A path to hide, at its real place; nothing when it does not exist. */
-static int plan_mask(struct sbx_plan *pl, const char *path, struct err *e)
+/* A path to hide, at its real place; nothing when it does not exist, nor
+ * inside the system unless in_system. */
+static int plan_mask(struct sbx_plan *pl, const char *path, int in_system, struct err *e)
 {
     char real[PATH_MAX];
     struct stat st;
-    if (!realpath(path, real) || lstat(real, &st) != 0 || path_is_system(real))
+    if (!realpath(path, real) || lstat(real, &st) != 0 || (!in_system && path_is_system(real)))
         return 0;
     return plan_add(pl, SBX_MASK, S_ISDIR(st.st_mode), real, NULL, e);
 }
@@ -511,10 +512,10 @@ int sbx_plan_build(const struct sbx_view *v, struct sbx_plan *pl, struct err *e)
         /* Other games' folders: a private /tmp hides them where they are. */
         path_cut_to_folder(beside);
         if (strcmp(beside, "/tmp") != 0)
-            rc = plan_mask(pl, beside, e);
+            rc = plan_mask(pl, beside, p && p->mask_system, e);
     }
     for (int i = 0; !rc && p && i < p->mask.n; i++)
-        rc = plan_mask(pl, p->mask.path[i], e);
+        rc = plan_mask(pl, p->mask.path[i], p->mask_system, e);
     if (rc) {
         sbx_plan_free(pl);
         return -1;

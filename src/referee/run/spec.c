@@ -377,6 +377,24 @@ static int resolve_dir(struct spec *eng, const char *given, struct err *e)
     return rc;
 }
 
+int spec_split(const char *cmd, char **argv, int max, struct err *e)
+{
+    assert(cmd && argv && max > 0);
+    int argc = 0;
+    if (split_words(cmd, 0, argv, &argc, max - 1, e) != 0) {
+        free_words(argv, &argc);
+        return -1;
+    }
+    argv[argc] = NULL;
+    return argc;
+}
+
+void spec_split_free(char **argv)
+{
+    for (int i = 0; argv[i]; i++)
+        free(argv[i]);
+}
+
 /* The words of cmd= and args=, then {in} {out} {depth} when none holds a
  * placeholder. */
 static int resolve_words(struct spec *eng, const char *cmd, const char *args,
