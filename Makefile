@@ -148,7 +148,7 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test quick test-slow test-valgrind test-gradescope test-tools check-layers unit e2e check tsan demo test-browser bench bench-referee bench-report bench-judge bench-persist bench-solver bench-learn bench-grade clean install \
+.PHONY: all deps test quick test-slow test-valgrind test-gradescope test-tools check-layers unit e2e check check-compute check-tests tsan demo test-browser bench bench-referee bench-report bench-judge bench-persist bench-solver bench-learn bench-grade clean install \
         uninstall test-install test-cluster
 
 all: $(BINARIES) $(ARENA_LINKS)
@@ -266,25 +266,43 @@ unit: $(UNIT_BIN)
 e2e: all $(E2E_BIN) test-tools
 	@$(E2E_ENV) $(E2E_BIN) $(call crit,$(E2E_JOBS),$(NOT_SLOW))
 
-# CI runs this after `make test` and `make test-valgrind`: the whole test
-# suite again on binaries built with the sanitizers (a finding exits
-# non-zero, so the case fails), slow tier included, then the fuzz targets on
-# their regression inputs and FUZZ_SECONDS (default 20) each. CHECK_VALGRIND=1
-# (the default) also runs test-valgrind; .ci/run has just run it.
-# ARENA_LIMITED_BIN: the engines that play under --mem-limit-mb (RLIMIT_AS)
-# are release builds, as ASan cannot run in a capped address space.
-# CHECK_SLOW=0 leaves out the slow tier under the sanitizers: CI runs it
-# under valgrind (test-valgrind runs every case), and it is mostly waiting
-# on timeouts, sandboxes and interpreters, the same under any build.
+# The hardening checks: the whole test suite again on binaries built with
+# the sanitizers (a finding exits non-zero, so the case fails), slow tier
+# included, ThreadSanitizer, then the fuzz targets on their regression
+# inputs and FUZZ_SECONDS (default 20) each. CHECK_VALGRIND=1 (the default)
+# also runs test-valgrind. ARENA_LIMITED_BIN: the engines that play under
+# --mem-limit-mb (RLIMIT_AS) are release builds, as ASan cannot run in a
+# capped address space. CHECK_SLOW=0 leaves out the slow tier under the
+# sanitizers: CI runs it under valgrind (test-valgrind runs every case), and
+# it is mostly waiting on timeouts, sandboxes and interpreters, the same
+# under any build.
+#
+# Two halves, which .ci/run schedules apart: check-compute is computation
+# with no deadline to miss (the sanitizer, ThreadSanitizer and fuzz builds,
+# tsan, the fuzz regressions and the fuzz run), which CI runs at the lowest
+# priority beside the valgrind tier, so that it takes only the CPU
+# valgrind's waits leave; check-tests is the unit and end-to-end cases
+# under the sanitizers, whose deadlines (a move's timeout, a child's limit)
+# want the machine to themselves. Each builds what it needs, so either runs
+# alone too.
 CHECK_VALGRIND ?= 1
 CHECK_SLOW ?= 1
-check: all $(E2E_BIN)
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test
-	$(if $(filter 1,$(CHECK_SLOW)),LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN) test-slow)
-	$(MAKE) tsan
+CHECK_SAN = LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN)
+check: all $(E2E_BIN) check-layers
+	$(MAKE) check-compute
+	$(MAKE) check-tests
 	$(if $(filter 1,$(CHECK_VALGRIND)),$(MAKE) test-valgrind)
+
+check-compute: all
+	$(MAKE) SAN=1 all build/check/tests/unit build/check/tests/e2e
+	$(MAKE) tsan
 	$(MAKE) fuzz-regress
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+check-tests: all
+	$(CHECK_SAN) unit
+	$(CHECK_SAN) e2e
+	$(if $(filter 1,$(CHECK_SLOW)),$(CHECK_SAN) test-slow)
 
 # The solver's threads (lazy SMP) under ThreadSanitizer, in build/tsan; `make
 # check` runs it. A plain program, not the Criterion suite: Criterion cannot
