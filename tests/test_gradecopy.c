@@ -227,7 +227,7 @@ Test(gradecopy, sizes_count_sparse_files_at_their_apparent_size)
     tree_close(&t);
     tree_open(&t);
     for (int i = 0; i < 3; i++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "f%d", i);
         put_sparse(&t, name, 600 << 10);
     }
