@@ -551,9 +551,9 @@ Test(referee, unreadable_answer_carries_the_readers_message)
     cr_assert_eq(rules_judge(g, pos, answer, strlen(answer), &move, reason), -1);
     cr_assert_str_eq(reason, "unreadable: 7:1: missing the player-to-move line (1 or 2)");
     char kind[REC_REASON_MAX];
-    rules_reason_kind(reason, kind);
+    (void)rec_reason_split(reason, kind);
     cr_assert_str_eq(kind, "unreadable");
-    rules_reason_kind("crashed: SIGSEGV", kind);
+    (void)rec_reason_split("crashed: SIGSEGV", kind);
     cr_assert_str_eq(kind, "crashed: SIGSEGV");
 }
 
@@ -632,7 +632,7 @@ ParameterizedTest(struct judged *c, referee, an_illegal_answer_says_what_it_chan
     cr_assert_eq(rules_judge(g, pos, c->answer, strlen(c->answer), &move, reason), -1,
                  "%s after '%s': accepted %s", c->game, c->opening, c->answer);
     cr_assert_str_eq(reason, c->reason, "%s after '%s':\n%s", c->game, c->opening, c->answer);
-    rules_reason_kind(reason, kind);
+    (void)rec_reason_split(reason, kind);
     cr_assert_str_eq(kind, c->kind);
 }
 
@@ -658,7 +658,7 @@ Test(referee, a_limit_names_its_value_and_option)
         snprintf(reason, sizeof reason, "%s", kinds[i]);
         rules_name_limit(&l, i >= 5, reason);
         cr_assert_str_eq(reason, want[i]);
-        rules_reason_kind(reason, kind);
+        (void)rec_reason_split(reason, kind);
         cr_assert_str_eq(kind, kinds[i]);
     }
 }

@@ -85,10 +85,7 @@ int rules_starved(const struct run_result *r, const struct run_limits *l);
 int rules_judge(const struct game *g, const void *before, const char *text, size_t len,
                 int *move, char *reason);
 
-/* The kind of a forfeit reason, what reports count and compare: the
- * reason without the detail after ": " ("unreadable: 7:1: ..." is
- * "unreadable", "timeout: no answer within ..." is "timeout"), except
- * "crashed: SIGNAME", a kind of its own; else the reason itself. kind holds REC_REASON_MAX bytes. */
-void rules_reason_kind(const char *reason, char *kind);
+/* The kind of a forfeit reason, what reports count and compare, is
+ * record.h's rec_reason_split: a record keeps it apart from its detail. */
 
 #endif

@@ -230,20 +230,3 @@ int rules_judge(const struct game *g, const void *before, const char *text, size
              g->to_move(after) == g->to_move(before) ? "wrong-player" : "illegal-move");
     return -1;
 }
-
-void rules_reason_kind(const char *reason, char *kind)
-{
-    /* The kinds that carry a detail after ": " (crashed: SIGSEGV is a kind
-     * of its own). */
-    static const char *const detailed[] = { "unreadable", "illegal-move", "wrong-player",
-                                            "tampered-board", "timeout", "cpu-limit",
-                                            "memory-limit", "file-limit", "out-of-time" };
-    for (size_t k = 0; k < sizeof detailed / sizeof *detailed; k++) {
-        size_t n = strlen(detailed[k]);
-        if (strncmp(reason, detailed[k], n) == 0 && strncmp(reason + n, ": ", 2) == 0) {
-            snprintf(kind, REC_REASON_MAX, "%s", detailed[k]);
-            return;
-        }
-    }
-    snprintf(kind, REC_REASON_MAX, "%s", reason);
-}
