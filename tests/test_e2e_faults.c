@@ -286,6 +286,9 @@ static void full_reason(const struct fault *c, char *buf, size_t cap)
     if (strcmp(c->reason, "timeout") == 0)
         snprintf(buf, cap, "timeout: no answer within %s ms of wall time (--timeout-ms)",
                  c->slow ? HOSTILE_TIMEOUT_MS : SOUND_TIMEOUT_MS);
+    else if (strcmp(c->reason, "no-output") == 0)
+        snprintf(buf, cap, "no-output: it read nothing from stdin and wrote no OUT: is it a "
+                 "persistent engine? add proto=persistent");
     else if (strcmp(c->reason, "file-limit") == 0)
         snprintf(buf, cap, "file-limit: wrote a file past 1024 KB, the most an engine may write");
     else

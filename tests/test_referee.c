@@ -663,6 +663,41 @@ Test(referee, a_limit_names_its_value_and_option)
     }
 }
 
+/* A no-output or timeout says what the engine did instead: its stdout's
+ * lines, an empty stdin, done before OUT, OUT without a done line. */
+Test(referee, a_missing_answer_says_what_the_engine_did_instead)
+{
+    static const struct {
+        const char *out;     /* its stdout */
+        int persistent, out_written;
+        const char *reason, *want;
+    } cases[] = {
+        { "0000000\n0000000\n1\n", 0, 0, "no-output",
+          "no-output: it wrote 3 lines to stdout and no OUT file" },
+        { "move 4", 0, 0, "no-output", "no-output: it wrote 1 line to stdout and no OUT file" },
+        { "", 0, 0, "no-output",
+          "no-output: it read nothing from stdin and wrote no OUT: is it a persistent engine? "
+          "add proto=persistent" },
+        { "done\n", 1, 0, "no-output", "no-output: it printed done and wrote no OUT file" },
+        { "", 1, 1, "timeout: no answer within 3000 ms of wall time (--timeout-ms)",
+          "timeout: no answer within 3000 ms of wall time (--timeout-ms): OUT was written but "
+          "no done line came (flush stdout after done)" },
+        /* Nothing to add: OUT not written, or a file engine's timeout. */
+        { "", 1, 0, "timeout", "timeout" },
+        { "", 0, 1, "timeout", "timeout" },
+        { "x\n", 0, 0, "exit-status 1", "exit-status 1" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct run_result r;
+        memset(&r, 0, sizeof r);
+        run_tail_add(&r.out, cases[i].out, strlen(cases[i].out));
+        char reason[REC_REASON_MAX];
+        snprintf(reason, sizeof reason, "%s", cases[i].reason);
+        rules_explain_missing(&r, cases[i].persistent, cases[i].out_written, reason);
+        cr_assert_str_eq(reason, cases[i].want, "case %zu", i);
+    }
+}
+
 /* A CPU limit in ms (referee grade's) is named in ms; the wall deadline is
  * then only a guard, and says so. */
 Test(referee, a_cpu_limit_in_ms_names_itself_and_the_guard)
