@@ -104,12 +104,48 @@ Test(e2e_persist, the_java_example_plays_the_builtin_engine, .timeout = 240)
     e2e_rmdir(dir);
 }
 
+/* The Java example under --mem-limit-mb 512 with a 1 GiB heap: the JVM
+ * cannot reserve it and says so on stdout, not stderr, and exits 1. The
+ * forfeit is the memory limit with its option and the JVM's words, and
+ * the line under it says where its stdout is kept. */
+Test(e2e_persist, a_jvm_that_cannot_reserve_its_heap_is_a_memory_limit, .timeout = 240)
+{
+    char *dir = e2e_tmpdir(), source[PATH_MAX], classes[PATH_MAX], cmd[3 * PATH_MAX];
+    char spec[SPEC_MAX], builtin[SPEC_MAX], engine[PATH_MAX];
+    cr_assert_eq(chmod(dir, 0755), 0, "chmod %s", dir);
+    e2e_repo_path("docs/persistent/PersistentEngine.java", source, sizeof source);
+    snprintf(classes, sizeof classes, "%s/classes", dir);
+    snprintf(cmd, sizeof cmd, "java -m jdk.compiler/com.sun.tools.javac.Main -d %s %s", classes,
+             source);
+    cr_assert_eq(system(cmd), 0, "%s failed (is default-jre-headless installed?)", cmd);
+    chmod(classes, 0755);
+    setenv("PATH", ENGINE_PATH, 1);
+    snprintf(spec, sizeof spec,
+             "name=java,proto=persistent,cmd=java -Xmx1g -cp %s PersistentEngine", classes);
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(builtin, sizeof builtin, BUILTIN_C4, engine);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "maxconnect4", "--games", "1",
+            "--depth", "2", "--mem-limit-mb", "512", "--engine", spec, "--engine", builtin, NULL);
+    cr_assert_eq(r.status, 3, "exit %d: %s%s", r.status, r.out, r.err);
+    cr_assert_str_eq(r.out,
+                     "Finished game 1 (java vs builtin): 0-1 {java forfeits at ply 1: "
+                     "memory-limit: ran out of its 512 MB of address space (--mem-limit-mb): "
+                     "Could not reserve enough space for 1048576KB object heap}\n"
+                     "  ply 1: --keep-files DIR keeps its position (DIR/game-1/ply-001-in.txt); "
+                     "its stdout: --log FILE keeps it (\"stdout_tail\")\n"
+                     "Score of java vs builtin: 0 - 1 - 0  [0.000] 1\n"
+                     "java forfeited every game it played (1): memory-limit\n");
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
 /* --- bad input ------------------------------------------------------------ */
 
 struct bad_case {
     char mode[24];
     char sandbox[16];
-    char reason[80];         /* "": the games are played without a forfeit */
+    char reason[160];        /* "": the games are played without a forfeit */
 };
 
 #define TIMED_OUT "timeout: no answer within 1500 ms of wall time (--timeout-ms)"
@@ -119,7 +155,11 @@ ParameterizedTestParameters(e2e_persist, a_broken_protocol_is_its_named_forfeit)
     static struct bad_case cases[] = {
         { "silent", "namespaces", TIMED_OUT },
         { "silent", "none", TIMED_OUT },
-        { "early-done", "namespaces", "no-output" },
+        { "early-done", "namespaces", "no-output: it printed done and wrote no OUT file" },
+        { "no-flush", "namespaces",
+          TIMED_OUT ": OUT was written but no done line came (flush stdout after done)" },
+        { "no-flush", "none",
+          TIMED_OUT ": OUT was written but no done line came (flush stdout after done)" },
         { "other-position", "namespaces", "illegal-move: takes no match" },
         { "flood", "namespaces", "stdout-flood" },
         { "flood", "none", "stdout-flood" },

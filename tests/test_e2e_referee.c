@@ -47,7 +47,9 @@ ParameterizedTestParameters(e2e_referee, hostile_engine_loses_with_its_reason)
           "Finished game 1 (garbage.sh vs engine): 0-1 {garbage.sh forfeits at ply 1: unreadable: "
           "1:1: unexpected character 'g', expected 0, 1 or 2}" },
         { "silent", 0,
-          "Finished game 1 (silent.sh vs engine): 0-1 {silent.sh forfeits at ply 1: no-output}" },
+          "Finished game 1 (silent.sh vs engine): 0-1 {silent.sh forfeits at ply 1: no-output: "
+          "it read nothing from stdin and wrote no OUT: is it a persistent engine? add "
+          "proto=persistent}" },
         { "huge", 0,
           "Finished game 1 (huge.sh vs engine): 0-1 {huge.sh forfeits at ply 1: oversized}" },
         /* It passes the turn: the board is readable, the answer adds nothing. */
@@ -58,9 +60,13 @@ ParameterizedTestParameters(e2e_referee, hostile_engine_loses_with_its_reason)
           "Finished game 1 (wrong-side.sh vs engine): 0-1 {wrong-side.sh forfeits at ply 1: "
           "wrong-player: plays for player 2 on player 1's turn}" },
         { "forker", 0,
-          "Finished game 1 (forker.sh vs engine): 0-1 {forker.sh forfeits at ply 1: no-output}" },
+          "Finished game 1 (forker.sh vs engine): 0-1 {forker.sh forfeits at ply 1: no-output: "
+          "it read nothing from stdin and wrote no OUT: is it a persistent engine? add "
+          "proto=persistent}" },
         { "escaper", 0,
-          "Finished game 1 (escaper.sh vs engine): 0-1 {escaper.sh forfeits at ply 1: no-output}" },
+          "Finished game 1 (escaper.sh vs engine): 0-1 {escaper.sh forfeits at ply 1: no-output: "
+          "it read nothing from stdin and wrote no OUT: is it a persistent engine? add "
+          "proto=persistent}" },
         { "hog", 0,
           "Finished game 1 (hog.sh vs engine): 0-1 {hog.sh forfeits at ply 1: memory-limit: ran "
           "out of its 256 MB of address space (--mem-limit-mb)}" },

@@ -190,6 +190,41 @@ Test(e2e_student, missing_program_is_refused_before_any_game)
     assert_refused(&d);
 }
 
+/* A script named as the program, from the folder it is in: a shell would
+ * not run it either, and the message says what would. */
+Test(e2e_student, a_script_in_this_folder_is_suggested_as_dot_slash)
+{
+    char *dir = e2e_tmpdir(), alice[PATH_MAX];
+    student_folder(dir, "alice");
+    snprintf(alice, sizeof alice, "%s/alice", dir);
+    assert_refused_in(alice, "first.py", "sh",
+                      "referee: engine 1: program 'first.py' not found in PATH: did you mean "
+                      "./first.py?\n");
+    e2e_rmdir(dir);
+}
+
+/* An interpreter's engine is named after its script, not the interpreter:
+ * two students' Python engines are first and crash, not python3 and
+ * python3-2, in the result lines and the report. */
+Test(e2e_student, an_engine_is_named_after_its_script, .timeout = 120)
+{
+    use_system_python();
+    char *dir = e2e_tmpdir(), alice[PATH_MAX];
+    student_folder(dir, "alice");
+    snprintf(alice, sizeof alice, "%s/alice", dir);
+    struct e2e_run r;
+    e2e_run(&r, alice, NULL, "referee", "match", "--game", "connect4", "--engine",
+            "python3 first.py one-move", "--engine", "python3 -u crash.py one-move", "--games",
+            "1", "--depth", "1", NULL);
+    cr_assert_eq(r.status, 3, "exit %d: %s%s", r.status, r.out, r.err);
+    cr_assert_not_null(strstr(r.out, "Finished game 1 (first vs crash): 1-0 {crash forfeits "
+                                     "at ply 2: "), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "\nScore of first vs crash: 1 - 0 - 0  [1.000] 1\n"), "%s",
+                       r.out);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
 /* Run as root, the referee plays engines as nobody: a program nobody may
  * not run, or a file of its command nobody may not read, is named before
  * the first game with the fix, instead of a bare cannot-run every move. */
@@ -379,6 +414,43 @@ ParameterizedTestParameters(e2e_student, every_forfeit_says_why)
           { "exit-status 2: usage.py: error: --depth 1 and DEPTH 4 disagree",
             "exit-status 2: usage.py: error: --depth 1 and DEPTH 4 disagree" },
           1, "exit-status 2" },
+        /* Usage errors whose last line is no quoted "Try '... --help'":
+         * the cause is the last line that is neither a usage line nor a
+         * pointer to the help (argparse's two lines end with the cause). */
+        { "name=usage dir=alice cmd=python3 usagestyle.py try", { "" }, { 1, 2 },
+          { "exit-status 2: usagestyle.py: --depth 2 and DEPTH 1 disagree",
+            "exit-status 2: usagestyle.py: --depth 2 and DEPTH 1 disagree" },
+          1, "exit-status 2" },
+        { "name=usage dir=alice cmd=python3 usagestyle.py run", { "" }, { 1, 2 },
+          { "exit-status 2: usagestyle.py: --depth 2 and DEPTH 1 disagree",
+            "exit-status 2: usagestyle.py: --depth 2 and DEPTH 1 disagree" },
+          1, "exit-status 2" },
+        { "name=usage dir=alice cmd=python3 usagestyle.py argparse", { "" }, { 1, 2 },
+          { "exit-status 2: usagestyle.py: error: --depth 2 and DEPTH 1 disagree",
+            "exit-status 2: usagestyle.py: error: --depth 2 and DEPTH 1 disagree" },
+          1, "exit-status 2" },
+        /* The board printed to stdout instead of written to OUT. */
+        { "name=printer dir=alice cmd=python3 printer.py one-move", { "" }, { 1, 2 },
+          { "no-output: it wrote 7 lines to stdout and no OUT file",
+            "no-output: it wrote 7 lines to stdout and no OUT file" },
+          0, "no-output" },
+        /* An engine that stays for the game, started without
+         * proto=persistent: its stdin is empty, it ends at once. */
+        { "name=waiter dir=alice cmd=python3 waiter.py", { "" }, { 1, 2 },
+          { "no-output: it read nothing from stdin and wrote no OUT: is it a persistent "
+            "engine? add proto=persistent",
+            "no-output: it read nothing from stdin and wrote no OUT: is it a persistent "
+            "engine? add proto=persistent" },
+          0, "no-output" },
+        /* An interpreter that cannot get its memory: the limit, its option,
+         * and the interpreter's words. */
+        { "name=bigalloc dir=alice cmd=python3 bigalloc.py one-move", { "--mem-limit-mb", "256" },
+          { 1, 2 },
+          { "memory-limit: ran out of its 256 MB of address space (--mem-limit-mb): "
+            "MemoryError (bigalloc.py, line 4, in <module>)",
+            "memory-limit: ran out of its 256 MB of address space (--mem-limit-mb): "
+            "MemoryError (bigalloc.py, line 4, in <module>)" },
+          1, "memory-limit" },
         /* A hang: the limit and its option. */
         { "name=hang dir=alice cmd=python3 hang.py one-move", { "--timeout-ms", "500" }, { 1, 2 },
           { "timeout: no answer within 500 ms of wall time (--timeout-ms)",

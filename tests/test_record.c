@@ -237,3 +237,67 @@ Test(record, score_round_trips_and_shows_the_winners_first)
     cr_expect_str_eq(rec_score_text(&rec, text), "12-12");
     rec_free(&rec);
 }
+
+/* A forfeit's reason and status keep their stable kind, as records before
+ * "detail" did, the rest of the text beside it; read back, the record's
+ * reason is the whole text again and encodes to the same bytes. */
+Test(record, a_reason_keeps_its_kind_and_its_detail_beside)
+{
+    struct game_record rec;
+    rec_init(&rec, 1, 0);
+    rec.has &= ~(REC_HAS_ANALYSIS | REC_HAS_OPENING | REC_HAS_PLAYERS | REC_HAS_WINNER);
+    static const char why[] = "timeout: no answer within 1000 ms of wall time (--timeout-ms)";
+    struct rec_move m;
+    rec_move_init(&m);
+    m.ply = 1;
+    m.side = 1;
+    snprintf(m.status, sizeof m.status, "%s", why);
+    m.has = REC_HAS_STATUS;
+    cr_assert_eq(rec_add_move(&rec, &m), 0);
+    rec_set_end(&rec, REC_WIN_2, REC_FORFEIT, why);
+    cJSON *json = rec_encode(&rec);
+    char *text = cJSON_PrintUnformatted(json);
+    static const char want[] =
+        "{\"index\":1,\"pair\":0,\"moves\":[{\"ply\":1,\"side\":1,\"status\":\"timeout\","
+        "\"detail\":\"no answer within 1000 ms of wall time (--timeout-ms)\"}],"
+        "\"result\":\"0-1\",\"reason\":\"timeout\",\"detail\":\"no answer within 1000 ms of "
+        "wall time (--timeout-ms)\"}";
+    cr_assert_str_eq(text, want);
+    struct game_record back;
+    struct err e;
+    cr_assert_eq(rec_decode(json, &back, &e), 0, "%s", e.msg);
+    cr_assert_str_eq(rec_reason_text(&back), why);
+    cr_assert_str_eq(back.moves[0].status, why);
+    char *again = round_trip(text, &e);
+    cr_assert_str_eq(again, want);
+    free(again);
+    rec_free(&back);
+    free(text);
+    cJSON_Delete(json);
+    rec_free(&rec);
+}
+
+/* A kind without a detail ("exit-status 1", "crashed: SIGSEGV") is written
+ * alone; a record written before "detail", its whole text under "reason",
+ * reads and writes back as it was. */
+Test(record, reasons_without_a_detail_and_old_whole_reasons_stay_as_they_were)
+{
+    static const char *const texts[] = {
+        "{\"moves\":[{\"status\":\"crashed: SIGSEGV\"}],\"reason\":\"crashed: SIGSEGV\"}",
+        "{\"moves\":[{\"status\":\"exit-status 1\"}],\"reason\":\"exit-status 1\"}",
+        "{\"moves\":[{\"status\":\"timeout\"}],\"reason\":\"timeout\"}",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        struct err e;
+        char *back = round_trip(texts[i], &e);
+        cr_assert_not_null(back, "%s: %s", texts[i], e.msg);
+        cr_assert_str_eq(back, texts[i]);
+        free(back);
+    }
+    char kind[REC_REASON_MAX];
+    cr_assert_null(rec_reason_split("crashed: SIGSEGV", kind));
+    cr_assert_str_eq(kind, "crashed: SIGSEGV");
+    cr_assert_str_eq(rec_reason_split("no-output: it wrote 7 lines to stdout and no OUT file",
+                                      kind), "it wrote 7 lines to stdout and no OUT file");
+    cr_assert_str_eq(kind, "no-output");
+}

@@ -551,9 +551,9 @@ Test(referee, unreadable_answer_carries_the_readers_message)
     cr_assert_eq(rules_judge(g, pos, answer, strlen(answer), &move, reason), -1);
     cr_assert_str_eq(reason, "unreadable: 7:1: missing the player-to-move line (1 or 2)");
     char kind[REC_REASON_MAX];
-    rules_reason_kind(reason, kind);
+    (void)rec_reason_split(reason, kind);
     cr_assert_str_eq(kind, "unreadable");
-    rules_reason_kind("crashed: SIGSEGV", kind);
+    (void)rec_reason_split("crashed: SIGSEGV", kind);
     cr_assert_str_eq(kind, "crashed: SIGSEGV");
 }
 
@@ -632,7 +632,7 @@ ParameterizedTest(struct judged *c, referee, an_illegal_answer_says_what_it_chan
     cr_assert_eq(rules_judge(g, pos, c->answer, strlen(c->answer), &move, reason), -1,
                  "%s after '%s': accepted %s", c->game, c->opening, c->answer);
     cr_assert_str_eq(reason, c->reason, "%s after '%s':\n%s", c->game, c->opening, c->answer);
-    rules_reason_kind(reason, kind);
+    (void)rec_reason_split(reason, kind);
     cr_assert_str_eq(kind, c->kind);
 }
 
@@ -658,8 +658,43 @@ Test(referee, a_limit_names_its_value_and_option)
         snprintf(reason, sizeof reason, "%s", kinds[i]);
         rules_name_limit(&l, i >= 5, reason);
         cr_assert_str_eq(reason, want[i]);
-        rules_reason_kind(reason, kind);
+        (void)rec_reason_split(reason, kind);
         cr_assert_str_eq(kind, kinds[i]);
+    }
+}
+
+/* A no-output or timeout says what the engine did instead: its stdout's
+ * lines, an empty stdin, done before OUT, OUT without a done line. */
+Test(referee, a_missing_answer_says_what_the_engine_did_instead)
+{
+    static const struct {
+        const char *out;     /* its stdout */
+        int persistent, out_written;
+        const char *reason, *want;
+    } cases[] = {
+        { "0000000\n0000000\n1\n", 0, 0, "no-output",
+          "no-output: it wrote 3 lines to stdout and no OUT file" },
+        { "move 4", 0, 0, "no-output", "no-output: it wrote 1 line to stdout and no OUT file" },
+        { "", 0, 0, "no-output",
+          "no-output: it read nothing from stdin and wrote no OUT: is it a persistent engine? "
+          "add proto=persistent" },
+        { "done\n", 1, 0, "no-output", "no-output: it printed done and wrote no OUT file" },
+        { "", 1, 1, "timeout: no answer within 3000 ms of wall time (--timeout-ms)",
+          "timeout: no answer within 3000 ms of wall time (--timeout-ms): OUT was written but "
+          "no done line came (flush stdout after done)" },
+        /* Nothing to add: OUT not written, or a file engine's timeout. */
+        { "", 1, 0, "timeout", "timeout" },
+        { "", 0, 1, "timeout", "timeout" },
+        { "x\n", 0, 0, "exit-status 1", "exit-status 1" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct run_result r;
+        memset(&r, 0, sizeof r);
+        run_tail_add(&r.out, cases[i].out, strlen(cases[i].out));
+        char reason[REC_REASON_MAX];
+        snprintf(reason, sizeof reason, "%s", cases[i].reason);
+        rules_explain_missing(&r, cases[i].persistent, cases[i].out_written, reason);
+        cr_assert_str_eq(reason, cases[i].want, "case %zu", i);
     }
 }
 

@@ -287,7 +287,8 @@ ParameterizedTestParameters(spec, bad_dir_or_program_is_refused_before_playing)
     static struct dir_error cases[] = {
         { "dir=nowhere cmd=x", "dir=nowhere: No such file or directory" },
         { "dir=alice/script.py cmd=x", "dir=alice/script.py: not a folder" },
-        { "dir=alice cmd=script.py", "program 'script.py' not found in PATH" },
+        { "dir=alice cmd=script.py",
+          "program 'script.py' not found in PATH: did you mean ./script.py?" },
         { "dir=alice cmd=./script.py", "program ROOT/alice/script.py is not executable" },
         { "cmd=alice/missing", "program ROOT/alice/missing does not exist" },
         { "cmd=alice/bin", "program ROOT/alice/bin is not a file" },

@@ -12,14 +12,22 @@
  *    "wall_ms" (its run), "max_rss_kb", "referee_ms" (the referee's own time
  *    on the ply: writing, starting, judging), with --tc "clock_ms" (the
  *    engine's clock after the move, INC included), "status" ("ok" or the forfeit
- *    reason), on a forfeit "stdout_tail" and "stderr_tail" (the last 4 KiB of
+ *    reason's kind), on a forfeit with one "detail" (what happened in
+ *    words), on a forfeit "stdout_tail" and "stderr_tail" (the last 4 KiB of
  *    what the engine wrote, runner.h; only when it wrote any), and when
  *    analysed "before", "after" (outcomes) and "blunder" (true/false)}...], "result": "1-0"|"0-1"|"1/2-1/2", "winner":
- *    NAME|null, "reason": "normal"|"draw-rule"|forfeit reason, for a game
+ *    NAME|null, "reason": "normal"|"draw-rule"|forfeit reason's kind, and
+ *    beside a forfeit's kind its "detail" when it has one, for a game
  *    with a score (game.h's struct game_score) that ended by its rules
  *    "score": {"1": N, "2": N, "of": LABEL}, and when
  *    analysed "analysis": {"blunders": {ENGINE: N...}, "unknown": N,
  *    "decisive": {"ply", "engine", "move", "before", "after"}|null}}
+ * In memory a forfeit reason is one text, "KIND: detail" (rules.h); the
+ * JSON keeps the kind under "status" or "reason", as records before
+ * "detail" did, and the rest under "detail", so a script that compares
+ * the kind never sees a limit's number or an engine's words. A record
+ * written before "detail" holding the whole text under "reason" (or
+ * "status") is read as it is.
  * The header of a log or journal, the first object, is header.h's.
  *
  * Representation: fixed-size strings, so a record needs no allocation but
@@ -174,6 +182,14 @@ int rec_json_text(const struct cJSON *json, const char *key, char *buf, size_t c
 const char *rec_result_text(enum rec_result res);
 const char *rec_reason_text(const struct game_record *r);
 const char *rec_outcome_name(enum rec_outcome o);
+
+/* A forfeit reason's kind, what reports count and scripts compare, into
+ * kind (REC_REASON_MAX bytes): the reason without the detail after ": "
+ * ("unreadable: 7:1: ..." is "unreadable", "timeout: no answer within
+ * ..." is "timeout"), except "crashed: SIGNAME", a kind of its own; else
+ * the reason itself. Returns the detail (inside reason), or NULL when it
+ * has none. */
+const char *rec_reason_split(const char *reason, char *kind);
 
 /* The winning engine's name, or NULL for a draw or no result. */
 const char *rec_winner(const struct game_record *r);

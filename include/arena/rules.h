@@ -72,6 +72,16 @@ int rules_hit_file_limit(const struct run_result *r, const struct run_limits *l,
  * by_tree (run_result's): a CPU or memory limit the move's processes
  * passed together. Other reasons are left as they are. */
 void rules_name_limit(const struct run_limits *l, int by_tree, char *reason);
+/* Appends to a no-output or a timeout reason (REC_REASON_MAX bytes, after
+ * rules_name_limit) what the engine did instead of answering, from r's
+ * stdout: a file engine that printed its board ("no-output: it wrote 7
+ * lines to stdout and no OUT file"), or printed nothing (an engine that
+ * waits for a move line on stdin needs proto=persistent); a persistent
+ * engine that printed done before OUT, or (out_written) wrote OUT and
+ * timed out waiting for its done line to be flushed. Other reasons are
+ * left as they are. */
+void rules_explain_missing(const struct run_result *r, int persistent, int out_written,
+                           char *reason);
 /* 1 when r passed l's wall deadline within its CPU limit in ms while its
  * processes had waited for a CPU PLAY_STARVED_SHARE of the deadline or
  * more: the machine was too busy for it, which is not the engine's fault. */
@@ -85,10 +95,7 @@ int rules_starved(const struct run_result *r, const struct run_limits *l);
 int rules_judge(const struct game *g, const void *before, const char *text, size_t len,
                 int *move, char *reason);
 
-/* The kind of a forfeit reason, what reports count and compare: the
- * reason without the detail after ": " ("unreadable: 7:1: ..." is
- * "unreadable", "timeout: no answer within ..." is "timeout"), except
- * "crashed: SIGNAME", a kind of its own; else the reason itself. kind holds REC_REASON_MAX bytes. */
-void rules_reason_kind(const char *reason, char *kind);
+/* The kind of a forfeit reason, what reports count and compare, is
+ * record.h's rec_reason_split: a record keeps it apart from its detail. */
 
 #endif

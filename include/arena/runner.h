@@ -66,7 +66,9 @@ enum run_end {
     RUN_TIMEOUT,     /* past the wall deadline: we killed the group */
     RUN_CPU_LIMIT,   /* SIGXCPU / SIGKILL from RLIMIT_CPU */
     RUN_MEM_LIMIT,   /* failed (signal or exit status) after its peak RSS
-                      * reached half of RLIMIT_AS: an allocation failed.
+                      * reached half of RLIMIT_AS, or saying in an
+                      * interpreter's or VM's words that it could not get
+                      * memory (the JVM's heap): an allocation failed.
                       * Half, because growing allocators double. A peak
                       * not above the referee's own size cannot be told
                       * from the forked copy of the referee, so a limit
@@ -82,6 +84,7 @@ struct run_tail {
                                    * bytes themselves may hold NULs) */
     size_t len;                   /* <= RUN_TAIL_MAX */
     long long total;              /* bytes it wrote in all */
+    long long lines;              /* newlines it wrote in all */
 };
 
 struct run_result {

@@ -7,6 +7,8 @@ that break the first move:
 
   silent          reads every request and never answers
   early-done      answers done without writing OUT
+  no-flush        writes OUT and prints done without flushing stdout (a
+                  pipe's buffer holds it: the referee never sees it)
   other-position  writes the position it was given with the other player
                   to move: a position no move leads to
   flood           writes x's without end on stdout, never a newline
@@ -38,6 +40,7 @@ def main():
         while True:
             time.sleep(60)
     moves = 0
+    buffered = []
     for line in sys.stdin:
         words = line.split()
         if words[:1] != ["move"]:
@@ -52,6 +55,13 @@ def main():
                 sys.stdout.write("x" * 65536)
         if MODE != "early-done":
             play(words[1], words[2], flip=MODE == "other-position")
+        if MODE == "no-flush":
+            # Buffered whatever PYTHONUNBUFFERED says, as a C or Java
+            # engine's stdout to a pipe is.
+            if not buffered:
+                buffered.append(open(sys.stdout.fileno(), "w", buffering=65536, closefd=False))
+            buffered[0].write("done\n")
+            continue
         print("done", flush=True)
     if MODE == "stays":
         while True:

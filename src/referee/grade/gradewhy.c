@@ -172,7 +172,7 @@ struct kinds {
 static void count_kind(struct kinds *ks, const char *reason, int times)
 {
     char kind[REC_REASON_MAX];
-    rules_reason_kind(reason, kind);
+    (void)rec_reason_split(reason, kind);
     for (int i = 0; i < ks->n; i++)
         if (strcmp(ks->k[i].kind, kind) == 0) {
             ks->k[i].count += times;

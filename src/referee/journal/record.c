@@ -133,6 +133,25 @@ const char *rec_reason_text(const struct game_record *r)
     }
 }
 
+const char *rec_reason_split(const char *reason, char *kind)
+{
+    /* The kinds that carry a detail after ": " (crashed: SIGSEGV is a kind
+     * of its own). */
+    static const char *const detailed[] = { "unreadable", "illegal-move", "wrong-player",
+                                            "tampered-board", "timeout", "cpu-limit",
+                                            "memory-limit", "file-limit", "out-of-time",
+                                            "no-output" };
+    for (size_t k = 0; k < sizeof detailed / sizeof *detailed; k++) {
+        size_t n = strlen(detailed[k]);
+        if (strncmp(reason, detailed[k], n) == 0 && strncmp(reason + n, ": ", 2) == 0) {
+            snprintf(kind, REC_REASON_MAX, "%s", detailed[k]);
+            return reason + n + 2;
+        }
+    }
+    snprintf(kind, REC_REASON_MAX, "%s", reason);
+    return NULL;
+}
+
 const char *rec_outcome_name(enum rec_outcome o)
 {
     switch (o) {
@@ -166,6 +185,17 @@ static void add_time(cJSON *obj, const char *key, double ms)
         cJSON_AddNumberToObject(obj, key, ms);
 }
 
+/* A status or reason as its stable kind under key, its detail beside it
+ * ("detail", when it has one): scripts compare the kind. */
+static void add_reason(cJSON *obj, const char *key, const char *reason)
+{
+    char kind[REC_REASON_MAX];
+    const char *detail = rec_reason_split(reason, kind);
+    cJSON_AddStringToObject(obj, key, kind);
+    if (detail)
+        cJSON_AddStringToObject(obj, "detail", detail);
+}
+
 static cJSON *move_json(const struct rec_move *m)
 {
     cJSON *j = cJSON_CreateObject();
@@ -188,7 +218,7 @@ static cJSON *move_json(const struct rec_move *m)
     add_time(j, "referee_ms", m->referee_ms);
     add_time(j, "clock_ms", m->clock_ms);
     if (m->has & REC_HAS_STATUS)
-        cJSON_AddStringToObject(j, "status", m->status);
+        add_reason(j, "status", m->status);
     if (m->stdout_tail)
         cJSON_AddStringToObject(j, "stdout_tail", m->stdout_tail);
     if (m->stderr_tail)
@@ -256,7 +286,7 @@ cJSON *rec_encode(const struct game_record *r)
             cJSON_AddNullToObject(j, "winner");
     }
     if (r->reason != REC_NO_REASON)
-        cJSON_AddStringToObject(j, "reason", rec_reason_text(r));
+        add_reason(j, "reason", rec_reason_text(r));
     if (r->score.set) {
         cJSON *score = cJSON_AddObjectToObject(j, "score");
         cJSON_AddNumberToObject(score, "1", r->score.side[0]);
@@ -293,6 +323,24 @@ int rec_json_text(const cJSON *json, const char *key, char *buf, size_t cap, str
     if (strlen(v->valuestring) >= cap)
         return err_set(e, 0, 0, "a \"%s\" longer than %zu bytes", key, cap - 1);
     strcpy(buf, v->valuestring);
+    return 1;
+}
+
+/* A status or reason (key) with its "detail", when it has one, into buf
+ * (REC_REASON_MAX bytes) as the text the referee works with, "KIND:
+ * detail"; copy_text's answers. A record from before "detail" holds the
+ * whole text under key, which is taken as it is. */
+static int copy_reason(const cJSON *obj, const char *key, char *buf, struct err *e)
+{
+    int rc = copy_text(obj, key, buf, REC_REASON_MAX, e);
+    const cJSON *detail = item(obj, "detail");
+    if (rc <= 0 || !cJSON_IsString(detail))
+        return rc;
+    size_t n = strlen(buf);
+    if (n + 2 + strlen(detail->valuestring) >= REC_REASON_MAX)
+        return err_set(e, 0, 0, "a \"%s\" and its \"detail\" longer than %d bytes", key,
+                       REC_REASON_MAX - 1);
+    snprintf(buf + n, REC_REASON_MAX - n, ": %s", detail->valuestring);
     return 1;
 }
 
@@ -345,7 +393,7 @@ static int decode_move(const cJSON *j, struct rec_move *m, struct err *e)
     if ((rc = copy_text(j, "move", m->move, sizeof m->move, e)) < 0)
         return -1;
     m->has |= rc || cJSON_IsNull(item(j, "move")) ? REC_HAS_MOVE : 0;
-    if ((rc = copy_text(j, "status", m->status, sizeof m->status, e)) < 0)
+    if ((rc = copy_reason(j, "status", m->status, e)) < 0)
         return -1;
     m->has |= rc ? REC_HAS_STATUS : 0;
     m->cpu_user_ms = number(j, "cpu_user_ms");
@@ -403,7 +451,7 @@ static int decode_end(const cJSON *j, struct game_record *r, struct err *e)
         if (r->result == REC_NO_RESULT)
             return err_set(e, 0, 0, "a \"result\" other than 1-0, 0-1 or 1/2-1/2");
     }
-    int rc = copy_text(j, "reason", r->forfeit, sizeof r->forfeit, e);
+    int rc = copy_reason(j, "reason", r->forfeit, e);
     if (rc <= 0)
         return rc;
     r->reason = strcmp(r->forfeit, "normal") == 0      ? REC_NORMAL

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "arena/analyze.h"
 #include "arena/escape.h"
 #include "referee/journal/header.h"
@@ -315,11 +316,30 @@ static void copy_line(const char *s, const char *e, char *buf)
     buf[n] = '\0';
 }
 
-/* The line of an engine's stderr that says why it failed, into buf
- * (TAIL_LINE_MAX + 1 bytes): a traceback's exception with the innermost
- * frame of the engine's own code (Python, Java), the line before a usage
- * error's last "Try '... --help'" line, else the last line that holds more
- * than blanks; "" if none. */
+/* 1 when [s, e) starts with prefix, in any case. */
+static int starts_nocase(const char *s, const char *e, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return (size_t)(e - s) >= n && strncasecmp(s, prefix, n) == 0;
+}
+
+/* 1 when [s, e) is a usage error's frame, not its cause: a usage line
+ * ("usage: ...", argparse's and getopt's) or a pointer to the help ("Try
+ * 'x --help' for more information.", "Try --help", "Run with -h for help"). */
+static int usage_frame(const char *s, const char *e)
+{
+    s += strspn(s, " \t");
+    return s < e && (starts_nocase(s, e, "usage:") ||
+                     ((starts_nocase(s, e, "try ") || starts_nocase(s, e, "run ")) &&
+                      holds(s, e, "help")));
+}
+
+/* The line of an engine's output (its stderr, else its stdout) that says
+ * why it failed, into buf (TAIL_LINE_MAX + 1 bytes): a traceback's
+ * exception with the innermost frame of the engine's own code (Python,
+ * Java), the last line that is neither a usage line nor a pointer to the
+ * help when the output ends with such a line (a usage error), else the
+ * last line that holds more than blanks; "" if none. */
 static void cause_line(const char *tail, char *buf)
 {
     const char *ls[CAUSE_LINES], *le[CAUSE_LINES];
@@ -340,12 +360,12 @@ static void cause_line(const char *tail, char *buf)
             exc = i;
         }
     }
-    if (!traceback && last > 0 && holds(ls[last], le[last], "--help") &&
-        starts(ls[last], le[last], "Try '")) {
-        int before = last - 1;
-        while (before > 0 && blank(ls[before], le[before]))
-            before--;
-        copy_line(ls[before], le[before], buf);
+    int cause = last;
+    while (!traceback && cause >= 0 && (blank(ls[cause], le[cause]) ||
+                                        usage_frame(ls[cause], le[cause])))
+        cause--;
+    if (!traceback && cause >= 0 && cause < last) {
+        copy_line(ls[cause], le[cause], buf);
         return;
     }
     const char *s = ls[exc], *e = le[exc];
@@ -370,6 +390,23 @@ static void cause_line(const char *tail, char *buf)
     }
 }
 
+/* The output a forfeit's cause is read from: its engine's stderr, else,
+ * for a run that failed (an exit status, a signal, a memory limit), its
+ * stdout, where a VM may say why (the JVM that cannot reserve its heap);
+ * NULL when none. */
+static const char *forfeit_tail(const struct game_record *rec, const struct rec_move *last)
+{
+    if (rec->reason != REC_FORFEIT || !last)
+        return NULL;
+    if (last->stderr_tail)
+        return last->stderr_tail;
+    char kind[REC_REASON_MAX];
+    (void)rec_reason_split(last->status, kind);
+    int failed = strncmp(kind, "exit-status ", 12) == 0 || strncmp(kind, "crashed: ", 9) == 0 ||
+                 strcmp(kind, "memory-limit") == 0;
+    return failed ? last->stdout_tail : NULL;
+}
+
 /* Under a forfeit: its ply, where its position and its engine's whole
  * stderr are, or the options that would keep them. */
 static void print_evidence(FILE *out, const struct game_record *rec, const struct rec_move *last,
@@ -385,7 +422,11 @@ static void print_evidence(FILE *out, const struct game_record *rec, const struc
     for (int i = 0; i < ev->nengines; i++)
         if (strcmp(ev->engine[i]->name, last->engine) == 0)
             file = ev->engine[i]->stderr_path;
-    if (!last->stderr_tail)
+    if (!last->stderr_tail && forfeit_tail(rec, last))   /* the cause came from stdout */
+        fprintf(out, ev->record ? "; its stdout: \"stdout_tail\" in %s\n"
+                                : "; its stdout: %s FILE keeps it (\"stdout_tail\")\n",
+                ev->record ? ev->record : ev->record_option);
+    else if (!last->stderr_tail)
         fputs("\n", out);
     else if (file)
         fprintf(out, "; its stderr: %s (stderr=)\n", file);
@@ -406,8 +447,9 @@ void match_print_result(FILE *out, const struct game_record *rec, const struct m
     /* A forfeit's move is the last; what its engine last said says why. */
     char said[TAIL_LINE_MAX + 1] = "", tail[ESC_ROOM(TAIL_LINE_MAX)];
     const struct rec_move *last = rec->nmoves ? &rec->moves[rec->nmoves - 1] : NULL;
-    if (rec->reason == REC_FORFEIT && last && last->stderr_tail)
-        cause_line(last->stderr_tail, said);
+    const char *why_tail = forfeit_tail(rec, last);
+    if (why_tail)
+        cause_line(why_tail, said);
     esc_text(said, tail, sizeof tail);
     char reason[ESC_ROOM(REC_REASON_MAX)];
     esc_text(rec_reason_text(rec), reason, sizeof reason);

@@ -406,6 +406,8 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
     if (why[0] && rules_hit_file_limit(&run, &r->limits, gamedir_output_size(gd)))
         strcpy(why, "file-limit");
     rules_name_limit(&limits, run.by_tree, why);
+    rules_explain_missing(&run, side_launcher(c, side) != &c->lnc,
+                          gamedir_output_size(gd) >= 0, why);
     charge_clock(r, clock, &run, why);
     char text[GAME_MOVE_TEXT_MAX] = "";
     if (!why[0])

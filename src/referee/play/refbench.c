@@ -94,7 +94,7 @@ static int make_positions(struct bench *b, struct err *e)
 static void count_failure(struct depth_result *d, const char *reason, long position)
 {
     char why[REC_REASON_MAX];
-    rules_reason_kind(reason, why);
+    (void)rec_reason_split(reason, why);
     d->failed++;
     for (int k = 0; k < d->nreasons; k++)
         if (strcmp(d->reason[k].text, why) == 0) {

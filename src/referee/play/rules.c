@@ -189,6 +189,32 @@ void rules_name_limit(const struct run_limits *l, int by_tree, char *reason)
     }
 }
 
+void rules_explain_missing(const struct run_result *r, int persistent, int out_written,
+                           char *reason)
+{
+    char detail[REC_REASON_MAX] = "";
+    const struct run_tail *o = &r->out;
+    /* A last line without its newline is a line too. */
+    long long lines = o->lines + (o->len && o->text[o->len - 1] != '\n');
+    if (strcmp(reason, "no-output") == 0 && persistent)
+        snprintf(detail, sizeof detail, "it printed done and wrote no OUT file");
+    else if (strcmp(reason, "no-output") == 0 && o->total > 0)
+        snprintf(detail, sizeof detail, "it wrote %lld line%s to stdout and no OUT file", lines,
+                 lines == 1 ? "" : "s");
+    else if (strcmp(reason, "no-output") == 0)
+        /* A file engine's stdin is empty: an engine waiting there for a
+         * move line ends at once, without a word. */
+        snprintf(detail, sizeof detail, "it read nothing from stdin and wrote no OUT: is it a "
+                 "persistent engine? add proto=persistent");
+    else if (strncmp(reason, "timeout", 7) == 0 && persistent && out_written)
+        snprintf(detail, sizeof detail, "OUT was written but no done line came (flush stdout "
+                 "after done)");
+    if (detail[0]) {
+        size_t n = strlen(reason);
+        snprintf(reason + n, REC_REASON_MAX - n, ": %s", detail);
+    }
+}
+
 int rules_starved(const struct run_result *r, const struct run_limits *l)
 {
     return r->end == RUN_TIMEOUT && l->cpu_ms > 0 &&
@@ -229,21 +255,4 @@ int rules_judge(const struct game *g, const void *before, const char *text, size
     snprintf(reason, REC_REASON_MAX, "%s",
              g->to_move(after) == g->to_move(before) ? "wrong-player" : "illegal-move");
     return -1;
-}
-
-void rules_reason_kind(const char *reason, char *kind)
-{
-    /* The kinds that carry a detail after ": " (crashed: SIGSEGV is a kind
-     * of its own). */
-    static const char *const detailed[] = { "unreadable", "illegal-move", "wrong-player",
-                                            "tampered-board", "timeout", "cpu-limit",
-                                            "memory-limit", "file-limit", "out-of-time" };
-    for (size_t k = 0; k < sizeof detailed / sizeof *detailed; k++) {
-        size_t n = strlen(detailed[k]);
-        if (strncmp(reason, detailed[k], n) == 0 && strncmp(reason + n, ": ", 2) == 0) {
-            snprintf(kind, REC_REASON_MAX, "%s", detailed[k]);
-            return;
-        }
-    }
-    snprintf(kind, REC_REASON_MAX, "%s", reason);
 }

@@ -59,7 +59,7 @@ static int add_sample(double **v, long *n, long *cap, double x)
 static void add_forfeit(struct tally *t, int engine, const char *full)
 {
     char reason[REC_REASON_MAX];
-    rules_reason_kind(full, reason);
+    (void)rec_reason_split(full, reason);
     int k = 0;
     while (k < t->nforfeit &&
            (t->forfeit[k].engine != engine || strcmp(t->forfeit[k].reason, reason) != 0))

@@ -240,6 +240,8 @@ long run_proc_limit(uid_t uid, long extra)
 static void tail_add(struct run_tail *t, const char *buf, size_t n)
 {
     t->total += (long long)n;
+    for (const char *p = buf; (p = memchr(p, '\n', n - (size_t)(p - buf))); p++)
+        t->lines++;
     if (n >= RUN_TAIL_MAX) {
         memcpy(t->text, buf + n - RUN_TAIL_MAX, RUN_TAIL_MAX);
         t->len = RUN_TAIL_MAX;
@@ -354,6 +356,29 @@ void run_take_usage(const struct rusage *ru, struct run_result *r)
     r->max_rss_kb = ru->ru_maxrss;
 }
 
+/* What an interpreter or a VM says when it cannot get the memory it asks
+ * for, on stdout or stderr: the JVM reserves its heap's address space at
+ * start (and says so on stdout), Python raises MemoryError for one large
+ * allocation, others say "out of memory". Such a run fails with a small
+ * peak RSS, which the rule of half the limit cannot see. */
+static int said_out_of_memory(const struct run_result *r)
+{
+    static const char *const words[] = {
+        "Could not reserve enough space for",               /* the JVM's heap */
+        "There is insufficient memory for the Java Runtime", /* the JVM's own */
+        "MemoryError",                                       /* Python */
+        "Cannot allocate memory",                            /* ENOMEM (strerror) */
+        "out of memory",                                     /* Node, Go */
+        "memory allocation of ",                             /* Rust */
+    };
+    const struct run_tail *t[2] = { &r->out, &r->err };
+    for (int i = 0; i < 2; i++)
+        for (size_t k = 0; k < sizeof words / sizeof *words; k++)
+            if (memmem(t[i]->text, t[i]->len, words[k], strlen(words[k])))
+                return 1;
+    return 0;
+}
+
 void run_judge(const struct run_limits *l, int status, int timed_out, int cancelled,
                long self_kb, struct run_result *r)
 {
@@ -378,6 +403,11 @@ void run_judge(const struct run_limits *l, int status, int timed_out, int cancel
                                                                : RUN_SIGNALED;
         r->signal = sig;
     }
+    /* Under a memory limit, a run that failed saying it could not get
+     * memory failed on the limit. */
+    if ((r->end == RUN_EXITED ? r->status != 0 : r->end == RUN_SIGNALED) &&
+        l->mem_limit_mb > 0 && said_out_of_memory(r))
+        r->end = RUN_MEM_LIMIT;
     /* A limit in ms is a limit whatever the end: past it, the move failed
      * on its CPU even when it answered or was stopped by the guard. */
     if (l->cpu_ms > 0 && r->cpu_user_ms + r->cpu_sys_ms >= (double)l->cpu_ms &&

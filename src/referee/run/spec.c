@@ -350,6 +350,39 @@ static int hash_files(struct spec *eng, struct err *e)
     return 0;
 }
 
+/* The base name of word as an engine's default name (a path ending in '/'
+ * has none: the name is the path). */
+static void default_name(struct spec *eng, const char *word)
+{
+    const char *base = strrchr(word, '/');
+    snprintf(eng->name, sizeof eng->name, "%s", base && base[1] ? base + 1 : word);
+    /* Names are printed in result lines and reports: one line each. */
+    for (char *c = eng->name; *c; c++)
+        if (iscntrl((unsigned char)*c))
+            *c = '?';
+}
+
+/* An interpreter's engine is named after its script: `python3 mc4.py` is
+ * mc4, not python3, so two students' engines differ by name. The script
+ * is the first word after the program that is no option and no
+ * placeholder, when it names a regular file (absolute by now); the name
+ * is its base name without its extension. */
+static void script_name(struct spec *eng)
+{
+    for (int i = 1; i < eng->argc; i++) {
+        const char *w = eng->argv[i];
+        if (w[0] == '-')
+            continue;
+        if (w[0] != '/' || rules_has_placeholder(w) || !is_regular(w))
+            return;
+        default_name(eng, w);
+        char *dot = strrchr(eng->name, '.');
+        if (dot && dot != eng->name)
+            *dot = '\0';
+        return;
+    }
+}
+
 /* The working directory: dir= made absolute against ours, or ours. */
 static int resolve_dir(struct spec *eng, const char *given, struct err *e)
 {
@@ -434,19 +467,14 @@ int spec_resolve(struct spec *eng, const struct spec_keys *each, struct err *e)
         return -1;
     /* The name before the program word becomes a path. */
     eng->named = v[SPEC_NAME] != NULL;
-    if (eng->named) {
+    if (eng->named)
         snprintf(eng->name, sizeof eng->name, "%s", v[SPEC_NAME]);
-    } else {
-        const char *base = strrchr(eng->argv[0], '/');
-        /* A path ending in '/' has no base name: the name is the path. */
-        snprintf(eng->name, sizeof eng->name, "%s", base && base[1] ? base + 1 : eng->argv[0]);
-        /* Names are printed in result lines and reports: one line each. */
-        for (char *c = eng->name; *c; c++)
-            if (iscntrl((unsigned char)*c))
-                *c = '?';
-    }
+    else
+        default_name(eng, eng->argv[0]);
     if (absolute_words(eng, e) != 0 || hash_files(eng, e) != 0)
         return -1;
+    if (!eng->named)
+        script_name(eng);
     eng->program = find_program(eng);
     if (eng->program && path_runtime(eng->program, add_runtime, eng) != 0)
         return err_set(e, 0, 0, "out of memory");
@@ -468,8 +496,14 @@ int spec_resolve(struct spec *eng, const struct spec_keys *each, struct err *e)
 int spec_check(const struct spec *eng, struct err *e)
 {
     const char *prog = eng->argv[0];
-    if (!eng->program && !strchr(prog, '/'))
-        return err_set(e, 0, 0, "program '%s' not found in PATH", prog);
+    if (!eng->program && !strchr(prog, '/')) {
+        /* A shell runs ./mc4.py, never mc4.py, from the folder it is in. */
+        char *here = path_absolute(eng->dir, prog);
+        int beside = here && is_regular(here);
+        free(here);
+        return err_set(e, 0, 0, "program '%s' not found in PATH%s%s%s", prog,
+                       beside ? ": did you mean ./" : "", beside ? prog : "", beside ? "?" : "");
+    }
     if (!eng->program)
         return err_set(e, 0, 0, "program %s %s", prog,
                        access(prog, F_OK) == 0 ? "is not a file" : "does not exist");
