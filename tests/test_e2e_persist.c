@@ -11,7 +11,9 @@
  * without; tests/engines/spin.py burns CPU against a clock: it loses
  * out-of-time, file engine or persistent, and is told BASE exactly in ms
  * at its first move ({time}, TIME_LEFT_MS). A --tc that does not parse is
- * refused with the expected form.
+ * refused with the expected form. An engine that keeps writing in its move
+ * folder between its moves (persistent_bad.py churn) forfeits the game
+ * whose folder it kept from being reset, and the tournament goes on.
  *
  * Engines find programs through PATH=/usr/bin:/bin: an interpreter outside
  * the system folders (a pyenv shim) is not in an engine's view.
@@ -258,6 +260,75 @@ ParameterizedTest(struct bench_case *c, e2e_persist, referee_bench_starts_a_fail
                                "exit-status 3 (first at position 2)\n";
     cr_assert_not_null(strstr(r.out, want), "%s: no line%s in:\n%s", sandbox, want, r.out);
     cr_assert(!e2e_process_alive(tag), "%s: a process of the engine is left", sandbox);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* --- an engine that races the referee in its folder ---------------------- */
+
+#define RACE_HEAD "folder-race: it kept writing in its move folder between its moves, " \
+                  "which could not be reset: "
+#define RACE_ROUNDS "4"
+#define RACE_GAMES 8
+
+struct race_case {
+    char sandbox[16];   /* --sandbox */
+};
+
+ParameterizedTestParameters(e2e_persist, an_engine_racing_its_folder_reset_forfeits_the_game)
+{
+    static struct race_case modes[] = { { "namespaces" }, { "none" } };
+    return cr_make_param_array(struct race_case, modes, sizeof modes / sizeof *modes);
+}
+
+/* persistent_bad.py churn fills its move folder from child processes
+ * without end, from its first move on, while the referee empties it for
+ * its next move: the reset that cannot complete is that engine's forfeit
+ * (folder-race), never the referee's failure, so the tournament plays
+ * every game once (no game played again), exits 0 (3 when the engine
+ * forfeited every game), and its journal verifies. Each game of the engine is a normal one or that forfeit, and
+ * the race is lost at least once (three churners, thousands of files a
+ * reset: in 16 games measured here every game but 4 was the forfeit). */
+ParameterizedTest(struct race_case *c, e2e_persist,
+                  an_engine_racing_its_folder_reset_forfeits_the_game, .timeout = 120)
+{
+    char *dir = e2e_tmpdir(), script[PATH_MAX], engine[PATH_MAX], spec[SPEC_MAX];
+    char perfect[SPEC_MAX], tag[64], want[64];
+    cr_assert_eq(chmod(dir, 0755), 0, "chmod %s", dir);   /* nobody's engines read it */
+    setenv("PATH", ENGINE_PATH, 1);
+    e2e_repo_path("tests/engines/persistent_bad.py", script, sizeof script);
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(tag, sizeof tag, "persistent_bad[.]py churn %ld", (long)getpid());
+    snprintf(spec, sizeof spec, "name=churn,proto=persistent,cmd=python3 %s churn %ld", script,
+             (long)getpid());
+    snprintf(perfect, sizeof perfect, PERFECT_NIM, engine);
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "tournament", "--game", "nim", "--rounds", RACE_ROUNDS,
+            "--random-plies", "2", "--concurrency", "2", "--sandbox", c->sandbox, "--engine",
+            spec, "--engine", perfect, "--journal", "j.jsonl", NULL);
+    cr_assert_null(strstr(r.out, "could not play it"), "%s: a game played again:\n%s%s",
+                   c->sandbox, r.out, r.err);
+    snprintf(want, sizeof want, "Standings after %d games\n", RACE_GAMES);
+    cr_assert_not_null(strstr(r.out, want), "%s: no '%s':\n%s", c->sandbox, want, r.out);
+    int races = 0;
+    for (const char *at = r.out; (at = strstr(at, "{churn forfeits at ply ")); at++) {
+        const char *reason = strstr(at, ": ") + 2;
+        cr_assert(strncmp(reason, RACE_HEAD, strlen(RACE_HEAD)) == 0,
+                  "%s: a forfeit that is not the race's:\n%s", c->sandbox, r.out);
+        races++;
+    }
+    cr_assert(races > 0, "%s: the engine never lost the race:\n%s", c->sandbox, r.out);
+    /* 3: the engine forfeited every game it played (a slow referee, under
+     * valgrind, loses none of the races); else 0. */
+    int want_status = races == RACE_GAMES ? 3 : 0;
+    cr_assert_eq(r.status, want_status, "%s: exit %d, not %d (%d forfeits): %s%s", c->sandbox,
+                 r.status, want_status, races, r.out, r.err);
+    cr_assert(!e2e_process_alive(tag), "%s: a process of the engine is left", c->sandbox);
+    e2e_run_free(&r);
+    e2e_run(&r, dir, NULL, "referee", "verify", "j.jsonl", NULL);
+    snprintf(want, sizeof want, "j.jsonl: %d games, ", RACE_GAMES);
+    cr_assert(r.status == 0 && strncmp(r.out, want, strlen(want)) == 0,
+              "%s: verify (exit %d): %s%s", c->sandbox, r.status, r.out, r.err);
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }

@@ -24,7 +24,7 @@ struct err {
 };
 
 /* Fills e (when e is not NULL) and returns -1, so callers can write
- * `return err_set(e, line, col, "...")`. */
+ * `return err_set(e, line, col, "...")`; errno is left as it was. */
 int err_set(struct err *e, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -89,12 +89,21 @@ int play_opening(const struct play_rules *r, long pair, void *pos, struct game_r
 
 enum play_end { PLAY_PLAYED = 0, PLAY_CANCELLED = 1, PLAY_BUSY = 2 };
 
+/* The forfeit of an engine that stays for the game (persist.h) whose move
+ * folder could not be made ready for its move because it kept writing
+ * there between its moves (the folder filled again while the referee
+ * emptied it, in.txt taken again before the board was written): a race of
+ * the engine's own, so its lost game, never the referee's failure. */
+#define PLAY_FOLDER_RACE "folder-race"
+
 /* Plays game `index` of pair `pair`, side[s] playing side s+1, and writes
  * its record to rec (rec_init'd here: the caller rec_frees it whatever the
  * return). Returns PLAY_PLAYED, PLAY_CANCELLED (the limits' cancel flag was
  * raised; rec is then incomplete), or -1 with e filled when the referee
  * itself fails (a folder or file of its own) or the game's judge did
- * (judge_error's words); an engine's failure is a lost game, not an error. */
+ * (judge_error's words); an engine's failure is a lost game, not an error,
+ * and so is a reset of its own move folder that an engine that stays raced
+ * (PLAY_FOLDER_RACE). */
 int play_game(const struct play_rules *r, long index, long pair,
               const struct spec *const side[2], struct game_record *rec, struct err *e);
 

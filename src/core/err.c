@@ -1,5 +1,6 @@
 /* err.c - filling and printing the suite's one error record (err.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include "arena/err.h"
@@ -8,12 +9,15 @@
 int err_set(struct err *e, int line, int col, const char *fmt, ...)
 {
     if (e) {
+        /* Kept: a caller may tell causes apart by errno after the message. */
+        int saved = errno;
         va_list ap;
         e->line = line;
         e->col = col;
         va_start(ap, fmt);
         vsnprintf(e->msg, sizeof e->msg, fmt, ap);
         va_end(ap);
+        errno = saved;
     }
     return -1;
 }

@@ -17,9 +17,19 @@ that break the first move:
   exits-0         plays one move, then exits with status 0 at the next
   stays           plays soundly, but sleeps through quit and the end of its
                   stdin (it must be killed)
+  churn           plays soundly, but after each move makes IN a folder, and
+                  from its first move on CHURNERS children of it fill that
+                  folder with files without end (and make it again when it
+                  is gone): the referee that empties the move folder between
+                  moves races them
 """
+import os
 import sys
 import time
+
+CHURN_FILES = 4096       # names each churner writes over and over: a folder
+                         # the referee takes milliseconds to empty
+CHURNERS = 3             # processes: more than the cores of a small machine
 
 MODE = sys.argv[1]
 
@@ -33,6 +43,32 @@ def play(in_path, out_path, flip=False):
         heaps[first] -= 1
     with open(out_path, "w") as f:
         f.write(" ".join(map(str, heaps)) + f"\n{3 - player}\n")
+
+
+def churn(folder):
+    """Writes folder/N for N in 0..CHURN_FILES-1 over and over, making
+    folder again when it is gone, without end."""
+    n = 0
+    while True:
+        try:
+            os.close(os.open(os.path.join(folder, str(n % CHURN_FILES)),
+                             os.O_CREAT | os.O_WRONLY))
+        except OSError:
+            try:
+                os.mkdir(folder)
+            except OSError:
+                pass
+        n += 1
+
+
+def make_folder(path):
+    """IN, read, becomes the churners' folder (which they may have made
+    already)."""
+    os.remove(path)
+    try:
+        os.mkdir(path)
+    except FileExistsError:
+        pass
 
 
 def main():
@@ -62,6 +98,12 @@ def main():
                 buffered.append(open(sys.stdout.fileno(), "w", buffering=65536, closefd=False))
             buffered[0].write("done\n")
             continue
+        if MODE == "churn":
+            make_folder(words[1])
+        if MODE == "churn" and moves == 1:
+            for _ in range(CHURNERS):
+                if os.fork() == 0:
+                    churn(words[1])
         print("done", flush=True)
     if MODE == "stays":
         while True:

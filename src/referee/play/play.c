@@ -343,6 +343,62 @@ static int run_on_board(const struct play_rules *r, struct ply_ctx *c, const str
     return 0;
 }
 
+/* 1 when errno, of a move folder's reset or board write that failed, is
+ * what a writer racing the referee in the folder causes: a folder that
+ * filled again while it was emptied, a name taken again between its removal
+ * and the board's write. Nothing but an engine writes there. */
+static int raced(int errnum)
+{
+    return errnum == ENOTEMPTY || errnum == EEXIST || errnum == EISDIR || errnum == ENOTDIR;
+}
+
+/* The folder of an engine that stays could not be made ready for its move
+ * (what failed in msg): it runs between its moves and kept writing there,
+ * so the game is its forfeit (a race of its own, not the referee's
+ * failure: play.h), with no run of it. Records the ply; PLAY_PLAYED with
+ * why set. */
+static int folder_forfeit(struct ply_ctx *c, int ply, int side, const struct spec *eng,
+                          const struct gamedir *gd, const char *msg, struct game_record *rec,
+                          char *why, struct err *e)
+{
+    /* The message without the folder's path, which says nothing to a reader
+     * of the journal (a name in a folder that is gone). */
+    char shown[ERR_MSG_MAX];
+    const char *at = strstr(msg, gd->path);
+    size_t n = strlen(gd->path);
+    if (at && at[n] == '/')
+        snprintf(shown, sizeof shown, "%.*s%s", (int)(at - msg), msg, at + n + 1);
+    else
+        snprintf(shown, sizeof shown, "%s", msg);
+    static const char head[] = PLAY_FOLDER_RACE ": it kept writing in its move folder "
+                               "between its moves, which could not be reset: ";
+    _Static_assert(sizeof head < REC_REASON_MAX, "the reason's head fits");
+    /* Cut to fit the record's reason: its head says what happened. */
+    snprintf(why, REC_REASON_MAX, "%s%.*s", head, (int)(REC_REASON_MAX - sizeof head), shown);
+    struct run_result none;
+    memset(&none, 0, sizeof none);
+    uint64_t t1 = clock_wall_ns();
+    double referee_ms = (double)(t1 - c->t0) / NS_PER_MS;
+    c->t0 = t1;
+    if (add_ply(rec, ply, side, eng->name, "", &none, referee_ms, c->clock[side - 1], why,
+                "") != 0)
+        return err_set(e, 0, 0, "out of memory");
+    return PLAY_PLAYED;
+}
+
+/* Makes side's folder gd ready and writes the board there. 0; 1 when an
+ * engine that stays raced the referee in its folder (folder_forfeit's
+ * message in e); -1 with e. */
+static int ready_folder(struct ply_ctx *c, int side, struct gamedir *gd, const char *board,
+                        size_t board_len, struct err *e)
+{
+    int rc = gamedir_reset(gd, e);
+    if (rc == 0 && gamedir_write_board(gd, board, board_len) != 0)
+        rc = err_set(e, 0, 0, "%s/%s: cannot write: %s", gd->path, GAMEDIR_IN,
+                     strerror(errno));
+    return rc != 0 && raced(errno) && side_launcher(c, side) != &c->lnc ? 1 : rc;
+}
+
 /* One ply: the board written, the engine run, its answer judged and
  * recorded (and kept, when keeping). Returns PLAY_PLAYED with *move set or
  * why holding the forfeit reason, PLAY_CANCELLED, or -1 with e. */
@@ -357,16 +413,14 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
     uint64_t t0 = c->t0;
     int side = g->to_move(pos);
     gd = &c->gd[side_folder(c, side)];
-    if (gamedir_reset(gd, e) != 0)
-        return -1;
     /* A plain write, not game_write_file's atomic one: the folder is
      * private and rewritten every ply, so a temporary file, fsync and
      * rename would only cost time. */
     char board[GAME_FORMAT_MAX];
     size_t board_len = g->format(pos, board);
-    if (gamedir_write_board(gd, board, board_len) != 0)
-        return err_set(e, 0, 0, "%s/%s: cannot write: %s", gd->path, GAMEDIR_IN,
-                       strerror(errno));
+    int ready = ready_folder(c, side, gd, board, board_len, e);
+    if (ready != 0)
+        return ready < 0 ? -1 : folder_forfeit(c, ply, side, eng, gd, e->msg, rec, why, e);
     struct run_result run;
     double *clock = &c->clock[side - 1];
     struct run_limits limits = move_limits(r, *clock);
@@ -384,11 +438,9 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         if (tries == r->busy_retries)
             return PLAY_BUSY;
         /* Again from the same board: the starved run may have changed it. */
-        if (gamedir_reset(gd, e) != 0)
-            return -1;
-        if (gamedir_write_board(gd, board, board_len) != 0)
-            return err_set(e, 0, 0, "%s/%s: cannot write: %s", gd->path, GAMEDIR_IN,
-                           strerror(errno));
+        ready = ready_folder(c, side, gd, board, board_len, e);
+        if (ready != 0)
+            return ready < 0 ? -1 : folder_forfeit(c, ply, side, eng, gd, e->msg, rec, why, e);
     }
     if (run.end == RUN_CANCELLED)
         return PLAY_CANCELLED;

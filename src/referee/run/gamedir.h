@@ -34,8 +34,11 @@ struct gamedir {
 /* Makes a new game folder. 0, or -1 with e filled (d->fd then -1). */
 int gamedir_open(struct gamedir *d, struct err *e);
 /* Makes the folder ready for a move (a new one if an engine moved, removed
- * or replaced it). Assumes no engine process runs. 0, or -1 with e filled
- * and the folder closed (d->fd -1). */
+ * or replaced it). Assumes no engine process runs but an engine that stays
+ * (persist.h), whose writes meanwhile can make this fail (ENOTEMPTY, errno
+ * kept): the caller's to charge to it (play.h's PLAY_FOLDER_RACE). 0, or
+ * -1 with e filled and errno set (the folder closed, d->fd -1, when it had
+ * to be made again). */
 int gamedir_reset(struct gamedir *d, struct err *e);
 /* Removes the folder, wherever an engine moved it (tf_remove_tree: by
  * descriptor, permissions restored first); closes it. 0, or -1 with e naming
