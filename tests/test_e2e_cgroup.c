@@ -349,16 +349,18 @@ Test(e2e_cgroup, pids_max_contains_a_root_fork_bomb, .timeout = 240)
 
 /* --- an engine runs only in its turn ------------------------------------- */
 
-/* ponderer.py's spinners and its opponent's sleep each turn. */
+/* ponderer.py's spinners and its opponent's sleep each turn: long beside
+ * what leaks around a freeze, so that the shares below stay apart. */
 #define SPINNERS "2"
-#define OPPONENT_S "0.3"
+#define OPPONENT_S "0.6"
 /* Frozen, the spinners may still run between the engine's `done` and the
- * freeze, and between the thaw and its reading the request: a few ms a
- * turn on a busy machine (8 to 22 ms in 375 measured here). */
-#define FROZEN_SHARE_MAX 0.12
-/* Pondering, two spinners get two cores of a quiet machine; a busy one
- * gave them half a core (0.45 of the wall). */
-#define PONDER_SHARE_MIN 0.20
+ * freeze, and between the thaw and its reading the request: 2 to 22 ms a
+ * turn measured here, under a load of 4 and of 42 on two cores (at most
+ * 4% of a 0.3 s turn). */
+#define FROZEN_SHARE_MAX 0.06
+/* Pondering, two spinners get two cores of a quiet machine; under a load of
+ * 42 on two cores they got 0.14 of the wall. */
+#define PONDER_SHARE_MIN 0.08
 #define BILLED_SHARE_MIN 0.90
 
 struct turn_case {
