@@ -444,4 +444,5 @@ Test(cgroup, find_removes_what_dead_referees_left, .timeout = 60)
         cr_assert(exists(live[i]), "%s removed", live[i]);
         cr_assert_eq(rmdir(live[i]), 0);
     }
+    cr_assert_eq(cg_root_sweep(&root), 0, "its frozen cgroup stays");
 }

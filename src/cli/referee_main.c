@@ -908,6 +908,11 @@ static int run_command(const char *prog, enum refopts_command id, int argc, char
     }
     if (!rc)
         rc = st->work ? st->work(prog, &s) : st->read(prog, &s, argv + optind, argc - optind);
+    /* A command without a guard, or stopped by a check after the cgroups
+     * were found: their root's own cgroups (the freezer's frozen one,
+     * cgroup.h) go with it. A guard's child leaves them to its parent. */
+    if (s.t.rules.acct && s.t.rules.acct->owner == (long)getpid())
+        cg_root_sweep(s.t.rules.acct);
     refopts_settings_free(&s);
     return rc;
 }

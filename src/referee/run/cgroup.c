@@ -243,6 +243,24 @@ static int find_v2(struct cg_root *root, const struct hier *h, long pids_max, st
     return cg_root_at(root, CG_V2, &d, 1, pids_max, e);
 }
 
+/* v1: keeps an empty cgroup of the freezer frozen for the referee's life,
+ * arena-OWNER-0-0-warm (a name the sweeps take). The kernel turns its
+ * freezer's fast path on and off (a static key, patched on every CPU) as
+ * the first cgroup freezes and the last thaws: without one frozen for good,
+ * each freeze and each thaw of a move took 22 ms on this machine (a median
+ * of 2,000, two cores under a load of 29), with it 15 us. Failing, freezing
+ * is only slower. */
+static void keep_freezer_warm(const struct cg_root *root)
+{
+    char warm[PATH_MAX + 64];
+    if (root->version != CG_V1 || !(root->has & CG_FREEZER) ||
+        snprintf(warm, sizeof warm, "%s/arena-%ld-0-0-warm", root->dir[V1_FREEZER],
+                 root->owner) >= (int)sizeof warm)
+        return;
+    if (mkdir(warm, 0755) == 0 || errno == EEXIST)
+        write_at(warm, "freezer.state", "FROZEN");
+}
+
 int cg_root_find(struct cg_root *root, long pids_max, struct err *e)
 {
     struct hier *h = calloc(1, sizeof *h);
@@ -277,8 +295,10 @@ int cg_root_find(struct cg_root *root, long pids_max, struct err *e)
         rc = err_set(e, 0, 0, "no cgroup hierarchy with cpuacct, memory and pids is mounted");
     }
     free(h);
-    if (rc == 0)
+    if (rc == 0) {
         sweep(root, 0);   /* what referees killed outright left */
+        keep_freezer_warm(root);
+    }
     return rc;
 }
 
