@@ -8,7 +8,9 @@
  * own parent cgroup under this process's, runs a child that enters the
  * move's cgroup through the descriptors cg_move_open gives, and checks what
  * the cgroup billed, that the limits are written, that what is left running
- * is killed, and that nothing is left. Needs root (skipped otherwise).
+ * is killed, that a frozen cgroup's processes get no CPU until thawed (and
+ * still die when it ends frozen), and that nothing is left. Needs root
+ * (skipped otherwise); the v1 freezer where it is mounted.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -35,7 +37,16 @@
 /* The child's own start and exit: a fork, the writes, the exit. */
 #define BILL_SLACK_MS 40.0
 
-static const char *const v1_ctrl[CG_MAX_DIRS] = { "cpuacct", "memory", "pids" };
+/* How long the freeze case watches a spinning child, frozen and thawed. */
+#define WATCH_MS 300
+/* What a frozen child may still get: what it ran before the kernel stopped
+ * it (a tick or so after the write). */
+#define FROZEN_SLACK_MS 20.0
+/* What a thawed child gets at least in WATCH_MS on a busy machine of two
+ * cores (a tenth of a core). */
+#define THAWED_MIN_MS 30.0
+
+static const char *const v1_ctrl[CG_MAX_DIRS] = { "cpuacct", "memory", "pids", "freezer" };
 
 /* The test's parent cgroups and, for v2, the mount. */
 struct fixture {
@@ -71,13 +82,15 @@ static void fixture_open(struct fixture *fx, enum cg_version v)
         for (int i = 0; i < CG_MAX_DIRS; i++) {
             char own[PATH_MAX], probe[PATH_MAX + 32];
             snprintf(probe, sizeof probe, V1_MOUNT "/%s/cgroup.procs", v1_ctrl[i]);
+            if (access(probe, W_OK) != 0 && i >= CG_V1_NEEDED)
+                break;   /* no freezer: a root that cannot freeze */
             if (access(probe, W_OK) != 0)
                 cr_skip_test("no cgroup v1 %s at " V1_MOUNT, v1_ctrl[i]);
             own_v1(v1_ctrl[i], own, sizeof own);
             snprintf(fx->dir[i], sizeof fx->dir[i], V1_MOUNT "/%s%.2000s/unit-cg-%ld", v1_ctrl[i],
                      own, (long)getpid());
+            fx->n = i + 1;
         }
-        fx->n = CG_MAX_DIRS;
     } else {
         snprintf(fx->mnt, sizeof fx->mnt, "/tmp/unit-cg2-%ld", (long)getpid());
         cr_assert(mkdir(fx->mnt, 0700) == 0 || errno == EEXIST);
@@ -105,7 +118,7 @@ static void fixture_close(struct fixture *fx)
 
 static void fixture_root(const struct fixture *fx, struct cg_root *root)
 {
-    const char *d[CG_MAX_DIRS] = { fx->dir[0], fx->dir[1], fx->dir[2] };
+    const char *d[CG_MAX_DIRS] = { fx->dir[0], fx->dir[1], fx->dir[2], fx->dir[3] };
     struct err e;
     cr_assert_eq(cg_root_at(root, fx->v, d, fx->n, PIDS_MAX, &e), 0, "%s", e.msg);
 }
@@ -118,8 +131,9 @@ static double cpu_ms_now(void)
 }
 
 /* A child that enters the move's cgroup (procs), then does what: burn
- * BURN_MS, touch bytes of memory, or leave a sleeping grandchild. */
-enum job { BURN, EAT, LEAVE_SLEEPER };
+ * BURN_MS, touch bytes of memory, leave a sleeping grandchild, or spin
+ * until it is killed. */
+enum job { BURN, EAT, LEAVE_SLEEPER, SPIN };
 
 static pid_t start_child(const int *procs, enum job job, long bytes)
 {
@@ -140,6 +154,9 @@ static pid_t start_child(const int *procs, enum job job, long bytes)
         }
         siginfo_t info;
         waitid(P_ALL, 0, &info, WEXITED | WNOWAIT);
+    } else if (job == SPIN) {
+        for (volatile unsigned long n = 0;; n++)
+            ;
     } else if (job == EAT) {
         char *p = malloc((size_t)bytes);
         for (long i = 0; p && i < bytes; i += 4096)
@@ -257,6 +274,60 @@ ParameterizedTest(enum cg_version *v, cgroup, memory_limit_kills_the_tree, .time
     fixture_close(&fx);
 }
 
+ParameterizedTestParameters(cgroup, a_frozen_move_gets_no_cpu_until_thawed)
+{
+    static enum cg_version v[] = { CG_V1, CG_V2 };
+    return cr_make_param_array(enum cg_version, v, 2);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+/* A spinning child: frozen it gets no CPU, thawed it does, frozen again
+ * cg_move_end still kills it (v1 lets a frozen process die only once
+ * thawed) and the cgroup goes. */
+ParameterizedTest(enum cg_version *v, cgroup, a_frozen_move_gets_no_cpu_until_thawed,
+                  .timeout = 60)
+{
+    struct fixture fx;
+    fixture_open(&fx, *v);
+    struct cg_root root;
+    fixture_root(&fx, &root);
+    if (!cg_root_can_freeze(&root)) {
+        fixture_close(&fx);
+        cr_skip_test("no freezer in the v%d hierarchy here", *v);
+    }
+    struct cg_move m;
+    int procs[CG_MAX_DIRS];
+    struct err e;
+    cr_assert_eq(cg_move_open(&root, 0, &m, procs, CG_MAX_DIRS, &e), 0, "%s", e.msg);
+    pid_t spinner = start_child(procs, SPIN, 0);
+    sleep_ms(WATCH_MS / 10);   /* in its cgroup by now */
+    cr_assert_eq(cg_move_freeze(&m, 1), 0, "v%d: freeze: %s", *v, strerror(errno));
+    sleep_ms(WATCH_MS / 10);
+    double before = cg_move_cpu_ms(&m);
+    sleep_ms(WATCH_MS);
+    double frozen = cg_move_cpu_ms(&m) - before;
+    cr_assert(frozen <= FROZEN_SLACK_MS, "v%d: frozen, it got %.1f ms of CPU in %d ms", *v,
+              frozen, WATCH_MS);
+    cr_assert_eq(cg_move_freeze(&m, 0), 0, "v%d: thaw: %s", *v, strerror(errno));
+    before = cg_move_cpu_ms(&m);
+    sleep_ms(WATCH_MS);
+    double thawed = cg_move_cpu_ms(&m) - before;
+    cr_assert(thawed >= THAWED_MIN_MS, "v%d: thawed, it got %.1f ms of CPU in %d ms", *v,
+              thawed, WATCH_MS);
+    cr_assert_eq(cg_move_freeze(&m, 1), 0, "v%d: freeze: %s", *v, strerror(errno));
+    cr_assert_eq(cg_move_end(&m, &e), 0, "v%d: %s", *v, e.msg);
+    int status = child_status(spinner);
+    cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "v%d: status %d", *v, status);
+    cr_assert_eq(cg_move_close(&m), 0, "%s", m.leftover);
+    fixture_close(&fx);
+}
+
 Test(cgroup, a_missing_folder_is_named)
 {
     const char *d[] = { "/nonexistent/arena" };
@@ -332,14 +403,14 @@ Test(cgroup, sweep_removes_the_owners_leftovers_only, .timeout = 60)
     cr_assert_eq(cg_move_open(&root, MEM_MB, &m, procs, CG_MAX_DIRS, &e), 0, "%s", e.msg);
     cr_assert_eq(child_status(start_child(procs, LEAVE_SLEEPER, 0)), 0);
     char other[CG_MAX_DIRS][PATH_MAX * 2];
-    for (int i = 0; i < CG_MAX_DIRS; i++) {
+    for (int i = 0; i < fx.n; i++) {
         snprintf(other[i], sizeof other[i], "%s/arena-%ld-1-1-1", fx.dir[i], root.owner + 1);
         cr_assert_eq(mkdir(other[i], 0755), 0);
     }
-    for (int i = 0; i < CG_MAX_DIRS; i++)
+    for (int i = 0; i < fx.n; i++)
         close(procs[i]);
     cr_assert_eq(cg_root_sweep(&root), 0);
-    for (int i = 0; i < CG_MAX_DIRS; i++) {
+    for (int i = 0; i < fx.n; i++) {
         cr_assert(!exists(m.path[i]), "%s left", m.path[i]);
         cr_assert(exists(other[i]), "%s removed", other[i]);
         cr_assert_eq(rmdir(other[i]), 0);
@@ -373,4 +444,5 @@ Test(cgroup, find_removes_what_dead_referees_left, .timeout = 60)
         cr_assert(exists(live[i]), "%s removed", live[i]);
         cr_assert_eq(rmdir(live[i]), 0);
     }
+    cr_assert_eq(cg_root_sweep(&root), 0, "its frozen cgroup stays");
 }

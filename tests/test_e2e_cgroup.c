@@ -9,12 +9,17 @@
  * --concurrency 2 against a sound engine, in the sandbox as root and as an
  * unprivileged user (nobody), and with --sandbox none as root: the opponent
  * plays every move `ok`, and afterwards no process and no cgroup is left.
+ * A persistent engine whose children spin after its answer
+ * (tests/engines/ponderer.py) against a slow clocked opponent: frozen
+ * between its moves, its spinners get next to no CPU in its opponent's
+ * turn; with --ponder they get it, and it is billed to its next move.
  * Also: a root fork bomb without a sandbox (no RLIMIT_NPROC for root) is
  * held by pids.max; and where no cgroup can be had the referee says so
  * before the first game and journals "accounting": "process".
  *
  * The referee runs in a cgroup of the test's own (cgroup v1: cpuacct,
- * memory and pids, as on this project's machines; the test is skipped
+ * memory and pids, as on this project's machines, and the freezer where
+ * it is mounted; the test is skipped
  * elsewhere or when not root), chown'd to nobody for the unprivileged
  * case, as an administrator delegates a v1 subtree: the referee finds it
  * from /proc/self/cgroup and makes its moves' cgroups inside. That cgroup
@@ -42,7 +47,8 @@
 #define PERFECT "%s one-move --game nim --player perfect"
 #define PLAYS "%s one-move --game nim --player random --seed {player} {in} {out} 1"
 #define CG_MOUNT "/sys/fs/cgroup"
-#define NCTRL 3
+#define NCTRL 4
+#define NEEDED 3   /* the freezer, the last, may be missing */
 /* The unreaped children's work: 4 x 0.2 s. */
 #define BURNERS "4"
 #define BURN_S "0.2"
@@ -58,7 +64,7 @@
  * 0.8 s of its own CPU under a one-second limit (measured), and a link it
  * stopped would end the attack before the cgroup's limit is tried. */
 #define CHAIN_S "0.7"
-static const char *const ctrl[NCTRL] = { "cpuacct", "memory", "pids" };
+static const char *const ctrl[NCTRL] = { "cpuacct", "memory", "pids", "freezer" };
 
 enum who { ROOT, NOBODY_USER, ROOT_NO_SANDBOX };
 static const char *const who_name[] = { "root", "nobody", "root --sandbox none" };
@@ -80,14 +86,16 @@ ParameterizedTestParameters(e2e_cgroup, whole_tree_billed_and_limited)
 }
 
 /* The test's own cgroup of each v1 controller: made under this process's
- * cgroup, owned by uid. */
+ * cgroup, owned by uid; the freezer's "" where it is not mounted. */
 struct test_cg {
     char dir[NCTRL][PATH_MAX];
+    int n;
 };
 
 static void test_cg_make(struct test_cg *t, uid_t uid)
 {
-    char own[NCTRL][PATH_MAX] = { "", "", "" };
+    char own[NCTRL][PATH_MAX] = { "", "", "", "" };
+    memset(t, 0, sizeof *t);
     FILE *f = fopen("/proc/self/cgroup", "r");
     char line[PATH_MAX + 64];
     while (f && fgets(line, sizeof line, f)) {
@@ -105,6 +113,8 @@ static void test_cg_make(struct test_cg *t, uid_t uid)
     for (int i = 0; i < NCTRL; i++) {
         char mount[PATH_MAX];
         snprintf(mount, sizeof mount, CG_MOUNT "/%s/cgroup.procs", ctrl[i]);
+        if (i >= NEEDED && access(mount, W_OK) != 0)
+            break;
         if (geteuid() != 0 || access(mount, W_OK) != 0)
             cr_skip_test("needs root and cgroup v1's %s at " CG_MOUNT "/%s", ctrl[i], ctrl[i]);
         int len = snprintf(t->dir[i], PATH_MAX, CG_MOUNT "/%s%s/e2e-cgroup-%ld", ctrl[i],
@@ -113,6 +123,7 @@ static void test_cg_make(struct test_cg *t, uid_t uid)
         cr_assert(mkdir(t->dir[i], 0755) == 0 || errno == EEXIST, "mkdir %s: %s", t->dir[i],
                   strerror(errno));
         cr_assert_eq(chown(t->dir[i], uid, uid), 0, "chown %s: %s", t->dir[i], strerror(errno));
+        t->n = i + 1;
         /* As an administrator delegates a v1 subtree: the folder and its
          * membership files. */
         for (int k = 0; k < 2; k++) {
@@ -123,10 +134,23 @@ static void test_cg_make(struct test_cg *t, uid_t uid)
     }
 }
 
+/* Into via (NCTRL + 9 entries): a prefix that moves the referee into t's
+ * cgroups, then (nobody) gives it nobody's ids. */
+static void test_cg_via(const struct test_cg *t, int nobody, const char **via)
+{
+    static const char enter[] =
+        "for d in \"$1\" \"$2\" \"$3\" \"$4\"; do "
+        "[ -z \"$d\" ] || echo $$ > \"$d/cgroup.procs\" || exit 125; done; shift 4; exec \"$@\"";
+    const char *head[] = { "sh", "-c", enter, "sh", t->dir[0], t->dir[1], t->dir[2], t->dir[3],
+                           nobody ? "setpriv" : NULL, "--reuid=65534", "--regid=65534",
+                           "--clear-groups", NULL };
+    memcpy(via, head, sizeof head);
+}
+
 /* Asserts that t holds no process and no cgroup, then removes it. */
 static void test_cg_check_and_remove(struct test_cg *t, const char *what)
 {
-    for (int i = 0; i < NCTRL; i++) {
+    for (int i = 0; i < t->n; i++) {
         char path[PATH_MAX + 16];
         snprintf(path, sizeof path, "%s/cgroup.procs", t->dir[i]);
         size_t len = 0;
@@ -240,15 +264,8 @@ ParameterizedTest(struct tree_case *c, e2e_cgroup, whole_tree_billed_and_limited
                            "--engine", other, "--concurrency", "2", "--journal", "j.jsonl",
                            "--timeout-ms", "60000", limit_opt, limit, "--sandbox",
                            c->who == ROOT_NO_SANDBOX ? "none" : "namespaces", NULL };
-    /* Into the test's cgroup, then (nobody) the user's ids. */
-    const char *via[] = { "sh", "-c",
-                          "echo $$ > \"$1/cgroup.procs\" && echo $$ > \"$2/cgroup.procs\" && "
-                          "echo $$ > \"$3/cgroup.procs\" && shift 3 && exec \"$@\"",
-                          "sh", cg.dir[0], cg.dir[1], cg.dir[2],
-                          c->who == NOBODY_USER ? "setpriv" : "env",
-                          "--reuid=65534", "--regid=65534", "--clear-groups", NULL };
-    if (c->who != NOBODY_USER)
-        via[8] = NULL;
+    const char *via[NCTRL + 9];
+    test_cg_via(&cg, c->who == NOBODY_USER, via);
     struct e2e_run r;
     e2e_runv_via(&r, dir, NULL, via, "referee", args);
     int forfeits = strcmp(want, "ok") != 0;
@@ -318,10 +335,8 @@ Test(e2e_cgroup, pids_max_contains_a_root_fork_bomb, .timeout = 240)
     const char *args[] = { "tournament", "--game", "nim", "--random-plies", "2", "--engine", spec,
                            "--engine", other, "--concurrency", "2", "--journal", "j.jsonl",
                            "--timeout-ms", "60000", "--sandbox", "none", NULL };
-    const char *via[] = { "sh", "-c",
-                          "echo $$ > \"$1/cgroup.procs\" && echo $$ > \"$2/cgroup.procs\" && "
-                          "echo $$ > \"$3/cgroup.procs\" && shift 3 && exec \"$@\"",
-                          "sh", cg.dir[0], cg.dir[1], cg.dir[2], NULL };
+    const char *via[NCTRL + 9];
+    test_cg_via(&cg, 0, via);
     struct e2e_run r;
     e2e_runv_via(&r, dir, NULL, via, "referee", args);
     cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
@@ -329,5 +344,131 @@ Test(e2e_cgroup, pids_max_contains_a_root_fork_bomb, .timeout = 240)
     cr_assert(!e2e_process_alive(sleepers), "a sleeper is left");
     e2e_run_free(&r);
     test_cg_check_and_remove(&cg, "fork bomb");
+    e2e_rmdir(dir);
+}
+
+/* --- an engine runs only in its turn ------------------------------------- */
+
+/* ponderer.py's spinners and its opponent's sleep each turn: long beside
+ * what leaks around a freeze, so that the shares below stay apart. */
+#define SPINNERS "2"
+#define OPPONENT_S "0.6"
+/* Frozen, the spinners may still run between the engine's `done` and the
+ * freeze, and between the thaw and its reading the request: 2 to 22 ms a
+ * turn measured here, under a load of 4 and of 42 on two cores (at most
+ * 4% of a 0.3 s turn). */
+#define FROZEN_SHARE_MAX 0.06
+/* Pondering, two spinners get two cores of a quiet machine; under a load of
+ * 42 on two cores they got 0.14 of the wall. */
+#define PONDER_SHARE_MIN 0.08
+#define BILLED_SHARE_MIN 0.90
+
+struct turn_case {
+    enum who who;
+    int ponder;
+};
+
+ParameterizedTestParameters(e2e_cgroup, a_persistent_engine_runs_only_in_its_turn)
+{
+    static struct turn_case cases[] = {
+        { ROOT, 0 }, { NOBODY_USER, 0 }, { ROOT_NO_SANDBOX, 0 }, { ROOT, 1 },
+    };
+    return cr_make_param_array(struct turn_case, cases, sizeof cases / sizeof *cases);
+}
+
+/* Sums ponderer.py's "out-of-turn CPU_MS WALL_MS" lines of text. */
+static int out_of_turn(const char *text, double *cpu_ms, double *wall_ms)
+{
+    int n = 0;
+    *cpu_ms = *wall_ms = 0;
+    for (const char *p = text; (p = strstr(p, "out-of-turn ")); p++) {
+        double c, w;
+        if (sscanf(p, "out-of-turn %lf %lf", &c, &w) == 2) {
+            *cpu_ms += c;
+            *wall_ms += w;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The CPU (ms) billed to engine name's moves in the match log, and the
+ * status of every move that is not "ok" into bad (first one). */
+static double billed_ms(const char *dir, const char *name, char *bad, size_t cap)
+{
+    cJSON *log = e2e_read_json(dir, "log.json");
+    double sum = 0;
+    const cJSON *g, *m;
+    bad[0] = '\0';
+    cJSON_ArrayForEach(g, cJSON_GetObjectItem(log, "games"))
+        cJSON_ArrayForEach(m, cJSON_GetObjectItem(g, "moves")) {
+            const char *eng = cJSON_GetStringValue(cJSON_GetObjectItem(m, "engine"));
+            const char *status = cJSON_GetStringValue(cJSON_GetObjectItem(m, "status"));
+            if (status && strcmp(status, "ok") != 0 && !bad[0])
+                snprintf(bad, cap, "%s: %s", eng ? eng : "?", status);
+            if (eng && strcmp(eng, name) == 0)
+                sum += cJSON_GetNumberValue(cJSON_GetObjectItem(m, "cpu_user_ms")) +
+                       cJSON_GetNumberValue(cJSON_GetObjectItem(m, "cpu_sys_ms"));
+        }
+    cJSON_Delete(log);
+    return sum;
+}
+
+ParameterizedTest(struct turn_case *c, e2e_cgroup, a_persistent_engine_runs_only_in_its_turn,
+                  .timeout = 120)
+{
+    char what[64];
+    snprintf(what, sizeof what, "%s as %s", c->ponder ? "--ponder" : "frozen", who_name[c->who]);
+    struct test_cg cg;
+    test_cg_make(&cg, c->who == NOBODY_USER ? NOBODY : 0);
+    if (cg.n < NCTRL) {
+        test_cg_check_and_remove(&cg, what);
+        cr_skip_test("no cgroup v1 freezer at " CG_MOUNT "/freezer");
+    }
+    char *dir = e2e_tmpdir();
+    cr_assert_eq(chmod(dir, 0755), 0);
+    if (c->who == NOBODY_USER)
+        cr_assert_eq(chown(dir, NOBODY, NOBODY), 0);
+    setenv("PATH", ENGINE_PATH, 1);
+    char engine[PATH_MAX], ponderer[PATH_MAX], slow[PATH_MAX], err[PATH_MAX + 16];
+    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_repo_path("tests/engines/ponderer.py", ponderer, sizeof ponderer);
+    e2e_repo_path("tests/engines/slow.sh", slow, sizeof slow);
+    snprintf(err, sizeof err, "%s/err.txt", dir);
+    char spec[SPEC_MAX], other[SPEC_MAX];
+    snprintf(spec, sizeof spec, "name=ponder,proto=persistent,stderr=%s,cmd=python3 %s " SPINNERS,
+             err, ponderer);
+    snprintf(other, sizeof other, "name=slow,cmd=%s %s " OPPONENT_S " {in} {out}", slow, engine);
+    const char *args[] = { "match", "--game", "nim", "--games", "1", "--random-plies", "2",
+                           "--tc", "30+0", "--engine", spec, "--engine", other, "--log",
+                           "log.json", "--sandbox",
+                           c->who == ROOT_NO_SANDBOX ? "none" : "namespaces",
+                           c->ponder ? "--ponder" : NULL, NULL };
+    const char *via[NCTRL + 9];
+    test_cg_via(&cg, c->who == NOBODY_USER, via);
+    struct e2e_run r;
+    e2e_runv_via(&r, dir, NULL, via, "referee", args);
+    cr_assert_eq(r.status, 0, "%s: exit %d: %s%s", what, r.status, r.out, r.err);
+    char *text = e2e_slurp(err, NULL);
+    cr_assert_not_null(text, "%s: no %s", what, err);
+    double cpu, wall;
+    int turns = out_of_turn(text, &cpu, &wall);
+    free(text);
+    cr_assert(turns >= 2, "%s: %d turns of its opponent's", what, turns);
+    char bad[128];
+    double billed = billed_ms(dir, "ponder", bad, sizeof bad);
+    cr_assert_str_empty(bad, "%s: a move not ok: %s", what, bad);
+    if (c->ponder) {
+        cr_assert(cpu >= PONDER_SHARE_MIN * wall, "%s: its spinners got %.1f ms of CPU in %.1f ms",
+                  what, cpu, wall);
+        cr_assert(billed >= BILLED_SHARE_MIN * cpu, "%s: billed %.1f ms for %.1f ms pondered",
+                  what, billed, cpu);
+    } else {
+        cr_assert(cpu <= FROZEN_SHARE_MAX * wall,
+                  "%s: its spinners got %.1f ms of CPU in %.1f ms of %d opponent's turns", what,
+                  cpu, wall, turns);
+    }
+    e2e_run_free(&r);
+    test_cg_check_and_remove(&cg, what);
     e2e_rmdir(dir);
 }

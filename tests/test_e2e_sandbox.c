@@ -176,6 +176,7 @@ ParameterizedTestParameters(e2e_sandbox, hostile_engine_is_harmless)
         "kill-parent", "kill-ancestors", "kill-all", "read-other", "append-journal",
         "network", "fork-bomb", "ptrace-parent", "write-outside", "setsid-sleeper",
         "precreate", "fill-disk", "sysv", "userns", "env", "leftovers", "lock", "keys",
+        "file-watches", "io-uring",
     };
     enum { N = sizeof names / sizeof *names };
     static struct attack cases[2 * N];
@@ -434,9 +435,11 @@ Test(e2e_sandbox, journal_header_says_what_ran)
     static const char *const want[] = {
         "\"sandbox\":{\"mode\":\"namespaces\",\"isolates\":[\"user\",\"pid\",\"mount\","
         "\"network\",\"ipc\",\"uts\",\"no_new_privs\",\"no_capabilities\",\"ipc_per_move\","
-        "\"no_user_namespaces\",\"clean_environment\",\"no_key_quota\",\"no_shared_locks\"],\"read_only\":[]}",
+        "\"no_user_namespaces\",\"clean_environment\",\"no_key_quota\",\"no_shared_locks\","
+        "\"no_file_watches\",\"no_io_uring\"],\"read_only\":[]}",
         "\"sandbox\":{\"mode\":\"none\",\"isolates\":[]}",
-        "\"clean_environment\",\"no_key_quota\",\"no_shared_locks\"],\"read_only\":[],\"env\":[\"SECRET_TOKEN\"]}",
+        "\"clean_environment\",\"no_key_quota\",\"no_shared_locks\",\"no_file_watches\","
+        "\"no_io_uring\"],\"read_only\":[],\"env\":[\"SECRET_TOKEN\"]}",
     };
     static const char *const mode[] = { "namespaces", "none", "namespaces" };
     struct place p;

@@ -286,7 +286,7 @@ Test(sandbox, the_policy_says_what_it_isolates)
         { &on, "{\"mode\":\"namespaces\",\"isolates\":[\"user\",\"pid\",\"mount\",\"network\","
                "\"ipc\",\"uts\",\"no_new_privs\",\"no_capabilities\",\"ipc_per_move\","
                "\"no_user_namespaces\",\"clean_environment\",\"no_key_quota\","
-               "\"no_shared_locks\"],\"read_only\":[\"/data\"]}" },
+               "\"no_shared_locks\",\"no_file_watches\",\"no_io_uring\"],\"read_only\":[\"/data\"]}" },
         { &off, "{\"mode\":\"none\",\"isolates\":[]}" },
         { NULL, "{\"mode\":\"none\",\"isolates\":[]}" },
     };

@@ -7,7 +7,8 @@
  *   - cgroup v1 (cpuacct, memory and pids each mounted on its own, as on
  *     this project's CI): the referee's own cgroup of each controller, from
  *     /proc/self/cgroup, which it must be able to write (root, or a subtree
- *     chown'd to its user).
+ *     chown'd to its user); and the freezer's likewise where it is mounted
+ *     and writable (without it a cgroup cannot be frozen: cg_move_freeze).
  *   - cgroup v2 (one unified hierarchy): as root, <mount>/arena, with the
  *     memory and pids controllers enabled down to it; as another user, the
  *     cgroup systemd delegated to it (/proc/self/cgroup's "0::" line, as
@@ -33,6 +34,12 @@
  * cg_move_end kills whatever is left in it and reads its usage;
  * cg_move_close removes it.
  *
+ * Freezing (cg_move_freeze): an engine that stays for a game (persist.h)
+ * is frozen between its moves, every process of it: v1's freezer.state
+ * FROZEN and THAWED, v2's cgroup.freeze 1 and 0 (Linux 5.2). A v1 process
+ * frozen does not die of SIGKILL until it is thawed, so cg_move_end and the
+ * sweeps thaw a cgroup before they kill what it holds.
+ *
  * CPU: v2's cpu.stat user_usec and system_usec; v1's cpuacct.usage (exact
  * nanoseconds), split into user and system in the ratio of cpuacct.stat's
  * user to system (which count in scheduler ticks; a move too short for a
@@ -47,30 +54,40 @@
 enum cg_version { CG_V1 = 1, CG_V2 = 2 };
 
 /* The controllers a root can use (bits of cg_root.has). */
-enum { CG_MEMORY = 1, CG_PIDS = 2 };
+enum { CG_MEMORY = 1, CG_PIDS = 2, CG_FREEZER = 4 };
 
-/* Hierarchies of a v1 root: cpuacct, memory, pids. */
-#define CG_MAX_DIRS 3
+/* Hierarchies of a v1 root: cpuacct, memory, pids (CG_V1_NEEDED, always)
+ * and the freezer (where it can be had). */
+#define CG_V1_NEEDED 3
+#define CG_MAX_DIRS 4
 
 /* Where a referee makes its moves' cgroups. Read-only once found. */
 struct cg_root {
     enum cg_version version;
-    int n;                          /* v1: CG_MAX_DIRS; v2: 1 */
-    char dir[CG_MAX_DIRS][PATH_MAX]; /* v1: cpuacct's, memory's, pids' */
-    unsigned has;                   /* CG_MEMORY | CG_PIDS available */
+    int n;                          /* v1: CG_V1_NEEDED, or CG_MAX_DIRS with
+                                     * the freezer; v2: 1 */
+    char dir[CG_MAX_DIRS][PATH_MAX]; /* v1: cpuacct's, memory's, pids',
+                                      * freezer's */
+    unsigned has;                   /* CG_MEMORY | CG_PIDS | CG_FREEZER
+                                     * available */
     long pids_max;                  /* each move's pids.max; 0: none */
     long owner;                     /* the pid that found it (names above) */
 };
 
 /* Finds the root (above) in the hierarchies mounted in this process's
- * mount namespace. Returns 0, or -1 with e saying why no cgroup can be had
- * here (no hierarchy, a controller missing, no write permission). */
+ * mount namespace. With the v1 freezer it keeps an empty cgroup there
+ * frozen, arena-OWNER-0-0-warm, until cg_root_sweep (a freeze is 1,500
+ * times cheaper while any cgroup is frozen: cgroup.c). Returns 0, or -1
+ * with e saying why no cgroup can be had here (no hierarchy, a controller
+ * missing, no write permission). */
 int cg_root_find(struct cg_root *root, long pids_max, struct err *e);
 
 /* A root at the given folders (tests: a cgroup2 mounted by the test, or a
- * v1 subtree): v1 wants CG_MAX_DIRS folders (cpuacct, memory, pids), v2
- * one whose subtree_control says which controllers the moves get. 0, or -1
- * with e when a folder is missing or not writable. */
+ * v1 subtree): v1 wants CG_V1_NEEDED folders (cpuacct, memory, pids) and
+ * may have a fourth, the freezer's; v2 one whose subtree_control says
+ * which controllers the moves get (and which can freeze where its
+ * cgroup.freeze is writable). 0, or -1 with e when a folder is missing or
+ * not writable. */
 int cg_root_at(struct cg_root *root, enum cg_version v, const char *const dir[], int n,
                long pids_max, struct err *e);
 
@@ -121,7 +138,16 @@ double cg_move_cpu_ms(const struct cg_move *m);
  * for a move without a cgroup. */
 double cg_move_wait_ms(const struct cg_move *m);
 
-/* Once the move's leader is gone: kills every process left in the cgroup,
+/* Freezes (frozen 1) or thaws (0) every process of the move. The kernel
+ * stops them asynchronously, within about a scheduler tick of the write.
+ * 0 (also for a move without a cgroup or a root without CG_FREEZER, where
+ * nothing is done), or -1 with errno. */
+int cg_move_freeze(const struct cg_move *m, int frozen);
+
+/* Whether root's moves can be frozen (CG_FREEZER). */
+int cg_root_can_freeze(const struct cg_root *root);
+
+/* Once the move's leader is gone: thaws it, kills every process left in the cgroup,
  * waits until it is empty and reads the usage. 0, or -1 with e. */
 int cg_move_end(struct cg_move *m, struct err *e);
 

@@ -59,6 +59,9 @@ struct play_rules {
     uint64_t seed;               /* of the random openings */
     struct run_limits limits;
     struct play_clock tc;        /* the game clock; base_ms 0: none */
+    int ponder;                  /* 1: persistent engines run between their
+                                  * moves, billed to their next (persist.h);
+                                  * 0: they are frozen there */
     int draw_plies;              /* the draw rule; 0: none */
     const char *keep_dir;        /* DIR: DIR/game-I/ply-NNN-in.txt (the board
                                   * given), -out.txt (the bytes read from

@@ -77,6 +77,8 @@ static const char rules_help[] =
     "                       each move's CPU time off, INC on (10+0.1); out-of-time\n"
     "                       below zero. The wall deadline (--timeout-ms) is then\n"
     "                       at least the clock left + 1 s\n"
+    "  --ponder             let persistent engines think between their moves,\n"
+    "                       billed to their next move (default: they are frozen)\n"
     "  --cpu-limit-s N      CPU seconds per move (RLIMIT_CPU; default none)\n"
     "  --mem-limit-mb N     address space per move (RLIMIT_AS; default none)\n"
     "  --draw-plies N       games that can go on forever (%2$s) are drawn\n"
@@ -906,6 +908,11 @@ static int run_command(const char *prog, enum refopts_command id, int argc, char
     }
     if (!rc)
         rc = st->work ? st->work(prog, &s) : st->read(prog, &s, argv + optind, argc - optind);
+    /* A command without a guard, or stopped by a check after the cgroups
+     * were found: their root's own cgroups (the freezer's frozen one,
+     * cgroup.h) go with it. A guard's child leaves them to its parent. */
+    if (s.t.rules.acct && s.t.rules.acct->owner == (long)getpid())
+        cg_root_sweep(s.t.rules.acct);
     refopts_settings_free(&s);
     return rc;
 }

@@ -44,10 +44,18 @@ the test notices). PARAM is the attack's own argument, "-" when it has none.
                   concurrent game)
   keys            a covert channel through the key quota of its uid: exits 3
                   if add_key or keyctl works
+  file-watches    a covert channel through file watches: exits 3 unless
+                  inotify_init, inotify_init1, inotify_add_watch,
+                  fanotify_init and fanotify_mark each fail with ENOSYS (the
+                  seccomp filter's answer; the kernel's own would differ)
+  io-uring        exits 3 unless io_uring_setup, io_uring_enter and
+                  io_uring_register each fail with ENOSYS (io_uring's
+                  requests would pass the seccomp filter by)
   leftovers       leaves in its move folder a folder tree deeper than
                   PATH_MAX and a chmod 000 folder with a file
 """
 import ctypes
+import errno
 import fcntl
 import os
 import signal
@@ -308,6 +316,43 @@ def keys(_):
         sys.exit(3)
 
 
+# System call numbers, by machine: inotify_init (None: AArch64 has only
+# inotify_init1), inotify_init1, inotify_add_watch, fanotify_init,
+# fanotify_mark; io_uring_setup, io_uring_enter, io_uring_register.
+WATCH_NRS = {"x86_64": (253, 294, 254, 300, 301), "aarch64": (None, 26, 27, 262, 263)}
+URING_NRS = (425, 426, 427)
+
+
+def all_absent(calls):
+    """Exits 3 unless each (number, args) call fails with ENOSYS."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    for nr, args in calls:
+        if nr is None:
+            continue
+        ctypes.set_errno(0)
+        rc = libc.syscall(ctypes.c_long(nr), *args)
+        if rc >= 0 or ctypes.get_errno() != errno.ENOSYS:
+            sys.exit(3)
+
+
+def file_watches(_):
+    nr = WATCH_NRS[os.uname().machine]
+    c_int = ctypes.c_int
+    all_absent([(nr[0], ()), (nr[1], (c_int(0),)),
+                (nr[2], (c_int(-1), b"/etc", ctypes.c_uint(0xfff))),
+                (nr[3], (ctypes.c_uint(0), ctypes.c_uint(0))),
+                (nr[4], (c_int(-1), ctypes.c_uint(1), ctypes.c_ulong(1), c_int(-100), b"/etc"))])
+
+
+def io_uring(_):
+    params = ctypes.create_string_buffer(120)   # struct io_uring_params
+    c_int, c_uint = ctypes.c_int, ctypes.c_uint
+    all_absent([(URING_NRS[0], (c_uint(8), params)),
+                (URING_NRS[1], (c_int(-1), c_uint(0), c_uint(0), c_uint(0), None, ctypes.c_size_t(0))),
+                (URING_NRS[2], (c_int(-1), c_uint(0), None, c_uint(0)))])
+
+
 def env(_):
     if "SECRET_TOKEN" in os.environ or os.environ.get("HOME") != "/tmp":
         sys.exit(3)
@@ -363,6 +408,8 @@ ATTACKS = {
     "env": env,
     "lock": lock,
     "keys": keys,
+    "file-watches": file_watches,
+    "io-uring": io_uring,
     "leftovers": leftovers,
 }
 

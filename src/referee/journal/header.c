@@ -316,6 +316,8 @@ cJSON *hdr_encode(const struct hdr *h)
             cJSON_AddNumberToObject(tc, "base_ms", (double)l->tc_base_ms);
             cJSON_AddNumberToObject(tc, "inc_ms", (double)l->tc_inc_ms);
         }
+        if (l->has & HDR_BIT(HDR_LIM_PONDER))
+            cJSON_AddTrueToObject(o, "ponder");
     }
     if ((o = put_obj(j, TOP(HDR_SANDBOX)))) {
         const struct hdr_sandbox *s = &h->sandbox;
@@ -534,6 +536,8 @@ static int decode_objects(const cJSON *j, struct hdr *h, struct err *e)
         }
         if (got == 3)
             l->has |= HDR_BIT(HDR_LIM_TC);
+        if (cJSON_IsTrue(item(o, "ponder")))
+            l->has |= HDR_BIT(HDR_LIM_PONDER);
     }
     if (cJSON_IsObject(o = item(j, top_keys[HDR_SANDBOX]))) {
         struct hdr_sandbox *s = &h->sandbox;

@@ -79,10 +79,11 @@ struct hdr_analyze {
 };
 
 enum hdr_limits_key { HDR_LIM_TIMEOUT_MS, HDR_LIM_CPU_LIMIT_S, HDR_LIM_MEM_LIMIT_MB,
-                      HDR_LIM_FILE_LIMIT_KB, HDR_LIM_TC };
+                      HDR_LIM_FILE_LIMIT_KB, HDR_LIM_TC, HDR_LIM_PONDER };
 struct hdr_limits {
     long long timeout_ms, cpu_limit_s, mem_limit_mb, file_limit_kb;
     long long tc_base_ms, tc_inc_ms;  /* "tc": {"base_ms", "inc_ms"} (--tc) */
+                                      /* HDR_LIM_PONDER: "ponder": true (--ponder) */
     unsigned has;
 };
 

@@ -74,6 +74,7 @@ static int tc_parse(const char *val, struct play_clock *tc)
     { "seed", required_argument, NULL, REF_OPT_SEED },                \
     { "timeout-ms", required_argument, NULL, REF_OPT_TIMEOUT },       \
     { "tc", required_argument, NULL, REF_OPT_TC },                    \
+    { "ponder", no_argument, NULL, REF_OPT_PONDER },                  \
     { "cpu-limit-s", required_argument, NULL, REF_OPT_CPU },          \
     { "mem-limit-mb", required_argument, NULL, REF_OPT_MEM },         \
     { "draw-plies", required_argument, NULL, REF_OPT_DRAW },          \
@@ -606,6 +607,9 @@ static int apply_form(struct refopts_settings *s, int id, const char *name, cons
     case REF_OPT_ANALYZE:
         s->analyze = 1;
         return 0;
+    case REF_OPT_PONDER:
+        s->t.rules.ponder = 1;
+        return 0;
     }
     return NOT_MINE;
 }
@@ -715,6 +719,10 @@ static int apply_key(struct refopts_settings *s, const cJSON *item, struct err *
         s->analyze = cJSON_IsTrue(item);
         return 0;
     }
+    if (cJSON_IsBool(item) && id == REF_OPT_PONDER) {
+        s->t.rules.ponder = cJSON_IsTrue(item);
+        return 0;
+    }
     return err_set(e, 0, 0, "\"%s\" must be a string or a number", item->string);
 }
 
@@ -799,6 +807,8 @@ cJSON *refopts_config_json(const struct refopts_settings *s)
                  r->tc.base_ms % 1000, r->tc.inc_ms / 1000, r->tc.inc_ms % 1000);
         ok = cJSON_AddStringToObject(j, "tc", path) != NULL;
     }
+    if (ok && r->ponder)
+        ok = cJSON_AddTrueToObject(j, "ponder") != NULL;
     cJSON *seed = ok ? hdr_seed_json(r->seed) : NULL;   /* exact, as in a journal */
     if (ok && !(seed && cJSON_AddItemToObject(j, "seed", seed))) {
         cJSON_Delete(seed);

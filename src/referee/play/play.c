@@ -560,7 +560,8 @@ static int open_persistent(struct ply_ctx *c, struct game_box *gb, const struct 
     c->one_engine = side_engine[0] == side_engine[1];
     for (int s = 0; s < 2 - c->one_engine; s++)
         if (side_engine[s]->proto == SPEC_PERSISTENT &&
-            launcher_persistent(&c->stay[s], c->sandboxed ? &gb->view[s] : NULL, r->acct, e) != 0)
+            launcher_persistent(&c->stay[s], c->sandboxed ? &gb->view[s] : NULL, r->acct,
+                                r->ponder, e) != 0)
             return -1;
     return 0;
 }
@@ -785,5 +786,7 @@ int play_rules_header(const struct play_rules *r, struct hdr *h)
         h->limits.tc_inc_ms = r->tc.inc_ms;
         h->limits.has |= HDR_BIT(HDR_LIM_TC);
     }
+    if (r->ponder)
+        h->limits.has |= HDR_BIT(HDR_LIM_PONDER);
     return sbx_policy_header(r->sandbox, &h->sandbox);
 }

@@ -39,8 +39,9 @@
 
 struct cg_root;
 
-/* Most membership files a move is placed in: one per v1 hierarchy. */
-#define LAUNCH_CG_FILES 3
+/* Most membership files a move is placed in: one per v1 hierarchy
+ * (cgroup.h's CG_MAX_DIRS). */
+#define LAUNCH_CG_FILES 4
 
 /* One move's request. */
 struct launch_move {

@@ -10,6 +10,11 @@
  * what the engine writes during a move is passed on to them. The loop
  * sleeps on the engine's stdout (launcher_ops.wait_fd), which its `done`
  * wakes at once, and asks at least every PERSIST_WATCH_MS.
+ *
+ * Between its moves the engine's cgroup is frozen (cgroup.h's
+ * cg_move_freeze) unless it may ponder: frozen once its `done` is read,
+ * thawed before its next request is sent, and before anything that must
+ * see it run or die (quit, a kill).
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -42,6 +47,8 @@
 struct persist {
     const struct sbx_view *view; /* NULL: no sandbox */
     const struct cg_root *acct;  /* the game's cgroup under it; NULL: none */
+    int ponder;                  /* 1: it runs between its moves too */
+    int frozen;                  /* its cgroup is frozen now */
     struct cg_move cg;           /* the engine's cgroup for the game */
     int cg_procs[LAUNCH_CG_FILES];
     struct sbx *box;             /* its own sandbox, once started */
@@ -129,12 +136,13 @@ static long peak_kb(const struct persist *p)
     return hwm ? atol(hwm + strlen("VmHWM:")) : 0;
 }
 
-/* p as new: nothing started, its view and cgroup root. */
+/* p as new: nothing started, its view, cgroup root and pondering. */
 static void init_state(struct persist *p, const struct sbx_view *view,
-                       const struct cg_root *acct)
+                       const struct cg_root *acct, int ponder)
 {
     p->view = view;
     p->acct = acct;
+    p->ponder = ponder;
     p->in = p->out = p->err = p->fwd[0] = p->fwd[1] = -1;
     cg_move_none(&p->cg, p->cg_procs, LAUNCH_CG_FILES);
 }
@@ -217,9 +225,19 @@ static int start_engine(struct persist *p, const struct launch_move *m, struct e
     return rc;
 }
 
+/* Freezes (1) or thaws (0) every process of the engine, where its cgroup
+ * can be frozen. A failed write leaves it as it was: an engine that could
+ * not be frozen runs, as one that ponders, billed at its next move. */
+static void set_frozen(struct persist *p, int frozen)
+{
+    if (p->frozen != frozen && cg_move_freeze(&p->cg, frozen) == 0)
+        p->frozen = frozen && cg_root_can_freeze(p->cg.root);
+}
+
 /* Kills every process of the engine now and reaps it (ended is set). */
 static void kill_engine(struct persist *p)
 {
+    set_frozen(p, 0);   /* a frozen v1 process does not die */
     if (!p->started || p->ended)
         return;
     if (p->box) {
@@ -283,6 +301,7 @@ static void close_fd(int *fd)
  * closes what it held, leaving p as new but for its view and sandbox. */
 static void end_engine(struct persist *p)
 {
+    set_frozen(p, 0);   /* to read quit, or to die */
     if (p->started && !p->ended) {
         static const char quit[] = "quit\n";
         ssize_t sent = send(p->in, quit, sizeof quit - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -302,9 +321,10 @@ static void end_engine(struct persist *p)
     cg_move_close(&p->cg);
     const struct sbx_view *view = p->view;
     const struct cg_root *acct = p->acct;
+    int ponder = p->ponder;
     struct sbx *box = p->box;
     memset(p, 0, sizeof *p);
-    init_state(p, view, acct);
+    init_state(p, view, acct, ponder);
     p->box = box;
 }
 
@@ -412,6 +432,7 @@ static int ps_start(void *self, struct launch_move *m, const int w[2], struct er
         return -1;
     if (p->exec_errno)
         return 0;
+    set_frozen(p, 0);
     read_stderr(p);
     (void)read_stdout(p);
     size_t len = strlen(m->line);
@@ -453,6 +474,8 @@ static int ps_done(void *self, struct err *e)
     read_stderr(p);
     if (read_stdout(p)) {
         measure(p);
+        if (!p->ponder)
+            set_frozen(p, 1);
         return p->answered = 1;
     }
     if (p->out_bytes > PERSIST_STDOUT_MAX)
@@ -481,6 +504,7 @@ static void ps_kill(void *self)
 {
     struct persist *p = self;
     p->stopped = 1;
+    set_frozen(p, 0);   /* its init's end kills it: a frozen v1 process does not die */
     sbx_close(p->box);
     p->box = NULL;
     p->ended = 1;
@@ -537,12 +561,12 @@ static const struct launcher_ops persist_ops = {
 };
 
 int launcher_persistent(struct launcher *l, const struct sbx_view *view,
-                        const struct cg_root *acct, struct err *e)
+                        const struct cg_root *acct, int ponder, struct err *e)
 {
     struct persist *p = calloc(1, sizeof *p);
     if (!p)
         return err_set(e, 0, 0, "out of memory");
-    init_state(p, view, acct);
+    init_state(p, view, acct, ponder);
     /* Now, not at its first move: the init builds its view meanwhile. */
     if (view && sbx_open(&p->box, view, 1, e) != 0) {
         free(p);

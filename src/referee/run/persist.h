@@ -31,6 +31,16 @@
  * pids.max hold for the whole tree (a process the memory limit killed is
  * memory-limit), and whatever is left in it when the game ends is killed.
  *
+ * An engine runs only in its turn: with a cgroup that can be frozen
+ * (cgroup.h: v1's freezer, v2's cgroup.freeze) every process of it is
+ * frozen from the moment its `done` is read until its next request is
+ * sent, so that it neither thinks unbilled nor takes the CPU of its
+ * opponent's move (or of a concurrent game's). With ponder (--ponder) it
+ * is not frozen: what it thinks between its moves is billed to its next
+ * move, as above, and charged to its clock (--tc). Without such a cgroup
+ * (no freezer, or no cgroup at all) it is not frozen either. Its start-up
+ * is not frozen: it may overlap its opponent's first move.
+ *
  * A move that goes wrong loses the game (play.h): the runner's reasons
  * (timeout, cpu-limit, memory-limit, crashed: SIG..., cannot-run, exit-status
  * N, also exit-status 0 for an engine that exits before its answer), and
@@ -71,13 +81,14 @@ struct sbx_view;
  * ends as if the engine exited with status 0; its rusage is the move's
  * CPU (above). The engine goes with the move that fails, and a move after
  * that (referee bench) starts a new one in the same sandbox (a sandbox
- * whose init was killed is not replaced: the launcher fails). launcher_close
+ * whose init was killed is not replaced: the launcher fails). Between its
+ * moves the engine is frozen unless ponder is 1 (above). launcher_close
  * sends quit, closes its stdin, waits PERSIST_QUIT_MS, kills whatever is
  * left and closes the sandbox. The sandbox is opened here, so that the
  * engine's move folder is there before its first board (persist_sandbox).
  * 0, or -1 with e (out of memory, or the sandbox could not be made). */
 int launcher_persistent(struct launcher *l, const struct sbx_view *view,
-                        const struct cg_root *acct, struct err *e);
+                        const struct cg_root *acct, int ponder, struct err *e);
 
 /* Starts l's engine now, with m's command, folder and limits (its first
  * move's), if it has not started: so that it starts while the game

@@ -238,23 +238,44 @@ char **sbx_environment(const struct sbx_policy *p)
 #define SBX_SECCOMP_ARCH AUDIT_ARCH_AARCH64
 #endif
 
-/* Closes two channels that namespaces leave open between concurrent
- * games: the kernel key quota, shared by every process of one uid
- * (add_key, keyctl, request_key fail with EPERM), and file locks on the
- * system files every sandbox binds read-only (the same inodes). flock and
- * the fcntl lock commands succeed without locking: a lock taken inside a
- * sandbox can only ever guard the engine's own private files, which only
- * its own processes touch, so a no-op breaks no engine that locks its
- * files (SECCOMP_RET_ERRNO with 0 returns 0). A call of another ABI (i386
- * or x32 on x86_64, whose numbers differ) kills the engine rather than
- * slip past the numbers checked. Returns 0, or -1 with errno. */
+/* x86-64 has inotify_init beside inotify_init1; AArch64 only the latter,
+ * which then stands in its place in the filter (a check twice over). */
+#ifdef __NR_inotify_init
+#define SBX_NR_INOTIFY_INIT __NR_inotify_init
+#else
+#define SBX_NR_INOTIFY_INIT __NR_inotify_init1
+#endif
+
+/* Closes channels that namespaces leave open between concurrent games:
+ *   - the kernel key quota, shared by every process of one uid (add_key,
+ *     keyctl, request_key fail with EPERM);
+ *   - file locks on the system files every sandbox binds read-only (the
+ *     same inodes). flock and the fcntl lock commands succeed without
+ *     locking: a lock taken inside a sandbox can only ever guard the
+ *     engine's own private files, which only its own processes touch, so a
+ *     no-op breaks no engine that locks its files (SECCOMP_RET_ERRNO with 0
+ *     returns 0);
+ *   - file watches (inotify, fanotify): the same inodes again, whose opens
+ *     and reads a watcher sees when another game's engine starts and what
+ *     it loads;
+ *   - io_uring, whose requests the kernel carries out without passing
+ *     them through this filter (an openat or a connect of its own).
+ * The last two fail with ENOSYS, as on a kernel built without them: that is
+ * the error their users (runtimes, file-watching libraries) take their
+ * fallback path on (poll, epoll, reading again), where EPERM reads as a
+ * refusal some of them give up on.
+ * A call of another ABI (i386 or x32 on x86_64, whose numbers differ) kills
+ * the engine rather than slip past the numbers checked. Returns 0, or -1
+ * with errno. */
 static int install_seccomp(void)
 {
 #ifdef SBX_SECCOMP_ARCH
-#define SBX_NR(name) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_##name
+/* The filter's instructions by number: a jump from instruction AT to
+ * LABEL skips LABEL - AT - 1. */
+#define SBX_IS(at, nr, label) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, (label) - (at) - 1, 0)
 #define SBX_LOAD(field) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (unsigned)offsetof(struct seccomp_data, field))
 #define SBX_RET(what) BPF_STMT(BPF_RET | BPF_K, what)
-    enum { X32_BIT = 0x40000000 };
+    enum { X32_BIT = 0x40000000, FCNTL = 20, NO_OP = 26, REFUSED = 27, ABSENT = 28 };
     struct sock_filter code[] = {
         /* 0 */ SBX_LOAD(arch),
         /* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SBX_SECCOMP_ARCH, 1, 0),
@@ -262,24 +283,34 @@ static int install_seccomp(void)
         /* 3 */ SBX_LOAD(nr),
         /* 4 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, X32_BIT, 0, 1),
         /* 5 */ SBX_RET(SECCOMP_RET_KILL_PROCESS),
-        /* 6 */ SBX_NR(add_key), 12, 0),
-        /* 7 */ SBX_NR(keyctl), 11, 0),
-        /* 8 */ SBX_NR(request_key), 10, 0),
-        /* 9 */ SBX_NR(flock), 8, 0),
-        /* 10 */ SBX_NR(fcntl), 1, 0),
-        /* 11 */ SBX_RET(SECCOMP_RET_ALLOW),
-        /* fcntl's command is an int: the argument's low half (both
+        /* 6 */ SBX_IS(6, __NR_add_key, REFUSED),
+        /* 7 */ SBX_IS(7, __NR_keyctl, REFUSED),
+        /* 8 */ SBX_IS(8, __NR_request_key, REFUSED),
+        /* 9 */ SBX_IS(9, __NR_flock, NO_OP),
+        /* 10 */ SBX_IS(10, __NR_fcntl, FCNTL),
+        /* 11 */ SBX_IS(11, SBX_NR_INOTIFY_INIT, ABSENT),
+        /* 12 */ SBX_IS(12, __NR_inotify_init1, ABSENT),
+        /* 13 */ SBX_IS(13, __NR_inotify_add_watch, ABSENT),
+        /* 14 */ SBX_IS(14, __NR_fanotify_init, ABSENT),
+        /* 15 */ SBX_IS(15, __NR_fanotify_mark, ABSENT),
+        /* 16 */ SBX_IS(16, __NR_io_uring_setup, ABSENT),
+        /* 17 */ SBX_IS(17, __NR_io_uring_enter, ABSENT),
+        /* 18 */ SBX_IS(18, __NR_io_uring_register, ABSENT),
+        /* 19 */ SBX_RET(SECCOMP_RET_ALLOW),
+        /* FCNTL: the command is an int, the argument's low half (both
          * architectures are little-endian). */
-        /* 12 */ SBX_LOAD(args[1]),
-        /* 13 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_SETLK, 4, 0),
-        /* 14 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_SETLKW, 3, 0),
-        /* 15 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_OFD_SETLK, 2, 0),
-        /* 16 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_OFD_SETLKW, 1, 0),
-        /* 17 */ SBX_RET(SECCOMP_RET_ALLOW),
-        /* 18 */ SBX_RET(SECCOMP_RET_ERRNO | 0),       /* "done", did nothing */
-        /* 19 */ SBX_RET(SECCOMP_RET_ERRNO | EPERM),
+        /* 20 */ SBX_LOAD(args[1]),
+        /* 21 */ SBX_IS(21, F_SETLK, NO_OP),
+        /* 22 */ SBX_IS(22, F_SETLKW, NO_OP),
+        /* 23 */ SBX_IS(23, F_OFD_SETLK, NO_OP),
+        /* 24 */ SBX_IS(24, F_OFD_SETLKW, NO_OP),
+        /* 25 */ SBX_RET(SECCOMP_RET_ALLOW),
+        /* 26 NO_OP */ SBX_RET(SECCOMP_RET_ERRNO | 0),   /* "done", did nothing */
+        /* 27 REFUSED */ SBX_RET(SECCOMP_RET_ERRNO | EPERM),
+        /* 28 ABSENT */ SBX_RET(SECCOMP_RET_ERRNO | ENOSYS),
     };
-#undef SBX_NR
+    _Static_assert(sizeof code / sizeof *code == ABSENT + 1, "the labels name the last three");
+#undef SBX_IS
 #undef SBX_LOAD
 #undef SBX_RET
     struct sock_fprog prog = { (unsigned short)(sizeof code / sizeof *code), code };
@@ -295,7 +326,7 @@ int sbx_policy_header(const struct sbx_policy *p, struct hdr_sandbox *h)
         "user", "pid", "mount", "network", "ipc", "uts", "no_new_privs", "no_capabilities",
         "ipc_per_move", "no_user_namespaces", "clean_environment",
 #ifdef SBX_SECCOMP_ARCH
-        "no_key_quota", "no_shared_locks",
+        "no_key_quota", "no_shared_locks", "no_file_watches", "no_io_uring",
 #endif
     };
     int on = p && p->mode == SBX_NAMESPACES;
