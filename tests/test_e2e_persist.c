@@ -288,7 +288,9 @@ ParameterizedTestParameters(e2e_persist, an_engine_racing_its_folder_reset_forfe
  * every game once (no game played again), exits 0 (3 when the engine
  * forfeited every game), and its journal verifies. Each game of the engine is a normal one or that forfeit, and
  * the race is lost at least once (three churners, thousands of files a
- * reset: in 16 games measured here every game but 4 was the forfeit). */
+ * reset: in 16 games measured here every game but 4 was the forfeit).
+ * With --ponder: by default the engine is frozen between its moves, so it
+ * cannot race the reset at all; pondering, it runs there, and can. */
 ParameterizedTest(struct race_case *c, e2e_persist,
                   an_engine_racing_its_folder_reset_forfeits_the_game, .timeout = 120)
 {
@@ -304,8 +306,8 @@ ParameterizedTest(struct race_case *c, e2e_persist,
     snprintf(perfect, sizeof perfect, PERFECT_NIM, engine);
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "tournament", "--game", "nim", "--rounds", RACE_ROUNDS,
-            "--random-plies", "2", "--concurrency", "2", "--sandbox", c->sandbox, "--engine",
-            spec, "--engine", perfect, "--journal", "j.jsonl", NULL);
+            "--random-plies", "2", "--concurrency", "2", "--sandbox", c->sandbox, "--ponder",
+            "--engine", spec, "--engine", perfect, "--journal", "j.jsonl", NULL);
     cr_assert_null(strstr(r.out, "could not play it"), "%s: a game played again:\n%s%s",
                    c->sandbox, r.out, r.err);
     snprintf(want, sizeof want, "Standings after %d games\n", RACE_GAMES);

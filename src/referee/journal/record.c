@@ -140,7 +140,7 @@ const char *rec_reason_split(const char *reason, char *kind)
     static const char *const detailed[] = { "unreadable", "illegal-move", "wrong-player",
                                             "tampered-board", "timeout", "cpu-limit",
                                             "memory-limit", "file-limit", "out-of-time",
-                                            "no-output" };
+                                            "no-output", "folder-race" };
     for (size_t k = 0; k < sizeof detailed / sizeof *detailed; k++) {
         size_t n = strlen(detailed[k]);
         if (strncmp(reason, detailed[k], n) == 0 && strncmp(reason + n, ": ", 2) == 0) {
