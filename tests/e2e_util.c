@@ -539,6 +539,21 @@ cJSON *e2e_read_json(const char *dir, const char *name)
     return root;
 }
 
+void e2e_put_at(const char *dir, const char *rel, const char *text)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    for (char *s = strchr(path + strlen(dir) + 1, '/'); s; s = strchr(s + 1, '/')) {
+        *s = '\0';
+        mkdir(path, 0755);
+        *s = '/';
+    }
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0, "%s: %s", path, strerror(errno));
+}
+
 char *e2e_slurp_at(const char *dir, const char *rel)
 {
     char path[PATH_MAX + 128];

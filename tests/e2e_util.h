@@ -76,6 +76,9 @@ char *e2e_slurp(const char *path, size_t *len);
 /* The file dir/rel's bytes (malloc'd, NUL-terminated); fails the test when
  * it is missing. */
 char *e2e_slurp_at(const char *dir, const char *rel);
+/* Writes text to the file dir/rel, its missing folders made (0755); fails
+ * the test when it cannot. */
+void e2e_put_at(const char *dir, const char *rel, const char *text);
 /* Copies the repository's folder rel into dir/name (cp -rL). */
 void e2e_copy_repo(const char *rel, const char *dir, const char *name);
 

@@ -51,22 +51,6 @@ static const char rubric[] =
     "    \"cmd\": \"cat; test ! -f io.sh || sh io.sh\", \"inputs\": \"in/*.in\",\n"
     "    \"expected\": \"in/*.out\"} ] }\n";
 
-/* dir/rel holding text, its folders made. */
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    for (char *s = strchr(path + strlen(dir) + 1, '/'); s; s = strchr(s + 1, '/')) {
-        *s = '\0';
-        mkdir(path, 0755);
-        *s = '/';
-    }
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "%s: %s", path, strerror(errno));
-    fputs(text, f);
-    fclose(f);
-}
-
 static void folder(const char *dir, const char *rel)
 {
     char path[PATH_MAX];
@@ -79,9 +63,9 @@ static void folder(const char *dir, const char *rel)
 static char *place(void)
 {
     char *dir = e2e_tmpdir();
-    put(dir, "r/rubric.json", rubric);
-    put(dir, "r/in/a.in", "hi\n");
-    put(dir, "r/in/a.out", "hi\n");
+    e2e_put_at(dir, "r/rubric.json", rubric);
+    e2e_put_at(dir, "r/in/a.in", "hi\n");
+    e2e_put_at(dir, "r/in/a.out", "hi\n");
     folder(dir, "class");
     folder(dir, "class/ok");
     return dir;
@@ -151,9 +135,9 @@ Test(e2e_gradefaults, sparse_files_fail_their_own_build_or_input, .timeout = 60)
              OK_ROW, sha[0], sha[2], sha[1]);
     for (int m = 0; m < 2; m++) {
         char *dir = place();
-        put(dir, "class/big/build.sh", big);
-        put(dir, "class/many/build.sh", many);
-        put(dir, "class/io/io.sh", io);
+        e2e_put_at(dir, "class/big/build.sh", big);
+        e2e_put_at(dir, "class/many/build.sh", many);
+        e2e_put_at(dir, "class/io/io.sh", io);
         const char *const more[] = { "--sandbox", modes[m], NULL };
         struct e2e_run r;
         grade(&r, dir, NULL, more);
@@ -197,13 +181,13 @@ Test(e2e_gradefaults, a_huge_deep_linked_or_clashing_submission_is_its_own_error
     }
     cr_assert(fd >= 0);
     close(fd);
-    put(dir, "class/link/engine.py", "print(1)\n");
+    e2e_put_at(dir, "class/link/engine.py", "print(1)\n");
     snprintf(path, sizeof path, "%s/class/link/pw", dir);
     cr_assert_eq(symlink("/etc/passwd", path), 0);
     static const char *const own[] = { "grades.csv", "index.html", "journal-2.jsonl" };
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "class/%s/a", own[i]);
-        put(dir, path, "x\n");
+        e2e_put_at(dir, path, "x\n");
     }
     struct e2e_run r;
     grade(&r, dir, NULL, NULL);
@@ -257,8 +241,8 @@ Test(e2e_gradefaults, an_unreadable_file_is_its_own_error_under_a_non_root_grade
      .timeout = 60)
 {
     char *dir = place();
-    put(dir, "class/locked/secret", "s\n");
-    put(dir, "class/shut/sub/f", "f\n");
+    e2e_put_at(dir, "class/locked/secret", "s\n");
+    e2e_put_at(dir, "class/shut/sub/f", "f\n");
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/class/locked/secret", dir);
     cr_assert_eq(chmod(path, 0), 0);
@@ -293,12 +277,12 @@ Test(e2e_gradefaults, an_unreadable_file_is_its_own_error_under_a_non_root_grade
 Test(e2e_gradefaults, a_folder_swapped_for_a_link_after_the_listing_is_refused, .timeout = 60)
 {
     char *dir = place();
-    put(dir, "secret/answers.txt", "the teacher's answers\n");
-    put(dir, "class/b-victim/engine.py", "print(1)\n");
+    e2e_put_at(dir, "secret/answers.txt", "the teacher's answers\n");
+    e2e_put_at(dir, "class/b-victim/engine.py", "print(1)\n");
     char script[3 * PATH_MAX], sha[SHA256_HEX], want[1024];
     snprintf(script, sizeof script, "mv %s/class/b-victim %s/class/.gone && "
              "ln -s %s/secret %s/class/b-victim\n", dir, dir, dir, dir);
-    put(dir, "class/a-swapper/build.sh", script);
+    e2e_put_at(dir, "class/a-swapper/build.sh", script);
     one_file_sha("build.sh", script, sha);
     const char *const more[] = { "--sandbox", "none", "--concurrency", "1", NULL };
     struct e2e_run r;

@@ -81,22 +81,6 @@ static const char rubric[] =
     "    {\"id\": \"echo\", \"kind\": \"io\", \"points\": 10, \"cmd\": \"cat\",\n"
     "     \"inputs\": \"in/*.in\", \"expected\": \"../answers/*.out\"} ] }\n";
 
-/* dir/rel holding text, its folders made (0755). */
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    for (char *s = strchr(path + strlen(dir) + 1, '/'); s; s = strchr(s + 1, '/')) {
-        *s = '\0';
-        mkdir(path, 0755);
-        *s = '/';
-    }
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "%s: %s", path, strerror(errno));
-    fputs(text, f);
-    fclose(f);
-}
-
 /* The hash of a submission of ENGINE (engine, or none when NULL) and
  * engine.py (grade.h's order: by path). */
 static void submission_sha(const char *engine, const char *source, char hex[SHA256_HEX])
@@ -124,10 +108,10 @@ static void submit(const char *dir, const char *id, const char *engine, const ch
 {
     char rel[PATH_MAX], sha[SHA256_HEX];
     snprintf(rel, sizeof rel, "class/%s/engine.py", id);
-    put(dir, rel, source);
+    e2e_put_at(dir, rel, source);
     if (engine) {
         snprintf(rel, sizeof rel, "class/%s/ENGINE", id);
-        put(dir, rel, engine);
+        e2e_put_at(dir, rel, engine);
     }
     submission_sha(engine, source, sha);
     size_t n = strlen(want);
@@ -141,11 +125,11 @@ static void submit(const char *dir, const char *id, const char *engine, const ch
  * solution, the expected output and the key in answers/. */
 static void course(const char *dir)
 {
-    put(dir, "r/rubric.json", rubric);
-    put(dir, "r/in/a.in", "hi\n");
-    put(dir, "r/solution/sol.py", "# " SOLUTION_SECRET "\n");
-    put(dir, "answers/a.out", "hi\n");
-    put(dir, "answers/key.txt", KEY_SECRET "\n");
+    e2e_put_at(dir, "r/rubric.json", rubric);
+    e2e_put_at(dir, "r/in/a.in", "hi\n");
+    e2e_put_at(dir, "r/solution/sol.py", "# " SOLUTION_SECRET "\n");
+    e2e_put_at(dir, "answers/a.out", "hi\n");
+    e2e_put_at(dir, "answers/key.txt", KEY_SECRET "\n");
 }
 
 /* Grades dir's class into OUT (dir/out) through via (NULL: as this user). */
@@ -297,7 +281,7 @@ ParameterizedTest(enum who *who, e2e_gradepaths,
 Test(e2e_gradepaths, a_class_folder_that_is_a_system_folder_is_refused)
 {
     private_opt();
-    put("/opt", "alice/engine.py", READER);
+    e2e_put_at("/opt", "alice/engine.py", READER);
     char *dir = e2e_tmpdir();
     course(dir);
     struct e2e_run r;
