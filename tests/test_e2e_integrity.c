@@ -57,6 +57,9 @@ static char *play_killer(struct e2e_run *r, const char *command, const char *att
     char *dir = e2e_tmpdir();
     snprintf(once, sizeof once, "%s/killed-once", dir);
     setenv("ARENA_ONCE", once, 1);
+    /* A killed worker leaves its game's folders (it cannot remove them):
+     * in the case's own folder, they go with it, not into /tmp. */
+    setenv("TMPDIR", dir, 1);
     e2e_run(r, dir, NULL, "referee", command, "--game", "nim", "--engine", killer, "--engine",
             perfect, file_option, file, "--sandbox", "none", NULL);
     return dir;
