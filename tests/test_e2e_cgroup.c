@@ -212,11 +212,16 @@ static int check_moves(const char *journal, const char *want_status, double work
                 continue;
             }
             tree_moves++;
-            /* The kind: a limit's reason names the limit after ": ". */
-            size_t kind = strlen(want_status);
-            cr_assert(strncmp(status, want_status, kind) == 0 &&
-                          (status[kind] == '\0' || status[kind] == ':'),
-                      "%s: the tree's move: %s", what, status);
+            /* A record keeps the kind in "status" and what happened in
+             * "detail": want_status is "KIND: DETAIL", or KIND alone. */
+            const char *detail = cJSON_GetStringValue(cJSON_GetObjectItem(m, "detail"));
+            const char *colon = strstr(want_status, ": ");
+            size_t kind = colon ? (size_t)(colon - want_status) : strlen(want_status);
+            cr_assert(strlen(status) == kind && strncmp(status, want_status, kind) == 0,
+                      "%s: the tree's move: %s, want %s", what, status, want_status);
+            cr_assert(!colon || (detail && strcmp(detail, colon + 2) == 0),
+                      "%s: the tree's move's detail: %s, want %s", what, detail ? detail : "none",
+                      colon + 2);
             cr_assert(work_ms <= 0 || (cpu >= work_ms * (1 - BILLED_TOLERANCE) &&
                                        cpu <= work_ms * (1 + BILLED_TOLERANCE) + BILLED_SLACK_MS),
                       "%s: billed %.1f ms for %.1f ms of work", what, cpu, work_ms);
