@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """test-play-api.py BIN - `referee play`'s JSON API end to end (playsrv.h).
 
-Starts `BIN/referee play` on connect4 with a Python engine and a crashing
-one and a journal, then checks, over HTTP from this process:
+Starts `BIN/referee play` on connect4 with a Python engine, a crashing
+one, a Python engine that dies of an exception and a journal, then checks, over HTTP from this process:
   - the address printed is 127.0.0.1; its page carries the token every POST
     below sends;
   - a person against perfect: the person's move, refused moves (illegal,
@@ -16,6 +16,9 @@ one and a journal, then checks, over HTTP from this process:
     --depth is 4) plays, named so in the state and the journal; bad depths
     are refused; closing a game ends its player's search (alphabeta:40);
   - the crashing engine forfeits with "crashed: SIGSEGV", shown in the state;
+    the Python engine that raises forfeits in the words of a match's result
+    line, its kind, exit status and the exception with its own frame
+    ("forfeit": "crash.py forfeits at ply 1: exit-status 1: ValueError: ...");
   - closing a game ends its engine (its sandbox's process is gone);
   - a path outside the page's files is a 404, the page itself a 200;
   - after SIGTERM the server exits 0, and the journal holds every finished
@@ -80,6 +83,8 @@ def main():
     tmp = tempfile.mkdtemp()
     journal = os.path.join(tmp, "games.jsonl")
     crasher = os.path.join(ROOT, "tests/engines/crasher.sh")
+    raiser = "name=crash.py,cmd=/usr/bin/python3 " + os.path.join(ROOT,
+                                                                  "tests/engines/python/crash.py")
     py = os.path.join(ROOT, "docs/quickstart/random_engine.py")
     # The quick-start engine, asleep for 2 s before each move (in a folder
     # the sandbox's engine user can read).
@@ -94,6 +99,7 @@ def main():
     os.chmod(slow, 0o755)
     srv = subprocess.Popen([os.path.join(BIN, "referee"), "play", "--game", "connect4",
                             "--engine", py, "--engine", crasher, "--engine", slow,
+                            "--engine", raiser,
                             "--journal", journal],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -119,15 +125,16 @@ def main():
     names = [e["name"] for e in json.loads(lines[0])["engines"]]
     check(names == ["person", "random", "alphabeta:4", "minimax:4", "perfect", "qlearn",
                     "qlearn-ab:4", "random_engine.py", "crasher.sh", "slow_engine.py",
-                    "alphabeta:6", "alphabeta:40"],
+                    "crash.py", "alphabeta:6", "alphabeta:40"],
           "the header names every player, alphabeta:6 and :40 as games asked for them", names)
     records = [json.loads(l) for l in lines[1:]]
-    check(len(records) == 3, "three finished games in the journal", len(records))
+    check(len(records) == 4, "four finished games in the journal", len(records))
     check(records[0]["reason"] == "normal" and records[0]["result"] == "0-1",
           "the person lost to perfect", records[0])
     check(records[1]["reason"] == "crashed: SIGSEGV", "the crasher's forfeit", records[1])
-    check(records[2]["players"] == {"1": "person", "2": "alphabeta:6"} and records[2]["result"] == "0-1",
-          "the person lost to alphabeta:6", records[2])
+    check(records[2]["reason"] == "exit-status 1", "the raiser's forfeit", records[2])
+    check(records[3]["players"] == {"1": "person", "2": "alphabeta:6"} and records[3]["result"] == "0-1",
+          "the person lost to alphabeta:6", records[3])
     shutil.rmtree(tmp)
     print("test-play-api: ok")
 
@@ -194,7 +201,17 @@ def run(base, srv):
     st, c = call(base, "/api/computer", {"id": c["id"]})
     check(st == 200 and c["over"] and c["reason"] == "crashed: SIGSEGV" and c["result"] == "0-1",
           "the crasher's forfeit", c)
-    for gg in (gid, g2["id"], c["id"]):
+    # The same words as the match's result line (match_forfeit_words): the
+    # kind, and the exception with the engine's own frame, not the kind alone.
+    st, x = call(base, "/api/new", {"players": ["crash.py", "person"]})
+    check(st == 200, "a game with the raiser", x)
+    st, x = call(base, "/api/computer", {"id": x["id"]})
+    check(st == 200 and x["over"] and x["reason"] == "exit-status 1" and x["forfeit"] ==
+          "crash.py forfeits at ply 1: exit-status 1: ValueError: no legal move found "
+          "(crash.py, line 7, in evaluate)", "the raiser's forfeit in full", x)
+    check(c["forfeit"] == "crasher.sh forfeits at ply 1: crashed: SIGSEGV",
+          "the crasher's forfeit in full", c)
+    for gg in (gid, g2["id"], c["id"], x["id"]):
         st, _ = call(base, "/api/close", {"id": gg})
         check(st == 200, "close", gg)
     st, p = call(base, "/api/new", {"players": ["random_engine.py", "person"]})

@@ -9,7 +9,10 @@ accessible names of its controls (aria-label), as assistive technology would:
   - alphabeta at depth 6 (--depth is 4) chosen with the depth box beside
     the player's selector ("depth for player 2"), shown only for searchers;
   - the Python quick-start engine given with --engine answers, its CPU per
-    move in the table; a crashing engine's forfeit is shown with its reason;
+    move in the table; a crashing engine's forfeit, and a Python engine's
+    that raises, shown in the words of the match's result line (who, the
+    ply, the kind, the exception and its frame);
+  - a full column's button, clicked, says why nothing happened;
   - the learning window: 200 games of two learners with the constants set
     on the page, the bar and the running score, each learner's weights saved
     through its link and read back by `engine weights`, then played by qlearn
@@ -50,6 +53,8 @@ SHOT = sys.argv[2] if len(sys.argv) > 2 else None
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = os.path.join(ROOT, "docs/quickstart/random_engine.py")
 CRASHER = os.path.join(ROOT, "tests/engines/crasher.sh")
+RAISER = "name=crash.py,cmd=/usr/bin/python3 " + os.path.join(ROOT,
+                                                             "tests/engines/python/crash.py")
 
 
 def check(cond, what, got=None):
@@ -175,8 +180,39 @@ def connect4(d, base):
     by_label(d, "column 1").click()
     settle(d)
     status = d.find_element(By.ID, "status").text
-    check(status == "Game over: 1-0 (crashed: SIGSEGV)", "the crasher's forfeit", status)
+    check(status == "Game over: 1-0 (crasher.sh forfeits at ply 2: crashed: SIGSEGV)",
+          "the crasher's forfeit", status)
     no_errors(d, "connect4 against a crashing engine")
+
+    d.get(base + "?p1=person&p2=crash.py")
+    settle(d)
+    by_label(d, "column 1").click()
+    settle(d)
+    status = d.find_element(By.ID, "status").text
+    check(status == "Game over: 1-0 (crash.py forfeits at ply 2: exit-status 1: ValueError: "
+          "no legal move found (crash.py, line 7, in evaluate))", "the raiser's forfeit in full",
+          status)
+    no_errors(d, "connect4 against an engine that raises")
+
+    # Two people fill column 1; a seventh click there says why nothing
+    # happens, and plays nothing.
+    d.get(base + "?p1=person&p2=person")
+    settle(d)
+    for _ in range(6):
+        by_label(d, "column 1").click()
+        settle(d)
+    check(nmoves(d) == 6, "six discs in column 1", d.find_element(By.ID, "moves").text)
+    by_label(d, "column 1").click()
+    settle(d)
+    error = d.find_element(By.ID, "error").text
+    check(error == "column 1 is full: no disc fits there, choose another column",
+          "the full column's button says why nothing happened", error)
+    check(nmoves(d) == 6, "nothing played", d.find_element(By.ID, "moves").text)
+    by_label(d, "column 2").click()
+    settle(d)
+    check(nmoves(d) == 7 and d.find_element(By.ID, "error").text == "",
+          "another column plays, the message gone", d.find_element(By.ID, "error").text)
+    no_errors(d, "a full column")
 
     d.get(base + "?p1=person&p2=perfect")
     settle(d)
@@ -390,7 +426,7 @@ def cross_origin(d, base):
 def main():
     d = browser()
     try:
-        srv, base = start("connect4", PY, CRASHER)
+        srv, base = start("connect4", PY, CRASHER, RAISER)
         try:
             connect4(d, base)
             d.get(base + "?p1=person&p2=random_engine.py")

@@ -9,9 +9,12 @@
  * right after it shows. The report's CPU times per move and the
  * referee's overhead differ from run to run: on those lines every number
  * with a decimal point counts as '#' and runs of blanks as one; every other
- * byte must match.
+ * byte must match. The README stays a front door: at most README_MAX_LINES
+ * lines, what arena is, the two commands, the quick start, and a link to
+ * every page of docs/.
  */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +33,9 @@
 #define QS_TEXT_MAX 8192          /* a command or its expected output */
 #define CPU_TABLE "CPU time per move"
 #define OVERHEAD_LINE "Referee overhead per move"
+/* The README's length: what arena is, the two commands, the five-minute
+ * quick start and where each page is fit in this; the rest is in docs/. */
+#define README_MAX_LINES 250
 
 struct qs_command {
     char line[QS_TEXT_MAX];       /* the command, continuation lines joined */
@@ -214,4 +220,40 @@ Test(e2e_quickstart, timing_mask_hides_only_the_timings)
                              "Referee overhead per move (ms): median #, p95 #\n"
                              "Forfeits: 1.5\n");
     free(masked);
+}
+
+/* The README is a front door: short, the two commands as they are, the
+ * quick start, and every page of docs/ named where it can be found. */
+Test(e2e_quickstart, the_readme_is_a_front_door_to_every_page)
+{
+    char *readme = e2e_slurp(README, NULL);
+    cr_assert_not_null(readme, "no %s (run the tests from the repository root)", README);
+    int lines = 0;
+    for (const char *p = readme; *p; p++)
+        lines += *p == '\n';
+    cr_expect_leq(lines, README_MAX_LINES, "%s has %d lines, more than %d", README, lines,
+                  README_MAX_LINES);
+    static const char *const parts[] = {
+        "\n## The two commands\n",
+        "make demo   # builds everything and runs a Max-Connect4 round-robin tournament\n",
+        "make test   # installs what is missing, builds, runs every test suite\n",
+        SECTION, "\n## Documentation\n",
+    };
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+        cr_expect_not_null(strstr(readme, parts[i]), "%s lacks '%s'", README, parts[i]);
+    DIR *d = opendir("docs");
+    cr_assert_not_null(d, "no docs/ folder");
+    int pages = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n < 4 || strcmp(e->d_name + n - 3, ".md") != 0)
+            continue;
+        char link[NAME_MAX + 16];
+        snprintf(link, sizeof link, "](docs/%s)", e->d_name);
+        cr_expect_not_null(strstr(readme, link), "%s does not link docs/%s", README, e->d_name);
+        pages++;
+    }
+    closedir(d);
+    cr_expect_geq(pages, 10, "only %d pages in docs/", pages);
+    free(readme);
 }

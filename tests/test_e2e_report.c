@@ -357,3 +357,165 @@ Test(e2e_report, field_ratings_match_an_independent_fit, .timeout = 120)
     assert_ratings_match(dir, "field.jsonl");
     e2e_rmdir(dir);
 }
+
+/* --- the JSON report holds every figure of the text report --------------- */
+
+/* An Elo as the text report prints it (stats_elo_text: one decimal, never
+ * "-0.0"); JSON's null stands for a figure that is not finite. */
+static void elo_as_text(const cJSON *v, char *buf, size_t cap)
+{
+    if (!cJSON_IsNumber(v)) {
+        snprintf(buf, cap, "%s", "not finite");
+        return;
+    }
+    snprintf(buf, cap, "%.1f", v->valuedouble);
+    if (strcmp(buf, "-0.0") == 0)
+        snprintf(buf, cap, "%s", "0.0");
+}
+
+static int text_not_finite(const char *s)
+{
+    return strcmp(s, "inf") == 0 || strcmp(s, "-inf") == 0 || strcmp(s, "nan") == 0;
+}
+
+/* Text's figure s against JSON's v, printed the same way. */
+static void assert_same_elo(const char *journal, const char *what, const char *s,
+                            const cJSON *v)
+{
+    char want[32];
+    elo_as_text(v, want, sizeof want);
+    if (strcmp(want, "not finite") == 0)
+        cr_expect(text_not_finite(s), "%s: %s: the text says %s, the JSON null", journal,
+                  what, s);
+    else
+        cr_expect_str_eq(s, want, "%s: %s: the text says %s, the JSON %s", journal, what, s,
+                         want);
+}
+
+/* The text report's Ratings rows against the JSON's "ratings". */
+static void assert_ratings_in_json(const char *journal, const char *text, const cJSON *root)
+{
+    const cJSON *list = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "ratings"), "engines");
+    cr_assert(cJSON_IsArray(list), "%s: no ratings.engines in the JSON", journal);
+    cr_expect_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "ratings"), "prior_draws")
+                     ->valuedouble,
+                 2.0, "%s: prior_draws is not the text's 2", journal);
+    const char *sec = strstr(text, "\nRatings (");
+    cr_assert_not_null(sec, "%s: no Ratings section in the text:\n%s", journal, text);
+    sec = strchr(sec + 1, '\n') + 1;                 /* the column titles */
+    const char *row = strchr(sec, '\n') + 1;
+    int rows = 0;
+    for (; *row && *row != '\n'; row = strchr(row, '\n') + 1, rows++) {
+        /* "RANK  NAME ELO MARGIN": a name may hold spaces, so read from the
+         * ends of the line. */
+        char line[256], name[128], elo[32], margin[32];
+        int rank, len = (int)(strchr(row, '\n') - row);
+        snprintf(line, sizeof line, "%.*s", len, row);
+        char *m = strrchr(line, ' ');
+        cr_assert_not_null(m, "%s: unreadable rating row: %s", journal, line);
+        snprintf(margin, sizeof margin, "%s", m + 1);
+        while (m > line && m[-1] == ' ')
+            m--;
+        *m = '\0';
+        char *ev = strrchr(line, ' ');
+        cr_assert_not_null(ev, "%s: unreadable rating row: %s", journal, line);
+        snprintf(elo, sizeof elo, "%s", ev + 1);
+        while (ev > line && ev[-1] == ' ')
+            ev--;
+        *ev = '\0';
+        int at = 0;
+        cr_assert_eq(sscanf(line, "%d  %n", &rank, &at), 1, "%s: unreadable rating row: %s",
+                     journal, line);
+        snprintf(name, sizeof name, "%s", line + at);
+        const cJSON *e = cJSON_GetArrayItem(list, rows);
+        cr_assert_not_null(e, "%s: the JSON has %d ratings, the text more", journal, rows);
+        cr_expect_eq(cJSON_GetObjectItem(e, "rank")->valueint, rank, "%s: rank of row %d",
+                     journal, rows + 1);
+        cr_expect_str_eq(cJSON_GetObjectItem(e, "engine")->valuestring, name,
+                         "%s: engine of rank %d", journal, rank);
+        assert_same_elo(journal, name, elo, cJSON_GetObjectItem(e, "elo"));
+        assert_same_elo(journal, name, margin, cJSON_GetObjectItem(e, "elo_margin_95"));
+    }
+    cr_expect_eq(cJSON_GetArraySize(list), rows, "%s: the JSON has %d ratings, the text %d",
+                 journal, cJSON_GetArraySize(list), rows);
+}
+
+/* The text's "Referee overhead" line (or none) against "referee_overhead_ms". */
+static void assert_overhead_in_json(const char *journal, const char *text, const cJSON *root)
+{
+    const cJSON *o = cJSON_GetObjectItem(root, "referee_overhead_ms");
+    cr_assert_not_null(o, "%s: no referee_overhead_ms in the JSON", journal);
+    const char *line = strstr(text, "Referee overhead per move");
+    if (!line) {
+        cr_expect(cJSON_IsNull(o), "%s: no overhead in the text, one in the JSON", journal);
+        return;
+    }
+    double median, p95;
+    cr_assert_eq(sscanf(line, "Referee overhead per move (ms, wall outside the engine): "
+                              "median %lf, p95 %lf", &median, &p95), 2,
+                 "%s: unreadable: %.100s", journal, line);
+    char want[64], got[64];
+    snprintf(want, sizeof want, "%.3f %.3f", median, p95);
+    snprintf(got, sizeof got, "%.3f %.3f", cJSON_GetObjectItem(o, "median")->valuedouble,
+             cJSON_GetObjectItem(o, "p95")->valuedouble);
+    cr_expect_str_eq(got, want, "%s: overhead: the text %s, the JSON %s", journal, want, got);
+}
+
+/* The pairs' Elo and nElo with their margins, pair by pair in list order. */
+static void assert_pairs_in_json(const char *journal, const char *text, const cJSON *root)
+{
+    const cJSON *pairs = cJSON_GetObjectItem(root, "pairs");
+    int k = 0;
+    for (const char *p = strstr(text, "Elo difference: "); p;
+         p = strstr(p + 1, "Elo difference: "), k++) {
+        char elo[32], margin[32], nelo[32], nmargin[32];
+        const char *n = strstr(p, "nElo: ");
+        cr_assert(n && sscanf(p, "Elo difference: %31s +/- %31[^,]", elo, margin) == 2 &&
+                      sscanf(n, "nElo: %31s +/- %31s", nelo, nmargin) == 2,
+                  "%s: unreadable pair: %.120s", journal, p);
+        const cJSON *j = cJSON_GetArrayItem(pairs, k);
+        cr_assert_not_null(j, "%s: the JSON has %d pairs, the text more", journal, k);
+        assert_same_elo(journal, "a pair's Elo", elo, cJSON_GetObjectItem(j, "elo"));
+        assert_same_elo(journal, "a pair's margin", margin,
+                        cJSON_GetObjectItem(j, "elo_margin_95"));
+        assert_same_elo(journal, "a pair's nElo", nelo, cJSON_GetObjectItem(j, "nelo"));
+        assert_same_elo(journal, "a pair's nElo margin", nmargin,
+                        cJSON_GetObjectItem(j, "nelo_margin_95"));
+    }
+    cr_expect_eq(cJSON_GetArraySize(pairs), k, "%s: the JSON has %d pairs, the text %d",
+                 journal, cJSON_GetArraySize(pairs), k);
+}
+
+/* Fixture journals of three and more engines (ratings in the text) and of
+ * two (none), with and without the referee's overhead: each figure the text
+ * report prints of the ratings, the overhead and the pairs is the JSON's,
+ * printed the same way. */
+Test(e2e_report, json_has_every_rating_and_interval_of_the_text_report)
+{
+    static const char *const journals[] = { "report/penta.jsonl", "report/html.jsonl",
+                                            "report/html-nim.jsonl", "records/old-journal.jsonl",
+                                            "records/old-match.json" };
+    char *dir = e2e_fixture("report");
+    for (size_t i = 0; i < sizeof journals / sizeof *journals; i++) {
+        char *path = e2e_fixture(journals[i]);
+        struct e2e_run text, json;
+        e2e_run(&text, dir, NULL, "referee", "report", path, NULL);
+        e2e_run(&json, dir, NULL, "referee", "report", path, "--format", "json", NULL);
+        cr_assert_eq(text.status | json.status, 0, "%s: exit %d and %d: %s%s", journals[i],
+                     text.status, json.status, text.err, json.err);
+        cJSON *root = cJSON_Parse(json.out);
+        cr_assert_not_null(root, "%s: the JSON report is not JSON:\n%s", journals[i], json.out);
+        if (strstr(text.out, "\nRatings ("))
+            assert_ratings_in_json(journals[i], text.out, root);
+        else
+            cr_expect_not_null(cJSON_GetObjectItem(root, "ratings"),
+                               "%s: the JSON has no ratings for two engines", journals[i]);
+        assert_overhead_in_json(journals[i], text.out, root);
+        assert_pairs_in_json(journals[i], text.out, root);
+        cJSON_Delete(root);
+        e2e_run_free(&text);
+        e2e_run_free(&json);
+        free(path);
+    }
+    free(dir);
+}

@@ -50,9 +50,11 @@ static const char every_key[] =
     "\"file_limit_kb\":1024},"
     "\"sandbox\":{\"mode\":\"namespaces\",\"isolates\":[\"user\",\"pid\"],"
     "\"read_only\":[\"/data\"],\"env\":[\"OMP_NUM_THREADS\"]},"
-    "\"engines\":[{\"name\":\"a\",\"cmd\":[\"python3\",\"a.py\",\"{in}\",\"{out}\"],"
+    "\"engines\":[{\"name\":\"a\",\"cmd\":[\"/h/.pyenv/versions/3.12/bin/python3\",\"a.py\","
+    "\"{in}\",\"{out}\"],"
     "\"dir\":\"/w\",\"depth\":3,\"sha256\":\"ab12\",\"files\":[{\"path\":\"/w/a.py\","
-    "\"sha256\":\"cd34\"}],\"runtime\":[\"/h/.pyenv/versions/3.12\"]},{\"name\":\"b\",\"cmd\":[\"b\"],\"dir\":\"/w\",\"sha256\":null}],"
+    "\"sha256\":\"cd34\"}],\"runtime\":[\"/h/.pyenv/versions/3.12\"],"
+    "\"shim\":\"/h/.pyenv/shims/python3\"},{\"name\":\"b\",\"cmd\":[\"b\"],\"dir\":\"/w\",\"sha256\":null}],"
     "\"format\":\"gauntlet\",\"rounds\":3,\"shard\":\"2/4\",\"games\":12,"
     "\"sprt\":{\"elo0\":0,\"elo1\":5,\"alpha\":0.05,\"beta\":0.05,\"model\":\"normalized\"}}";
 
@@ -88,6 +90,9 @@ Test(header, every_field_round_trips)
     cr_assert(a->runtime.n == 1 && strcmp(a->runtime.v[0], "/h/.pyenv/versions/3.12") == 0,
               "%d runtime paths", a->runtime.n);
     cr_assert_str_eq(a->sha256, "ab12");
+    cr_assert(a->shim && strcmp(a->shim, "/h/.pyenv/shims/python3") == 0, "a's shim: %s",
+              a->shim ? a->shim : "(none)");
+    cr_assert(!(b->has & HDR_BIT(HDR_ENG_SHIM)), "b has no shim");
     cr_assert(b->null & HDR_BIT(HDR_ENG_SHA256), "b's sha256 is null");
     cr_assert(!(b->has & HDR_BIT(HDR_ENG_DEPTH)), "b has no depth of its own");
     cr_assert_str_eq(h.format, "gauntlet");

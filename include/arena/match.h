@@ -57,4 +57,16 @@ struct match_evidence {
  * one. */
 void match_print_result(FILE *out, const struct game_record *rec, const struct match_evidence *ev);
 
+/* Bytes of a forfeit's words (match_forfeit_words): a name, a ply, a
+ * reason and a line of the engine's output, with room to spare. */
+#define MATCH_FORFEIT_MAX (REC_NAME_MAX + REC_REASON_MAX + 256)
+/* A forfeit's words as the result line shows them between its braces, not
+ * escaped (each display escapes them its own way): "rand forfeits at ply
+ * 3: exit-status 1: ValueError: no legal move (rand.py, line 12, in
+ * best)", or "NAME forfeits: REASON" for a forfeit without a move; into
+ * buf (cap > 0 bytes, cut to fit); "" when rec ended normally or by the
+ * draw rule.
+ * match_print_result and referee play's page both say it with this. */
+void match_forfeit_words(const struct game_record *rec, char *buf, size_t cap);
+
 #endif

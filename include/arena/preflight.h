@@ -34,4 +34,11 @@ int preflight_check(struct refopts_settings *s, struct err *e);
 int preflight_accounting(struct cg_root *cg, struct play_rules *rules, const char *prog,
                          FILE *err, struct err *why);
 
+/* After preflight_check: says on err, as PROG's warning, which engines run
+ * a version manager's shim that could not be resolved to its interpreter
+ * (spec.h's shim_why), and what that costs each of their moves, measured
+ * here once (a run of the shim's --version): CPU billed to the engine that
+ * the same engine run by its interpreter does not pay. */
+void preflight_shims(const struct refopts_settings *s, const char *prog, FILE *err);
+
 #endif

@@ -113,6 +113,13 @@ struct spec {
                                   * folders and installations), absolute,
                                   * malloc'd; the sandbox shows them
                                   * read-only, the journal names them */
+    char *shim;                  /* the version manager's shim argv[0] found
+                                  * (shim.h), when resolved: argv[0] and
+                                  * program are then the interpreter it runs;
+                                  * NULL otherwise */
+    char *shim_why;              /* why the shim program is could not be
+                                  * resolved (it then runs as it is); NULL
+                                  * otherwise */
     char *stderr_path;           /* stderr=FILE, absolute; NULL: none */
     int depth;                   /* {depth}; 0: the rules' */
     enum spec_proto proto;       /* proto=; SPEC_FILE by default */
@@ -129,6 +136,14 @@ int spec_resolve(struct spec *eng, const struct spec_keys *each, struct err *e);
  * the engine ("engine 2: ..." or "engine 'rand': ..."). 0 or -1 with e. */
 int spec_resolve_all(struct spec *eng, int n, const struct spec_keys *each, int check,
                      struct err *e);
+/* When eng's program (resolved) is a version manager's shim (pyenv, rbenv,
+ * asdf: src/referee/run/shim.h), replaces it and argv[0] by the interpreter
+ * the shim would run in dir= with the environment env (the engine's:
+ * NULL-terminated "NAME=value"), keeping the shim in eng->shim, its digest
+ * and runtime the interpreter's: done once before play, no move pays the
+ * shim's start-up. A shim that cannot be resolved stays, with why in
+ * eng->shim_why. 0, or -1 with e when out of memory. */
+int spec_resolve_shim(struct spec *eng, char *const *env, struct err *e);
 /* COMMAND text cmd split into words as an engine's command is (a shell's
  * quotes and backslashes, no shell run; nothing resolved) into argv (max
  * entries with the NULL that ends them, each malloc'd). Returns the count,
@@ -159,7 +174,8 @@ long spec_join(char *const *words, int n, char *buf, size_t cap);
 
 /* Adds eng to a log's header (header.h): its name, "cmd" (the words),
  * "dir", "depth" (when its own), "proto" (when not file), "sha256" (null
- * when no program file was found), "files" (when a word names a file). 0,
+ * when no program file was found), "files" (when a word names a file),
+ * "runtime" and "shim" (the shim resolved to cmd's first word). 0,
  * or -1 when the header is full or out of memory. */
 int spec_header(const struct spec *eng, struct hdr *h);
 

@@ -95,6 +95,10 @@ int tally_overhead(struct tally *t, double *median, double *p95);
  * RATING_PRIOR_DRAWS): elo[i] relative to the field's mean and its 95%
  * margin[i]. 0, or -1 when they could not be computed (then NAN). */
 int tally_ratings(const struct tally *t, double elo[], double margin[]);
+/* The engines by rating (elo, from tally_ratings), highest first; ties in
+ * standings order (order, from tally_standings). Fills by[0..t->n-1]: the
+ * order every report lists a field's ratings in. */
+void tally_rating_order(const struct tally *t, const int order[], const double elo[], int by[]);
 
 /* Engine a's results against engine b and what they give. */
 struct tally_pair {

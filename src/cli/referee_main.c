@@ -457,6 +457,7 @@ static int preflight(const char *prog, struct refopts_settings *s)
         err_print(stderr, prog, &e);
         return EXIT_BAD_INPUT;
     }
+    preflight_shims(s, prog, stderr);
     if (s->command != REF_CMD_SLURM)
         preflight_accounting(&s->cg, &s->t.rules, prog, stderr, &e);
     return 0;

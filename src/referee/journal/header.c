@@ -57,6 +57,7 @@ static void engine_free(struct hdr_engine *e)
     free(e->sha256);
     files_free(e->files, e->nfiles);
     strs_free(&e->runtime);
+    free(e->shim);
 }
 
 void hdr_free(struct hdr *h)
@@ -245,6 +246,7 @@ static void encode_engine(cJSON *list, const struct hdr_engine *e)
     put_text(j, "sha256", e->has, e->null, HDR_ENG_SHA256, e->sha256);
     put_files(j, e->has, HDR_ENG_FILES, e->files, e->nfiles);
     put_strs(j, "runtime", e->has, 0, HDR_ENG_RUNTIME, &e->runtime);
+    put_text(j, "shim", e->has, 0, HDR_ENG_SHIM, e->shim);
 }
 
 /* The keys after "sandbox": the engines and the journal's own. */
@@ -503,7 +505,9 @@ static int decode_engine(const cJSON *j, struct hdr *h, struct err *e)
         return -1;
     if (get_files(j, HDR_ENG_FILES, &eng->has, &eng->files, &eng->nfiles, e) != 0)
         return -1;
-    return get_strs(j, "runtime", HDR_ENG_RUNTIME, &eng->has, NULL, &eng->runtime, e);
+    if (get_strs(j, "runtime", HDR_ENG_RUNTIME, &eng->has, NULL, &eng->runtime, e) != 0)
+        return -1;
+    return get_text(j, "shim", HDR_ENG_SHIM, &eng->has, NULL, &eng->shim, e);
 }
 
 static int decode_objects(const cJSON *j, struct hdr *h, struct err *e)

@@ -102,7 +102,7 @@ struct hdr_file {
 };
 
 enum hdr_engine_key { HDR_ENG_NAME, HDR_ENG_CMD, HDR_ENG_DIR, HDR_ENG_DEPTH, HDR_ENG_PROTO,
-                      HDR_ENG_SHA256, HDR_ENG_FILES, HDR_ENG_RUNTIME };
+                      HDR_ENG_SHA256, HDR_ENG_FILES, HDR_ENG_RUNTIME, HDR_ENG_SHIM };
 struct hdr_engine {
     char name[REC_NAME_MAX];          /* always there: the decoder refuses none */
     struct hdr_strs cmd;
@@ -113,6 +113,9 @@ struct hdr_engine {
     int nfiles;
     struct hdr_file *files;           /* malloc'd */
     struct hdr_strs runtime;          /* what its interpreter chain reads (path_runtime) */
+    char *shim;                       /* the version manager's shim its command named,
+                                       * run as cmd[0], the interpreter it resolves to
+                                       * (spec.h); missing: none */
     unsigned has, null;
 };
 

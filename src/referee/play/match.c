@@ -6,6 +6,7 @@
  * opening's advantage cancels out. The log is built with cJSON and written
  * atomically at the end: a match either has its whole log or none.
  */
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -437,6 +438,27 @@ static void print_evidence(FILE *out, const struct game_record *rec, const struc
                 ev->record_option);
 }
 
+void match_forfeit_words(const struct game_record *rec, char *buf, size_t cap)
+{
+    assert(cap > 0);
+    buf[0] = '\0';
+    if (rec->reason == REC_NORMAL || rec->reason == REC_DRAW_RULE)
+        return;
+    int winner = rec->result > 0 ? rec->result : 0;
+    const char *loser = rec->player[winner == 1 ? 1 : 0];
+    /* A forfeit's move is the last; what its engine last said says why. */
+    char said[TAIL_LINE_MAX + 1] = "";
+    const struct rec_move *last = rec->nmoves ? &rec->moves[rec->nmoves - 1] : NULL;
+    const char *why_tail = forfeit_tail(rec, last);
+    if (why_tail)
+        cause_line(why_tail, said);
+    if (last)
+        snprintf(buf, cap, "%s forfeits at ply %d: %s%s%s", loser, last->ply,
+                 rec_reason_text(rec), said[0] ? ": " : "", said);
+    else
+        snprintf(buf, cap, "%s forfeits: %s", loser, rec_reason_text(rec));
+}
+
 void match_print_result(FILE *out, const struct game_record *rec, const struct match_evidence *ev)
 {
     /* Names, reasons and output as the terminal can show them (escape.h). */
@@ -444,15 +466,10 @@ void match_print_result(FILE *out, const struct game_record *rec, const struct m
     esc_text(rec->player[0], p1, sizeof p1);
     esc_text(rec->player[1], p2, sizeof p2);
     int winner = rec->result > 0 ? rec->result : 0;
-    /* A forfeit's move is the last; what its engine last said says why. */
-    char said[TAIL_LINE_MAX + 1] = "", tail[ESC_ROOM(TAIL_LINE_MAX)];
     const struct rec_move *last = rec->nmoves ? &rec->moves[rec->nmoves - 1] : NULL;
-    const char *why_tail = forfeit_tail(rec, last);
-    if (why_tail)
-        cause_line(why_tail, said);
-    esc_text(said, tail, sizeof tail);
-    char reason[ESC_ROOM(REC_REASON_MAX)];
-    esc_text(rec_reason_text(rec), reason, sizeof reason);
+    char words[MATCH_FORFEIT_MAX], forfeit[ESC_ROOM(MATCH_FORFEIT_MAX)];
+    match_forfeit_words(rec, words, sizeof words);
+    esc_text(words, forfeit, sizeof forfeit);
     fprintf(out, "Finished game %ld (%s vs %s): %s {", rec->index, p1, p2,
             rec_result_text(rec->result));
     char score[REC_SCORE_TEXT_MAX];
@@ -463,11 +480,8 @@ void match_print_result(FILE *out, const struct game_record *rec, const struct m
                 score[0] ? " " : "", score);
     else if (rec->reason == REC_DRAW_RULE)
         fprintf(out, "draw by the no-progress rule}\n");
-    else if (last)
-        fprintf(out, "%s forfeits at ply %d: %s%s%s}\n", winner == 1 ? p2 : p1, last->ply,
-                reason, tail[0] ? ": " : "", tail);
     else
-        fprintf(out, "%s forfeits: %s}\n", winner == 1 ? p2 : p1, reason);
+        fprintf(out, "%s}\n", forfeit);
     if (rec->reason == REC_FORFEIT && last && ev)
         print_evidence(out, rec, last, ev);
     if (rec->has & REC_HAS_ANALYSIS)

@@ -1,11 +1,14 @@
 /*
- * report_json.c - the JSON report (report_json.h), built with cJSON: the
- * same numbers as the text report, unrounded; an infinite Elo is null, as
- * JSON has no infinity.
+ * report_json.c - the JSON report (report_json.h), built with cJSON: every
+ * figure of the text report, unrounded (the crosstable's are the pairs'
+ * W-L-D); an infinite or uncomputed Elo is null, as JSON has no infinity.
+ * The field's ratings are here whatever the number of engines (the text
+ * report leaves them out for two, whose pair's line says it all).
  */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
+#include "arena/limits.h"
 #include "report_json.h"
 
 #define REPORT_SCHEMA "arena.report/1"
@@ -74,6 +77,40 @@ static cJSON *pair(const struct tally *t, int a, int b, const struct tally_pair 
     return j;
 }
 
+/* The field's ratings (tally_ratings) in the text report's order. */
+static cJSON *ratings(const struct tally *t, const int order[])
+{
+    double elo[REC_MAX_ENGINES], margin[REC_MAX_ENGINES];
+    int by[REC_MAX_ENGINES];
+    tally_ratings(t, elo, margin);   /* NAN if it fails: null */
+    tally_rating_order(t, order, elo, by);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "prior_draws", RATING_PRIOR_DRAWS);
+    cJSON *list = cJSON_AddArrayToObject(j, "engines");
+    for (int r = 0; r < t->n; r++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "rank", r + 1);
+        cJSON_AddStringToObject(e, "engine", t->name[by[r]]);
+        cJSON_AddItemToObject(e, "elo", json_number(elo[by[r]]));
+        cJSON_AddItemToObject(e, "elo_margin_95", json_number(margin[by[r]]));
+        cJSON_AddItemToArray(list, e);
+    }
+    return j;
+}
+
+/* The referee's overhead per move, or null without samples (old journals). */
+static cJSON *overhead(struct tally *t)
+{
+    double median, p95;
+    if (!tally_overhead(t, &median, &p95))
+        return cJSON_CreateNull();
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "moves", (double)t->noverhead);
+    cJSON_AddNumberToObject(j, "median", median);
+    cJSON_AddNumberToObject(j, "p95", p95);
+    return j;
+}
+
 void report_json(struct tally *t, FILE *out)
 {
     int order[REC_MAX_ENGINES];
@@ -82,8 +119,10 @@ void report_json(struct tally *t, FILE *out)
     cJSON_AddStringToObject(root, "schema", REPORT_SCHEMA);
     cJSON_AddNumberToObject(root, "games", (double)t->games);
     cJSON *st = cJSON_AddArrayToObject(root, "standings");
+    cJSON_AddItemToObject(root, "ratings", ratings(t, order));
     cJSON *pairs = cJSON_AddArrayToObject(root, "pairs");
     cJSON *cpus = cJSON_AddArrayToObject(root, "cpu_per_move_ms");
+    cJSON_AddItemToObject(root, "referee_overhead_ms", overhead(t));
     cJSON *forfeits = cJSON_AddArrayToObject(root, "forfeits");
     for (int r = 0; r < t->n; r++) {
         cJSON_AddItemToArray(st, standing(t, r + 1, order[r]));

@@ -73,14 +73,7 @@ static void ratings(const struct tally *t, const int order[], int w, FILE *out)
     if (tally_ratings(t, elo, margin) != 0)
         return;
     int by[REC_MAX_ENGINES];
-    for (int r = 0; r < t->n; r++) {   /* insertion sort: stable, n small */
-        int k = r;
-        while (k > 0 && elo[by[k - 1]] < elo[order[r]]) {
-            by[k] = by[k - 1];
-            k--;
-        }
-        by[k] = order[r];
-    }
+    tally_rating_order(t, order, elo, by);
     fprintf(out, "\nRatings (maximum likelihood over all games, a prior of %.0f draws per "
                  "engine; Elo against the field's mean, 95%% margin)\n%4s  %-*s %7s %7s\n",
             RATING_PRIOR_DRAWS, "Rank", w, "Engine", "Elo", "+/-");

@@ -182,6 +182,18 @@ int tally_ratings(const struct tally *t, double elo[], double margin[])
     return stats_ratings(n, games, points, RATING_PRIOR_DRAWS, elo, margin);
 }
 
+void tally_rating_order(const struct tally *t, const int order[], const double elo[], int by[])
+{
+    for (int r = 0; r < t->n; r++) {   /* insertion sort: stable, n small */
+        int k = r;
+        while (k > 0 && elo[by[k - 1]] < elo[order[r]]) {
+            by[k] = by[k - 1];
+            k--;
+        }
+        by[k] = order[r];
+    }
+}
+
 double tally_points(const struct tally *t, int i)
 {
     return (double)t->win[i] + 0.5 * (double)t->draw[i];

@@ -20,6 +20,7 @@
 #include "arena/sandbox.h"
 #include "arena/spec.h"
 #include "arena/textfile.h"
+#include "shim.h"
 
 /* Makes an engine's stderr= file now if it is not there, so that a mask
  * can hide it from the other engines from the first move on (only what
@@ -190,6 +191,20 @@ static int check_stderr(const struct refopts_settings *s, int i, struct err *e)
     return err_set(e, 0, 0, "engine '%s': stderr=%s is %s", eng->name, path, what);
 }
 
+/* Each engine's version manager's shim resolved as the engine would run
+ * it: in its sandbox's environment (sbx_environment), or the referee's. */
+static int resolve_shims(struct refopts_settings *s, struct err *e)
+{
+    char **boxed = NULL;
+    if (s->sandbox.mode == SBX_NAMESPACES && !(boxed = sbx_environment(&s->sandbox)))
+        return err_set(e, 0, 0, "out of memory");
+    int rc = 0;
+    for (int i = 0; !rc && i < s->t.nengines; i++)
+        rc = spec_resolve_shim(&s->t.engine[i], boxed ? boxed : environ, e);
+    free(boxed);
+    return rc;
+}
+
 int preflight_check(struct refopts_settings *s, struct err *e)
 {
     char keep_probe[PATH_MAX + 8] = "";
@@ -205,6 +220,8 @@ int preflight_check(struct refopts_settings *s, struct err *e)
          check_output("--json", s->json, e) != 0 ||
          check_output("--svg", s->svg, e) != 0 ||
          check_output("--keep-files", keep_probe, e) != 0;
+    if (!rc)
+        rc = resolve_shims(s, e);
     for (int i = 0; !rc && i < s->t.nengines; i++)
         rc = s->t.engine[i].stderr_path &&
              (check_stderr(s, i, e) != 0 ||
@@ -235,4 +252,19 @@ int preflight_accounting(struct cg_root *cg, struct play_rules *rules, const cha
     rules->acct = cg;
     rules->limits.proc_limit = 0;
     return 0;
+}
+
+void preflight_shims(const struct refopts_settings *s, const char *prog, FILE *err)
+{
+    for (int i = 0; i < s->t.nengines; i++) {
+        const struct spec *eng = &s->t.engine[i];
+        if (!eng->shim_why)
+            continue;
+        fprintf(err, "%s: warning: engine '%s': %s is a version manager's shim that cannot be "
+                     "resolved to its interpreter (%s); it runs on every move, billed to the "
+                     "engine: %.0f ms of CPU for '%s --version' here; name the interpreter in "
+                     "cmd= to avoid it\n",
+                prog, eng->name, eng->program, eng->shim_why, shim_cost_ms(eng->program),
+                eng->program);
+    }
 }

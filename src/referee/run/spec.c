@@ -21,6 +21,7 @@
 #include "arena/path.h"
 #include "arena/rules.h"
 #include "arena/spec.h"
+#include "shim.h"
 
 static const char *const key_name[SPEC_KEYS] = {
     "name", "cmd", "dir", "args", "stderr", "depth", "proto"
@@ -383,6 +384,21 @@ static void script_name(struct spec *eng)
     }
 }
 
+/* What the program reads (path_runtime) and its digest. 0, or -1 when out
+ * of memory. */
+static int program_facts(struct spec *eng)
+{
+    for (int i = 0; i < eng->nruntime; i++)
+        free(eng->runtime[i]);
+    eng->nruntime = 0;
+    if (eng->program && path_runtime(eng->program, add_runtime, eng) != 0)
+        return -1;
+    struct err ignored;
+    if (!eng->program || sha256_file(eng->program, eng->sha256, &ignored) != 0)
+        eng->sha256[0] = '\0';
+    return 0;
+}
+
 /* The working directory: dir= made absolute against ours, or ours. */
 static int resolve_dir(struct spec *eng, const char *given, struct err *e)
 {
@@ -476,11 +492,8 @@ int spec_resolve(struct spec *eng, const struct spec_keys *each, struct err *e)
     if (!eng->named)
         script_name(eng);
     eng->program = find_program(eng);
-    if (eng->program && path_runtime(eng->program, add_runtime, eng) != 0)
+    if (program_facts(eng) != 0)
         return err_set(e, 0, 0, "out of memory");
-    struct err ignored;
-    if (!eng->program || sha256_file(eng->program, eng->sha256, &ignored) != 0)
-        eng->sha256[0] = '\0';
     if (v[SPEC_DEPTH])
         eng->depth = atoi(v[SPEC_DEPTH]);   /* checked when stored */
     if (v[SPEC_STDERR]) {
@@ -491,6 +504,30 @@ int spec_resolve(struct spec *eng, const struct spec_keys *each, struct err *e)
             return err_set(e, 0, 0, "stderr=%s: cannot make it absolute", v[SPEC_STDERR]);
     }
     return 0;
+}
+
+int spec_resolve_shim(struct spec *eng, char *const *env, struct err *e)
+{
+    struct shim sh;
+    struct err why;
+    enum shim_found found = eng->program && !eng->shim && !eng->shim_why
+                                ? shim_resolve(eng->program, eng->dir, env, &sh, &why)
+                                : SHIM_NONE;
+    if (found == SHIM_UNRESOLVED)
+        return (eng->shim_why = strdup(why.msg)) ? 0 : err_set(e, 0, 0, "out of memory");
+    if (found == SHIM_NONE)
+        return 0;
+    char *interpreter = strdup(sh.interpreter), *word = strdup(sh.interpreter);
+    if (!interpreter || !word) {
+        free(interpreter);
+        free(word);
+        return err_set(e, 0, 0, "out of memory");
+    }
+    eng->shim = eng->program;
+    eng->program = interpreter;
+    free(eng->argv[0]);
+    eng->argv[0] = word;
+    return program_facts(eng) == 0 ? 0 : err_set(e, 0, 0, "out of memory");
 }
 
 int spec_check(const struct spec *eng, struct err *e)
@@ -579,7 +616,9 @@ void spec_free(struct spec *eng)
     free(eng->dir);
     free(eng->program);
     free(eng->stderr_path);
-    eng->dir = eng->program = eng->stderr_path = NULL;
+    free(eng->shim);
+    free(eng->shim_why);
+    eng->dir = eng->program = eng->stderr_path = eng->shim = eng->shim_why = NULL;
     for (int i = 0; i < eng->nfiles; i++)
         free(eng->files[i].path);
     free(eng->files);
@@ -678,6 +717,11 @@ int spec_header(const struct spec *eng, struct hdr *h)
     for (int i = 0; i < eng->nruntime; i++)
         if (hdr_strs_add(&he->runtime, eng->runtime[i]) != 0)
             return -1;
+    if (eng->shim) {
+        he->has |= HDR_BIT(HDR_ENG_SHIM);
+        if (hdr_set_text(&he->shim, eng->shim) != 0)
+            return -1;
+    }
     return 0;
 }
 

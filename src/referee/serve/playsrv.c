@@ -45,6 +45,7 @@
 #include "referee/journal/header.h"
 #include "arena/journal.h"
 #include "arena/limits.h"
+#include "arena/match.h"
 #include "arena/player.h"
 #include "arena/rules.h"
 #include "arena/search.h"
@@ -547,6 +548,13 @@ static cJSON *state_json(struct server *sv, const struct pgame *pg)
     cJSON_AddBoolToObject(st, "over", pg->over);
     cJSON_AddStringToObject(st, "result", pg->over ? rec_result_text(pg->rec.result) : "");
     cJSON_AddStringToObject(st, "reason", pg->over ? rec_reason_text(&pg->rec) : "");
+    /* A forfeit in the words of the match's result line: who, the ply, the
+     * kind, the limit or detail, the line of the engine's output that says
+     * why. */
+    char forfeit[MATCH_FORFEIT_MAX] = "";
+    if (pg->over)
+        match_forfeit_words(&pg->rec, forfeit, sizeof forfeit);
+    cJSON_AddStringToObject(st, "forfeit", forfeit);
     char score[REC_SCORE_TEXT_MAX], text[REC_SCORE_TEXT_MAX + REC_LABEL_MAX + 1];
     rec_score_text(&pg->rec, score);   /* the game's own score, the winner's first */
     snprintf(text, sizeof text, "%s%s%s", score, pg->rec.score.set ? " " : "",

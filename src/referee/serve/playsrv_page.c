@@ -126,7 +126,7 @@ const char playsrv_page[] =
     "r+': '+new Array(+h+1).join('|')+' ('+h+')'));});box.appendChild(d);return;}\n"
     " if(columns()){for(var c=0;c<(L[0]||'').length;c++){(function(c){\n"
     "  var b=el('button',{type:'button','aria-label':'column '+(c+1)},String(c+1));\n"
-    "  b.addEventListener('click',function(){var m=moveAt(-1,c);if(m!==null)play(m);});"
+    "  b.addEventListener('click',function(){column(c);});"
     "cols.appendChild(b);})(c);}}\n"
     " var tb=el('table',{'class':'board '+info.game,role:'grid','aria-label':'board'});\n"
     " L.forEach(function(line,r){var tr=el('tr',{});tb.appendChild(tr);\n"
@@ -139,9 +139,15 @@ const char playsrv_page[] =
     "   td.addEventListener('keydown',function(ev){if(ev.key==='Enter'||ev.key===' '){"
     "ev.preventDefault();td.click();}});tr.appendChild(td);})(r,c);}});\n"
     " box.appendChild(tb);}\n"
+    /* A column's button or key: its move, or why there is none (a full
+     * column takes no disc, and the click would otherwise do nothing). */
+    "function column(c){var m=moveAt(-1,c);if(m!==null)play(m);else if(!busy)showError("
+    "st&&st.over?'the game is over: start a new one':'column '+(c+1)+' is full: no disc "
+    "fits there, choose another column');}\n"
+    /* A forfeit says what the match's result line says (match_forfeit_words). */
     "function render(){pending=null;drawBoard();var who=st.players[st.to_move-1];\n"
-    " $('status').textContent=st.over?'Game over: '+st.result+' ('+st.reason+(st.score?', '+"
-    "st.score:'')+')':"
+    " $('status').textContent=st.over?'Game over: '+st.result+' ('+(st.forfeit||st.reason)+"
+    "(st.score?', '+st.score:'')+')':"
     "'Player '+st.to_move+' ('+who+') to move';\n"
     " $('report').textContent=st.report||'';\n"
     " $('moves').textContent=st.moves.map(function(m,i){return (i+1)+'. '+(m.move||'-')+"
@@ -192,8 +198,7 @@ const char playsrv_page[] =
     "document.addEventListener('keydown',function(ev){if(ev.key==='F2'){ev.preventDefault();"
     "newGame();return;}\n"
     " if(ev.target.tagName==='INPUT'||ev.target.tagName==='SELECT')return;\n"
-    " if(/^[1-9]$/.test(ev.key)&&columns()){var m=moveAt(-1,+ev.key-1);"
-    "if(m!==null)play(m);}});\n"
+    " if(/^[1-9]$/.test(ev.key)&&columns())column(+ev.key-1);});\n"
     "function bye(path,body){fetch(path,opts(body,true)).catch(function(){});}\n"
     /* While it is open the page says so, or the server closes its game
      * (--page-timeout-s), as it does when the page went without a word. */
