@@ -369,7 +369,7 @@ int gcopy_tree(int from, int to, const struct gcopy_limits *lim, char sha[SHA256
 {
     struct listing L = { 0 };
     int rc = list_tree(from, lim, &L, e);
-    if (!rc)
+    if (!rc && L.n > 0)   /* an empty tree has no array: qsort takes none */
         qsort(L.entry, (size_t)L.n, sizeof *L.entry, cmp_entry);
     struct sha256 h;
     sha256_init(&h);
