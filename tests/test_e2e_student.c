@@ -336,7 +336,8 @@ Test(e2e_student, stderr_file_and_kept_files_hold_the_traceback, .timeout = 120)
     use_system_python();
     char *dir = e2e_tmpdir(), engine[PATH_MAX], b[SPEC_MAX], alice[PATH_MAX];
     student_folder(dir, "alice");
-    e2e_bin_path("engine", engine, sizeof engine);
+    /* The opponent plays under a row's --mem-limit-mb too (RLIMIT_AS). */
+    e2e_limited_bin_path("engine", engine, sizeof engine);
     snprintf(b, sizeof b, "%s one-move --game connect4", engine);
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine",
@@ -523,7 +524,8 @@ ParameterizedTest(struct forfeit *c, e2e_student, every_forfeit_says_why, .timeo
      * runs engines as nobody, and `rand` runs in this folder itself. */
     cr_assert_eq(chmod(dir, 0755), 0, "chmod %s", dir);
     student_folder(dir, "alice");
-    e2e_bin_path("engine", engine, sizeof engine);
+    /* The opponent plays under a row's --mem-limit-mb too (RLIMIT_AS). */
+    e2e_limited_bin_path("engine", engine, sizeof engine);
     snprintf(b, sizeof b, "%s one-move --game connect4", engine);
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", c->spec,
@@ -589,7 +591,8 @@ Test(e2e_student, journal_keeps_the_traceback_and_what_ran, .timeout = 120)
     use_system_python();
     char *dir = e2e_tmpdir(), engine[PATH_MAX], b[SPEC_MAX], alice[PATH_MAX], path[PATH_MAX];
     student_folder(dir, "alice");
-    e2e_bin_path("engine", engine, sizeof engine);
+    /* The opponent plays under a row's --mem-limit-mb too (RLIMIT_AS). */
+    e2e_limited_bin_path("engine", engine, sizeof engine);
     snprintf(b, sizeof b, "%s one-move --game connect4", engine);
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "tournament", "--game", "connect4", "--engine",
