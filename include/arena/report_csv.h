@@ -2,7 +2,9 @@
  * report_csv.h - the CSV report, one table per file as spreadsheets and
  * scripts read it, RFC 4180: a header line, one record per line, CRLF line
  * ends, a field holding a comma, a double quote, CR or LF quoted ("..."),
- * its quotes doubled. The tables:
+ * its quotes doubled, a text field a spreadsheet would take for a formula
+ * (=, +, -, @, a tab or CR first) after a ' (escape.h's esc_csv). The
+ * tables:
  *   standings: rank,engine,games,points,wins,draws,losses,score,forfeits
  *   pairs:     engine_a,engine_b,games,wins_a,losses_a,draws,elo,
  *              elo_margin_95,los,draw_ratio,ptnml_ll,ptnml_ld,ptnml_even,

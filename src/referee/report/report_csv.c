@@ -2,26 +2,17 @@
  * report_csv.c - the CSV report (report_csv.h): one RFC 4180 table per
  * file, for spreadsheets and scripts.
  */
-#include <string.h>
+#include "arena/escape.h"
 #include "arena/report_csv.h"
 #include "arena/stats.h"
 
 #define EOL "\r\n"   /* RFC 4180's line end */
 
-/* One field, quoted when it holds a comma, a quote, CR or LF; then sep. */
+/* One text field as every CSV file of arena writes it (escape.h's esc_csv:
+ * quoted as RFC 4180 says, never a formula), then sep. */
 static void field(FILE *out, const char *text, const char *sep)
 {
-    if (text[strcspn(text, ",\"\r\n")]) {
-        fputc('"', out);
-        for (const char *p = text; *p; p++) {
-            if (*p == '"')
-                fputc('"', out);
-            fputc(*p, out);
-        }
-        fputc('"', out);
-    } else {
-        fputs(text, out);
-    }
+    esc_csv(text, out);
     fputs(sep, out);
 }
 
