@@ -13,6 +13,11 @@
  *   cpu:       engine,moves,mean_ms,median_ms,p95_ms,max_ms (the engine's
  *              own user+sys time per move)
  *   forfeits:  engine,reason,count (by the reason's kind, rules.h)
+ *   forfeit-games: engine,reason,detail,game,opponent (a row per forfeited
+ *              game: its kind, as in forfeits, and its detail, as the
+ *              journal has them; by engine in standings order, an engine's
+ *              reasons most games first, each reason's games by number:
+ *              tally_why_sort)
  */
 #ifndef ARENA_REPORT_CSV_H
 #define ARENA_REPORT_CSV_H
@@ -21,10 +26,11 @@
 #include "arena/tally.h"
 
 enum report_csv_table {
-    REPORT_CSV_STANDINGS, REPORT_CSV_PAIRS, REPORT_CSV_CPU, REPORT_CSV_FORFEITS
+    REPORT_CSV_STANDINGS, REPORT_CSV_PAIRS, REPORT_CSV_CPU, REPORT_CSV_FORFEITS,
+    REPORT_CSV_FORFEIT_GAMES
 };
 
-/* Prints table of t's report on out (sorts t's samples in place). */
+/* Prints table of t's report on out (sorts t's samples and forfeits in place). */
 void report_csv(struct tally *t, enum report_csv_table table, FILE *out);
 
 #endif
