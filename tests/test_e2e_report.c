@@ -4,10 +4,11 @@
  * README derives the expected counts and one nElo by hand), byte for byte
  * in every format; a log whose engine names and forfeit reason are hostile
  * to CSV and to text columns: each CSV table (--table standings|pairs|cpu|
- * forfeits) is RFC 4180, read back field for field by a strict reader
- * written here; --table needs --format csv; in text, a name longer than its
- * column still lines up; the ratings of a field against an independent
- * fit (tests/ratings_reference.py).
+ * forfeits|forfeit-games) is RFC 4180, read back field for field by a
+ * strict reader written here; --table needs --format csv; in text, a name
+ * longer than its column still lines up; the ratings of a field against an
+ * independent fit (tests/ratings_reference.py); a played tournament's
+ * forfeits say why in text, JSON and CSV.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -229,6 +230,12 @@ Test(e2e_report, csv_tables_read_back_field_for_field)
     cr_assert_eq(c.nrec, 2);
     assert_record(&c, 0, 3, fhead);
     assert_record(&c, 1, 3, forfeit);
+    report_csv(dir, "forfeit-games", &c);
+    static const char *const ghead[] = { "engine", "reason", "detail", "game", "opponent" };
+    const char *game[] = { evil, "unreadable", reason + strlen("unreadable: "), "1", long_name };
+    cr_assert_eq(c.nrec, 2);
+    assert_record(&c, 0, 5, ghead);
+    assert_record(&c, 1, 5, game);
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "report", "log.json", "--table", "pairs", NULL);
     cr_assert_eq(r.status, EXIT_BAD);
@@ -518,4 +525,116 @@ Test(e2e_report, json_has_every_rating_and_interval_of_the_text_report)
         free(path);
     }
     free(dir);
+}
+
+/* --- why each forfeit happened, from a played tournament ---------------- */
+
+/* The forfeits entry of engine in the JSON report (their order is the order
+ * the games finished in, which two workers do not fix). */
+static const cJSON *forfeits_of(const cJSON *root, const char *engine)
+{
+    const cJSON *f;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItem(root, "forfeits"))
+        if (strcmp(cJSON_GetObjectItem(f, "engine")->valuestring, engine) == 0)
+            return f;
+    cr_assert_fail("no forfeits of %s in the JSON report", engine);
+    return NULL;
+}
+
+/* A round robin of d1, crasher.sh and sleeper.sh, one game each way: the
+ * crasher dies of SIGSEGV in games 1, 2 and 5, the sleeper times out in 3,
+ * 4 and 6. Each report format says why, in the words of the result lines:
+ * the text per engine with count and games, the JSON per kind with each
+ * detail's count and games, the CSV a row per game. */
+Test(e2e_report, a_played_tournaments_forfeits_say_why_in_every_format, .timeout = 120)
+{
+    char engine[PATH_MAX], crasher[PATH_MAX], sleeper[PATH_MAX];
+    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_repo_path("tests/engines/crasher.sh", crasher, sizeof crasher);
+    e2e_repo_path("tests/engines/sleeper.sh", sleeper, sizeof sleeper);
+    char d1[PATH_MAX + 96], c[PATH_MAX + 32], s[PATH_MAX + 32];
+    snprintf(d1, sizeof d1, "name=d1,cmd=%s one-move --game connect4 --depth 1 {in} {out}",
+             engine);
+    snprintf(c, sizeof c, "name=crasher,cmd=%s", crasher);
+    snprintf(s, sizeof s, "name=sleeper,cmd=%s", sleeper);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    /* 1.5 s: each of the sleeper's games waits it out; d1 answers in ms. */
+    e2e_run(&r, dir, NULL, "referee", "tournament", "--game", "connect4", "--engine", d1,
+            "--engine", c, "--engine", s, "--rounds", "1", "--timeout-ms", "1500",
+            "--concurrency", "2", "--journal", "j.jsonl", NULL);
+    cr_assert_eq(r.status, 3, "tournament: exit %d (3: every game a forfeit): %s", r.status,
+                 r.err);
+    static const char timeout[] = "timeout: no answer within 1500 ms of wall time (--timeout-ms)";
+    char said[256];   /* the result line says it in these words */
+    snprintf(said, sizeof said, "{sleeper forfeits at ply 1: %s}", timeout);
+    cr_assert_not_null(strstr(r.out, said), "no '%s' in:\n%s", said, r.out);
+    static const char why[] =
+        "\nWhy each forfeit happened (per engine: each reason in full, most games first, and "
+        "its games)\n"
+        "crasher: 3 forfeits\n"
+        "  3 x crashed: SIGSEGV\n"
+        "      games 1, 2 against d1; 5 against sleeper\n"
+        "sleeper: 3 forfeits\n"
+        "  3 x timeout: no answer within 1500 ms of wall time (--timeout-ms)\n"
+        "      games 3, 4 against d1; 6 against crasher\n";
+    /* The tournament's own report ends with it, before the forfeiters' line. */
+    cr_expect_not_null(strstr(r.out, why), "no\n%s\nin:\n%s", why, r.out);
+    e2e_run_free(&r);
+
+    e2e_run(&r, dir, NULL, "referee", "report", "j.jsonl", NULL);
+    cr_assert_eq(r.status, 0, "report: exit %d: %s", r.status, r.err);
+    const char *text = strstr(r.out, "\nWhy each forfeit");
+    cr_expect(text && strcmp(text, why) == 0, "the text report ends with\n%s\nnot:\n%s", why,
+              text ? text : r.out);
+    e2e_run_free(&r);
+
+    e2e_run(&r, dir, NULL, "referee", "report", "j.jsonl", "--format", "json", NULL);
+    cr_assert_eq(r.status, 0, "report --format json: exit %d: %s", r.status, r.err);
+    cJSON *root = cJSON_Parse(r.out);
+    cr_assert_not_null(root, "not JSON:\n%s", r.out);
+    static const struct {
+        const char *engine, *json;
+    } want[] = {
+        { "crasher", "{\"engine\":\"crasher\",\"reason\":\"crashed: SIGSEGV\",\"count\":3,"
+                     "\"details\":[{\"detail\":null,\"count\":3,\"games\":["
+                     "{\"game\":1,\"opponent\":\"d1\"},{\"game\":2,\"opponent\":\"d1\"},"
+                     "{\"game\":5,\"opponent\":\"sleeper\"}]}]}" },
+        { "sleeper", "{\"engine\":\"sleeper\",\"reason\":\"timeout\",\"count\":3,"
+                     "\"details\":[{\"detail\":\"no answer within 1500 ms of wall time "
+                     "(--timeout-ms)\",\"count\":3,\"games\":["
+                     "{\"game\":3,\"opponent\":\"d1\"},{\"game\":4,\"opponent\":\"d1\"},"
+                     "{\"game\":6,\"opponent\":\"crasher\"}]}]}" },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        char *got = cJSON_PrintUnformatted(forfeits_of(root, want[i].engine));
+        cr_expect_str_eq(got, want[i].json, "%s's forfeits in the JSON:\n%s", want[i].engine,
+                         got);
+        free(got);
+    }
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root, "forfeits")), 2,
+                 "forfeits entries: %d", cJSON_GetArraySize(cJSON_GetObjectItem(root, "forfeits")));
+    cJSON_Delete(root);
+    e2e_run_free(&r);
+
+    struct csv t;
+    e2e_run(&r, dir, NULL, "referee", "report", "j.jsonl", "--format", "csv", "--table",
+            "forfeit-games", NULL);
+    cr_assert_eq(r.status, 0, "--table forfeit-games: exit %d: %s", r.status, r.err);
+    long bad = -1;
+    cr_assert_eq(csv_read(r.out, &t, &bad), 0, "not RFC 4180 at byte %ld:\n%s", bad, r.out);
+    e2e_run_free(&r);
+    static const char *const rows[][5] = {
+        { "engine", "reason", "detail", "game", "opponent" },
+        { "crasher", "crashed: SIGSEGV", "", "1", "d1" },
+        { "crasher", "crashed: SIGSEGV", "", "2", "d1" },
+        { "crasher", "crashed: SIGSEGV", "", "5", "sleeper" },
+        { "sleeper", "timeout", timeout + strlen("timeout: "), "3", "d1" },
+        { "sleeper", "timeout", timeout + strlen("timeout: "), "4", "d1" },
+        { "sleeper", "timeout", timeout + strlen("timeout: "), "6", "crasher" },
+    };
+    cr_assert_eq(t.nrec, 7, "%d records", t.nrec);
+    for (int i = 0; i < 7; i++)
+        assert_record(&t, i, 5, rows[i]);
+    e2e_rmdir(dir);
 }

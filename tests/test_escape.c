@@ -1,7 +1,8 @@
 /*
  * test_escape.c - text shown on a terminal (escape.h): control characters
  * and invalid UTF-8 become \xNN, everything else stays as it was, and a cut
- * never splits an escape or a character.
+ * never splits an escape or a character; a CSV cell (RFC 4180 quoting, and
+ * OWASP's leading ' before what a spreadsheet would run as a formula).
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -112,4 +113,38 @@ ParameterizedTest(struct text_end_case *c, escape, text_ends_at_the_first_byte_t
     memcpy(copy, c->in, c->len);
     cr_assert_eq(got, c->want, "esc_text_end(\"%s\", %zu) = %zu, want %zu",
                  esc_text(copy, shown, sizeof shown), c->len, got, c->want);
+}
+
+struct cell_case {
+    const char *text, *cell;
+};
+
+Test(escape, a_csv_cell_is_quoted_and_never_a_formula)
+{
+    static const struct cell_case cases[] = {
+        { "alice", "alice" },
+        { "", "" },
+        { "=HYPERLINK(\"http://x\")", "\"'=HYPERLINK(\"\"http://x\"\")\"" },
+        { "=1+1", "'=1+1" },
+        { "+cmd", "'+cmd" },
+        { "-2", "'-2" },
+        { "@SUM(1)", "'@SUM(1)" },
+        { "\tx", "'\tx" },
+        { "\rcr", "\"'\rcr\"" },
+        { "a,b", "\"a,b\"" },
+        { "say\"hi", "\"say\"\"hi\"" },
+        { "two\nlines", "\"two\nlines\"" },
+        { "a=b", "a=b" },                 /* only a leading one */
+        { "\x1b[31mred", "\x1b[31mred" },  /* a file's data; the terminal escapes it */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        cr_assert_not_null(f);
+        esc_csv(cases[i].text, f);
+        fclose(f);
+        cr_expect_str_eq(text, cases[i].cell, "cell of \"%s\"", cases[i].text);
+        free(text);
+    }
 }

@@ -12,7 +12,9 @@
  * not part of a valid UTF-8 character (a terminal in an 8-bit mode takes
  * 0x9b for CSI). Everything else, backslashes included, is kept, so text
  * without control characters shows as it always did. The HTML pages'
- * escaping (esc_html) lives here too, beside the one UTF-8 check.
+ * escaping (esc_html) lives here too, beside the one UTF-8 check, and the
+ * one CSV cell of every CSV file (esc_csv: the grade's grades.csv, the
+ * CSV report).
  */
 #ifndef ARENA_ESCAPE_H
 #define ARENA_ESCAPE_H
@@ -37,6 +39,13 @@ void esc_fputs(const char *s, FILE *out);
  * U+FFFD (a page shows them, where a terminal would act on them). NULL
  * writes nothing. */
 void esc_html(const char *s, FILE *out);
+
+/* Writes s as a CSV cell: with a leading ' when it starts with =, +, -,
+ * @, a tab or a CR (OWASP's advice against CSV injection: a spreadsheet
+ * would run it as a formula), then quoted as RFC 4180 says when it holds a
+ * comma, a quote or a line break, its quotes doubled. Other bytes are kept:
+ * a CSV file holds the text as it was. */
+void esc_csv(const char *s, FILE *out);
 
 /* Where s (len bytes, any bytes) stops being text: the offset of the first
  * byte that starts no valid UTF-8 character, or of a control character

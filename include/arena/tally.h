@@ -1,11 +1,13 @@
 /*
  * tally.h - what a tournament's games add up to, game by game: standings,
  * results per pair, CPU per move (the engine's own user+sys time, every
- * move it was asked for), the referee's overhead per move, forfeits; and
- * the views every report renderer (report.h) shows of them.
+ * move it was asked for), the referee's overhead per move, forfeits by
+ * kind and, game by game, with their details; and the views every report
+ * renderer (report.h) shows of them.
  *
  * Representation: fixed arrays per engine (at most REC_MAX_ENGINES), and
- * the per-move samples in malloc'd arrays the tally owns (tally_free).
+ * the per-move samples and the forfeited games in malloc'd arrays the
+ * tally owns (tally_free).
  * Game pairs (the two games of one "pair" number, the same opening with
  * colours swapped) count in the pentanomial once both games are in; a game
  * whose partner never comes (a stopped tournament, a record without a
@@ -24,6 +26,25 @@
 struct tally_half {
     long pair;
     int first, second, half_points;
+};
+
+/* One engine's forfeits for one reason, kind and detail alike. */
+struct tally_why {
+    int engine;                    /* the engine that forfeited */
+    char reason[REC_REASON_MAX];   /* rec_reason_text's words, "KIND: detail" or
+                                    * the kind alone (rec_reason_split parts them) */
+    long count;                    /* its games */
+    long id;                       /* its games' tally_lost.why: the order it came in */
+    int rank;                      /* tally_why_sort's: the engine's place in order */
+    long first;                    /* tally_why_sort's: its games are lost[first]
+                                    * to lost[first + count - 1] */
+};
+
+/* A forfeited game. */
+struct tally_lost {
+    long game;                     /* the record's index; -1: it has none */
+    int opponent;                  /* the engine that won it */
+    long why;                      /* its reason's tally_why.id */
 };
 
 struct tally {
@@ -50,6 +71,12 @@ struct tally {
     int nforfeit;
     struct { int engine; char reason[REC_REASON_MAX]; long count; }   /* reason: its kind */
         forfeit[TALLY_MAX_FORFEITS];
+    /* Every forfeit with its detail: the reasons (at most one per engine
+     * and words) and the games, malloc'd; tally_why_sort orders both. */
+    struct tally_why *why;
+    long nwhy, capwhy;
+    struct tally_lost *lost;
+    long nlost, caplost;
 };
 
 /* Starts a tally for n engines (n <= REC_MAX_ENGINES) named name[i]
@@ -81,6 +108,13 @@ int tally_forfeited_all(const struct tally *t, int i);
  * else each with its count, by name ("exit-status 1 (2), timeout (1)");
  * "" when it forfeited none. */
 void tally_forfeit_reasons(const struct tally *t, int i, char *buf, size_t cap);
+
+/* Orders t's forfeits with their details (t->why, t->lost) as every
+ * report lists them, whatever order the games came in: by engine in order
+ * (tally_standings'), an engine's reasons most games first, then by their
+ * words (strcmp); each reason's games by number, from why[k].first on.
+ * Call it after the last tally_add; calling it again orders them again. */
+void tally_why_sort(struct tally *t, const int order[]);
 
 struct tally_cpu {
     double mean, median, p95, max;   /* ms per move; all 0 without a move */

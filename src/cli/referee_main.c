@@ -136,7 +136,8 @@ static const char report_help[] =
     "Report:\n"
     "  --format F           text (default), json, html (one self-contained page) or\n"
     "                       csv (RFC 4180, one table)\n"
-    "  --table T            csv: standings (default), pairs, cpu or forfeits\n";
+    "  --table T            csv: standings (default), pairs, cpu, forfeits or\n"
+    "                       forfeit-games\n";
 
 static const char verify_help[] =
     "Verify: replays every game of a journal or match log and checks each move,\n"

@@ -1,7 +1,7 @@
 /*
  * escape.c - control characters and invalid UTF-8 written as \xNN, for text
- * shown on a terminal, or as U+FFFD with markup as entities for a page
- * (escape.h).
+ * shown on a terminal, or as U+FFFD with markup as entities for a page, and
+ * a CSV cell quoted and never a formula (escape.h).
  */
 #include <assert.h>
 #include <string.h>
@@ -119,4 +119,22 @@ void esc_html(const char *text, FILE *out)
         }
         s += n;
     }
+}
+
+void esc_csv(const char *s, FILE *out)
+{
+    /* OWASP's CSV injection advice: a spreadsheet takes a cell starting
+     * with one of these for a formula (=HYPERLINK(...), +cmd|...). */
+    const char *lead = s[0] && strchr("=+-@\t\r", s[0]) ? "'" : "";
+    if (!strpbrk(s, ",\"\r\n")) {
+        fprintf(out, "%s%s", lead, s);
+        return;
+    }
+    fprintf(out, "\"%s", lead);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
 }

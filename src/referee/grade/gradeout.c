@@ -29,24 +29,6 @@ const char *gout_score(double score, char *buf)
     return buf;
 }
 
-void gout_csv_cell(const char *s, FILE *f)
-{
-    /* OWASP's CSV injection advice: a spreadsheet takes a cell starting
-     * with one of these for a formula (=HYPERLINK(...), +cmd|...). */
-    const char *lead = s[0] && strchr("=+-@\t\r", s[0]) ? "'" : "";
-    if (!strpbrk(s, ",\"\r\n")) {
-        fprintf(f, "%s%s", lead, s);
-        return;
-    }
-    fprintf(f, "\"%s", lead);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 const char *gout_own_name(const char *id)
 {
     static const char *const fixed[] = { "grades.csv", "index.html", "journal.jsonl",
@@ -80,18 +62,18 @@ static char *csv_text(const struct gout_class *c, size_t *len)
     fputs("submission,total,max", f);
     for (int k = 0; k < c->rb->ncheck; k++) {
         fputc(',', f);
-        gout_csv_cell(c->rb->check[k].id, f);
+        esc_csv(c->rb->check[k].id, f);
     }
     fputs(",sha256,error\r\n", f);
     for (int i = 0; i < c->n; i++) {
         const struct gout_row *r = &c->row[i];
-        gout_csv_cell(r->id, f);
+        esc_csv(r->id, f);
         fprintf(f, ",%s", gout_score(r->total, a));
         fprintf(f, ",%s", gout_score(c->rb->max_total, a));
         for (int k = 0; k < c->rb->ncheck; k++)
             fprintf(f, ",%s", r->cell[k].done ? gout_score(r->cell[k].score, a) : "");
         fprintf(f, ",%s,", r->sha256);
-        gout_csv_cell(gout_error(r), f);
+        esc_csv(gout_error(r), f);
         fputs("\r\n", f);
     }
     return fclose(f) == 0 ? text : (free(text), NULL);

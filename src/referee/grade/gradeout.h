@@ -4,7 +4,8 @@
  *                         id (its score), sha256, error (why no check ran: the
  *                         submission's own fault; empty when they ran); a row
  *                         per submission by id; a text cell that a spreadsheet
- *                         would take for a formula starts with ' (gout_csv_cell)
+ *                         would take for a formula starts with ' (escape.h's
+ *                         esc_csv)
  *   OUT/ID/results.json   Gradescope's autograder results: {"score",
  *                         "tests": [{"name" (the check id), "score",
  *                         "max_score", "output": the check's line, then
@@ -74,11 +75,6 @@ void gout_report(const struct gout_class *c, const struct gout_row *r, FILE *out
 void gout_table(const struct gout_class *c, FILE *out);
 /* score as the outputs print it, into buf (32 bytes). */
 const char *gout_score(double score, char *buf);
-/* Writes s as a cell of grades.csv: with a leading ' when it starts with
- * =, +, -, @, a tab or a CR (OWASP's advice against CSV injection: a
- * spreadsheet would run it as a formula), then quoted as RFC 4180 says
- * when it holds a comma, a quote or a line break. */
-void gout_csv_cell(const char *s, FILE *f);
 /* The name of OUT's own file that id would clash with as the folder OUT/ID
  * (grades.csv, index.html, journal.jsonl, a shard's journal-K.jsonl, the
  * Slurm scripts shard.sh and merge.sh and their outputs, and the temporary

@@ -446,6 +446,7 @@ static int apply_choice(struct refopts_settings *s, int id, const char *name, co
         { REF_OPT_TABLE, -1, "pairs", REPORT_CSV_PAIRS },
         { REF_OPT_TABLE, -1, "cpu", REPORT_CSV_CPU },
         { REF_OPT_TABLE, -1, "forfeits", REPORT_CSV_FORFEITS },
+        { REF_OPT_TABLE, -1, "forfeit-games", REPORT_CSV_FORFEIT_GAMES },
         { REF_OPT_SANDBOX, -1, "namespaces", SBX_NAMESPACES },
         { REF_OPT_SANDBOX, -1, "none", SBX_NONE },
     };

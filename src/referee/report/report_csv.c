@@ -2,26 +2,17 @@
  * report_csv.c - the CSV report (report_csv.h): one RFC 4180 table per
  * file, for spreadsheets and scripts.
  */
-#include <string.h>
+#include "arena/escape.h"
 #include "arena/report_csv.h"
 #include "arena/stats.h"
 
 #define EOL "\r\n"   /* RFC 4180's line end */
 
-/* One field, quoted when it holds a comma, a quote, CR or LF; then sep. */
+/* One text field as every CSV file of arena writes it (escape.h's esc_csv:
+ * quoted as RFC 4180 says, never a formula), then sep. */
 static void field(FILE *out, const char *text, const char *sep)
 {
-    if (text[strcspn(text, ",\"\r\n")]) {
-        fputc('"', out);
-        for (const char *p = text; *p; p++) {
-            if (*p == '"')
-                fputc('"', out);
-            fputc(*p, out);
-        }
-        fputc('"', out);
-    } else {
-        fputs(text, out);
-    }
+    esc_csv(text, out);
     fputs(sep, out);
 }
 
@@ -90,6 +81,31 @@ static void forfeits(const struct tally *t, FILE *out)
     }
 }
 
+/* A row per forfeited game, in tally_why_sort's order: its kind as the
+ * forfeits table's "reason" and its detail as the journal has them
+ * (rec_reason_split; "" for a kind without one), the game's number (""
+ * for a record without one) and the opponent. */
+static void forfeit_games(struct tally *t, const int order[], FILE *out)
+{
+    fputs("engine,reason,detail,game,opponent" EOL, out);
+    tally_why_sort(t, order);
+    for (long k = 0; k < t->nwhy; k++) {
+        const struct tally_why *w = &t->why[k];
+        char kind[REC_REASON_MAX];
+        const char *detail = rec_reason_split(w->reason, kind);
+        for (long g = w->first; g < w->first + w->count; g++) {
+            const struct tally_lost *l = &t->lost[g];
+            field(out, t->name[w->engine], ",");
+            field(out, kind, ",");
+            field(out, detail ? detail : "", ",");
+            if (l->game >= 0)
+                fprintf(out, "%ld", l->game);
+            fputs(",", out);
+            field(out, t->name[l->opponent], EOL);
+        }
+    }
+}
+
 void report_csv(struct tally *t, enum report_csv_table table, FILE *out)
 {
     int order[REC_MAX_ENGINES];
@@ -106,6 +122,9 @@ void report_csv(struct tally *t, enum report_csv_table table, FILE *out)
         break;
     case REPORT_CSV_FORFEITS:
         forfeits(t, out);
+        break;
+    case REPORT_CSV_FORFEIT_GAMES:
+        forfeit_games(t, order, out);
         break;
     }
 }

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "arena/limits.h"
 #include "report_json.h"
 
@@ -111,6 +112,39 @@ static cJSON *overhead(struct tally *t)
     return j;
 }
 
+/* What engine's forfeits of one kind say (tally_why_sort's order: most
+ * games first): per detail, as the journal's "detail" has it (the words
+ * rec_reason_split parts from the kind; null for a kind without one), its
+ * count and its games by number, each with its opponent. Inside each
+ * "forfeits" entry, so a report without forfeits keeps its bytes. */
+static cJSON *forfeit_details(const struct tally *t, int engine, const char *kind)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (long k = 0; k < t->nwhy; k++) {
+        const struct tally_why *w = &t->why[k];
+        char its[REC_REASON_MAX];
+        const char *detail = rec_reason_split(w->reason, its);
+        if (w->engine != engine || strcmp(its, kind) != 0)
+            continue;
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddItemToObject(j, "detail", detail ? cJSON_CreateString(detail)
+                                                  : cJSON_CreateNull());
+        cJSON_AddNumberToObject(j, "count", (double)w->count);
+        cJSON *games = cJSON_AddArrayToObject(j, "games");
+        for (long g = w->first; g < w->first + w->count; g++) {
+            const struct tally_lost *l = &t->lost[g];
+            cJSON *game = cJSON_CreateObject();
+            cJSON_AddItemToObject(game, "game",   /* null: a record without "index" */
+                                  l->game < 0 ? cJSON_CreateNull()
+                                              : cJSON_CreateNumber((double)l->game));
+            cJSON_AddStringToObject(game, "opponent", t->name[l->opponent]);
+            cJSON_AddItemToArray(games, game);
+        }
+        cJSON_AddItemToArray(list, j);
+    }
+    return list;
+}
+
 void report_json(struct tally *t, FILE *out)
 {
     int order[REC_MAX_ENGINES];
@@ -132,11 +166,14 @@ void report_json(struct tally *t, FILE *out)
     int a, b;
     for (int k = 0; tally_next_pair(t, order, &k, &a, &b, &p);)
         cJSON_AddItemToArray(pairs, pair(t, a, b, &p));
+    tally_why_sort(t, order);
     for (int k = 0; k < t->nforfeit; k++) {
         cJSON *j = cJSON_CreateObject();
         cJSON_AddStringToObject(j, "engine", t->name[t->forfeit[k].engine]);
         cJSON_AddStringToObject(j, "reason", t->forfeit[k].reason);
         cJSON_AddNumberToObject(j, "count", (double)t->forfeit[k].count);
+        cJSON_AddItemToObject(j, "details", forfeit_details(t, t->forfeit[k].engine,
+                                                            t->forfeit[k].reason));
         cJSON_AddItemToArray(forfeits, j);
     }
     char *text = cJSON_Print(root);

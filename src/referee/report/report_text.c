@@ -1,7 +1,8 @@
 /*
  * report_text.c - the text report (report_text.h), in the layout cutechess
  * users read: standings, pairs (with fastchess's pentanomial line), the
- * crosstable of a round robin, CPU per move, forfeits.
+ * crosstable of a round robin, CPU per move, forfeits by kind, then each
+ * engine's forfeits in the words of their reasons, with their games.
  */
 #include <string.h>
 #include "arena/escape.h"
@@ -12,6 +13,11 @@
 #define PERCENT 100.0
 #define NAME_COLUMN 20     /* the engine column's width, unless a name is longer */
 #define REASON_COLUMN 24   /* the forfeit reason column's, likewise */
+/* An engine's reasons and a reason's games listed before "N more": a
+ * 1,000-game report of an engine that timed out in every game stays a few
+ * lines; the JSON and CSV reports list every one. */
+#define WHY_REASONS_SHOWN 10
+#define WHY_GAMES_SHOWN 10
 
 /* A name or reason as the terminal shows it (escape.h); .s lives to the end
  * of the call it is an argument of. */
@@ -184,6 +190,70 @@ static void forfeits(const struct tally *t, int w, FILE *out)
                 shown(t->forfeit[k].reason).s, t->forfeit[k].count);
 }
 
+/* A reason's games, by opponent in standings order, each opponent's by
+ * number: "games 1, 2, 7 against a; 3 against c", at most WHY_GAMES_SHOWN. */
+static void why_games(const struct tally *t, const int order[], const struct tally_why *w,
+                      FILE *out)
+{
+    long listed = 0;
+    fprintf(out, "game%s", w->count == 1 ? "" : "s");
+    for (int r = 0; r < t->n && listed < WHY_GAMES_SHOWN; r++) {
+        int any = 0;
+        for (long g = w->first; g < w->first + w->count && listed < WHY_GAMES_SHOWN; g++) {
+            const struct tally_lost *l = &t->lost[g];
+            if (l->opponent != order[r])
+                continue;
+            fputs(any ? ", " : listed ? "; " : " ", out);
+            if (l->game < 0)   /* a hand-made record without "index" */
+                fputs("?", out);
+            else
+                fprintf(out, "%ld", l->game);
+            any = 1;
+            listed++;
+        }
+        if (any)
+            fprintf(out, " against %s", shown(t->name[order[r]]).s);
+    }
+    if (listed < w->count)
+        fprintf(out, "; %ld more", w->count - listed);
+    fputs("\n", out);
+}
+
+/* Each engine's forfeits by reason in its words (rec_reason_text's, as
+ * the result lines, verify and the HTML report say it), each with its
+ * count and games; nothing for a run without forfeits. */
+static void forfeit_reasons(struct tally *t, const int order[], FILE *out)
+{
+    if (t->nwhy == 0)
+        return;
+    tally_why_sort(t, order);
+    int cw = snprintf(NULL, 0, "%ld", t->why[0].count);   /* the count column's width */
+    for (long k = 1; k < t->nwhy; k++)
+        if (snprintf(NULL, 0, "%ld", t->why[k].count) > cw)
+            cw = snprintf(NULL, 0, "%ld", t->why[k].count);
+    fprintf(out, "\nWhy each forfeit happened (per engine: each reason in full, most games "
+                 "first, and its games)\n");
+    for (long k = 0; k < t->nwhy;) {
+        int i = t->why[k].engine;
+        long end = k, games = 0;
+        for (; end < t->nwhy && t->why[end].engine == i; end++)
+            games += t->why[end].count;
+        fprintf(out, "%s: %ld forfeit%s\n", shown(t->name[i]).s, games, games == 1 ? "" : "s");
+        for (long n = 0; k < end && n < WHY_REASONS_SHOWN; k++, n++) {
+            fprintf(out, "  %*ld x %s\n  %*s   ", cw, t->why[k].count,
+                    shown(t->why[k].reason).s, cw, "");
+            why_games(t, order, &t->why[k], out);
+        }
+        if (k == end)
+            continue;
+        long rest = 0, reasons = end - k;
+        for (; k < end; k++)
+            rest += t->why[k].count;
+        fprintf(out, "  and %ld more reason%s (%ld game%s): --format json lists every one\n",
+                reasons, reasons == 1 ? "" : "s", rest, rest == 1 ? "" : "s");
+    }
+}
+
 void report_text(struct tally *t, FILE *out)
 {
     int order[REC_MAX_ENGINES], w = name_width(t);
@@ -198,6 +268,7 @@ void report_text(struct tally *t, FILE *out)
         crosstable(t, order, out);
     cpu(t, order, w, out);
     forfeits(t, w, out);
+    forfeit_reasons(t, order, out);
 }
 
 int report_text_forfeiters(const struct tally *t, FILE *out)

@@ -1,7 +1,11 @@
 /*
  * report_text.h - the text report: the standings table, the pairs with Elo,
  * LOS and draw ratio, CPU per move and the referee's overhead, forfeits (the
- * lines cutechess users know).
+ * lines cutechess users know), then, when there were forfeits, why: each
+ * engine's reasons in full (kind and detail), most games first, with their
+ * count and games ("  3 x timeout: no answer within 1000 ms of wall time
+ * (--timeout-ms)" over "      games 1, 2, 7 against a"; at most 10 reasons
+ * an engine and 10 games a reason, then how many more).
  */
 #ifndef ARENA_REPORT_TEXT_H
 #define ARENA_REPORT_TEXT_H
@@ -9,7 +13,8 @@
 #include <stdio.h>
 #include "arena/tally.h"
 
-/* Prints the report of t on out (sorts t's samples in place). Names longer
+/* Prints the report of t on out (sorts t's samples and forfeits in place:
+ * tally_cpu, tally_why_sort). Names longer
  * than a column widen it, so columns still line up. */
 void report_text(struct tally *t, FILE *out);
 

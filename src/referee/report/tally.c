@@ -38,6 +38,23 @@ void tally_free(struct tally *t)
         free(t->cpu[i]);
     free(t->overhead);
     free(t->half);
+    free(t->why);
+    free(t->lost);
+}
+
+/* Makes room for one more of *n elements of size bytes in *v (*cap of
+ * them): 0, or -1 when out of memory (*v untouched). */
+static int room_for_one(void **v, long n, long *cap, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    long grow = *cap ? 2 * *cap : 16;
+    void *grown = realloc(*v, (size_t)grow * size);
+    if (!grown)
+        return -1;
+    *v = grown;
+    *cap = grow;
+    return 0;
 }
 
 static int add_sample(double **v, long *n, long *cap, double x)
@@ -73,6 +90,32 @@ static void add_forfeit(struct tally *t, int engine, const char *full)
         t->forfeit[k].count = 0;
     }
     t->forfeit[k].count++;
+}
+
+/* Files a forfeited game under its engine's reason in its words, kind and
+ * detail alike (the counts by kind are add_forfeit's): 0, or -1 when out
+ * of memory. */
+static int add_why(struct tally *t, int engine, int opponent, long game, const char *reason)
+{
+    assert(strlen(reason) < REC_REASON_MAX);
+    long k = t->nwhy - 1;   /* the latest first: an engine's forfeits come in runs */
+    while (k >= 0 && (t->why[k].engine != engine || strcmp(t->why[k].reason, reason) != 0))
+        k--;
+    if (room_for_one((void **)&t->lost, t->nlost, &t->caplost, sizeof *t->lost) != 0)
+        return -1;
+    if (k < 0) {
+        if (room_for_one((void **)&t->why, t->nwhy, &t->capwhy, sizeof *t->why) != 0)
+            return -1;
+        k = t->nwhy;
+        struct tally_why *w = &t->why[k];
+        memset(w, 0, sizeof *w);
+        w->engine = engine;
+        w->id = t->nwhy++;   /* ids stay 0..nwhy-1 whatever tally_why_sort moved */
+        strcpy(w->reason, reason);
+    }
+    t->why[k].count++;
+    t->lost[t->nlost++] = (struct tally_lost){ game, opponent, t->why[k].id };
+    return 0;
 }
 
 /* Pairs the game with its pair's other game when that is in, else keeps it
@@ -132,8 +175,11 @@ int tally_add(struct tally *t, const struct game_record *rec, struct err *e)
         t->win[w]++;
         t->loss[l]++;
         t->beat[w][l]++;
-        if (rec->reason != REC_NORMAL)
+        if (rec->reason != REC_NORMAL) {
             add_forfeit(t, l, rec_reason_text(rec));
+            if (add_why(t, l, w, rec->index, rec_reason_text(rec)) != 0)
+                return err_set(e, 0, 0, "out of memory");
+        }
     } else {
         t->draw[side[0]]++;
         t->draw[side[1]]++;
@@ -251,6 +297,59 @@ long tally_forfeits(const struct tally *t, int i)
         if (t->forfeit[k].engine == i)
             n += t->forfeit[k].count;
     return n;
+}
+
+/* The report's order of reasons (tally_why_sort): never 0 for two, as no
+ * two have both the engine and the words, so no input order shows. */
+static int why_order(const void *pa, const void *pb)
+{
+    const struct tally_why *a = pa, *b = pb;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return strcmp(a->reason, b->reason);
+}
+
+/* Games by their reason's id, then by number. */
+static int lost_order(const void *pa, const void *pb)
+{
+    const struct tally_lost *a = pa, *b = pb;
+    if (a->why != b->why)
+        return a->why < b->why ? -1 : 1;
+    return a->game < b->game ? -1 : a->game > b->game;
+}
+
+/* The first of t->lost (sorted by lost_order) whose reason is id. */
+static long first_lost(const struct tally *t, long id)
+{
+    long lo = 0, hi = t->nlost;
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (t->lost[mid].why < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void tally_why_sort(struct tally *t, const int order[])
+{
+    int rank[REC_MAX_ENGINES];
+    for (int r = 0; r < t->n; r++)
+        rank[order[r]] = r;
+    for (long k = 0; k < t->nwhy; k++)
+        t->why[k].rank = rank[t->why[k].engine];
+    if (t->nwhy == 0)   /* qsort of no array: UBSan's null argument */
+        return;
+    qsort(t->why, (size_t)t->nwhy, sizeof *t->why, why_order);
+    qsort(t->lost, (size_t)t->nlost, sizeof *t->lost, lost_order);
+    for (long k = 0; k < t->nwhy; k++) {
+        t->why[k].first = first_lost(t, t->why[k].id);
+        assert(t->why[k].first + t->why[k].count <= t->nlost &&
+               t->lost[t->why[k].first].why == t->why[k].id);
+    }
 }
 
 struct tally_cpu tally_cpu(struct tally *t, int i)
