@@ -149,7 +149,7 @@ UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 
 
-.PHONY: all deps test quick test-slow test-valgrind test-gradescope test-tools check-layers unit e2e check check-compute check-tests tsan demo test-browser bench bench-referee bench-report bench-judge bench-persist bench-solver bench-learn bench-grade clean install \
+.PHONY: all deps test quick test-slow test-valgrind test-gradescope test-tools check-layers unit e2e check check-compute check-tests check-unit-compute check-unit-timed check-e2e tsan demo test-browser bench bench-referee bench-report bench-judge bench-persist bench-solver bench-learn bench-grade clean install \
         uninstall test-install test-cluster
 
 all: $(BINARIES) $(ARENA_LINKS)
@@ -215,6 +215,7 @@ check-layers:
 tier = $(shell sed -n 's/^$(1)[[:space:]][[:space:]]*\([^[:space:]#]*\).*/\1/p' tests/tiers)
 SLOW_CASES  := $(call tier,slow)
 DEEP_CASES  := $(call tier,deep)
+TIMED_CASES := $(call tier,timed)
 SMOKE_CASES := $(call tier,smoke)
 empty :=
 space := $(empty) $(empty)
@@ -285,7 +286,10 @@ e2e: all $(E2E_BIN) test-tools
 # valgrind's waits leave; check-tests is the unit and end-to-end cases
 # under the sanitizers, whose deadlines (a move's timeout, a child's limit)
 # want the machine to themselves. Each builds what it needs, so either runs
-# alone too.
+# alone too. check-tests is three parts, each a target: check-unit-compute
+# (the unit cases that only compute: CI runs them at nice 19 beside the
+# valgrind tier too), check-unit-timed (tests/tiers' timed tier: unit cases
+# that wait on the clock) and check-e2e.
 CHECK_VALGRIND ?= 1
 CHECK_SLOW ?= 1
 CHECK_SAN = LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN)
@@ -300,10 +304,17 @@ check-compute: all
 	$(MAKE) fuzz-regress
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
-check-tests: all
-	$(CHECK_SAN) unit
+check-tests: check-unit-compute check-unit-timed check-e2e
+
+check-e2e: all
 	$(CHECK_SAN) e2e
 	$(if $(filter 1,$(CHECK_SLOW)),$(CHECK_SAN) test-slow)
+
+check-unit-compute: all
+	$(CHECK_SAN) unit T='!($(call any_of,$(TIMED_CASES)))'
+
+check-unit-timed: all
+	$(CHECK_SAN) unit T='$(call any_of,$(TIMED_CASES))'
 
 # The solver's threads (lazy SMP) under ThreadSanitizer, in build/tsan; `make
 # check` runs it. A plain program, not the Criterion suite: Criterion cannot
