@@ -466,7 +466,8 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_GAMES   := $(shell sed -nE 's/^ *GAME\(([a-z0-9_]+)\).*/\1/p' src/engine/registry.c)
 FUZZ_ALL     := $(FUZZ_GAMES:%=board_%) checkers_session spfiar_command spfiar_session \
                 nim_session engine_spec referee_config journal journal_commands weights \
-                c4_moves c4_book opening_book interactive rubric grade_journal
+                c4_moves c4_book opening_book interactive rubric grade_journal \
+                play_requests
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_LIB     := $(FUZZ_BUILD)/libarena.a
 FUZZ_BINS     = $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/bin/%)
