@@ -103,6 +103,8 @@ struct playsrv_opts {
     const volatile sig_atomic_t *stop;  /* non-zero: the server stops */
     const struct playsrv_trainer *trainer;   /* NULL, or the game has no learned
                                               * player: no learning window */
+    size_t tt_bytes;                  /* each built-in searcher's table;
+                                       * 0: TT_DEFAULT_MB MiB */
 };
 
 /* Serves until *o->stop: prints "play: http://ADDR:PORT/" on out once

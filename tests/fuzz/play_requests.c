@@ -14,9 +14,11 @@
  *
  * GAME: tictactoe, nim, or connect4 (the one with the learning window:
  * the target's trainer is a stub whose weights reader is the real one,
- * wts_parse; its computer moves are refused by the server's stop flag,
- * raised for the whole input, since a connect4 search asked for at depth
- * 64 or a perfect move takes minutes). LISTEN: the address the server
+ * wts_parse). The server's stop flag (its answer: 503, "the server is
+ * stopping") is raised for every computer move in connect4 (a search asked
+ * for at depth 64, or a perfect move, takes minutes) and for one in a game
+ * with a searcher deeper than SEARCH_CHEAP plies; searchers get a small
+ * table (TABLE_BYTES, playsrv_opts.tt_bytes). LISTEN: the address the server
  * listens on, LOCAL: the one the connection reached ("-": none), IPv4
  * both (else 127.0.0.1). The server's port is 8080. In a header's value
  * @HOST@ stands for LOCAL:8080 (LISTEN's when there is no LOCAL) and
@@ -57,13 +59,21 @@
 #include "arena/learn.h"
 #include "arena/limits.h"
 #include "arena/playsrv.h"
+#include "arena/record.h"
 #include "arena/registry.h"
+#include "arena/tt.h"
 #include "arena/weights.h"
 #include "fuzz.h"
 
 #define PORT 8080
 #define REQUESTS_MAX 64
 #define FIELD_MAX 512        /* a header's value after its placeholders */
+/* A searcher's table: the smallest (TT_MIN_BYTES, 4,096 entries, most of
+ * tictactoe's 5,478 positions), where the server's default of
+ * TT_DEFAULT_MB MiB cost 40 ms of CPU a game under the sanitizers (calloc,
+ * the first touches, the quarantine), and 256 KiB still a fifth of the
+ * run in page faults (a block that size is mmap'd afresh each time). */
+#define TABLE_BYTES TT_MIN_BYTES
 
 /* ---- the stub trainer -------------------------------------------------- */
 
@@ -413,8 +423,62 @@ static void check_answer(const struct request *q, const struct playsrv_resp *r,
 
 /* ---- the run ------------------------------------------------------------ */
 
-static void answer(struct playsrv *sv, const struct request *q, const struct setup *s)
+/* What the target keeps of an input's run: the players of each game the
+ * server started (by id: ids count up from 1, one at most a request), as
+ * its answers named them, and the server's stop flag. */
+struct run {
+    char players[REQUESTS_MAX + 1][2][REC_NAME_MAX];
+    int connect4;
+    volatile sig_atomic_t stop;
+};
+
+/* A searcher deeper than SEARCH_CHEAP plies: its move costs milliseconds
+ * to seconds here (nim's minimax at depth 4, 10 ms of CPU; tictactoe's
+ * whole tree to minimax, 550,000 nodes, 0.1 s; nim's at depth 9, 8 s). */
+#define SEARCH_CHEAP 3
+
+static int costly(const char *player)
 {
+    const char *colon = strchr(player, ':');
+    return colon && (!strncmp(player, "alphabeta:", 10) || !strncmp(player, "minimax:", 8)) &&
+           atoi(colon + 1) > SEARCH_CHEAP;
+}
+
+/* The game a new game's answer started, noted. */
+static void note_game(struct run *run, const struct playsrv_resp *r)
+{
+    cJSON *j = cJSON_ParseWithLength(r->body, r->len);
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
+    const cJSON *pl = cJSON_GetObjectItemCaseSensitive(j, "players");
+    FUZZ_CHECK(cJSON_IsNumber(id) && id->valuedouble >= 1 && id->valuedouble <= REQUESTS_MAX &&
+                   cJSON_GetArraySize(pl) == 2,
+               "a new game numbered %g after at most %d requests", cJSON_GetNumberValue(id),
+               REQUESTS_MAX);
+    for (int k = 0; k < 2; k++)
+        snprintf(run->players[(int)id->valuedouble][k], sizeof run->players[0][0], "%s",
+                 cJSON_GetStringValue(cJSON_GetArrayItem(pl, k)));
+    cJSON_Delete(j);
+}
+
+/* The server's stop flag for q: up in connect4 (a search there takes
+ * minutes) and for a computer move in a game with a costly searcher (the
+ * server then answers 503, as while it stops). */
+static void set_stop(struct run *run, const struct request *q)
+{
+    int raise = run->connect4;
+    cJSON *j = !raise && !strcmp(q->path, "/api/computer") && !q->too_big
+                   ? cJSON_ParseWithLength(q->body, q->body_len) : NULL;
+    double id = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "id"));
+    if (id >= 1 && id < REQUESTS_MAX + 1)
+        raise = costly(run->players[(int)id][0]) || costly(run->players[(int)id][1]);
+    cJSON_Delete(j);
+    run->stop = raise;
+}
+
+static void answer(struct playsrv *sv, const struct request *q, const struct setup *s,
+                   struct run *run)
+{
+    set_stop(run, q);
     const char *token = playsrv_token(sv);
     /* The body in a block of its own size, so that reading past it is a
      * finding. */
@@ -431,6 +495,8 @@ static void answer(struct playsrv *sv, const struct request *q, const struct set
     struct playsrv_resp r;
     FUZZ_CHECK(playsrv_answer(sv, &req, &r) == 0, "no answer to %s %s", q->method, q->path);
     check_answer(q, &r, s, token);
+    if (r.status == 200 && !strcmp(q->path, "/api/new"))
+        note_game(run, &r);
     playsrv_resp_free(&r);
     free(body);
 }
@@ -444,11 +510,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct setup s;
     setup_read(text, &s);
     struct play_rules rules = { .game = s.g, .depth = 2 };
-    /* connect4's computer moves: refused as while the server stops. */
-    volatile sig_atomic_t stop = strcmp(s.g->name, "connect4") == 0;
+    struct run *run = calloc(1, sizeof *run);
+    FUZZ_CHECK(run != NULL, "out of memory");
+    run->connect4 = strcmp(s.g->name, "connect4") == 0;
     struct playsrv_opts o = { .rules = &rules, .listen = s.listen, .port = PORT,
-                              .page_timeout_s = PLAYSRV_PAGE_TIMEOUT_S, .stop = &stop,
-                              .trainer = &trainer };
+                              .page_timeout_s = PLAYSRV_PAGE_TIMEOUT_S, .stop = &run->stop,
+                              .trainer = &trainer, .tt_bytes = TABLE_BYTES };
     struct playsrv *sv;
     struct err e;
     FUZZ_CHECK(playsrv_open(&sv, &o, PORT, &e) == 0, "the server does not open: %s", e.msg);
@@ -458,10 +525,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char *stop_at = sep ? sep : end;
         struct request q;
         request_read(p, stop_at, &s, playsrv_token(sv), &q);
-        answer(sv, &q, &s);
+        answer(sv, &q, &s, run);
         p = sep ? sep + 4 : end;
     }
     playsrv_close(sv);
+    free(run);
     free(text);
     return 0;
 }

@@ -227,7 +227,8 @@ static int side_parse(struct playsrv *sv, struct side *s, const char *name, cons
     int k = s->p.kind;
     if ((k == PLAYER_QLEARN || k == PLAYER_QLEARN_AB) && side_weights(sv, s, weights, r) != 0)
         return -1;
-    struct search_opts so = player_search_opts(sv->g, &s->p, (size_t)TT_DEFAULT_MB << 20);
+    size_t tt = sv->o->tt_bytes ? sv->o->tt_bytes : (size_t)TT_DEFAULT_MB << 20;
+    struct search_opts so = player_search_opts(sv->g, &s->p, tt);
     so.stop = cancel;   /* a person may ask for any depth: a close ends it */
     if (search_init(&s->s, sv->g, &so) != 0)
         return fail(r, 503, "out of memory"), -1;
