@@ -40,6 +40,7 @@
 #include "arena/player.h"
 #include "arena/rules.h"
 #include "arena/search.h"
+#include "arena/textfile.h"
 #include "playgate.h"
 #include "playtab.h"
 #include "playwork.h"
@@ -118,14 +119,21 @@ struct reply {
     int retry_s;                 /* Retry-After: ask again then; 0: none */
 };
 
+/* r fails with status and the reason. The reason quotes what the request
+ * sent (a path, a player's name, a move), any bytes, and may cut a
+ * character in two where it is cut short: it is made UTF-8 ('?' for each
+ * byte that is not), as JSON must be (RFC 8259) for its readers to take it
+ * (Python's json.loads refuses the answer otherwise). */
 static void fail(struct reply *r, unsigned status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void fail(struct reply *r, unsigned status, const char *fmt, ...)
 {
+    char text[sizeof r->error];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->error, sizeof r->error, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    tf_utf8_copy(r->error, text, strlen(text));
     r->status = status;
 }
 
