@@ -46,7 +46,8 @@ struct server {
 /* One request: the address its connection reached, the gate's verdict on
  * its headers, its body collected as MHD hands it over. */
 struct body {
-    char local[INET_ADDRSTRLEN]; /* "": unknown (the gate refuses) */
+    char local[INET_ADDRSTRLEN]; /* "": unknown (then only the address
+                                  * listened on names the server) */
     int refused;                 /* its body is not kept */
     char buf[PLAYSRV_BODY_CAP + 1];
     size_t len;
