@@ -478,7 +478,8 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_GAMES   := $(shell sed -nE 's/^ *GAME\(([a-z0-9_]+)\).*/\1/p' src/engine/registry.c)
 FUZZ_ALL     := $(FUZZ_GAMES:%=board_%) checkers_session spfiar_command spfiar_session \
                 nim_session engine_spec referee_config journal journal_commands weights \
-                c4_moves c4_book opening_book interactive rubric
+                c4_moves c4_book opening_book interactive rubric grade_journal \
+                play_requests
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_LIB     := $(FUZZ_BUILD)/libarena.a
 FUZZ_BINS     = $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/bin/%)
@@ -503,10 +504,12 @@ FUZZ_SEEDS_weights           := $(wildcard fixtures/learn/*.weights fixtures/lea
 FUZZ_SEEDS_c4_moves          := $(wildcard fixtures/connect4/solve/*.txt fixtures/connect4/solve/*.scores)
 FUZZ_SEEDS_c4_book           := fixtures/connect4/book.txt $(wildcard fixtures/connect4/book/*.txt)
 FUZZ_SEEDS_rubric            := $(wildcard docs/rubrics/*.json tests/grade/*.json tests/grade/*/*.json)
+# grade_journal: journals referee grade wrote for tests/grade (seeds/grade_journal).
 # Longest input per target: a little more than the largest valid input.
 FUZZ_MAXLEN                  := 4096
 FUZZ_MAXLEN_journal          := 16384
 FUZZ_MAXLEN_journal_commands := 16384
+FUZZ_MAXLEN_grade_journal    := 16384
 
 .PHONY: fuzz fuzz-build fuzz-regress fuzz-deps
 

@@ -51,7 +51,7 @@ UNITS='
 ^src/games/nim/nimhelp\.c$                                include/nim.h
 ^src/games/checkers/[a-z]+\.c$                            include/arena/checkers.h
 ^src/referee/report/report_html_page\.c$                  src/referee/report/report_html.h
-^src/referee/serve/playsrv_page\.c$                       include/arena/playsrv.h
+^src/referee/serve/playsrv_(page|api)\.c$                  include/arena/playsrv.h
 '
 
 # Headers with no .c (macros and inline functions only), and their module.

@@ -63,6 +63,13 @@ ParameterizedTestParameters(playgate, host_is_the_address_the_connection_reached
         { "0.0.0.0", "192.168.1.5", "192.168.1.5:8080", 8080, 1 },
         { "0.0.0.0", "192.168.1.5", "localhost:8080", 8080, 0 },
         { "127.0.0.1", "127.0.0.1", "0.0.0.0:8080", 8080, 0 },
+        /* Found writing the play_requests fuzz target's rule of the gate:
+         * with the address the connection reached not known (""), an
+         * empty name matched it. */
+        { "0.0.0.0", "", ":8080", 8080, 0 },
+        { "127.0.0.1", "", ":8080", 8080, 0 },
+        { "127.0.0.1", "127.0.0.1", ":8080", 8080, 0 },
+        { "0.0.0.0", "", "0.0.0.0:8080", 8080, 1 },
     };
     return cr_make_param_array(struct host_case, cases, sizeof cases / sizeof *cases);
 }

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include "arena/err.h"
 
+struct cJSON;
 struct hdr;
 struct game_record;
 
@@ -69,6 +70,18 @@ long journal_writer(const char *path);
  * so the text is changed). */
 int journal_scan_text(char *text, size_t len, const struct journal_reader *rd, void *ctx,
                       struct err *e);
+
+/* Line number line of a file of JSON lines (a journal; referee grade's
+ * journal too: gradejournal.h), len bytes at text, NUL-terminated at
+ * text[len] (its newline's place), read as a record: one JSON object with
+ * nothing after it, as cJSON writes one. Returns it (the caller
+ * cJSON_Deletes it), or NULL with e placed on the line: a NUL byte (it
+ * would hide the rest of the line), "not a JSON object" where the parse
+ * stopped, or what cJSON never writes, which would read back as another
+ * record (a key twice in one object: readers see the first, a rewrite
+ * keeps both; a number beyond a double: 1e999 reads as infinity and is
+ * written back as null). */
+struct cJSON *journal_line(const char *text, size_t len, int line, struct err *e);
 
 /* Opens a journal to append games: a new file starting with header, or with
  * resume an existing one whose header must hold every key of header alike

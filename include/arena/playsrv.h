@@ -53,6 +53,7 @@
 #define ARENA_PLAYSRV_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "arena/err.h"
 #include "arena/play.h"
@@ -102,15 +103,86 @@ struct playsrv_opts {
     const volatile sig_atomic_t *stop;  /* non-zero: the server stops */
     const struct playsrv_trainer *trainer;   /* NULL, or the game has no learned
                                               * player: no learning window */
+    size_t tt_bytes;                  /* each built-in searcher's table;
+                                       * 0: TT_DEFAULT_MB MiB */
 };
 
 /* Serves until *o->stop: prints "play: http://ADDR:PORT/" on out once
- * listening. Returns 0 when stopped, PLAYSRV_BAD_INPUT with e when an
+ * listening (playsrv.c: libmicrohttpd, a thread per connection, each
+ * request answered by playsrv_answer below). Returns 0 when stopped, PLAYSRV_BAD_INPUT with e when an
  * option is wrong (listen is no IPv4 address, the journal exists or cannot
  * be made), or -1 with e when the server cannot start (the port is taken).
  * Frees everything it made. */
 #define PLAYSRV_BAD_INPUT (-2)
 int playsrv_run(const struct playsrv_opts *o, FILE *out, struct err *e);
+
+/* ---- one request, without a socket (playsrv_api.c) ----------------------
+ *
+ * What the server answers, from plain values: playsrv_run reads each
+ * request's parts from libmicrohttpd and sends what playsrv_answer gives;
+ * the unit suite and the fuzz target call it the same way. */
+
+/* The server's state: the games and training series, the gate (playgate.h)
+ * and the page that carries its token, the journal. */
+struct playsrv;
+
+/* The state of a server of o (its stop flag, trainer and engines are read
+ * on every request, so they outlive it) on port (the one Host must name):
+ * a new token, the page, the journal made when o->journal is set. 0 with
+ * *sv; PLAYSRV_BAD_INPUT with e when the journal exists or cannot be made;
+ * -1 with e when there is no random token or memory. */
+int playsrv_open(struct playsrv **sv, const struct playsrv_opts *o, unsigned port,
+                 struct err *e);
+/* Every game's search ends at once (the server is stopping). */
+void playsrv_cancel(struct playsrv *sv);
+/* Closes the games whose page has asked nothing for o->page_timeout_s,
+ * their searches stopped (the server's own thread, every
+ * PLAYSRV_STOP_POLL_MS). */
+void playsrv_expire(struct playsrv *sv);
+/* Frees everything; assumes no request is in flight. NULL: nothing. */
+void playsrv_close(struct playsrv *sv);
+/* The page's token (X-Arena-Token), for a client that is the page. */
+const char *playsrv_token(const struct playsrv *sv);
+
+/* A request as libmicrohttpd hands it over. */
+struct playsrv_req {
+    const char *method;          /* "GET", "POST", ... */
+    const char *path;            /* the URL without its query: "/api/state" */
+    const char *host, *origin, *token;   /* Host, Origin, X-Arena-Token; NULL: absent */
+    const char *local_addr;      /* the address the connection reached, IPv4
+                                  * dotted ("": none) */
+    const char *id, *learner;    /* the query's id= and learner=; NULL: absent */
+    const char *body;            /* body_len bytes (no NUL needed after them) */
+    size_t body_len;             /* at most PLAYSRV_BODY_CAP */
+    int too_big;                 /* the body was longer and is not kept */
+};
+
+/* An answer. */
+struct playsrv_resp {
+    unsigned status;
+    const char *type;            /* Content-Type */
+    char *body;                  /* len bytes: malloc'd (playsrv_resp_free), or
+                                  * with persistent the server's page */
+    size_t len;
+    int persistent;              /* body lives as long as the server */
+    int no_store;                /* Cache-Control: no-store */
+    int retry_s;                 /* Retry-After; 0: none */
+    char disposition[96];        /* Content-Disposition; "": none */
+};
+
+/* The gate's verdict on q (playgate.h: its method, headers and address
+ * only): 0, or 403 with why (cap bytes) the reason. The server asks it
+ * once the headers are in, so that a refused request's body is not kept;
+ * playsrv_answer asks it again. */
+unsigned playsrv_gate(const struct playsrv *sv, const struct playsrv_req *q, char *why,
+                      size_t cap);
+/* The answer to q into *r: the gate's refusal (403, plain text: nothing
+ * done), the page (GET / and /index.html), a training's weights file (GET
+ * /api/train/weights), or the API's JSON (the list above; a 4xx or 5xx
+ * with {"error": REASON}). Safe from any number of threads at once. 0, or
+ * -1 when out of memory (no answer: r holds nothing to free). */
+int playsrv_answer(struct playsrv *sv, const struct playsrv_req *q, struct playsrv_resp *r);
+void playsrv_resp_free(struct playsrv_resp *r);
 
 /* The page (playsrv_page.c): HTML with its style and script, and once
  * PLAYSRV_PAGE_TOKEN, where the server writes its token (playgate.h) for

@@ -13,8 +13,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "gradejournal.h"
+#include "arena/journal.h"
 #include "arena/limits.h"
 #include "arena/textfile.h"
+
+/* e's message prefixed with the file's path: -1. */
+static int in_file(const char *path, struct err *e)
+{
+    char msg[ERR_MSG_MAX];
+    snprintf(msg, sizeof msg, "%s", e->msg);
+    return err_set(e, e->line, e->col, "%s: %s", path, msg);
+}
 
 /* A complete record: its line as written (NUL-terminated in place of its
  * newline) and parsed. */
@@ -34,8 +43,8 @@ static int scan_lines(const char *path, char *text, size_t len, const char *head
     char *p = nl + 1;
     while (!rc && (nl = memchr(p, '\n', len - (size_t)(p - text)))) {
         *nl = '\0';
-        cJSON *rec = cJSON_Parse(p);
-        rc = rec ? fn(ctx, p, rec, line, e) : err_set(e, line, 1, "%s: not a JSON record", path);
+        cJSON *rec = journal_line(p, (size_t)(nl - p), line, e);
+        rc = rec ? fn(ctx, p, rec, line, e) : in_file(path, e);
         cJSON_Delete(rec);
         p = nl + 1;
         line++;
@@ -68,9 +77,8 @@ static int read_all(const char *path, char **text, size_t *len, struct err *e)
 {
     if (tf_read(path, JOURNAL_READ_CAP, text, len, e) == 0)
         return 0;
-    char msg[ERR_MSG_MAX];
-    snprintf(msg, sizeof msg, "%s", e->msg);
-    return err_set(e, 0, 0, "%s: %s", path, msg);
+    e->line = e->col = 0;
+    return in_file(path, e);
 }
 
 int gjour_scan(const char *path, const char *header, gjour_fn fn, void *ctx, struct err *e)

@@ -4,10 +4,13 @@
  * "seed"}, then one record per graded (submission, check), each appended
  * whole with journal.h's journal_append (one write, fsync). journal.h's
  * journals hold typed game records; a grade's records are checks, so they
- * have a reader of their own here, with the same rules: a last line cut
- * short by a crash is no record (resume cuts it off and grades it again),
- * one process appends at a time (an exclusive flock), and nothing over
- * JOURNAL_READ_CAP is read.
+ * have a reader of their own here, with the same rules: each record line is
+ * read by journal.h's journal_line (one JSON object as cJSON writes it,
+ * else refused at its line: a rewrite copies lines byte for byte, so what
+ * it keeps must be what readers saw), a last line cut short by a crash is
+ * no record (resume cuts it off and grades it again), one process appends
+ * at a time (an exclusive flock), and nothing over JOURNAL_READ_CAP is
+ * read.
  */
 #ifndef ARENA_GRADEJOURNAL_H
 #define ARENA_GRADEJOURNAL_H

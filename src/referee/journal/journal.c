@@ -64,28 +64,36 @@ static const char *unfaithful(const cJSON *item, char *why, size_t cap)
     return NULL;
 }
 
+struct cJSON *journal_line(const char *text, size_t len, int line, struct err *e)
+{
+    char why[ERR_MSG_MAX];
+    /* A NUL would end the record early and hide what follows it. */
+    const char *nul = memchr(text, '\0', len);
+    if (nul)
+        return err_set(e, line, (int)(nul - text) + 1, "NUL byte in a text file"), NULL;
+    const char *bad = NULL;
+    cJSON *rec = cJSON_ParseWithOpts(text, &bad, 1);
+    if (!rec || !cJSON_IsObject(rec)) {
+        cJSON_Delete(rec);
+        return err_set(e, line, bad && rec == NULL ? (int)(bad - text) + 1 : 1,
+                       "not a JSON object"), NULL;
+    }
+    if (unfaithful(rec, why, sizeof why)) {
+        cJSON_Delete(rec);
+        return err_set(e, line, 1, "not a record as the referee writes it: %s", why), NULL;
+    }
+    return rec;
+}
+
 /* One line of a journal (len bytes at line, its newline replaced by a
  * NUL), line lineno + 1: parsed, checked and given to fn. */
 static int scan_line(char *line, size_t len, int lineno, raw_fn fn, void *ctx,
                      struct err *e)
 {
-    char why[ERR_MSG_MAX];
-    /* A NUL would end the record early and hide what follows it. */
-    const char *nul = memchr(line, '\0', len);
-    if (nul)
-        return err_set(e, lineno + 1, (int)(nul - line) + 1, "NUL byte in a text file");
     line[len] = '\0';
-    const char *bad = NULL;
-    cJSON *rec = cJSON_ParseWithOpts(line, &bad, 1);
-    if (!rec || !cJSON_IsObject(rec)) {
-        cJSON_Delete(rec);
-        return err_set(e, lineno + 1, bad && rec == NULL ? (int)(bad - line) + 1 : 1,
-                       "not a JSON object");
-    }
-    if (unfaithful(rec, why, sizeof why)) {
-        cJSON_Delete(rec);
-        return err_set(e, lineno + 1, 1, "not a record as the referee writes it: %s", why);
-    }
+    cJSON *rec = journal_line(line, len, lineno + 1, e);
+    if (!rec)
+        return -1;
     int rc = fn(ctx, rec, lineno == 0, lineno + 1, e);
     cJSON_Delete(rec);
     return rc;

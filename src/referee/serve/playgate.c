@@ -65,12 +65,15 @@ static int is_name(const char *name, size_t n, const char *word)
 /* 1 when host (a Host header: NAME or NAME:PORT) names this server as the
  * connection reached it: NAME the address local, localhost when local is
  * this machine's, or the address listened on; PORT the server's (80 when
- * left out). */
+ * left out). An empty NAME names nothing: local is "" when the address is
+ * not known, and ":8080" matched it. */
 static int host_ok(const struct pgate *g, const char *host, const char *local)
 {
     const char *colon = strrchr(host, ':');
     size_t n = colon ? (size_t)(colon - host) : strlen(host);
     unsigned long port = 80;
+    if (n == 0)
+        return 0;
     if (colon) {
         char *end;
         if (colon[1] < '0' || colon[1] > '9')
