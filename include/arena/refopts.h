@@ -99,7 +99,8 @@ struct refopts_settings {
     char *judge_cmd;            /* --judge: never started while the options
                                  * are read (--judge-sandbox may follow).
                                  * match, tournament, slurm, bench: started
-                                 * by refopts_judge_start; report, verify,
+                                 * by refopts_judge_start, which frees it
+                                 * (the judge keeps its words); report, verify,
                                  * analyze: the judge to replay a judge's
                                  * journal with, started once checked against
                                  * its header. malloc'd, NULL: none */

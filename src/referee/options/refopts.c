@@ -659,6 +659,10 @@ int refopts_judge_start(struct refopts_settings *s, struct err *e)
     int rc = judge_open(&named, NULL, &s->t.rules.judge, e);   /* -1 or JUDGE_FAILED */
     if (rc == 0)
         s->t.rules.game = judge_game(s->t.rules.judge);
+    /* The judge keeps its own words: no worker holds a copy to free (a
+     * tournament's frees its tour_config only). */
+    free(s->judge_cmd);
+    s->judge_cmd = NULL;
     return rc;
 }
 

@@ -1357,11 +1357,6 @@ int sbx_open_as(struct sbx **out, const struct sbx_view *views, int n,
         rc = err_set(e, 0, 0, "out of memory");
     for (int v = 0; !rc && v < n; v++)
         rc = sbx_plan_build(&views[v], &box->plan[v], e);
-    /* The engines write their move folder as themselves. */
-    for (int v = 0; !rc && box->root && v < n; v++)
-        if (chown(views[v].rw, SBX_ROOT_ENGINE_UID, SBX_ROOT_ENGINE_UID) != 0)
-            rc = err_set(e, 0, 0, "cannot hand %s to %s: %s", views[v].rw, words->holds,
-                         strerror(errno));
     void *page = MAP_FAILED;
     if (!rc && (page = mmap(NULL, sizeof *box->sh, PROT_READ | PROT_WRITE,
                             MAP_SHARED | MAP_ANONYMOUS, -1, 0)) == MAP_FAILED)
@@ -1391,6 +1386,17 @@ int sbx_open_as(struct sbx **out, const struct sbx_view *views, int n,
                        clone_cause(saved), words->without);
     }
     box->init = pid;
+    /* The engines write their move folder as themselves. After the clone,
+     * which says more when it fails: a root in a user namespace that maps
+     * no SBX_ROOT_ENGINE_UID cannot make one either. The init waits for
+     * "g" before it builds anything. */
+    for (int v = 0; box->root && v < n; v++)
+        if (chown(views[v].rw, SBX_ROOT_ENGINE_UID, SBX_ROOT_ENGINE_UID) != 0) {
+            err_set(e, 0, 0, "cannot hand %s to %s: %s", views[v].rw, words->holds,
+                    strerror(errno));
+            sbx_close(box);
+            return -1;
+        }
     if (map_ids(pid, box->root, e) != 0 || write(box->sock, "g", 1) != 1) {
         if (!e->msg[0])
             err_set(e, 0, 0, "cannot start the sandbox: %s", strerror(errno));
