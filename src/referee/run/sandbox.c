@@ -1418,7 +1418,9 @@ static void kill_init(struct sbx *box)
 {
     if (box->init <= 0)
         return;
-    if (box->opener != getpid()) {
+    /* Gone already, reaped here or by a sweep of the opener's children
+     * (run_sweep): its pid may be another process's by now. */
+    if (box->opener != getpid() || waitpid(box->init, NULL, WNOHANG) != 0) {
         box->init = 0;
         return;
     }

@@ -752,8 +752,9 @@ static int out_of_reach(const char *who, const char *runs, const char *path,
     return err_set(e, 0, 0,
                    "%s%s%s is out of reach of uid %ld (nobody), who runs %s of a referee "
                    "run as root: mode %04o, owner uid %ld; give others %s (chmod o+%s %s)",
-                   who ? who : "", who ? ": " : "", path, (long)uid, runs, (unsigned)(st->st_mode & 07777),
-                   (long)st->st_uid, what, want == 5 ? "rx" : want == 4 ? "r" : "x", path);
+                   who ? who : "", who ? ": " : "", path, (long)uid, runs,
+                   (unsigned)(st->st_mode & 07777), (long)st->st_uid, what,
+                   want == 5 ? "rx" : want == 4 ? "r" : "x", path);
 }
 
 /* Whether folder (canonical) is the folder entered names (NULL: none). */
