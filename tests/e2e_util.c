@@ -506,25 +506,41 @@ static int proc_cmdline(long pid, char *buf, size_t cap)
     return 0;
 }
 
-int e2e_process_alive(const char *pattern)
+/* The processes of this test's own tree whose command line matches
+ * pattern: the first's pid when kill_them is 0, else how many were killed
+ * (SIGKILL, each by its pid). */
+static long own_processes(const char *pattern, int kill_them)
 {
     regex_t re;
     cr_assert_eq(regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB), 0, "bad pattern %s", pattern);
     DIR *d = opendir("/proc");
     cr_assert_not_null(d, "cannot read /proc");
-    int found = 0;
+    long found = 0;
     char cmd[4096];
-    for (struct dirent *de; !found && (de = readdir(d));) {
+    for (struct dirent *de; (kill_them || !found) && (de = readdir(d));) {
         char *end;
         long pid = strtol(de->d_name, &end, 10);
-        if (*end || pid <= 0 || pid == getpid())
+        if (*end || pid <= 0 || pid == getpid() || !is_descendant(pid) ||
+            proc_cmdline(pid, cmd, sizeof cmd) != 0 || regexec(&re, cmd, 0, NULL, 0) != 0)
             continue;
-        found = is_descendant(pid) && proc_cmdline(pid, cmd, sizeof cmd) == 0 &&
-                regexec(&re, cmd, 0, NULL, 0) == 0;
+        if (!kill_them)
+            found = pid;
+        else if (kill((pid_t)pid, SIGKILL) == 0)
+            found++;
     }
     closedir(d);
     regfree(&re);
     return found;
+}
+
+int e2e_process_alive(const char *pattern)
+{
+    return own_processes(pattern, 0) != 0;
+}
+
+int e2e_process_kill(const char *pattern)
+{
+    return (int)own_processes(pattern, 1);
 }
 
 cJSON *e2e_read_json(const char *dir, const char *name)

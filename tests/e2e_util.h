@@ -106,6 +106,10 @@ void e2e_repo_path(const char *rel, char *buf, size_t cap);
  * arguments joined by spaces, matches the extended regular expression
  * pattern is alive; another test's or program's processes never count. */
 int e2e_process_alive(const char *pattern);
+/* Kills (SIGKILL, by pid) every process of this test's own tree that
+ * e2e_process_alive's pattern matches: what a test left on purpose. Returns
+ * how many. */
+int e2e_process_kill(const char *pattern);
 
 /* 1 when path exists. */
 int e2e_exists(const char *path);

@@ -77,6 +77,8 @@ static char *judged_journal(char cmd[JUDGE_MAX], char *py)
     e2e_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "cmd=%s one-move --game tictactoe", engine);
     char *dir = e2e_tmpdir();
+    /* A root referee's judge runs as nobody, who must read judge.py. */
+    cr_assert_eq(chmod(dir, 0755), 0, "chmod %s", dir);
     size_t len;
     char *text = e2e_slurp(judge, &len);
     cr_assert_not_null(text);

@@ -17,10 +17,12 @@
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "e2e_util.h"
 
 #define EXIT_JUDGE_FAILED 4
@@ -175,6 +177,8 @@ Test(e2e_judges, verify_refuses_a_judge_that_changed)
     e2e_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "cmd=%s one-move --game tictactoe", engine);
     char *dir = e2e_tmpdir();
+    /* A root referee's judge runs as nobody, who must read judge.py. */
+    cr_assert_eq(chmod(dir, 0755), 0, "chmod %s: %s", dir, strerror(errno));
     snprintf(copy, sizeof copy, "%s/judge.py", dir);
     size_t len;
     char *text = e2e_slurp(judge, &len);
@@ -207,6 +211,14 @@ Test(e2e_judges, verify_refuses_a_judge_that_changed)
     e2e_rmdir(dir);
 }
 
+/* The folder of the rules fixtures/judges' judges import from outside their
+ * own (docs/judges), which their sandbox shows only when told: --sandbox-ro
+ * (the judge's sandbox takes the engines' read-only paths). */
+static void bad_judge_rules(char *buf, size_t cap)
+{
+    e2e_repo_path("docs/judges", buf, cap);
+}
+
 struct bad_judge {
     char mode[12];
     char error[112];   /* what follows "referee: judge '...': " */
@@ -230,7 +242,7 @@ ParameterizedTestParameters(e2e_judges, a_failing_judge_stops_the_match)
 ParameterizedTest(struct bad_judge *c, e2e_judges, a_failing_judge_stops_the_match,
                   .timeout = 60)
 {
-    char engine[PATH_MAX], a[PATH_MAX + 64], cmd[64], want[256], pattern[64];
+    char engine[PATH_MAX], a[PATH_MAX + 64], cmd[64], want[256], pattern[64], rules[PATH_MAX];
     e2e_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "cmd=%s one-move --game tictactoe", engine);
     snprintf(cmd, sizeof cmd, "python3 bad_judge.py %s", c->mode);
@@ -238,9 +250,10 @@ ParameterizedTest(struct bad_judge *c, e2e_judges, a_failing_judge_stops_the_mat
     char *dir = e2e_tmpdir();
     char log[PATH_MAX + 16];
     snprintf(log, sizeof log, "%s/m.json", dir);
+    bad_judge_rules(rules, sizeof rules);
     struct e2e_run r;
-    e2e_run(&r, fix, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", a,
-            "--games", "2", "--log", log, NULL);
+    e2e_run(&r, fix, NULL, "referee", "match", "--judge", cmd, "--sandbox-ro", rules, "--engine",
+            a, "--engine", a, "--games", "2", "--log", log, NULL);
     cr_assert_eq(r.status, EXIT_JUDGE_FAILED, "exit %d: %s", r.status, r.err);
     snprintf(want, sizeof want, "referee: judge '%s': %s\n", cmd, c->error);
     cr_assert_str_eq(r.err, want);
@@ -364,11 +377,12 @@ Test(e2e_judges, a_failing_judge_stops_the_bench, .timeout = 60)
     const char *cmd = "python3 bad_judge.py crash bench";   /* "bench": this test's process */
     char *fix = e2e_fixture("judges");
     char *dir = e2e_tmpdir();
-    char json[PATH_MAX + 16];
+    char json[PATH_MAX + 16], rules[PATH_MAX];
     snprintf(json, sizeof json, "%s/b.json", dir);
+    bad_judge_rules(rules, sizeof rules);
     struct e2e_run r;
-    e2e_run(&r, fix, NULL, "referee", "bench", "--judge", cmd, "--engine", a, "--depths", "1-2",
-            "--random-positions", "2", "--json", json, NULL);
+    e2e_run(&r, fix, NULL, "referee", "bench", "--judge", cmd, "--sandbox-ro", rules, "--engine",
+            a, "--depths", "1-2", "--random-positions", "2", "--json", json, NULL);
     cr_assert_eq(r.status, EXIT_JUDGE_FAILED, "exit %d: %s", r.status, r.err);
     cr_assert_str_eq(r.err, "referee: judge 'python3 bad_judge.py crash bench': exited with "
                             "status 3 before answering \"moves\"\n");
@@ -423,14 +437,16 @@ Test(e2e_judges, a_failing_judge_stops_verify_and_report, .timeout = 120)
     fclose(f);
     free(text);
     cJSON_Delete(root);
-    char want[2 * PATH_MAX], named[PATH_MAX + 32];
+    char want[2 * PATH_MAX], named[PATH_MAX + 32], rules[PATH_MAX];
     snprintf(named, sizeof named, "python3 %s crash verify", bad);
+    bad_judge_rules(rules, sizeof rules);
     snprintf(want, sizeof want, "referee: judge '%s': exited with status 3 before answering "
              "\"moves\"\n", named);
     /* The text report asks no "moves"; the HTML replay does. */
-    const char *const runs[2][7] = { { "verify", "--judge", named, "m.json" },
-                                     { "report", "--judge", named, "--format", "html",
-                                       "m.json" } };
+    const char *const runs[2][9] = { { "verify", "--judge", named, "--sandbox-ro", rules,
+                                       "m.json" },
+                                     { "report", "--judge", named, "--sandbox-ro", rules,
+                                       "--format", "html", "m.json" } };
     for (int k = 0; k < 2; k++) {
         e2e_runv(&r, dir, NULL, "referee", runs[k]);
         cr_assert_eq(r.status, EXIT_JUDGE_FAILED, "%s: exit %d: %s", runs[k][0], r.status,
@@ -494,8 +510,10 @@ Test(e2e_judges, a_judge_is_asked_once_a_move_and_parse_only_for_other_spellings
     snprintf(b, sizeof b, "name=crlf,dir=%s,cmd=python3 crlf_first.py {in} {out}", fix);
     char *dir = e2e_tmpdir();
     struct e2e_run r;
-    e2e_run(&r, dir, NULL, "referee", "match", "--judge", cmd, "--engine", a, "--engine", b,
-            "--games", "4", "--random-plies", "1", "--seed", "2", "--log", "m.json", NULL);
+    /* A judge trusted: it writes its log in the referee's folder. */
+    e2e_run(&r, dir, NULL, "referee", "match", "--judge", cmd, "--judge-sandbox", "none",
+            "--engine", a, "--engine", b, "--games", "4", "--random-plies", "1", "--seed", "2",
+            "--log", "m.json", NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_assert_null(strstr(r.out, "forfeit"), "stdout:\n%s", r.out);
     e2e_run_free(&r);

@@ -1,7 +1,8 @@
 /*
  * test_sandbox.c - what an engine's view is made of (sandbox.h): its own
  * paths, and the plan of mounts built from them, the policy and the host's
- * file system. Mounting the plan needs namespaces: test_e2e_sandbox.c.
+ * file system. Mounting the plan needs namespaces: test_e2e_sandbox.c; a
+ * sandbox copied into a forked process is opened here where they can be had.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "referee/journal/header.h"
 #include "arena/path.h"
@@ -391,4 +393,36 @@ Test(sandbox, the_environment_is_the_referee_set_and_the_names_passed)
     cJSON_Delete(j);
     hdr_free(&h);
     sbx_policy_free(&p);
+}
+
+/* A process forked while a sandbox is open (a worker, with a copy of its
+ * parent's judge) closes its copy without touching the init, which stays
+ * the opener's: alive, and the child the opener's sweeps spare
+ * (sbx_init_pid); the copy names no init. Needs namespaces (root or user
+ * namespaces), skipped without. */
+Test(sandbox, a_forked_copy_closed_leaves_the_openers_init)
+{
+    struct sbx *box;
+    struct err e;
+    if (sbx_open(&box, NULL, 0, &e) != 0)
+        cr_skip_test("no sandbox here: %s", e.msg);
+    pid_t init = sbx_init_pid(box);
+    cr_assert_gt(init, 0, "the opener sees no init");
+    pid_t child = fork();
+    cr_assert_geq(child, 0, "fork");
+    if (child == 0) {
+        int named = sbx_init_pid(box) != 0;
+        sbx_close(box);
+        _exit(named ? 1 : 0);
+    }
+    int status;
+    cr_assert_eq(waitpid(child, &status, 0), child);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "the copy named the init (wait status %d)", status);
+    cr_assert_eq(waitpid(init, &status, WNOHANG), 0, "the init %d ended with the copy",
+                 (int)init);
+    cr_assert_eq(sbx_init_pid(box), init);
+    sbx_close(box);
+    cr_assert_eq(waitpid(init, &status, WNOHANG), -1, "the init %d outlived sbx_close",
+                 (int)init);
 }

@@ -277,6 +277,49 @@ Test(spec, paths_resolve_against_dir)
     remove_student(root);
 }
 
+/* What a root referee's engines and judge run as (uid and group
+ * SBX_ROOT_ENGINE_UID) must read and run its files: the program, each word
+ * naming a file, and search their folders, but the folder it enters (an
+ * engine's dir=); each refusal names the path, its mode and the chmod. */
+Test(spec, a_file_out_of_nobodys_reach_is_named_with_its_chmod)
+{
+    char root[PATH_MAX], dir[PATH_MAX], path[PATH_MAX + 16], want[4 * PATH_MAX];
+    make_student(root, sizeof root, dir, sizeof dir);
+    uid_t nobody = getuid() == 65534 ? 65533 : 65534;   /* never the files' owner */
+    struct spec eng;
+    struct err e;
+    cr_assert_eq(spec_parse("name=a dir=alice cmd=bin/prog script.py", &eng, &e), 0, "%s",
+                 e.msg);
+    snprintf(path, sizeof path, "%s/script.py", dir);
+    cr_assert_eq(chmod(path, 0644), 0);
+    cr_assert_eq(spec_check_reach(&eng, "engine 'a'", "the engines", eng.dir, nobody, &e), -1);
+    snprintf(want, sizeof want, "engine 'a': %s/bin/prog is out of reach of uid %ld (nobody), "
+             "who runs the engines of a referee run as root: mode 0700, owner uid %ld; give "
+             "others read and execute (chmod o+rx %s/bin/prog)", dir, (long)nobody,
+             (long)getuid(), dir);
+    cr_expect_str_eq(e.msg, want);
+    snprintf(path, sizeof path, "%s/bin/prog", dir);
+    cr_assert_eq(chmod(path, 0755), 0);
+    cr_assert_eq(spec_check_reach(&eng, "engine 'a'", "the engines", eng.dir, nobody, &e), -1);
+    snprintf(want, sizeof want, "engine 'a': %s/bin is out of reach of uid %ld (nobody), who "
+             "runs the engines of a referee run as root: mode 0700, owner uid %ld; give others "
+             "search (chmod o+x %s/bin)", dir, (long)nobody, (long)getuid(), dir);
+    cr_expect_str_eq(e.msg, want);
+    snprintf(path, sizeof path, "%s/bin", dir);
+    cr_assert_eq(chmod(path, 0755), 0);
+    /* script.py's folder is dir=, entered as root before giving it up. */
+    cr_expect_eq(spec_check_reach(&eng, "engine 'a'", "the engines", eng.dir, nobody, &e), 0,
+                 "%s", e.msg);
+    /* A judge enters a folder of its own: dir= needs searching. */
+    cr_assert_eq(spec_check_reach(&eng, NULL, "the judge", NULL, nobody, &e), -1);
+    snprintf(want, sizeof want, "%s is out of reach of uid %ld (nobody), who runs the judge of "
+             "a referee run as root: mode 0700, owner uid %ld; give others search (chmod o+x "
+             "%s)", dir, (long)nobody, (long)getuid(), dir);
+    cr_expect_str_eq(e.msg, want);
+    spec_free(&eng);
+    remove_student(root);
+}
+
 struct dir_error {
     char spec[48];
     char msg[96];

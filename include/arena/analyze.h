@@ -79,11 +79,13 @@ void ana_print_game(FILE *out, const struct game_record *rec);
  * also writes {"schema": "arena.analysis/1", "source", "game", "engines":
  * [{"name", "moves", "blunders", "unknown"}...], "games": [records with their
  * analysis]} there (atomically). A judge's journal needs judge, the judge
- * the user named (--judge; NULL: none, and such a journal is refused),
+ * the user named (--judge and --judge-sandbox, judge.h; NULL: none, and
+ * such a journal is refused),
  * checked against its header (judge_game_of). Returns 0, or -1 with e
  * filled (e->line: the journal line), or JUDGE_FAILED with e when the
  * judge failed (judge.h). */
-int ana_log(const char *path, const struct ana_opts *o, const char *judge,
+struct judge_cmd;
+int ana_log(const char *path, const struct ana_opts *o, const struct judge_cmd *judge,
             const char *json_path, FILE *out, struct err *e);
 
 #endif

@@ -205,6 +205,10 @@
  * "drawing", NUL included): the built-in games' rules are under 600 bytes. */
 #define JUDGE_STYLE_MAX 4096
 #define JUDGE_LABELS_MAX 256
+/* RLIMIT_NPROC of a judge in its sandbox: tasks it may start above what its
+ * user already runs, an engine's allowance. A judge is a rule book in one
+ * process; a helper or two fit, a fork bomb does not. */
+#define JUDGE_PROC_EXTRA REF_DEFAULT_PROC_EXTRA
 
 /* referee play (playsrv.h): the address it listens on unless --listen
  * says otherwise (this machine only: the page runs engines for whoever

@@ -51,7 +51,7 @@ enum refopts_opt_id {
     REF_OPT_CONCURRENCY, REF_OPT_JOURNAL, REF_OPT_RESUME, REF_OPT_SPRT, REF_OPT_SHARD,
     REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON, REF_OPT_SVG, REF_OPT_EACH,
     REF_OPT_SANDBOX, REF_OPT_SANDBOX_RO, REF_OPT_SANDBOX_ENV, REF_OPT_TABLE, REF_OPT_JUDGE, REF_OPT_TC,
-    REF_OPT_PONDER,
+    REF_OPT_PONDER, REF_OPT_JUDGE_SANDBOX,
     /* referee bench's own */
     REF_OPT_DEPTHS, REF_OPT_POSITIONS, REF_OPT_RANDOM_POSITIONS, REF_OPT_BENCH_PLIES,
     REF_OPT_REPEAT, REF_OPT_BENCH_BUDGET,
@@ -96,10 +96,17 @@ struct refopts_settings {
                                  * --positions goes to openings, --plies to
                                  * the rules' random_plies, --json to json */
     struct cluster_opts cluster;  /* slurm's own options */
-    char *judge_cmd;            /* report, verify, analyze --judge: the judge
-                                 * to replay a judge's journal with, checked
-                                 * against its header before it runs (never
-                                 * started here); malloc'd, NULL: none */
+    char *judge_cmd;            /* --judge: never started while the options
+                                 * are read (--judge-sandbox may follow).
+                                 * match, tournament, slurm, bench: started
+                                 * by refopts_judge_start, which frees it
+                                 * (the judge keeps its words); report, verify,
+                                 * analyze: the judge to replay a judge's
+                                 * journal with, started once checked against
+                                 * its header. malloc'd, NULL: none */
+    enum sbx_mode judge_sandbox;  /* --judge-sandbox: SBX_NAMESPACES (the
+                                 * judge in a sandbox of its own, judge.h;
+                                 * the default) or SBX_NONE */
     int port;                   /* play --port; 0: any free one */
     char listen[64];            /* play --listen: PLAYSRV_DEFAULT_LISTEN */
     int page_timeout_s;         /* play --page-timeout-s: PLAYSRV_PAGE_TIMEOUT_S */
@@ -118,10 +125,24 @@ void refopts_option_flag(int id, char *buf, size_t cap);
 
 /* Applies option id with value val (name: how the user wrote it, --rounds
  * on the command line, "rounds" in a config file, which every message
- * names). Returns 0, or -1 with e (no place: line and column 0), or
- * JUDGE_FAILED with e when --judge's judge failed its hello (judge.h). */
+ * names). Returns 0, or -1 with e (no place: line and column 0). */
 int refopts_settings_apply(struct refopts_settings *s, int id, const char *name, const char *val,
                        struct err *e);
+
+/* The judge the user named and how it runs, into *j (judge.h's struct
+ * judge_cmd; its cmd NULL when none was named): its sandbox takes s's
+ * --sandbox-ro paths and --sandbox-env names, whatever --sandbox says. */
+struct judge_cmd;
+void refopts_judge(const struct refopts_settings *s, struct judge_cmd *j);
+
+/* After every option is read (so that --judge-sandbox is known before the
+ * judge starts): for a command that plays (match, tournament, slurm,
+ * bench), starts --judge's judge into s's rules, its game theirs. 0 (also
+ * without --judge, and for the commands that read journals, whose judge
+ * starts once checked against a journal's header); -1 with e when the
+ * command is refused (judge.h's judge_open); JUDGE_FAILED with e when the
+ * judge failed to start or its hello. */
+int refopts_judge_start(struct refopts_settings *s, struct err *e);
 
 /* Applies slurm's own option id (REFOPTS_ARRAY_OPTIONS, --out, --parallel,
  * --sshlogin) with value val to o, as refopts_settings_apply does. Returns
@@ -133,11 +154,10 @@ int refopts_cluster_apply(struct cluster_opts *o, int id, const char *name, cons
 
 /* Applies a config file's text (len bytes, NUL-terminated at text[len]) to
  * s, which must be a tournament's. Returns 0, or -1 with e holding the line
- * and column of the bad key or JSON, and what is wrong, or JUDGE_FAILED
- * (refopts_settings_apply). */
+ * and column of the bad key or JSON, and what is wrong. */
 int refopts_config_parse(struct refopts_settings *s, const char *text, size_t len, struct err *e);
 /* Reads path (at most REF_CONFIG_CAP bytes) and applies it; 0, or -1 with e
- * (line 0 when the file cannot be read), or JUDGE_FAILED. */
+ * (line 0 when the file cannot be read). */
 int refopts_config_read(struct refopts_settings *s, const char *path, struct err *e);
 
 /* The config file of s's tournament once its engines are resolved

@@ -20,13 +20,15 @@ enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_HTML };
 void report_print(struct tally *t, enum report_format f, enum report_csv_table table,
                   FILE *out);
 
+struct judge_cmd;
 /* Prints the report of a journal or match log. A judge's journal is read
- * through judge, the judge the user named (--judge; NULL: none), checked
+ * through judge, the judge the user named (--judge and --judge-sandbox,
+ * judge.h; NULL: none), checked
  * against its header (judge_game_of): the HTML replay needs it, the other
  * formats read results only and run it only when named. 0, or -1 with e
  * (e->line: the journal line of a bad record; nothing printed then), or
  * JUDGE_FAILED with e when the judge failed (judge.h). */
-int report_file(const char *path, const char *judge, enum report_format f,
+int report_file(const char *path, const struct judge_cmd *judge, enum report_format f,
                 enum report_csv_table table, FILE *out, struct err *e);
 
 #endif

@@ -224,6 +224,29 @@ struct sbx;
  * init (run_sweep with the sandbox open would). */
 int sbx_open(struct sbx **box, const struct sbx_view *views, int n, struct err *e);
 
+/* What a sandbox's messages call it, whom it holds, and how to do without
+ * it: "cannot create SANDBOX: new namespaces: CAUSE; WITHOUT", "SANDBOX
+ * does not answer; WITHOUT", "cannot hand FOLDER to HOLDS". String
+ * literals. */
+struct sbx_words {
+    const char *sandbox;   /* "the engines' sandbox" */
+    const char *holds;     /* "the engines" */
+    const char *without;   /* "run with --sandbox none to play without one" */
+};
+/* The engines' words (sbx_open's, sbx_probe's). */
+extern const struct sbx_words sbx_engines_words;
+
+/* sbx_open for another program than a game's engines (a judge: judge.h),
+ * its messages in words (which must outlive the sandbox). */
+int sbx_open_as(struct sbx **box, const struct sbx_view *views, int n,
+                const struct sbx_words *words, struct err *e);
+
+/* The init as this process sees it: the child of the process that opened
+ * box (a sweep of that process's children must spare it: runner.h's
+ * run_limits.spare). 0 once it was killed, and in a process forked since
+ * the sandbox was opened. NULL: 0. */
+pid_t sbx_init_pid(const struct sbx *box);
+
 /* The sandbox as a launcher (launcher.h) into *l: each move
  * (launch_move.view: the view it runs in, cwd a path inside it) is a
  * request to box's init, which enters the move's cgroup (acct; NULL: none)
@@ -271,7 +294,9 @@ int sbx_take_move_folder(struct sbx *box, int view);
 int sbx_hidden_path(const struct sbx *box, int view, const char *text, char *path, size_t cap);
 
 /* Kills the init, and with it anything left in the namespaces, and frees
- * box. NULL is fine. */
+ * box. NULL is fine. In a process forked since box was opened (a worker's
+ * copy of its parent's memory) it frees the copy only: the init, its
+ * namespaces and everything in them stay the opener's. */
 void sbx_close(struct sbx *box);
 
 /* Checks, before the first game, that sandboxes can be made here: opens one

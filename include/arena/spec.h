@@ -157,6 +157,21 @@ int spec_check(const struct spec *eng, struct err *e);
  * one SPEC into eng. Errors as for spec_keys_parse, or without a place when
  * resolving fails. On success free with spec_free. */
 int spec_parse(const char *text, struct spec *eng, struct err *e);
+/* Whether uid (SBX_ROOT_ENGINE_UID: who runs a root referee's engines and
+ * judge in their sandbox, sandbox.h) may use eng's files (resolved): its
+ * program (read and run it, read too when it is a script, which its
+ * interpreter opens) and the files its command names (read them). The
+ * sandbox shows each in its folder, bound at its own path, so the folders
+ * above need no search permission, but the file's own bits count and its
+ * folder's search bit, unless that folder is entered (its working folder,
+ * entered as root; NULL: none). A file out of reach is found here, before
+ * anything runs, instead of as a bare cannot-run. 0, or -1 with e: "WHO:
+ * PATH is out of reach of uid U (nobody), who runs RUNS of a referee run as
+ * root: mode M, owner uid O; give others read (chmod o+r PATH)"; who is
+ * "engine 'NAME'" (NULL: no "WHO: "), runs "the engines". */
+int spec_check_reach(const struct spec *eng, const char *who, const char *runs,
+                     const char *entered, uid_t uid, struct err *e);
+
 /* Frees what eng holds (its keys included); eng may be zeroed or resolved. */
 void spec_free(struct spec *eng);
 

@@ -11,13 +11,15 @@
 #include <stdio.h>
 #include "arena/err.h"
 
+struct judge_cmd;
 /* A judge's journal is replayed through judge, the judge the user named
- * (--judge; NULL: none, and such a journal is refused), checked against
+ * (--judge and --judge-sandbox, judge.h; NULL: none, and such a journal is
+ * refused), checked against
  * its header (judge_game_of). Returns 0 when all is consistent (a summary
  * printed on out), 1 at the first inconsistency (described in e, with the
  * journal line in e->line), -1 when the file cannot be read or parsed or
  * its judge is refused (e filled), JUDGE_FAILED when the judge failed
  * (judge.h; e filled). */
-int verify_file(const char *path, const char *judge, FILE *out, struct err *e);
+int verify_file(const char *path, const struct judge_cmd *judge, FILE *out, struct err *e);
 
 #endif

@@ -57,11 +57,20 @@ static const char about_text[] =
     "docs/referee.md). Colours alternate; each pair of games shares its opening.\n"
     "No engine process outlives its move.\n";
 
+/* --judge-sandbox, wherever --judge is. */
+#define JUDGE_SANDBOX_HELP                                                              \
+    "  --judge-sandbox MODE namespaces (default): the judge in a sandbox of its own,\n"  \
+    "                       seeing the system and its own files read-only, no\n"        \
+    "                       network, its processes killed with it (--sandbox-ro and\n"  \
+    "                       --sandbox-env reach it too); none: a judge you trust\n"     \
+    "                       runs as you, with all your files\n"
+
 static const char rules_help[] =
     "Match and tournament options:\n"
     "  --game G             %1$s\n"
     "  --judge CMD          instead of --game: a game whose rules the program CMD\n"
     "                       answers over JSON lines (docs/judges.md)\n"
+    JUDGE_SANDBOX_HELP
     "  --engine SPEC        KEY=VALUE options (name=, cmd=, dir=, args=, stderr=,\n"
     "                       depth=, proto=file|persistent) or a COMMAND (repeat).\n"
     "                       Placeholders {in} {out} {depth} {player} {time} {inc};\n"
@@ -150,7 +159,10 @@ static const char read_judge_help[] =
     "                       file its words name must have the SHA-256s the journal\n"
     "                       recorded. A journal's own command is never run: without\n"
     "                       --judge, verify, analyze and report --format html refuse\n"
-    "                       a judge's journal (report's tables read results only)\n";
+    "                       a judge's journal (report's tables read results only)\n"
+    JUDGE_SANDBOX_HELP
+    "  --sandbox-ro PATH    let the judge read PATH too (repeat)\n"
+    "  --sandbox-env NAME   pass the variable NAME to the judge (repeat)\n";
 
 static const char merge_help[] =
     "Merge: the journals of one tournament's shards into the journal OUT.\n";
@@ -179,8 +191,8 @@ static const char bench_help[] =
     "  --json FILE          the figures (schema arena.bench/1)\n"
     "  --svg FILE           their plot: CPU time per move against depth, a line per\n"
     "                       engine (drawn by plot-bench.sh with gnuplot and jq)\n"
-    "  (and --judge, --each, --seed, --timeout-ms, --cpu-limit-s, --mem-limit-mb,\n"
-    "  --sandbox, --sandbox-ro, --sandbox-env as for a match)\n";
+    "  (and --judge, --judge-sandbox, --each, --seed, --timeout-ms, --cpu-limit-s,\n"
+    "  --mem-limit-mb, --sandbox, --sandbox-ro, --sandbox-env as for a match)\n";
 
 #define REF_HELP_SECTIONS 3
 
@@ -221,14 +233,16 @@ static const struct ref_cmd commands[] = {
       "        [OPTIONS]\n",
       { rules_help, tournament_help } },
     { "report", REF_CMD_REPORT, run_command,
-      "%1$s report JOURNAL|LOG [--judge CMD] [--format text|json|html|csv [--table T]]\n",
+      "%1$s report JOURNAL|LOG [--judge CMD [--judge-sandbox none]]\n"
+      "        [--format text|json|html|csv [--table T]]\n",
       { report_help, read_judge_help } },
-    { "verify", REF_CMD_VERIFY, run_command, "%1$s verify JOURNAL|LOG [--judge CMD]\n",
+    { "verify", REF_CMD_VERIFY, run_command,
+      "%1$s verify JOURNAL|LOG [--judge CMD [--judge-sandbox none]]\n",
       { verify_help, read_judge_help } },
     { "merge", REF_CMD_MERGE, run_command, "%1$s merge OUT JOURNAL...\n", { merge_help } },
     { "analyze", REF_CMD_ANALYZE, run_command,
-      "%1$s analyze JOURNAL|LOG [--judge CMD] [--budget-ms N] [--max-empty N]\n"
-      "        [--json FILE]\n",
+      "%1$s analyze JOURNAL|LOG [--judge CMD [--judge-sandbox none]] [--budget-ms N]\n"
+      "        [--max-empty N] [--json FILE]\n",
       { analyze_help, read_judge_help } },
     { "bench", REF_CMD_BENCH, run_command,
       "%1$s bench (--game G | --judge CMD) --engine SPEC... --depths A-B\n"
@@ -377,8 +391,6 @@ static int read_config(const char *prog, struct refopts_settings *s, int argc, c
             return c == CLI_DONE ? -1 : EXIT_BAD_INPUT;
         struct err e;
         int rc = c == REF_OPT_CONFIG ? refopts_config_read(s, optarg, &e) : 0;
-        if (rc == JUDGE_FAILED)
-            return judge_stop(prog, &e);
         if (rc) {
             err_print(stderr, optarg, &e);
             return EXIT_BAD_INPUT;
@@ -387,9 +399,11 @@ static int read_config(const char *prog, struct refopts_settings *s, int argc, c
     return 0;
 }
 
-/* Parses the options of s->command into s; 0, -1 (--help or --version
- * shown) or EXIT_BAD_INPUT (usage error printed). Positional arguments are
- * left at argv[optind..]. */
+/* Parses the options of s->command into s, then starts --judge's judge
+ * (refopts_judge_start: --judge-sandbox is known by then); 0, -1 (--help or
+ * --version shown), EXIT_BAD_INPUT (usage error printed) or
+ * JUDGE_EXIT_FAILED (the judge failed to start: judge_stop). Positional
+ * arguments are left at argv[optind..]. */
 static int parse(const char *prog, struct refopts_settings *s, int argc, char **argv)
 {
     int rc = s->command == REF_CMD_TOURNAMENT || s->command == REF_CMD_SLURM
@@ -410,13 +424,14 @@ static int parse(const char *prog, struct refopts_settings *s, int argc, char **
         if (c == REF_OPT_CONFIG)
             continue;
         refopts_option_flag(c, name, sizeof name);
-        int applied = refopts_settings_apply(s, c, name, optarg ? optarg : "", &e);
-        if (applied == JUDGE_FAILED)
-            return judge_stop(prog, &e);
-        if (applied)
+        if (refopts_settings_apply(s, c, name, optarg ? optarg : "", &e) != 0)
             return cli_usage(prog, "%s", e.msg);
     }
-    return 0;
+    struct err e;
+    int started = refopts_judge_start(s, &e);
+    if (started == JUDGE_FAILED)
+        return judge_stop(prog, &e);
+    return started ? cli_usage(prog, "%s", e.msg) : 0;
 }
 
 /* Checks what match and tournament share and loads the opening book. */
@@ -701,11 +716,13 @@ static int report_check(const char *prog, struct refopts_settings *s)
 static int file_read(const char *prog, struct refopts_settings *s, char **args, int n)
 {
     struct err e;
+    struct judge_cmd named;
+    refopts_judge(s, &named);
+    const struct judge_cmd *judge = named.cmd ? &named : NULL;
     say_if_written(prog, args, n);
     int rc = s->command == REF_CMD_REPORT
-                 ? report_file(args[0], s->judge_cmd, s->report_format, s->report_table,
-                               stdout, &e)
-                 : verify_file(args[0], s->judge_cmd, stdout, &e);
+                 ? report_file(args[0], judge, s->report_format, s->report_table, stdout, &e)
+                 : verify_file(args[0], judge, stdout, &e);
     if (rc == 0)
         return 0;
     if (rc == JUDGE_FAILED)
@@ -717,8 +734,11 @@ static int file_read(const char *prog, struct refopts_settings *s, char **args, 
 static int analyze_read(const char *prog, struct refopts_settings *s, char **args, int n)
 {
     struct err e;
+    struct judge_cmd named;
+    refopts_judge(s, &named);
     say_if_written(prog, args, n);
-    int rc = ana_log(args[0], &s->ana, s->judge_cmd, s->json[0] ? s->json : NULL, stdout, &e);
+    int rc = ana_log(args[0], &s->ana, named.cmd ? &named : NULL, s->json[0] ? s->json : NULL,
+                     stdout, &e);
     if (rc == 0)
         return 0;
     if (rc == JUDGE_FAILED)

@@ -29,8 +29,12 @@
 #include "referee/play/pool.h"
 #include "arena/registry.h"
 #include "arena/rules.h"
+#include "arena/runner.h"
+#include "arena/sandbox.h"
 #include "arena/sha256.h"
 #include "arena/spec.h"
+#include "referee/run/gamedir.h"
+#include "referee/run/launcher.h"
 
 /* A position: the judge whose game it is, then its canonical board text,
  * NUL padded (judge.h). States are byte arrays without alignment: the
@@ -122,7 +126,21 @@ struct judge {
     int has_drawing;
     char style[JUDGE_STYLE_MAX], labels[JUDGE_LABELS_MAX];
     struct judge_pos start_pos;        /* the game's start (struct game's start) */
-    pid_t pid, owner;                  /* the judge, and the process it answers */
+    int boxed;                         /* 1: in a sandbox of its own */
+    struct sbx_policy policy;          /* its sandbox's read-only paths and
+                                          environment names, copied at the
+                                          start (the engines' masks, added
+                                          later, are not its) */
+    struct sbx_paths own;              /* its own folders (sbx_own_paths) */
+    struct sbx_view view;              /* what its sandbox shows it */
+    struct sbx *box;                   /* its sandbox while it runs; NULL: none */
+    struct gamedir home;               /* the view's writable folder, where it
+                                          runs (a tmpfs of its own over it) */
+    struct err unreachable;            /* why a root referee's judge, run as
+                                          SBX_ROOT_ENGINE_UID, cannot use its
+                                          files (spec_check_reach); "": it can */
+    pid_t pid, owner;                  /* the judge, and the process it answers
+                                          (whose sandbox box is) */
     int to, from;                      /* its stdin, its stdout */
     char *line;                        /* JUDGE_LINE_MAX bytes: an answer */
     size_t have;                       /* bytes read past the last answer */
@@ -137,6 +155,10 @@ struct judge {
 
 /* ---- the process ----------------------------------------------------------- */
 
+/* Ends the judge's process, and its sandbox with every process in it (a
+ * setsid grandchild too), when this process started them. A worker's copy
+ * of its parent's judge is only let go: the process, the sandbox and its
+ * folder stay the parent's (sbx_close frees a copy only). */
 static void stop_process(struct judge *j)
 {
     if (j->to >= 0)
@@ -144,12 +166,22 @@ static void stop_process(struct judge *j)
     if (j->from >= 0)
         close(j->from);
     j->to = j->from = -1;
-    if (j->pid > 0 && j->owner == getpid()) {
+    int mine = j->owner == getpid();
+    if (j->box) {
+        sbx_close(j->box);
+        j->box = NULL;
+    } else if (j->pid > 0 && mine) {
         kill(j->pid, SIGKILL);
         while (waitpid(j->pid, NULL, 0) < 0 && errno == EINTR)
             ;
     }
     j->pid = 0;
+    struct err ignored;
+    if (j->home.fd >= 0 && mine && gamedir_close(&j->home, &ignored) != 0)
+        fprintf(stderr, "referee: warning: judge '%s': %s\n", j->cmd, ignored.msg);
+    else if (j->home.fd >= 0)
+        close(j->home.fd);
+    j->home.fd = -1;
 }
 
 /* The judge failed, which no engine is charged with: its process is
@@ -174,6 +206,45 @@ static int judge_fail(struct judge *j, const char *fmt, ...)
     return -1;
 }
 
+/* What the judge's sandbox's messages call it. */
+static const struct sbx_words judge_words = {
+    "the judge's sandbox", "the judge",
+    "run with --judge-sandbox none to run a judge you trust without one",
+};
+
+/* Starts the judge in a sandbox of its own, built as an engine's
+ * (sandbox.h): the system and its own folders read-only, a folder of its
+ * own to run and write in, no network, its processes in the sandbox's PID
+ * namespace; in[0] its stdin, out[1] its stdout, the referee's stderr its
+ * stderr. 0, or -1 with e, "judge 'CMD': ..." (judge_fail: it failed). */
+static int spawn_boxed(struct judge *j, const int in[2], const int out[2], struct err *e)
+{
+    struct err why = j->unreachable;
+    j->owner = getpid();   /* its sandbox and folder are this process's */
+    if (why.msg[0] || gamedir_open(&j->home, &why) != 0)
+        goto fail;
+    j->view = (struct sbx_view){ .rw = j->home.path, .own = &j->own, .policy = &j->policy };
+    if (sbx_open_as(&j->box, &j->view, 1, &judge_words, &why) != 0)
+        goto fail;
+    uid_t uid = geteuid() == 0 ? SBX_ROOT_ENGINE_UID : geteuid();
+    const struct run_limits limits = {
+        .timeout_ms = JUDGE_TIMEOUT_MS, .proc_limit = run_proc_limit(uid, JUDGE_PROC_EXTRA),
+    };
+    const int std[3] = { out[1], STDERR_FILENO, in[0] };
+    int cg[LAUNCH_CG_FILES];
+    for (int i = 0; i < LAUNCH_CG_FILES; i++)
+        cg[i] = -1;
+    int exec_errno;
+    if (sbx_spawn(j->box, 0, j->argv, j->home.path, &limits, std, cg, &j->pid, &exec_errno,
+                  &why) != 0 || exec_errno)
+        goto fail;
+    return 0;
+fail:
+    judge_fail(j, "%s", why.msg);
+    *e = j->failure;
+    return -1;
+}
+
 static int spawn(struct judge *j, struct err *e)
 {
     int in[2], out[2];
@@ -183,6 +254,20 @@ static int spawn(struct judge *j, struct err *e)
         close(in[0]);
         close(in[1]);
         return err_set(e, 0, 0, "judge '%s': pipe: %s", j->cmd, strerror(errno));
+    }
+    if (j->boxed) {
+        int rc = spawn_boxed(j, in, out, e);
+        close(in[0]);
+        close(out[1]);
+        j->to = rc ? -1 : in[1];
+        j->from = rc ? -1 : out[0];
+        if (rc) {
+            close(in[1]);
+            close(out[0]);
+        }
+        j->have = 0;
+        signal(SIGPIPE, SIG_IGN);
+        return rc;
     }
     pid_t parent = getpid();
     pid_t pid = fork();
@@ -218,11 +303,19 @@ static int spawn(struct judge *j, struct err *e)
 #define JUDGE_EXIT_WAIT_MS 1000
 static void describe_exit(struct judge *j, char *buf, size_t cap)
 {
-    int status = 0;
-    pid_t r = 0;
-    for (int k = 0; k < JUDGE_EXIT_WAIT_MS && (r = waitpid(j->pid, &status, WNOHANG)) == 0; k++)
-        usleep(1000);
-    if (r != j->pid) {
+    int status = 0, ended;
+    if (j->box) {   /* the sandbox's init reaps it, and says so */
+        struct rusage ru;
+        struct err ignored;
+        ended = sbx_collect(j->box, JUDGE_EXIT_WAIT_MS, &status, &ru, &ignored) == 1;
+    } else {
+        pid_t r = 0;
+        for (int k = 0; k < JUDGE_EXIT_WAIT_MS && (r = waitpid(j->pid, &status, WNOHANG)) == 0;
+             k++)
+            usleep(1000);
+        ended = r == j->pid;
+    }
+    if (!ended) {
         snprintf(buf, cap, "closed its output");
         return;
     }
@@ -283,12 +376,7 @@ static int own_process(struct judge *j)
         return -1;
     if (j->owner == getpid())
         return 0;
-    if (j->to >= 0)
-        close(j->to);
-    if (j->from >= 0)
-        close(j->from);
-    j->to = j->from = -1;
-    j->pid = 0;
+    stop_process(j);   /* lets go of the first process's judge, never ends it */
     j->pending[0] = '\0';   /* asked of the first process, which is not ours */
     struct err e;
     if (spawn(j, &e) != 0 || hello(j, &e) != 0)
@@ -886,7 +974,10 @@ static int add_files(struct judge *j, const struct spec *s)
 /* The judge's words as a SPEC's cmd= resolves them, without the engine's
  * default placeholders, and the files they name (add_files); its program
  * is the last word naming a file (the script of `python3 judge.py`), else
- * the command's program. */
+ * the command's program. With a sandbox, what it shows the judge as its
+ * own, as an engine's (sbx_own_paths): its program's folder, its
+ * interpreter's installation, the folder of each word naming a file (or
+ * the folder a word names). */
 static int resolve(struct judge *j, const char *cmd, struct err *e)
 {
     struct spec s;
@@ -907,13 +998,39 @@ static int resolve(struct judge *j, const char *cmd, struct err *e)
     const char *sum = s.nfiles ? s.files[s.nfiles - 1].sha256 : s.sha256;
     snprintf(j->sha256, sizeof j->sha256, "%s", program ? sum : "");
     int files = add_files(j, &s);
+    int own = j->boxed ? sbx_own_paths(s.program, s.runtime, s.nruntime, s.argv, s.dir,
+                                       &j->own, &why)
+                       : 0;
+    /* Told when it would start (spawn_boxed): a journal's judge is checked
+     * against the journal's first. */
+    if (j->boxed && geteuid() == 0)
+        spec_check_reach(&s, NULL, "the judge", NULL, SBX_ROOT_ENGINE_UID,
+                         &j->unreachable);
     spec_free(&s);
+    if (own != 0)
+        return err_set(e, 0, 0, "--judge '%s': %s", j->cmd, why.msg);
     if (files != 0)
         return err_set(e, 0, 0, "out of memory");
     for (int i = 0; j->argv && i < j->argc; i++)
         if (!j->argv[i])
             return err_set(e, 0, 0, "out of memory");
     return j->argv ? 0 : err_set(e, 0, 0, "out of memory");
+}
+
+/* The judge's own copy of what its sandbox takes from the engines' policy
+ * p: the read-only paths and the environment's names (their checks were
+ * passed already). 0, or -1 with e (out of memory). */
+static int copy_policy(struct judge *j, const struct sbx_policy *p, struct err *e)
+{
+    j->boxed = 1;
+    j->policy.mode = SBX_NAMESPACES;
+    for (int i = 0; i < p->ro.n; i++)
+        if (sbx_paths_add(&j->policy.ro, p->ro.path[i], e) != 0)
+            return -1;
+    for (int i = 0; i < p->nenv; i++)
+        if (sbx_env_add(&j->policy, p->env[i], e) != 0)
+            return -1;
+    return 0;
 }
 
 /* hello's optional "drawing" of answer a, how the HTML replay draws the
@@ -1039,18 +1156,21 @@ static int same_judge(const struct judge *j, const struct hdr_judge *want, struc
     return 0;
 }
 
-int judge_open(const char *cmd, const struct hdr_judge *want, struct judge **judge,
+int judge_open(const struct judge_cmd *cmd, const struct hdr_judge *want, struct judge **judge,
                struct err *e)
 {
+    assert(cmd && cmd->cmd);
     *judge = NULL;
     struct judge *j = calloc(1, sizeof *j);
     if (!j || !(j->line = malloc(JUDGE_LINE_MAX))) {
         free(j);
         return err_set(e, 0, 0, "out of memory");
     }
-    j->to = j->from = -1;
-    snprintf(j->cmd, sizeof j->cmd, "%s", cmd);
-    if (resolve(j, cmd, e) != 0 || (want && same_judge(j, want, e) != 0))
+    j->to = j->from = j->home.fd = -1;
+    snprintf(j->cmd, sizeof j->cmd, "%s", cmd->cmd);
+    if (cmd->sandbox && copy_policy(j, cmd->sandbox, e) != 0)
+        goto fail;
+    if (resolve(j, cmd->cmd, e) != 0 || (want && same_judge(j, want, e) != 0))
         goto fail;   /* nothing started */
     if (spawn(j, e) != 0 || hello(j, e) != 0)
         goto fail;
@@ -1065,7 +1185,9 @@ fail:;
 
 pid_t judge_pid(const struct judge *j)
 {
-    return j && j->pid > 0 && j->owner == getpid() ? j->pid : 0;
+    if (!j || j->owner != getpid())
+        return 0;
+    return j->box ? sbx_init_pid(j->box) : j->pid > 0 ? j->pid : 0;
 }
 
 const struct game *judge_game(const struct judge *j)
@@ -1116,12 +1238,12 @@ static void quoted_cmd(const struct hdr_strs *words, char *buf, size_t cap)
  * named (cmd), refused unless it is the recorded one (same_judge); never
  * the header's own command, which is data (docs/judges.md). 0, -1 with e,
  * or JUDGE_FAILED. */
-static int judge_from_header(const struct hdr *h, const char *cmd, struct judge **judge,
-                             struct err *e)
+static int judge_from_header(const struct hdr *h, const struct judge_cmd *cmd,
+                             struct judge **judge, struct err *e)
 {
     *judge = NULL;
     const struct hdr_judge *hj = &h->judge;
-    if (!cmd) {
+    if (!cmd || !cmd->cmd) {
         char words[JUDGE_CMD_MAX];
         quoted_cmd(&hj->cmd, words, sizeof words);
         return err_set(e, 0, 0, "its games are a judge's (\"%s\"); name the judge to run: "
@@ -1141,7 +1263,7 @@ static int judge_from_header(const struct hdr *h, const char *cmd, struct judge 
     return 0;
 }
 
-int judge_game_of(const struct hdr *h, const char *cmd, const struct game **g,
+int judge_game_of(const struct hdr *h, const struct judge_cmd *cmd, const struct game **g,
                   struct judge **judge, struct err *e)
 {
     *g = NULL;
@@ -1154,7 +1276,7 @@ int judge_game_of(const struct hdr *h, const char *cmd, const struct game **g,
             *g = judge_game(*judge);
         return rc;
     }
-    if (cmd)
+    if (cmd && cmd->cmd)
         return err_set(e, 1, 1, "--judge: the journal's game '%s' is not a judge's",
                        h->game[0] ? h->game : "(none)");
     if (!(*g = registry_find(h->game)))
@@ -1173,6 +1295,8 @@ void judge_close(struct judge *j)
     for (int i = 0; i < j->nfiles; i++)
         free(j->files[i].path);
     free(j->files);
+    sbx_paths_free(&j->own);
+    sbx_policy_free(&j->policy);
     free(j->line);
     free(j);
 }

@@ -1,9 +1,21 @@
 /*
- * judge.h - a game defined by a program (docs/judges.md): a trusted judge,
- * run unsandboxed as the referee's own tool, answers the rules over JSON
- * lines on its stdin/stdout (protocol "arena-judge/1"), and judge_game
- * makes it a `struct game` so that play, journals, verify, reports and the
- * HTML replay work as for a built-in game.
+ * judge.h - a game defined by a program (docs/judges.md): a judge answers
+ * the rules over JSON lines on its stdin/stdout (protocol "arena-judge/1"),
+ * and judge_game makes it a `struct game` so that play, journals, verify,
+ * reports and the HTML replay work as for a built-in game.
+ *
+ * A judge runs in a sandbox of its own (sandbox.h's, built as an engine's
+ * with sbx_open_as): it sees the system and its own folders (its program's,
+ * its interpreter's installation, each word's naming a file) read-only, the
+ * sandbox policy's --sandbox-ro paths, a private /tmp, and a writable folder
+ * of its own where it runs; no network, no other process; a root referee's
+ * judge runs as SBX_ROOT_ENGINE_UID; its environment is an engine's
+ * (sbx_environment: PATH, the --sandbox-env names); its stderr is the
+ * referee's. Every process it starts (a setsid grandchild too) is in the
+ * sandbox's PID namespace, killed with the sandbox's init when the judge is
+ * closed or the process that started it dies. A judge the user trusts runs
+ * without one (--judge-sandbox none: struct judge_cmd's sandbox NULL), as
+ * the referee's user, in the referee's folder, with its environment.
  *
  * Representation: a position is the address of its judge (struct judge)
  * then the judge's canonical board text, NUL padded to JUDGE_BOARD_MAX
@@ -27,9 +39,10 @@
  * recorded (judge_game_of); the command a header names is never run.
  *
  * Any number of judges may be open. A worker forked by the referee starts
- * its own judge process on its first question (the judge is the process's
- * copy); every judge process is killed if the process that started it
- * dies (PDEATHSIG).
+ * its own judge process (and sandbox) on its first question (the judge is
+ * the process's copy, which lets go of the parent's without touching it);
+ * every judge process is killed if the process that started it dies
+ * (PDEATHSIG; in a sandbox, its init's).
  *
  * A judge that crashes, answers nothing within JUDGE_TIMEOUT_MS or answers
  * nonsense has failed: its process is killed at once, and from then on
@@ -55,9 +68,24 @@
 struct judge;
 struct hdr;
 struct hdr_judge;
+struct sbx_policy;
 
-/* Starts the judge of command cmd (words as a SPEC's cmd=, spec.h), says
- * hello and learns its game's name and start board. want (NULL: any) is
+/* The judge the user named (--judge CMD) and how it runs
+ * (--judge-sandbox). */
+struct judge_cmd {
+    const char *cmd;                   /* words as a SPEC's cmd=; NULL: none
+                                          named */
+    const struct sbx_policy *sandbox;  /* the policy whose read-only paths
+                                          and environment names its sandbox
+                                          takes, copied as it starts (not its
+                                          mode, the engines', nor its masks);
+                                          NULL: no sandbox, a judge the user
+                                          trusts */
+};
+
+/* Starts the judge of command cmd->cmd (words as a SPEC's cmd=, spec.h), in
+ * its sandbox unless cmd->sandbox is NULL (above), says hello and learns its
+ * game's name and start board. want (NULL: any) is
  * the judge a journal recorded: cmd's files (its program resolved through
  * PATH, then every word naming a file) must have its SHA-256s, in its
  * order, checked before anything runs; a journal from before the files
@@ -66,15 +94,18 @@ struct hdr_judge;
  * is refused (it does not resolve, it is not the journal's judge: the first
  * file that differs and both SHA-256s, it speaks another protocol);
  * JUDGE_FAILED with e, judge_error's words, when the judge failed its
- * hello. */
-int judge_open(const char *cmd, const struct hdr_judge *want, struct judge **judge,
+ * hello, or could not be started: its sandbox could not be made (the cause,
+ * and --judge-sandbox none), or its program run in it. */
+int judge_open(const struct judge_cmd *cmd, const struct hdr_judge *want, struct judge **judge,
                struct err *e);
 
 /* The judge's game (valid until judge_close). */
 const struct game *judge_game(const struct judge *j);
-/* The judge's process when this process started it and it runs, else 0: a
- * child that sweeping the engines' leftovers must spare (run_limits). NULL:
- * 0. */
+/* The child of this process that the judge's run is, when this process
+ * started it and it runs, else 0: a child that sweeping the engines'
+ * leftovers must spare (run_limits). In its sandbox, the sandbox's init
+ * (sbx_init_pid); without, the judge's process. A worker forked since the
+ * judge was started has 0 until it starts its own. NULL: 0. */
 pid_t judge_pid(const struct judge *j);
 
 /* 0 while j answers (j may be NULL: no judge); -1 once it failed, with e
@@ -87,7 +118,8 @@ int judge_error(const struct judge *j, struct err *e);
 int judge_header(const struct judge *j, struct hdr *h);
 
 /* The game of a journal's header into *g: for a judge's game, the judge
- * the user named, cmd (--judge), started into *judge (the caller closes it
+ * the user named, cmd (--judge and how it runs; NULL, or its cmd NULL:
+ * none), started into *judge (the caller closes it
  * with judge_close) once judge_open found it the header's; the header's own
  * command is never run (a journal is data: docs/judges.md). Else the
  * registry's game of its name (*judge NULL). Returns 0; -1 with e at line
@@ -95,11 +127,13 @@ int judge_header(const struct judge *j, struct hdr *h);
  * a judge's game (the message names the recorded command and --judge) or
  * given for a built-in one, or cmd is refused (judge_open); JUDGE_FAILED
  * with e when the judge failed. */
-int judge_game_of(const struct hdr *h, const char *cmd, const struct game **g,
+int judge_game_of(const struct hdr *h, const struct judge_cmd *cmd, const struct game **g,
                   struct judge **judge, struct err *e);
 
-/* Ends the judge process (closing its stdin, then killing it) and frees j;
- * j may be NULL. */
+/* Ends the judge process (closing its stdin, then killing it; in its
+ * sandbox, every process in it) and frees j; j may be NULL. A worker's copy
+ * of its parent's judge is freed without ending the parent's process or
+ * sandbox. */
 void judge_close(struct judge *j);
 
 #endif

@@ -4,6 +4,7 @@
  * file reader. Messages name the option as the user wrote it (--rounds on
  * the command line, "rounds" in a file).
  */
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
@@ -67,6 +68,7 @@ static int tc_parse(const char *val, struct play_clock *tc)
 #define RULE_OPTIONS                                                  \
     { "game", required_argument, NULL, REF_OPT_GAME },                \
     { "judge", required_argument, NULL, REF_OPT_JUDGE },              \
+    { "judge-sandbox", required_argument, NULL, REF_OPT_JUDGE_SANDBOX }, \
     { "engine", required_argument, NULL, REF_OPT_ENGINE },            \
     { "depth", required_argument, NULL, REF_OPT_DEPTH },              \
     { "random-plies", required_argument, NULL, REF_OPT_PLIES },       \
@@ -123,21 +125,28 @@ static const struct option slurm_options[] = {
     CLI_STD_OPTIONS,
 };
 
+/* The judge of a judge's journal (never the one it records) and its
+ * sandbox's read-only paths and environment, as a match's. */
+#define READ_JUDGE_OPTIONS                                            \
+    { "judge", required_argument, NULL, REF_OPT_JUDGE },              \
+    { "judge-sandbox", required_argument, NULL, REF_OPT_JUDGE_SANDBOX }, \
+    { "sandbox-ro", required_argument, NULL, REF_OPT_SANDBOX_RO },     \
+    { "sandbox-env", required_argument, NULL, REF_OPT_SANDBOX_ENV }
+
 static const struct option report_options[] = {
     { "format", required_argument, NULL, REF_OPT_FORMAT },
     { "table", required_argument, NULL, REF_OPT_TABLE },
-    { "judge", required_argument, NULL, REF_OPT_JUDGE },
+    READ_JUDGE_OPTIONS,
     CLI_STD_OPTIONS,
 };
 
-/* verify's: the judge of a judge's journal, never the one it records. */
 static const struct option verify_options[] = {
-    { "judge", required_argument, NULL, REF_OPT_JUDGE },
+    READ_JUDGE_OPTIONS,
     CLI_STD_OPTIONS,
 };
 
 static const struct option analyze_options[] = {
-    { "judge", required_argument, NULL, REF_OPT_JUDGE },
+    READ_JUDGE_OPTIONS,
     { "budget-ms", required_argument, NULL, REF_OPT_BUDGET },
     { "max-empty", required_argument, NULL, REF_OPT_MAX_EMPTY },
     { "json", required_argument, NULL, REF_OPT_JSON },
@@ -147,6 +156,7 @@ static const struct option analyze_options[] = {
 static const struct option bench_options[] = {
     { "game", required_argument, NULL, REF_OPT_GAME },
     { "judge", required_argument, NULL, REF_OPT_JUDGE },
+    { "judge-sandbox", required_argument, NULL, REF_OPT_JUDGE_SANDBOX },
     { "engine", required_argument, NULL, REF_OPT_ENGINE },
     { "each", required_argument, NULL, REF_OPT_EACH },
     { "depths", required_argument, NULL, REF_OPT_DEPTHS },
@@ -449,6 +459,8 @@ static int apply_choice(struct refopts_settings *s, int id, const char *name, co
         { REF_OPT_TABLE, -1, "forfeit-games", REPORT_CSV_FORFEIT_GAMES },
         { REF_OPT_SANDBOX, -1, "namespaces", SBX_NAMESPACES },
         { REF_OPT_SANDBOX, -1, "none", SBX_NONE },
+        { REF_OPT_JUDGE_SANDBOX, -1, "namespaces", SBX_NAMESPACES },
+        { REF_OPT_JUDGE_SANDBOX, -1, "none", SBX_NONE },
     };
     int cmd = id == REF_OPT_FORMAT && s->command == REF_CMD_REPORT ? REF_CMD_REPORT : -1;
     char list[128] = "";
@@ -463,6 +475,8 @@ static int apply_choice(struct refopts_settings *s, int id, const char *name, co
                 s->t.format = (enum schedule_format)words[k].value;
             else if (id == REF_OPT_TABLE)
                 s->report_table = (enum report_csv_table)words[k].value, s->report_table_given = 1;
+            else if (id == REF_OPT_JUDGE_SANDBOX)
+                s->judge_sandbox = (enum sbx_mode)words[k].value;
             else
                 s->sandbox.mode = (enum sbx_mode)words[k].value;
             return 0;
@@ -504,8 +518,10 @@ static int apply_sprt(struct refopts_settings *s, const char *name, const char *
     return 0;
 }
 
-/* --judge of report, verify and analyze: kept, not started (a journal's
- * reader starts it once its header's files match: judge_game_of). */
+/* --judge: kept, not started, since --judge-sandbox may follow. A
+ * journal's reader (report, verify, analyze) starts it once its header's
+ * files match (judge_game_of); the commands that play, once every option is
+ * read (refopts_judge_start). */
 static int keep_judge(struct refopts_settings *s, const char *name, const char *val,
                       struct err *e)
 {
@@ -527,19 +543,13 @@ static int apply_named(struct refopts_settings *s, int id, const char *name, con
 {
     struct err why;
     switch (id) {
-    case REF_OPT_JUDGE: {
-        if (reads_journal(s->command))
-            return keep_judge(s, name, val, e);
-        if (s->t.rules.game)
+    case REF_OPT_JUDGE:
+        if (!reads_journal(s->command) && (s->t.rules.game || s->judge_cmd))
             return err_set(e, 0, 0, "%s: the game is named already (--game or --judge once)",
                            name);
-        int rc = judge_open(val, NULL, &s->t.rules.judge, e);   /* -1 or JUDGE_FAILED */
-        if (rc == 0)
-            s->t.rules.game = judge_game(s->t.rules.judge);
-        return rc;
-    }
+        return keep_judge(s, name, val, e);
     case REF_OPT_GAME:
-        if (s->t.rules.judge)
+        if (s->judge_cmd)
             return err_set(e, 0, 0, "%s: the game is named already (--game or --judge once)",
                            name);
         if (!(s->t.rules.game = registry_find(val))) {
@@ -631,6 +641,29 @@ int refopts_settings_apply(struct refopts_settings *s, int id, const char *name,
         rc = apply_form(s, id, name, val, e);
     if (rc == NOT_MINE)
         rc = err_set(e, 0, 0, "'%s' is not an option of this command", name);
+    return rc;
+}
+
+void refopts_judge(const struct refopts_settings *s, struct judge_cmd *j)
+{
+    *j = (struct judge_cmd){ .cmd = s->judge_cmd,
+                             .sandbox = s->judge_sandbox == SBX_NONE ? NULL : &s->sandbox };
+}
+
+int refopts_judge_start(struct refopts_settings *s, struct err *e)
+{
+    if (!s->judge_cmd || reads_journal(s->command) || s->t.rules.judge)
+        return 0;
+    assert(!s->t.rules.game);   /* --game and --judge exclude each other (apply_named) */
+    struct judge_cmd named;
+    refopts_judge(s, &named);
+    int rc = judge_open(&named, NULL, &s->t.rules.judge, e);   /* -1 or JUDGE_FAILED */
+    if (rc == 0)
+        s->t.rules.game = judge_game(s->t.rules.judge);
+    /* The judge keeps its own words: no worker holds a copy to free (a
+     * tournament's frees its tour_config only). */
+    free(s->judge_cmd);
+    s->judge_cmd = NULL;
     return rc;
 }
 
@@ -736,8 +769,7 @@ int refopts_config_parse(struct refopts_settings *s, const char *text, size_t le
     const cJSON *item;
     cJSON_ArrayForEach(item, root) {
         if ((rc = apply_key(s, item, e)) != 0) {
-            if (rc != JUDGE_FAILED)   /* the judge's failure is not the file's */
-                key_place(text, item->string, e), rc = -1;
+            key_place(text, item->string, e);
             break;
         }
     }

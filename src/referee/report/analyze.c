@@ -177,7 +177,7 @@ struct log_ctx {
     const struct ana_opts *opts;
     struct analyzer an;
     int ready;
-    const char *judge_cmd; /* --judge: the judge the user named; NULL: none */
+    const struct judge_cmd *judge_cmd; /* --judge: the judge the user named; NULL: none */
     struct judge *judge;   /* the journal's judge (judge.h); NULL: none */
     int judge_failed;      /* 1 when it failed */
     FILE *out;
@@ -255,7 +255,7 @@ static int log_game(void *ctx, struct game_record *rec, int line, struct err *e)
     return rc;
 }
 
-int ana_log(const char *path, const struct ana_opts *o, const char *judge,
+int ana_log(const char *path, const struct ana_opts *o, const struct judge_cmd *judge,
             const char *json_path, FILE *out, struct err *e)
 {
     struct log_ctx c = { .opts = o, .judge_cmd = judge, .out = out };

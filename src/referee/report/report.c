@@ -38,7 +38,7 @@ void report_print(struct tally *t, enum report_format f, enum report_csv_table t
 struct report_scan {
     struct tally t;
     struct report_html *html;   /* NULL: no games kept */
-    const char *judge_cmd;      /* --judge: the judge the user named; NULL: none */
+    const struct judge_cmd *judge_cmd;  /* --judge: the judge the user named; NULL: none */
     struct judge *judge;        /* the journal's judge (judge.h); NULL: none */
     int judge_failed;           /* 1 once it failed */
 };
@@ -94,7 +94,7 @@ static int report_game(void *ctx, struct game_record *rec, int line, struct err 
     return rc;
 }
 
-int report_file(const char *path, const char *judge, enum report_format f,
+int report_file(const char *path, const struct judge_cmd *judge, enum report_format f,
                 enum report_csv_table table, FILE *out, struct err *e)
 {
     struct report_html html;

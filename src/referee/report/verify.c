@@ -21,7 +21,7 @@
 
 struct verify_ctx {
     const struct game *game;
-    const char *judge_cmd; /* --judge: the judge the user named; NULL: none */
+    const struct judge_cmd *judge_cmd; /* --judge: the judge the user named; NULL: none */
     struct judge *judge;   /* the game's judge (judge.h); NULL: built in */
     int draw_plies;
     long *seen;         /* the indices recorded: open addressing, 0 = empty */
@@ -225,7 +225,7 @@ static int verify_bad_game(void *ctx, int line, struct err *e)
     return bad(ctx, e, line, "%s", msg);
 }
 
-int verify_file(const char *path, const char *judge, FILE *out, struct err *e)
+int verify_file(const char *path, const struct judge_cmd *judge, FILE *out, struct err *e)
 {
     struct verify_ctx v = { .judge_cmd = judge };
     static const struct journal_reader rd = { .header = verify_header, .game = verify_game,

@@ -61,15 +61,6 @@ static int sandbox_rules(struct refopts_settings *s, struct err *e)
     return 0;
 }
 
-/* 1 when uid (group gid, no other groups: how the sandbox runs a root
- * referee's engines) has every permission of want (4 read, 1 execute or
- * search) on st, as the kernel decides without ACLs. */
-static int user_may(const struct stat *st, uid_t uid, gid_t gid, unsigned want)
-{
-    unsigned shift = st->st_uid == uid ? 6 : st->st_gid == gid ? 3 : 0;
-    return ((st->st_mode >> shift) & want) == want;
-}
-
 /* path in one form for comparing: canonical when it exists, else lexical
  * against the current directory. 0, or -1 when it does not fit. */
 static int same_form(const char *path, char *out, size_t cap)
@@ -90,62 +81,12 @@ static int same_file(const char *a, const char *b)
            strcmp(x, y) == 0;
 }
 
-/* The error for eng's path, which uid may not use as want asks (st its
- * status): its mode, its owner and the chmod that fixes it. -1. */
-static int out_of_reach(const struct spec *eng, const char *path, const struct stat *st,
-                        uid_t uid, unsigned want, struct err *e)
+/* spec_check_reach of an engine, which enters its dir= as root. */
+static int reach(const struct spec *eng, uid_t uid, struct err *e)
 {
-    const char *what = want == 5 ? "read and execute" : want == 4 ? "read"
-                       : S_ISDIR(st->st_mode) ? "search" : "execute";
-    return err_set(e, 0, 0,
-                   "engine '%s': %s is out of reach of uid %ld (nobody), who runs the "
-                   "engines of a referee run as root: mode %04o, owner uid %ld; give "
-                   "others %s (chmod o+%s %s)",
-                   eng->name, path, (long)uid, (unsigned)(st->st_mode & 07777),
-                   (long)st->st_uid, what, want == 5 ? "rx" : want == 4 ? "r" : "x", path);
-}
-
-/* The engine's files as the user that runs engines sees them: its program
- * (read too when it is a script, which its interpreter opens) and the
- * files its command names. The sandbox shows each in its folder, bound at
- * its own path (the folders above need no search permission), so the
- * file's own bits count and its folder's search bit; its dir= it enters
- * before giving up root. A file out of reach is found here, before the
- * first game, instead of as a bare cannot-run on every move. 0, or -1
- * with e. */
-static int check_reach(const struct spec *eng, uid_t uid, struct err *e)
-{
-    struct { const char *path; unsigned want; } need[RUN_MAX_ARGS + 1];
-    int n = 0;
-    if (eng->program) {
-        char head[2] = "";
-        FILE *f = fopen(eng->program, "rb");
-        int script = f && fread(head, 1, 2, f) == 2 && head[0] == '#' && head[1] == '!';
-        if (f)
-            fclose(f);
-        need[n].path = eng->program;
-        need[n++].want = script ? 5 : 1;
-    }
-    for (int i = 0; i < eng->nfiles && n < RUN_MAX_ARGS; i++) {
-        need[n].path = eng->files[i].path;
-        need[n++].want = 4;
-    }
-    for (int i = 0; i < n; i++) {
-        struct stat st;
-        char folder[PATH_MAX];
-        if (!need[i].path || stat(need[i].path, &st) != 0)
-            continue;
-        if (!user_may(&st, uid, uid, need[i].want))
-            return out_of_reach(eng, need[i].path, &st, uid, need[i].want, e);
-        if (!realpath(need[i].path, folder))
-            continue;
-        char *slash = strrchr(folder, '/');
-        slash[slash == folder] = '\0';   /* "/" stays */
-        /* Its working folder, entered as root, needs no search bit. */
-        if (stat(folder, &st) == 0 && !user_may(&st, uid, uid, 1) && !same_file(folder, eng->dir))
-            return out_of_reach(eng, folder, &st, uid, 1, e);
-    }
-    return 0;
+    char who[REC_NAME_MAX + 16];
+    snprintf(who, sizeof who, "engine '%s'", eng->name);
+    return spec_check_reach(eng, who, "the engines", eng->dir, uid, e);
 }
 
 /* Checks path for option opt (skipped when path is ""); 0 or -1 with e. */
@@ -232,7 +173,7 @@ int preflight_check(struct refopts_settings *s, struct err *e)
         return -1;
     uid_t runs_as = sbx_engine_uid(s->sandbox.mode == SBX_NAMESPACES ? &s->sandbox : NULL);
     for (int i = 0; runs_as != geteuid() && i < s->t.nengines; i++)
-        if (check_reach(&s->t.engine[i], runs_as, e) != 0)
+        if (reach(&s->t.engine[i], runs_as, e) != 0)
             return -1;
     /* Only commands that run engines pay for the /proc scan. */
     s->t.rules.limits.proc_limit =

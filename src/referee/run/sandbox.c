@@ -872,6 +872,10 @@ struct shared {
 
 struct sbx {
     pid_t init;                  /* 0 once killed */
+    pid_t opener;                /* the process that opened it, whose child
+                                  * the init is: only it kills the init (a
+                                  * process forked since holds a copy) */
+    const struct sbx_words *words;  /* what its messages call it */
     int sock;                    /* our end of the socket pair */
     struct shared *sh;
     int n;
@@ -1234,7 +1238,10 @@ static void init_main(const struct sbx *box, int sock)
 
 #define CLONE_FLAGS (CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | \
                      CLONE_NEWUTS)
-#define NONE_HINT "; run with --sandbox none to play without one"
+
+const struct sbx_words sbx_engines_words = {
+    "the engines' sandbox", "the engines", "run with --sandbox none to play without one",
+};
 
 /* Why the kernel refused the namespaces, in words. */
 static const char *clone_cause(int err)
@@ -1296,7 +1303,8 @@ static int recv_folders(struct sbx *box, struct err *e)
     while ((ready = poll(&p, 1, SBX_SETUP_MS)) < 0 && errno == EINTR)
         ;
     if (ready <= 0)
-        return err_set(e, 0, 0, "the engines' sandbox does not answer" NONE_HINT);
+        return err_set(e, 0, 0, "%s does not answer; %s", box->words->sandbox,
+                       box->words->without);
     char what, control[CMSG_SPACE(SBX_MAX_VIEWS * sizeof(int))];
     struct iovec iov = { &what, 1 };
     struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
@@ -1324,7 +1332,13 @@ int sbx_take_move_folder(struct sbx *box, int view)
 
 int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *e)
 {
-    assert(out && (views || n == 0));
+    return sbx_open_as(out, views, n, &sbx_engines_words, e);
+}
+
+int sbx_open_as(struct sbx **out, const struct sbx_view *views, int n,
+                const struct sbx_words *words, struct err *e)
+{
+    assert(out && (views || n == 0) && words);
     *out = NULL;
     if (n < 0 || n > SBX_MAX_VIEWS)
         return err_set(e, 0, 0, "a sandbox holds 0 to %d views, not %d", SBX_MAX_VIEWS, n);
@@ -1335,17 +1349,14 @@ int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *
     box->folder[0] = box->folder[1] = -1;
     box->n = n;
     box->views = views;
+    box->words = words;
+    box->opener = getpid();
     box->root = geteuid() == 0;
     int rc = 0;
     if (!(box->envp = sbx_environment(n > 0 ? views[0].policy : NULL)))
         rc = err_set(e, 0, 0, "out of memory");
     for (int v = 0; !rc && v < n; v++)
         rc = sbx_plan_build(&views[v], &box->plan[v], e);
-    /* The engines write their move folder as themselves. */
-    for (int v = 0; !rc && box->root && v < n; v++)
-        if (chown(views[v].rw, SBX_ROOT_ENGINE_UID, SBX_ROOT_ENGINE_UID) != 0)
-            rc = err_set(e, 0, 0, "cannot hand %s to the engines: %s", views[v].rw,
-                         strerror(errno));
     void *page = MAP_FAILED;
     if (!rc && (page = mmap(NULL, sizeof *box->sh, PROT_READ | PROT_WRITE,
                             MAP_SHARED | MAP_ANONYMOUS, -1, 0)) == MAP_FAILED)
@@ -1371,10 +1382,21 @@ int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *
     box->sock = sv[0];
     if (pid < 0) {
         sbx_close(box);
-        return err_set(e, 0, 0, "cannot create the engines' sandbox: new namespaces: %s" NONE_HINT,
-                       clone_cause(saved));
+        return err_set(e, 0, 0, "cannot create %s: new namespaces: %s; %s", words->sandbox,
+                       clone_cause(saved), words->without);
     }
     box->init = pid;
+    /* The engines write their move folder as themselves. After the clone,
+     * which says more when it fails: a root in a user namespace that maps
+     * no SBX_ROOT_ENGINE_UID cannot make one either. The init waits for
+     * "g" before it builds anything. */
+    for (int v = 0; box->root && v < n; v++)
+        if (chown(views[v].rw, SBX_ROOT_ENGINE_UID, SBX_ROOT_ENGINE_UID) != 0) {
+            err_set(e, 0, 0, "cannot hand %s to %s: %s", views[v].rw, words->holds,
+                    strerror(errno));
+            sbx_close(box);
+            return -1;
+        }
     if (map_ids(pid, box->root, e) != 0 || write(box->sock, "g", 1) != 1) {
         if (!e->msg[0])
             err_set(e, 0, 0, "cannot start the sandbox: %s", strerror(errno));
@@ -1389,11 +1411,19 @@ int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *
     return 0;
 }
 
-/* Kills the init (and so its namespace) and reaps it. */
+/* Kills the init (and so its namespace) and reaps it. A copy of the box in
+ * a process forked since it was opened only forgets it: the init is the
+ * opener's child, and still the opener's sandbox. */
 static void kill_init(struct sbx *box)
 {
     if (box->init <= 0)
         return;
+    /* Gone already, reaped here or by a sweep of the opener's children
+     * (run_sweep): its pid may be another process's by now. */
+    if (box->opener != getpid() || waitpid(box->init, NULL, WNOHANG) != 0) {
+        box->init = 0;
+        return;
+    }
     kill(box->init, SIGKILL);
     while (waitpid(box->init, NULL, 0) < 0 && errno == EINTR)
         ;
@@ -1529,7 +1559,8 @@ static int box_collect(void *self, const struct launch_move *m, struct launch_en
     if (mv->killed)
         return 0;   /* stopped and killed: judged by why it was stopped */
     if (sh->failed)
-        return err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT, sh->msg);
+        return err_set(e, 0, 0, "%s: %s; %s", mv->box->words->sandbox, sh->msg,
+                       mv->box->words->without);
     end->wall_ms = sh->wall_ms;
     if (sh->exec_errno && strcmp(sh->exec_what, CG_ENTER_FAILED) == 0)
         return err_set(e, 0, 0, "%s: %s", CG_ENTER_FAILED, strerror(sh->exec_errno));
@@ -1609,10 +1640,11 @@ int sbx_probe(struct err *e)
     if (send_request(box->sock, 'p', NULL, 0) != 0)
         rc = err_set(e, 0, 0, "cannot reach the sandbox's init: %s", strerror(errno));
     else if ((rc = await_probe(box, SBX_SETUP_MS, e)) == 0)
-        rc = err_set(e, 0, 0, "the engines' sandbox does not answer" NONE_HINT);
+        rc = err_set(e, 0, 0, "%s does not answer; %s", box->words->sandbox,
+                     box->words->without);
     else if (rc > 0)
-        rc = box->sh->failed ? err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT,
-                                       box->sh->msg)
+        rc = box->sh->failed ? err_set(e, 0, 0, "%s: %s; %s", box->words->sandbox,
+                                       box->sh->msg, box->words->without)
                              : 0;
     sbx_close(box);
     return rc;
@@ -1660,10 +1692,12 @@ int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
         ;
     if (ready <= 0 || read(box->sock, &c, 1) != 1) {
         kill_init(box);
-        return err_set(e, 0, 0, "the engines' sandbox does not answer" NONE_HINT);
+        return err_set(e, 0, 0, "%s does not answer; %s", box->words->sandbox,
+                       box->words->without);
     }
     if (c == 'd' && sh->failed)
-        return err_set(e, 0, 0, "the engines' sandbox: %s" NONE_HINT, sh->msg);
+        return err_set(e, 0, 0, "%s: %s; %s", box->words->sandbox, sh->msg,
+                       box->words->without);
     if (sh->exec_errno && strcmp(sh->exec_what, CG_ENTER_FAILED) == 0)
         return err_set(e, 0, 0, "%s: %s", CG_ENTER_FAILED, strerror(sh->exec_errno));
     if (sh->exec_errno) {
@@ -1673,6 +1707,11 @@ int sbx_spawn(struct sbx *box, int view, char *const argv[], const char *cwd,
     }
     *pid = init_child(box->init);
     return 0;
+}
+
+pid_t sbx_init_pid(const struct sbx *box)
+{
+    return box && box->opener == getpid() ? box->init : 0;
 }
 
 int sbx_wait_fd(const struct sbx *box)

@@ -730,3 +730,72 @@ const char *spec_proto_name(enum spec_proto proto)
     assert(proto >= 0 && (size_t)proto < sizeof proto_name / sizeof *proto_name);
     return proto_name[proto];
 }
+
+/* --- reach ---------------------------------------------------------------- */
+
+/* 1 when uid (group gid, no other groups: how the sandbox runs a root
+ * referee's engines and judge) has every permission of want (4 read, 1
+ * execute or search) on st, as the kernel decides without ACLs. */
+static int user_may(const struct stat *st, uid_t uid, gid_t gid, unsigned want)
+{
+    unsigned shift = st->st_uid == uid ? 6 : st->st_gid == gid ? 3 : 0;
+    return ((st->st_mode >> shift) & want) == want;
+}
+
+/* The error for who's path, which uid may not use as want asks (st its
+ * status): its mode, its owner and the chmod that fixes it. -1. */
+static int out_of_reach(const char *who, const char *runs, const char *path,
+                        const struct stat *st, uid_t uid, unsigned want, struct err *e)
+{
+    const char *what = want == 5 ? "read and execute" : want == 4 ? "read"
+                       : S_ISDIR(st->st_mode) ? "search" : "execute";
+    return err_set(e, 0, 0,
+                   "%s%s%s is out of reach of uid %ld (nobody), who runs %s of a referee "
+                   "run as root: mode %04o, owner uid %ld; give others %s (chmod o+%s %s)",
+                   who ? who : "", who ? ": " : "", path, (long)uid, runs,
+                   (unsigned)(st->st_mode & 07777), (long)st->st_uid, what,
+                   want == 5 ? "rx" : want == 4 ? "r" : "x", path);
+}
+
+/* Whether folder (canonical) is the folder entered names (NULL: none). */
+static int is_entered(const char *folder, const char *entered)
+{
+    char real[PATH_MAX];
+    return entered && realpath(entered, real) && strcmp(real, folder) == 0;
+}
+
+int spec_check_reach(const struct spec *eng, const char *who, const char *runs,
+                     const char *entered, uid_t uid, struct err *e)
+{
+    struct { const char *path; unsigned want; } need[RUN_MAX_ARGS + 1];
+    int n = 0;
+    if (eng->program) {
+        char head[2] = "";
+        FILE *f = fopen(eng->program, "rb");
+        int script = f && fread(head, 1, 2, f) == 2 && head[0] == '#' && head[1] == '!';
+        if (f)
+            fclose(f);
+        need[n].path = eng->program;
+        need[n++].want = script ? 5 : 1;
+    }
+    for (int i = 0; i < eng->nfiles && n < RUN_MAX_ARGS; i++) {
+        need[n].path = eng->files[i].path;
+        need[n++].want = 4;
+    }
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        char folder[PATH_MAX];
+        if (!need[i].path || stat(need[i].path, &st) != 0)
+            continue;
+        if (!user_may(&st, uid, uid, need[i].want))
+            return out_of_reach(who, runs, need[i].path, &st, uid, need[i].want, e);
+        if (!realpath(need[i].path, folder))
+            continue;
+        char *slash = strrchr(folder, '/');
+        slash[slash == folder] = '\0';   /* "/" stays */
+        /* The working folder, entered as root, needs no search bit. */
+        if (stat(folder, &st) == 0 && !user_may(&st, uid, uid, 1) && !is_entered(folder, entered))
+            return out_of_reach(who, runs, folder, &st, uid, 1, e);
+    }
+    return 0;
+}
