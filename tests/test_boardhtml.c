@@ -39,6 +39,14 @@ static char *board(const struct game *g, const char *text)
     return out;
 }
 
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
 /* Each built-in game as the script gets it: its layout, its pieces'
  * letters, and style rules of its own (so never plain). */
 Test(boardhtml, each_registry_game_hands_the_script_its_layout_and_labels)
@@ -129,6 +137,24 @@ Test(boardhtml, a_boards_text_is_escaped_and_its_endings_are_lf)
     cr_expect_str_eq(got, "<div class=\"drawn\" data-layout=\"grid\" data-plain=\"\" "
                           "data-board=\"x&lt;&quot;\n.&amp;o\n&#39;\n1\n\"></div>\n", "%s", got);
     free(got);
+}
+
+/* One drawing: each page carries the script once, and no page builds a
+ * board's table, cells, rows or pieces of its own (their classes, and
+ * createElement('td'), are written in the script only). */
+Test(boardhtml, the_report_and_the_play_page_carry_the_one_script)
+{
+    static const char *const own[] = { "'c c'",   "'dark'",   "'light'",  "'board'+",
+                                       "'board '", "'rows'+", "'rows '", "createElement('td')" };
+    const char *page[] = { report_html_script, playsrv_page };
+    for (size_t i = 0; i < sizeof page / sizeof *page; i++) {
+        cr_expect_eq(count(page[i], BOARDHTML_SCRIPT), 1, "page %zu: the script %d times", i,
+                     count(page[i], BOARDHTML_SCRIPT));
+        for (size_t k = 0; k < sizeof own / sizeof *own; k++)
+            cr_expect_eq(count(page[i], own[k]), count(BOARDHTML_SCRIPT, own[k]),
+                         "page %zu: %s %d times, the script's %d", i, own[k],
+                         count(page[i], own[k]), count(BOARDHTML_SCRIPT, own[k]));
+    }
 }
 
 /* The script draws from the spec it is handed, so it names no game. */
