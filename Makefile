@@ -343,9 +343,10 @@ demo: all
 # The HTML report in a real browser (scripts/test-browser.sh): the demo's
 # journal (the demo is run first; its output goes to results/demo.log),
 # fixtures/report/html.jsonl (Connect-4: a hostile engine name, forfeits,
-# blunders), html-nim.jsonl and html-checkers.jsonl, and a tournament
-# through docs/judges/tictactoe.py (drawn as the judge says); then referee grade's
-# class and feedback pages (scripts/test-browser-grade.sh).
+# blunders), html-nim.jsonl and html-checkers.jsonl, a tournament
+# through docs/judges/tictactoe.py (drawn as the judge says) and one through
+# docs/judges/kalah.py (no drawing: a plain grid of its characters); then
+# referee grade's class and feedback pages (scripts/test-browser-grade.sh).
 # Chromium comes from install-deps; without it the test fails.
 test-browser: all
 	@command -v chromium >/dev/null 2>&1 || sh scripts/install-deps.sh
@@ -356,10 +357,16 @@ test-browser: all
 	    --engine "name=d1,depth=1,cmd=$(abspath $(BIN))/engine one-move --game tictactoe" \
 	    --engine "name=d3,depth=3,cmd=$(abspath $(BIN))/engine one-move --game tictactoe" \
 	    --journal results/judge-tictactoe.jsonl > /dev/null
+	rm -f results/judge-kalah.jsonl
+	$(BIN)/referee tournament --judge "python3 docs/judges/kalah.py" --random-plies 1 \
+	    --engine "name=greedy,dir=docs/judges,cmd=python3 kalah_engine.py greedy {in} {out}" \
+	    --engine "name=random,dir=docs/judges,cmd=python3 kalah_engine.py random {player} {in} {out}" \
+	    --journal results/judge-kalah.jsonl > /dev/null
 	sh scripts/test-browser.sh $(BIN) results/demo/journal.jsonl fixtures/report/html.jsonl \
 	    fixtures/report/html-nim.jsonl fixtures/report/html-checkers.jsonl \
 	    fixtures/report/html-othello.jsonl fixtures/report/html-tictactoe.jsonl \
-	    --judge "python3 docs/judges/tictactoe.py" results/judge-tictactoe.jsonl
+	    --judge "python3 docs/judges/tictactoe.py" results/judge-tictactoe.jsonl \
+	    --judge "python3 docs/judges/kalah.py" results/judge-kalah.jsonl
 	sh scripts/test-play.sh $(BIN)
 	sh scripts/test-browser-grade.sh $(BIN)
 

@@ -17,6 +17,15 @@
 #     dresses), says where its games forfeited and quotes its Python
 #     traceback; alphabeta's games are captioned "final position", none
 #     forfeited; cbroken's shows the compiler's error;
+#   - the boards are the page script's, the one board drawing of the report
+#     and the play page (boardhtml.h): the page as written holds none, only
+#     a div.drawn per board with its board file; rendered, each holds the
+#     board drawn cell for cell (its discs: each '1' and '2' of the file) as
+#     test-board-dom.py reads it back; with JavaScript off none is drawn and
+#     each board file is there as text;
+#   - every game of the registry (`engine --help`'s list): a submission
+#     running the built-in engine graded by a rubric of that game (two games
+#     against random), its two final positions drawn likewise on its page;
 #   - no console message on any page;
 #   - a screenshot of index.html is a PNG of the window's size, not of one
 #     colour.
@@ -148,6 +157,17 @@ else:
 EOF
 }
 
+# drawn PAGE DOM WHAT: the boards of PAGE (as written) rendered in DOM are
+# the script's, each the drawing of its board file (test-board-dom.py);
+# prints "BOARDS PIECES".
+drawn() {
+    if grep -q '<table class="board' "$1"; then fail "$3: a board drawn without the script"; fi
+    left=$(grep -o '<div class="drawn"' "$1" | wc -l)
+    facts=$(python3 scripts/test-board-dom.py "$2" "$left") || fail "$3: $facts"
+    [ "${facts%% *}" -eq "$left" ] || fail "$3: $left boards to draw, $facts drawn"
+    echo "$facts"
+}
+
 browse "$TMP/index.dom" "$TMP/index.log" --dump-dom "file://$TMP/out/index.html"
 dom_check "$TMP/index.dom" index || fail "index.html"
 if grep 'CONSOLE' "$TMP/index.log"; then fail "index.html: console messages (above)"; fi
@@ -156,6 +176,45 @@ for s in alphabeta random crashfull cbroken; do
     browse "$TMP/$s.dom" "$TMP/$s.log" --dump-dom "file://$TMP/out/$s/feedback.html"
     dom_check "$TMP/$s.dom" feedback "$s" || fail "$s/feedback.html"
     if grep 'CONSOLE' "$TMP/$s.log"; then fail "$s/feedback.html: console messages (above)"; fi
+    case $s in
+    crashfull|alphabeta)
+        facts=$(drawn "$TMP/out/$s/feedback.html" "$TMP/$s.dom" "$s/feedback.html")
+        [ "${facts#* }" -gt 0 ] || fail "$s/feedback.html: boards without discs ($facts)";;
+    esac
+done
+
+# JavaScript off (a copy whose policy forbids every script, as
+# test-browser.sh does): no board drawn, each board file still there.
+sed 's|<head>|<head><meta http-equiv="Content-Security-Policy" content="script-src '"'none'"'">|' \
+    "$TMP/out/crashfull/feedback.html" > "$TMP/out/crashfull/nojs.html"
+browse "$TMP/nojs.dom" "$TMP/nojs.log" --dump-dom "file://$TMP/out/crashfull/nojs.html"
+if grep -q '<table class="board' "$TMP/nojs.dom"; then fail "crashfull: drawn with JavaScript off"; fi
+[ "$(grep -c '<pre class="board-text">' "$TMP/nojs.dom")" -eq \
+  "$(grep -o '<div class="drawn"' "$TMP/out/crashfull/feedback.html" | wc -l)" ] \
+    || fail "crashfull: with JavaScript off, a board file is missing"
+
+# Every game of the registry: the built-in engine's two games against
+# random, each final position drawn on its feedback page.
+games=$("$BIN/engine" --help | sed -n 's/^Games: //p' | sed 's/ (default)//g; s/[,.]//g')
+[ -n "$games" ] || fail "no games in engine --help"
+bin=$(cd "$BIN" && pwd)
+mkdir -p "$TMP/builtin/class/engine"
+: > "$TMP/builtin/class/engine/README"
+for g in $games; do
+    printf '{ "game": "%s", "engine": "%s/engine one-move --game %s {in} {out} {depth}",
+  "timeout_ms": 5000, "seed": 1, "random_plies": 2,
+  "checks": [ {"id": "random", "kind": "match", "points": 10, "opponent": "random",
+               "games": 2, "min_score": 0.5, "depth": 1} ] }\n' "$g" "$bin" "$g" \
+        > "$TMP/builtin/$g.json"
+    "$BIN/referee" grade --rubric "$TMP/builtin/$g.json" --submissions "$TMP/builtin/class" \
+        --sandbox-ro "$bin" --out "$TMP/builtin/out-$g" > "$TMP/builtin/$g.log" \
+        || fail "$g: referee grade failed: $(cat "$TMP/builtin/$g.log")"
+    page="$TMP/builtin/out-$g/engine/feedback.html"
+    browse "$TMP/builtin/$g.dom" "$TMP/builtin/$g.err" --dump-dom "file://$page"
+    if grep 'CONSOLE' "$TMP/builtin/$g.err"; then fail "$g: console messages (above)"; fi
+    facts=$(drawn "$page" "$TMP/builtin/$g.dom" "$g")
+    [ "${facts%% *}" -eq 2 ] || fail "$g: $facts: two final positions expected"
+    echo "test-browser-grade: $g: boards and pieces drawn: $facts"
 done
 browse "$TMP/shot.out" "$TMP/shot.log" --window-size=1024,900 \
     --screenshot="$TMP/shot.png" "file://$TMP/out/index.html"
@@ -171,4 +230,4 @@ if pgrep -f "$TMP/profile" >/dev/null; then
     pgrep -af "$TMP/profile" >&2
     fail "chromium processes left behind"
 fi
-echo "test-browser-grade: ok: index.html and 4 feedback pages agree with grades.csv, boards drawn, no console message"
+echo "test-browser-grade: ok: index.html and 4 feedback pages agree with grades.csv, boards drawn by the script (every registry game's too), no console message"

@@ -15,6 +15,10 @@
 #     board file is computed here with jq by dropping the discs, for Nim by
 #     taking matches from the rows; for every game (checkers: only) it is
 #     also the final board the page prints without a script;
+#   - the board it shows is drawn from that board file by the one board
+#     drawing (boardhtml.h), cell for cell (test-board-dom.py reads it
+#     back: each character's cell, a checkerboard's shades and lettered
+#     pieces, a plain grid's characters, Nim's rows of matches);
 #   - no console message and no script error at all;
 #   - with JavaScript off the tables and charts are there all the same;
 #   - the screenshot is a PNG of the window's size, not of one colour.
@@ -179,6 +183,7 @@ check_journal() {
     fi
     [ "$board" = "$(cat "$TMP/static-board")" ] \
         || fail "$J: game $gi after $plies steps shows $board, the page's final board is $(cat "$TMP/static-board")"
+    drawn=$(python3 scripts/test-board-dom.py "$TMP/dom.html") || fail "$J: $drawn"
     errors=$(sed -n 's/^js-errors //p' "$TMP/facts")
     [ -z "$errors" ] || fail "$J: script errors: $errors"
     if grep 'CONSOLE' "$TMP/dom.log"; then fail "$J: console messages (above)"; fi
@@ -210,7 +215,7 @@ assert (w, h) == (1280, 1600), (w, h)
 # charts to well over 100 KB.
 assert len(b) > 30000, 'blank? %d bytes' % len(b)
 EOF
-    echo "test-browser: $J: $n_engines engines in order, crosstable sums, game $gi replayed to ply $plies, no console message, works without JavaScript, screenshot $(wc -c < "$TMP/shot.png") bytes"
+    echo "test-browser: $J: $n_engines engines in order, crosstable sums, game $gi replayed to ply $plies and drawn (boards, pieces: $drawn), no console message, works without JavaScript, screenshot $(wc -c < "$TMP/shot.png") bytes"
 }
 
 [ $# -gt 0 ] || fail "no journal given"

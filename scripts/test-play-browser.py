@@ -18,7 +18,10 @@ accessible names of its controls (aria-label), as assistive technology would:
     through its link and read back by `engine weights`, then played by qlearn
     chosen with the page's file input (a bad file refused with its place); a
     long run stopped;
-  - maxconnect4 to the end, the page showing the game's score;
+  - maxconnect4 to the end, the page showing the game's score, its board
+    a disc per ply;
+  - nim's rows of matches, each named ("row 3"), a move's button taking
+    from its row;
   - checkers (a piece with two moves: a second click picks one), tictactoe
     and othello played by clicking cells, with no column buttons;
   - closing the page ends the engine its game started;
@@ -330,6 +333,23 @@ def maxconnect4(d, base):
     no_errors(d, "maxconnect4")
 
 
+def nim(d, base):
+    """Nim's rows of matches, each row named, a legal move's button plays."""
+    d.get(base + "?p1=person&p2=person")
+    settle(d)
+    rows = [r.text for r in d.find_elements(By.CSS_SELECTOR, "#board .rows.nim div")]
+    check(rows == ["0: | (1)", "1: ||| (3)", "2: ||||| (5)", "3: ||||||| (7)"],
+          "the start's rows of matches", rows)
+    check(by_label(d, "row 3").text == rows[3], "each row named")
+    by_label(d, "move 3:2").click()
+    settle(d)
+    check(by_label(d, "row 3").text == "3: ||||| (5)", "3:2 takes two matches from row 3",
+          by_label(d, "row 3").text)
+    check(d.find_elements(By.CSS_SELECTOR, "#board table, #cols button") == [],
+          "nim: no table, no column buttons")
+    no_errors(d, "nim")
+
+
 def clicks(game, cells, want):
     """The first move played by clicking cells ("row R column C") in game."""
     def test(d, base):
@@ -446,7 +466,7 @@ def main():
         finally:
             d.get("about:blank")   # the page closes its game
             stop(srv)
-        games = [("maxconnect4", maxconnect4),
+        games = [("maxconnect4", maxconnect4), ("nim", nim),
                  # C6 has two moves: a second click on D5 picks one.
                  ("checkers", clicks("checkers", ["row 6 column 3", "row 5 column 4"], "C6-D5")),
                  ("tictactoe", clicks("tictactoe", ["row 2 column 2"], "b2")),

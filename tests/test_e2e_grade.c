@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "e2e_util.h"
+#include "referee/report/boardhtml.h"
 
 #define CHECKS 5
 static const char *const check_ids[CHECKS] = { "legal", "minimax", "random", "strong", "speed" };
@@ -133,9 +134,13 @@ Test(e2e_grade, the_class_gets_its_grades_check_by_check, .timeout = 300)
     char *page = e2e_slurp_at(dir, "out/crashfull/feedback.html");
     cr_expect_not_null(strstr(page, "exit-status 1"), "crashfull's reason");
     cr_expect_not_null(strstr(page, "ValueError: column"), "crashfull's stderr");
-    /* Its boards: cells of the classes the page's style rules dress. */
-    cr_expect_not_null(strstr(page, "<table class=\"board maxconnect4\"><tr><td class=\"c c"),
-                       "crashfull: no drawn board");
+    /* Its boards: left for the page's one board drawing (boardhtml.h),
+     * which draws cells of the classes the page's style rules dress. */
+    cr_expect_not_null(strstr(page, "<div class=\"drawn\" data-game=\"maxconnect4\" "
+                                    "data-layout=\"grid\" data-board=\"0"),
+                       "crashfull: no board to draw");
+    cr_expect_not_null(strstr(page, BOARDHTML_SCRIPT "boardFill(document);"),
+                       "crashfull: no board drawing");
     cr_expect_not_null(strstr(page, ".maxconnect4 td.c49{background:"), "no rule for c49");
     cr_expect_not_null(strstr(page, ".maxconnect4 td.c50{background:"), "no rule for c50");
     cr_expect_not_null(strstr(page, ".board td{"), "no rule for the board's cells");

@@ -28,6 +28,12 @@
 #define PLOT_T 16
 #define PLOT_B 40
 
+/* The feedback page's script: the one board drawing (boardhtml.h) draws
+ * every board boardhtml_board left on the page. */
+static const char page_script[] =
+    "<script>\n(function(){'use strict';\n" BOARDHTML_SCRIPT "boardFill(document);\n})();\n"
+    "</script>\n";
+
 /* A folder name as a relative URL's path segment: letters, digits and
  * "-._~" as they are, every other byte as %XX. */
 static void url_esc(FILE *f, const char *s)
@@ -63,8 +69,9 @@ static void head(FILE *f, const char *title, const struct rubric *rb)
                "</style></head><body>\n", report_html_style, boardhtml_game_style(rb->game));
 }
 
-/* The item's board: drawn as the game draws it (boardhtml.h) under its
- * caption, then its board file as the engine read it. */
+/* The item's board under its caption, drawn by the page's script as the
+ * game draws it (boardhtml.h), then its board file as the engine read it
+ * (with JavaScript off, the position is there). */
 static void board(FILE *f, const struct game *g, const struct rubric_check *ch,
                   const cJSON *it)
 {
@@ -75,7 +82,7 @@ static void board(FILE *f, const struct game *g, const struct rubric_check *ch,
     fputs("<p class=\"caption\">", f);
     esc_html(gwhy_caption(ch, it, caption), f);
     fputs("</p>", f);
-    boardhtml_write(f, g, text);
+    boardhtml_board(f, g, text);
     fputs("<details><summary>its board file</summary><pre class=\"board-text\">", f);
     esc_html(text, f);
     fputs("</pre></details>", f);
@@ -416,6 +423,7 @@ char *ghtml_feedback(const struct gout_class *c, const struct gout_row *row)
     fputs("</table>\n", f);
     for (int k = 0; k < c->rb->ncheck; k++)
         check_section(f, c, k, &row->cell[k]);
+    fputs(page_script, f);
     fputs("</body></html>\n", f);
     return fclose(f) == 0 ? text : (free(text), NULL);
 }

@@ -1,7 +1,8 @@
 /*
  * gradehtml.h - the grade's two HTML pages (gradeout.h), self-contained
  * (style inline: report_html.h's sheet with boardhtml.h's board cells and
- * the game's board rules, nothing fetched, no script):
+ * the game's board rules; nothing fetched; the feedback page's one script
+ * is boardhtml.h's board drawing, which draws its boards):
  *   feedback  one submission: its total, its build and engine, then each
  *             check (what ran, the score, the output) with its evidence,
  *             each failure in gradewhy.h's words (the referee's forfeit

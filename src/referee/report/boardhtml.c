@@ -1,7 +1,7 @@
 /*
- * boardhtml.c - a board file drawn as static HTML (boardhtml.h): the markup
- * the report's and the play page's scripts build, written by C for the
- * pages that have no script.
+ * boardhtml.c - what the C pages hand the one board drawing script
+ * (boardhtml.h): a game's drawing as attributes, and a board left for the
+ * script to draw. The script itself is boardhtml.h's BOARDHTML_SCRIPT.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -9,120 +9,73 @@
 #include "boardhtml.h"
 #include "arena/escape.h"
 
-/* Bars of a rows layout's row at most: a row of more is drawn cut, its
- * count beside it still exact (Nim's heaps are a few matches). */
-#define ROW_BARS_MAX 200
-
-/* The board's lines, the player to move (the last line) left out: how
- * many bytes they take in text (blank lines at the end do not count). */
-static size_t drawn_length(const char *text)
+static const struct game_drawing *drawing_of(const struct game *g)
 {
-    size_t len = strlen(text);
-    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r'))
-        len--;
-    while (len > 0 && text[len - 1] != '\n')
-        len--;
-    return len;
+    return g ? g->drawing : NULL;
 }
 
-/* The letter labels gives piece c ("B=K W=K": B and W lettered K), into
- * buf (cap bytes); "" when it names none. */
-static const char *label_of(const char *labels, char c, char *buf, size_t cap)
+const char *boardhtml_layout(const struct game *g)
 {
-    buf[0] = '\0';
-    for (const char *p = labels; p && *p; p += strcspn(p, " "), p += *p == ' ') {
-        size_t n = strcspn(p, " ");
-        if (n >= 2 && p[0] == c && p[1] == '=') {
-            snprintf(buf, cap, "%.*s", (int)(n - 2), p + 2);
-            break;
-        }
-    }
-    return buf;
+    const struct game_drawing *d = drawing_of(g);
+    return game_draw_layout_name[d ? d->layout : GAME_DRAW_GRID];
 }
 
-static void open_class(FILE *f, const char *tag, const char *kind, const struct game *g)
+const char *boardhtml_labels(const struct game *g)
 {
-    fprintf(f, "<%s class=\"%s", tag, kind);
-    if (g) {
-        fputc(' ', f);
-        esc_html(g->name, f);
-    }
-    fputs("\">", f);
-}
-
-/* The grid and checker layouts: a table, a cell per character. */
-static void write_table(FILE *f, const struct game *g, const char *text, size_t len)
-{
-    const struct game_drawing *d = g ? g->drawing : NULL;
-    int checker = d && d->layout == GAME_DRAW_CHECKER, plain = !d || !d->style;
-    open_class(f, "table", "board", g);
-    for (size_t at = 0, row = 0; at < len; row++) {
-        size_t n = strcspn(text + at, "\n");
-        fputs("<tr>", f);
-        for (size_t col = 0; col < n; col++) {
-            char c = text[at + col], one[2] = { c, '\0' }, label[16];
-            if (c == '\r')
-                continue;
-            fprintf(f, "<td class=\"%sc c%d\">",
-                    !checker ? "" : (row + col) % 2 ? "dark " : "light ", (unsigned char)c);
-            if (checker && c != '.') {
-                fputs("<span>", f);
-                esc_html(label_of(d->labels, c, label, sizeof label), f);
-                fputs("</span>", f);
-            } else if (plain) {
-                esc_html(one, f);
-            }
-            fputs("</td>", f);
-        }
-        fputs("</tr>", f);
-        at += n + 1;
-    }
-    fputs("</table>\n", f);
-}
-
-/* The rows layout: the first line's numbers, a row of bars each. */
-static void write_rows(FILE *f, const struct game *g, const char *text, size_t len)
-{
-    size_t n = strcspn(text, "\n");
-    n = n < len ? n : len;
-    open_class(f, "div", "rows", g);
-    for (size_t at = 0, row = 0; at < n; row++) {
-        at += strspn(text + at, " ");
-        size_t w = strcspn(text + at, " \n");
-        if (w == 0)
-            break;
-        char word[32];
-        snprintf(word, sizeof word, "%.*s", (int)(w < sizeof word ? w : sizeof word - 1),
-                 text + at);
-        char *end;
-        long count = strtol(word, &end, 10);
-        fprintf(f, "<div>%zu: ", row);
-        if (*end || count < 0) {   /* not a count: shown as it is */
-            esc_html(word, f);
-        } else {
-            for (long k = 0; k < count && k < ROW_BARS_MAX; k++)
-                fputc('|', f);
-            fprintf(f, " (%ld)", count);
-        }
-        fputs("</div>", f);
-        at += w;
-    }
-    fputs("</div>\n", f);
-}
-
-void boardhtml_write(FILE *f, const struct game *g, const char *text)
-{
-    assert(f && text);
-    size_t len = drawn_length(text);
-    if (len == 0)
-        return;
-    if (g && g->drawing && g->drawing->layout == GAME_DRAW_ROWS)
-        write_rows(f, g, text, len);
-    else
-        write_table(f, g, text, len);
+    const struct game_drawing *d = drawing_of(g);
+    return d && d->labels ? d->labels : "";
 }
 
 const char *boardhtml_game_style(const struct game *g)
 {
-    return g && g->drawing && g->drawing->style ? g->drawing->style : "";
+    const struct game_drawing *d = drawing_of(g);
+    return d && d->style ? d->style : "";
+}
+
+void boardhtml_attributes(FILE *f, const struct game *g)
+{
+    assert(f);
+    fprintf(f, " data-layout=\"%s\"", boardhtml_layout(g));
+    if (boardhtml_labels(g)[0]) {
+        fputs(" data-labels=\"", f);
+        esc_html(boardhtml_labels(g), f);
+        fputc('"', f);
+    }
+    if (!boardhtml_game_style(g)[0])
+        fputs(" data-plain=\"\"", f);
+}
+
+/* text HTML-escaped for an attribute with LF endings: a board file read
+ * with CRLF or CR-only endings reaches the script as the game wrote it
+ * (esc_html would show a CR as U+FFFD). */
+static void write_lf(FILE *f, const char *text)
+{
+    char *copy = malloc(strlen(text) + 1), *out = copy;
+    if (!copy) {   /* out of memory: the text as it is */
+        esc_html(text, f);
+        return;
+    }
+    for (const char *p = text; *p; p++)
+        if (*p != '\r')
+            *out++ = *p;
+        else if (p[1] != '\n')   /* CR alone ends a line; CRLF's LF follows */
+            *out++ = '\n';
+    *out = '\0';
+    esc_html(copy, f);
+    free(copy);
+}
+
+void boardhtml_board(FILE *f, const struct game *g, const char *text)
+{
+    assert(f && text);
+    fputs("<div class=\"drawn\"", f);
+    if (g) {
+        fputs(" data-game=\"", f);
+        esc_html(g->name, f);
+        fputc('"', f);
+    }
+    boardhtml_attributes(f, g);
+    fputs(" data-board=\"", f);
+    write_lf(f, text);
+    fputs("\"></div>\n", f);
 }

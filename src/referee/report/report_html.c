@@ -11,6 +11,7 @@
 #include "arena/escape.h"
 #include "arena/limits.h"
 #include "arena/registry.h"
+#include "boardhtml.h"
 #include "report_html.h"
 #include "arena/stats.h"
 #include "arena/version.h"
@@ -713,30 +714,10 @@ void report_html_free(struct report_html *h)
     h->games = h->forfeits = NULL;
 }
 
-/* How the script draws this game's boards (game.h, struct game_drawing):
- * data-layout and data-labels on the games section. */
-static void drawing_attributes(const struct report_html *h, FILE *out)
-{
-    const struct game_drawing *d = h && h->game ? h->game->drawing : NULL;
-    fprintf(out, " data-layout=\"%s\"", game_draw_layout_name[d ? d->layout : GAME_DRAW_GRID]);
-    if (d && d->labels) {
-        fprintf(out, " data-labels=\"");
-        esc_html(d->labels, out);
-        fputc('"', out);
-    }
-}
-
-/* The game's own style rules for its boards, after the page's. */
-static const char *drawing_style(const struct report_html *h)
-{
-    const struct game_drawing *d = h && h->game ? h->game->drawing : NULL;
-    return d && d->style ? d->style : "";
-}
-
 static void games(const struct report_html *h, FILE *out)
 {
-    fprintf(out, "<section id=\"games\"");
-    drawing_attributes(h, out);
+    fprintf(out, "<section id=\"games\"");   /* the script's spec (boardhtml.h) */
+    boardhtml_attributes(out, h ? h->game : NULL);
     fprintf(out, "><h2>Games</h2>\n");
     if (!h) {
         fprintf(out, "<p>No games kept in this report.</p></section>\n");
@@ -759,7 +740,7 @@ void report_html(struct tally *t, struct report_html *h, FILE *out)
     esc_html(h && h->game_name[0] ? h->game_name : "games", out);
     fprintf(out, ", %ld games</title>\n<style>\n%s%s</style></head>\n<body>\n"
                  "<h1>Tournament report</h1>\n<p>",
-            t->games, report_html_style, drawing_style(h));
+            t->games, report_html_style, boardhtml_game_style(h ? h->game : NULL));
     if (h && h->game_name[0]) {
         fprintf(out, "Game: <b>");
         esc_html(h->game_name, out);

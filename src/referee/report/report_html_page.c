@@ -2,14 +2,15 @@
  * report_html_page.c - the HTML report's style sheet and script
  * (report_html.h), kept apart from the C that writes the page. The script
  * only adds the replay: it reads a game's data-* attributes (the board
- * files of its positions as report_html.h describes them), draws the board
- * in the layout the games section names (data-layout, data-labels: the
- * game's struct game_drawing, game.h; its style rules follow these) in
- * boardhtml.h's markup and style sheet, and gives first / back / next / last buttons. With
- * "#test-replay=GAME,N" in the address it opens GAME, presses next N times
- * with the page's own button and writes the board file it shows into
- * <pre id="test-result">, for make test-browser; any script error is
- * written into <pre id="js-errors">.
+ * files of its positions as report_html.h describes them) and draws each
+ * position with the one board drawing (boardhtml.h's BOARDHTML_SCRIPT,
+ * pasted in; the games section's data-layout, data-labels and data-plain
+ * are its spec, boardhtml_attributes), with a legend of each side's piece
+ * and first / back / next / last buttons. With "#test-replay=GAME,N" in
+ * the address it opens GAME, presses next N times with the page's own
+ * button and writes the board file it shows into <pre id="test-result">,
+ * for make test-browser; any script error is written into
+ * <pre id="js-errors">.
  */
 #include "boardhtml.h"
 #include "report_html.h"
@@ -42,73 +43,51 @@ const char report_html_script[] =
     "  else{cur[+d.slice(i,c)]=d[c+1];i=c+2;}}\n"
     "  i++;out.push(cur.join(''));}\n"
     " return out;}\n"
-    "function cell(tr,ch,cls){var td=document.createElement('td');td.className=(cls?cls+' ':'')+"
-    "'c c'+ch.charCodeAt(0);tr.appendChild(td);return td;}\n"
-    /* The last line of every board file is the side to move: not drawn. */
-    "function draw(box,game,text){box.textContent='';var L=text.split('\\n');"
-    "while(L.length&&L[L.length-1]==='')L.pop();L.pop();\n"
-    " var lay=document.getElementById('games').getAttribute('data-layout')||'grid',lab={};\n"
-    " (document.getElementById('games').getAttribute('data-labels')||'').split(' ')."
-    "forEach(function(p){if(p)lab[p[0]]=p.slice(2);});\n"
-    " if(lay==='rows'){var d=document.createElement('div');d.className='rows '+game;\n"
-    "  (L[0]||'').split(' ').forEach(function(h,r){var row=document.createElement('div');\n"
-    "   row.textContent=r+': '+new Array(+h+1).join('|')+' ('+h+')';d.appendChild(row);});\n"
-    "  box.appendChild(d);return;}\n"
-    " var tb=document.createElement('table');tb.className='board '+game;\n"
-    " L.forEach(function(line,r){var tr=document.createElement('tr');tb.appendChild(tr);\n"
-    "  for(var c=0;c<line.length;c++){if(lay==='checker'){var td=cell(tr,line[c],(r+c)%2?"
-    "'dark':'light');\n"
-    "    if(line[c]!=='.'){var s=document.createElement('span');s.textContent="
-    "lab[line[c]]||'';td.appendChild(s);}}\n"
-    "   else cell(tr,line[c],'');}});\n"
-    " box.appendChild(tb);}\n"
+    /* The one board drawing (boardhtml.h), and this page's use of it: the
+     * games section's data-layout, data-labels and data-plain with each
+     * game's data-game. */
+    BOARDHTML_SCRIPT
+    "function spec(game){return boardSpecOf(document.getElementById('games'),game);}\n"
+    "function draw(box,s,text){box.textContent='';box.appendChild(boardDraw(s,text));}\n"
     "function button(bar,label,fn){var b=document.createElement('button');b.type='button';"
     "b.textContent=label;b.addEventListener('click',fn);bar.appendChild(b);return b;}\n"
     /* Which colour is which engine: each side's piece is what its first move
      * (after the opening) puts on the board, other than the start's most
      * common character (the empty cell); drawn as the board draws it. */
-    "function body(t){var L=t.split('\\n');while(L.length&&L[L.length-1]==='')L.pop();L.pop();"
-    "return L.join('\\n');}\n"
-    "function legend(box,el,game,pos,sides){var g=document.getElementById('games'),lay="
-    "g.getAttribute('data-layout')||'grid',lab={},pc=['',''],cnt={},empty='',b0=body(pos[0]);\n"
-    " (g.getAttribute('data-labels')||'').split(' ').forEach(function(p){if(p)lab[p[0]]="
-    "p.slice(2);});\n"
+    "function body(t){return boardLines(t).join('\\n');}\n"
+    "function legend(box,el,s,pos,sides){var pc=['',''],cnt={},empty='',b0=body(pos[0]);\n"
     " for(var i=0;i<b0.length;i++){var ch=b0[i];if(ch==='\\n')continue;cnt[ch]=(cnt[ch]||0)+1;"
     "if(!empty||cnt[ch]>cnt[empty])empty=ch;}\n"
-    " for(var k=1;lay!=='rows'&&k<pos.length&&!(pc[0]&&pc[1]);k++){var c=sides[k-1];"
+    " for(var k=1;s.layout!=='rows'&&k<pos.length&&!(pc[0]&&pc[1]);k++){var c=sides[k-1];"
     "if(!c||c==='o')continue;\n"
-    "  var s=c==='1'||c==='A'?0:1,a=body(pos[k-1]),b=body(pos[k]);\n"
-    "  for(var j=0;j<b.length&&!pc[s];j++)if(b[j]!==a[j]&&b[j]!==empty&&b[j]!=='\\n')pc[s]=b[j];}\n"
+    "  var w=c==='1'||c==='A'?0:1,a=body(pos[k-1]),b=body(pos[k]);\n"
+    "  for(var j=0;j<b.length&&!pc[w];j++)if(b[j]!==a[j]&&b[j]!==empty&&b[j]!=='\\n')pc[w]=b[j];}\n"
     " var d=document.createElement('div');d.className='legend';\n"
-    " [1,2].forEach(function(n){var ch=pc[n-1];if(ch){var tb=document.createElement('table'),"
-    "tr=document.createElement('tr');tb.className='board '+game;tb.appendChild(tr);\n"
-    "   var td=cell(tr,ch,lay==='checker'?'dark':'');if(lay==='checker'){var sp="
-    "document.createElement('span');sp.textContent=lab[ch]||'';td.appendChild(sp);}\n"
-    "   d.appendChild(tb);}\n"
+    " [1,2].forEach(function(n){var ch=pc[n-1];if(ch)d.appendChild(boardPiece(s,ch));\n"
     "  var t=document.createElement('span');t.textContent=' player '+n+': '+"
     "el.getAttribute('data-p'+n)+(n===1?';  ':'');d.appendChild(t);});\n"
     " box.insertBefore(d,box.childNodes[1]||null);}\n"
     "function build(el){if(el.replay)return el.replay;var box=el.querySelector('.replay'),"
     "fin=el.querySelector('.final');if(fin)fin.hidden=true;\n"
     " var pos=positions(el),moves=(el.getAttribute('data-moves')||'').split(' '),"
-    "sides=el.getAttribute('data-sides')||'',game=el.getAttribute('data-game'),ply=0;\n"
+    "sides=el.getAttribute('data-sides')||'',s=spec(el.getAttribute('data-game')),ply=0;\n"
     " var bar=document.createElement('div'),label=document.createElement('span'),"
     "board=document.createElement('div'),text=document.createElement('pre');\n"
     " text.className='board-text';box.appendChild(bar);box.appendChild(board);"
     "box.appendChild(text);\n"
-    " function show(){draw(board,game,pos[ply]);text.textContent=pos[ply];\n"
-    "  var s=ply?sides[ply-1]:'',who=s==='o'?' (opening)':s?' by '+el.getAttribute("
-    "'data-p'+(s==='1'||s==='A'?'1':'2')):'';\n"
+    " function show(){draw(board,s,pos[ply]);text.textContent=pos[ply];\n"
+    "  var w=ply?sides[ply-1]:'',who=w==='o'?' (opening)':w?' by '+el.getAttribute("
+    "'data-p'+(w==='1'||w==='A'?'1':'2')):'';\n"
     "  label.textContent=' ply '+ply+' of '+(pos.length-1)+(ply?': '+moves[ply-1]+who:"
     "' (start)');\n"
-    "  label.className=s==='A'||s==='B'?'blunder':'';if(label.className)label.textContent+="
+    "  label.className=w==='A'||w==='B'?'blunder':'';if(label.className)label.textContent+="
     "' - a blunder';}\n"
     " var r={first:button(bar,'|<',function(){ply=0;show();}),\n"
     "  back:button(bar,'<',function(){if(ply>0)ply--;show();}),\n"
     "  next:button(bar,'>',function(){if(ply<pos.length-1)ply++;show();}),\n"
     "  last:button(bar,'>|',function(){ply=pos.length-1;show();}),\n"
     "  board:function(){return pos[ply];},ply:function(){return ply;}};\n"
-    " bar.appendChild(label);legend(box,el,game,pos,sides);show();el.replay=r;return r;}\n"
+    " bar.appendChild(label);legend(box,el,s,pos,sides);show();el.replay=r;return r;}\n"
     "document.addEventListener('toggle',function(ev){var el=ev.target;if(el.open&&"
     "el.classList&&el.classList.contains('game'))build(el);},true);\n"
     "var m=/test-replay=([^,&]+),(\\d+)/.exec(location.hash);\n"

@@ -41,6 +41,7 @@
 #include "arena/rules.h"
 #include "arena/search.h"
 #include "arena/textfile.h"
+#include "referee/report/boardhtml.h"
 #include "playgate.h"
 #include "playtab.h"
 #include "playwork.h"
@@ -812,14 +813,13 @@ static void api_state(struct playsrv *sv, struct pgame *pg, const cJSON *req, st
 static void api_info(struct playsrv *sv, struct reply *r)
 {
     const struct game *g = sv->g;
-    const struct game_drawing *d = g->drawing;
-    static const char *const layouts[] = { "grid", "checker", "rows" };
     cJSON *j = r->json = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "game", g->name);
     cJSON_AddStringToObject(j, "title", g->title);
-    cJSON_AddStringToObject(j, "layout", layouts[d ? d->layout : GAME_DRAW_GRID]);
-    cJSON_AddStringToObject(j, "labels", d && d->labels ? d->labels : "");
-    cJSON_AddStringToObject(j, "style", d && d->style ? d->style : "");
+    /* The page's board spec (boardhtml.h): no style, a plain game. */
+    cJSON_AddStringToObject(j, "layout", boardhtml_layout(g));
+    cJSON_AddStringToObject(j, "labels", boardhtml_labels(g));
+    cJSON_AddStringToObject(j, "style", boardhtml_game_style(g));
     cJSON_AddBoolToObject(j, "learning", learning(sv));
     cJSON_AddNumberToObject(j, "depth", sv->o->rules->depth);   /* the searchers' in players */
     cJSON_AddNumberToObject(j, "max_depth", SEARCH_MAX_DEPTH);  /* theirs at most */

@@ -2,9 +2,10 @@
  * playsrv_page.c - the page of `referee play` (playsrv.h), kept apart from
  * the C that serves it: one self-contained HTML document with its style
  * and script. The script asks /api/info how to draw the game (the game's
- * struct game_drawing: layout, labels, style rules), as the HTML report's
- * replay does (boardhtml.h's markup and style sheet, its cells a size
- * larger for the mouse), and plays through the API: a click on a cell plays the legal
+ * struct game_drawing: layout, labels, style rules) and draws its board
+ * with the one board drawing the HTML report and the grade's pages use
+ * (boardhtml.h's BOARDHTML_SCRIPT, pasted in, and its style sheet, its
+ * cells a size larger for the mouse), and plays through the API: a click on a cell plays the legal
  * move that changes it (or, on a grid, the one in its column), a column's
  * button or a digit key plays in that column, the move box takes any move
  * text, F2 starts a new game. A built-in searching player (alphabeta:D)
@@ -117,28 +118,25 @@ const char playsrv_page[] =
     "function columns(){if(!st||info.layout!=='grid'||!st.legal.length)return false;var seen={};\n"
     " return st.legal.every(function(m){if(m.cells.length!==1||seen[m.cells[0][1]])return false;"
     "seen[m.cells[0][1]]=1;return true;});}\n"
-    "function lines(){var L=st.board.split('\\n');while(L.length&&L[L.length-1]==='')L.pop();"
-    "L.pop();return L;}\n"
+    /* The board: the one board drawing (boardhtml.h), each cell also a
+     * control (focusable, named, a click or Enter plays its move), each
+     * row named, the columns' buttons above a game played by columns. */
+    BOARDHTML_SCRIPT
+    "var spec=null;\n"
     "function drawBoard(){var box=$('board'),cols=$('cols');box.textContent='';cols.textContent='';\n"
-    " var L=lines(),lab={};info.labels.split(' ').forEach(function(p){if(p)lab[p[0]]=p.slice(2);});\n"
-    " if(info.layout==='rows'){var d=el('div',{'class':'rows '+info.game});\n"
-    "  (L[0]||'').split(' ').forEach(function(h,r){d.appendChild(el('div',{'aria-label':'row '+r},"
-    "r+': '+new Array(+h+1).join('|')+' ('+h+')'));});box.appendChild(d);return;}\n"
-    " if(columns()){for(var c=0;c<(L[0]||'').length;c++){(function(c){\n"
+    " if(columns()){for(var c=0;c<(boardLines(st.board)[0]||'').length;c++){(function(c){\n"
     "  var b=el('button',{type:'button','aria-label':'column '+(c+1)},String(c+1));\n"
     "  b.addEventListener('click',function(){column(c);});"
     "cols.appendChild(b);})(c);}}\n"
-    " var tb=el('table',{'class':'board '+info.game,role:'grid','aria-label':'board'});\n"
-    " L.forEach(function(line,r){var tr=el('tr',{});tb.appendChild(tr);\n"
-    "  for(var c=0;c<line.length;c++){(function(r,c){var ch=line[c],cls=(info.layout==='checker'?"
-    "((r+c)%2?'dark ':'light '):'')+'c c'+ch.charCodeAt(0);\n"
-    "   var td=el('td',{'class':cls,tabindex:'0','aria-label':'row '+(r+1)+' column '+(c+1)});\n"
-    "   if(info.layout==='checker'&&ch!=='.')td.appendChild(el('span',{},lab[ch]||''));\n"
+    " var b=boardDraw(spec,st.board,{row:function(d,r){d.setAttribute('aria-label','row '+r);},\n"
+    "  cell:function(td,r,c){td.setAttribute('tabindex','0');"
+    "td.setAttribute('aria-label','row '+(r+1)+' column '+(c+1));\n"
     "   td.addEventListener('click',function(){var m=moveAt(r,c);if(m!==null)play(m);"
     "else if(!pending)showError('no legal move there');});\n"
     "   td.addEventListener('keydown',function(ev){if(ev.key==='Enter'||ev.key===' '){"
-    "ev.preventDefault();td.click();}});tr.appendChild(td);})(r,c);}});\n"
-    " box.appendChild(tb);}\n"
+    "ev.preventDefault();td.click();}});}});\n"
+    " if(spec.layout!=='rows'){b.setAttribute('role','grid');b.setAttribute('aria-label','board');}\n"
+    " box.appendChild(b);}\n"
     /* A column's button or key: its move, or why there is none (a full
      * column takes no disc, and the click would otherwise do nothing). */
     "function column(c){var m=moveAt(-1,c);if(m!==null)play(m);else if(!busy)showError("
@@ -232,7 +230,8 @@ const char playsrv_page[] =
     "showError(e);$('train').disabled=false;$('stop').disabled=true;"
     "document.body.setAttribute('data-training','failed');});});\n"
     "$('stop').addEventListener('click',function(){stopped=true;});\n"
-    "api('/api/info').then(function(i){info=i;$('title').textContent='arena play: '+i.title;\n"
+    "api('/api/info').then(function(i){info=i;spec=boardSpec(i.game,i.layout,i.labels,!i.style);"
+    "$('title').textContent='arena play: '+i.title;\n"
     " document.title='arena play: '+i.game;$('game-style').textContent=i.style;"
     "$('learn').hidden=!i.learning;\n"
     " ['p1','p2'].forEach(function(id,s){i.players.forEach(function(p){$(id).appendChild("
