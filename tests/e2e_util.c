@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>
 #include <dirent.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -13,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -588,4 +591,18 @@ void e2e_copy_repo(const char *rel, const char *dir, const char *name)
     e2e_run_tool(&r, dir, NULL, "cp", "-rL", src, dst, NULL);
     cr_assert_eq(r.status, 0, "cp %s: %s", rel, r.err);
     e2e_run_free(&r);
+}
+
+int e2e_listen_local(int type, int *port)
+{
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)*port),
+                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    socklen_t len = sizeof a;
+    int fd = socket(AF_INET, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    cr_assert(fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0 &&
+                  (type != SOCK_STREAM || listen(fd, 8) == 0) &&
+                  getsockname(fd, (struct sockaddr *)&a, &len) == 0,
+              "a socket on 127.0.0.1 port %d: %s", *port, strerror(errno));
+    *port = ntohs(a.sin_port);
+    return fd;
 }

@@ -114,6 +114,11 @@ int e2e_process_kill(const char *pattern);
 /* 1 when path exists. */
 int e2e_exists(const char *path);
 
+/* A socket of type (SOCK_STREAM: listening; SOCK_DGRAM) on 127.0.0.1,
+ * non-blocking, at *port (0: any free one, written back); fails the test
+ * when it cannot be made. */
+int e2e_listen_local(int type, int *port);
+
 /* Asserts that actual (len bytes) equals the fixture file rel byte for byte,
  * naming the first differing offset. */
 void e2e_assert_fixture(const char *actual, size_t len, const char *rel);

@@ -96,13 +96,9 @@ struct listener {
 
 static void listen_local(struct listener *l)
 {
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-    socklen_t len = sizeof a;
-    l->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    cr_assert(l->fd >= 0 && bind(l->fd, (struct sockaddr *)&a, sizeof a) == 0 &&
-                  listen(l->fd, 8) == 0 && getsockname(l->fd, (struct sockaddr *)&a, &len) == 0,
-              "listener: %s", strerror(errno));
-    snprintf(l->port, sizeof l->port, "%d", ntohs(a.sin_port));
+    int port = 0;
+    l->fd = e2e_listen_local(SOCK_STREAM, &port);
+    snprintf(l->port, sizeof l->port, "%d", port);
 }
 
 /* How many connections came since the last call. */

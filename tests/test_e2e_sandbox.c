@@ -195,16 +195,10 @@ struct listener {
 
 static void listen_local(struct listener *l)
 {
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-    socklen_t len = sizeof a;
-    l->tcp = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    cr_assert(l->tcp >= 0 && bind(l->tcp, (struct sockaddr *)&a, sizeof a) == 0 &&
-                  listen(l->tcp, 8) == 0 && getsockname(l->tcp, (struct sockaddr *)&a, &len) == 0,
-              "tcp listener: %s", strerror(errno));
-    l->udp = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    cr_assert(l->udp >= 0 && bind(l->udp, (struct sockaddr *)&a, sizeof a) == 0,
-              "udp socket: %s", strerror(errno));
-    snprintf(l->port, sizeof l->port, "%d", ntohs(a.sin_port));
+    int port = 0;
+    l->tcp = e2e_listen_local(SOCK_STREAM, &port);
+    l->udp = e2e_listen_local(SOCK_DGRAM, &port);
+    snprintf(l->port, sizeof l->port, "%d", port);
 }
 
 static void assert_nothing_came(struct listener *l, const char *who)
