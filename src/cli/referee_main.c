@@ -449,7 +449,8 @@ static int finish_rules(const char *prog, struct refopts_settings *s, const char
 
 /* preflight.h's checks and set-up before the first game. 0 or
  * EXIT_BAD_INPUT, the error printed; without a cgroup for the moves, says
- * so (preflight_accounting). */
+ * so (preflight_accounting), and likewise without a cpuset for games at
+ * once (preflight_cpus). */
 static int preflight(const char *prog, struct refopts_settings *s)
 {
     struct err e;
@@ -458,8 +459,10 @@ static int preflight(const char *prog, struct refopts_settings *s)
         return EXIT_BAD_INPUT;
     }
     preflight_shims(s, prog, stderr);
-    if (s->command != REF_CMD_SLURM)
+    if (s->command != REF_CMD_SLURM) {
         preflight_accounting(&s->cg, &s->t.rules, prog, stderr, &e);
+        preflight_cpus(s, prog, stderr);
+    }
     return 0;
 }
 

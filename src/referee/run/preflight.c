@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arena/cgroup.h"
+#include "arena/cpus.h"
 #include "arena/limits.h"
 #include "arena/path.h"
 #include "arena/preflight.h"
@@ -205,9 +206,31 @@ static int resolve_shims(struct refopts_settings *s, struct err *e)
     return rc;
 }
 
+/* --concurrency above the CPUs the referee may use is refused unless
+ * --force-concurrency says to share them: each game would get CPUs of its
+ * own (cpus.h), and games sharing one take each other's time, which is
+ * what a tight --timeout-ms or a benchmark does not expect. 0, or -1 with
+ * e naming the CPUs. */
+static int check_concurrency(const struct refopts_settings *s, struct err *e)
+{
+    cpu_set_t own;
+    if (s->t.concurrency <= 1 || s->force_concurrency || cpus_own(&own, e) != 0)
+        return 0;
+    int n = CPU_COUNT(&own);
+    char list[CG_CPUS_MAX];
+    if (s->t.concurrency <= n || cpus_format(&own, list, sizeof list) != 0)
+        return 0;
+    return err_set(e, 0, 0, "--concurrency %d is more than the %d CPU%s this referee may use "
+                   "(%s): each game plays on CPUs of its own, so give --concurrency %d at "
+                   "most, or --force-concurrency to let games share CPUs", s->t.concurrency, n,
+                   n == 1 ? "" : "s", list, n);
+}
+
 int preflight_check(struct refopts_settings *s, struct err *e)
 {
     char keep_probe[PATH_MAX + 8] = "";
+    if (check_concurrency(s, e) != 0)
+        return -1;
     int rc = 0;
     if (s->keep[0]) {
         if (mkdir(s->keep, 0700) != 0 && errno != EEXIST)
@@ -252,6 +275,24 @@ int preflight_accounting(struct cg_root *cg, struct play_rules *rules, const cha
     rules->acct = cg;
     rules->limits.proc_limit = 0;
     return 0;
+}
+
+void preflight_cpus(struct refopts_settings *s, const char *prog, FILE *err)
+{
+    if (s->t.concurrency < 2)
+        return;   /* one game at a time has nothing to keep apart */
+    struct cg_root *acct = s->t.rules.acct ? &s->cg : NULL;
+    struct err why;
+    int rc = cpus_plan(&s->cpus, s->t.concurrency, acct, &why);
+    if (rc < 0) {
+        fprintf(err, "%s: cpus: shared: %s; games at once may take each other's CPU time\n",
+                prog, why.msg);
+        return;
+    }
+    if (rc == 1)
+        fprintf(err, "%s: cpus: affinity only: %s; each game's engines start on CPUs of their "
+                "own but may leave them (sched_setaffinity)\n", prog, why.msg);
+    s->t.rules.cpus = &s->cpus;
 }
 
 void preflight_shims(const struct refopts_settings *s, const char *prog, FILE *err)
