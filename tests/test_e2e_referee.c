@@ -567,7 +567,8 @@ Test(e2e_referee, match_concurrency_prints_and_logs_in_order, .timeout = 120)
  * affinity, which the referee inherits) is refused before anything is
  * played or written, status 2, naming the CPUs and the way out, by match
  * and tournament alike; --force-concurrency, or "force-concurrency": true
- * in a tournament's config file, plays them on the CPU they share. */
+ * in a tournament's config file, plays them on the CPU they share. A
+ * match of one game plays at any --concurrency. */
 Test(e2e_referee, concurrency_above_the_cpus_is_refused_unless_forced, .timeout = 120)
 {
     cpu_set_t own, one;
@@ -609,11 +610,17 @@ Test(e2e_referee, concurrency_above_the_cpus_is_refused_unless_forced, .timeout 
                 cr_assert(!e2e_exists(out), "%s wrote %s", args[0], out);
             } else {
                 cr_assert_eq(r.status, 0, "%s %s: exit %d: %s", args[0], how[k], r.status, r.err);
-                cr_assert_not_null(strstr(r.out, cmd ? "Standings after 2 games" : "Score of a vs b"),
-                                   "%s %s: %s", args[0], how[k], r.out);
+                const char *said = cmd ? "Standings after 2 games" : "Score of a vs b";
+                cr_assert_not_null(strstr(r.out, said), "%s %s: %s", args[0], how[k], r.out);
             }
             e2e_run_free(&r);
         }
+    /* One game has nothing to share: --concurrency 2 is one at a time. */
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "nim", "--engine", a, "--engine", b,
+            "--games", "1", "--concurrency", "2", NULL);
+    cr_assert_eq(r.status, 0, "one game: exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
     e2e_rmdir(dir);
 }
 

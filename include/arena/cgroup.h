@@ -51,14 +51,14 @@
  * intersects its mask with the cpuset). v1 (the cpuset hierarchy, mounted
  * on its own): a cgroup per slot, arena-OWNER-slot-K, in the referee's own
  * cpuset cgroup (swept as a move's), made before the first game
- * (cg_slot_make); the slot's
- * worker moves itself in (cg_slot_enter) and whatever it starts, its
- * sandbox and engines, is in it too, since a move's cgroups are in the
- * other hierarchies. v2 (one hierarchy, where a process is in one cgroup):
- * each move's cgroup gets the slot's CPUs as its cpuset.cpus, the cpuset
- * controller enabled for the moves (cg_root_cpuset). Made once per slot
- * in v1 because each change of a v1 cpuset's CPUs rebuilds the kernel's
- * scheduling domains; a v2 cpuset that is not a partition does not.
+ * (cg_slot_make); the slot's worker moves itself in (cg_slot_enter) and
+ * whatever it starts, its sandbox and engines, is in it too, since a
+ * move's cgroups are in the other hierarchies. v2 (one hierarchy, where a
+ * process is in one cgroup): each move's cgroup gets the slot's CPUs as
+ * its cpuset.cpus, the cpuset controller enabled for the moves
+ * (cg_root_cpuset). Made once per slot in v1 because each change of a v1
+ * cpuset's CPUs rebuilds the kernel's scheduling domains; a v2 cpuset
+ * that is not a partition does not.
  */
 #ifndef ARENA_CGROUP_H
 #define ARENA_CGROUP_H

@@ -10,8 +10,8 @@
  *
  * Config file: one JSON object of options. Values are strings or numbers
  * (integral: 1.5 is refused, not rounded), true/false for resume,
- * analyze, ponder and force-concurrency; "engines" is a list of SPECs or objects of SPEC keys ({"name",
- * "cmd", "dir", ...}: spec.h).
+ * analyze, ponder and force-concurrency; "engines" is a list of SPECs or
+ * objects of SPEC keys ({"name", "cmd", "dir", ...}: spec.h).
  * Errors are placed at the offending key: FILE:LINE:COL: what is wrong.
  */
 #ifndef ARENA_REFOPTS_H
@@ -150,8 +150,9 @@ int refopts_config_read(struct refopts_settings *s, const char *path, struct err
  * in full ({"name", "cmd", "dir", "stderr", "depth"}, --each folded in) and
  * every path absolute, so that reading it anywhere gives the same journal
  * header. Not in it: journal, resume, shard, concurrency,
- * force-concurrency, sprt (the caller's). A new cJSON object (the caller deletes it), or NULL when out
- * of memory or a path cannot be made absolute. */
+ * force-concurrency, sprt (the caller's). A new cJSON object (the caller
+ * deletes it), or NULL when out of memory or a path cannot be made
+ * absolute. */
 struct cJSON *refopts_config_json(const struct refopts_settings *s);
 
 #endif

@@ -297,10 +297,11 @@ int cg_root_find(struct cg_root *root, long pids_max, struct err *e)
         rc = cg_root_at(root, CG_V1, d, n, pids_max, e);
         /* Where the game slots' cgroups go; whether they can is
          * cg_root_cpuset's question (only concurrent games ask it). */
+        const char *own = strcmp(h->cpuset_path, "/") ? h->cpuset_path : "";
         if (rc == 0 && h->cpuset_mount[0] &&
-            snprintf(root->cpuset, sizeof root->cpuset, "%s%s", h->cpuset_mount,
-                     strcmp(h->cpuset_path, "/") ? h->cpuset_path : "") >= (int)sizeof root->cpuset)
-            root->cpuset[0] = '\0';
+            snprintf(root->cpuset, sizeof root->cpuset, "%s%s", h->cpuset_mount, own) >=
+                (int)sizeof root->cpuset)
+            root->cpuset[0] = '\0';   /* too long: games are held by affinity */
     } else if (h->v2_mount[0]) {
         rc = find_v2(root, h, pids_max, e);
         if (rc == 0 && root->has != (CG_MEMORY | CG_PIDS))

@@ -4,6 +4,7 @@
  * policy.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -19,8 +20,10 @@
 #include "arena/preflight.h"
 #include "arena/runner.h"
 #include "arena/sandbox.h"
+#include "arena/schedule.h"
 #include "arena/spec.h"
 #include "arena/textfile.h"
+#include "arena/tournament.h"
 #include "shim.h"
 
 /* Makes an engine's stderr= file now if it is not there, so that a mask
@@ -206,7 +209,22 @@ static int resolve_shims(struct refopts_settings *s, struct err *e)
     return rc;
 }
 
-/* --concurrency above the CPUs the referee may use is refused unless
+/* The games s plays at once: --concurrency, or the games it has when they
+ * are fewer (a match of 2 at --concurrency 8; a slot no game uses would
+ * only keep CPUs from the others). */
+static int games_at_once(const struct refopts_settings *s)
+{
+    if (s->t.concurrency <= 1)
+        return s->t.concurrency;
+    long games = s->games;   /* a match's, set by its check */
+    if (s->command != REF_CMD_MATCH) {
+        struct schedule sched = tour_schedule(&s->t);
+        games = schedule_shard_games(schedule_games(&sched), s->t.shard_k, s->t.shard_n);
+    }
+    return games < s->t.concurrency ? (int)games : s->t.concurrency;
+}
+
+/* More games at once than the CPUs the referee may use are refused unless
  * --force-concurrency says to share them: each game would get CPUs of its
  * own (cpus.h), and games sharing one take each other's time, which is
  * what a tight --timeout-ms or a benchmark does not expect. 0, or -1 with
@@ -214,11 +232,11 @@ static int resolve_shims(struct refopts_settings *s, struct err *e)
 static int check_concurrency(const struct refopts_settings *s, struct err *e)
 {
     cpu_set_t own;
-    if (s->t.concurrency <= 1 || s->force_concurrency || cpus_own(&own, e) != 0)
+    if (games_at_once(s) <= 1 || s->force_concurrency || cpus_own(&own, e) != 0)
         return 0;
     int n = CPU_COUNT(&own);
     char list[CG_CPUS_MAX];
-    if (s->t.concurrency <= n || cpus_format(&own, list, sizeof list) != 0)
+    if (games_at_once(s) <= n || cpus_format(&own, list, sizeof list) != 0)
         return 0;
     return err_set(e, 0, 0, "--concurrency %d is more than the %d CPU%s this referee may use "
                    "(%s): each game plays on CPUs of its own, so give --concurrency %d at "
@@ -279,11 +297,13 @@ int preflight_accounting(struct cg_root *cg, struct play_rules *rules, const cha
 
 void preflight_cpus(struct refopts_settings *s, const char *prog, FILE *err)
 {
-    if (s->t.concurrency < 2)
+    int slots = games_at_once(s);
+    if (slots < 2)
         return;   /* one game at a time has nothing to keep apart */
+    assert(!s->t.rules.acct || s->t.rules.acct == &s->cg);
     struct cg_root *acct = s->t.rules.acct ? &s->cg : NULL;
     struct err why;
-    int rc = cpus_plan(&s->cpus, s->t.concurrency, acct, &why);
+    int rc = cpus_plan(&s->cpus, slots, acct, &why);
     if (rc < 0) {
         fprintf(err, "%s: cpus: shared: %s; games at once may take each other's CPU time\n",
                 prog, why.msg);
