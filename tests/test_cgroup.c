@@ -10,7 +10,10 @@
  * the cgroup billed, that the limits are written, that what is left running
  * is killed, that a frozen cgroup's processes get no CPU until thawed (and
  * still die when it ends frozen), and that nothing is left. Needs root
- * (skipped otherwise); the v1 freezer where it is mounted.
+ * (skipped otherwise); the v1 freezer where it is mounted. The CPUs of
+ * game slots: a slot's v1 cpuset holds the processes in it to its CPUs,
+ * sched_setaffinity notwithstanding; where none can be had the reason is
+ * named (v1 unmounted or not writable, a cgroup2 without the controller).
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -29,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "arena/cgroup.h"
+#include "arena/cpus.h"
 
 #define V1_MOUNT "/sys/fs/cgroup"
 #define PIDS_MAX 7
@@ -418,9 +422,9 @@ Test(cgroup, sweep_removes_the_owners_leftovers_only, .timeout = 60)
     fixture_close(&fx);
 }
 
-/* A referee killed outright leaves its moves' cgroups: the next
- * cg_root_find removes those whose owner is gone and keeps a live
- * referee's. */
+/* A referee killed outright leaves its moves' cgroups (and, v1, its game
+ * slots' cpusets): the next cg_root_find removes those whose owner is gone
+ * and keeps a live referee's. */
 Test(cgroup, find_removes_what_dead_referees_left, .timeout = 60)
 {
     struct cg_root root;
@@ -431,18 +435,196 @@ Test(cgroup, find_removes_what_dead_referees_left, .timeout = 60)
     if (dead == 0)
         _exit(0);
     child_status(dead);
-    char gone[CG_MAX_DIRS][PATH_MAX * 2], live[CG_MAX_DIRS][PATH_MAX * 2];
-    for (int i = 0; i < root.n; i++) {
-        snprintf(gone[i], sizeof gone[i], "%s/arena-%ld-1-1-1", root.dir[i], (long)dead);
-        snprintf(live[i], sizeof live[i], "%s/arena-%ld-1-1-1", root.dir[i], (long)getpid());
+    const char *folder[CG_MAX_DIRS + 1];
+    int n = 0;
+    for (int i = 0; i < root.n; i++)
+        folder[n++] = root.dir[i];
+    if (root.version == CG_V1 && root.cpuset[0])
+        folder[n++] = root.cpuset;   /* a slot's cpuset, made empty here */
+    char gone[CG_MAX_DIRS + 1][PATH_MAX * 2], live[CG_MAX_DIRS + 1][PATH_MAX * 2];
+    for (int i = 0; i < n; i++) {
+        snprintf(gone[i], sizeof gone[i], "%s/arena-%ld-1-1-1", folder[i], (long)dead);
+        snprintf(live[i], sizeof live[i], "%s/arena-%ld-1-1-1", folder[i], (long)getpid());
         cr_assert_eq(mkdir(gone[i], 0755), 0, "%s: %s", gone[i], strerror(errno));
         cr_assert_eq(mkdir(live[i], 0755), 0, "%s: %s", live[i], strerror(errno));
     }
     cr_assert_eq(cg_root_find(&root, PIDS_MAX, &e), 0, "%s", e.msg);
-    for (int i = 0; i < root.n; i++) {
+    for (int i = 0; i < n; i++) {
         cr_assert(!exists(gone[i]), "%s left", gone[i]);
         cr_assert(exists(live[i]), "%s removed", live[i]);
         cr_assert_eq(rmdir(live[i]), 0);
     }
     cr_assert_eq(cg_root_sweep(&root), 0, "its frozen cgroup stays");
+}
+
+/* cgroup v1: cg_root_find names the referee's own cpuset cgroup, where
+ * its game slots' cgroups would go. */
+Test(cgroup, find_names_the_cpuset_folder_of_v1)
+{
+    struct cg_root root;
+    struct err e;
+    if (geteuid() != 0 || cg_root_find(&root, PIDS_MAX, &e) != 0 || root.version != CG_V1 ||
+        access(V1_MOUNT "/cpuset/cgroup.procs", F_OK) != 0)
+        cr_skip_test("needs root and cgroup v1 with its cpuset at " V1_MOUNT "/cpuset");
+    char own[PATH_MAX], want[PATH_MAX * 2];
+    own_v1("cpuset", own, sizeof own);
+    snprintf(want, sizeof want, V1_MOUNT "/cpuset%s", own);
+    cr_assert_str_eq(root.cpuset, want);
+    cr_assert_eq(root.has & CG_CPUSET, 0, "asked for only by games at once (cg_root_cpuset)");
+    cr_assert_eq(cg_root_sweep(&root), 0);
+}
+
+/* --- the CPUs of game slots (cpuset) --------------------------------------- */
+
+/* The test's own cgroup in the v1 cpuset hierarchy, under this process's,
+ * with its parent's CPUs and memory nodes (a v1 cpuset takes no process
+ * without them): where a referee's slots would go. "" when there is none. */
+static void cpuset_dir(char *dir, size_t cap)
+{
+    char own[PATH_MAX], probe[PATH_MAX + 32];
+    snprintf(probe, sizeof probe, V1_MOUNT "/cpuset/cgroup.procs");
+    dir[0] = '\0';
+    if (geteuid() != 0 || access(probe, W_OK) != 0)
+        return;
+    own_v1("cpuset", own, sizeof own);
+    snprintf(dir, cap, V1_MOUNT "/cpuset%.2000s/unit-cpus-%ld", own, (long)getpid());
+    cr_assert(mkdir(dir, 0755) == 0, "mkdir %s: %s", dir, strerror(errno));
+    static const char *const file[] = { "cpuset.cpus", "cpuset.mems" };
+    for (int k = 0; k < 2; k++) {
+        char from[PATH_MAX * 2], to[PATH_MAX * 2], value[CG_CPUS_MAX] = "";
+        snprintf(from, sizeof from, "%s/../%s", dir, file[k]);
+        snprintf(to, sizeof to, "%s/%s", dir, file[k]);
+        FILE *f = fopen(from, "r");
+        cr_assert(f && fgets(value, sizeof value, f), "cannot read %s", from);
+        fclose(f);
+        f = fopen(to, "w");
+        cr_assert(f && fputs(value, f) >= 0 && fclose(f) == 0, "cannot write %s", to);
+    }
+}
+
+/* The first line of dir/name, without its line end ("" when empty). */
+static void first_line(const char *dir, const char *name, char *buf, size_t cap)
+{
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot open %s", path);
+    if (!fgets(buf, (int)cap, f))
+        buf[0] = '\0';
+    fclose(f);
+    buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* A child entering slot `slot`'s cgroup, then widening its affinity (and a
+ * grandchild's) to every CPU: exits 0 when both still run on want alone. */
+static pid_t enter_and_widen(const struct cg_root *root, int slot, const char *list,
+                             const cpu_set_t *every, const cpu_set_t *want)
+{
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid)
+        return pid;
+    struct cg_root *mine = malloc(sizeof *mine);
+    struct err e;
+    if (!mine || cg_slot_enter(root, slot, list, mine, &e) != 0)
+        _exit(2);
+    pid_t grandchild = fork();
+    cpu_set_t got;
+    sched_setaffinity(0, sizeof *every, every);   /* may only pick among the slot's */
+    int ok = sched_getaffinity(0, sizeof got, &got) == 0 && CPU_EQUAL(&got, want);
+    if (grandchild == 0)
+        _exit(ok ? 0 : 1);
+    int status = -1;
+    waitpid(grandchild, &status, 0);
+    _exit(ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1);
+}
+
+/* v1: each slot's cgroup has exactly its CPUs; a process that enters one,
+ * and what it starts, run there alone even after widening their affinity;
+ * the sweep removes the slots' cgroups. */
+Test(cgroup, a_slot_cpuset_holds_its_processes_against_setaffinity, .timeout = 60)
+{
+    struct fixture fx;
+    fixture_open(&fx, CG_V1);
+    char dir[PATH_MAX];
+    cpuset_dir(dir, sizeof dir);
+    cpu_set_t every;
+    struct err e;
+    cr_assert_eq(cpus_own(&every, &e), 0, "%s", e.msg);
+    if (!dir[0] || CPU_COUNT(&every) < 2) {
+        if (dir[0])
+            rmdir(dir);
+        fixture_close(&fx);
+        cr_skip_test("needs the cgroup v1 cpuset at " V1_MOUNT "/cpuset and two CPUs");
+    }
+    struct cg_root root;
+    fixture_root(&fx, &root);
+    snprintf(root.cpuset, sizeof root.cpuset, "%s", dir);
+    cr_assert_eq(cg_root_cpuset(&root, &e), 0, "%s", e.msg);
+    cr_assert(root.has & CG_CPUSET);
+    char list[2][CG_CPUS_MAX], slot_dir[2][PATH_MAX * 2], got[CG_CPUS_MAX];
+    cpu_set_t share[2];
+    for (int k = 0; k < 2; k++) {
+        cpus_share(&every, 2, k, &share[k]);
+        cr_assert_eq(cpus_format(&share[k], list[k], sizeof list[k]), 0);
+        cr_assert_eq(cg_slot_make(&root, k, list[k], &e), 0, "%s", e.msg);
+        snprintf(slot_dir[k], sizeof slot_dir[k], "%s/arena-%ld-slot-%d", dir, root.owner, k);
+        first_line(slot_dir[k], "cpuset.effective_cpus", got, sizeof got);
+        cr_assert_str_eq(got, list[k], "slot %d", k);
+    }
+    for (int k = 0; k < 2; k++) {
+        int status = -1;
+        cr_assert(waitpid(enter_and_widen(&root, k, list[k], &every, &share[k]), &status, 0) > 0);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "slot %d (CPUs %s): status %d (1: it left them, 2: it could not enter)", k,
+                  list[k], status);
+    }
+    cr_assert_eq(cg_root_sweep(&root), 0);
+    for (int k = 0; k < 2; k++)
+        cr_assert(!exists(slot_dir[k]), "%s left", slot_dir[k]);
+    cr_assert_eq(rmdir(dir), 0, "rmdir %s: %s", dir, strerror(errno));
+    fixture_close(&fx);
+}
+
+/* Where moves cannot be held to CPUs, the reason is one line: no cpuset
+ * hierarchy (v1), one this user may not write (v1, as nobody), a cgroup2
+ * without the controller (here its controllers are bound to v1). */
+Test(cgroup, without_a_cpuset_the_reason_is_named)
+{
+    struct cg_root root = { .version = CG_V1 };
+    struct err e;
+    cr_assert_eq(cg_root_cpuset(&root, &e), -1);
+    cr_assert_str_eq(e.msg, "no cgroup v1 cpuset hierarchy is mounted");
+    cr_assert_eq(root.has & CG_CPUSET, 0);
+    if (geteuid() != 0 || access(V1_MOUNT "/cpuset/cgroup.procs", W_OK) != 0)
+        cr_skip_test("the rest needs root and cgroup v1's cpuset at " V1_MOUNT "/cpuset");
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        snprintf(root.cpuset, sizeof root.cpuset, V1_MOUNT "/cpuset");
+        if (setgid(65534) != 0 || setuid(65534) != 0)
+            _exit(2);
+        _exit(cg_root_cpuset(&root, &e) == -1 &&
+              strcmp(e.msg, "cannot make cgroups in " V1_MOUNT
+                            "/cpuset: not writable by this user") == 0 ? 0 : 1);
+    }
+    int status = -1;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "as nobody: status %d", status);
+
+    struct fixture fx;
+    fixture_open(&fx, CG_V2);
+    char controllers[256] = "";
+    first_line(fx.mnt, "cgroup.controllers", controllers, sizeof controllers);
+    if (strstr(controllers, "cpuset")) {
+        fixture_close(&fx);
+        cr_skip_test("cgroup2 here has the cpuset controller: not this case");
+    }
+    fixture_root(&fx, &root);
+    cr_assert_eq(cg_root_cpuset(&root, &e), -1);
+    char want[PATH_MAX * 2];
+    snprintf(want, sizeof want, "cgroup v2 %s: the cpuset controller is not available there",
+             fx.dir[0]);
+    cr_assert_str_eq(e.msg, want);
+    fixture_close(&fx);
 }

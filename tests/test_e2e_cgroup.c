@@ -14,12 +14,15 @@
  * between its moves, its spinners get next to no CPU in its opponent's
  * turn; with --ponder they get it, and it is billed to its next move.
  * Also: a root fork bomb without a sandbox (no RLIMIT_NPROC for root) is
- * held by pids.max; and where no cgroup can be had the referee says so
- * before the first game and journals "accounting": "process".
+ * held by pids.max; where no cgroup can be had the referee says so
+ * before the first game and journals "accounting": "process"; and two
+ * games at once each run on CPUs of their own, so that an engine whose
+ * children spin on every CPU they can take (tests/engines/tree.py spread)
+ * never makes the other game's engine time out.
  *
  * The referee runs in a cgroup of the test's own (cgroup v1: cpuacct,
- * memory and pids, as on this project's machines, and the freezer where
- * it is mounted; the test is skipped
+ * memory and pids, as on this project's machines, and the freezer and the
+ * cpuset where they are mounted; the test is skipped
  * elsewhere or when not root), chown'd to nobody for the unprivileged
  * case, as an administrator delegates a v1 subtree: the referee finds it
  * from /proc/self/cgroup and makes its moves' cgroups inside. That cgroup
@@ -32,6 +35,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +51,8 @@
 #define PERFECT "%s one-move --game nim --player perfect"
 #define PLAYS "%s one-move --game nim --player random --seed {player} {in} {out} 1"
 #define CG_MOUNT "/sys/fs/cgroup"
-#define NCTRL 4
-#define NEEDED 3   /* the freezer, the last, may be missing */
+#define NCTRL 5
+#define NEEDED 3   /* the freezer and the cpuset, the last two, may be missing */
 /* The unreaped children's work: 4 x 0.2 s. */
 #define BURNERS "4"
 #define BURN_S "0.2"
@@ -64,10 +68,12 @@
  * 0.8 s of its own CPU under a one-second limit (measured), and a link it
  * stopped would end the attack before the cgroup's limit is tried. */
 #define CHAIN_S "0.7"
-static const char *const ctrl[NCTRL] = { "cpuacct", "memory", "pids", "freezer" };
+static const char *const ctrl[NCTRL] = { "cpuacct", "memory", "pids", "freezer", "cpuset" };
+enum { FREEZER = 3, CPUSET = 4 };
 
-enum who { ROOT, NOBODY_USER, ROOT_NO_SANDBOX };
-static const char *const who_name[] = { "root", "nobody", "root --sandbox none" };
+enum who { ROOT, NOBODY_USER, ROOT_NO_SANDBOX, NOBODY_NO_CGROUP };
+static const char *const who_name[] = { "root", "nobody", "root --sandbox none",
+                                        "nobody without a cgroup" };
 
 struct tree_case {
     char attack[16];
@@ -86,16 +92,15 @@ ParameterizedTestParameters(e2e_cgroup, whole_tree_billed_and_limited)
 }
 
 /* The test's own cgroup of each v1 controller: made under this process's
- * cgroup, owned by uid; the freezer's "" where it is not mounted. */
+ * cgroup, owned by uid; an optional one's (the freezer's, the cpuset's) ""
+ * where it is not mounted. */
 struct test_cg {
     char dir[NCTRL][PATH_MAX];
-    int n;
 };
 
-static void test_cg_make(struct test_cg *t, uid_t uid)
+/* This process's cgroup of each v1 controller, "" at a hierarchy's root. */
+static void own_cgroups(char own[NCTRL][PATH_MAX])
 {
-    char own[NCTRL][PATH_MAX] = { "", "", "", "" };
-    memset(t, 0, sizeof *t);
     FILE *f = fopen("/proc/self/cgroup", "r");
     char line[PATH_MAX + 64];
     while (f && fgets(line, sizeof line, f)) {
@@ -110,11 +115,35 @@ static void test_cg_make(struct test_cg *t, uid_t uid)
     }
     if (f)
         fclose(f);
+}
+
+/* A v1 cpuset cgroup takes no process until it has CPUs and memory nodes:
+ * dir gets its parent's. */
+static void cpuset_inherit(const char *dir)
+{
+    static const char *const file[] = { "cpuset.cpus", "cpuset.mems" };
+    for (int k = 0; k < 2; k++) {
+        char parent[PATH_MAX + 32], child[PATH_MAX + 32];
+        snprintf(parent, sizeof parent, "%s/../%s", dir, file[k]);
+        snprintf(child, sizeof child, "%s/%s", dir, file[k]);
+        char *value = e2e_slurp(parent, NULL);
+        cr_assert_not_null(value, "cannot read %s", parent);
+        FILE *f = fopen(child, "w");
+        cr_assert(f && fputs(value, f) >= 0 && fclose(f) == 0, "cannot write %s", child);
+        free(value);
+    }
+}
+
+static void test_cg_make(struct test_cg *t, uid_t uid)
+{
+    char own[NCTRL][PATH_MAX] = { "", "", "", "", "" };
+    memset(t, 0, sizeof *t);
+    own_cgroups(own);
     for (int i = 0; i < NCTRL; i++) {
         char mount[PATH_MAX];
         snprintf(mount, sizeof mount, CG_MOUNT "/%s/cgroup.procs", ctrl[i]);
         if (i >= NEEDED && access(mount, W_OK) != 0)
-            break;
+            continue;
         if (geteuid() != 0 || access(mount, W_OK) != 0)
             cr_skip_test("needs root and cgroup v1's %s at " CG_MOUNT "/%s", ctrl[i], ctrl[i]);
         int len = snprintf(t->dir[i], PATH_MAX, CG_MOUNT "/%s%s/e2e-cgroup-%ld", ctrl[i],
@@ -122,8 +151,9 @@ static void test_cg_make(struct test_cg *t, uid_t uid)
         cr_assert(len < PATH_MAX, "cgroup path too long: %s", own[i]);
         cr_assert(mkdir(t->dir[i], 0755) == 0 || errno == EEXIST, "mkdir %s: %s", t->dir[i],
                   strerror(errno));
+        if (i == CPUSET)
+            cpuset_inherit(t->dir[i]);
         cr_assert_eq(chown(t->dir[i], uid, uid), 0, "chown %s: %s", t->dir[i], strerror(errno));
-        t->n = i + 1;
         /* As an administrator delegates a v1 subtree: the folder and its
          * membership files. */
         for (int k = 0; k < 2; k++) {
@@ -139,18 +169,20 @@ static void test_cg_make(struct test_cg *t, uid_t uid)
 static void test_cg_via(const struct test_cg *t, int nobody, const char **via)
 {
     static const char enter[] =
-        "for d in \"$1\" \"$2\" \"$3\" \"$4\"; do "
-        "[ -z \"$d\" ] || echo $$ > \"$d/cgroup.procs\" || exit 125; done; shift 4; exec \"$@\"";
+        "for d in \"$1\" \"$2\" \"$3\" \"$4\" \"$5\"; do "
+        "[ -z \"$d\" ] || echo $$ > \"$d/cgroup.procs\" || exit 125; done; shift 5; exec \"$@\"";
     const char *head[] = { "sh", "-c", enter, "sh", t->dir[0], t->dir[1], t->dir[2], t->dir[3],
-                           nobody ? "setpriv" : NULL, "--reuid=65534", "--regid=65534",
-                           "--clear-groups", NULL };
+                           t->dir[4], nobody ? "setpriv" : NULL, "--reuid=65534",
+                           "--regid=65534", "--clear-groups", NULL };
     memcpy(via, head, sizeof head);
 }
 
 /* Asserts that t holds no process and no cgroup, then removes it. */
 static void test_cg_check_and_remove(struct test_cg *t, const char *what)
 {
-    for (int i = 0; i < t->n; i++) {
+    for (int i = 0; i < NCTRL; i++) {
+        if (!t->dir[i][0])
+            continue;
         char path[PATH_MAX + 16];
         snprintf(path, sizeof path, "%s/cgroup.procs", t->dir[i]);
         size_t len = 0;
@@ -426,7 +458,7 @@ ParameterizedTest(struct turn_case *c, e2e_cgroup, a_persistent_engine_runs_only
     snprintf(what, sizeof what, "%s as %s", c->ponder ? "--ponder" : "frozen", who_name[c->who]);
     struct test_cg cg;
     test_cg_make(&cg, c->who == NOBODY_USER ? NOBODY : 0);
-    if (cg.n < NCTRL) {
+    if (!cg.dir[FREEZER][0]) {
         test_cg_check_and_remove(&cg, what);
         cr_skip_test("no cgroup v1 freezer at " CG_MOUNT "/freezer");
     }
@@ -476,4 +508,196 @@ ParameterizedTest(struct turn_case *c, e2e_cgroup, a_persistent_engine_runs_only
     e2e_run_free(&r);
     test_cg_check_and_remove(&cg, what);
     e2e_rmdir(dir);
+}
+
+/* --- concurrent games each on CPUs of their own -------------------------- */
+
+/* The spinning engine: as player 1 (game 1 of a match) tree.py spread,
+ * SPREADERS children each in a session of its own (so that the
+ * scheduler's autogroups give each the share of a whole session) widening
+ * their affinity to every CPU, for SPREAD_S, after which it gives up
+ * (`false`: its game ends there, a forfeit); as player 2 (game 2) a plain
+ * random move. Its words: {player}, tree.py, the engine, {in}, {out}
+ * (files the sandbox shows it, being arguments). */
+#define SPREADER_SH                                                                         \
+    "sh -c 'if [ \"$0\" = 1 ]; then exec python3 \"$1\" spread " SPREADERS " " SPREAD_S   \
+    " false; fi; exec \"$2\" one-move --game nim --player random \"$3\" \"$4\" 1' "          \
+    "{player} %s %s {in} {out}"
+#define SPREAD_S "5"
+/* 24 a CPU on two cores (with the engine and what it runs, under the move's
+ * pids.max of REF_DEFAULT_PROC_EXTRA, 64). */
+#define SPREADERS "48"
+/* The honest engine (spin.py) needs 0.05 s of CPU a move, 0.11 s with
+ * Python's start; beside 24 spinners on its CPU (no cpusets) about 2.8 s
+ * on a machine otherwise idle (a 25th of a CPU), more on a busy one: with
+ * 0.2 s a move and a 4 s timeout it timed out at its first move in 3 runs
+ * of 3 before the cpusets, under a load of 15 on two cores. The timeout
+ * leaves room for a busy machine, whose other work the spinners crowd
+ * onto the honest engine's CPU (the scheduler moves what it can off
+ * theirs): under valgrind and a load of 18 on two cores its moves took up
+ * to 5.7 s of wall time while they ran (their start in the sandbox and
+ * Python's at a 20th of a CPU), and 1.2 s after. */
+#define HONEST_S "0.05"
+#define CPUS_TIMEOUT_MS "10000"
+
+/* The CPUs of a kernel CPU list ("0-3,8") as bits. */
+static unsigned long long cpu_bits(const char *list)
+{
+    unsigned long long bits = 0;
+    const char *p = list;
+    for (;;) {
+        char *end;
+        long lo = strtol(p, &end, 10), hi = lo;
+        cr_assert(end != p && lo >= 0 && lo < 64, "not a CPU list: %s", list);
+        if (*end == '-')
+            hi = strtol(end + 1, &end, 10);
+        for (long c = lo; c <= hi && c < 64; c++)
+            bits |= 1ULL << c;
+        if (*end != ',')
+            return bits;
+        p = end + 1;
+    }
+}
+
+/* The CPUs named by the `cpus LIST` lines of an engine's stderr= file, by
+ * game (its blocks' headers "--- game N, ..."): bits[1] and bits[2]. */
+static void cpus_by_game(const char *path, unsigned long long bits[3])
+{
+    char *text = e2e_slurp(path, NULL);
+    cr_assert_not_null(text, "no %s", path);
+    int game = 0;
+    bits[0] = bits[1] = bits[2] = 0;
+    for (char *line = text; line && *line;) {
+        int g;
+        if (sscanf(line, "--- game %d,", &g) == 1)
+            game = g >= 1 && g <= 2 ? g : 0;
+        else if (strncmp(line, "cpus ", 5) == 0)
+            bits[game] |= cpu_bits(line + 5);
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    free(text);
+}
+
+/* How many moves game `game` of the match log has, the first that is not
+ * "ok" into bad ("" when none). */
+static int moves_of(const char *dir, int game, char *bad, size_t cap)
+{
+    cJSON *log = e2e_read_json(dir, "log.json");
+    const cJSON *m, *g = cJSON_GetArrayItem(cJSON_GetObjectItem(log, "games"), game - 1);
+    int n = 0;
+    bad[0] = '\0';
+    cJSON_ArrayForEach(m, cJSON_GetObjectItem(g, "moves")) {
+        const char *eng = cJSON_GetStringValue(cJSON_GetObjectItem(m, "engine"));
+        const char *status = cJSON_GetStringValue(cJSON_GetObjectItem(m, "status"));
+        n++;
+        if (status && strcmp(status, "ok") != 0 && !bad[0])
+            snprintf(bad, cap, "ply %d, %s: %s", n, eng ? eng : "?", status);
+    }
+    cJSON_Delete(log);
+    return n;
+}
+
+/* One match of two games at once as who: the CPUs that each game's
+ * processes reported into game[1] and game[2] (honest[] the honest
+ * engine's alone); the referee's run into r. */
+static void play_spread(enum who who, struct e2e_run *r, const char *dir,
+                        unsigned long long game[3], unsigned long long honest[3])
+{
+    int nobody = who == NOBODY_USER || who == NOBODY_NO_CGROUP;
+    struct test_cg cg;
+    memset(&cg, 0, sizeof cg);
+    if (who != NOBODY_NO_CGROUP)
+        test_cg_make(&cg, nobody ? NOBODY : 0);
+    if (who != NOBODY_NO_CGROUP && !cg.dir[CPUSET][0]) {
+        test_cg_check_and_remove(&cg, who_name[who]);
+        cr_skip_test("no cgroup v1 cpuset at " CG_MOUNT "/cpuset");
+    }
+    cr_assert_eq(chown(dir, nobody ? NOBODY : 0, nobody ? NOBODY : 0), 0);
+    char engine[PATH_MAX], tree[PATH_MAX], spin[PATH_MAX];
+    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_repo_path("tests/engines/tree.py", tree, sizeof tree);
+    e2e_repo_path("tests/engines/spin.py", spin, sizeof spin);
+    char hog[SPEC_MAX], fair[SPEC_MAX], hog_err[PATH_MAX + 16], fair_err[PATH_MAX + 16];
+    snprintf(hog_err, sizeof hog_err, "%s/hog.txt", dir);
+    snprintf(fair_err, sizeof fair_err, "%s/honest.txt", dir);
+    unlink(hog_err);
+    unlink(fair_err);
+    snprintf(hog, sizeof hog, "name=hog,stderr=%s,cmd=" SPREADER_SH, hog_err, tree, engine);
+    snprintf(fair, sizeof fair, "name=honest,stderr=%s,cmd=python3 %s " HONEST_S " {in} {out}",
+             fair_err, spin);
+    const char *args[] = { "match", "--game", "nim", "--games", "2", "--concurrency", "2",
+                           "--random-plies", "2", "--timeout-ms", CPUS_TIMEOUT_MS, "--engine",
+                           hog, "--engine", fair, "--log", "log.json", "--sandbox",
+                           who == ROOT_NO_SANDBOX ? "none" : "namespaces", NULL };
+    const char *via[NCTRL + 9];
+    static const char *const become[] = { "setpriv", "--reuid=65534", "--regid=65534",
+                                          "--clear-groups", NULL };
+    if (who != NOBODY_NO_CGROUP)
+        test_cg_via(&cg, nobody, via);
+    e2e_runv_via(r, dir, NULL, who != NOBODY_NO_CGROUP ? via : become, "referee", args);
+    unsigned long long spread[3];
+    cpus_by_game(hog_err, spread);
+    cpus_by_game(fair_err, honest);
+    for (int g = 1; g <= 2; g++)
+        game[g] = spread[g] | honest[g];
+    if (who != NOBODY_NO_CGROUP)
+        test_cg_check_and_remove(&cg, who_name[who]);
+}
+
+/* Two games at once (--concurrency 2 on two cores): in game 1 an engine
+ * whose move leaves 48 children spinning for 5 s, each on every CPU it can
+ * widen its affinity to (tree.py spread), then forfeits; in game 2 an
+ * honest engine that needs 0.11 s of CPU a move, and a plain opponent.
+ * With a cpuset per game (cgroups: as root, as nobody in a delegated
+ * cgroup, without a sandbox) every move of game 2 is ok while game 1's
+ * spinners run, and the CPUs the two games' processes report are
+ * disjoint. Where no cgroup can be had (nobody, not delegated) the
+ * referee says so: the honest engine still runs on its game's CPUs alone
+ * (affinity), the spinners widen theirs to the other game's. One case,
+ * its runs one after the other: side by side, each run's spinners would
+ * take the others' CPUs. */
+Test(e2e_cgroup, concurrent_games_each_get_cpus_of_their_own, .timeout = 240)
+{
+    cpu_set_t mine;
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0 || CPU_COUNT(&mine) < 2)
+        cr_skip_test("needs two CPUs");
+    if (geteuid() != 0)
+        cr_skip_test("runs as root (to become nobody)");
+    setenv("PATH", ENGINE_PATH, 1);
+    static const enum who runs[] = { ROOT, NOBODY_USER, ROOT_NO_SANDBOX, NOBODY_NO_CGROUP };
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        const char *what = who_name[runs[i]];
+        char *dir = e2e_tmpdir();
+        cr_assert_eq(chmod(dir, 0755), 0);
+        struct e2e_run r;
+        unsigned long long game[3], honest[3];
+        play_spread(runs[i], &r, dir, game, honest);
+        cr_assert(r.status == 0 || r.status == 3, "%s: exit %d: %s%s", what, r.status, r.out,
+                  r.err);
+        cr_assert_not_null(strstr(r.out, "Finished game 1 (hog vs honest): 0-1 {hog forfeits "
+                                         "at ply 1: "), "%s: %s", what, r.out);
+        char bad[128];
+        int plies = moves_of(dir, 2, bad, sizeof bad);
+        cr_assert(game[1] && honest[2], "%s: CPUs reported: game 1 %#llx, honest %#llx", what,
+                  game[1], honest[2]);
+        if (runs[i] == NOBODY_NO_CGROUP) {
+            cr_assert_not_null(strstr(r.err, "referee: cpus: affinity only: "), "%s: stderr: %s",
+                               what, r.err);
+            cr_assert(!(game[1] & honest[2]) || (honest[2] & ~game[2]) == 0,
+                      "%s: the honest engine left its game's CPUs", what);
+            cr_assert(game[1] & honest[2],
+                      "%s: the spinners stayed off game 2's CPUs %#llx: %#llx", what, honest[2],
+                      game[1]);
+        } else {
+            cr_assert_null(strstr(r.err, "cpus:"), "%s: %s", what, r.err);
+            cr_assert(plies >= 2 && !bad[0], "%s: game 2 has %d plies, one not ok: %s\n%s",
+                      what, plies, bad, r.out);
+            cr_assert(!(game[1] & game[2]),
+                      "%s: game 1's processes ran on CPUs %#llx, game 2's on %#llx", what,
+                      game[1], game[2]);
+        }
+        e2e_run_free(&r);
+        e2e_rmdir(dir);
+    }
 }

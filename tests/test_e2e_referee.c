@@ -5,10 +5,12 @@
  * holds what the issue lists, a perfect Nim engine never gives away a won
  * position against a random one, and usage errors.
  */
+#define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <cjson/cJSON.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -533,7 +535,8 @@ static void log_games(const char *dir, const char *name, char *buf, size_t cap)
 }
 
 /* match --concurrency plays games at once, and prints and logs them as one
- * at a time does: in their order. --rounds N is 2N games. */
+ * at a time does: in their order. --rounds N is 2N games. Three at once on
+ * this project's two cores: --force-concurrency lets them share CPUs. */
 Test(e2e_referee, match_concurrency_prints_and_logs_in_order, .timeout = 120)
 {
     char engine[PATH_MAX], a[PATH_MAX + 64], b[PATH_MAX + 96];
@@ -545,8 +548,8 @@ Test(e2e_referee, match_concurrency_prints_and_logs_in_order, .timeout = 120)
     e2e_run(&one, dir, NULL, "referee", "match", "--game", "connect4", "--engine", a, "--engine",
             b, "--rounds", "3", "--random-plies", "4", "--log", "one.json", NULL);
     e2e_run(&three, dir, NULL, "referee", "match", "--game", "connect4", "--engine", a,
-            "--engine", b, "--rounds", "3", "--random-plies", "4", "--concurrency", "3", "--log",
-            "three.json", NULL);
+            "--engine", b, "--rounds", "3", "--random-plies", "4", "--concurrency", "3",
+            "--force-concurrency", "--log", "three.json", NULL);
     cr_assert_eq(one.status, 0, "%s", one.err);
     cr_assert_eq(three.status, 0, "%s", three.err);
     cr_assert_not_null(strstr(one.out, "Finished game 6 "), "%s", one.out);
@@ -557,6 +560,67 @@ Test(e2e_referee, match_concurrency_prints_and_logs_in_order, .timeout = 120)
     cr_assert_str_eq(y, x);
     e2e_run_free(&one);
     e2e_run_free(&three);
+    e2e_rmdir(dir);
+}
+
+/* More games at once than the referee has CPUs (here one: the test's own
+ * affinity, which the referee inherits) is refused before anything is
+ * played or written, status 2, naming the CPUs and the way out, by match
+ * and tournament alike; --force-concurrency, or "force-concurrency": true
+ * in a tournament's config file, plays them on the CPU they share. A
+ * match of one game plays at any --concurrency. */
+Test(e2e_referee, concurrency_above_the_cpus_is_refused_unless_forced, .timeout = 120)
+{
+    cpu_set_t own, one;
+    cr_assert_eq(sched_getaffinity(0, sizeof own, &own), 0);
+    int cpu = 0;
+    while (!CPU_ISSET(cpu, &own))
+        cpu++;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    cr_assert_eq(sched_setaffinity(0, sizeof one, &one), 0);
+    char engine[PATH_MAX], a[PATH_MAX + 64], b[PATH_MAX + 64], want[512];
+    e2e_bin_path("engine", engine, sizeof engine);
+    snprintf(a, sizeof a, "name=a,cmd=%s one-move --game nim --player perfect", engine);
+    snprintf(b, sizeof b, "name=b,cmd=%s one-move --game nim --player random", engine);
+    snprintf(want, sizeof want,
+             "referee: --concurrency 2 is more than the 1 CPU this referee may use (%d): each "
+             "game plays on CPUs of its own, so give --concurrency 1 at most, or "
+             "--force-concurrency to let games share CPUs\n", cpu);
+    char *dir = e2e_tmpdir();
+    e2e_put_at(dir, "force.json", "{\"force-concurrency\": true}\n");
+    static const char *const how[] = { "", "--force-concurrency", "--config" };
+    for (int cmd = 0; cmd < 2; cmd++)
+        for (int k = 0; k < 3; k++) {
+            if (cmd == 0 && k == 2)
+                continue;   /* match has no config file */
+            const char *args[] = { cmd ? "tournament" : "match", "--game", "nim", "--engine", a,
+                                   "--engine", b, "--concurrency", "2",
+                                   cmd ? "--journal" : "--log", "out.json",
+                                   k ? how[k] : NULL, k == 2 ? "force.json" : NULL, NULL };
+            char out[PATH_MAX + 16];
+            snprintf(out, sizeof out, "%s/out.json", dir);
+            unlink(out);
+            struct e2e_run r;
+            e2e_runv(&r, dir, NULL, "referee", args);
+            if (!k) {
+                cr_assert_eq(r.status, EXIT_USAGE, "%s: exit %d: %s", args[0], r.status, r.err);
+                cr_assert_str_eq(r.err, want, "%s", args[0]);
+                cr_assert_str_empty(r.out, "%s", args[0]);
+                cr_assert(!e2e_exists(out), "%s wrote %s", args[0], out);
+            } else {
+                cr_assert_eq(r.status, 0, "%s %s: exit %d: %s", args[0], how[k], r.status, r.err);
+                const char *said = cmd ? "Standings after 2 games" : "Score of a vs b";
+                cr_assert_not_null(strstr(r.out, said), "%s %s: %s", args[0], how[k], r.out);
+            }
+            e2e_run_free(&r);
+        }
+    /* One game has nothing to share: --concurrency 2 is one at a time. */
+    struct e2e_run r;
+    e2e_run(&r, dir, NULL, "referee", "match", "--game", "nim", "--engine", a, "--engine", b,
+            "--games", "1", "--concurrency", "2", NULL);
+    cr_assert_eq(r.status, 0, "one game: exit %d: %s", r.status, r.err);
+    e2e_run_free(&r);
     e2e_rmdir(dir);
 }
 

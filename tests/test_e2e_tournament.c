@@ -96,6 +96,8 @@ static void assert_journal_complete(const char *path, int n)
     free(text);
 }
 
+/* The same games one at a time and three at once (on this project's two
+ * cores: --force-concurrency lets them share CPUs), which verify accepts. */
 Test(e2e_tournament, round_robin_is_the_same_at_any_concurrency_and_verifies)
 {
     struct specs s;
@@ -109,7 +111,8 @@ Test(e2e_tournament, round_robin_is_the_same_at_any_concurrency_and_verifies)
     cr_assert_eq(a.status, 0, "exit %d: %s", a.status, a.err);
     const char *args2[] = { "tournament", "--game", "connect4", "--engine", s.d1, "--engine",
                             s.d2, "--engine", s.rnd, "--random-plies", "3", "--seed", "7",
-                            "--journal", "j2.jsonl", "--concurrency", "3", NULL };
+                            "--journal", "j2.jsonl", "--concurrency", "3",
+                            "--force-concurrency", NULL };
     e2e_runv(&b, dir, NULL, "referee", args2);
     cr_assert_eq(b.status, 0, "exit %d: %s", b.status, b.err);
     char *ra = lines_with(a.out, "Finished game"), *rb = lines_with(b.out, "Finished game");

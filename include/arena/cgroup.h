@@ -44,6 +44,21 @@
  * nanoseconds), split into user and system in the ratio of cpuacct.stat's
  * user to system (which count in scheduler ticks; a move too short for a
  * tick is all user time).
+ *
+ * CPUs of concurrent games (cpus.h splits them into game slots): the
+ * cpuset controller holds every process of a slot's games to the slot's
+ * CPUs; an engine's sched_setaffinity cannot widen that (the kernel
+ * intersects its mask with the cpuset). v1 (the cpuset hierarchy, mounted
+ * on its own): a cgroup per slot, arena-OWNER-slot-K, in the referee's own
+ * cpuset cgroup (swept as a move's), made before the first game
+ * (cg_slot_make); the slot's worker moves itself in (cg_slot_enter) and
+ * whatever it starts, its sandbox and engines, is in it too, since a
+ * move's cgroups are in the other hierarchies. v2 (one hierarchy, where a
+ * process is in one cgroup): each move's cgroup gets the slot's CPUs as
+ * its cpuset.cpus, the cpuset controller enabled for the moves
+ * (cg_root_cpuset). Made once per slot in v1 because each change of a v1
+ * cpuset's CPUs rebuilds the kernel's scheduling domains; a v2 cpuset
+ * that is not a partition does not.
  */
 #ifndef ARENA_CGROUP_H
 #define ARENA_CGROUP_H
@@ -54,7 +69,12 @@
 enum cg_version { CG_V1 = 1, CG_V2 = 2 };
 
 /* The controllers a root can use (bits of cg_root.has). */
-enum { CG_MEMORY = 1, CG_PIDS = 2, CG_FREEZER = 4 };
+enum { CG_MEMORY = 1, CG_PIDS = 2, CG_FREEZER = 4, CG_CPUSET = 8 };
+
+/* Bytes of a CPU list in the kernel's format ("0-3,8", as cpuset.cpus and
+ * Cpus_allowed_list write it): any set of CPU_SETSIZE (1,024) CPUs fits in
+ * about 2,000 (every other CPU), with its NUL. */
+#define CG_CPUS_MAX 4096
 
 /* Hierarchies of a v1 root: cpuacct, memory, pids (CG_V1_NEEDED, always)
  * and the freezer (where it can be had). */
@@ -72,6 +92,12 @@ struct cg_root {
                                      * available */
     long pids_max;                  /* each move's pids.max; 0: none */
     long owner;                     /* the pid that found it (names above) */
+    char cpuset[PATH_MAX];          /* v1: the referee's cgroup in the cpuset
+                                     * hierarchy, where the slots' cgroups go
+                                     * ("": not mounted); cg_root_find's, or
+                                     * a test's */
+    char cpus[CG_CPUS_MAX];         /* v2: each move's cpuset.cpus ("": its
+                                     * parent's CPUs); cg_slot_enter's */
 };
 
 /* Finds the root (above) in the hierarchies mounted in this process's
@@ -106,6 +132,29 @@ struct cg_usage {
     double user_ms, sys_ms;
     long oom_kills;                 /* processes the memory limit killed */
 };
+
+/* Whether root can hold moves to CPUs (the cpuset controller): v1, a
+ * cpuset hierarchy is mounted and root->cpuset may be written by this
+ * user; v2, the cpuset controller is enabled for root's moves (enabled
+ * here: as root from the hierarchy's root down; as another user in its
+ * delegated cgroup, where it must have been delegated). Sets CG_CPUSET.
+ * 0, or -1 with e saying why not. */
+int cg_root_cpuset(struct cg_root *root, struct err *e);
+
+/* Before the first game: v1, makes game slot `slot`'s cgroup in the cpuset
+ * hierarchy, root->cpuset/arena-OWNER-slot-SLOT, held to cpus (a CPU list
+ * in the kernel's format, within the referee's CPUs) and its parent's
+ * memory nodes, and checks that the kernel gave it exactly those CPUs; v2,
+ * nothing (cg_slot_enter). Needs CG_CPUSET. 0, or -1 with e. */
+int cg_slot_make(const struct cg_root *root, int slot, const char *cpus, struct err *e);
+
+/* In the worker of game slot `slot` (a process of its own, before it
+ * starts anything): slot_root becomes root for the slot's moves, held to
+ * cpus. v1: the calling process moves into the slot's cgroup
+ * (cg_slot_make's), and every process it starts is in it; v2: each move's
+ * cgroup gets cpus as its cpuset.cpus. Needs CG_CPUSET. 0, or -1 with e. */
+int cg_slot_enter(const struct cg_root *root, int slot, const char *cpus,
+                  struct cg_root *slot_root, struct err *e);
 
 /* One move's cgroup. */
 struct cg_move {

@@ -82,7 +82,10 @@
  * already runs; enough for a shell script engine, not for a fork bomb. */
 #define REF_DEFAULT_PROC_EXTRA 64
 /* Most games a tournament runs at once (--concurrency): each is a worker
- * process and an engine; more than this is a typo on any machine here. */
+ * process and an engine; more than this is a typo on any machine here.
+ * Below it, --concurrency is at most the CPUs the referee may use, each
+ * game on CPUs of its own (cpus.h), unless --force-concurrency lets games
+ * share them (preflight.c). */
 #define TOUR_MAX_CONCURRENCY 256
 /* Times a game is played again after its worker died (a signal, the OOM
  * killer): a passing accident does not strike thrice, and a game that kills

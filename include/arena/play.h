@@ -35,6 +35,7 @@ struct judge;
 struct ana_opts;
 struct sbx_policy;
 struct cg_root;
+struct cpu_plan;
 
 
 /* A game clock (--tc BASE+INC): each engine starts each game with base_ms;
@@ -74,6 +75,9 @@ struct play_rules {
                                         * mode SBX_NONE: no sandbox */
     const struct cg_root *acct;  /* each move in a cgroup of its own
                                   * (cgroup.h); NULL: process accounting */
+    const struct cpu_plan *cpus; /* games played at once, each on CPUs of
+                                  * its own (cpus.h: play_rules_slot); NULL:
+                                  * one at a time, on any CPU */
     int show_waiting;            /* 1: stderr is a terminal of one game at a
                                   * time: it shows the move being waited for
                                   * while an engine runs */
@@ -109,6 +113,13 @@ enum play_end { PLAY_PLAYED = 0, PLAY_CANCELLED = 1, PLAY_BUSY = 2 };
  * (PLAY_FOLDER_RACE). */
 int play_game(const struct play_rules *r, long index, long pair,
               const struct spec *const side[2], struct game_record *rec, struct err *e);
+
+/* In the worker that plays the games of slot `slot` (0-based, below
+ * r->cpus's slots), before its first game: holds this process and what it
+ * starts to the slot's CPUs (cpus_enter), and points r->acct at slot_root
+ * when the slot's moves need a root of their own (a cpuset), so slot_root
+ * must outlive r's use. Nothing without r->cpus. 0, or -1 with e. */
+int play_rules_slot(struct play_rules *r, int slot, struct cg_root *slot_root, struct err *e);
 
 /* One engine's moves outside a game (referee bench, refbench.h): each
  * move is a game's ply (the board written to the folder, the engine run

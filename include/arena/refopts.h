@@ -9,9 +9,9 @@
  * commands.
  *
  * Config file: one JSON object of options. Values are strings or numbers
- * (integral: 1.5 is refused, not rounded), true/false for resume and
- * analyze; "engines" is a list of SPECs or objects of SPEC keys ({"name",
- * "cmd", "dir", ...}: spec.h).
+ * (integral: 1.5 is refused, not rounded), true/false for resume,
+ * analyze, ponder and force-concurrency; "engines" is a list of SPECs or
+ * objects of SPEC keys ({"name", "cmd", "dir", ...}: spec.h).
  * Errors are placed at the offending key: FILE:LINE:COL: what is wrong.
  */
 #ifndef ARENA_REFOPTS_H
@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include "arena/analyze.h"
 #include "arena/cgroup.h"
+#include "arena/cpus.h"
 #include "arena/refbench.h"
 #include "arena/cluster.h"
 #include "arena/report.h"
@@ -51,7 +52,7 @@ enum refopts_opt_id {
     REF_OPT_CONCURRENCY, REF_OPT_JOURNAL, REF_OPT_RESUME, REF_OPT_SPRT, REF_OPT_SHARD,
     REF_OPT_ANALYZE, REF_OPT_BUDGET, REF_OPT_MAX_EMPTY, REF_OPT_JSON, REF_OPT_SVG, REF_OPT_EACH,
     REF_OPT_SANDBOX, REF_OPT_SANDBOX_RO, REF_OPT_SANDBOX_ENV, REF_OPT_TABLE, REF_OPT_JUDGE, REF_OPT_TC,
-    REF_OPT_PONDER, REF_OPT_JUDGE_SANDBOX,
+    REF_OPT_PONDER, REF_OPT_JUDGE_SANDBOX, REF_OPT_FORCE_CONCURRENCY,
     /* referee bench's own */
     REF_OPT_DEPTHS, REF_OPT_POSITIONS, REF_OPT_RANDOM_POSITIONS, REF_OPT_BENCH_PLIES,
     REF_OPT_REPEAT, REF_OPT_BENCH_BUDGET,
@@ -91,6 +92,10 @@ struct refopts_settings {
     struct sbx_policy sandbox;  /* --sandbox, --sandbox-ro, --sandbox-env */
     struct cg_root cg;          /* where each move's cgroup goes, when
                                  * rules.acct points here (cgroup.h) */
+    int force_concurrency;      /* --force-concurrency: --concurrency may
+                                 * exceed the referee's CPUs */
+    struct cpu_plan cpus;       /* the CPUs of games at once, when
+                                 * rules.cpus points here (cpus.h) */
     struct refbench_opts bench; /* bench: --depths (0-0: not given),
                                  * --random-positions, --repeat, --budget-ms;
                                  * --positions goes to openings, --plies to
@@ -164,9 +169,10 @@ int refopts_config_read(struct refopts_settings *s, const char *path, struct err
  * (spec_resolve_all): every rule of play, the format and rounds, each engine
  * in full ({"name", "cmd", "dir", "stderr", "depth"}, --each folded in) and
  * every path absolute, so that reading it anywhere gives the same journal
- * header. Not in it: journal, resume, shard, concurrency, sprt (the
- * caller's). A new cJSON object (the caller deletes it), or NULL when out
- * of memory or a path cannot be made absolute. */
+ * header. Not in it: journal, resume, shard, concurrency,
+ * force-concurrency, sprt (the caller's). A new cJSON object (the caller
+ * deletes it), or NULL when out of memory or a path cannot be made
+ * absolute. */
 struct cJSON *refopts_config_json(const struct refopts_settings *s);
 
 #endif

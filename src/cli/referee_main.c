@@ -93,7 +93,9 @@ static const char rules_help[] =
     "  --draw-plies N       games that can go on forever (%2$s) are drawn\n"
     "                       after N plies without capture or promotion (100)\n"
     "  --keep-files DIR     keep every move's board files in DIR/game-N\n"
-    "  --concurrency N      games at once (default 1)\n"
+    "  --concurrency N      games at once, each on CPUs of its own (default 1; at\n"
+    "                       most the CPUs the referee may use)\n"
+    "  --force-concurrency  let --concurrency exceed the CPUs: games share them\n"
     "  --rounds N           each pair plays 2 games per round (default 1)\n"
     "  --sandbox MODE       namespaces (default): each engine in Linux namespaces of\n"
     "                       its own, seeing the system, its own files read-only and\n"
@@ -465,7 +467,8 @@ static int finish_rules(const char *prog, struct refopts_settings *s, const char
 
 /* preflight.h's checks and set-up before the first game. 0 or
  * EXIT_BAD_INPUT, the error printed; without a cgroup for the moves, says
- * so (preflight_accounting). */
+ * so (preflight_accounting), and likewise without a cpuset for games at
+ * once (preflight_cpus). */
 static int preflight(const char *prog, struct refopts_settings *s)
 {
     struct err e;
@@ -474,8 +477,10 @@ static int preflight(const char *prog, struct refopts_settings *s)
         return EXIT_BAD_INPUT;
     }
     preflight_shims(s, prog, stderr);
-    if (s->command != REF_CMD_SLURM)
+    if (s->command != REF_CMD_SLURM) {
         preflight_accounting(&s->cg, &s->t.rules, prog, stderr, &e);
+        preflight_cpus(s, prog, stderr);
+    }
     return 0;
 }
 

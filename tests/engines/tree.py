@@ -14,6 +14,13 @@ still plays, so the referee's verdict is what the test sees.
             CPU, each under a process CPU limit of its own
   memory    N children at once, each holding AMOUNT MiB (written, so
             resident) until all of them hold theirs
+  spread    N children at once, each in a session of its own (the
+            scheduler's autogroups then give each a share of its own),
+            widening its affinity to every CPU (sched_setaffinity),
+            writing `cpus LIST` (its Cpus_allowed_list) to stderr and
+            spinning until it is killed; the engine plays after AMOUNT
+            seconds, its children still spinning: a move that takes the
+            machine's CPUs from whatever else runs
 """
 import os
 import subprocess
@@ -86,7 +93,36 @@ def memory(n, mib):
         os.waitpid(pid, 0)
 
 
-ATTACKS = {"unreaped": unreaped, "reaped": reaped, "chain": chain, "memory": memory}
+def cpus_allowed():
+    """This process's Cpus_allowed_list, as /proc/self/status says it."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("Cpus_allowed_list:"):
+                return line.split()[1]
+    return "?"
+
+
+def spread(n, seconds):
+    every = range(os.cpu_count())
+    for _ in range(n):
+        try:
+            pid = os.fork()
+        except OSError:   # a limit on processes: spin with what there is
+            break
+        if pid == 0:
+            os.setsid()
+            try:
+                os.sched_setaffinity(0, every)
+            except OSError:
+                pass
+            print(f"cpus {cpus_allowed()}", file=sys.stderr, flush=True)
+            while True:
+                pass
+    time.sleep(seconds)
+
+
+ATTACKS = {"unreaped": unreaped, "reaped": reaped, "chain": chain, "memory": memory,
+           "spread": spread}
 
 if __name__ == "__main__":
     attack, n, amount = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])

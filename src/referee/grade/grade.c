@@ -884,8 +884,9 @@ static int grade_checks(struct grade_run *g, int i, struct prepared *p, int fd, 
 }
 
 /* In a worker: grades submission i, its records the answer. */
-static int grade_job(void *ctx, long job, int fd)
+static int grade_job(void *ctx, long job, int slot, int fd)
 {
+    (void)slot;   /* a submission's runs are not held to CPUs of its own */
     struct grade_run *g = ctx;
     int i = (int)job;
     close(g->journal_fd);   /* the parent's, and its lock */

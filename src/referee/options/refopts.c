@@ -94,6 +94,7 @@ static const struct option match_options[] = {
     { "games", required_argument, NULL, REF_OPT_GAMES },
     { "rounds", required_argument, NULL, REF_OPT_ROUNDS },
     { "concurrency", required_argument, NULL, REF_OPT_CONCURRENCY },
+    { "force-concurrency", no_argument, NULL, REF_OPT_FORCE_CONCURRENCY },
     { "log", required_argument, NULL, REF_OPT_LOG },
     CLI_STD_OPTIONS,
 };
@@ -104,6 +105,7 @@ static const struct option match_options[] = {
     { "format", required_argument, NULL, REF_OPT_FORMAT },            \
     { "rounds", required_argument, NULL, REF_OPT_ROUNDS },            \
     { "concurrency", required_argument, NULL, REF_OPT_CONCURRENCY },  \
+    { "force-concurrency", no_argument, NULL, REF_OPT_FORCE_CONCURRENCY }, \
     { "journal", required_argument, NULL, REF_OPT_JOURNAL },          \
     { "resume", no_argument, NULL, REF_OPT_RESUME },                  \
     { "sprt", required_argument, NULL, REF_OPT_SPRT },                \
@@ -621,6 +623,9 @@ static int apply_form(struct refopts_settings *s, int id, const char *name, cons
     case REF_OPT_PONDER:
         s->t.rules.ponder = 1;
         return 0;
+    case REF_OPT_FORCE_CONCURRENCY:
+        s->force_concurrency = 1;
+        return 0;
     }
     return NOT_MINE;
 }
@@ -755,6 +760,10 @@ static int apply_key(struct refopts_settings *s, const cJSON *item, struct err *
     }
     if (cJSON_IsBool(item) && id == REF_OPT_PONDER) {
         s->t.rules.ponder = cJSON_IsTrue(item);
+        return 0;
+    }
+    if (cJSON_IsBool(item) && id == REF_OPT_FORCE_CONCURRENCY) {
+        s->force_concurrency = cJSON_IsTrue(item);
         return 0;
     }
     return err_set(e, 0, 0, "\"%s\" must be a string or a number", item->string);

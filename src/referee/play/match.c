@@ -13,6 +13,7 @@
 #include <strings.h>
 #include "arena/analyze.h"
 #include "arena/escape.h"
+#include "arena/cgroup.h"
 #include "referee/journal/header.h"
 #include "arena/journal.h"
 #include "arena/match.h"
@@ -83,14 +84,20 @@ static void state_free(struct match_state *m)
 
 /* In a worker: plays game `index` (1-based) and writes its record to fd;
  * then frees the parent's state and the caller's (worker_free). */
-static int match_job(void *ctx, long index, int fd)
+static int match_job(void *ctx, long index, int slot, int fd)
 {
     struct match_state *m = ctx;
     const struct match_opts *o = m->o;
     run_become_reaper();
     struct game_record rec;
     struct err e;
-    int rc = play_one(o, &o->rules, (int)index - 1, &rec, &e);
+    struct play_rules rules = o->rules;
+    struct cg_root slot_root;   /* its slot's moves' root, while it plays */
+    int rc = play_rules_slot(&rules, slot, &slot_root, &e);
+    if (rc == 0)
+        rc = play_one(o, &rules, (int)index - 1, &rec, &e);
+    else
+        rec_init(&rec, -1, -1);
     int status = rc == PLAY_PLAYED ? 0 : POOL_FAILED;
     if (rc != PLAY_PLAYED)
         err_print(stderr, "referee", &e);

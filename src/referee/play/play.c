@@ -22,6 +22,7 @@
 #include "arena/analyze.h"
 #include "arena/clock.h"
 #include "arena/cgroup.h"
+#include "arena/cpus.h"
 #include "arena/escape.h"
 #include "referee/run/gamedir.h"
 #include "referee/journal/header.h"
@@ -629,6 +630,16 @@ static void ply_ctx_close(struct ply_ctx *c, const struct play_rules *r, struct 
     }
     if (c->sink >= 0)
         close(c->sink);
+}
+
+int play_rules_slot(struct play_rules *r, int slot, struct cg_root *slot_root, struct err *e)
+{
+    if (!r->cpus)
+        return 0;
+    int in = cpus_enter(r->cpus, slot, slot_root, e);
+    if (in == 1)
+        r->acct = slot_root;
+    return in < 0 ? -1 : 0;
 }
 
 int play_game(const struct play_rules *r, long index, long pair,

@@ -37,12 +37,13 @@ void pool_free(struct pool *p)
 }
 
 /* In the worker: runs the job and exits, never returns. */
-static void worker(struct pool *p, long job, pool_job_fn fn, void *ctx, int fd, pid_t parent)
+static void worker(struct pool *p, long job, int slot, pool_job_fn fn, void *ctx, int fd,
+                   pid_t parent)
 {
     prctl(PR_SET_PDEATHSIG, (long)SIGTERM, 0L, 0L, 0L);
     if (getppid() != parent)
         _exit(POOL_CANCELLED);
-    int status = fn(ctx, job, fd);
+    int status = fn(ctx, job, slot, fd);
     close(fd);
     pool_free(p);
     _exit(status);
@@ -62,7 +63,7 @@ int pool_start(struct pool *p, long job, pool_job_fn fn, void *ctx, struct err *
         return -1;
     if (pid == 0) {
         close(fds[0]);
-        worker(p, job, fn, ctx, fds[1], parent);
+        worker(p, job, k, fn, ctx, fds[1], parent);
     }
     close(fds[1]);
     fcntl(fds[0], F_SETFL, O_NONBLOCK);

@@ -35,10 +35,12 @@ struct pool {
 };
 
 /* Runs in the worker: does job, writes its answer to fd, and returns the
- * exit status. The pool is the parent's copy: the job must free what else
- * the parent allocated (the pool frees itself after the job returns), so
- * that each process frees what it holds. */
-typedef int (*pool_job_fn)(void *ctx, long job, int fd);
+ * exit status. slot is the worker's slot, 0 to cap - 1, which no other
+ * worker running at the same time has (cpus.h gives each its CPUs). The
+ * pool is the parent's copy: the job must free what else the parent
+ * allocated (the pool frees itself after the job returns), so that each
+ * process frees what it holds. */
+typedef int (*pool_job_fn)(void *ctx, long job, int slot, int fd);
 /* Runs in the parent for each worker that ended: status is its exit status
  * (128 + signal when killed), answer its bytes (len, NUL-terminated, the
  * pool's until the call returns). Returns 0, or -1 with e filled. */

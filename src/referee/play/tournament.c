@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "arena/cgroup.h"
 #include "referee/journal/header.h"
 #include "referee/judge/judge.h"
 #include "arena/journal.h"
@@ -115,7 +116,7 @@ static void run_free(struct run_state *s)
 /* In a worker: plays game `index`, writes its record to fd; the exit
  * status (pool.h). The worker's copy of the configuration is its own, and
  * freed here with the rest of the parent's state. */
-static int play_job(void *ctx, long index, int fd)
+static int play_job(void *ctx, long index, int slot, int fd)
 {
     struct run_state *s = ctx;
     struct tour_config *c = (struct tour_config *)s->c;
@@ -131,7 +132,12 @@ static int play_job(void *ctx, long index, int fd)
     const struct spec *const side[2] = { &c->engine[sg.side[0]], &c->engine[sg.side[1]] };
     struct game_record rec;
     struct err e;
-    int rc = play_game(&rules, sg.index, sg.pair, side, &rec, &e);
+    struct cg_root slot_root;   /* its slot's moves' root, while it plays */
+    int rc = play_rules_slot(&rules, slot, &slot_root, &e);
+    if (rc == 0)
+        rc = play_game(&rules, sg.index, sg.pair, side, &rec, &e);
+    else
+        rec_init(&rec, -1, -1);
     /* A game that ended while this worker was being stopped is no result:
      * the signal may have reached its engine too (a Slurm scancel signals
      * every process of the job), and resume plays it again. */

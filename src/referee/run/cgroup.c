@@ -35,6 +35,10 @@ static int sweep(const struct cg_root *root, long owner);
 static const char *const v1_controller[CG_MAX_DIRS] = { "cpuacct", "memory", "pids",
                                                         "freezer" };
 enum { V1_FREEZER = 3 };
+/* The controller that holds processes to CPUs: a v1 hierarchy of its own
+ * (not one of a root's folders: only concurrent games use it), a v2
+ * controller. */
+#define CPUSET "cpuset"
 
 /* Reads a small file of the cgroup folder dir into buf (NUL-terminated).
  * Returns the length, or -1 with errno. */
@@ -94,6 +98,7 @@ static int has_word(const char *list, const char *word)
 struct hier {
     char v1_mount[CG_MAX_DIRS][PATH_MAX];
     char v1_path[CG_MAX_DIRS][PATH_MAX];
+    char cpuset_mount[PATH_MAX], cpuset_path[PATH_MAX];   /* v1's cpuset */
     char v2_mount[PATH_MAX];
     char v2_path[PATH_MAX];
 };
@@ -114,6 +119,8 @@ static void find_mounts(struct hier *h)
         for (int i = 0; strcmp(type, "cgroup") == 0 && i < CG_MAX_DIRS; i++)
             if (has_word(opts, v1_controller[i]) && !h->v1_mount[i][0])
                 snprintf(h->v1_mount[i], sizeof h->v1_mount[i], "%s", point);
+        if (strcmp(type, "cgroup") == 0 && has_word(opts, CPUSET) && !h->cpuset_mount[0])
+            snprintf(h->cpuset_mount, sizeof h->cpuset_mount, "%s", point);
     }
     free(line);
     if (f)
@@ -137,6 +144,8 @@ static void find_paths(struct hier *h)
         for (int i = 0; i < CG_MAX_DIRS; i++)
             if (has_word(ctrls, v1_controller[i]))
                 snprintf(h->v1_path[i], sizeof h->v1_path[i], "%s", path);
+        if (has_word(ctrls, CPUSET))
+            snprintf(h->cpuset_path, sizeof h->cpuset_path, "%s", path);
     }
     free(line);
     if (f)
@@ -286,6 +295,13 @@ int cg_root_find(struct cg_root *root, long pids_max, struct err *e)
             writable(dir[V1_FREEZER], CG_V1))
             n = CG_MAX_DIRS;
         rc = cg_root_at(root, CG_V1, d, n, pids_max, e);
+        /* Where the game slots' cgroups go; whether they can is
+         * cg_root_cpuset's question (only concurrent games ask it). */
+        const char *own = strcmp(h->cpuset_path, "/") ? h->cpuset_path : "";
+        if (rc == 0 && h->cpuset_mount[0] &&
+            snprintf(root->cpuset, sizeof root->cpuset, "%s%s", h->cpuset_mount, own) >=
+                (int)sizeof root->cpuset)
+            root->cpuset[0] = '\0';   /* too long: games are held by affinity */
     } else if (h->v2_mount[0]) {
         rc = find_v2(root, h, pids_max, e);
         if (rc == 0 && root->has != (CG_MEMORY | CG_PIDS))
@@ -305,6 +321,119 @@ int cg_root_find(struct cg_root *root, long pids_max, struct err *e)
 const char *cg_root_name(const struct cg_root *root)
 {
     return !root ? "process" : root->version == CG_V1 ? "cgroup-v1" : "cgroup-v2";
+}
+
+/* --- the CPUs of game slots ---------------------------------------------- */
+
+/* v2: enables the cpuset controller in root's folder for its moves; as
+ * root, in its parent first where the parent does not hand it down (the
+ * hierarchy's root, for <mount>/arena). 0, or -1 with e. */
+static int v2_cpuset(const struct cg_root *root, struct err *e)
+{
+    const char *dir = root->dir[0];
+    char ctl[SMALL_FILE], parent[PATH_MAX];
+    if (read_at(dir, "cgroup.subtree_control", ctl, sizeof ctl) >= 0 && has_word(ctl, CPUSET))
+        return 0;
+    snprintf(parent, sizeof parent, "%s", dir);
+    char *slash = strrchr(parent, '/');
+    if (slash && slash != parent)
+        *slash = '\0';
+    int handed = read_at(dir, "cgroup.controllers", ctl, sizeof ctl) >= 0 && has_word(ctl, CPUSET);
+    if (!handed && geteuid() == 0 && slash &&
+        write_at(parent, "cgroup.subtree_control", "+" CPUSET) == 0)
+        handed = read_at(dir, "cgroup.controllers", ctl, sizeof ctl) >= 0 &&
+                 has_word(ctl, CPUSET);
+    if (!handed)
+        return err_set(e, 0, 0, "cgroup v2 %s: the cpuset controller is not %s", dir,
+                       geteuid() == 0 ? "available there" : "delegated to this user's cgroup");
+    if (write_at(dir, "cgroup.subtree_control", "+" CPUSET) != 0)
+        return err_set(e, 0, 0, "cgroup v2 %s: cannot enable the cpuset controller: %s", dir,
+                       strerror(errno));
+    return 0;
+}
+
+int cg_root_cpuset(struct cg_root *root, struct err *e)
+{
+    if (root->version == CG_V2) {
+        if (v2_cpuset(root, e) != 0)
+            return -1;
+    } else if (!root->cpuset[0]) {
+        return err_set(e, 0, 0, "no cgroup v1 cpuset hierarchy is mounted");
+    } else if (!writable(root->cpuset, CG_V1)) {
+        return err_set(e, 0, 0, "cannot make cgroups in %s: %s", root->cpuset,
+                       access(root->cpuset, F_OK) == 0 ? "not writable by this user"
+                                                       : strerror(errno));
+    }
+    root->has |= CG_CPUSET;
+    return 0;
+}
+
+/* v1: the cgroup of game slot `slot` into path (cap bytes); 0, or -1 with
+ * e when it does not fit. */
+static int slot_path(const struct cg_root *root, int slot, char *path, size_t cap,
+                     struct err *e)
+{
+    if (snprintf(path, cap, "%s/arena-%ld-slot-%d", root->cpuset, root->owner, slot) >=
+        (int)cap)
+        return err_set(e, 0, 0, "cgroup path too long: %s", root->cpuset);
+    return 0;
+}
+
+/* The text of a small file of dir without its line end into buf; -1 with
+ * errno when it cannot be read. */
+static int read_line(const char *dir, const char *name, char *buf, size_t cap)
+{
+    if (read_at(dir, name, buf, cap) < 0)
+        return -1;
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
+int cg_slot_make(const struct cg_root *root, int slot, const char *cpus, struct err *e)
+{
+    assert((root->has & CG_CPUSET) && slot >= 0 && cpus[0]);
+    if (root->version == CG_V2)
+        return 0;
+    char path[PATH_MAX + 64], mems[SMALL_FILE], got[CG_CPUS_MAX];
+    const char *what = NULL;
+    if (slot_path(root, slot, path, sizeof path, e) != 0)
+        return -1;
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        return err_set(e, 0, 0, "cannot make cgroup %s: %s", path, strerror(errno));
+    /* A v1 cpuset takes no process before it has CPUs and memory nodes. */
+    if (read_line(root->cpuset, "cpuset.effective_mems", mems, sizeof mems) != 0)
+        what = "read the memory nodes of its parent";
+    else if (write_at(path, "cpuset.cpus", cpus) != 0)
+        what = "set cpuset.cpus";
+    else if (write_at(path, "cpuset.mems", mems) != 0)
+        what = "set cpuset.mems";
+    else if (read_line(path, "cpuset.effective_cpus", got, sizeof got) != 0)
+        what = "read cpuset.effective_cpus";
+    if (what)
+        return err_set(e, 0, 0, "cgroup %s: cannot %s: %s", path, what, strerror(errno));
+    if (strcmp(got, cpus) != 0)
+        return err_set(e, 0, 0, "cgroup %s: the kernel gave it CPUs %s, not %s", path, got, cpus);
+    return 0;
+}
+
+int cg_slot_enter(const struct cg_root *root, int slot, const char *cpus,
+                  struct cg_root *slot_root, struct err *e)
+{
+    assert((root->has & CG_CPUSET) && slot >= 0 && cpus[0]);
+    memcpy(slot_root, root, sizeof *slot_root);
+    if (root->version == CG_V2) {
+        if (snprintf(slot_root->cpus, sizeof slot_root->cpus, "%s", cpus) >=
+            (int)sizeof slot_root->cpus)
+            return err_set(e, 0, 0, "a CPU list too long: %.40s...", cpus);
+        return 0;
+    }
+    char path[PATH_MAX + 64];
+    if (slot_path(root, slot, path, sizeof path, e) != 0)
+        return -1;
+    /* "0": the writing process, every thread of it. */
+    if (write_at(path, "cgroup.procs", "0") != 0)
+        return err_set(e, 0, 0, "cannot enter cgroup %s: %s", path, strerror(errno));
+    return 0;
 }
 
 /* --- a move ------------------------------------------------------------- */
@@ -351,6 +480,10 @@ static int make_one(struct cg_move *m, int i, const char *name, long mem_limit_m
         if (write_at(path, "pids.max", num) != 0)
             what = "pids.max";
     }
+    /* v2: the game slot's CPUs (v1 holds them in the slot's own cgroup). */
+    if (!what && root->version == CG_V2 && root->cpus[0] &&
+        write_at(path, "cpuset.cpus", root->cpus) != 0)
+        what = "cpuset.cpus";
     if (what)
         return err_set(e, 0, 0, "cannot set %s/%s: %s", path, what, strerror(errno));
     char procs[PATH_MAX + 16];
@@ -523,25 +656,34 @@ static int swept(const char *name, long owner)
     return owner > 0 ? pid == owner : kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-/* Removes the cgroups of root's folders that swept() picks. */
-static int sweep(const struct cg_root *root, long owner)
+/* Removes the cgroups in folder dir that swept() picks; how many stay. */
+static int sweep_dir(const char *dir, long owner)
 {
     char path[PATH_MAX + NAME_MAX + 2];
     int left = 0;
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        if (swept(de->d_name, owner) &&
+            snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
+            left += remove_cgroup(path) != 0;
+    if (d)
+        closedir(d);
+    return left;
+}
+
+/* Removes the cgroups of root's folders that swept() picks. */
+static int sweep(const struct cg_root *root, long owner)
+{
+    int left = 0;
     /* The freezer first, then pids: a frozen v1 process dies only once
      * thawed, v1 lists a move's processes in pids, and a folder with
-     * processes cannot go. */
-    for (int i = root->n - 1; i >= 0; i--) {
-        DIR *d = opendir(root->dir[i]);
-        struct dirent *de;
-        while (d && (de = readdir(d)))
-            if (swept(de->d_name, owner) &&
-                snprintf(path, sizeof path, "%s/%s", root->dir[i], de->d_name) <
-                    (int)sizeof path)
-                left += remove_cgroup(path) != 0;
-        if (d)
-            closedir(d);
-    }
+     * processes cannot go. The game slots' cpusets last: what is left in
+     * one is a worker's, whose moves went first. */
+    for (int i = root->n - 1; i >= 0; i--)
+        left += sweep_dir(root->dir[i], owner);
+    if (root->version == CG_V1 && root->cpuset[0])
+        left += sweep_dir(root->cpuset, owner);
     return left;
 }
 

@@ -4,6 +4,7 @@
  * policy.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,13 +14,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arena/cgroup.h"
+#include "arena/cpus.h"
 #include "arena/limits.h"
 #include "arena/path.h"
 #include "arena/preflight.h"
 #include "arena/runner.h"
 #include "arena/sandbox.h"
+#include "arena/schedule.h"
 #include "arena/spec.h"
 #include "arena/textfile.h"
+#include "arena/tournament.h"
 #include "shim.h"
 
 /* Makes an engine's stderr= file now if it is not there, so that a mask
@@ -146,9 +150,46 @@ static int resolve_shims(struct refopts_settings *s, struct err *e)
     return rc;
 }
 
+/* The games s plays at once: --concurrency, or the games it has when they
+ * are fewer (a match of 2 at --concurrency 8; a slot no game uses would
+ * only keep CPUs from the others). */
+static int games_at_once(const struct refopts_settings *s)
+{
+    if (s->t.concurrency <= 1)
+        return s->t.concurrency;
+    long games = s->games;   /* a match's, set by its check */
+    if (s->command != REF_CMD_MATCH) {
+        struct schedule sched = tour_schedule(&s->t);
+        games = schedule_shard_games(schedule_games(&sched), s->t.shard_k, s->t.shard_n);
+    }
+    return games < s->t.concurrency ? (int)games : s->t.concurrency;
+}
+
+/* More games at once than the CPUs the referee may use are refused unless
+ * --force-concurrency says to share them: each game would get CPUs of its
+ * own (cpus.h), and games sharing one take each other's time, which is
+ * what a tight --timeout-ms or a benchmark does not expect. 0, or -1 with
+ * e naming the CPUs. */
+static int check_concurrency(const struct refopts_settings *s, struct err *e)
+{
+    cpu_set_t own;
+    if (games_at_once(s) <= 1 || s->force_concurrency || cpus_own(&own, e) != 0)
+        return 0;
+    int n = CPU_COUNT(&own);
+    char list[CG_CPUS_MAX];
+    if (games_at_once(s) <= n || cpus_format(&own, list, sizeof list) != 0)
+        return 0;
+    return err_set(e, 0, 0, "--concurrency %d is more than the %d CPU%s this referee may use "
+                   "(%s): each game plays on CPUs of its own, so give --concurrency %d at "
+                   "most, or --force-concurrency to let games share CPUs", s->t.concurrency, n,
+                   n == 1 ? "" : "s", list, n);
+}
+
 int preflight_check(struct refopts_settings *s, struct err *e)
 {
     char keep_probe[PATH_MAX + 8] = "";
+    if (check_concurrency(s, e) != 0)
+        return -1;
     int rc = 0;
     if (s->keep[0]) {
         if (mkdir(s->keep, 0700) != 0 && errno != EEXIST)
@@ -193,6 +234,26 @@ int preflight_accounting(struct cg_root *cg, struct play_rules *rules, const cha
     rules->acct = cg;
     rules->limits.proc_limit = 0;
     return 0;
+}
+
+void preflight_cpus(struct refopts_settings *s, const char *prog, FILE *err)
+{
+    int slots = games_at_once(s);
+    if (slots < 2)
+        return;   /* one game at a time has nothing to keep apart */
+    assert(!s->t.rules.acct || s->t.rules.acct == &s->cg);
+    struct cg_root *acct = s->t.rules.acct ? &s->cg : NULL;
+    struct err why;
+    int rc = cpus_plan(&s->cpus, slots, acct, &why);
+    if (rc < 0) {
+        fprintf(err, "%s: cpus: shared: %s; games at once may take each other's CPU time\n",
+                prog, why.msg);
+        return;
+    }
+    if (rc == 1)
+        fprintf(err, "%s: cpus: affinity only: %s; each game's engines start on CPUs of their "
+                "own but may leave them (sched_setaffinity)\n", prog, why.msg);
+    s->t.rules.cpus = &s->cpus;
 }
 
 void preflight_shims(const struct refopts_settings *s, const char *prog, FILE *err)
