@@ -11,7 +11,7 @@ set -eu
 BIN=${1:-bin}
 E=$(cd "$BIN" && pwd)/engine
 OUT=results/demo
-CORES=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+CORES=$(nproc 2>/dev/null || echo 2)   # the CPUs this process may use: --concurrency may not exceed them
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
