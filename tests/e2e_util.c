@@ -231,6 +231,11 @@ static void cmdline_make(struct cmdline *c, const char *io, const char *const *p
          * valgrind's start-up, paid a thousand times a run; a finding
          * still names the function its code was inlined into. */
         c->argv[argc++] = "--read-inline-info=no";
+        /* valgrind runs one thread at a time; its default hand-over lets
+         * a thread that computes (a search) take the turn back for
+         * seconds, so a server's other threads (a page's /api/alive)
+         * would wait behind it. Fair: in the order they asked. */
+        c->argv[argc++] = "--fair-sched=yes";
         c->argv[argc++] = "--leak-check=full";
         c->argv[argc++] = "--show-leak-kinds=all";
         c->argv[argc++] = "--errors-for-leak-kinds=all";

@@ -488,9 +488,10 @@ static int post_begin(const struct play *s, const char *path, const char *body)
 }
 
 /* --page-timeout-s: 3 s, ten times the pings' interval, room for a busy
- * machine (the sanitizers' run, jobs beside); 10 under valgrind, whose one
- * thread at a time can keep a page's /api/alive waiting for seconds behind
- * a search. */
+ * machine (the sanitizers' run, jobs beside); 10 under valgrind, which
+ * runs one thread at a time (in turn: e2e_util's --fair-sched=yes; its
+ * default let a search keep a page's /api/alive waiting for over 10 s on
+ * CI's machine). */
 #define PAGE_TIMEOUT_S "3"
 #define PAGE_TIMEOUT_VALGRIND_S "10"
 #define QUIET_WAIT_S 90      /* the longest the quiet games may take to go */
