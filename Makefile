@@ -257,10 +257,14 @@ test-slow: all $(E2E_BIN) test-tools
 # valgrind runs the binaries at a tenth of their speed or less: the cases
 # mostly compute, one job a core; VALGRIND_JOBS=N for more (the cases that
 # wait on timeouts, sandboxes and interpreters leave a core idle a while).
+# scripts/valgrind-symbols.sh: valgrind reads the C library's symbol table,
+# not its whole DWARF, at each of the suite's thousands of starts (a third
+# of a short run's CPU; root only, as it takes a mount namespace).
 VALGRIND_JOBS ?= $(NPROC)
 test-valgrind: all $(E2E_BIN) test-tools
 	@echo '  TEST    e2e under valgrind'
-	@ARENA_BIN=$(BIN) ARENA_VALGRIND=$(VALGRIND_E2E) $(E2E_BIN) $(call crit,$(VALGRIND_JOBS))
+	@ARENA_BIN=$(BIN) ARENA_VALGRIND=$(VALGRIND_E2E) sh scripts/valgrind-symbols.sh $(BIN) \
+	    $(E2E_BIN) $(call crit,$(VALGRIND_JOBS))
 
 unit: $(UNIT_BIN)
 	@$(UNIT_BIN) $(call crit,$(UNIT_JOBS))
