@@ -276,9 +276,11 @@ e2e: all $(E2E_BIN) test-tools
 # the sanitizers (a finding exits non-zero, so the case fails), slow tier
 # included, ThreadSanitizer, then the fuzz targets on their regression
 # inputs and FUZZ_SECONDS (default 20) each. CHECK_VALGRIND=1 (the default)
-# also runs test-valgrind. ARENA_LIMITED_BIN: the engines that play under
-# --mem-limit-mb (RLIMIT_AS) are release builds, as ASan cannot run in a
-# capped address space. CHECK_SLOW=0 leaves out the slow tier under the
+# also runs test-valgrind. ARENA_ENGINE_BIN: the engines the tests hand the
+# referee are release builds (tests/e2e_util.h's e2e_engine_bin_path), as
+# in the valgrind tier: the tiers check the program under test, a sanitized
+# engine's start and leak check cost 0.1 s of CPU a move (a native one 15
+# ms), and ASan cannot run under --mem-limit-mb's RLIMIT_AS. CHECK_SLOW=0 leaves out the slow tier under the
 # sanitizers: CI runs it under valgrind (test-valgrind runs every case), and
 # it is mostly waiting on timeouts, sandboxes and interpreters, the same
 # under any build.
@@ -296,7 +298,7 @@ e2e: all $(E2E_BIN) test-tools
 # that wait on the clock) and check-e2e.
 CHECK_VALGRIND ?= 1
 CHECK_SLOW ?= 1
-CHECK_SAN = LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_LIMITED_BIN=$(BIN)
+CHECK_SAN = LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) SAN=1 ARENA_ENGINE_BIN=$(BIN)
 check: all $(E2E_BIN) check-layers
 	$(MAKE) check-compute
 	$(MAKE) check-tests

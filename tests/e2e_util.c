@@ -393,9 +393,9 @@ void e2e_bin_path(const char *prog, char *buf, size_t cap)
     bin_path_in("ARENA_BIN", prog, buf, cap);
 }
 
-void e2e_limited_bin_path(const char *prog, char *buf, size_t cap)
+void e2e_engine_bin_path(const char *prog, char *buf, size_t cap)
 {
-    bin_path_in(getenv("ARENA_LIMITED_BIN") ? "ARENA_LIMITED_BIN" : "ARENA_BIN", prog, buf, cap);
+    bin_path_in(getenv("ARENA_ENGINE_BIN") ? "ARENA_ENGINE_BIN" : "ARENA_BIN", prog, buf, cap);
 }
 
 /* ---- a checkout anywhere ------------------------------------------------

@@ -94,11 +94,17 @@ void e2e_rmdir(char *dir);
  * the repository root (the tests' working folder). Fail the test when the
  * file does not exist. buf holds cap bytes. */
 void e2e_bin_path(const char *prog, char *buf, size_t cap);
-/* The absolute path of a binary that can play as an engine under the referee's
- * --mem-limit-mb: that limit is RLIMIT_AS, and a sanitized binary reserves
- * terabytes of shadow address space, so `make check` points ARENA_LIMITED_BIN
- * at the release build. Defaults to e2e_bin_path. */
-void e2e_limited_bin_path(const char *prog, char *buf, size_t cap);
+/* The absolute path of a binary a test hands the referee to run (an engine
+ * it plays, a program a grade copies): ARENA_ENGINE_BIN's, default
+ * ARENA_BIN's. The checked tiers check the program under test, not its
+ * engines: `make check` points ARENA_ENGINE_BIN at the release build, as
+ * the valgrind tier runs them natively. A sanitized engine's start and
+ * leak check are 0.1 s of CPU a move against 15 ms (thousands of moves a
+ * run), and it cannot start at all under --mem-limit-mb (RLIMIT_AS: the
+ * sanitizers reserve terabytes of shadow address space) or beside a fork
+ * bomb's exhausted RLIMIT_NPROC. The engine's own code is checked where it
+ * is the program under test (e2e_run of "engine", the unit suite). */
+void e2e_engine_bin_path(const char *prog, char *buf, size_t cap);
 void e2e_repo_path(const char *rel, char *buf, size_t cap);
 
 /* 1 when a process of this test's own tree (its descendants, orphans

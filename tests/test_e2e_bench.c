@@ -33,7 +33,7 @@
 static void builtin_spec(char *buf, size_t cap)
 {
     char engine[PATH_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(buf, cap, "name=builtin,cmd=%s one-move", engine);
 }
 

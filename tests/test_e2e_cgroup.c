@@ -276,7 +276,7 @@ ParameterizedTest(struct tree_case *c, e2e_cgroup, whole_tree_billed_and_limited
         cr_assert_eq(chown(dir, NOBODY, NOBODY), 0);
     setenv("PATH", ENGINE_PATH, 1);
     char engine[PATH_MAX], tree[PATH_MAX], plays[PATH_MAX + 96], perfect[PATH_MAX + 64];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/tree.py", tree, sizeof tree);
     snprintf(plays, sizeof plays, PLAYS, engine);
     snprintf(perfect, sizeof perfect, PERFECT, engine);
@@ -328,7 +328,7 @@ Test(e2e_cgroup, without_a_cgroup_the_referee_says_so)
     cr_assert_eq(chown(dir, NOBODY, NOBODY), 0);
     setenv("PATH", ENGINE_PATH, 1);
     char engine[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], journal[PATH_MAX + 16];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "name=a,cmd=" PERFECT, engine);
     snprintf(b, sizeof b, "name=b,cmd=" PERFECT, engine);
     snprintf(journal, sizeof journal, "%s/j.jsonl", dir);
@@ -361,7 +361,7 @@ Test(e2e_cgroup, pids_max_contains_a_root_fork_bomb, .timeout = 240)
     setenv("PATH", ENGINE_PATH, 1);
     char engine[PATH_MAX], hostile[PATH_MAX], plays[PATH_MAX + 96], spec[SPEC_MAX];
     char other[SPEC_MAX], tag[32], sleepers[64];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/hostile.py", hostile, sizeof hostile);
     snprintf(plays, sizeof plays, PLAYS, engine);
     snprintf(spec, sizeof spec, "name=bomb,cmd=python3 %s fork-bomb - %s", hostile, plays);
@@ -468,7 +468,7 @@ ParameterizedTest(struct turn_case *c, e2e_cgroup, a_persistent_engine_runs_only
         cr_assert_eq(chown(dir, NOBODY, NOBODY), 0);
     setenv("PATH", ENGINE_PATH, 1);
     char engine[PATH_MAX], ponderer[PATH_MAX], slow[PATH_MAX], err[PATH_MAX + 16];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/ponderer.py", ponderer, sizeof ponderer);
     e2e_repo_path("tests/engines/slow.sh", slow, sizeof slow);
     snprintf(err, sizeof err, "%s/err.txt", dir);
@@ -615,7 +615,7 @@ static void play_spread(enum who who, struct e2e_run *r, const char *dir,
     }
     cr_assert_eq(chown(dir, nobody ? NOBODY : 0, nobody ? NOBODY : 0), 0);
     char engine[PATH_MAX], tree[PATH_MAX], spin[PATH_MAX];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/tree.py", tree, sizeof tree);
     e2e_repo_path("tests/engines/spin.py", spin, sizeof spin);
     char hog[SPEC_MAX], fair[SPEC_MAX], hog_err[PATH_MAX + 16], fair_err[PATH_MAX + 16];

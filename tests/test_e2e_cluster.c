@@ -31,7 +31,7 @@ struct tour {
 static void tour_init(struct tour *t, const char *dir, const char *name)
 {
     char e[PATH_MAX];
-    e2e_bin_path("engine", e, sizeof e);
+    e2e_engine_bin_path("engine", e, sizeof e);
     snprintf(t->dir, sizeof t->dir, "%s", dir);
     snprintf(t->out, sizeof t->out, "%s/%s", dir, name);
     snprintf(t->d1, SPEC_MAX, "name=d1,cmd=%s one-move --game connect4 --depth 1 {in} {out}", e);

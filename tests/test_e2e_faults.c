@@ -350,7 +350,7 @@ ParameterizedTest(struct fault *c, e2e_faults, hostile_engine, .timeout = 120)
     fault_dir_open(&f);
     char engine[PATH_MAX], engines[PATH_MAX], cmd[SPEC_MAX], with_engine[SPEC_MAX];
     char hostile[SPEC_MAX + PATH_MAX + 64], watch[SPEC_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines", engines, sizeof engines);
     replace_word(with_engine, sizeof with_engine, c->cmd, "ENGINE", engine);
     replace_word(cmd, sizeof cmd, with_engine, "TARGET", f.target);
@@ -541,7 +541,7 @@ ParameterizedTest(struct sandbox_mode *mode, e2e_faults,
      * orphans come here. */
     cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L), 0);
     char engine[PATH_MAX], logged[PATH_MAX], perfect[SPEC_MAX], random[SPEC_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/logged.sh", logged, sizeof logged);
     /* Slowed down, so that kills land in moves, between them, and while
      * the journal is written. */
@@ -627,7 +627,7 @@ Test(e2e_faults, resume_after_a_kill_inside_the_journal_header)
     struct fault_dir f;
     fault_dir_open(&f);
     char engine[PATH_MAX], perfect[SPEC_MAX], random[SPEC_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(perfect, sizeof perfect, "name=perfect,cmd=%s one-move --game nim --player perfect",
              engine);
     snprintf(random, sizeof random,
@@ -720,7 +720,7 @@ ParameterizedTest(struct stop_signal *c, e2e_faults,
     cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L), 0);
     char family[PATH_MAX], engine[PATH_MAX], other[SPEC_MAX];
     e2e_repo_path("tests/engines/family-sleeper.sh", family, sizeof family);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(other, sizeof other, "%s one-move --game connect4 {in} {out} 2", engine);
     const char *args[] = { "match", "--game", "connect4", "--engine", family, "--engine", other,
                            "--games", "1", "--timeout-ms", SOUND_TIMEOUT_MS, "--sandbox", "none",

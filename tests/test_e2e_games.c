@@ -96,7 +96,7 @@ ParameterizedTest(struct game_name *g, e2e_games, referee_match_verifies_and_rep
 {
     const char *const game[1] = { g->name };
     char engine[PATH_MAX], a[PATH_MAX + 96], b[PATH_MAX + 96];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "name=d1,depth=1,cmd=%s one-move --game %s", engine, *game);
     snprintf(b, sizeof b, "name=d3,depth=3,cmd=%s one-move --game %s", engine, *game);
     char *dir = e2e_tmpdir();
@@ -145,7 +145,7 @@ static int discs_on_the_board(const cJSON *game)
 Test(e2e_games, othello_results_carry_the_disc_counts, .timeout = 120)
 {
     char engine[PATH_MAX], a[PATH_MAX + 96], b[PATH_MAX + 96];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "name=d1,depth=1,cmd=%s one-move --game othello", engine);
     snprintf(b, sizeof b, "name=d3,depth=3,cmd=%s one-move --game othello", engine);
     char *dir = e2e_tmpdir();
@@ -202,7 +202,7 @@ Test(e2e_games, othello_results_carry_the_disc_counts, .timeout = 120)
 Test(e2e_games, tictactoe_perfect_never_loses_and_analyze_blames_only_random)
 {
     char engine[PATH_MAX], perfect[PATH_MAX + 96], random[PATH_MAX + 128];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(perfect, sizeof perfect,
              "name=perfect,cmd=%s one-move --game tictactoe --player perfect", engine);
     snprintf(random, sizeof random,

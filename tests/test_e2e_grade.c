@@ -608,7 +608,7 @@ ParameterizedTest(struct example *x, e2e_grade, the_example_rubrics_are_valid)
 struct example_class {
     char name[32];
     /* What the test copies into the class: "SUBMISSION/FILE=PROG", PROG a
-     * binary of ARENA_LIMITED_BIN, or "SUBMISSION/FILE=@REL", REL a file of
+     * binary of ARENA_ENGINE_BIN, or "SUBMISSION/FILE=@REL", REL a file of
      * the repository; separated by spaces. */
     char copies[160];
     char csv[320];     /* grades.csv without its sha256 column, LF line ends */
@@ -704,7 +704,7 @@ ParameterizedTest(struct example_class *x, e2e_grade,
         if (eq[1] == '@')
             e2e_repo_path(eq + 2, from, sizeof from);
         else
-            e2e_limited_bin_path(eq + 1, from, sizeof from);
+            e2e_engine_bin_path(eq + 1, from, sizeof from);
         snprintf(path, sizeof path, "%s/%s/class/%s", dir, x->name, c);
         struct e2e_run cp;
         e2e_run_tool(&cp, dir, NULL, "cp", from, path, NULL);

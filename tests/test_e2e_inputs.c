@@ -82,7 +82,7 @@ ParameterizedTest(struct refused *c, e2e_inputs, devices_fifos_and_oversized_fil
 Test(e2e_inputs, an_engines_stderr_is_escaped_in_the_forfeit_line)
 {
     char engine[PATH_MAX], tricks[PATH_MAX], good[PATH_MAX + 64];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/terminal-tricks.sh", tricks, sizeof tricks);
     snprintf(good, sizeof good, "name=ok cmd=%s one-move --game connect4", engine);
     char *dir = e2e_tmpdir();
@@ -160,7 +160,7 @@ Test(e2e_inputs, names_and_reasons_are_escaped_in_every_text)
 Test(e2e_inputs, the_seed_is_written_exactly_everywhere)
 {
     char engine[PATH_MAX], spec[PATH_MAX + 64], depth_spec[PATH_MAX + 64];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(spec, sizeof spec, "%s one-move --game nim --player perfect", engine);
     snprintf(depth_spec, sizeof depth_spec, "%s one-move --game nim --depth {depth}", engine);
     char *dir = e2e_tmpdir();

@@ -36,7 +36,7 @@
 static void specs(const char *attack, char *perfect, char *other)
 {
     char engine[PATH_MAX], hostile[PATH_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/hostile.py", hostile, sizeof hostile);
     snprintf(perfect, SPEC_MAX, PERFECT, engine);
     if (attack)

@@ -74,7 +74,7 @@ static char *judged_journal(char cmd[JUDGE_MAX], char *py)
     judge_cmd(cmd, py);
     char judge[PATH_MAX], engine[PATH_MAX], a[PATH_MAX + 64];
     e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "cmd=%s one-move --game tictactoe", engine);
     char *dir = e2e_tmpdir();
     /* A root referee's judge runs as nobody, who must read judge.py. */
@@ -343,7 +343,7 @@ Test(e2e_journaldata, an_old_journal_is_read_when_its_programs_hash_matches)
 Test(e2e_journaldata, a_judge_for_a_builtin_games_journal_is_refused)
 {
     char engine[PATH_MAX], a[PATH_MAX + 64];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "cmd=%s one-move --game tictactoe", engine);
     char *dir = e2e_tmpdir();
     put_file(dir, "judge.py", "open('RAN', 'w').close()\n");

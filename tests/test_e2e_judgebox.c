@@ -126,7 +126,7 @@ static void hostile_open(struct hostile *h, const struct listener *l, struct who
     char script[PATH_MAX], rules[PATH_MAX], engine[PATH_MAX];
     e2e_repo_path("tests/engines/hostile_judge.py", script, sizeof script);
     e2e_repo_path("docs/judges", rules, sizeof rules);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(h->tag, sizeof h->tag, "jb%ld%s", (long)getpid(), who.nobody ? "n" : "r");
     snprintf(h->cmd, sizeof h->cmd, "python3 %s %s %s %s", script, rules, h->tag, l->port);
     snprintf(h->engine, sizeof h->engine, "cmd=%s one-move --game tictactoe", engine);
@@ -250,7 +250,7 @@ Test(e2e_judgebox, without_namespaces_the_judge_says_why_it_cannot_start, .timeo
     };
     char judge[PATH_MAX], engine[PATH_MAX], cmd[PATH_MAX + 16], a[PATH_MAX + 64];
     e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(cmd, sizeof cmd, "python3 %s", judge);
     snprintf(a, sizeof a, "cmd=%s one-move --game tictactoe", engine);
     char *dir = e2e_tmpdir();
@@ -287,7 +287,7 @@ Test(e2e_judgebox, a_root_referees_judge_out_of_nobodys_reach_is_named, .timeout
         cr_skip_test("runs as root only");
     char judge[PATH_MAX], engine[PATH_MAX], a[PATH_MAX + 64], want[2 * PATH_MAX];
     e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "cmd=%s one-move --game tictactoe", engine);
     char *dir = e2e_tmpdir();   /* mode 0700 */
     size_t len;

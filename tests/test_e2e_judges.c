@@ -53,7 +53,7 @@ static void game_lines(const char *dir, const char *log, char *buf, size_t cap)
 static void ttt_engine(const char *name, int depth, char *buf, size_t cap)
 {
     char engine[PATH_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(buf, cap, "name=%s,depth=%d,cmd=%s one-move --game tictactoe", name, depth, engine);
 }
 
@@ -174,7 +174,7 @@ Test(e2e_judges, verify_refuses_a_judge_that_changed)
 {
     char judge[PATH_MAX], engine[PATH_MAX], a[PATH_MAX + 64], copy[PATH_MAX + 64];
     e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "cmd=%s one-move --game tictactoe", engine);
     char *dir = e2e_tmpdir();
     /* A root referee's judge runs as nobody, who must read judge.py. */
@@ -243,7 +243,7 @@ ParameterizedTest(struct bad_judge *c, e2e_judges, a_failing_judge_stops_the_mat
                   .timeout = 60)
 {
     char engine[PATH_MAX], a[PATH_MAX + 64], cmd[64], want[256], pattern[64], rules[PATH_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "cmd=%s one-move --game tictactoe", engine);
     snprintf(cmd, sizeof cmd, "python3 bad_judge.py %s", c->mode);
     char *fix = e2e_fixture("judges");
@@ -372,7 +372,7 @@ Test(e2e_judges, bench_through_a_judge_draws_the_builtin_games_positions)
 Test(e2e_judges, a_failing_judge_stops_the_bench, .timeout = 60)
 {
     char engine[PATH_MAX], a[PATH_MAX + 64];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "name=d,cmd=%s one-move --game tictactoe {in} {out} {depth}", engine);
     const char *cmd = "python3 bad_judge.py crash bench";   /* "bench": this test's process */
     char *fix = e2e_fixture("judges");
@@ -403,7 +403,7 @@ Test(e2e_judges, a_failing_judge_stops_verify_and_report, .timeout = 120)
     char judge[PATH_MAX], bad[PATH_MAX], engine[PATH_MAX], cmd[PATH_MAX + 16], a[PATH_MAX + 64];
     e2e_repo_path("docs/judges/tictactoe.py", judge, sizeof judge);
     e2e_repo_path("fixtures/judges/bad_judge.py", bad, sizeof bad);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(cmd, sizeof cmd, "python3 %s", judge);
     snprintf(a, sizeof a, "cmd=%s one-move --game tictactoe", engine);
     char *dir = e2e_tmpdir();

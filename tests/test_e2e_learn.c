@@ -275,7 +275,7 @@ Test(e2e_learn, eval_spfiar_plays)
 Test(e2e_learn, referee_plays_the_learned_engines)
 {
     char engine[PATH_MAX], a[2 * PATH_MAX + 96], b[PATH_MAX + 96];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     char *w = e2e_fixture(SHIPPED);
     snprintf(a, sizeof a,
              "name=qlearn-ab,cmd=%s one-move --game connect4 --player qlearn-ab --weights %s",

@@ -47,7 +47,7 @@ static void assert_plays_builtin(const char *dir, const char *spec, const char *
     /* A root referee's engines run as nobody (sandbox.h). */
     cr_assert_eq(chmod(dir, 0755), 0, "chmod %s", dir);
     char builtin[SPEC_MAX], engine[PATH_MAX], score[128];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(builtin, sizeof builtin, BUILTIN_C4, engine);
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "maxconnect4", "--games", "2", "--depth",
@@ -124,7 +124,7 @@ Test(e2e_persist, a_jvm_that_cannot_reserve_its_heap_is_a_memory_limit, .timeout
     setenv("PATH", ENGINE_PATH, 1);
     snprintf(spec, sizeof spec,
              "name=java,proto=persistent,cmd=java -Xmx1g -cp %s PersistentEngine", classes);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(builtin, sizeof builtin, BUILTIN_C4, engine);
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "maxconnect4", "--games", "1",
@@ -195,7 +195,7 @@ ParameterizedTest(struct bad_case *c, e2e_persist, a_broken_protocol_is_its_name
     char perfect[SPEC_MAX], tag[64];
     setenv("PATH", ENGINE_PATH, 1);
     e2e_repo_path("tests/engines/persistent_bad.py", script, sizeof script);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     /* The pid: this test's engine, named in its command line. */
     snprintf(tag, sizeof tag, "persistent_bad[.]py %s %ld", c->mode, (long)getpid());
     snprintf(spec, sizeof spec, "name=bad,proto=persistent,cmd=python3 %s %s %ld", script,
@@ -299,7 +299,7 @@ ParameterizedTest(struct race_case *c, e2e_persist,
     cr_assert_eq(chmod(dir, 0755), 0, "chmod %s", dir);   /* nobody's engines read it */
     setenv("PATH", ENGINE_PATH, 1);
     e2e_repo_path("tests/engines/persistent_bad.py", script, sizeof script);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(tag, sizeof tag, "persistent_bad[.]py churn %ld", (long)getpid());
     snprintf(spec, sizeof spec, "name=churn,proto=persistent,cmd=python3 %s churn %ld", script,
              (long)getpid());
@@ -346,7 +346,7 @@ Test(e2e_tc, an_engine_that_overspends_loses_out_of_time, .timeout = 60)
     char spec[2][SPEC_MAX];
     setenv("PATH", ENGINE_PATH, 1);
     e2e_repo_path("tests/engines/spin.py", script, sizeof script);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(perfect, sizeof perfect, PERFECT_NIM, engine);
     snprintf(spec[0], sizeof spec[0], "name=spin,cmd=python3 %s 1 {in} {out}", script);
     snprintf(spec[1], sizeof spec[1], "name=spin,proto=persistent,cmd=python3 %s 1 -", script);
@@ -386,7 +386,7 @@ Test(e2e_tc, the_first_time_is_base_exactly_in_ms, .timeout = 60)
     char spec[2][SPEC_MAX];
     setenv("PATH", ENGINE_PATH, 1);
     e2e_repo_path("tests/engines/spin.py", script, sizeof script);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(perfect, sizeof perfect, PERFECT_NIM, engine);
     snprintf(spec[0], sizeof spec[0],
              "name=spin,stderr=err.txt,cmd=python3 %s 0 {in} {out} {time} {inc}", script);

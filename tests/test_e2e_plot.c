@@ -112,7 +112,7 @@ Test(plot, referee_bench_json_is_one_series_per_engine)
 {
     char *dir = e2e_tmpdir();
     char engine[PATH_MAX], builtin[PATH_MAX + 64], illegal[PATH_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(builtin, sizeof builtin, "name=builtin,cmd=%s one-move", engine);
     e2e_repo_path("tests/engines/illegal.sh", illegal, sizeof illegal);
     struct e2e_run r;
@@ -134,7 +134,7 @@ Test(plot, referee_bench_svg_is_the_scripts_plot_of_its_json)
 {
     char *dir = e2e_tmpdir();
     char engine[PATH_MAX], builtin[PATH_MAX + 64], random[PATH_MAX + 64];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(builtin, sizeof builtin, "name=builtin,cmd=%s one-move", engine);
     snprintf(random, sizeof random, "name=random,cmd=%s one-move --player random", engine);
     /* Games' folders go in TMPDIR, here inside the referee's folder, which
@@ -211,7 +211,7 @@ Test(plot, a_referee_without_the_plot_script_says_so_before_the_first_move)
     char *dir = e2e_tmpdir();
     char referee[PATH_MAX], engine[PATH_MAX], spec[PATH_MAX + 64];
     e2e_bin_path("referee", referee, sizeof referee);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(spec, sizeof spec, "name=ab,cmd=%s one-move", engine);
     struct e2e_run r;
     e2e_run_tool(&r, dir, NULL, "cp", referee, "lone-referee", NULL);

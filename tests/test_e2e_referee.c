@@ -82,7 +82,7 @@ ParameterizedTestParameters(e2e_referee, hostile_engine_loses_with_its_reason)
 ParameterizedTest(struct hostile *c, e2e_referee, hostile_engine_loses_with_its_reason)
 {
     char engine[PATH_MAX], hostile[PATH_MAX], good[PATH_MAX + 64];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     hostile_path(c->name, hostile, sizeof hostile);
     snprintf(good, sizeof good, "%s one-move --game connect4", engine);
     char *dir = e2e_tmpdir();
@@ -106,7 +106,7 @@ ParameterizedTest(struct hostile *c, e2e_referee, hostile_engine_loses_with_its_
 Test(e2e_referee, crlf_and_cr_only_engines_play_normal_games)
 {
     char engine[PATH_MAX], crlf[PATH_MAX], cr[PATH_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     hostile_path("crlf", crlf, sizeof crlf);
     hostile_path("cr", cr, sizeof cr);
     char a[2 * PATH_MAX + 32], b[2 * PATH_MAX + 32];
@@ -144,7 +144,7 @@ static int losing(const struct nim_pos *p)
 Test(e2e_referee, perfect_nim_never_gives_away_a_won_position)
 {
     char engine[PATH_MAX], perfect[PATH_MAX + 128], random[PATH_MAX + 128];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(perfect, sizeof perfect, "name=perfect,cmd=%s one-move --game nim --player perfect",
              engine);
     snprintf(random, sizeof random,
@@ -297,7 +297,7 @@ static void mc4_points(const cJSON *game, int points[2])
 Test(e2e_referee, maxconnect4_results_show_the_final_score, .timeout = 120)
 {
     char engine[PATH_MAX], ab[PATH_MAX + 96], rnd[PATH_MAX + 96];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(ab, sizeof ab, "name=ab,cmd=%s one-move --game maxconnect4", engine);
     snprintf(rnd, sizeof rnd, "name=rnd,cmd=%s one-move --game maxconnect4 --player random",
              engine);
@@ -475,7 +475,7 @@ Test(e2e_referee, play_refuses_bad_options_before_serving, .timeout = 60)
 Test(e2e_referee, spaced_sprt_is_the_comma_form, .timeout = 120)
 {
     char engine[PATH_MAX], perfect[PATH_MAX + 64], random[PATH_MAX + 96];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(perfect, sizeof perfect, "name=perfect,cmd=%s one-move --game nim --player perfect",
              engine);
     snprintf(random, sizeof random,
@@ -540,7 +540,7 @@ static void log_games(const char *dir, const char *name, char *buf, size_t cap)
 Test(e2e_referee, match_concurrency_prints_and_logs_in_order, .timeout = 120)
 {
     char engine[PATH_MAX], a[PATH_MAX + 64], b[PATH_MAX + 96];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "name=a,cmd=%s one-move --game connect4,depth=1", engine);
     snprintf(b, sizeof b, "name=b,cmd=%s one-move --game connect4,depth=3", engine);
     char *dir = e2e_tmpdir();
@@ -580,7 +580,7 @@ Test(e2e_referee, concurrency_above_the_cpus_is_refused_unless_forced, .timeout 
     CPU_SET(cpu, &one);
     cr_assert_eq(sched_setaffinity(0, sizeof one, &one), 0);
     char engine[PATH_MAX], a[PATH_MAX + 64], b[PATH_MAX + 64], want[512];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "name=a,cmd=%s one-move --game nim --player perfect", engine);
     snprintf(b, sizeof b, "name=b,cmd=%s one-move --game nim --player random", engine);
     snprintf(want, sizeof want,
@@ -630,7 +630,7 @@ Test(e2e_referee, concurrency_above_the_cpus_is_refused_unless_forced, .timeout 
 Test(e2e_referee, every_game_a_forfeit_is_status_3, .timeout = 60)
 {
     char engine[PATH_MAX], a[2 * PATH_MAX], b[2 * PATH_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     static const char fmt[] = "name=%s,cmd=sh -c 'if [ {player} = 1 ]; then exit 1; fi; exec %s "
                               "one-move --game nim {in} {out} 1'";
     snprintf(a, sizeof a, fmt, "a", engine);
@@ -658,7 +658,7 @@ Test(e2e_referee, a_terminal_shows_the_move_being_waited_for, .timeout = 60)
 {
     char referee[PATH_MAX], engine[PATH_MAX], sleeper[PATH_MAX], cmd[4 * PATH_MAX];
     e2e_bin_path("referee", referee, sizeof referee);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     hostile_path("sleeper", sleeper, sizeof sleeper);
     char *dir = e2e_tmpdir();
     snprintf(cmd, sizeof cmd,

@@ -341,7 +341,7 @@ Test(e2e_report, field_ratings_match_an_independent_fit, .timeout = 120)
     free(penta);
 
     char engine[PATH_MAX], perfect[PATH_MAX + 96], r1[PATH_MAX + 128], r2[PATH_MAX + 128];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(perfect, sizeof perfect,
              "name=perfect,cmd=%s one-move --game nim --player perfect", engine);
     snprintf(r1, sizeof r1, "name=random1,cmd=%s one-move --game nim --player random --seed 1",
@@ -549,7 +549,7 @@ static const cJSON *forfeits_of(const cJSON *root, const char *engine)
 Test(e2e_report, a_played_tournaments_forfeits_say_why_in_every_format, .timeout = 120)
 {
     char engine[PATH_MAX], crasher[PATH_MAX], sleeper[PATH_MAX];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/crasher.sh", crasher, sizeof crasher);
     e2e_repo_path("tests/engines/sleeper.sh", sleeper, sizeof sleeper);
     char d1[PATH_MAX + 96], c[PATH_MAX + 32], s[PATH_MAX + 32];

@@ -29,7 +29,7 @@
  *
  * The engines find programs through PATH=/usr/bin:/bin, so that every
  * case runs the system's python3 (the shim test makes its own PATH).
- * The C engine is e2e_limited_bin_path's: it plays under --mem-limit-mb
+ * The C engine is e2e_engine_bin_path's: it plays under --mem-limit-mb
  * and next to a fork bomb's exhausted RLIMIT_NPROC, where a sanitized
  * binary cannot start.
  */
@@ -220,7 +220,7 @@ ParameterizedTest(struct attack *c, e2e_sandbox, hostile_engine_is_harmless, .ti
     place_open(&p, (struct who){ c->nobody });
     char what[64], engine[PATH_MAX], hostile[PATH_MAX], journal[PATH_MAX + 16];
     snprintf(what, sizeof what, "%s as %s", c->name, c->nobody ? "nobody" : "root");
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/hostile.py", hostile, sizeof hostile);
     snprintf(journal, sizeof journal, "%s/j.jsonl", p.dir);
 
@@ -319,7 +319,7 @@ ParameterizedTest(struct who *who, e2e_sandbox, python_sh_and_c_engines_play)
     place_open(&p, *who);
     char engine[PATH_MAX], py[PATH_MAX], sh[PATH_MAX];
     char c_spec[SPEC_MAX], py_spec[SPEC_MAX], sh_spec[SPEC_MAX];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/nim_first.py", py, sizeof py);
     e2e_repo_path("tests/engines/nim-first.sh", sh, sizeof sh);
     snprintf(c_spec, sizeof c_spec, "name=c,cmd=" PERFECT, engine);
@@ -346,7 +346,7 @@ Test(e2e_sandbox, java_engine_plays_with_and_without_a_memory_limit, .timeout = 
     place_open(&p, (struct who){ geteuid() != 0 });
     char source[PATH_MAX], classes[PATH_MAX + 16], cmd[3 * PATH_MAX], engine[PATH_MAX];
     e2e_repo_path("tests/engines/NimFirst.java", source, sizeof source);
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(classes, sizeof classes, "%s/classes", p.dir);
     snprintf(cmd, sizeof cmd, "java -m jdk.compiler/com.sun.tools.javac.Main -d %s %s", classes,
              source);
@@ -386,7 +386,7 @@ Test(e2e_sandbox, sandbox_ro_shows_a_path)
     place_open(&p, (struct who){ geteuid() != 0 });
     place_open(&elsewhere, p.who);
     char engine[PATH_MAX], hostile[PATH_MAX], data[PATH_MAX], spec[SPEC_MAX], c_spec[SPEC_MAX];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/hostile.py", hostile, sizeof hostile);
     place_file(&elsewhere, "weights.txt", "1 2 3\n", data, sizeof data);
     snprintf(spec, sizeof spec, "name=needy,cmd=python3 %s needs - " PLAYS, hostile, engine);
@@ -439,7 +439,7 @@ Test(e2e_sandbox, journal_header_says_what_ran)
     struct place p;
     place_open(&p, (struct who){ geteuid() != 0 });
     char engine[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], journal[PATH_MAX + 16];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "name=a,cmd=" PERFECT, engine);
     snprintf(b, sizeof b, "name=b,cmd=" PERFECT, engine);
     snprintf(journal, sizeof journal, "%s/j.jsonl", p.dir);
@@ -477,7 +477,7 @@ Test(e2e_sandbox, without_namespaces_the_referee_stops_before_the_first_game)
     };
     char *dir = e2e_tmpdir();
     char engine[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], journal[PATH_MAX + 16];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(a, sizeof a, "name=a,cmd=" PERFECT, engine);
     snprintf(b, sizeof b, "name=b,cmd=" PERFECT, engine);
     snprintf(journal, sizeof journal, "%s/j.jsonl", dir);
@@ -535,7 +535,7 @@ Test(e2e_sandbox, a_python_from_a_home_folder_works_as_found)
                "#!/bin/sh\nshift\nprog=$1\nshift\n"
                "exec \"$FAKEPY_ROOT/versions/3/bin/$prog\" \"$@\"\n", file, sizeof file);
     e2e_repo_path("tests/engines/nim_first.py", py, sizeof py);
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(spec, sizeof spec, "name=py,cmd=python3 %s", py);
     snprintf(c_spec, sizeof c_spec, "name=c,cmd=" PERFECT, engine);
     char path[2 * PATH_MAX];
@@ -586,7 +586,7 @@ ParameterizedTest(struct bad_stderr *c, e2e_sandbox, stderr_naming_a_file_of_the
     struct place p;
     place_open(&p, (struct who){ geteuid() != 0 });
     char engine[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], script[PATH_MAX], journal[PATH_MAX + 16];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     place_file(&p, "script.py", "", script, sizeof script);
     snprintf(a, sizeof a, "name=a,stderr=%s,cmd=" PERFECT " script.py", c->stderr_arg, engine);
     snprintf(b, sizeof b, "name=b,stderr=b.err,cmd=" PERFECT, engine);
@@ -645,7 +645,7 @@ ParameterizedTest(struct who *who, e2e_sandbox, root_and_tmp_as_folders_keep_the
     place_open(&p, *who);
     char engine[PATH_MAX], hostile[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], escape[64];
     char outside[PATH_MAX];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/hostile.py", hostile, sizeof hostile);
     snprintf(escape, sizeof escape, "arena-escape-tmp-%ld", (long)getpid());
     snprintf(outside, sizeof outside, "/tmp/%s", escape);
@@ -700,7 +700,7 @@ ParameterizedTest(struct who *who, e2e_sandbox, leftovers_are_removed_with_and_w
     struct place p;
     place_open(&p, *who);
     char engine[PATH_MAX], hostile[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX], games[PATH_MAX + 8];
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     e2e_repo_path("tests/engines/hostile.py", hostile, sizeof hostile);
     snprintf(games, sizeof games, "%s/games", p.dir);
     place_folder(&p, games);

@@ -398,7 +398,7 @@ Test(e2e_solver, match_analyze_records_blunders)
 {
     char *tmp = e2e_tmpdir();
     char engine[PATH_MAX], perfect[PATH_MAX + 64], random[PATH_MAX + 64], log[PATH_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(perfect, sizeof perfect, "name=perfect,cmd=%s one-move --game nim --player perfect",
              engine);
     snprintf(random, sizeof random,

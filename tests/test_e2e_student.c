@@ -56,7 +56,7 @@ Test(e2e_student, python_engine_by_relative_path_from_its_dir, .timeout = 300)
     use_system_python();
     char *dir = e2e_tmpdir(), engine[PATH_MAX];
     student_folder(dir, "alice");
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     char b[SPEC_MAX];
     snprintf(b, sizeof b, "%s one-move --game connect4", engine);
     struct e2e_run r;
@@ -90,7 +90,7 @@ Test(e2e_student, python_engine_by_relative_path_from_its_dir, .timeout = 300)
 Test(e2e_student, cutechess_order_specs_and_each, .timeout = 60)
 {
     char *dir = e2e_tmpdir(), engine[PATH_MAX], each[SPEC_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(each, sizeof each,
              "cmd=sh -c 'echo $3 >> $0.txt; exec %s one-move --game connect4 \"$1\" \"$2\" $3', "
              "depth=5",
@@ -127,7 +127,7 @@ Test(e2e_student, cutechess_order_specs_and_each, .timeout = 60)
 Test(e2e_student, default_names_are_unique_and_reported_apart, .timeout = 60)
 {
     char *dir = e2e_tmpdir(), engine[PATH_MAX], spec[SPEC_MAX];
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(spec, sizeof spec, "%s one-move --game connect4", engine);
     struct e2e_run r, rep;
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", spec, "--engine",
@@ -337,7 +337,7 @@ Test(e2e_student, stderr_file_and_kept_files_hold_the_traceback, .timeout = 120)
     char *dir = e2e_tmpdir(), engine[PATH_MAX], b[SPEC_MAX], alice[PATH_MAX];
     student_folder(dir, "alice");
     /* The opponent plays under a row's --mem-limit-mb too (RLIMIT_AS). */
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(b, sizeof b, "%s one-move --game connect4", engine);
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine",
@@ -525,7 +525,7 @@ ParameterizedTest(struct forfeit *c, e2e_student, every_forfeit_says_why, .timeo
     cr_assert_eq(chmod(dir, 0755), 0, "chmod %s", dir);
     student_folder(dir, "alice");
     /* The opponent plays under a row's --mem-limit-mb too (RLIMIT_AS). */
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(b, sizeof b, "%s one-move --game connect4", engine);
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", c->spec,
@@ -566,7 +566,7 @@ Test(e2e_student, java_exception_names_its_own_frame, .timeout = 240)
     snprintf(cmd, sizeof cmd, "%s/classes", dir);
     chmod(cmd, 0755);
     snprintf(java, sizeof java, "name=java,cmd=java -cp %s/classes C4Broken one-move", dir);
-    e2e_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(b, sizeof b, "%s one-move --game connect4", engine);
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "match", "--game", "connect4", "--engine", java,
@@ -592,7 +592,7 @@ Test(e2e_student, journal_keeps_the_traceback_and_what_ran, .timeout = 120)
     char *dir = e2e_tmpdir(), engine[PATH_MAX], b[SPEC_MAX], alice[PATH_MAX], path[PATH_MAX];
     student_folder(dir, "alice");
     /* The opponent plays under a row's --mem-limit-mb too (RLIMIT_AS). */
-    e2e_limited_bin_path("engine", engine, sizeof engine);
+    e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(b, sizeof b, "%s one-move --game connect4", engine);
     struct e2e_run r;
     e2e_run(&r, dir, NULL, "referee", "tournament", "--game", "connect4", "--engine",

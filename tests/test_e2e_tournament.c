@@ -29,7 +29,7 @@ struct specs {
 static void make_specs(struct specs *s)
 {
     char e[PATH_MAX];
-    e2e_bin_path("engine", e, sizeof e);
+    e2e_engine_bin_path("engine", e, sizeof e);
     snprintf(s->d1, SPEC_MAX, "name=d1,cmd=%s one-move --game connect4 --depth 1 {in} {out}", e);
     snprintf(s->d2, SPEC_MAX, "name=d2,cmd=%s one-move --game connect4 --depth 2 {in} {out}", e);
     snprintf(s->rnd, SPEC_MAX,
@@ -141,7 +141,7 @@ static void kill_and_resume(const char *signal_name, int want_status, const char
     struct specs s;
     make_specs(&s);
     char e[PATH_MAX], slow[PATH_MAX];
-    e2e_bin_path("engine", e, sizeof e);
+    e2e_engine_bin_path("engine", e, sizeof e);
     e2e_repo_path("tests/engines/slow.sh", slow, sizeof slow);
     snprintf(s.slow, SPEC_MAX, "name=slow,cmd=%s %s %s {in} {out}", slow, e, delay);
     char *dir = e2e_tmpdir(), ref[PATH_MAX], cmd[4 * SPEC_MAX];
@@ -208,7 +208,7 @@ Test(e2e_tournament, hostile_engines_forfeit_and_the_gauntlet_finishes)
     struct specs s;
     make_specs(&s);
     char e[PATH_MAX];
-    e2e_limited_bin_path("engine", e, sizeof e);   /* plays under --mem-limit-mb */
+    e2e_engine_bin_path("engine", e, sizeof e);
     snprintf(s.d1, SPEC_MAX, "name=d1,cmd=%s one-move --game connect4 --depth 1 {in} {out}", e);
     const char *names[] = { "crasher", "hog", "escaper", "forker", "sleeper", "tamper" };
     const char *reasons[] = { "crashed: SIGSEGV", "memory-limit", "no-output",
@@ -392,7 +392,7 @@ static void sprt_run(struct e2e_run *r, const char *dir, const char *sprt, const
                      const char *journal, int resume)
 {
     char e[PATH_MAX], perfect[SPEC_MAX], rnd[SPEC_MAX];
-    e2e_bin_path("engine", e, sizeof e);
+    e2e_engine_bin_path("engine", e, sizeof e);
     snprintf(perfect, sizeof perfect, "name=perfect,cmd=%s one-move --game nim --player perfect", e);
     snprintf(rnd, sizeof rnd,
              "name=random,cmd=%s one-move --game nim --player random --seed {player} {in} {out} 1",
@@ -620,7 +620,7 @@ ParameterizedTest(struct bad_input *c, e2e_tournament, bad_input_is_refused)
 Test(e2e_tournament, checkers_draw_rule_adjudicates_and_verifies)
 {
     char e[PATH_MAX], a[SPEC_MAX], b[SPEC_MAX];
-    e2e_bin_path("engine", e, sizeof e);
+    e2e_engine_bin_path("engine", e, sizeof e);
     snprintf(a, sizeof a, "name=a,cmd=%s one-move --game checkers {in} {out} 1", e);
     snprintf(b, sizeof b, "name=b,cmd=%s one-move --game checkers {in} {out} 2", e);
     char *dir = e2e_tmpdir();
