@@ -191,9 +191,18 @@ static void cgroup_mount(const char *ctrl, char *buf, size_t cap)
     fclose(f);
 }
 
+/* Whether a cgroup's name is a move's or a judge's, arena-OWNER-...; not
+ * the leaf a v2 referee may move itself into, arena-referee-PID
+ * (cgroup.h), where a trusted judge would be with it. */
+static int referees_own(const char *name)
+{
+    return strncmp(name, "arena-", 6) == 0 && strncmp(name, "arena-referee-", 14) != 0;
+}
+
 /* The cgroup of ctrl ("pids", or "" for the unified hierarchy) in text, the
  * lines of a /proc/PID/cgroup joined by spaces, into path; arena: only one
- * a referee made (named arena-...). 0, or -1 when there is none. */
+ * a referee made for a move or a judge (referees_own). 0, or -1 when there
+ * is none. */
 static int cgroup_of(const char *text, const char *ctrl, int arena, char *path, size_t cap)
 {
     char copy[CG_LINE_MAX], *save;
@@ -204,7 +213,7 @@ static int cgroup_of(const char *text, const char *ctrl, int arena, char *path, 
             continue;
         *p = '\0';
         const char *base = strrchr(p + 1, '/');
-        if (strcmp(c + 1, ctrl) == 0 && base && (!arena || strncmp(base + 1, "arena-", 6) == 0)) {
+        if (strcmp(c + 1, ctrl) == 0 && base && (!arena || referees_own(base + 1))) {
             snprintf(path, cap, "%s", p + 1);
             return 0;
         }
