@@ -22,6 +22,14 @@
  * engines; with --judge-sandbox none it plays. A root referee's judge whose
  * folder nobody may search is refused with the chmod that fixes it.
  *
+ * Where the referee has a cgroup root for its moves (it does not say
+ * "accounting: process"), each sandboxed judge runs in a cgroup of its own
+ * under that root, named arena-..., which is gone once the run is (the
+ * judge says where it is held: its /proc/self/cgroup); a trusted judge, and
+ * a judge where there is no root (nobody's), run in the referee's cgroup.
+ * A judge over its memory limit (JUDGE_MEM_MB, limits.h) stops the run,
+ * exit 4, its failure naming the limit.
+ *
  * The grandchild is looked for by its command line ("hostile_judge-TAG-
  * sleeper", TAG the test's own): its pid inside the sandbox is its PID
  * namespace's, not the host's. Python is the system's (PATH=/usr/bin:/bin),
@@ -40,6 +48,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "arena/limits.h"
 #include "e2e_util.h"
 
 #define NOBODY 65534
@@ -47,6 +56,10 @@
 #define JUDGE_PATH "/usr/bin:/bin"
 #define EXIT_JUDGE_FAILED 4
 #define CMD_MAX (3 * PATH_MAX)
+#define CG_LINE_MAX 4096
+/* What a referee without a cgroup root says before its first game
+ * (preflight_accounting). */
+#define NO_CGROUPS "accounting: process: "
 
 /* Who runs the referee: root, or nobody. */
 struct who {
@@ -121,7 +134,8 @@ struct hostile {
     char sleeper[64];    /* the pattern of its grandchild's command line */
 };
 
-static void hostile_open(struct hostile *h, const struct listener *l, struct who who)
+/* hog_mb: the memory (MB) it holds when first asked "moves"; 0: none. */
+static void hostile_open(struct hostile *h, const struct listener *l, struct who who, int hog_mb)
 {
     char script[PATH_MAX], rules[PATH_MAX], engine[PATH_MAX];
     e2e_repo_path("tests/engines/hostile_judge.py", script, sizeof script);
@@ -129,6 +143,8 @@ static void hostile_open(struct hostile *h, const struct listener *l, struct who
     e2e_engine_bin_path("engine", engine, sizeof engine);
     snprintf(h->tag, sizeof h->tag, "jb%ld%s", (long)getpid(), who.nobody ? "n" : "r");
     snprintf(h->cmd, sizeof h->cmd, "python3 %s %s %s %s", script, rules, h->tag, l->port);
+    if (hog_mb)
+        snprintf(h->cmd + strlen(h->cmd), sizeof h->cmd - strlen(h->cmd), " %d", hog_mb);
     snprintf(h->engine, sizeof h->engine, "cmd=%s one-move --game tictactoe", engine);
     snprintf(h->sleeper, sizeof h->sleeper, "^hostile_judge-%s-sleeper", h->tag);
 }
@@ -149,11 +165,130 @@ static int said(const struct hostile *h, const char *err, const char *attack, ch
     return n;
 }
 
+/* Whether the options of the mount's options list (comma-separated) hold
+ * word. */
+static int has_option(const char *opts, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = opts; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+        if (strncmp(p, word, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* Where the hierarchy of ctrl is mounted ("pids": cgroup v1's; "": the
+ * unified one, cgroup2) into buf; "" when it is not. */
+static void cgroup_mount(const char *ctrl, char *buf, size_t cap)
+{
+    char dev[256], mnt[PATH_MAX], type[64], opts[1024];
+    buf[0] = '\0';
+    FILE *f = fopen("/proc/self/mounts", "r");
+    cr_assert_not_null(f, "/proc/self/mounts: %s", strerror(errno));
+    while (!buf[0] && fscanf(f, "%255s %4095s %63s %1023s %*[^\n]\n", dev, mnt, type, opts) == 4)
+        if (ctrl[0] ? strcmp(type, "cgroup") == 0 && has_option(opts, ctrl)
+                    : strcmp(type, "cgroup2") == 0)
+            snprintf(buf, cap, "%s", mnt);
+    fclose(f);
+}
+
+/* Whether a cgroup's name is a move's or a judge's, arena-OWNER-...; not
+ * the leaf a v2 referee may move itself into, arena-referee-PID
+ * (cgroup.h), where a trusted judge would be with it. */
+static int referees_own(const char *name)
+{
+    return strncmp(name, "arena-", 6) == 0 && strncmp(name, "arena-referee-", 14) != 0;
+}
+
+/* The cgroup of ctrl ("pids", or "" for the unified hierarchy) in text, the
+ * lines of a /proc/PID/cgroup joined by spaces, into path; arena: only one
+ * a referee made for a move or a judge (referees_own). 0, or -1 when there
+ * is none. */
+static int cgroup_of(const char *text, const char *ctrl, int arena, char *path, size_t cap)
+{
+    char copy[CG_LINE_MAX], *save;
+    snprintf(copy, sizeof copy, "%s", text);
+    for (char *w = strtok_r(copy, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
+        char *c = strchr(w, ':'), *p = c ? strchr(c + 1, ':') : NULL;
+        if (!p)
+            continue;
+        *p = '\0';
+        const char *base = strrchr(p + 1, '/');
+        if (strcmp(c + 1, ctrl) == 0 && base && (!arena || referees_own(base + 1))) {
+            snprintf(path, cap, "%s", p + 1);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The test's own cgroup of ctrl (the referee's, which it inherits). */
+static void own_cgroup(const char *ctrl, char *path, size_t cap)
+{
+    size_t len;
+    char *text = e2e_slurp("/proc/self/cgroup", &len);
+    cr_assert_not_null(text);
+    int rc = cgroup_of(text, ctrl, 0, path, cap);
+    free(text);
+    cr_assert_eq(rc, 0, "the test has no cgroup of '%s'", ctrl);
+}
+
+/* One start of the judge said it was held as report (its "cgroup" line):
+ * with cgroups (want), in a cgroup of its own, arena-..., right under the
+ * referee's root (v1: the referee's own cgroup, the test's; v2: that or
+ * the root's folder, /arena) and gone now the run is; without, in none a
+ * referee made. Looked for in the pids hierarchy (v1), else the unified
+ * one (v2). */
+static void assert_cgroup(const char *report, int want, const char *what)
+{
+    char path[PATH_MAX], own[PATH_MAX], mnt[PATH_MAX], dir[2 * PATH_MAX];
+    const char *ctrl = "pids";
+    int in = cgroup_of(report, ctrl, 1, path, sizeof path) == 0 ||
+             cgroup_of(report, ctrl = "", 1, path, sizeof path) == 0;
+    cr_assert_eq(in, want, "%s: the judge is%s in a cgroup of its own: %s", what,
+                 in ? "" : " not", report);
+    if (!in)
+        return;
+    own_cgroup(ctrl, own, sizeof own);
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%.*s", (int)(strrchr(path, '/') - path), path);
+    if (!parent[0])
+        strcpy(parent, "/");
+    if (ctrl[0])
+        cr_assert_str_eq(parent, own, "%s: the judge's cgroup %s is not in the referee's", what,
+                         path);
+    else
+        cr_assert(strcmp(parent, "/arena") == 0 || strncmp(parent, own, strlen(own)) == 0,
+                  "%s: the judge's cgroup %s is not under the referee's root (%s)", what, path,
+                  own);
+    cgroup_mount(ctrl, mnt, sizeof mnt);
+    cr_assert(mnt[0], "%s: no hierarchy '%s' mounted for %s", what, ctrl, path);
+    snprintf(dir, sizeof dir, "%s%s", mnt, path);
+    cr_assert_neq(access(dir, F_OK), 0, "%s: the judge's cgroup %s is left after the run", what,
+                  dir);
+}
+
+/* Every start of the judge in run r said where it was held (assert_cgroup);
+ * want: the referee has cgroups. */
+static void assert_cgroups(const struct hostile *h, const struct e2e_run *r, int want,
+                           const char *what)
+{
+    char head[128], report[CG_LINE_MAX];
+    snprintf(head, sizeof head, "hostile_judge %s: cgroup: ", h->tag);
+    int n = 0;
+    for (const char *p = strstr(r->err, head); p; p = strstr(p + 1, head), n++) {
+        p += strlen(head);
+        snprintf(report, sizeof report, "%.*s", (int)strcspn(p, "\n"), p);
+        assert_cgroup(report, want, what);
+    }
+    cr_assert_gt(n, 0, "%s: the judge never said where it is held:\n%s", what, r->err);
+}
+
 /* Every start of the judge in run r (what: the command, for messages) was
  * held: /etc/shadow and the network refused, its grandchild gone with the
- * referee, nothing at the listener. */
+ * referee, nothing at the listener; with cgroups (the referee has a root
+ * for its moves), in a cgroup of its own, gone with the run. */
 static void assert_held(const struct hostile *h, struct listener *l, const struct e2e_run *r,
-                        const char *what)
+                        int cgroups, const char *what)
 {
     char got[128];
     int left = e2e_process_kill(h->sleeper);   /* killed first: a failure leaves none */
@@ -170,6 +305,7 @@ static void assert_held(const struct hostile *h, struct listener *l, const struc
     cr_assert_eq(connections(l), 0, "%s: a connection reached 127.0.0.1:%s", what, l->port);
     cr_assert_eq(left, 0, "%s: %d of the judge's setsid grandchildren outlived the referee "
                  "(%s)", what, left, h->sleeper);
+    assert_cgroups(h, r, cgroups, what);
 }
 
 ParameterizedTest(struct who *who, e2e_judgebox, a_hostile_judge_is_held_in_its_sandbox,
@@ -179,13 +315,15 @@ ParameterizedTest(struct who *who, e2e_judgebox, a_hostile_judge_is_held_in_its_
     struct listener l;
     listen_local(&l);
     struct hostile h;
-    hostile_open(&h, &l, *who);
+    hostile_open(&h, &l, *who, 0);
     struct e2e_run r;
     const char *match[] = { "match", "--judge", h.cmd, "--engine", h.engine, "--engine",
                             h.engine, "--games", "2", "--log", "m.json", NULL };
     referee(&r, dir, *who, match);
     cr_assert_eq(r.status, 0, "match: exit %d: %s%s", r.status, r.out, r.err);
-    assert_held(&h, &l, &r, "match");
+    /* Where the referee has cgroups for its moves, its judges have theirs. */
+    int cgroups = !strstr(r.err, NO_CGROUPS);
+    assert_held(&h, &l, &r, cgroups, "match");
     e2e_run_free(&r);
     /* Each worker starts its own judge, in a sandbox of its own. */
     const char *tournament[] = { "tournament", "--judge", h.cmd, "--engine", h.engine,
@@ -194,13 +332,13 @@ ParameterizedTest(struct who *who, e2e_judgebox, a_hostile_judge_is_held_in_its_
     referee(&r, dir, *who, tournament);
     cr_assert(r.status == 0 && strstr(r.out, "Standings after 2 games\n"),
               "tournament: exit %d: %s%s", r.status, r.out, r.err);
-    assert_held(&h, &l, &r, "tournament");
+    assert_held(&h, &l, &r, cgroups, "tournament");
     e2e_run_free(&r);
     const char *verify[] = { "verify", "--judge", h.cmd, "t.jsonl", NULL };
     referee(&r, dir, *who, verify);
     cr_assert(r.status == 0 && strstr(r.out, " moves replayed: consistent\n"),
               "verify: exit %d: %s%s", r.status, r.out, r.err);
-    assert_held(&h, &l, &r, "verify");
+    assert_held(&h, &l, &r, cgroups, "verify");
     e2e_run_free(&r);
     close(l.fd);
     e2e_rmdir(dir);
@@ -216,7 +354,7 @@ ParameterizedTest(struct who *who, e2e_judgebox, a_trusted_judge_runs_as_the_ref
     struct listener l;
     listen_local(&l);
     struct hostile h;
-    hostile_open(&h, &l, *who);
+    hostile_open(&h, &l, *who, 0);
     struct e2e_run r;
     const char *match[] = { "match", "--judge", h.cmd, "--judge-sandbox", "none",
                                   "--engine", h.engine, "--engine", h.engine, "--games", "2",
@@ -233,9 +371,47 @@ ParameterizedTest(struct who *who, e2e_judgebox, a_trusted_judge_runs_as_the_ref
     cr_assert_gt(said(&h, r.err, "network", got, sizeof got), 0, "%s", r.err);
     cr_assert_str_eq(got, "connected");
     cr_assert_gt(connections(&l), 0, "nothing reached 127.0.0.1:%s", l.port);
+    assert_cgroups(&h, &r, 0, "--judge-sandbox none");   /* the referee's, as before */
     e2e_run_free(&r);
     close(l.fd);
     e2e_rmdir(dir);
+}
+
+/* A judge that holds more memory than a judge may (JUDGE_MEM_MB) when it
+ * is first asked "moves": the run stops, exit status 4, its last words the
+ * judge's failure naming its memory limit; its cgroup and its grandchild
+ * are gone. Where the referee has no cgroups the judge has no such limit:
+ * skipped. */
+#define HOG_OVER_MB 64
+Test(e2e_judgebox, a_judge_over_its_memory_limit_stops_the_run_naming_it, .timeout = 120)
+{
+    struct who root = { 0 };
+    char *dir = place_open(root);
+    struct listener l;
+    listen_local(&l);
+    struct hostile h;
+    hostile_open(&h, &l, root, JUDGE_MEM_MB + HOG_OVER_MB);
+    struct e2e_run r;
+    const char *match[] = { "match", "--judge", h.cmd, "--engine", h.engine, "--engine",
+                            h.engine, "--games", "2", "--log", "m.json", NULL };
+    referee(&r, dir, root, match);
+    int left = e2e_process_kill(h.sleeper);
+    close(l.fd);
+    e2e_rmdir(dir);
+    if (strstr(r.err, NO_CGROUPS)) {
+        e2e_run_free(&r);
+        cr_skip_test("the referee has no cgroups here");
+    }
+    char want[CMD_MAX + 256];
+    snprintf(want, sizeof want, "referee: judge '%s': was killed by its memory limit (%d MB for "
+             "all its processes together) before answering \"moves\"\n", h.cmd, JUDGE_MEM_MB);
+    size_t n = strlen(want);
+    cr_assert_eq(r.status, EXIT_JUDGE_FAILED, "exit %d: %s%s", r.status, r.out, r.err);
+    cr_assert(r.err_len >= n && strcmp(r.err + r.err_len - n, want) == 0,
+              "stderr does not end with\n%s:\n%s", want, r.err);
+    assert_cgroups(&h, &r, 1, "match");
+    cr_assert_eq(left, 0, "%d of the judge's setsid grandchildren outlived the referee", left);
+    e2e_run_free(&r);
 }
 
 /* A system that refuses user namespaces (a user namespace whose limit on

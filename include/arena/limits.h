@@ -212,6 +212,14 @@
  * user already runs, an engine's allowance. A judge is a rule book in one
  * process; a helper or two fit, a fork bomb does not. */
 #define JUDGE_PROC_EXTRA REF_DEFAULT_PROC_EXTRA
+/* Memory (MB) a judge in its sandbox may hold with every process it starts,
+ * the limit of its cgroup (judge.h), where the referee has cgroups: a rule
+ * book in CPython, docs/judges/kalah.py answering, holds about 10 MB, and
+ * one answer line (JUDGE_LINE_MAX) a few MB more; 256 MB leaves room for a
+ * heavier interpreter (a JVM's or Node's heap starts at tens of MB), while
+ * a judge that leaks or hogs memory is stopped long before it takes the
+ * engines' (each game's engines have --mem-limit-mb of their own). */
+#define JUDGE_MEM_MB 256
 
 /* referee play (playsrv.h): the address it listens on unless --listen
  * says otherwise (this machine only: the page runs engines for whoever

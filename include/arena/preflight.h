@@ -27,7 +27,9 @@
  * wrong, naming the option or the engine (nothing played yet). */
 int preflight_check(struct refopts_settings *s, struct err *e);
 
-/* After preflight_check (or a grade's set-up), where each move's cgroup
+/* After preflight_check (or a grade's set-up, or before a sandboxed
+ * judge starts with the options: its cgroup goes there too, judge.h;
+ * preflight_check then sets no process limit), where each move's cgroup
  * goes (cgroup.h): 0 with the rules pointed at cg (and no RLIMIT_NPROC:
  * pids.max bounds each move's tree, where RLIMIT_NPROC counts every task of
  * the engines' user, other referees' engines included); or 1 with why

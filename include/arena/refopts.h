@@ -92,6 +92,9 @@ struct refopts_settings {
     struct sbx_policy sandbox;  /* --sandbox, --sandbox-ro, --sandbox-env */
     struct cg_root cg;          /* where each move's cgroup goes, when
                                  * rules.acct points here (cgroup.h) */
+    int acct_sought;            /* cg was looked for (preflight_accounting,
+                                 * or for a judge's cgroup, before the judge
+                                 * starts): it is looked for once */
     int force_concurrency;      /* --force-concurrency: --concurrency may
                                  * exceed the referee's CPUs */
     struct cpu_plan cpus;       /* the CPUs of games at once, when
@@ -136,7 +139,9 @@ int refopts_settings_apply(struct refopts_settings *s, int id, const char *name,
 
 /* The judge the user named and how it runs, into *j (judge.h's struct
  * judge_cmd; its cmd NULL when none was named): its sandbox takes s's
- * --sandbox-ro paths and --sandbox-env names, whatever --sandbox says. */
+ * --sandbox-ro paths and --sandbox-env names, whatever --sandbox says, and
+ * its cgroup goes under the moves' root, s's rules' acct once found
+ * (NULL: none). */
 struct judge_cmd;
 void refopts_judge(const struct refopts_settings *s, struct judge_cmd *j);
 

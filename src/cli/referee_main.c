@@ -401,6 +401,27 @@ static int read_config(const char *prog, struct refopts_settings *s, int argc, c
     return 0;
 }
 
+/* Looks, once, for where the moves' cgroups go (cgroup.h): in preflight
+ * for a command that plays (slurm's shards look for their own), or
+ * earlier, before a sandboxed judge starts with the options or with a
+ * journal's reading, so that its cgroup goes there too (judge.h). A
+ * command that plays says so when there is none (preflight_accounting); a
+ * command that reads journals runs its judge without one, unsaid: none of
+ * its moves runs an engine. */
+static void seek_accounting(const char *prog, struct refopts_settings *s)
+{
+    if (s->acct_sought || s->command == REF_CMD_SLURM)
+        return;
+    s->acct_sought = 1;
+    struct err why;
+    int reads = s->command == REF_CMD_REPORT || s->command == REF_CMD_VERIFY ||
+                s->command == REF_CMD_ANALYZE;
+    if (!reads)
+        preflight_accounting(&s->cg, &s->t.rules, prog, stderr, &why);
+    else if (cg_root_find(&s->cg, REF_DEFAULT_PROC_EXTRA, &why) == 0)
+        s->t.rules.acct = &s->cg;
+}
+
 /* Parses the options of s->command into s, then starts --judge's judge
  * (refopts_judge_start: --judge-sandbox is known by then); 0, -1 (--help or
  * --version shown), EXIT_BAD_INPUT (usage error printed) or
@@ -430,6 +451,8 @@ static int parse(const char *prog, struct refopts_settings *s, int argc, char **
             return cli_usage(prog, "%s", e.msg);
     }
     struct err e;
+    if (s->judge_cmd && s->judge_sandbox != SBX_NONE)
+        seek_accounting(prog, s);   /* its cgroup goes there (judge.h) */
     int started = refopts_judge_start(s, &e);
     if (started == JUDGE_FAILED)
         return judge_stop(prog, &e);
@@ -478,7 +501,7 @@ static int preflight(const char *prog, struct refopts_settings *s)
     }
     preflight_shims(s, prog, stderr);
     if (s->command != REF_CMD_SLURM) {
-        preflight_accounting(&s->cg, &s->t.rules, prog, stderr, &e);
+        seek_accounting(prog, s);
         preflight_cpus(s, prog, stderr);
     }
     return 0;
@@ -501,12 +524,7 @@ static int guard(const char *prog, struct refopts_settings *s, const char *doing
         if (sig)
             fprintf(stderr, "%s: the process %s was killed by SIG%s: no %s written\n", prog,
                     doing, sig, file);
-        /* Its moves' cgroups, when it was killed in the middle of one. */
-        int left = s->t.rules.acct ? cg_root_sweep(s->t.rules.acct) : 0;
-        if (left)
-            fprintf(stderr, "%s: %d of its moves' cgroups could not be removed (arena-%ld-*)\n",
-                    prog, left, s->t.rules.acct->owner);
-        return 1;
+        return 1;   /* its moves' cgroups: settings_end */
     }
     run_become_reaper();
     s->t.rules.limits.reap_all = 1;
@@ -894,6 +912,25 @@ static const struct ref_steps steps[] = {
                        .work = play_work },
 };
 
+/* Frees s, then, in the process that found the cgroups' root, removes
+ * what is left of its cgroups: the root's own (the freezer's frozen one,
+ * cgroup.h), and a guard's child's moves' when it was killed in the middle
+ * of one (guard: the guard's parent, which says how many could not be
+ * removed). A guard's child leaves them to its parent. After s's judge is
+ * closed: its cgroup is its own to end (judge.h), not a leftover. s->cg
+ * and s->t.rules.acct outlive refopts_settings_free. */
+static void settings_end(const char *prog, struct refopts_settings *s, int guard)
+{
+    refopts_settings_free(s);
+    const struct cg_root *acct = s->t.rules.acct;
+    if (!acct || acct->owner != (long)getpid())
+        return;
+    int left = cg_root_sweep(acct);
+    if (left && guard)
+        fprintf(stderr, "%s: %d of its moves' cgroups could not be removed (arena-%ld-*)\n",
+                prog, left, acct->owner);
+}
+
 /* The prologue of every command run_command runs: s set up for command id
  * and its options read, then its operands counted. Returns 0 (s to free),
  * or 1 when the command is over (s freed): *status 0 when the options were
@@ -912,7 +949,7 @@ static int begin(const char *prog, struct refopts_settings *s, enum refopts_comm
         rc = cli_usage(prog, "%s: %s", cmd, want->missing);
     if (!rc)
         return 0;
-    refopts_settings_free(s);
+    settings_end(prog, s, 0);   /* a judge's start may have found the cgroups */
     *status = rc < 0 ? 0 : rc;
     return 1;
 }
@@ -930,17 +967,12 @@ static int run_command(const char *prog, enum refopts_command id, int argc, char
     rc = st->check ? st->check(prog, &s) : 0;
     int status;
     if (!rc && st->guard.doing && guard(prog, &s, st->guard.doing, st->guard.file, &status)) {
-        refopts_settings_free(&s);
+        settings_end(prog, &s, 1);
         return status;
     }
     if (!rc)
         rc = st->work ? st->work(prog, &s) : st->read(prog, &s, argv + optind, argc - optind);
-    /* A command without a guard, or stopped by a check after the cgroups
-     * were found: their root's own cgroups (the freezer's frozen one,
-     * cgroup.h) go with it. A guard's child leaves them to its parent. */
-    if (s.t.rules.acct && s.t.rules.acct->owner == (long)getpid())
-        cg_root_sweep(s.t.rules.acct);
-    refopts_settings_free(&s);
+    settings_end(prog, &s, 0);
     return rc;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""hostile_judge.py RULES TAG PORT: a judge that attacks whoever runs it
-when it is asked "hello", then judges tic-tac-toe soundly with the rules of
+"""hostile_judge.py RULES TAG PORT [HOG_MB]: a judge that attacks whoever
+runs it when it is asked "hello", then judges tic-tac-toe soundly with the rules of
 RULES/tictactoe.py (docs/judges: RULES is a folder its command names, so
 its sandbox shows it). The referee's judge sandbox must make every attack
 harmless (test_e2e_judgebox.c). Each attack says on stderr, which is the
@@ -13,6 +13,12 @@ referee's, what it got, one line "hostile_judge TAG: ATTACK: RESULT":
             test looks for once the referee has exited: "started"
   network   a TCP connection to 127.0.0.1:PORT, where the test listens:
             "connected", or "refused: ERRNO"
+  cgroup    says where it is held: the lines of /proc/self/cgroup joined
+            by spaces ("8:pids:/arena-... 0::/"), which the test checks
+            (the sleeper is in the same cgroup: a child inherits it)
+
+With HOG_MB, it also holds HOG_MB MB of memory (touched) when it is first
+asked "moves", before it answers: over its memory limit, it is killed.
 """
 import errno
 import json
@@ -21,6 +27,7 @@ import socket
 import sys
 
 RULES, TAG, PORT = sys.argv[1], sys.argv[2], int(sys.argv[3])
+HOG_MB = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 sys.path.insert(0, RULES)
 import tictactoe  # noqa: E402
 
@@ -70,13 +77,22 @@ def network():
         s.close()
 
 
+def cgroup():
+    with open("/proc/self/cgroup") as f:
+        say("cgroup", " ".join(f.read().split()))
+
+
 def main():
+    hog = None
     for line in sys.stdin:
         req = json.loads(line)
         if req.get("op") == "hello":
             shadow()
             sleeper()
             network()
+            cgroup()
+        if req.get("op") == "moves" and HOG_MB and hog is None:
+            hog = b"x" * (HOG_MB << 20)   # written, so every page is held
         sys.stdout.write(json.dumps(tictactoe.answer(req)) + "\n")
         sys.stdout.flush()
 

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include "referee/journal/header.h"
 #include "judge.h"
+#include "arena/cgroup.h"
 #include "arena/escape.h"
 #include "arena/limits.h"
 #include "referee/play/pool.h"
@@ -134,6 +135,12 @@ struct judge {
     struct sbx_paths own;              /* its own folders (sbx_own_paths) */
     struct sbx_view view;              /* what its sandbox shows it */
     struct sbx *box;                   /* its sandbox while it runs; NULL: none */
+    const struct cg_root *acct;        /* where its sandbox's cgroup goes
+                                          (judge_cmd's cg); NULL: none */
+    struct cg_move cg;                 /* its cgroup while it runs (cg.root
+                                          NULL: none), the owner's */
+    int cg_procs[LAUNCH_CG_FILES];     /* its membership files, open only
+                                          while it starts */
     struct gamedir home;               /* the view's writable folder, where it
                                           runs (a tmpfs of its own over it) */
     struct err unreachable;            /* why a root referee's judge, run as
@@ -155,10 +162,29 @@ struct judge {
 
 /* ---- the process ----------------------------------------------------------- */
 
+/* Ends the judge's cgroup when this process made it: kills whatever is
+ * left in it (a process that escaped its sandbox's PID namespace would be
+ * one) and removes it. A worker's copy is forgotten, the cgroup left to
+ * its parent. */
+static void end_cgroup(struct judge *j, int mine)
+{
+    struct err why;
+    if (!mine || !j->cg.root) {
+        cg_move_none(&j->cg, j->cg_procs, LAUNCH_CG_FILES);
+        return;
+    }
+    if (!j->cg.ended && cg_move_end(&j->cg, &why) != 0)
+        fprintf(stderr, "referee: warning: judge '%s': %s\n", j->cmd, why.msg);
+    if (cg_move_close(&j->cg) != 0)
+        fprintf(stderr, "referee: warning: judge '%s': %s\n", j->cmd, j->cg.leftover);
+    cg_move_none(&j->cg, j->cg_procs, LAUNCH_CG_FILES);
+}
+
 /* Ends the judge's process, and its sandbox with every process in it (a
- * setsid grandchild too), when this process started them. A worker's copy
- * of its parent's judge is only let go: the process, the sandbox and its
- * folder stay the parent's (sbx_close frees a copy only). */
+ * setsid grandchild too) and its cgroup, when this process started them. A
+ * worker's copy of its parent's judge is only let go: the process, the
+ * sandbox, its cgroup and its folder stay the parent's (sbx_close frees a
+ * copy only). */
 static void stop_process(struct judge *j)
 {
     if (j->to >= 0)
@@ -176,6 +202,7 @@ static void stop_process(struct judge *j)
             ;
     }
     j->pid = 0;
+    end_cgroup(j, mine);
     struct err ignored;
     if (j->home.fd >= 0 && mine && gamedir_close(&j->home, &ignored) != 0)
         fprintf(stderr, "referee: warning: judge '%s': %s\n", j->cmd, ignored.msg);
@@ -215,8 +242,10 @@ static const struct sbx_words judge_words = {
 /* Starts the judge in a sandbox of its own, built as an engine's
  * (sandbox.h): the system and its own folders read-only, a folder of its
  * own to run and write in, no network, its processes in the sandbox's PID
- * namespace; in[0] its stdin, out[1] its stdout, the referee's stderr its
- * stderr. 0, or -1 with e, "judge 'CMD': ..." (judge_fail: it failed). */
+ * namespace and, with a cgroup root, in a cgroup of their own
+ * (JUDGE_MEM_MB, the root's pids.max); in[0] its stdin, out[1] its stdout,
+ * the referee's stderr its stderr. 0, or -1 with e, "judge 'CMD': ..."
+ * (judge_fail: it failed). */
 static int spawn_boxed(struct judge *j, const int in[2], const int out[2], struct err *e)
 {
     struct err why = j->unreachable;
@@ -227,16 +256,28 @@ static int spawn_boxed(struct judge *j, const int in[2], const int out[2], struc
     if (sbx_open_as(&j->box, &j->view, 1, &judge_words, &why) != 0)
         goto fail;
     uid_t uid = geteuid() == 0 ? SBX_ROOT_ENGINE_UID : geteuid();
+    /* In a cgroup, its pids.max holds its processes, as an engine's
+     * (preflight_accounting); else RLIMIT_NPROC. */
     const struct run_limits limits = {
-        .timeout_ms = JUDGE_TIMEOUT_MS, .proc_limit = run_proc_limit(uid, JUDGE_PROC_EXTRA),
+        .timeout_ms = JUDGE_TIMEOUT_MS,
+        .proc_limit = j->acct ? 0 : run_proc_limit(uid, JUDGE_PROC_EXTRA),
     };
     const int std[3] = { out[1], STDERR_FILENO, in[0] };
-    int cg[LAUNCH_CG_FILES];
-    for (int i = 0; i < LAUNCH_CG_FILES; i++)
-        cg[i] = -1;
+    cg_move_none(&j->cg, j->cg_procs, LAUNCH_CG_FILES);
+    if (j->acct && cg_move_open(j->acct, JUDGE_MEM_MB, &j->cg, j->cg_procs, LAUNCH_CG_FILES,
+                                &why) != 0)
+        goto fail;
     int exec_errno;
-    if (sbx_spawn(j->box, 0, j->argv, j->home.path, &limits, std, cg, &j->pid, &exec_errno,
-                  &why) != 0 || exec_errno)
+    int rc = sbx_spawn(j->box, 0, j->argv, j->home.path, &limits, std, j->cg_procs, &j->pid,
+                       &exec_errno, &why);
+    /* The judge entered its cgroup before exec: its membership files are
+     * done with (forked workers would hold copies). */
+    for (int i = 0; i < LAUNCH_CG_FILES; i++)
+        if (j->cg_procs[i] >= 0) {
+            close(j->cg_procs[i]);
+            j->cg_procs[i] = -1;
+        }
+    if (rc != 0 || exec_errno)
         goto fail;
     return 0;
 fail:
@@ -298,8 +339,23 @@ static int spawn(struct judge *j, struct err *e)
     return 0;
 }
 
+/* Whether the judge's cgroup's memory limit killed one of its processes,
+ * once its output closed: the cgroup is ended (whatever is left in it
+ * killed, its usage read), as the judge is failing. */
+static int killed_for_memory(struct judge *j)
+{
+    struct err ignored;
+    struct cg_usage u;
+    if (!j->cg.root || j->owner != getpid())
+        return 0;
+    if (!j->cg.ended && cg_move_end(&j->cg, &ignored) != 0)
+        return 0;
+    return cg_move_usage(&j->cg, &u) == 0 && u.oom_kills > 0;
+}
+
 /* How the judge ended, once its output closed: it is given up to
- * JUDGE_EXIT_WAIT_MS to be reaped, for its status. */
+ * JUDGE_EXIT_WAIT_MS to be reaped, for its status; its memory limit, when
+ * that killed it (or a process of it: the judge then ended anyhow). */
 #define JUDGE_EXIT_WAIT_MS 1000
 static void describe_exit(struct judge *j, char *buf, size_t cap)
 {
@@ -315,12 +371,14 @@ static void describe_exit(struct judge *j, char *buf, size_t cap)
             usleep(1000);
         ended = r == j->pid;
     }
-    if (!ended) {
+    if (ended)
+        j->pid = 0;
+    if (killed_for_memory(j))
+        snprintf(buf, cap, "was killed by its memory limit (%d MB for all its processes "
+                 "together)", JUDGE_MEM_MB);
+    else if (!ended)
         snprintf(buf, cap, "closed its output");
-        return;
-    }
-    j->pid = 0;
-    if (WIFSIGNALED(status))
+    else if (WIFSIGNALED(status))
         snprintf(buf, cap, "crashed (killed by signal %d)", WTERMSIG(status));
     else
         snprintf(buf, cap, "exited with status %d", WEXITSTATUS(status));
@@ -1167,9 +1225,11 @@ int judge_open(const struct judge_cmd *cmd, const struct hdr_judge *want, struct
         return err_set(e, 0, 0, "out of memory");
     }
     j->to = j->from = j->home.fd = -1;
+    cg_move_none(&j->cg, j->cg_procs, LAUNCH_CG_FILES);
     snprintf(j->cmd, sizeof j->cmd, "%s", cmd->cmd);
     if (cmd->sandbox && copy_policy(j, cmd->sandbox, e) != 0)
         goto fail;
+    j->acct = cmd->sandbox ? cmd->cg : NULL;   /* a trusted judge's processes are its own */
     if (resolve(j, cmd->cmd, e) != 0 || (want && same_judge(j, want, e) != 0))
         goto fail;   /* nothing started */
     if (spawn(j, e) != 0 || hello(j, e) != 0)

@@ -13,7 +13,15 @@
  * (sbx_environment: PATH, the --sandbox-env names); its stderr is the
  * referee's. Every process it starts (a setsid grandchild too) is in the
  * sandbox's PID namespace, killed with the sandbox's init when the judge is
- * closed or the process that started it dies. A judge the user trusts runs
+ * closed or the process that started it dies. Where the referee has a
+ * cgroup root for its moves (struct judge_cmd's cg, cgroup.h), the judge
+ * also runs in a cgroup of its own made by the same machinery
+ * (cg_move_open): JUDGE_MEM_MB of memory for all its processes together
+ * (limits.h) and the root's pids.max; when the judge is closed, whatever is
+ * left in it is killed and the cgroup removed (cg_move_end, cg_move_close),
+ * by the process that started the judge only. A judge its memory limit
+ * killed fails saying so. Without a root (no cgroups, or a referee that may
+ * not make them) it runs in its sandbox alone. A judge the user trusts runs
  * without one (--judge-sandbox none: struct judge_cmd's sandbox NULL), as
  * the referee's user, in the referee's folder, with its environment.
  *
@@ -69,6 +77,7 @@ struct judge;
 struct hdr;
 struct hdr_judge;
 struct sbx_policy;
+struct cg_root;
 
 /* The judge the user named (--judge CMD) and how it runs
  * (--judge-sandbox). */
@@ -81,6 +90,11 @@ struct judge_cmd {
                                           mode, the engines', nor its masks);
                                           NULL: no sandbox, a judge the user
                                           trusts */
+    const struct cg_root *cg;          /* where its sandbox's cgroup goes:
+                                          the moves' root (cgroup.h), read
+                                          while the judge runs; NULL: none
+                                          (nor for a judge without a
+                                          sandbox) */
 };
 
 /* Starts the judge of command cmd->cmd (words as a SPEC's cmd=, spec.h), in

@@ -652,7 +652,8 @@ int refopts_settings_apply(struct refopts_settings *s, int id, const char *name,
 void refopts_judge(const struct refopts_settings *s, struct judge_cmd *j)
 {
     *j = (struct judge_cmd){ .cmd = s->judge_cmd,
-                             .sandbox = s->judge_sandbox == SBX_NONE ? NULL : &s->sandbox };
+                             .sandbox = s->judge_sandbox == SBX_NONE ? NULL : &s->sandbox,
+                             .cg = s->judge_sandbox == SBX_NONE ? NULL : s->t.rules.acct };
 }
 
 int refopts_judge_start(struct refopts_settings *s, struct err *e)

@@ -216,9 +216,13 @@ int preflight_check(struct refopts_settings *s, struct err *e)
     for (int i = 0; runs_as != geteuid() && i < s->t.nengines; i++)
         if (reach(&s->t.engine[i], runs_as, e) != 0)
             return -1;
-    /* Only commands that run engines pay for the /proc scan. */
+    /* Only commands that run engines pay for the /proc scan; none where
+     * each move's cgroup holds its processes (preflight_accounting, which
+     * a judge's start may have run already). */
     s->t.rules.limits.proc_limit =
-        run_proc_limit(sbx_engine_uid(s->t.rules.sandbox), REF_DEFAULT_PROC_EXTRA);
+        s->t.rules.acct ? 0
+                        : run_proc_limit(sbx_engine_uid(s->t.rules.sandbox),
+                                         REF_DEFAULT_PROC_EXTRA);
     return 0;
 }
 
