@@ -82,7 +82,7 @@ struct play_rules {
                                   * time: it shows the move being waited for
                                   * while an engine runs */
     int busy_retries;            /* play_solo_move: a move starved by a busy
-                                  * machine (rules_starved) is run again up
+                                  * machine (forfeit_starved) is run again up
                                   * to this many times, then it returns
                                   * PLAY_BUSY; 0 (games): it is the
                                   * engine's timeout */
