@@ -800,5 +800,5 @@ int play_rules_header(const struct play_rules *r, struct hdr *h)
     }
     if (r->ponder)
         h->limits.has |= HDR_BIT(HDR_LIM_PONDER);
-    return sbx_policy_header(r->sandbox, &h->sandbox);
+    return hdr_set_sandbox(&h->sandbox, r->sandbox);
 }

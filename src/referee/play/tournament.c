@@ -60,7 +60,7 @@ int tour_header(const struct tour_config *c, struct hdr *h)
              HDR_BIT(HDR_SHARD) | HDR_BIT(HDR_GAMES) | HDR_BIT(HDR_SPRT);
     int rc = hdr_set_text(&h->schema, JOURNAL_SCHEMA) | play_rules_header(&c->rules, h);
     for (int i = 0; !rc && i < c->nengines; i++)
-        rc = spec_header(&c->engine[i], h);
+        rc = hdr_add_spec(h, &c->engine[i]);
     rc |= hdr_set_text(&h->format, c->format == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin");
     h->rounds = c->rounds;
     h->shard_k = c->shard_k;
