@@ -36,6 +36,11 @@
 #include "arena/textfile.h"
 #include "arena/tournament.h"
 
+/* A pool worker ending with a judge's failure (judge.h) is a game that
+ * "could not be played (the line above says why)" (match.c, here). Checked
+ * here, above both, since the judge, below play, knows nothing of pools. */
+_Static_assert(JUDGE_EXIT_FAILED == POOL_FAILED, "a judge's failure is a worker's");
+
 #define PROGRESS_EVERY_MS 250
 
 /* The one process-wide variable: a signal handler can reach nothing else.
