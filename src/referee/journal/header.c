@@ -1,7 +1,9 @@
 /*
  * header.c - the typed header of a match log or journal and its one
  * encoder and decoder (header.h). One function per object each way; a
- * field is one line in each, in the order of its object's key enum.
+ * field is one line in each, in the order of its object's key enum. Also
+ * the writers of what run knows (an engine's spec, the sandbox policy):
+ * run, below the journal, hands over plain values and never sees a header.
  */
 #include <assert.h>
 #include <cjson/cJSON.h>
