@@ -7,7 +7,6 @@
  * records only; what a failed run's forfeit reason is, which needs run's
  * results, is forfeit.c's, in play.
  */
-#define _GNU_SOURCE
 #include <assert.h>
 #include <stdio.h>
 #include <string.h>
