@@ -39,6 +39,7 @@
 #     3.6 cluster  Slurm and GNU parallel;  serve  referee play's server
 #     3.7 options  the referee's options, preflight (checks them all)
 #     3.8 grade    referee grade (its options are refopts')
+#                  learn and every folder of the referee are peers.
 #   4 cli      src/cli         the binaries' mains
 #
 # Units: a header and the .c files that implement it ("one prefix = one
@@ -46,8 +47,9 @@
 # include/ unless UNITS below says otherwise ("-": it implements none, as the
 # mains, and the connect4 and maxconnect4 game records, which sit on top of
 # their folder).
-# A header's module is the module of its implementing files; a header nobody
-# implements is an error (add it to UNITS). Unit A depends on unit B when a
+# A header's module is the module of its implementing files (so
+# include/arena/rules.h is the referee folder rules', as rules.c is); a
+# header nobody implements is an error (add it to UNITS). Unit A depends on unit B when a
 # file of A includes B's header; no such dependency may go round in a circle.
 #
 # CYCLE_EXCEPTIONS lists, one per line, the units of the known cycles that
