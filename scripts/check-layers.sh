@@ -20,10 +20,26 @@
 #                              player, onemove, bench, benchdoc (the
 #                              arena.bench/1 document of both benches)
 #   3 learn    src/learn       the weights file and Connect-4's training
-#   3 referee  src/referee     runner, match, tournament, analyze, refbench,
-#                              options, cluster (Slurm and GNU parallel), the
-#                              reports (report_html: the HTML page, its style
-#                              and script in report_html_page.c)
+#   3 referee  src/referee     a layer of its own inside (REFEREE_LAYERS below):
+#                              each folder is a module in a sub-layer 3.K,
+#                              lowest first; a folder may include a folder of
+#                              a lower sub-layer, never a peer or a higher one
+#     3.0 rules    the rules of a game (placeholders, openings, the end, an
+#                  answer judged), the game record, the schedule
+#     3.1 run      running an engine: spec, runner, launchers, persist,
+#                  sandbox, cgroup, cpus, gamedir, shim (no journal, no
+#                  options, no play: they hand run plain values)
+#     3.2 journal  the journal and its header (the header writers fill it
+#                  from run's values)
+#     3.3 judge    an external judge's game
+#     3.4 report   tally, penta, analyze, verify, the reports (text, CSV,
+#                  JSON, HTML)
+#     3.5 play     a game, a match, a tournament, the worker pool, books,
+#                  forfeit reasons, referee bench
+#     3.6 cluster  Slurm and GNU parallel;  serve  referee play's server
+#     3.7 options  the referee's options, preflight (checks them all)
+#     3.8 grade    referee grade (its options are refopts')
+#                  learn and every folder of the referee are peers.
 #   4 cli      src/cli         the binaries' mains
 #
 # Units: a header and the .c files that implement it ("one prefix = one
@@ -31,8 +47,9 @@
 # include/ unless UNITS below says otherwise ("-": it implements none, as the
 # mains, and the connect4 and maxconnect4 game records, which sit on top of
 # their folder).
-# A header's module is the module of its implementing files; a header nobody
-# implements is an error (add it to UNITS). Unit A depends on unit B when a
+# A header's module is the module of its implementing files (so
+# include/arena/rules.h is the referee folder rules', as rules.c is); a
+# header nobody implements is an error (add it to UNITS). Unit A depends on unit B when a
 # file of A includes B's header; no such dependency may go round in a circle.
 #
 # CYCLE_EXCEPTIONS lists, one per line, the units of the known cycles that
@@ -65,23 +82,50 @@ include/arena/c4score.h                                   games/connect4
 CYCLE_EXCEPTIONS='
 '
 
+# The folders of src/referee, lowest first, one sub-layer a line (peers on
+# one line may not include each other). A folder not named here is an error.
+REFEREE_LAYERS='
+rules
+run
+journal
+judge
+report
+play
+cluster serve
+options
+grade
+'
+
 # One awk over every file (paths have no spaces; about a hundred of them).
 # shellcheck disable=SC2046
 set -- $(find src include -name '*.[ch]' | LC_ALL=C sort)
-awk -v units="$UNITS" -v headeronly="$HEADER_ONLY" -v allowed="$CYCLE_EXCEPTIONS" '
+awk -v units="$UNITS" -v headeronly="$HEADER_ONLY" -v allowed="$CYCLE_EXCEPTIONS" \
+    -v reflayers="$REFEREE_LAYERS" '
 function module_of(path,    p) {
     if (path ~ /^src\/core\//) return "core"
     if (path ~ /^src\/games\/[^\/]+\//) { split(path, p, "/"); return "games/" p[3] }
-    if (path ~ /^src\/(engine|learn|referee|cli)\//) { split(path, p, "/"); return p[2] }
+    if (path ~ /^src\/referee\//) { split(path, p, "/"); return "referee/" p[3] }
+    if (path ~ /^src\/(engine|learn|cli)\//) { split(path, p, "/"); return p[2] }
     return ""   # a public header: its implementing files decide
 }
 function layer_of(m) {
     if (m == "core") return 0
     if (m ~ /^games\//) return 1
     if (m == "engine") return 2
-    if (m == "learn" || m == "referee") return 3
+    if (m == "learn" || m ~ /^referee\//) return 3
     if (m == "cli") return 4
     return -1
+}
+# "3.K" for a folder of the referee (K: its REFEREE_LAYERS line from 0),
+# else the layer.
+function layer_name(m) {
+    return m ~ /^referee\// ? layer_of(m) "." refsub[substr(m, 9)] : layer_of(m)
+}
+# 1 when module b is below module a: a lower layer, or both folders of the
+# referee with b in a lower sub-layer.
+function below(b, a) {
+    if (layer_of(b) != layer_of(a)) return layer_of(b) < layer_of(a)
+    return a ~ /^referee\// && b ~ /^referee\// && refsub[substr(b, 9)] < refsub[substr(a, 9)]
 }
 function fail(msg) { print "check-layers: " msg > "/dev/stderr"; bad = 1 }
 function exists(path) { return path in isfile }
@@ -95,6 +139,9 @@ BEGIN {
     n = split(allowed, lines, "\n")
     for (i = 1; i <= n; i++)
         if (lines[i] != "") exception[lines[i]] = 1
+    n = split(reflayers, lines, "\n")
+    for (i = 1; i <= n; i++)
+        if (lines[i] != "") { for (j = split(lines[i], fld, /[ \t]+/); j > 0; j--) refsub[fld[j]] = nsub; nsub++ }
     for (i = 1; i < ARGC; i++) { isfile[ARGV[i]] = 1; files[++nfiles] = ARGV[i] }
 }
 /^[ \t]*#[ \t]*include[ \t]*[<"]/ {
@@ -130,6 +177,8 @@ END {
         else if (!exists(u)) { fail(f ": UNITS names " u ", which does not exist"); u = f }
         unit[f] = u
         m = module_of(f)
+        if (m ~ /^referee\// && !(substr(m, 9) in refsub))
+            fail(f ": src/" m " is not a folder of REFEREE_LAYERS (scripts/check-layers.sh)")
         if (u != f) {
             if (u in umod && umod[u] != m)
                 fail(u ": implemented in two modules, " umod[u] " and " m)
@@ -147,9 +196,9 @@ END {
     # Layers: every include goes to the same module or a lower layer.
     for (i = 1; i <= ninc; i++) {
         a = umod[unit[inc_from[i]]]; b = umod[unit[inc_to[i]]]
-        if (a != b && layer_of(b) >= layer_of(a))
-            fail(inc_from[i] ":" inc_line[i] ": " a " (layer " layer_of(a) ") includes " \
-                 inc_to[i] " of " b " (layer " layer_of(b) ")")
+        if (a != b && !below(b, a))
+            fail(inc_from[i] ":" inc_line[i] ": " a " (layer " layer_name(a) ") includes " \
+                 inc_to[i] " of " b " (layer " layer_name(b) ")")
         ua = unit[inc_from[i]]; ub = unit[inc_to[i]]
         if (ua != ub && !((ua, ub) in reach)) {
             reach[ua, ub] = 1

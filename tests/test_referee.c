@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include "referee/journal/header.h"
 #include "arena/journal.h"
+#include "arena/forfeit.h"
 #include "arena/match.h"
 #include "arena/refopts.h"
 #include "arena/registry.h"
@@ -563,14 +564,14 @@ Test(referee, a_full_output_file_is_the_file_limit)
 {
     struct run_limits l = { .timeout_ms = 1000, .file_limit_kb = 1024 };
     struct run_result r = { .end = RUN_EXITED, .status = 1 };
-    cr_assert(rules_hit_file_limit(&r, &l, 1024 * 1024));
-    cr_assert(!rules_hit_file_limit(&r, &l, 1024 * 1024 - 1));
-    cr_assert(!rules_hit_file_limit(&r, &l, -1));
+    cr_assert(forfeit_hit_file_limit(&r, &l, 1024 * 1024));
+    cr_assert(!forfeit_hit_file_limit(&r, &l, 1024 * 1024 - 1));
+    cr_assert(!forfeit_hit_file_limit(&r, &l, -1));
     r.end = RUN_TIMEOUT;
-    cr_assert(!rules_hit_file_limit(&r, &l, 1024 * 1024));
+    cr_assert(!forfeit_hit_file_limit(&r, &l, 1024 * 1024));
     l.file_limit_kb = 0;
     r.end = RUN_SIGNALED;
-    cr_assert(!rules_hit_file_limit(&r, &l, 1 << 30));
+    cr_assert(!forfeit_hit_file_limit(&r, &l, 1 << 30));
 }
 
 /* An answer the game can read is judged by what it changed, in the game's
@@ -656,7 +657,7 @@ Test(referee, a_limit_names_its_value_and_option)
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
         char reason[REC_REASON_MAX], kind[REC_REASON_MAX];
         snprintf(reason, sizeof reason, "%s", kinds[i]);
-        rules_name_limit(&l, i >= 5, reason);
+        forfeit_name_limit(&l, i >= 5, reason);
         cr_assert_str_eq(reason, want[i]);
         (void)rec_reason_split(reason, kind);
         cr_assert_str_eq(kind, kinds[i]);
@@ -693,7 +694,7 @@ Test(referee, a_missing_answer_says_what_the_engine_did_instead)
         run_tail_add(&r.out, cases[i].out, strlen(cases[i].out));
         char reason[REC_REASON_MAX];
         snprintf(reason, sizeof reason, "%s", cases[i].reason);
-        rules_explain_missing(&r, cases[i].persistent, cases[i].out_written, reason);
+        forfeit_explain_missing(&r, cases[i].persistent, cases[i].out_written, reason);
         cr_assert_str_eq(reason, cases[i].want, "case %zu", i);
     }
 }
@@ -712,7 +713,7 @@ Test(referee, a_cpu_limit_in_ms_names_itself_and_the_guard)
     for (size_t i = 0; i < sizeof row / sizeof *row; i++) {
         char reason[REC_REASON_MAX];
         snprintf(reason, sizeof reason, "%s", row[i].kind);
-        rules_name_limit(&l, row[i].by_tree, reason);
+        forfeit_name_limit(&l, row[i].by_tree, reason);
         cr_expect_str_eq(reason, row[i].want, "row %zu", i);
     }
 }
@@ -735,12 +736,12 @@ Test(referee, a_move_is_starved_only_when_it_waited_for_a_cpu)
     for (size_t i = 0; i < sizeof row / sizeof *row; i++) {
         struct run_result r = { .end = row[i].end, .cpu_user_ms = row[i].cpu,
                                 .wait_ms = row[i].wait };
-        cr_expect_eq(rules_starved(&r, &l), row[i].starved, "row %zu: end %d cpu %g wait %g",
+        cr_expect_eq(forfeit_starved(&r, &l), row[i].starved, "row %zu: end %d cpu %g wait %g",
                      i, row[i].end, row[i].cpu, row[i].wait);
     }
     l.cpu_ms = 0;   /* a wall limit only (games): never starved */
     struct run_result r = { .end = RUN_TIMEOUT, .wait_ms = 2900 };
-    cr_expect_eq(rules_starved(&r, &l), 0);
+    cr_expect_eq(forfeit_starved(&r, &l), 0);
 }
 
 /* Adds a finished game between a and b to t: winner 0 a draw, forfeit the

@@ -296,7 +296,7 @@ Test(sandbox, the_policy_says_what_it_isolates)
         struct hdr h;
         hdr_init(&h);
         h.has = HDR_BIT(HDR_SANDBOX);
-        cr_assert_eq(sbx_policy_header(cases[i].p, &h.sandbox), 0);
+        cr_assert_eq(hdr_set_sandbox(&h.sandbox, cases[i].p), 0);
         cJSON *j = hdr_encode(&h);
         char *text = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(j, "sandbox"));
         cr_assert_str_eq(text, cases[i].json);
@@ -384,7 +384,7 @@ Test(sandbox, the_environment_is_the_referee_set_and_the_names_passed)
     struct hdr h;
     hdr_init(&h);
     h.has = HDR_BIT(HDR_SANDBOX);
-    cr_assert_eq(sbx_policy_header(&p, &h.sandbox), 0);
+    cr_assert_eq(hdr_set_sandbox(&h.sandbox, &p), 0);
     cJSON *j = hdr_encode(&h);
     char *text = cJSON_PrintUnformatted(j);
     cr_assert_not_null(strstr(text, "\"env\":[\"OMP_NUM_THREADS\",\"ARENA_UNSET_NAME\"]"), "%s",

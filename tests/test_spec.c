@@ -134,7 +134,7 @@ Test(spec, proto_chooses_how_the_engine_is_run)
         cr_expect_eq(eng.proto, cases[k].proto, "'%s': proto %d", cases[k].spec, eng.proto);
         struct hdr h;
         hdr_init(&h);
-        cr_assert_eq(spec_header(&eng, &h), 0, "'%s'", cases[k].spec);
+        cr_assert_eq(hdr_add_spec(&h, &eng), 0, "'%s'", cases[k].spec);
         cJSON *j = hdr_encode(&h);
         const cJSON *e0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "engines"), 0);
         const char *proto = cJSON_GetStringValue(cJSON_GetObjectItem(e0, "proto"));

@@ -71,7 +71,7 @@
  * its processes had waited for a CPU at least this share of the deadline
  * was starved by a busy machine, not slow: a sleeping or blocked engine
  * waits for no CPU, and one computing on a machine too busy for it waits
- * nearly all the time (rules_starved). */
+ * nearly all the time (forfeit_starved). */
 #define PLAY_STARVED_SHARE 0.25
 /* Longest --tc BASE or INC, in seconds: a day, as --timeout-ms. */
 #define PLAY_TC_MAX_S (REF_MAX_TIMEOUT_MS / 1000)

@@ -82,7 +82,7 @@ struct play_rules {
                                   * time: it shows the move being waited for
                                   * while an engine runs */
     int busy_retries;            /* play_solo_move: a move starved by a busy
-                                  * machine (rules_starved) is run again up
+                                  * machine (forfeit_starved) is run again up
                                   * to this many times, then it returns
                                   * PLAY_BUSY; 0 (games): it is the
                                   * engine's timeout */
@@ -145,7 +145,7 @@ void play_solo_close(struct play_solo *solo);
 
 /* The shared rules' keys of a log's or journal's header (header.h), set
  * in h: "game", "depth", "seed", "random_plies", "openings", "draw_plies",
- * "analyze" (when on), "limits", "sandbox" (sandbox.h's sbx_policy_header),
+ * "analyze" (when on), "limits", "sandbox" (header.h's hdr_set_sandbox),
  * "accounting" (cgroup.h's cg_root_name: "cgroup-v1", "cgroup-v2" or
  * "process"). 0, or -1 when out of memory. */
 int play_rules_header(const struct play_rules *r, struct hdr *h);

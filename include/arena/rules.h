@@ -1,8 +1,8 @@
 /*
  * rules.h - the referee's rules of play, in one place for play, verify and
  * analyze: the placeholders of an engine's command, replaying an opening,
- * when a game ends (the game's own result, or the draw rule), and the
- * forfeit reason of every way a move can fail.
+ * when a game ends (the game's own result, or the draw rule), and judging
+ * an engine's answer. The forfeit reason of a failed run is forfeit.h's.
  *
  * Representation: nothing of its own; positions are the game's (game.h),
  * records are record.h's, reasons are text of at most REC_REASON_MAX bytes.
@@ -17,7 +17,6 @@
 #include <stddef.h>
 #include "arena/game.h"
 #include "arena/record.h"
-#include "arena/runner.h"
 
 /* {in} {out} {depth} {player} {time} {inc}, in this order ({time}: the
  * engine's clock before the move, {inc}: the increment, both in ms, 0
@@ -55,37 +54,6 @@ int rules_quiet_after(const struct game *g, const void *pos, int move, int quiet
 enum rec_result rules_end(const struct game *g, const void *pos, int draw_plies, int quiet,
                           enum rec_reason *reason);
 
-/* The forfeit reason (REC_REASON_MAX bytes) of a run that did not exit
- * with status 0: timeout, cpu-limit, memory-limit, file-limit, crashed:
- * SIGNAME, cannot-run, cancelled, exit-status N. */
-void rules_run_reason(const struct run_result *r, char *reason);
-/* 1 when a run that did not end well (it failed, or its output was refused)
- * left an output file of out_size bytes (-1: none) that reached the
- * file-size limit: its forfeit is then file-limit, whatever its exit status
- * says (Python ignores SIGXFSZ and dies of EFBIG with status 1). Only runs
- * that ended on their own (exit or signal) count. */
-int rules_hit_file_limit(const struct run_result *r, const struct run_limits *l,
-                         long long out_size);
-/* Appends to a limit's reason (timeout, cpu-limit, memory-limit,
- * file-limit: REC_REASON_MAX bytes) the limit l set and the option that
- * sets it: "timeout: no answer within 10000 ms of wall time (--timeout-ms)";
- * by_tree (run_result's): a CPU or memory limit the move's processes
- * passed together. Other reasons are left as they are. */
-void rules_name_limit(const struct run_limits *l, int by_tree, char *reason);
-/* Appends to a no-output or a timeout reason (REC_REASON_MAX bytes, after
- * rules_name_limit) what the engine did instead of answering, from r's
- * stdout: a file engine that printed its board ("no-output: it wrote 7
- * lines to stdout and no OUT file"), or printed nothing (an engine that
- * waits for a move line on stdin needs proto=persistent); a persistent
- * engine that printed done before OUT, or (out_written) wrote OUT and
- * timed out waiting for its done line to be flushed. Other reasons are
- * left as they are. */
-void rules_explain_missing(const struct run_result *r, int persistent, int out_written,
-                           char *reason);
-/* 1 when r passed l's wall deadline within its CPU limit in ms while its
- * processes had waited for a CPU PLAY_STARVED_SHARE of the deadline or
- * more: the machine was too busy for it, which is not the engine's fault. */
-int rules_starved(const struct run_result *r, const struct run_limits *l);
 /* Judges an engine's output text (len bytes) against the position before:
  * 0 with *move set when it is that position plus one legal move, else -1
  * with the reason: the game's explanation of what the answer changed

@@ -75,8 +75,6 @@
 #include "arena/path.h"
 #include "arena/runner.h"
 
-struct hdr_sandbox;
-
 /* The read-only system folders (those that exist): path.h's. */
 #define SBX_SYSTEM_DIRS PATH_SYSTEM_DIRS
 /* What an engine's environment holds beside PATH and --sandbox-env: a
@@ -152,11 +150,22 @@ int sbx_env_add(struct sbx_policy *p, const char *name, struct err *e);
  * out of memory. */
 char **sbx_environment(const struct sbx_policy *p);
 
-/* The journal header's description of p (header.h), into h (empty): mode
- * "namespaces", what it isolates, the --sandbox-ro paths ("read_only") and
- * the --sandbox-env names ("env", names only, never values),
- * or mode "none" and nothing isolated. 0, or -1 when out of memory. */
-int sbx_policy_header(const struct sbx_policy *p, struct hdr_sandbox *h);
+/* What a policy is, in plain values, for the journal header's
+ * "sandbox" (header.h's hdr_set_sandbox writes it; run knows nothing of
+ * journals): on, mode "namespaces", with what it isolates, the
+ * --sandbox-ro paths and the --sandbox-env names (never values); or off,
+ * mode "none", nothing isolated and no lists. The pointers are p's, or
+ * static, and live as long as p. */
+struct sbx_summary {
+    int on;
+    const char *const *isolates;
+    int nisolates;
+    char *const *read_only;
+    int nread_only;
+    char *const *env;
+    int nenv;
+};
+void sbx_policy_summary(const struct sbx_policy *p, struct sbx_summary *s);
 
 /* The user id engines run as under p, as the kernel counts it (for
  * RLIMIT_NPROC, runner.h's run_proc_limit). */

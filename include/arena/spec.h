@@ -187,11 +187,4 @@ long spec_quote(const char *word, char *buf, size_t cap, size_t len);
  * that do). */
 long spec_join(char *const *words, int n, char *buf, size_t cap);
 
-/* Adds eng to a log's header (header.h): its name, "cmd" (the words),
- * "dir", "depth" (when its own), "proto" (when not file), "sha256" (null
- * when no program file was found), "files" (when a word names a file),
- * "runtime" and "shim" (the shim resolved to cmd's first word). 0,
- * or -1 when the header is full or out of memory. */
-int spec_header(const struct spec *eng, struct hdr *h);
-
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "arena/cli.h"
 #include "arena/escape.h"
+#include "arena/forfeit.h"
 #include "arena/cluster.h"
 #include "arena/grade.h"
 #include "gradecheck.h"
@@ -32,7 +33,6 @@
 #include "arena/path.h"
 #include "arena/preflight.h"
 #include "referee/play/pool.h"
-#include "arena/rules.h"
 #include "arena/sandbox.h"
 #include "arena/spec.h"
 #include "arena/textfile.h"
@@ -617,12 +617,12 @@ static cJSON *about_json(const struct prepared *p, const char *id)
 }
 
 /* Why a build that ran failed, into why (cap bytes): the run's reason
- * (rules.h), a file-size limit named, since the shell reports a command it
+ * (forfeit.h), a file-size limit named, since the shell reports a command it
  * lost to SIGXFSZ as its exit status 128 + SIGXFSZ. */
 static void build_reason(const struct run_result *r, char *why, size_t cap)
 {
     char reason[REC_REASON_MAX], size[32];
-    rules_run_reason(r, reason);
+    forfeit_run_reason(r, reason);
     if (r->end == RUN_FILE_LIMIT || (r->end == RUN_EXITED && r->status == 128 + SIGXFSZ))
         snprintf(why, cap, "%s: it wrote a file past %s, the most a build may write",
                  reason, gcopy_size_text((long long)GRADE_BUILD_FILE_LIMIT_KB << 10, size));

@@ -18,6 +18,7 @@
 #include "gradecheck.h"
 #include "gradecopy.h"
 #include "referee/run/launcher.h"
+#include "arena/forfeit.h"
 #include "arena/limits.h"
 #include "arena/refbench.h"
 #include "arena/rng.h"
@@ -612,7 +613,7 @@ static int io_input(const struct gcheck_env *env, int index, int k, cJSON *items
                  ? -1 : 0;
     for (int tries = 0; !rc; tries++) {
         rc = gcheck_shell(&a, &r, e);
-        if (rc || env->rules.busy_retries == 0 || !rules_starved(&r, a.limits))
+        if (rc || env->rules.busy_retries == 0 || !forfeit_starved(&r, a.limits))
             break;
         rc = tries == env->rules.busy_retries ? IO_BUSY : fresh_folders(env->scratch, back, move, e);
     }
@@ -624,8 +625,8 @@ static int io_input(const struct gcheck_env *env, int index, int k, cJSON *items
         return rc;
     char status[REC_REASON_MAX] = "ok";
     if (r.end != RUN_EXITED || r.status != 0) {
-        rules_run_reason(&r, status);
-        rules_name_limit(a.limits, r.by_tree, status);
+        forfeit_run_reason(&r, status);
+        forfeit_name_limit(a.limits, r.by_tree, status);
     } else if (refused) {
         snprintf(status, sizeof status, "file-limit: %.*s", (int)sizeof status - 16, e->msg);
     }

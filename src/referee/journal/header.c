@@ -1,7 +1,9 @@
 /*
  * header.c - the typed header of a match log or journal and its one
  * encoder and decoder (header.h). One function per object each way; a
- * field is one line in each, in the order of its object's key enum.
+ * field is one line in each, in the order of its object's key enum. Also
+ * the writers of what run knows (an engine's spec, the sandbox policy):
+ * run, below the journal, hands over plain values and never sees a header.
  */
 #include <assert.h>
 #include <cjson/cJSON.h>
@@ -12,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "header.h"
+#include "arena/sandbox.h"
+#include "arena/spec.h"
 
 static const char *const top_keys[] = {
     "schema", "game", "judge", "depth", "seed", "random_plies", "openings", "draw_plies",
@@ -657,4 +661,75 @@ const char *hdr_differs(const struct hdr *want, const struct hdr *have)
     cJSON_Delete(a);
     cJSON_Delete(b);
     return key;
+}
+
+/* --- from run's values --------------------------------------------------- */
+/* The header writers fill the header; run only hands them values (spec.h's
+ * struct spec, sandbox.h's summary), so run knows nothing of journals. */
+
+int hdr_add_spec(struct hdr *h, const struct spec *eng)
+{
+    struct hdr_engine *he = hdr_add_engine(h, eng->name);
+    if (!he)
+        return -1;
+    he->has |= HDR_BIT(HDR_ENG_CMD) | HDR_BIT(HDR_ENG_SHA256);
+    for (int i = 0; i < eng->argc; i++)
+        if (hdr_strs_add(&he->cmd, eng->argv[i]) != 0)
+            return -1;
+    if (eng->dir) {   /* resolved engines have one */
+        he->has |= HDR_BIT(HDR_ENG_DIR);
+        if (hdr_set_text(&he->dir, eng->dir) != 0)
+            return -1;
+    }
+    if (eng->depth) {
+        he->depth = eng->depth;
+        he->has |= HDR_BIT(HDR_ENG_DEPTH);
+    }
+    if (eng->proto != SPEC_FILE) {
+        he->has |= HDR_BIT(HDR_ENG_PROTO);
+        if (hdr_set_text(&he->proto, spec_proto_name(eng->proto)) != 0)
+            return -1;
+    }
+    if (!eng->sha256[0])
+        he->null |= HDR_BIT(HDR_ENG_SHA256);
+    else if (hdr_set_text(&he->sha256, eng->sha256) != 0)
+        return -1;
+    for (int i = 0; i < eng->nfiles; i++)
+        if (hdr_engine_add_file(he, eng->files[i].path, eng->files[i].sha256) != 0)
+            return -1;
+    if (eng->nruntime)
+        he->has |= HDR_BIT(HDR_ENG_RUNTIME);
+    for (int i = 0; i < eng->nruntime; i++)
+        if (hdr_strs_add(&he->runtime, eng->runtime[i]) != 0)
+            return -1;
+    if (eng->shim) {
+        he->has |= HDR_BIT(HDR_ENG_SHIM);
+        if (hdr_set_text(&he->shim, eng->shim) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int hdr_set_sandbox(struct hdr_sandbox *h, const struct sbx_policy *p)
+{
+    struct sbx_summary s;
+    sbx_policy_summary(p, &s);
+    h->has = HDR_BIT(HDR_SBX_MODE) | HDR_BIT(HDR_SBX_ISOLATES);
+    if (hdr_set_text(&h->mode, s.on ? "namespaces" : "none") != 0)
+        return -1;
+    for (int i = 0; i < s.nisolates; i++)
+        if (hdr_strs_add(&h->isolates, s.isolates[i]) != 0)
+            return -1;
+    if (!s.on)
+        return 0;
+    h->has |= HDR_BIT(HDR_SBX_READ_ONLY);
+    for (int i = 0; i < s.nread_only; i++)
+        if (hdr_strs_add(&h->read_only, s.read_only[i]) != 0)
+            return -1;
+    if (s.nenv)
+        h->has |= HDR_BIT(HDR_SBX_ENV);
+    for (int i = 0; i < s.nenv; i++)
+        if (hdr_strs_add(&h->env, s.env[i]) != 0)
+            return -1;
+    return 0;
 }

@@ -49,7 +49,7 @@
  * its key goes) here; in header.c, for a top-level key its name in
  * top_keys, and one line in the encoding and one in the decoding of its
  * object; the writer that knows the value sets it and its bit
- * (play_rules_header, spec_header, sbx_policy_header, tour_header).
+ * (play_rules_header, hdr_add_spec, hdr_set_sandbox, tour_header).
  * Readers of old journals see the bit clear.
  */
 #ifndef ARENA_HEADER_H
@@ -60,6 +60,8 @@
 #include "arena/record.h"
 
 struct cJSON;
+struct sbx_policy;   /* sandbox.h */
+struct spec;         /* spec.h */
 
 #define HDR_BIT(k) (1u << (k))
 /* Seeds from here up are written as strings (above). */
@@ -186,6 +188,20 @@ struct hdr_engine *hdr_add_engine(struct hdr *h, const char *name);
 /* Appends a file to e, or to a judge; 0, or -1 when out of memory. */
 int hdr_engine_add_file(struct hdr_engine *e, const char *path, const char *sha256);
 int hdr_judge_add_file(struct hdr_judge *j, const char *path, const char *sha256);
+
+/* From run's values (run hands them over; it knows nothing of headers):
+ * adds eng (spec.h) to h: its name, "cmd" (the words), "dir", "depth"
+ * (when its own), "proto" (when not file), "sha256" (null when no program
+ * file was found), "files" (when a word names a file), "runtime" and
+ * "shim" (the shim resolved to cmd's first word). 0, or -1 when the header
+ * is full or out of memory. */
+int hdr_add_spec(struct hdr *h, const struct spec *eng);
+/* Into h (empty), the sandbox policy p (sandbox.h's sbx_policy_summary;
+ * NULL: none): mode "namespaces", what it isolates, the --sandbox-ro paths
+ * ("read_only") and the --sandbox-env names ("env", names only, never
+ * values), or mode "none" and nothing isolated. 0, or -1 when out of
+ * memory. */
+int hdr_set_sandbox(struct hdr_sandbox *h, const struct sbx_policy *p);
 
 /* The header as JSON (a new cJSON object; the caller deletes it), or NULL
  * when out of memory. */

@@ -27,7 +27,6 @@
 #include "arena/cgroup.h"
 #include "arena/escape.h"
 #include "arena/limits.h"
-#include "referee/play/pool.h"
 #include "arena/registry.h"
 #include "arena/rules.h"
 #include "arena/runner.h"
@@ -47,9 +46,6 @@ struct judge_pos {
 _Static_assert(sizeof(struct judge_pos) <= GAME_MAX_STATE, "a position fits a state");
 _Static_assert(sizeof(struct judge_pos) == sizeof(struct judge *) + JUDGE_BOARD_MAX,
                "no padding: equal positions are equal bytes");
-/* A pool worker ending so is a game that "could not be played (the line
- * above says why)" (match.c, tournament.c). */
-_Static_assert(JUDGE_EXIT_FAILED == POOL_FAILED, "a judge's failure is a worker's");
 
 #define JUDGE_CACHE 4     /* positions whose moves are kept: a position, its
                              children and the answer being judged */

@@ -178,7 +178,7 @@ static cJSON *match_header(const struct match_opts *o)
     hdr_init(&h);
     h.has = HDR_BIT(HDR_SCHEMA);
     int rc = hdr_set_text(&h.schema, JOURNAL_MATCH_SCHEMA) | play_rules_header(&o->rules, &h) |
-             spec_header(o->engine[0], &h) | spec_header(o->engine[1], &h);
+             hdr_add_spec(&h, o->engine[0]) | hdr_add_spec(&h, o->engine[1]);
     cJSON *j = rc ? NULL : hdr_encode(&h);
     hdr_free(&h);
     return j;

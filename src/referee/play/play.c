@@ -24,6 +24,7 @@
 #include "arena/cgroup.h"
 #include "arena/cpus.h"
 #include "arena/escape.h"
+#include "arena/forfeit.h"
 #include "referee/run/gamedir.h"
 #include "referee/journal/header.h"
 #include "referee/run/launcher.h"
@@ -434,7 +435,7 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
         show_waiting(r, &limits, rec->index, ply, eng->name, side, 1);
         if (ran != 0)
             return -1;
-        if (r->busy_retries == 0 || !rules_starved(&run, &limits))
+        if (r->busy_retries == 0 || !forfeit_starved(&run, &limits))
             break;
         if (tries == r->busy_retries)
             return PLAY_BUSY;
@@ -453,14 +454,14 @@ static int play_ply(const struct play_rules *r, struct ply_ctx *c, int ply,
     if (pwhy[0])
         strcpy(why, pwhy);
     else if (!ran_ok)
-        rules_run_reason(&run, why);
+        forfeit_run_reason(&run, why);
     else if (out_len >= 0)
         rules_judge(g, pos, out, (size_t)out_len, move, why);
-    if (why[0] && rules_hit_file_limit(&run, &r->limits, gamedir_output_size(gd)))
+    if (why[0] && forfeit_hit_file_limit(&run, &r->limits, gamedir_output_size(gd)))
         strcpy(why, "file-limit");
-    rules_name_limit(&limits, run.by_tree, why);
-    rules_explain_missing(&run, side_launcher(c, side) != &c->lnc,
-                          gamedir_output_size(gd) >= 0, why);
+    forfeit_name_limit(&limits, run.by_tree, why);
+    forfeit_explain_missing(&run, side_launcher(c, side) != &c->lnc,
+                            gamedir_output_size(gd) >= 0, why);
     charge_clock(r, clock, &run, why);
     char text[GAME_MOVE_TEXT_MAX] = "";
     if (!why[0])
@@ -799,5 +800,5 @@ int play_rules_header(const struct play_rules *r, struct hdr *h)
     }
     if (r->ponder)
         h->limits.has |= HDR_BIT(HDR_LIM_PONDER);
-    return sbx_policy_header(r->sandbox, &h->sandbox);
+    return hdr_set_sandbox(&h->sandbox, r->sandbox);
 }

@@ -36,6 +36,11 @@
 #include "arena/textfile.h"
 #include "arena/tournament.h"
 
+/* A pool worker ending with a judge's failure (judge.h) is a game that
+ * "could not be played (the line above says why)" (match.c, here). Checked
+ * here, above both, since the judge, below play, knows nothing of pools. */
+_Static_assert(JUDGE_EXIT_FAILED == POOL_FAILED, "a judge's failure is a worker's");
+
 #define PROGRESS_EVERY_MS 250
 
 /* The one process-wide variable: a signal handler can reach nothing else.
@@ -60,7 +65,7 @@ int tour_header(const struct tour_config *c, struct hdr *h)
              HDR_BIT(HDR_SHARD) | HDR_BIT(HDR_GAMES) | HDR_BIT(HDR_SPRT);
     int rc = hdr_set_text(&h->schema, JOURNAL_SCHEMA) | play_rules_header(&c->rules, h);
     for (int i = 0; !rc && i < c->nengines; i++)
-        rc = spec_header(&c->engine[i], h);
+        rc = hdr_add_spec(h, &c->engine[i]);
     rc |= hdr_set_text(&h->format, c->format == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin");
     h->rounds = c->rounds;
     h->shard_k = c->shard_k;

@@ -8,7 +8,6 @@
 #include <string.h>
 #include "arena/limits.h"
 #include "arena/stats.h"
-#include "arena/rules.h"
 #include "arena/tally.h"
 
 static int engine_number(const struct tally *t, const char *name)
@@ -71,8 +70,8 @@ static int add_sample(double **v, long *n, long *cap, double x)
     return 0;
 }
 
-/* Counts a forfeit by its reason's kind (rules.h): the board reader's
- * message differs from game to game, the kind does not. */
+/* Counts a forfeit by its reason's kind (record.h's rec_reason_split): the
+ * board reader's message differs from game to game, the kind does not. */
 static void add_forfeit(struct tally *t, int engine, const char *full)
 {
     char reason[REC_REASON_MAX];

@@ -42,7 +42,6 @@
 #include <unistd.h>
 #include "arena/clock.h"
 #include "arena/datadir.h"
-#include "referee/journal/header.h"
 #include "launcher.h"
 #include "arena/path.h"
 #include "arena/sandbox.h"
@@ -320,7 +319,7 @@ static int install_seccomp(void)
 #endif
 }
 
-int sbx_policy_header(const struct sbx_policy *p, struct hdr_sandbox *h)
+void sbx_policy_summary(const struct sbx_policy *p, struct sbx_summary *s)
 {
     static const char *const isolates[] = {
         "user", "pid", "mount", "network", "ipc", "uts", "no_new_privs", "no_capabilities",
@@ -330,24 +329,14 @@ int sbx_policy_header(const struct sbx_policy *p, struct hdr_sandbox *h)
 #endif
     };
     int on = p && p->mode == SBX_NAMESPACES;
-    h->has = HDR_BIT(HDR_SBX_MODE) | HDR_BIT(HDR_SBX_ISOLATES);
-    if (hdr_set_text(&h->mode, on ? "namespaces" : "none") != 0)
-        return -1;
-    for (size_t i = 0; on && i < sizeof isolates / sizeof *isolates; i++)
-        if (hdr_strs_add(&h->isolates, isolates[i]) != 0)
-            return -1;
+    *s = (struct sbx_summary){ .on = on, .isolates = isolates };
     if (!on)
-        return 0;
-    h->has |= HDR_BIT(HDR_SBX_READ_ONLY);
-    for (int i = 0; i < p->ro.n; i++)
-        if (hdr_strs_add(&h->read_only, p->ro.path[i]) != 0)
-            return -1;
-    if (p->nenv)
-        h->has |= HDR_BIT(HDR_SBX_ENV);
-    for (int i = 0; i < p->nenv; i++)
-        if (hdr_strs_add(&h->env, p->env[i]) != 0)
-            return -1;
-    return 0;
+        return;
+    s->nisolates = (int)(sizeof isolates / sizeof *isolates);
+    s->read_only = p->ro.path;
+    s->nread_only = p->ro.n;
+    s->env = p->env;
+    s->nenv = p->nenv;
 }
 
 uid_t sbx_engine_uid(const struct sbx_policy *p)

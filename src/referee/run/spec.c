@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "arena/cli.h"
-#include "referee/journal/header.h"
 #include "arena/limits.h"
 #include "arena/path.h"
 #include "arena/rules.h"
@@ -680,49 +679,6 @@ long spec_join(char *const *words, int n, char *buf, size_t cap)
         len = next;
     }
     return len;
-}
-
-int spec_header(const struct spec *eng, struct hdr *h)
-{
-    struct hdr_engine *he = hdr_add_engine(h, eng->name);
-    if (!he)
-        return -1;
-    he->has |= HDR_BIT(HDR_ENG_CMD) | HDR_BIT(HDR_ENG_SHA256);
-    for (int i = 0; i < eng->argc; i++)
-        if (hdr_strs_add(&he->cmd, eng->argv[i]) != 0)
-            return -1;
-    if (eng->dir) {   /* resolved engines have one */
-        he->has |= HDR_BIT(HDR_ENG_DIR);
-        if (hdr_set_text(&he->dir, eng->dir) != 0)
-            return -1;
-    }
-    if (eng->depth) {
-        he->depth = eng->depth;
-        he->has |= HDR_BIT(HDR_ENG_DEPTH);
-    }
-    if (eng->proto != SPEC_FILE) {
-        he->has |= HDR_BIT(HDR_ENG_PROTO);
-        if (hdr_set_text(&he->proto, spec_proto_name(eng->proto)) != 0)
-            return -1;
-    }
-    if (!eng->sha256[0])
-        he->null |= HDR_BIT(HDR_ENG_SHA256);
-    else if (hdr_set_text(&he->sha256, eng->sha256) != 0)
-        return -1;
-    for (int i = 0; i < eng->nfiles; i++)
-        if (hdr_engine_add_file(he, eng->files[i].path, eng->files[i].sha256) != 0)
-            return -1;
-    if (eng->nruntime)
-        he->has |= HDR_BIT(HDR_ENG_RUNTIME);
-    for (int i = 0; i < eng->nruntime; i++)
-        if (hdr_strs_add(&he->runtime, eng->runtime[i]) != 0)
-            return -1;
-    if (eng->shim) {
-        he->has |= HDR_BIT(HDR_ENG_SHIM);
-        if (hdr_set_text(&he->shim, eng->shim) != 0)
-            return -1;
-    }
-    return 0;
 }
 
 const char *spec_proto_name(enum spec_proto proto)

@@ -1170,7 +1170,7 @@ static int open_journal(struct playsrv *sv, struct err *e)
     for (int i = 0; !rc && i < sv->nbuiltin; i++)
         rc = hdr_add_engine(h, sv->builtin[i]) ? 0 : -1;
     for (int i = 0; !rc && i < sv->o->nengines; i++)
-        rc = spec_header(&sv->o->engines[i], h);
+        rc = hdr_add_spec(h, &sv->o->engines[i]);
     if (rc)
         return err_set(e, 0, 0, "out of memory");
     return journal_open(sv->o->journal, h, 0, NULL, NULL, &sv->journal_fd, e);

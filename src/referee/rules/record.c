@@ -1,5 +1,8 @@
 /*
  * record.c - the game record's JSON encoder and decoder (record.h).
+ * At the bottom of the referee (src/referee/rules), under run and the
+ * journal: the rules replay records, run names engines and reasons in
+ * record.h's sizes, and every writer and reader above shares the one type.
  *
  * Both walk the keys in the order the referee has always written them, so
  * the bytes of arena.match/1 logs and arena.journal/1 lines did not change

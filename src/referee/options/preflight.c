@@ -1,7 +1,10 @@
 /*
  * preflight.c - the referee's checks and set-up before the first game
- * (preflight.h): what the CLI used to hold, in the layer that owns the
- * policy.
+ * (preflight.h): what the CLI used to hold. In options, above play, not in
+ * run: what it checks is a whole refopts_settings (the tournament's
+ * engines, shards and concurrency, the journal, log, svg and keep paths,
+ * the sandbox policy, the rules it points at the cgroups and CPUs), and
+ * run's pieces (spec, sandbox, cgroup, cpus, shim) are what it calls.
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -24,7 +27,7 @@
 #include "arena/spec.h"
 #include "arena/textfile.h"
 #include "arena/tournament.h"
-#include "shim.h"
+#include "referee/run/shim.h"
 
 /* Makes an engine's stderr= file now if it is not there, so that a mask
  * can hide it from the other engines from the first move on (only what

@@ -1,6 +1,8 @@
 /*
  * schedule.c - a tournament's games as a function of its configuration
- * (schedule.h).
+ * (schedule.h). At the bottom of the referee (src/referee/rules), beside the
+ * rules and the record: the journal (a shard's games), preflight, cluster and
+ * the tournament all ask it, and it asks nothing of them.
  */
 #include <assert.h>
 #include "arena/schedule.h"
