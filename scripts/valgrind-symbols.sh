@@ -31,7 +31,9 @@ build_id() {
 # Each library BINDIR's programs load, once.
 libraries() {
     for b in "$bins"/*; do
-        [ -f "$b" ] && [ -x "$b" ] && ldd "$b" 2>/dev/null || true
+        if [ -f "$b" ] && [ -x "$b" ]; then
+            ldd "$b" 2>/dev/null || true   # a script: no libraries
+        fi
     done | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' | sort -u
 }
 # Into $1: the stripped copy of each library's debug file; 1 when none.
@@ -52,9 +54,11 @@ mirror() {
 if [ "$(id -u)" -eq 0 ] && [ -d "$debug" ] && command -v strip >/dev/null 2>&1 &&
    command -v readelf >/dev/null 2>&1 && unshare -m true 2>/dev/null; then
     dir=$(mktemp -d "${TMPDIR:-/tmp}/arena-valgrind-debug.XXXXXX")
-    trap 'rm -rf "$dir"' EXIT INT TERM
+    trap 'rm -rf "$dir"' EXIT
+    trap 'exit 130' INT TERM
     if mirror "$dir"; then
         rc=0
+        # shellcheck disable=SC2016 # the inner shell expands $0 and $@
         unshare -m sh -c 'mount --bind "$0" /usr/lib/debug && exec "$@"' "$dir" "$@" || rc=$?
         exit "$rc"
     fi
