@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -472,4 +473,45 @@ Test(judge, a_forked_worker_cannot_ask_a_judge_it_did_not_start)
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
     cr_assert_eq(judge_error(f.j, &e), 0, "the worker's failure is its copy's");
     fake_close(&f);
+}
+
+struct flood {
+    int fd;
+    size_t n;
+};
+
+/* Writes n bytes of 'x' (no newline) to fd, then closes it. */
+static void *flood_run(void *arg)
+{
+    struct flood *fl = arg;
+    char buf[4096];
+    memset(buf, 'x', sizeof buf);
+    for (size_t sent = 0; sent < fl->n;) {
+        size_t k = fl->n - sent < sizeof buf ? fl->n - sent : sizeof buf;
+        ssize_t w = write(fl->fd, buf, k);
+        if (w <= 0)
+            break;   /* the judge was closed: EPIPE */
+        sent += (size_t)w;
+    }
+    close(fl->fd);
+    return NULL;
+}
+
+Test(judge, an_answer_line_past_the_limit_fails_the_judge)
+{
+    int q[2], a[2];
+    cr_assert_eq(pipe(q), 0);
+    cr_assert_eq(pipe(a), 0);
+    struct flood fl = { a[1], JUDGE_LINE_MAX };
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, flood_run, &fl), 0);
+    struct judge *j;
+    struct err e;
+    cr_assert_eq(judge_open_fds("fake", q[1], a[0], &j, &e), JUDGE_FAILED);
+    char want[128];
+    snprintf(want, sizeof want, "judge 'fake': answered \"hello\" with a line over %d bytes",
+             JUDGE_LINE_MAX - 1);
+    cr_assert_str_eq(e.msg, want);
+    pthread_join(t, NULL);
+    close(q[0]);
 }
