@@ -135,18 +135,30 @@ Test(persist, an_engine_that_exits_before_answering_keeps_its_status)
 
 Test(persist, done_written_between_moves_answers_nothing)
 {
+    char dir[] = "/tmp/test_persist_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char script[512], mark[64];
+    snprintf(mark, sizeof mark, "%s/both", dir);
+    /* Two answers to the first request, then a mark once both are in
+     * the pipe: the second is stale, and the second move waits for its
+     * own. */
+    snprintf(script, sizeof script, "read -r l; echo done; echo done; : > %s; read -r l; "
+             "echo late >&2; exit 5", mark);
     struct engine g;
-    /* Two answers to the first request: the second is stale, and the
-     * second move waits for its own. */
-    engine_open(&g, "read -r l; echo done; echo done; read -r l; echo late >&2; exit 5");
+    engine_open(&g, script);
     struct run_result r1, r2;
     engine_move(&g, line_of(1), 0, &r1);
     cr_assert(r1.end == RUN_EXITED && r1.status == 0, "end %d, status %d", r1.end, r1.status);
+    for (int i = 0; i < 5000 && access(mark, F_OK) != 0; i++)
+        usleep(1000);
+    cr_assert_eq(access(mark, F_OK), 0, "the engine never wrote its second done");
     engine_move(&g, line_of(2), 0, &r2);
     cr_assert(r2.end == RUN_EXITED && r2.status == 5, "the stale done answered: end %d, "
               "status %d", r2.end, r2.status);
     cr_assert_str_eq(r2.err.text, "late\n");
     launcher_close(&g.l);
+    unlink(mark);
+    rmdir(dir);
 }
 
 Test(persist, more_stdout_than_a_move_may_write_is_a_flood)
