@@ -4,14 +4,21 @@
  * (the deepest decides; the same path seen and hidden is hidden), the
  * places a PATH gives, and the folders no mask may hide. What a grading
  * does with a command that names a classmate's file is tested end to end
- * (test_e2e_gradepaths.c).
+ * (test_e2e_gradepaths.c); how a command's words are judged on a folder
+ * tree (gpath_check_engine), here on a temporary one.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "referee/grade/gradepaths.h"
+#include "arena/runner.h"
+#include "arena/textfile.h"
 
 /* A grading in /g: the class in /g/class, OUT in /g/out, the rubric in
  * /g/r with a --sandbox-ro folder inside it, and a second class kept under
@@ -179,4 +186,128 @@ ParameterizedTest(int *row, gradepaths, no_mask_may_hide_a_system_folder)
     else
         cr_expect(got && strcmp(got, u->system) == 0, "%s: %s, want %s", u->path,
                   got ? got : "(hideable)", u->system);
+}
+
+/* ---- a command judged on a folder tree (gpath_check_engine) ------------- */
+
+/* A grading in a temporary folder ROOT: the class in ROOT/class (bob's
+ * engine.py there), OUT in ROOT/out with alice's copy in .work/alice
+ * (engine.sh, and peek.py: a link to bob's engine), ROOT/elsewhere/x. */
+struct tree {
+    char root[PATH_MAX], own[PATH_MAX + 32];
+    struct gpath_places pl;
+};
+
+static void make(const char *root, const char *name, int dir)
+{
+    char path[2 * PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", root, name);
+    if (dir) {
+        cr_assert_eq(mkdir(path, 0755), 0, "%s", path);
+        return;
+    }
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fputs("#!/bin/sh\n", f);
+    fclose(f);
+    chmod(path, 0755);
+}
+
+static void tree_open(struct tree *t)
+{
+    char tmp[] = "/tmp/test_gradepaths_XXXXXX";
+    cr_assert_not_null(mkdtemp(tmp));
+    cr_assert_not_null(realpath(tmp, t->root));
+    const char *dirs[] = { "class", "class/bob", "out", "out/.work", "out/.work/alice",
+                           "elsewhere" };
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+        make(t->root, dirs[i], 1);
+    make(t->root, "class/bob/engine.py", 0);
+    make(t->root, "out/.work/alice/engine.sh", 0);
+    make(t->root, "elsewhere/x", 0);
+    snprintf(t->own, sizeof t->own, "%s/out/.work/alice", t->root);
+    char target[2 * PATH_MAX], link[2 * PATH_MAX];
+    snprintf(target, sizeof target, "%s/class/bob/engine.py", t->root);
+    snprintf(link, sizeof link, "%s/peek.py", t->own);
+    cr_assert_eq(symlink(target, link), 0);
+    struct err e;
+    struct sbx_policy policy;
+    memset(&policy, 0, sizeof policy);
+    memset(&t->pl, 0, sizeof t->pl);
+    char class[2 * PATH_MAX], out[2 * PATH_MAX];
+    snprintf(class, sizeof class, "%s/class", t->root);
+    snprintf(out, sizeof out, "%s/out", t->root);
+    cr_assert_eq(gpath_add_system(&t->pl, &policy, &e), 0, "%s", e.msg);
+    cr_assert_eq(gpath_add(&t->pl, 1, class, "the class's folder", &e), 0, "%s", e.msg);
+    cr_assert_eq(gpath_add(&t->pl, 1, out, "OUT", &e), 0, "%s", e.msg);
+}
+
+/* gpath_check_engine on ENGINE text cmd ("ROOT" stands for the root) run
+ * in alice's copy; why into why. */
+static int check(const struct tree *t, const char *cmd, char *why, size_t cap)
+{
+    char text[4 * PATH_MAX], words[2 * PATH_MAX], *rest;
+    const char *from = cmd;
+    words[0] = '\0';
+    while ((rest = strstr(from, "ROOT"))) {   /* ROOT replaced */
+        strncat(words, from, (size_t)(rest - from));
+        strcat(words, t->root);
+        from = rest + 4;
+    }
+    strcat(words, from);
+    snprintf(text, sizeof text, "cmd=%s,dir=%s", words, t->own);
+    struct spec eng;
+    struct err e;
+    cr_assert_eq(spec_parse(text, &eng, &e), 0, "%s: %s", text, e.msg);
+    char *written[RUN_MAX_ARGS];
+    cr_assert_geq(spec_split(words, written, RUN_MAX_ARGS, &e), 0, "%s", e.msg);
+    why[0] = '\0';
+    int rc = gpath_check_engine(&eng, written, t->own, &t->pl, "ENGINE", why, cap);
+    spec_split_free(written);
+    spec_free(&eng);
+    return rc;
+}
+
+struct engine_case {
+    char cmd[64];
+    char why[200];   /* "": allowed; ROOT stands for the root */
+};
+
+ParameterizedTestParameters(gradepaths, a_command_may_name_its_own_files_and_the_systems_only)
+{
+    static struct engine_case cases[] = {
+        { "sh engine.sh {in} {out}", "" },
+        { "./engine.sh", "" },
+        { "sh engine.sh /tmp/scratch", "" },   /* /tmp is the sandbox's own */
+        { "sh engine.sh ../bob/x", "ENGINE word 3 '../bob/x' reaches ROOT/out/.work/bob, "
+          "inside OUT, which no submission may see" },
+        { "sh engine.sh ROOT/class/bob/engine.py", "ENGINE word 3 'ROOT/class/bob/engine.py' "
+          "reaches ROOT/class/bob, inside the class's folder, which no submission may see" },
+        { "sh peek.py", "ENGINE word 2 'peek.py' reaches ROOT/class/bob, inside the class's "
+          "folder, which no submission may see" },   /* where the link leads */
+        { "sh engine.sh ROOT/elsewhere/x", "ENGINE word 3 'ROOT/elsewhere/x' reaches "
+          "ROOT/elsewhere, outside the submission's files and the system's programs" },
+        { "ROOT/class/bob/engine.py", "ENGINE's program ROOT/class/bob/engine.py reaches "
+          "ROOT/class/bob, inside the class's folder, which no submission may see" },
+    };
+    return cr_make_param_array(struct engine_case, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct engine_case *c, gradepaths,
+                  a_command_may_name_its_own_files_and_the_systems_only)
+{
+    struct tree t;
+    tree_open(&t);
+    char why[1024], want[1024] = "";
+    const char *from = c->why;
+    for (const char *at; (at = strstr(from, "ROOT")); from = at + 4) {
+        strncat(want, from, (size_t)(at - from));
+        strcat(want, t.root);
+    }
+    strcat(want, from);
+    int rc = check(&t, c->cmd, why, sizeof why);
+    cr_expect_eq(rc, want[0] ? 1 : 0, "'%s': %d (%s)", c->cmd, rc, why);
+    cr_expect_str_eq(why, want, "'%s'", c->cmd);
+    gpath_free(&t.pl);
+    tf_remove_tree(t.root);
 }

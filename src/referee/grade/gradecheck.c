@@ -339,6 +339,11 @@ static int match_game(const struct gcheck_env *env, int index, long game,
     return rc;
 }
 
+double gcheck_match_points(const struct rubric_check *ch, double score)
+{
+    return score >= ch->min_score ? ch->points : ch->points * score / ch->min_score;
+}
+
 /* match: the games against the opponent (s: its search). */
 static int run_match(const struct gcheck_env *env, int index, struct play_solo *solo,
                      struct search *s, cJSON *items, struct gcheck_result *res,
@@ -357,7 +362,7 @@ static int run_match(const struct gcheck_env *env, int index, struct play_solo *
         return rc;
     double score = total / (double)ch->games;
     cJSON_AddNumberToObject(res->evidence, "score", score);
-    res->score = score >= ch->min_score ? ch->points : ch->points * score / ch->min_score;
+    res->score = gcheck_match_points(ch, score);
     char out[256];
     snprintf(out, sizeof out, "scored %.3f against %s in %ld games (full points at %.3f)",
              score, ch->opponent, ch->games, ch->min_score);
@@ -391,8 +396,7 @@ static int run_played(const struct gcheck_env *env, int index, struct gcheck_res
     return rc;
 }
 
-/* The bench's figures at each depth of the engine's document: the curve. */
-static double read_curve(const char *path, int depth, long *failed, cJSON *curve)
+double gcheck_read_curve(const char *path, int depth, long *failed, cJSON *curve)
 {
     char *text;
     size_t len;
@@ -454,22 +458,28 @@ static int run_cpu(const struct gcheck_env *env, int index, struct gcheck_result
         return GCHECK_BUSY;
     cJSON *curve = cJSON_AddArrayToObject(res->evidence, "curve");
     long failed = 0;
-    double median = read_curve(env->bench_json, ch->depth, &failed, curve);
+    double median = gcheck_read_curve(env->bench_json, ch->depth, &failed, curve);
     unlink(env->bench_json);
-    int ok = median >= 0 && failed == 0 && median <= (double)ch->max_ms;
-    res->score = ok ? ch->points : 0;
     char msg[256];
-    if (median < 0)
-        snprintf(msg, sizeof msg, "not run at depth %d: a shallower depth failed or passed "
-                 "%ld ms", ch->depth, ch->max_ms);
-    else if (failed)
-        snprintf(msg, sizeof msg, "%ld of %ld moves at depth %d failed", failed, ch->positions,
-                 ch->depth);
-    else
-        snprintf(msg, sizeof msg, "median CPU per move at depth %d: %.1f ms (limit %ld ms)",
-                 ch->depth, median, ch->max_ms);
+    res->score = gcheck_cpu_points(ch, median, failed, msg, sizeof msg);
     res->output = strdup(msg);
     return 0;
+}
+
+double gcheck_cpu_points(const struct rubric_check *ch, double median, long failed, char *msg,
+                         size_t cap)
+{
+    int ok = median >= 0 && failed == 0 && median <= (double)ch->max_ms;
+    if (median < 0)
+        snprintf(msg, cap, "not run at depth %d: a shallower depth failed or passed "
+                 "%ld ms", ch->depth, ch->max_ms);
+    else if (failed)
+        snprintf(msg, cap, "%ld of %ld moves at depth %d failed", failed, ch->positions,
+                 ch->depth);
+    else
+        snprintf(msg, cap, "median CPU per move at depth %d: %.1f ms (limit %ld ms)",
+                 ch->depth, median, ch->max_ms);
+    return ok ? ch->points : 0;
 }
 
 /* text quoted for sh into buf (PATH_MAX * 2 bytes); -1 when too long. */

@@ -83,6 +83,26 @@ int gcheck_run(const struct gcheck_env *env, int index, struct gcheck_result *re
                struct err *e);
 void gcheck_result_free(struct gcheck_result *res);
 
+/* match's points for the submission's score over its games (win 1, draw
+ * 1/2, over the games): ch's full points at min_score or more, else in
+ * proportion. */
+double gcheck_match_points(const struct rubric_check *ch, double score);
+
+/* cpu's points: ch's full points when the median CPU per move at ch's
+ * depth (median; < 0: that depth was not run) is at most max_ms and none
+ * of its moves failed (failed), else 0; msg (cap bytes) says which, the
+ * check's output. */
+double gcheck_cpu_points(const struct rubric_check *ch, double median, long failed, char *msg,
+                         size_t cap);
+
+/* The bench document at path (the JSON refbench.h writes, which gives
+ * every depth "failed" and "failures"; its first engine): each
+ * depth's figures appended to curve, the evidence's ({"depth",
+ * "median_ms", "failed", "moves", "failures" when the bench gives it});
+ * returns the median CPU per move at depth with *failed its failed moves,
+ * or -1 when the document has no such depth or cannot be read. */
+double gcheck_read_curve(const char *path, int depth, long *failed, struct cJSON *curve);
+
 /* The reference outputs of every io check of rb, run once for the class
  * from bindir's programs (prefix: the installed names' "arena-", or "").
  * 0, or -1 with e (a reference that cannot run). Free with

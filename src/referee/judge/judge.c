@@ -360,6 +360,8 @@ static void describe_exit(struct judge *j, char *buf, size_t cap)
         struct rusage ru;
         struct err ignored;
         ended = sbx_collect(j->box, JUDGE_EXIT_WAIT_MS, &status, &ru, &ignored) == 1;
+    } else if (j->pid <= 0) {   /* judge_open_fds': no process of ours */
+        ended = 0;
     } else {
         pid_t r = 0;
         for (int k = 0; k < JUDGE_EXIT_WAIT_MS && (r = waitpid(j->pid, &status, WNOHANG)) == 0;
@@ -430,6 +432,8 @@ static int own_process(struct judge *j)
         return -1;
     if (j->owner == getpid())
         return 0;
+    if (!j->argv)   /* judge_open_fds': its process is not ours to start */
+        return judge_fail(j, "is reached through its first process's descriptors only");
     stop_process(j);   /* lets go of the first process's judge, never ends it */
     j->pending[0] = '\0';   /* asked of the first process, which is not ours */
     struct err e;
@@ -1210,19 +1214,29 @@ static int same_judge(const struct judge *j, const struct hdr_judge *want, struc
     return 0;
 }
 
+/* A new judge named cmd in messages, with nothing started; NULL when out
+ * of memory. */
+static struct judge *judge_new(const char *cmd)
+{
+    struct judge *j = calloc(1, sizeof *j);
+    if (!j || !(j->line = malloc(JUDGE_LINE_MAX))) {
+        free(j);
+        return NULL;
+    }
+    j->to = j->from = j->home.fd = -1;
+    cg_move_none(&j->cg, j->cg_procs, LAUNCH_CG_FILES);
+    snprintf(j->cmd, sizeof j->cmd, "%s", cmd);
+    return j;
+}
+
 int judge_open(const struct judge_cmd *cmd, const struct hdr_judge *want, struct judge **judge,
                struct err *e)
 {
     assert(cmd && cmd->cmd);
     *judge = NULL;
-    struct judge *j = calloc(1, sizeof *j);
-    if (!j || !(j->line = malloc(JUDGE_LINE_MAX))) {
-        free(j);
+    struct judge *j = judge_new(cmd->cmd);
+    if (!j)
         return err_set(e, 0, 0, "out of memory");
-    }
-    j->to = j->from = j->home.fd = -1;
-    cg_move_none(&j->cg, j->cg_procs, LAUNCH_CG_FILES);
-    snprintf(j->cmd, sizeof j->cmd, "%s", cmd->cmd);
     if (cmd->sandbox && copy_policy(j, cmd->sandbox, e) != 0)
         goto fail;
     j->acct = cmd->sandbox ? cmd->cg : NULL;   /* a trusted judge's processes are its own */
@@ -1237,6 +1251,29 @@ fail:;
     int rc = judge_error(j, NULL) != 0 ? JUDGE_FAILED : -1;
     judge_close(j);
     return rc;
+}
+
+int judge_open_fds(const char *name, int to, int from, struct judge **judge, struct err *e)
+{
+    *judge = NULL;
+    struct judge *j = judge_new(name);
+    if (!j) {
+        close(to);
+        close(from);
+        return err_set(e, 0, 0, "out of memory");
+    }
+    j->owner = getpid();
+    j->to = to;
+    j->from = from;
+    signal(SIGPIPE, SIG_IGN);   /* as spawn: a judge that is gone fails a write */
+    if (hello(j, e) != 0) {
+        int rc = judge_error(j, NULL) != 0 ? JUDGE_FAILED : -1;
+        judge_close(j);
+        return rc;
+    }
+    fill_game(j);
+    *judge = j;
+    return 0;
 }
 
 pid_t judge_pid(const struct judge *j)

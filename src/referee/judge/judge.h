@@ -113,6 +113,17 @@ struct judge_cmd {
 int judge_open(const struct judge_cmd *cmd, const struct hdr_judge *want, struct judge **judge,
                struct err *e);
 
+/* A judge the caller runs itself, reached through to (its stdin, which j
+ * writes) and from (its stdout, which j reads), both j's from now on
+ * (judge_close closes them; so does a failure here): hello is said on
+ * them and the game learnt as judge_open's, name standing for the command
+ * in messages ("judge 'NAME': WHAT"). No process is started, checked or
+ * killed: a judge that closes its output has "closed its output". A
+ * worker forked from the caller cannot ask it (its first question fails
+ * the judge). The unit tests' scripted judge (tests/test_judge.c) is one.
+ * Returns as judge_open. */
+int judge_open_fds(const char *name, int to, int from, struct judge **judge, struct err *e);
+
 /* The judge's game (valid until judge_close). */
 const struct game *judge_game(const struct judge *j);
 /* The child of this process that the judge's run is, when this process

@@ -330,8 +330,7 @@ static int run_on_board(const struct play_rules *r, struct ply_ctx *c, const str
     int stays = l != &c->lnc;
     char line[PERSIST_LINE_MAX] = "";
     if (stays)
-        snprintf(line, sizeof line, "move %s %s %s %s %s\n", w.in_path, w.out_path, w.depth,
-                 w.time, w.inc);
+        persist_move_line(line, sizeof line, w.in_path, w.out_path, w.depth, w.time, w.inc);
     else if (c->stay[0].ops || c->stay[1].ops)
         /* Without a sandbox the sweep after a move would kill an engine
          * that stays: the game's end sweeps instead (ply_ctx_close). */

@@ -600,3 +600,9 @@ const char *persist_reason(const struct launcher *l)
     assert(l->ops == &persist_ops);
     return ((const struct persist *)l->self)->why;
 }
+
+int persist_move_line(char *buf, size_t cap, const char *in, const char *out, const char *depth,
+                      const char *time_ms, const char *inc_ms)
+{
+    return snprintf(buf, cap, "move %s %s %s %s %s\n", in, out, depth, time_ms, inc_ms);
+}

@@ -51,6 +51,7 @@
 #ifndef ARENA_PERSIST_H
 #define ARENA_PERSIST_H
 
+#include <stddef.h>
 #include "arena/err.h"
 #include "arena/runner.h"
 
@@ -108,5 +109,13 @@ struct sbx *persist_sandbox(const struct launcher *l);
  * the protocol its last move failed on (stdout-flood, stdin-full, or
  * exit-status 0 for an engine that exited before answering), else "". */
 const char *persist_reason(const struct launcher *l);
+
+/* The request line of a move (the protocol above) into buf, cap bytes
+ * (PERSIST_LINE_MAX holds any): "move IN OUT DEPTH TIME_LEFT_MS INC_MS"
+ * and its newline, the words as expanded for the move (the clock and its
+ * increment in ms, "0" "0" without a clock). snprintf's return: a line
+ * that does not fit is cut. */
+int persist_move_line(char *buf, size_t cap, const char *in, const char *out, const char *depth,
+                      const char *time_ms, const char *inc_ms);
 
 #endif
