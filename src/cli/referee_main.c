@@ -24,6 +24,7 @@
 #include "arena/refopts.h"
 #include "arena/registry.h"
 #include "arena/rules.h"
+#include "arena/swiss.h"
 #include "arena/journal.h"
 #include "arena/match.h"
 #include "arena/preflight.h"
@@ -117,7 +118,9 @@ static const char tournament_help[] =
     "Tournament:\n"
     "  --config FILE        a JSON object of these options ('engines': a list of\n"
     "                       SPECs or {\"name\", \"cmd\"}); options given here win\n"
-    "  --format F           round-robin (default) or gauntlet (engine 1 vs the rest)\n"
+    "  --format F           round-robin (default), gauntlet (engine 1 vs the rest)\n"
+    "                       or swiss (--rounds N rounds of game pairs, each round\n"
+    "                       pairing equal scores, never a pair twice)\n"
     "  --journal FILE       one JSON line per finished game (required to resume)\n"
     "  --resume             finish the journal's tournament\n"
     "  --sprt elo0=A,elo1=B,alpha=X,beta=Y[,model=M]   stop a 2-engine run when decided;\n"
@@ -572,6 +575,20 @@ static int match_work(const char *prog, struct refopts_settings *s)
     return r == MATCH_FORFEITED ? EXIT_FORFEITED : 0;
 }
 
+/* A Swiss tournament's own limits: rounds a field is sure to be paired in
+ * (swiss.h), and one process, as each round waits for the last. */
+static int check_swiss(const char *prog, const struct refopts_settings *s, const char *cmd)
+{
+    int most = swiss_max_rounds(s->t.nengines);
+    if (s->t.rounds > most)
+        return cli_usage(prog, "%s: --rounds %d: a Swiss of %d engines has at most %d rounds",
+                         cmd, s->t.rounds, s->t.nengines, most);
+    if (s->t.shard_n > 1 || strcmp(cmd, "slurm") == 0)
+        return cli_usage(prog, "%s: a Swiss tournament pairs each round from the last one's "
+                         "results, so it cannot be split into shards", cmd);
+    return 0;
+}
+
 /* What tournament and slurm check of a tournament's options, before and
  * after the engines are resolved; 0 or EXIT_BAD_INPUT (printed). */
 static int check_tournament(const char *prog, struct refopts_settings *s, const char *cmd)
@@ -585,6 +602,8 @@ static int check_tournament(const char *prog, struct refopts_settings *s, const 
         rc = cli_usage(prog, "%s: --sprt needs exactly two engines", cmd);
     if (!rc && s->t.resume && !s->journal[0])
         rc = cli_usage(prog, "%s: --resume needs --journal", cmd);
+    if (!rc && s->t.format == SCHEDULE_SWISS)
+        rc = check_swiss(prog, s, cmd);
     if (!rc)
         rc = finish_rules(prog, s, cmd);
     if (!rc)

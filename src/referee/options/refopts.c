@@ -454,6 +454,7 @@ static int apply_choice(struct refopts_settings *s, int id, const char *name, co
         { REF_OPT_FORMAT, REF_CMD_REPORT, "html", REPORT_HTML },
         { REF_OPT_FORMAT, -1, "round-robin", SCHEDULE_ROUND_ROBIN },
         { REF_OPT_FORMAT, -1, "gauntlet", SCHEDULE_GAUNTLET },
+        { REF_OPT_FORMAT, -1, "swiss", SCHEDULE_SWISS },
         { REF_OPT_TABLE, -1, "standings", REPORT_CSV_STANDINGS },
         { REF_OPT_TABLE, -1, "pairs", REPORT_CSV_PAIRS },
         { REF_OPT_TABLE, -1, "cpu", REPORT_CSV_CPU },
@@ -864,8 +865,7 @@ cJSON *refopts_config_json(const struct refopts_settings *s)
         ok = path_lexical(s->keep, NULL, path, sizeof path) == 0 &&
              cJSON_AddStringToObject(j, "keep-files", path);
     if (ok) {
-        cJSON_AddStringToObject(j, "format",
-                                s->t.format == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin");
+        cJSON_AddStringToObject(j, "format", schedule_format_name(s->t.format));
         cJSON_AddBoolToObject(j, "analyze", s->analyze);
         cJSON_AddStringToObject(j, "sandbox",
                                 s->sandbox.mode == SBX_NONE ? "none" : "namespaces");

@@ -13,8 +13,15 @@
  * TOUR_GAME_REPLAYS times, and then the tournament stops with an error
  * naming the game; a run that ends on its own has played every game of
  * its shard unless the SPRT stopped it, which it says.
+ *
+ * A Swiss tournament (swiss.h) pairs a round once every game of the last
+ * one is in: its games wait until then. Resume replays the journal's
+ * finished rounds through the same pairing, so every round is paired as
+ * the first run paired it, and a journal game that is not its round's
+ * pairing is refused.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -31,6 +38,7 @@
 #include "arena/sandbox.h"
 #include "arena/schedule.h"
 #include "arena/stats.h"
+#include "arena/swiss.h"
 #include "referee/report/report_text.h"
 #include "arena/tally.h"
 #include "arena/textfile.h"
@@ -66,7 +74,7 @@ int tour_header(const struct tour_config *c, struct hdr *h)
     int rc = hdr_set_text(&h->schema, JOURNAL_SCHEMA) | play_rules_header(&c->rules, h);
     for (int i = 0; !rc && i < c->nengines; i++)
         rc = hdr_add_spec(h, &c->engine[i]);
-    rc |= hdr_set_text(&h->format, c->format == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin");
+    rc |= hdr_set_text(&h->format, schedule_format_name(c->format));
     h->rounds = c->rounds;
     h->shard_k = c->shard_k;
     h->shard_n = c->shard_n;
@@ -107,6 +115,13 @@ struct run_state {
     int stopping;            /* an error stops the run: the rest is cut short */
     long replay[TOUR_MAX_CONCURRENCY];   /* games to play again, first */
     int nreplay;
+    /* A Swiss tournament's: the field, its rounds paired so far, and each
+     * game in (by index): its engines and side 1's half points. */
+    struct swiss sw;
+    struct swiss_round *round;   /* c->rounds of them, malloc'd */
+    int paired;
+    unsigned char (*who)[2];
+    signed char *half1;
 };
 
 /* Frees what the run holds. A worker calls it too: each process frees what
@@ -115,7 +130,28 @@ static void run_free(struct run_state *s)
 {
     free(s->done);
     free(s->deaths);
+    free(s->round);
+    free(s->who);
+    free(s->half1);
     tally_free(&s->tally);
+}
+
+/* Game index of the schedule: a Swiss game's engines are its round's
+ * pairing (which start_games waits for). */
+static void game_at(const struct run_state *s, long index, struct schedule_game *g)
+{
+    if (s->c->format != SCHEDULE_SWISS) {
+        schedule_game_at(&s->sched, index, g);
+        return;
+    }
+    int round, pair;
+    schedule_round_of(&s->sched, index, &round, &pair);
+    assert(round < s->paired);
+    const int *side = s->round[round].side[pair];
+    g->index = index;
+    g->pair = (index - 1) / 2;
+    g->side[0] = side[(index - 1) % 2];
+    g->side[1] = side[1 - (index - 1) % 2];
 }
 
 /* In a worker: plays game `index`, writes its record to fd; the exit
@@ -130,7 +166,7 @@ static int play_job(void *ctx, long index, int slot, int fd)
         close(s->journal_fd);
     run_become_reaper();
     struct schedule_game sg;
-    schedule_game_at(&s->sched, index, &sg);
+    game_at(s, index, &sg);
     struct play_rules rules = c->rules;
     rules.limits.reap_all = 1;
     rules.limits.cancel = &stop_signal;
@@ -165,6 +201,26 @@ static int play_job(void *ctx, long index, int slot, int fd)
     return status;
 }
 
+/* Engine number of name, or -1. */
+static int engine_of(const struct tour_config *c, const char *name)
+{
+    for (int i = 0; i < c->nengines; i++)
+        if (strcmp(c->engine[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* A Swiss game in: who played it and side 1's half points, for the
+ * pairing of the rounds after it. */
+static void swiss_note(struct run_state *s, const struct game_record *rec)
+{
+    int a = engine_of(s->c, rec->player[0]), b = engine_of(s->c, rec->player[1]);
+    assert(a >= 0 && b >= 0);   /* tally_add refused any other */
+    s->who[rec->index][0] = (unsigned char)a;
+    s->who[rec->index][1] = (unsigned char)b;
+    s->half1[rec->index] = (signed char)(rec->result == REC_WIN_1 ? 2 : rec->result == REC_WIN_2 ? 0 : 1);
+}
+
 /* A finished game, from the journal or a worker: count it. */
 static int count_game(struct run_state *s, const struct game_record *rec, struct err *e)
 {
@@ -175,7 +231,89 @@ static int count_game(struct run_state *s, const struct game_record *rec, struct
         return err_set(e, 0, 0, "game %ld is in the journal twice", i);
     s->done[i] = 1;
     s->ndone++;
-    return tally_add(&s->tally, rec, e);
+    if (tally_add(&s->tally, rec, e) != 0)
+        return -1;
+    if (s->c->format == SCHEDULE_SWISS)
+        swiss_note(s, rec);
+    return 0;
+}
+
+/* Games of a Swiss round, and its first index. */
+static long round_games(const struct run_state *s)
+{
+    return 2L * (s->c->nengines / 2);
+}
+
+/* 1 when every game of Swiss round r (0-based) is in. */
+static int round_done(const struct run_state *s, int r)
+{
+    long first = r * round_games(s) + 1;
+    for (long i = first; i < first + round_games(s); i++)
+        if (!s->done[i])
+            return 0;
+    return 1;
+}
+
+/* Round r's results to the field's scores. */
+static void round_scores(struct run_state *s, int r)
+{
+    long first = r * round_games(s) + 1;
+    for (long i = first; i < first + round_games(s); i++) {
+        swiss_add(&s->sw, s->who[i][0], s->half1[i]);
+        swiss_add(&s->sw, s->who[i][1], 2 - s->half1[i]);
+    }
+}
+
+/* What a bye scores, in words (swiss.h: a drawn pair). */
+#define BYE_WORTH "1 point"
+_Static_assert(SWISS_BYE_HALF_POINTS == 2, "BYE_WORTH says 1 point");
+
+/* Round r's pairings, as a line of the run's output. */
+static void print_round(struct run_state *s, int r)
+{
+    const struct swiss_round *sr = &s->round[r];
+    progress_clear(&s->progress);
+    fprintf(s->out, "Round %d:", r + 1);
+    for (int k = 0; k < sr->npairs; k++)
+        fprintf(s->out, "%s %s - %s", k ? "," : "", s->c->engine[sr->side[k][0]].name,
+                s->c->engine[sr->side[k][1]].name);
+    if (sr->bye >= 0)
+        fprintf(s->out, "; bye: %s (%s)", s->c->engine[sr->bye].name, BYE_WORTH);
+    fputc('\n', s->out);
+    fflush(s->out);
+}
+
+/* The journal's games of round r against its pairing: 0, or -1 with e
+ * filled (a journal of other results, or edited). */
+static int round_check(const struct run_state *s, int r, struct err *e)
+{
+    long first = r * round_games(s) + 1;
+    for (long i = first; i < first + round_games(s); i++) {
+        struct schedule_game g;
+        game_at(s, i, &g);
+        if (s->done[i] && (s->who[i][0] != g.side[0] || s->who[i][1] != g.side[1]))
+            return err_set(e, 0, 0, "game %ld: %s against %s, but round %d pairs %s against %s",
+                           i, s->c->engine[s->who[i][0]].name, s->c->engine[s->who[i][1]].name,
+                           r + 1, s->c->engine[g.side[0]].name, s->c->engine[g.side[1]].name);
+    }
+    return 0;
+}
+
+/* Pairs every Swiss round whose last round is in: 0, or -1 with e filled
+ * (a round no pairing fits, a journal game not its round's pairing). */
+static int swiss_advance(struct run_state *s, struct err *e)
+{
+    while (s->paired < s->c->rounds && (s->paired == 0 || round_done(s, s->paired - 1))) {
+        if (s->paired > 0)
+            round_scores(s, s->paired - 1);
+        if (swiss_pair(&s->sw, &s->round[s->paired]) != 0)
+            return err_set(e, 0, 0, "Swiss round %d: no pairing without a repeat", s->paired + 1);
+        s->paired++;
+        print_round(s, s->paired - 1);
+        if (round_check(s, s->paired - 1, e) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int resume_game(void *ctx, struct game_record *rec, int line, struct err *e)
@@ -295,6 +433,8 @@ static int game_done(void *ctx, long index, int status, char *answer, size_t len
         match_print_result(s->out, &rec, &ev);
         fflush(s->out);
         sprt_check(s);
+        if (s->c->format == SCHEDULE_SWISS)
+            rc = swiss_advance(s, e);
     }
     rec_free(&rec);
     cJSON_Delete(json);
@@ -306,6 +446,8 @@ static int start_games(struct run_state *s, long *next, struct err *e)
 {
     const struct tour_config *c = s->c;
     long total = schedule_games(&s->sched);
+    if (c->format == SCHEDULE_SWISS)   /* the rounds paired so far */
+        total = s->paired * round_games(s);
     while (!stop_signal && !s->sprt_decided && s->pool.running < c->concurrency) {
         if (s->nreplay > 0) {
             if (pool_start(&s->pool, s->replay[--s->nreplay], play_job, s, e) != 0)
@@ -344,6 +486,17 @@ static int run_loop(struct run_state *s, struct err *e)
     return rc;
 }
 
+/* A Swiss tournament's state, its field seeded by the run's seed: 0, or
+ * -1 when out of memory. */
+static int swiss_open(struct run_state *s, long total)
+{
+    swiss_init(&s->sw, s->c->nengines, s->c->rules.seed);
+    s->round = calloc((size_t)s->c->rounds, sizeof *s->round);
+    s->who = calloc((size_t)total + 1, sizeof *s->who);
+    s->half1 = calloc((size_t)total + 1, 1);
+    return s->round && s->who && s->half1 ? 0 : -1;
+}
+
 /* Sets up s: the tally, the pool, and the journal (resumed games counted).
  * 0, or -1 with e filled; *bad_journal when the journal was the trouble. */
 static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
@@ -365,6 +518,8 @@ static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
     s->done = calloc((size_t)total + 1, 1);
     s->deaths = calloc((size_t)total + 1, 1);
     if (!s->done || !s->deaths || pool_init(&s->pool, c->concurrency) != 0)
+        return err_set(e, 0, 0, "out of memory");
+    if (c->format == SCHEDULE_SWISS && swiss_open(s, total) != 0)
         return err_set(e, 0, 0, "out of memory");
     if (!c->journal)
         return 0;
@@ -388,6 +543,38 @@ static int sprt_without_model(void *ctx, const struct hdr *h, int line, struct e
     return 1;   /* stop after the header */
 }
 
+/* The Swiss standings: points with byes, ties by the opponents' points
+ * (Buchholz). The last round's results count first. */
+static void print_swiss(struct run_state *s)
+{
+    if (s->paired == s->c->rounds && round_done(s, s->paired - 1))
+        round_scores(s, s->paired - 1);
+    int n = s->c->nengines, order[SWISS_MAX_ENGINES], buchholz[SWISS_MAX_ENGINES] = { 0 };
+    for (int r = 0; r < s->paired; r++)
+        for (int k = 0; k < s->round[r].npairs; k++) {
+            int a = s->round[r].side[k][0], b = s->round[r].side[k][1];
+            buchholz[a] += s->sw.half[b];
+            buchholz[b] += s->sw.half[a];
+        }
+    for (int i = 0; i < n; i++) {   /* insertion sort: stable, n small */
+        int k = i;
+        while (k > 0 && (s->sw.half[order[k - 1]] < s->sw.half[i] ||
+                         (s->sw.half[order[k - 1]] == s->sw.half[i] &&
+                          buchholz[order[k - 1]] < buchholz[i]))) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = i;
+    }
+    fprintf(s->out, "\nSwiss standings (%d rounds; a bye scores %s):\n", s->paired, BYE_WORTH);
+    fprintf(s->out, "%4s  %-20s %7s %9s %5s\n", "Rank", "Name", "Points", "Buchholz", "Byes");
+    for (int r = 0; r < n; r++) {
+        int i = order[r];
+        fprintf(s->out, "%4d  %-20s %7.1f %9.1f %5d\n", r + 1, s->c->engine[i].name,
+                s->sw.half[i] / 2.0, buchholz[i] / 2.0, s->sw.byes[i]);
+    }
+}
+
 int tour_run(const struct tour_config *config, FILE *out, struct err *e)
 {
     /* Resuming an old journal's SPRT without model= continues its test. */
@@ -405,6 +592,8 @@ int tour_run(const struct tour_config *config, FILE *out, struct err *e)
     int rc = run_open(&s, c, out, &bad_journal, e);
     if (!rc && s.ndone)
         fprintf(out, "Resuming: %ld of %ld games are in the journal\n", s.ndone, s.nwanted);
+    if (!rc && c->format == SCHEDULE_SWISS)
+        rc = swiss_advance(&s, e);
     sprt_check(&s);
 
     /* Orphans of a worker killed mid-move come to us and are swept below. */
@@ -438,6 +627,8 @@ int tour_run(const struct tour_config *config, FILE *out, struct err *e)
                          "--resume to finish\n", s.ndone, s.nwanted);
         fputc('\n', out);
         report_print(&s.tally, REPORT_TEXT, REPORT_CSV_STANDINGS, out);
+        if (c->format == SCHEDULE_SWISS)
+            print_swiss(&s);
     }
     int forfeiters = !rc && !stopped ? report_text_forfeiters(&s.tally, out) : 0;
     pool_free(&s.pool);

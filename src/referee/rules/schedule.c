@@ -9,8 +9,23 @@
 
 static long pairs_per_round(const struct schedule *c)
 {
+    if (c->format == SCHEDULE_SWISS)
+        return c->nengines / 2;   /* an odd field's bye plays no game */
     return c->format == SCHEDULE_GAUNTLET ? c->nengines - 1
                                       : (long)c->nengines * (c->nengines - 1) / 2;
+}
+
+const char *schedule_format_name(enum schedule_format f)
+{
+    return f == SCHEDULE_SWISS ? "swiss" : f == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin";
+}
+
+void schedule_round_of(const struct schedule *c, long index, int *round, int *pair)
+{
+    assert(c->format == SCHEDULE_SWISS && index >= 1 && index <= schedule_games(c));
+    long p = (index - 1) / 2, per_round = pairs_per_round(c);
+    *round = (int)(p / per_round);
+    *pair = (int)(p % per_round);
 }
 
 long schedule_games(const struct schedule *c)
@@ -21,7 +36,7 @@ long schedule_games(const struct schedule *c)
 
 void schedule_game_at(const struct schedule *c, long index, struct schedule_game *g)
 {
-    assert(index >= 1 && index <= schedule_games(c));
+    assert(index >= 1 && index <= schedule_games(c) && c->format != SCHEDULE_SWISS);
     long i = index - 1, per_round = pairs_per_round(c);
     long k = (i / 2) % per_round;   /* the engine pair within the round */
     int a = 0, b = 1;
