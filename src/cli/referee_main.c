@@ -581,8 +581,8 @@ static int check_swiss(const char *prog, const struct refopts_settings *s, const
 {
     int most = swiss_max_rounds(s->t.nengines);
     if (s->t.rounds > most)
-        return cli_usage(prog, "%s: --rounds %d: a Swiss of %d engines has at most %d rounds",
-                         cmd, s->t.rounds, s->t.nengines, most);
+        return cli_usage(prog, "%s: --rounds %d: a Swiss of %d engines has at most %d round%s",
+                         cmd, s->t.rounds, s->t.nengines, most, most == 1 ? "" : "s");
     if (s->t.shard_n > 1 || strcmp(cmd, "slurm") == 0)
         return cli_usage(prog, "%s: a Swiss tournament pairs each round from the last one's "
                          "results, so it cannot be split into shards", cmd);
