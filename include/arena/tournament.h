@@ -53,6 +53,8 @@ struct tour_config {
     const char *journal;         /* NULL: none (no resume) */
     int resume;
     int progress;                /* 1: the one-line display on stderr */
+    struct tally_anchor anchor[TOUR_MAX_ENGINES];   /* --anchor: the reports' fixed ratings */
+    int nanchors;
 };
 
 /* The schedule c plays (schedule.h). */

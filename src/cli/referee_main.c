@@ -575,6 +575,15 @@ static int match_work(const char *prog, struct refopts_settings *s)
     return r == MATCH_FORFEITED ? EXIT_FORFEITED : 0;
 }
 
+/* 1 when one of the tournament's engines is named name. */
+static int names_engine(const struct refopts_settings *s, const char *name)
+{
+    for (int i = 0; i < s->t.nengines; i++)
+        if (strcmp(s->t.engine[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
 /* A Swiss tournament's own limits: rounds a field is sure to be paired in
  * (swiss.h), and one process, as each round waits for the last. */
 static int check_swiss(const char *prog, const struct refopts_settings *s, const char *cmd)
@@ -608,6 +617,11 @@ static int check_tournament(const char *prog, struct refopts_settings *s, const 
         rc = finish_rules(prog, s, cmd);
     if (!rc)
         rc = preflight(prog, s);
+    /* The engines' names are known once preflight resolved them. */
+    for (int k = 0; !rc && k < s->t.nanchors; k++)
+        if (!names_engine(s, s->t.anchor[k].name))
+            rc = cli_usage(prog, "%s: --anchor %s: no engine of the tournament is named %s", cmd,
+                           s->t.anchor[k].name, s->t.anchor[k].name);
     return rc;
 }
 
@@ -763,7 +777,8 @@ static int file_read(const char *prog, struct refopts_settings *s, char **args, 
     const struct judge_cmd *judge = named.cmd ? &named : NULL;
     say_if_written(prog, args, n);
     int rc = s->command == REF_CMD_REPORT
-                 ? report_file(args[0], judge, s->report_format, s->report_table, stdout, &e)
+                 ? report_file_anchored(args[0], judge, s->t.anchor, s->t.nanchors,
+                                        s->report_format, s->report_table, stdout, &e)
                  : verify_file(args[0], judge, stdout, &e);
     if (rc == 0)
         return 0;

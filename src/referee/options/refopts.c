@@ -109,7 +109,8 @@ static const struct option match_options[] = {
     { "journal", required_argument, NULL, REF_OPT_JOURNAL },          \
     { "resume", no_argument, NULL, REF_OPT_RESUME },                  \
     { "sprt", required_argument, NULL, REF_OPT_SPRT },                \
-    { "shard", required_argument, NULL, REF_OPT_SHARD }
+    { "shard", required_argument, NULL, REF_OPT_SHARD },              \
+    { "anchor", required_argument, NULL, REF_OPT_ANCHOR }
 
 /* Also the config file's keys. */
 static const struct option tournament_options[] = {
@@ -138,6 +139,7 @@ static const struct option slurm_options[] = {
 static const struct option report_options[] = {
     { "format", required_argument, NULL, REF_OPT_FORMAT },
     { "table", required_argument, NULL, REF_OPT_TABLE },
+    { "anchor", required_argument, NULL, REF_OPT_ANCHOR },
     READ_JUDGE_OPTIONS,
     CLI_STD_OPTIONS,
 };
@@ -590,6 +592,32 @@ static int apply_named(struct refopts_settings *s, int id, const char *name, con
     return NOT_MINE;
 }
 
+/* --anchor NAME=ELO: NAME an engine's name (which engine is checked once
+ * the engines are known: tally_anchor), ELO a finite number; repeatable,
+ * a name given again takes the later rating. */
+static int apply_anchor(struct refopts_settings *s, const char *name, const char *val,
+                        struct err *e)
+{
+    const char *eq = strrchr(val, '=');
+    char *end = NULL;
+    double elo = eq ? strtod(eq + 1, &end) : NAN;
+    if (!eq || eq == val || (size_t)(eq - val) >= REC_NAME_MAX || end == eq + 1 || *end ||
+        !isfinite(elo))
+        return err_set(e, 0, 0, "%s must be NAME=ELO (an engine's name, a rating: "
+                       "alphabeta:4=1000), got '%s'", name, val);
+    struct tour_config *t = &s->t;
+    int k = 0;
+    while (k < t->nanchors && (strncmp(t->anchor[k].name, val, (size_t)(eq - val)) != 0 ||
+                               t->anchor[k].name[eq - val]))
+        k++;
+    if (k == TOUR_MAX_ENGINES)
+        return err_set(e, 0, 0, "%s: more than %d anchors", name, TOUR_MAX_ENGINES);
+    snprintf(t->anchor[k].name, sizeof t->anchor[k].name, "%.*s", (int)(eq - val), val);
+    t->anchor[k].elo = elo;
+    t->nanchors += k == t->nanchors;
+    return 0;
+}
+
 /* The options whose value has a form of its own (A-B, K/N, the SPRT's
  * keys) or none. */
 static int apply_form(struct refopts_settings *s, int id, const char *name, const char *val,
@@ -615,6 +643,8 @@ static int apply_form(struct refopts_settings *s, int id, const char *name, cons
     }
     case REF_OPT_SPRT:
         return apply_sprt(s, name, val, e);
+    case REF_OPT_ANCHOR:
+        return apply_anchor(s, name, val, e);
     case REF_OPT_RESUME:
         s->t.resume = 1;
         return 0;

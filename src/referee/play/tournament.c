@@ -513,7 +513,8 @@ static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
     const char *name[TOUR_MAX_ENGINES];
     for (int i = 0; i < c->nengines; i++)
         name[i] = c->engine[i].name;
-    if (tally_init(&s->tally, c->nengines, name, e) != 0)
+    if (tally_init(&s->tally, c->nengines, name, e) != 0 ||
+        tally_anchor(&s->tally, c->anchor, c->nanchors, e) != 0)
         return -1;
     s->done = calloc((size_t)total + 1, 1);
     s->deaths = calloc((size_t)total + 1, 1);

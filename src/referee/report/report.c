@@ -39,6 +39,8 @@ struct report_scan {
     struct tally t;
     struct report_html *html;   /* NULL: no games kept */
     const struct judge_cmd *judge_cmd;  /* --judge: the judge the user named; NULL: none */
+    const struct tally_anchor *anchor;  /* --anchor: n of them */
+    int nanchors;
     struct judge *judge;        /* the journal's judge (judge.h); NULL: none */
     int judge_failed;           /* 1 once it failed */
 };
@@ -50,7 +52,8 @@ static int report_start(struct report_scan *s, const struct hdr *h, struct err *
     const char *name[REC_MAX_ENGINES];
     for (int i = 0; i < h->nengines; i++)
         name[i] = h->engine[i].name;
-    if (tally_init(t, h->nengines, name, e) != 0)
+    if (tally_init(t, h->nengines, name, e) != 0 ||
+        tally_anchor(t, s->anchor, s->nanchors, e) != 0)
         return -1;
     /* A match log has no "format"; a journal before gauntlets had none either,
      * but a crosstable of two engines says no more than their pair line. */
@@ -97,12 +100,21 @@ static int report_game(void *ctx, struct game_record *rec, int line, struct err 
 int report_file(const char *path, const struct judge_cmd *judge, enum report_format f,
                 enum report_csv_table table, FILE *out, struct err *e)
 {
+    return report_file_anchored(path, judge, NULL, 0, f, table, out, e);
+}
+
+int report_file_anchored(const char *path, const struct judge_cmd *judge,
+                         const struct tally_anchor *anchor, int n, enum report_format f,
+                         enum report_csv_table table, FILE *out, struct err *e)
+{
     struct report_html html;
     struct report_scan s;
     memset(&s, 0, sizeof s);
     memset(&html, 0, sizeof html);
     s.html = f == REPORT_HTML ? &html : NULL;
     s.judge_cmd = judge;
+    s.anchor = anchor;
+    s.nanchors = n;
     static const struct journal_reader rd = { .header = report_header, .game = report_game };
     int rc = journal_scan(path, &rd, &s, e) ? s.judge_failed ? JUDGE_FAILED : -1 : 0;
     if (!rc && s.html)

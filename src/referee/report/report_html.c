@@ -87,11 +87,13 @@ static void standings(const struct tally *t, const struct field *f, const int or
                  "<p>Elo: the engines' ratings as rating lists compute them, a maximum "
                  "likelihood fit over all games (a logistic model, a draw half a win) with a "
                  "prior of %.0f virtual draws per engine, which keeps a perfect score finite; "
-                 "relative to the field's mean, with the 95%% error margin from the fit.%s</p>\n"
+                 "%s, with the 95%% error margin from the fit.%s</p>\n"
                  "<table id=\"standings-table\"><thead><tr><th>Rank</th><th class=\"name\">"
                  "Engine</th><th>Games</th><th>Points</th><th>W</th><th>D</th><th>L</th>"
                  "<th>Score</th><th>Elo</th><th>&#177; 95%%</th><th>Forfeits</th>",
             RATING_PRIOR_DRAWS,
+            t->nanchors ? "on the scale of the anchored engines, whose ratings are fixed"
+                        : "relative to the field's mean",
             t->has_score ? " Game score: the game's own result, the engine's and its "
                            "opponents' mean per game." : "");
     if (t->has_score) {
@@ -212,7 +214,10 @@ static void elo_chart(const struct tally *t, const struct field *f, const int or
     double step = nice_step(c.hi - c.lo, CHART_ELO_TICKS);
     c.lo = floor(c.lo / step) * step;
     c.hi = ceil(c.hi / step) * step;
-    chart_open(&c, "elo-chart", "Ratings against the field's mean with 95% error bars", out);
+    chart_open(&c, "elo-chart",
+               t->nanchors ? "Ratings on the anchors' scale with 95% error bars"
+                           : "Ratings against the field's mean with 95% error bars",
+               out);
     for (double v = c.lo; v <= c.hi + step / 2; v += step) {
         char text[32];
         snprintf(text, sizeof text, "%+.0f", fabs(v) < step / 2 ? 0.0 : v);

@@ -80,9 +80,17 @@ static void ratings(const struct tally *t, const int order[], int w, FILE *out)
         return;
     int by[REC_MAX_ENGINES];
     tally_rating_order(t, order, elo, by);
-    fprintf(out, "\nRatings (maximum likelihood over all games, a prior of %.0f draws per "
-                 "engine; Elo against the field's mean, 95%% margin)\n%4s  %-*s %7s %7s\n",
-            RATING_PRIOR_DRAWS, "Rank", w, "Engine", "Elo", "+/-");
+    char anchors[TALLY_ANCHOR_TEXT_MAX];
+    tally_anchor_text(t, anchors, sizeof anchors);
+    if (t->nanchors)
+        fprintf(out, "\nRatings (maximum likelihood over all games, a prior of %.0f draws per "
+                     "engine; anchored: %s; Elo on the anchors' scale, 95%% margin)\n"
+                     "%4s  %-*s %7s %7s\n",
+                RATING_PRIOR_DRAWS, anchors, "Rank", w, "Engine", "Elo", "+/-");
+    else
+        fprintf(out, "\nRatings (maximum likelihood over all games, a prior of %.0f draws per "
+                     "engine; Elo against the field's mean, 95%% margin)\n%4s  %-*s %7s %7s\n",
+                RATING_PRIOR_DRAWS, "Rank", w, "Engine", "Elo", "+/-");
     for (int r = 0; r < t->n; r++) {
         char es[32], ms[32];
         stats_elo_text(elo[by[r]], es, sizeof es);

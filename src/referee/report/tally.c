@@ -31,6 +31,35 @@ int tally_init(struct tally *t, int n, const char *const name[], struct err *e)
     return 0;
 }
 
+int tally_anchor(struct tally *t, const struct tally_anchor *a, int n, struct err *e)
+{
+    for (int k = 0; k < n; k++) {
+        int i = engine_number(t, a[k].name);
+        if (i < 0)
+            return err_set(e, 0, 0, "--anchor %s: no engine of the tournament is named %s",
+                           a[k].name, a[k].name);
+        t->nanchors += !t->anchored[i];
+        t->anchored[i] = 1;
+        t->anchor_elo[i] = a[k].elo;
+    }
+    return 0;
+}
+
+void tally_anchor_text(const struct tally *t, char *buf, size_t cap)
+{
+    assert(cap > 0);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < t->n && used < cap; i++) {
+        if (!t->anchored[i])
+            continue;
+        char elo[32];
+        stats_elo_text(t->anchor_elo[i], elo, sizeof elo);
+        int w = snprintf(buf + used, cap - used, "%s%s=%s", used ? ", " : "", t->name[i], elo);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
 void tally_free(struct tally *t)
 {
     for (int i = 0; i < t->n; i++)
@@ -224,7 +253,12 @@ int tally_ratings(const struct tally *t, double elo[], double margin[])
             games[i * n + j] = (double)(t->beat[i][j] + t->beat[j][i] + t->drew[i][j]);
             points[i * n + j] = (double)t->beat[i][j] + 0.5 * (double)t->drew[i][j];
         }
-    return stats_ratings(n, games, points, RATING_PRIOR_DRAWS, elo, margin);
+    if (!t->nanchors)
+        return stats_ratings(n, games, points, RATING_PRIOR_DRAWS, elo, margin);
+    double anchor[REC_MAX_ENGINES];
+    for (int i = 0; i < n; i++)
+        anchor[i] = t->anchored[i] ? t->anchor_elo[i] : NAN;
+    return stats_ratings_anchored(n, games, points, RATING_PRIOR_DRAWS, anchor, elo, margin);
 }
 
 void tally_rating_order(const struct tally *t, const int order[], const double elo[], int by[])
