@@ -94,6 +94,14 @@ int tour_header(const struct tour_config *c, struct hdr *h)
             rc |= hdr_set_text(&h->sprt.model, penta_model_name(c->sprt.model));
         }
     }
+    if (c->nanchors) {   /* only then: other journals' headers stay as they were */
+        h->has |= HDR_BIT(HDR_ANCHORS);
+        h->nanchors = c->nanchors;
+        for (int k = 0; k < c->nanchors; k++) {
+            snprintf(h->anchor[k].name, sizeof h->anchor[k].name, "%s", c->anchor[k].name);
+            h->anchor[k].elo = c->anchor[k].elo;
+        }
+    }
     if (rc)
         hdr_free(h);
     return rc ? -1 : 0;

@@ -45,6 +45,19 @@ struct report_scan {
     int judge_failed;           /* 1 once it failed */
 };
 
+/* The anchors of the command line (--anchor), else the journal's. */
+static int start_anchors(struct report_scan *s, const struct hdr *h, struct err *e)
+{
+    if (s->nanchors)
+        return tally_anchor(&s->t, s->anchor, s->nanchors, e);
+    struct tally_anchor a[REC_MAX_ENGINES];
+    for (int k = 0; k < h->nanchors; k++) {
+        snprintf(a[k].name, sizeof a[k].name, "%s", h->anchor[k].name);
+        a[k].elo = h->anchor[k].elo;
+    }
+    return tally_anchor(&s->t, a, h->nanchors, e);
+}
+
 /* The tally of the engines the header names, and the HTML page's start. */
 static int report_start(struct report_scan *s, const struct hdr *h, struct err *e)
 {
@@ -52,8 +65,7 @@ static int report_start(struct report_scan *s, const struct hdr *h, struct err *
     const char *name[REC_MAX_ENGINES];
     for (int i = 0; i < h->nengines; i++)
         name[i] = h->engine[i].name;
-    if (tally_init(t, h->nengines, name, e) != 0 ||
-        tally_anchor(t, s->anchor, s->nanchors, e) != 0)
+    if (tally_init(t, h->nengines, name, e) != 0 || start_anchors(s, h, e) != 0)
         return -1;
     /* A match log has no "format"; a journal before gauntlets had none either,
      * but a crosstable of two engines says no more than their pair line. */
