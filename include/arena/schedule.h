@@ -2,8 +2,9 @@
  * schedule.h - which games a tournament plays: a pure function of its
  * configuration, so game i (1-based) always has the same engines, colours
  * and opening, and a resumed, sharded or re-run tournament plays exactly the
- * same games. Round-robin: every pair of engines; gauntlet: engine 1
- * against each other one; per round and pair two games on one opening,
+ * same games. Round-robin: every pair of engines; gauntlet: each seed
+ * (engine 1 unless --seeds names them) against each engine that is not
+ * one, seed by seed in the engines' order; per round and pair two games on one opening,
  * colours swapped. Shard k of n plays the games with (i - 1) % n == k - 1.
  * Swiss: each round n / 2 game pairs whose engines the results so far
  * choose (swiss.h); the schedule fixes only the indices (round r's pair k
@@ -11,6 +12,8 @@
  */
 #ifndef ARENA_SCHEDULE_H
 #define ARENA_SCHEDULE_H
+
+#include <stdint.h>
 
 /* Round-robin: every pair of engines; gauntlet: the first against each
  * other one; Swiss: rounds paired as their results come (swiss.h). */
@@ -27,6 +30,7 @@ struct schedule {
     enum schedule_format format;
     int rounds;
     int shard_k, shard_n;
+    uint64_t seeds;   /* gauntlet: bit i, engine i is a seed; 0: engine 1 alone */
 };
 
 struct schedule_game {

@@ -118,9 +118,13 @@ static const char tournament_help[] =
     "Tournament:\n"
     "  --config FILE        a JSON object of these options ('engines': a list of\n"
     "                       SPECs or {\"name\", \"cmd\"}); options given here win\n"
-    "  --format F           round-robin (default), gauntlet (engine 1 vs the rest)\n"
+    "  --format F           round-robin (default), gauntlet (engine 1, or --seeds,\n"
+    "                       against the rest)\n"
     "                       or swiss (--rounds N rounds of game pairs, each round\n"
     "                       pairing equal scores, never a pair twice)\n"
+    "  --seeds N1[,N2...]   the gauntlet's seeds: every other engine plays them only\n"
+    "  --anchor NAME=ELO    fix NAME's rating (repeatable); the others are fitted on\n"
+    "                       that scale with intervals\n"
     "  --journal FILE       one JSON line per finished game (required to resume)\n"
     "  --resume             finish the journal's tournament\n"
     "  --sprt elo0=A,elo1=B,alpha=X,beta=Y[,model=M]   stop a 2-engine run when decided;\n"
@@ -151,7 +155,8 @@ static const char report_help[] =
     "  --format F           text (default), json, html (one self-contained page) or\n"
     "                       csv (RFC 4180, one table)\n"
     "  --table T            csv: standings (default), pairs, cpu, forfeits or\n"
-    "                       forfeit-games\n";
+    "                       forfeit-games\n"
+    "  --anchor NAME=ELO    fix NAME's rating (repeatable; instead of the journal's)\n";
 
 static const char verify_help[] =
     "Verify: replays every game of a journal or match log and checks each move,\n"
@@ -613,6 +618,8 @@ static int check_tournament(const char *prog, struct refopts_settings *s, const 
         rc = cli_usage(prog, "%s: --resume needs --journal", cmd);
     if (!rc && s->t.format == SCHEDULE_SWISS)
         rc = check_swiss(prog, s, cmd);
+    if (!rc && s->t.nseeds && s->t.format != SCHEDULE_GAUNTLET)
+        rc = cli_usage(prog, "%s: --seeds names a gauntlet's seeds (--format gauntlet)", cmd);
     if (!rc)
         rc = finish_rules(prog, s, cmd);
     if (!rc)

@@ -152,7 +152,7 @@ struct hdr_anchor {
 enum hdr_key {
     HDR_SCHEMA, HDR_GAME, HDR_JUDGE, HDR_DEPTH, HDR_SEED, HDR_RANDOM_PLIES, HDR_OPENINGS,
     HDR_DRAW_PLIES, HDR_ANALYZE, HDR_LIMITS, HDR_SANDBOX, HDR_ACCOUNTING, HDR_ENGINES, HDR_FORMAT,
-    HDR_ROUNDS, HDR_SHARD, HDR_GAMES, HDR_SPRT, HDR_ANCHORS,
+    HDR_ROUNDS, HDR_SHARD, HDR_GAMES, HDR_SPRT, HDR_ANCHORS, HDR_SEEDS,
     HDR_NKEYS   /* not a key: how many there are */
 };
 struct hdr {
@@ -179,6 +179,7 @@ struct hdr {
     struct hdr_sprt sprt;             /* null: no SPRT */
     int nanchors;                     /* "anchors": {NAME: ELO, ...}; missing: none */
     struct hdr_anchor anchor[REC_MAX_ENGINES];
+    struct hdr_strs seeds;            /* a gauntlet's --seeds; missing: engine 1 */
     unsigned has, null;
 };
 

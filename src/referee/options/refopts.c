@@ -110,7 +110,8 @@ static const struct option match_options[] = {
     { "resume", no_argument, NULL, REF_OPT_RESUME },                  \
     { "sprt", required_argument, NULL, REF_OPT_SPRT },                \
     { "shard", required_argument, NULL, REF_OPT_SHARD },              \
-    { "anchor", required_argument, NULL, REF_OPT_ANCHOR }
+    { "anchor", required_argument, NULL, REF_OPT_ANCHOR },            \
+    { "seeds", required_argument, NULL, REF_OPT_SEEDS }
 
 /* Also the config file's keys. */
 static const struct option tournament_options[] = {
@@ -618,6 +619,37 @@ static int apply_anchor(struct refopts_settings *s, const char *name, const char
     return 0;
 }
 
+/* The config's "seeds": the --seeds list as given. 1, or 0 when out of
+ * memory. */
+static int add_seeds(cJSON *j, const struct tour_config *t)
+{
+    char list[TOUR_MAX_ENGINES * REC_NAME_MAX];
+    size_t used = 0;
+    for (int k = 0; k < t->nseeds; k++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? "," : "",
+                                 t->seed_name[k]);
+    return cJSON_AddStringToObject(j, "seeds", list) != NULL;
+}
+
+/* --seeds NAME[,NAME...]: the gauntlet's seeds, by name (which engines:
+ * tour_seeds, once they are named); given again, the later list. */
+static int apply_seeds(struct refopts_settings *s, const char *name, const char *val,
+                       struct err *e)
+{
+    struct tour_config *t = &s->t;
+    t->nseeds = 0;
+    for (const char *p = val;; p++) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= REC_NAME_MAX || t->nseeds == TOUR_MAX_ENGINES)
+            return err_set(e, 0, 0, "%s must be NAME[,NAME...] (engines' names), got '%s'",
+                           name, val);
+        snprintf(t->seed_name[t->nseeds++], REC_NAME_MAX, "%.*s", (int)len, p);
+        p += len;
+        if (!*p)
+            return 0;
+    }
+}
+
 /* The options whose value has a form of its own (A-B, K/N, the SPRT's
  * keys) or none. */
 static int apply_form(struct refopts_settings *s, int id, const char *name, const char *val,
@@ -645,6 +677,8 @@ static int apply_form(struct refopts_settings *s, int id, const char *name, cons
         return apply_sprt(s, name, val, e);
     case REF_OPT_ANCHOR:
         return apply_anchor(s, name, val, e);
+    case REF_OPT_SEEDS:
+        return apply_seeds(s, name, val, e);
     case REF_OPT_RESUME:
         s->t.resume = 1;
         return 0;
@@ -896,6 +930,8 @@ cJSON *refopts_config_json(const struct refopts_settings *s)
              cJSON_AddStringToObject(j, "keep-files", path);
     if (ok) {
         cJSON_AddStringToObject(j, "format", schedule_format_name(s->t.format));
+        if (s->t.nseeds)   /* the shards play the same gauntlet */
+            ok = add_seeds(j, &s->t);
         cJSON_AddBoolToObject(j, "analyze", s->analyze);
         cJSON_AddStringToObject(j, "sandbox",
                                 s->sandbox.mode == SBX_NONE ? "none" : "namespaces");

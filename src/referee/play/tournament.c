@@ -63,7 +63,25 @@ static void on_stop(int sig)
 struct schedule tour_schedule(const struct tour_config *c)
 {
     return (struct schedule){ .nengines = c->nengines, .format = c->format, .rounds = c->rounds,
-                              .shard_k = c->shard_k, .shard_n = c->shard_n };
+                              .shard_k = c->shard_k, .shard_n = c->shard_n, .seeds = c->seeds };
+}
+
+int tour_seeds(struct tour_config *c, struct err *e)
+{
+    c->seeds = 0;
+    for (int k = 0; k < c->nseeds; k++) {
+        int i = 0;
+        while (i < c->nengines && strcmp(c->engine[i].name, c->seed_name[k]) != 0)
+            i++;
+        if (i == c->nengines)
+            return err_set(e, 0, 0, "--seeds %s: no engine of the tournament is named %s",
+                           c->seed_name[k], c->seed_name[k]);
+        c->seeds |= (uint64_t)1 << i;
+    }
+    if (c->nseeds && __builtin_popcountll(c->seeds) == c->nengines)
+        return err_set(e, 0, 0, "--seeds: every engine is a seed; a gauntlet needs one that "
+                       "is not");
+    return 0;
 }
 
 int tour_header(const struct tour_config *c, struct hdr *h)
@@ -93,6 +111,11 @@ int tour_header(const struct tour_config *c, struct hdr *h)
             h->sprt.has |= HDR_BIT(HDR_SPRT_MODEL);
             rc |= hdr_set_text(&h->sprt.model, penta_model_name(c->sprt.model));
         }
+    }
+    if (c->nseeds) {   /* only then, as the anchors */
+        h->has |= HDR_BIT(HDR_SEEDS);
+        for (int k = 0; !rc && k < c->nseeds; k++)
+            rc = hdr_strs_add(&h->seeds, c->seed_name[k]);
     }
     if (c->nanchors) {   /* only then: other journals' headers stay as they were */
         h->has |= HDR_BIT(HDR_ANCHORS);

@@ -1,8 +1,10 @@
 /*
- * test_e2e_anchors.c - --anchor NAME=ELO end to end: a tournament's
- * anchored engine keeps its exact rating in the text and JSON reports, the
- * journal records the anchors so `referee report` reproduces them, report's
- * own --anchor replaces them; bad anchors exit 2 and write nothing.
+ * test_e2e_fieldopts.c - a tournament's options about its field, end to
+ * end: --anchor NAME=ELO (an anchored engine keeps its exact rating in the
+ * text and JSON reports, the journal records the anchors so `referee
+ * report` reproduces them, report's own --anchor replaces them) and the
+ * gauntlet's --seeds (every other engine plays the seeds only, the journal
+ * records them); bad values exit 2 and write nothing.
  */
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
@@ -44,7 +46,7 @@ static void json_rating(const char *json, const char *name, double *elo, double 
     cJSON_Delete(j);
 }
 
-Test(e2e_anchors, an_anchor_keeps_its_rating_and_the_journal_keeps_the_anchor, .timeout = 60)
+Test(e2e_fieldopts, an_anchor_keeps_its_rating_and_the_journal_keeps_the_anchor, .timeout = 60)
 {
     struct specs s;
     make_specs(&s);
@@ -92,7 +94,7 @@ Test(e2e_anchors, an_anchor_keeps_its_rating_and_the_journal_keeps_the_anchor, .
     e2e_rmdir(dir);
 }
 
-Test(e2e_anchors, bad_anchors_exit_2_and_write_nothing, .timeout = 60)
+Test(e2e_fieldopts, bad_anchors_exit_2_and_write_nothing, .timeout = 60)
 {
     struct specs s;
     make_specs(&s);
@@ -130,5 +132,61 @@ Test(e2e_anchors, bad_anchors_exit_2_and_write_nothing, .timeout = 60)
     cr_assert_str_eq(r.out, "");
     e2e_run_free(&t);
     e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+Test(e2e_fieldopts, a_gauntlet_plays_every_other_engine_against_its_seeds, .timeout = 60)
+{
+    struct specs s;
+    make_specs(&s);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    const char *args[] = { "tournament", "--game", "connect4", "--format", "gauntlet",
+                           "--seeds", "d2,rnd", "--engine", s.d1, "--engine", s.d2, "--engine",
+                           s.rnd, "--concurrency", "2", "--journal", "j.jsonl", NULL };
+    e2e_runv(&r, dir, NULL, "referee", args);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    /* d2 and rnd (the seeds) against d1, never each other. */
+    static const char *const games[] = { "Finished game 1 (d2 vs d1)",
+                                         "Finished game 2 (d1 vs d2)",
+                                         "Finished game 3 (rnd vs d1)",
+                                         "Finished game 4 (d1 vs rnd)" };
+    for (size_t k = 0; k < sizeof games / sizeof *games; k++)
+        cr_assert_not_null(strstr(r.out, games[k]), "no %s in:\n%s", games[k], r.out);
+    cr_assert_null(strstr(r.out, "Finished game 5"), "%s", r.out);
+    char *journal = e2e_slurp_at(dir, "j.jsonl");
+    cr_assert_not_null(strstr(journal, "\"format\":\"gauntlet\",\"rounds\":1,\"shard\":\"1/1\","
+                                       "\"games\":4,\"sprt\":null,\"seeds\":[\"d2\",\"rnd\"]}\n"),
+                       "%.3000s", journal);
+    free(journal);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+Test(e2e_fieldopts, bad_seeds_exit_2_and_write_nothing, .timeout = 60)
+{
+    struct specs s;
+    make_specs(&s);
+    static const struct { const char *format, *seeds, *message; } bad[] = {
+        { "gauntlet", "d1,zz", "--seeds zz: no engine of the tournament is named zz" },
+        { "gauntlet", "d1,,d2", "--seeds must be NAME[,NAME...]" },
+        { "gauntlet", "d1,d2", "--seeds: every engine is a seed" },
+        { "round-robin", "d1", "--seeds names a gauntlet's seeds (--format gauntlet)" },
+    };
+    char *dir = e2e_tmpdir();
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        struct e2e_run r;
+        const char *args[] = { "tournament", "--game", "connect4", "--format", bad[k].format,
+                               "--seeds", bad[k].seeds, "--engine", s.d1, "--engine", s.d2,
+                               "--journal", "j.jsonl", NULL };
+        e2e_runv(&r, dir, NULL, "referee", args);
+        cr_assert_eq(r.status, 2, "--seeds %s: exit %d: %s", bad[k].seeds, r.status, r.err);
+        cr_assert_not_null(strstr(r.err, bad[k].message), "--seeds %s: %s", bad[k].seeds,
+                           r.err);
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/j.jsonl", dir);
+        cr_assert(!e2e_exists(path), "--seeds %s wrote a journal", bad[k].seeds);
+        e2e_run_free(&r);
+    }
     e2e_rmdir(dir);
 }
