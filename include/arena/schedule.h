@@ -9,6 +9,8 @@
  * Swiss: each round n / 2 game pairs whose engines the results so far
  * choose (swiss.h); the schedule fixes only the indices (round r's pair k
  * plays games 2 * (r * n / 2 + k) + 1 and + 2), the tournament the engines.
+ * Knockout: every game a bracket could need (knockout.h's indices), of
+ * which the tournament plays those its results call for.
  */
 #ifndef ARENA_SCHEDULE_H
 #define ARENA_SCHEDULE_H
@@ -16,11 +18,13 @@
 #include <stdint.h>
 
 /* Round-robin: every pair of engines; gauntlet: the first against each
- * other one; Swiss: rounds paired as their results come (swiss.h). */
-enum schedule_format { SCHEDULE_ROUND_ROBIN, SCHEDULE_GAUNTLET, SCHEDULE_SWISS };
+ * other one; Swiss: rounds paired as their results come (swiss.h);
+ * knockout: a bracket's matches as their engines are known (knockout.h). */
+enum schedule_format { SCHEDULE_ROUND_ROBIN, SCHEDULE_GAUNTLET, SCHEDULE_SWISS,
+                       SCHEDULE_KNOCKOUT };
 
 /* The format's word in options and journal headers ("round-robin",
- * "gauntlet", "swiss"). */
+ * "gauntlet", "swiss", "knockout"). */
 const char *schedule_format_name(enum schedule_format f);
 
 /* What the schedule depends on, and nothing else: the engines' count, the

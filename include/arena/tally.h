@@ -16,6 +16,7 @@
 #ifndef ARENA_TALLY_H
 #define ARENA_TALLY_H
 
+#include "arena/knockout.h"
 #include "arena/penta.h"
 #include "arena/record.h"
 
@@ -90,6 +91,8 @@ struct tally {
     unsigned char anchored[REC_MAX_ENGINES];
     double anchor_elo[REC_MAX_ENGINES];
     int nanchors;
+    struct knockout *bracket;                    /* a knockout's (tally_knockout), malloc'd;
+                                                  * NULL: none */
 };
 
 /* Starts a tally for n engines (n <= REC_MAX_ENGINES) named name[i]
@@ -100,6 +103,9 @@ int tally_init(struct tally *t, int n, const char *const name[], struct err *e);
  * players, result or reason, a move without a side). */
 int tally_add(struct tally *t, const struct game_record *rec, struct err *e);
 void tally_free(struct tally *t);
+/* Makes t a knockout's: each game added goes into its bracket too, and one
+ * that is not the bracket's is refused. 0, or -1 when out of memory. */
+int tally_knockout(struct tally *t);
 /* Fixes the ratings of the n anchors (their engines named in t): 0, or -1
  * with e filled naming the first anchor that names no engine of t. */
 int tally_anchor(struct tally *t, const struct tally_anchor *a, int n, struct err *e);

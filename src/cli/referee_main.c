@@ -121,7 +121,8 @@ static const char tournament_help[] =
     "  --format F           round-robin (default), gauntlet (engine 1, or --seeds,\n"
     "                       against the rest)\n"
     "                       or swiss (--rounds N rounds of game pairs, each round\n"
-    "                       pairing equal scores, never a pair twice)\n"
+    "                       pairing equal scores, never a pair twice) or knockout\n"
+    "                       (a bracket of game pairs, a level match another pair)\n"
     "  --seeds N1[,N2...]   the gauntlet's seeds: every other engine plays them only\n"
     "  --anchor NAME=ELO    fix NAME's rating (repeatable); the others are fitted on\n"
     "                       that scale with intervals\n"
@@ -603,6 +604,19 @@ static int check_swiss(const char *prog, const struct refopts_settings *s, const
     return 0;
 }
 
+/* A knockout's: its matches are game pairs until one engine wins, so no
+ * --rounds; one process, as each round waits for the last. */
+static int check_knockout(const char *prog, const struct refopts_settings *s, const char *cmd)
+{
+    if (s->t.rounds != 1)
+        return cli_usage(prog, "%s: --rounds %d: a knockout's matches are game pairs until one "
+                         "engine wins; --rounds does not apply", cmd, s->t.rounds);
+    if (s->t.shard_n > 1 || strcmp(cmd, "slurm") == 0)
+        return cli_usage(prog, "%s: a knockout pairs each round from the last one's "
+                         "results, so it cannot be split into shards", cmd);
+    return 0;
+}
+
 /* What tournament and slurm check of a tournament's options, before and
  * after the engines are resolved; 0 or EXIT_BAD_INPUT (printed). */
 static int check_tournament(const char *prog, struct refopts_settings *s, const char *cmd)
@@ -618,6 +632,8 @@ static int check_tournament(const char *prog, struct refopts_settings *s, const 
         rc = cli_usage(prog, "%s: --resume needs --journal", cmd);
     if (!rc && s->t.format == SCHEDULE_SWISS)
         rc = check_swiss(prog, s, cmd);
+    if (!rc && s->t.format == SCHEDULE_KNOCKOUT)
+        rc = check_knockout(prog, s, cmd);
     if (!rc && s->t.nseeds && s->t.format != SCHEDULE_GAUNTLET)
         rc = cli_usage(prog, "%s: --seeds names a gauntlet's seeds (--format gauntlet)", cmd);
     if (!rc)

@@ -458,6 +458,7 @@ static int apply_choice(struct refopts_settings *s, int id, const char *name, co
         { REF_OPT_FORMAT, -1, "round-robin", SCHEDULE_ROUND_ROBIN },
         { REF_OPT_FORMAT, -1, "gauntlet", SCHEDULE_GAUNTLET },
         { REF_OPT_FORMAT, -1, "swiss", SCHEDULE_SWISS },
+        { REF_OPT_FORMAT, -1, "knockout", SCHEDULE_KNOCKOUT },
         { REF_OPT_TABLE, -1, "standings", REPORT_CSV_STANDINGS },
         { REF_OPT_TABLE, -1, "pairs", REPORT_CSV_PAIRS },
         { REF_OPT_TABLE, -1, "cpu", REPORT_CSV_CPU },

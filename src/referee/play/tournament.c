@@ -153,6 +153,7 @@ struct run_state {
     int paired;
     unsigned char (*who)[2];
     signed char *half1;
+    char *started;               /* a knockout's: started[i], game i was started */
 };
 
 /* Frees what the run holds. A worker calls it too: each process frees what
@@ -164,6 +165,7 @@ static void run_free(struct run_state *s)
     free(s->round);
     free(s->who);
     free(s->half1);
+    free(s->started);
     tally_free(&s->tally);
 }
 
@@ -171,6 +173,14 @@ static void run_free(struct run_state *s)
  * pairing (which start_games waits for). */
 static void game_at(const struct run_state *s, long index, struct schedule_game *g)
 {
+    if (s->c->format == SCHEDULE_KNOCKOUT) {   /* start_games asked the bracket first */
+        int ready = knockout_game(s->tally.bracket, index, g->side);
+        assert(ready);
+        (void)ready;
+        g->index = index;
+        g->pair = (index - 1) / 2;
+        return;
+    }
     if (s->c->format != SCHEDULE_SWISS) {
         schedule_game_at(&s->sched, index, g);
         return;
@@ -264,6 +274,8 @@ static int count_game(struct run_state *s, const struct game_record *rec, struct
     s->ndone++;
     if (tally_add(&s->tally, rec, e) != 0)
         return -1;
+    if (s->tally.bracket)   /* what the bracket needs grows as its matches are known */
+        s->nwanted = knockout_needed(s->tally.bracket);
     if (s->c->format == SCHEDULE_SWISS)
         swiss_note(s, rec);
     return 0;
@@ -472,6 +484,19 @@ static int game_done(void *ctx, long index, int status, char *answer, size_t len
     return rc;
 }
 
+/* A knockout's next game to start: the first its bracket wants that is
+ * neither in nor started; 0 when none is, for now. */
+static long next_knockout(const struct run_state *s)
+{
+    long total = schedule_games(&s->sched);
+    for (long i = 1; i <= total; i++) {
+        int side[2];
+        if (!s->done[i] && !s->started[i] && knockout_game(s->tally.bracket, i, side))
+            return i;
+    }
+    return 0;
+}
+
 /* Starts games while there are slots and games left. */
 static int start_games(struct run_state *s, long *next, struct err *e)
 {
@@ -482,6 +507,15 @@ static int start_games(struct run_state *s, long *next, struct err *e)
     while (!stop_signal && !s->sprt_decided && s->pool.running < c->concurrency) {
         if (s->nreplay > 0) {
             if (pool_start(&s->pool, s->replay[--s->nreplay], play_job, s, e) != 0)
+                return -1;
+            continue;
+        }
+        if (c->format == SCHEDULE_KNOCKOUT) {
+            long i = next_knockout(s);
+            if (!i)
+                break;
+            s->started[i] = 1;
+            if (pool_start(&s->pool, i, play_job, s, e) != 0)
                 return -1;
             continue;
         }
@@ -553,6 +587,12 @@ static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
         return err_set(e, 0, 0, "out of memory");
     if (c->format == SCHEDULE_SWISS && swiss_open(s, total) != 0)
         return err_set(e, 0, 0, "out of memory");
+    if (c->format == SCHEDULE_KNOCKOUT) {
+        s->started = calloc((size_t)total + 1, 1);
+        if (!s->started || tally_knockout(&s->tally) != 0)
+            return err_set(e, 0, 0, "out of memory");
+        s->nwanted = knockout_needed(s->tally.bracket);
+    }
     if (!c->journal)
         return 0;
     struct hdr header;

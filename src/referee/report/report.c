@@ -70,6 +70,9 @@ static int report_start(struct report_scan *s, const struct hdr *h, struct err *
     /* A match log has no "format"; a journal before gauntlets had none either,
      * but a crosstable of two engines says no more than their pair line. */
     t->round_robin = !(h->has & HDR_BIT(HDR_FORMAT)) || strcmp(h->format, "round-robin") == 0;
+    if ((h->has & HDR_BIT(HDR_FORMAT)) && strcmp(h->format, "knockout") == 0 &&
+        tally_knockout(t) != 0)
+        return err_set(e, 0, 0, "out of memory");
     /* A judge's journal: the tables read results only, the HTML replay
      * needs the game's rules, so the judge the user named (never the
      * header's command), refused when it is not the journal's. A judge

@@ -262,6 +262,18 @@ static void forfeit_reasons(struct tally *t, const int order[], FILE *out)
     }
 }
 
+/* A knockout's bracket (knockout.h), its names as the terminal shows them. */
+static void bracket(const struct tally *t, FILE *out)
+{
+    struct shown names[REC_MAX_ENGINES];
+    const char *name[REC_MAX_ENGINES];
+    for (int i = 0; i < t->n; i++) {
+        names[i] = shown(t->name[i]);
+        name[i] = names[i].s;
+    }
+    knockout_print(t->bracket, name, out);
+}
+
 void report_text(struct tally *t, FILE *out)
 {
     int order[REC_MAX_ENGINES], w = name_width(t);
@@ -274,6 +286,8 @@ void report_text(struct tally *t, FILE *out)
     pairs(t, order, out);
     if (t->round_robin && t->n > 2)
         crosstable(t, order, out);
+    if (t->bracket)
+        bracket(t, out);
     cpu(t, order, w, out);
     forfeits(t, w, out);
     forfeit_reasons(t, order, out);

@@ -60,8 +60,18 @@ void tally_anchor_text(const struct tally *t, char *buf, size_t cap)
     }
 }
 
+int tally_knockout(struct tally *t)
+{
+    assert(t->n <= KNOCKOUT_MAX_ENGINES);
+    if (!t->bracket && !(t->bracket = malloc(sizeof *t->bracket)))
+        return -1;
+    knockout_init(t->bracket, t->n);
+    return 0;
+}
+
 void tally_free(struct tally *t)
 {
+    free(t->bracket);
     for (int i = 0; i < t->n; i++)
         free(t->cpu[i]);
     free(t->overhead);
@@ -197,6 +207,11 @@ int tally_add(struct tally *t, const struct game_record *rec, struct err *e)
     if (side[0] < 0 || side[1] < 0)
         return err_set(e, 0, 0, "a game of an engine the header does not name");
     int winner = rec->result;
+    /* A knockout's game first: one that is not its bracket's counts nowhere. */
+    if (t->bracket && knockout_add(t->bracket, rec->index, side[0],
+                                   winner == REC_WIN_1 ? 2 : winner == REC_WIN_2 ? 0 : 1) != 0)
+        return err_set(e, 0, 0, "game %ld: %s against %s is not a game of the bracket as it "
+                       "stands", rec->index, rec->player[0], rec->player[1]);
     t->games++;
     if (winner) {
         int w = side[winner - 1], l = side[2 - winner];

@@ -5,6 +5,7 @@
  * the tournament all ask it, and it asks nothing of them.
  */
 #include <assert.h>
+#include "arena/knockout.h"
 #include "arena/schedule.h"
 
 /* A gauntlet's seeds: c's, or engine 1 alone. */
@@ -39,7 +40,8 @@ static long pairs_per_round(const struct schedule *c)
 
 const char *schedule_format_name(enum schedule_format f)
 {
-    return f == SCHEDULE_SWISS ? "swiss" : f == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin";
+    static const char *const name[] = { "round-robin", "gauntlet", "swiss", "knockout" };
+    return name[f];
 }
 
 void schedule_round_of(const struct schedule *c, long index, int *round, int *pair)
@@ -54,12 +56,15 @@ long schedule_games(const struct schedule *c)
 {
     assert(c->nengines >= 2 && c->rounds >= 1);
     assert(c->format != SCHEDULE_GAUNTLET || seeds_count(c) < c->nengines);
+    if (c->format == SCHEDULE_KNOCKOUT)
+        return knockout_games(c->nengines);
     return (long)c->rounds * pairs_per_round(c) * 2;
 }
 
 void schedule_game_at(const struct schedule *c, long index, struct schedule_game *g)
 {
-    assert(index >= 1 && index <= schedule_games(c) && c->format != SCHEDULE_SWISS);
+    assert(index >= 1 && index <= schedule_games(c) && c->format != SCHEDULE_SWISS &&
+           c->format != SCHEDULE_KNOCKOUT);
     long i = index - 1, per_round = pairs_per_round(c);
     long k = (i / 2) % per_round;   /* the engine pair within the round */
     int a = 0, b = 1;
