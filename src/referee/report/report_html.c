@@ -734,6 +734,26 @@ static void games(const struct report_html *h, FILE *out)
     fprintf(out, "</section>\n");
 }
 
+/* A knockout's bracket (knockout.h), its text as the text report has it,
+ * escaped for the page. */
+static void bracket(const struct tally *t, FILE *out)
+{
+    const char *name[REC_MAX_ENGINES];
+    for (int i = 0; i < t->n; i++)
+        name[i] = t->name[i];
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem) {
+        knockout_print(t->bracket, name, mem);
+        fclose(mem);
+    }
+    fprintf(out, "<section id=\"bracket\"><h2>Bracket</h2>\n<pre class=\"bracket\">");
+    esc_html(text && text[0] == '\n' ? text + 1 : text ? text : "", out);
+    fprintf(out, "</pre></section>\n");
+    free(text);
+}
+
 void report_html(struct tally *t, struct report_html *h, FILE *out)
 {
     int order[REC_MAX_ENGINES];
@@ -756,7 +776,9 @@ void report_html(struct tally *t, struct report_html *h, FILE *out)
                  "<a href=\"#overhead\">Overhead</a> | <a href=\"#forfeits\">Forfeits</a> | "
                  "<a href=\"#games\">Games</a></nav>\n<pre id=\"js-errors\"></pre>\n",
             t->games, t->n, t->round_robin ? ", round robin" : "",
-            t->round_robin ? "<a href=\"#crosstable\">Crosstable</a> | " : "");
+            t->round_robin ? "<a href=\"#crosstable\">Crosstable</a> | "
+            : t->bracket   ? "<a href=\"#bracket\">Bracket</a> | "
+                           : "");
     struct field f;
     tally_ratings(t, f.elo, f.margin);   /* NAN if it fails: drawn at 0 */
     standings(t, &f, order, out);
@@ -765,6 +787,8 @@ void report_html(struct tally *t, struct report_html *h, FILE *out)
     pairs(t, order, out);
     if (t->round_robin)
         crosstable(t, order, out);
+    if (t->bracket)
+        bracket(t, out);
     cpu(t, order, out);
     forfeits(t, h, out);
     games(h, out);
