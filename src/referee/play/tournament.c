@@ -281,7 +281,7 @@ static int count_game(struct run_state *s, const struct game_record *rec, struct
     return 0;
 }
 
-/* Games of a Swiss round, and its first index. */
+/* Games of a Swiss round: a game pair per pairing, the bye none. */
 static long round_games(const struct run_state *s)
 {
     return 2L * (s->c->nengines / 2);
