@@ -7,6 +7,7 @@
 #include <criterion/parameterized.h>
 #include <string.h>
 #include "arena/swiss.h"
+#include "swiss_sim.h"
 
 /* A result model with a known order: the lower number wins a game. */
 static void play_round(struct swiss *s, const struct swiss_round *r)
@@ -146,4 +147,18 @@ Test(swiss, a_field_that_has_met_everyone_cannot_be_paired)
     struct swiss before = s;
     cr_assert_eq(swiss_pair(&s, &r), -1);
     cr_assert_eq(memcmp(&before, &s, sizeof s), 0, "a failed pairing changed the field");
+}
+
+/* make bench-swiss's figure, one seed of it: the same on every run, and
+ * the goal met (docs/benchmarks.md). */
+Test(swiss, a_simulated_field_of_64_ranks_as_its_round_robin_reproducibly)
+{
+    struct swiss_sim a, b;
+    cr_assert_eq(swiss_sim_run(0, &a), 0);
+    cr_assert_eq(swiss_sim_run(0, &b), 0);
+    cr_assert(a.rho == b.rho && a.rho_swiss_truth == b.rho_swiss_truth,
+              "two runs of one seed: %.17g then %.17g", a.rho, b.rho);
+    cr_assert(a.swiss_games == 576 && a.rr_games == 4032, "%ld of %ld games", a.swiss_games,
+              a.rr_games);
+    cr_assert_geq(a.rho, 0.9, "Spearman %.6f", a.rho);
 }
