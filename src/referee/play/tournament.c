@@ -18,7 +18,9 @@
  * one is in: its games wait until then. Resume replays the journal's
  * finished rounds through the same pairing, so every round is paired as
  * the first run paired it, and a journal game that is not its round's
- * pairing is refused.
+ * pairing is refused. A knockout (knockout.h) starts a match's games once
+ * its engines are known; its bracket lives in the tally, which every
+ * game, resumed or played, goes through.
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -170,7 +172,8 @@ static void run_free(struct run_state *s)
 }
 
 /* Game index of the schedule: a Swiss game's engines are its round's
- * pairing (which start_games waits for). */
+ * pairing (which start_games waits for), a knockout's its bracket's match
+ * (which start_games asked for). */
 static void game_at(const struct run_state *s, long index, struct schedule_game *g)
 {
     if (s->c->format == SCHEDULE_KNOCKOUT) {   /* start_games asked the bracket first */
