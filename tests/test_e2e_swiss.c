@@ -148,8 +148,24 @@ Test(e2e_swiss, pairs_never_repeat_colours_swap_and_byes_rotate, .timeout = 60)
                  f.name[g.who[i + 2][1]], f.name[bye]);
         cr_assert_not_null(strstr(r.out, line), "no line %s in:\n%s", line, r.out);
     }
-    cr_assert_not_null(strstr(r.out, "\nSwiss standings (2 rounds; a bye scores 1 point):\n"),
-                       "%s", r.out);
+    const char *standings = strstr(r.out, "\nSwiss standings (2 rounds; a bye scores 1 point):\n");
+    cr_assert_not_null(standings, "%s", r.out);
+    /* referee report pairs the journal's rounds again: the same standings,
+     * byes included. */
+    struct e2e_run rep;
+    e2e_run(&rep, dir, NULL, "referee", "report", "j.jsonl", NULL);
+    cr_assert_eq(rep.status, 0, "%s", rep.err);
+    size_t len = strcspn(standings + 1, "C");   /* up to "CPU time per move" */
+    char *block = strndup(standings, len);
+    cr_assert(len > 40 && strstr(rep.out, block),
+              "the report's standings differ:\n%s\nvs\n%s", rep.out, block);
+    free(block);
+    for (int e = 0; e < FIELD; e++) {   /* every engine had at most one bye: 1 point */
+        char row[80];
+        snprintf(row, sizeof row, "  %-20s ", f.name[e]);
+        cr_assert_not_null(strstr(standings, row), "no row for %s", f.name[e]);
+    }
+    e2e_run_free(&rep);
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }
@@ -236,7 +252,8 @@ Test(e2e_swiss, resume_after_a_kill_pairs_the_same_rounds, .timeout = 90)
 }
 
 /* A journal of one Swiss tournament whose game is not its round's pairing
- * (here: its players swapped by hand) is refused on resume. */
+ * (here: its first line's players swapped by hand, game 1 or 2 as the
+ * two finished) is refused on resume. */
 Test(e2e_swiss, resume_refuses_a_game_that_is_not_its_pairing, .timeout = 60)
 {
     struct field f;
@@ -272,8 +289,9 @@ Test(e2e_swiss, resume_refuses_a_game_that_is_not_its_pairing, .timeout = 60)
     e2e_runv(&r, dir, NULL, "referee", args);
     cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
     char want[256];
-    snprintf(want, sizeof want, "game 1: %s against %s, but round 1 pairs %s against %s", b, a,
-             a, b);
+    int index = cJSON_GetObjectItemCaseSensitive(g, "index")->valueint;   /* 1 or 2 */
+    snprintf(want, sizeof want, "game %d: %s against %s, but round 1 pairs %s against %s",
+             index, b, a, a, b);
     cr_assert_not_null(strstr(r.err, want), "%s", r.err);
     e2e_run_free(&r);
     free(out);

@@ -16,6 +16,7 @@
 #ifndef ARENA_TALLY_H
 #define ARENA_TALLY_H
 
+#include <stdint.h>
 #include "arena/knockout.h"
 #include "arena/penta.h"
 #include "arena/record.h"
@@ -93,6 +94,26 @@ struct tally {
     int nanchors;
     struct knockout *bracket;                    /* a knockout's (tally_knockout), malloc'd;
                                                   * NULL: none */
+    struct tally_swiss *swiss;                   /* a Swiss tournament's (tally_swiss),
+                                                  * malloc'd; NULL: none */
+};
+
+/* A Swiss tournament's games by index (their engines and side 1's half
+ * points, -1: not in), from which its rounds are paired again. */
+struct tally_swiss {
+    int rounds;
+    uint64_t seed;
+    long games;                                  /* rounds x (n / 2) x 2 */
+    unsigned char (*who)[2];
+    signed char *half1;
+};
+
+/* The Swiss standings (tally_swiss_standings): points with byes, the
+ * opponents' points (Buchholz), byes, in order; all in half points. */
+struct tally_swiss_view {
+    int rounds;                                  /* rounds with a game in */
+    int order[REC_MAX_ENGINES];
+    int half[REC_MAX_ENGINES], buchholz[REC_MAX_ENGINES], byes[REC_MAX_ENGINES];
 };
 
 /* Starts a tally for n engines (n <= REC_MAX_ENGINES) named name[i]
@@ -106,6 +127,14 @@ void tally_free(struct tally *t);
 /* Makes t a knockout's: each game added goes into its bracket too, and one
  * that is not the bracket's is refused. 0, or -1 when out of memory. */
 int tally_knockout(struct tally *t);
+/* Makes t a Swiss tournament's of rounds rounds whose ties the seed
+ * orders (swiss.h): each game added is kept by index for the standings.
+ * 0, or -1 when out of memory. */
+int tally_swiss(struct tally *t, int rounds, uint64_t seed);
+/* The Swiss standings of t (tally_swiss): its rounds paired again from the
+ * games in, the byes scored, ordered by points, then Buchholz, then the
+ * engines' order. */
+void tally_swiss_standings(const struct tally *t, struct tally_swiss_view *v);
 /* Fixes the ratings of the n anchors (their engines named in t): 0, or -1
  * with e filled naming the first anchor that names no engine of t. */
 int tally_anchor(struct tally *t, const struct tally_anchor *a, int n, struct err *e);

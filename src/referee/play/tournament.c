@@ -588,7 +588,8 @@ static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
     s->deaths = calloc((size_t)total + 1, 1);
     if (!s->done || !s->deaths || pool_init(&s->pool, c->concurrency) != 0)
         return err_set(e, 0, 0, "out of memory");
-    if (c->format == SCHEDULE_SWISS && swiss_open(s, total) != 0)
+    if (c->format == SCHEDULE_SWISS &&
+        (swiss_open(s, total) != 0 || tally_swiss(&s->tally, c->rounds, c->rules.seed) != 0))
         return err_set(e, 0, 0, "out of memory");
     if (c->format == SCHEDULE_KNOCKOUT) {
         s->started = calloc((size_t)total + 1, 1);
@@ -616,38 +617,6 @@ static int sprt_without_model(void *ctx, const struct hdr *h, int line, struct e
     *(int *)ctx = (h->has & HDR_BIT(HDR_SPRT)) && !(h->null & HDR_BIT(HDR_SPRT)) &&
                   !(h->sprt.has & HDR_BIT(HDR_SPRT_MODEL));
     return 1;   /* stop after the header */
-}
-
-/* The Swiss standings: points with byes, ties by the opponents' points
- * (Buchholz). The last round's results count first. */
-static void print_swiss(struct run_state *s)
-{
-    if (s->paired == s->c->rounds && round_done(s, s->paired - 1))
-        round_scores(s, s->paired - 1);
-    int n = s->c->nengines, order[SWISS_MAX_ENGINES], buchholz[SWISS_MAX_ENGINES] = { 0 };
-    for (int r = 0; r < s->paired; r++)
-        for (int k = 0; k < s->round[r].npairs; k++) {
-            int a = s->round[r].side[k][0], b = s->round[r].side[k][1];
-            buchholz[a] += s->sw.half[b];
-            buchholz[b] += s->sw.half[a];
-        }
-    for (int i = 0; i < n; i++) {   /* insertion sort: stable, n small */
-        int k = i;
-        while (k > 0 && (s->sw.half[order[k - 1]] < s->sw.half[i] ||
-                         (s->sw.half[order[k - 1]] == s->sw.half[i] &&
-                          buchholz[order[k - 1]] < buchholz[i]))) {
-            order[k] = order[k - 1];
-            k--;
-        }
-        order[k] = i;
-    }
-    fprintf(s->out, "\nSwiss standings (%d rounds; a bye scores %s):\n", s->paired, BYE_WORTH);
-    fprintf(s->out, "%4s  %-20s %7s %9s %5s\n", "Rank", "Name", "Points", "Buchholz", "Byes");
-    for (int r = 0; r < n; r++) {
-        int i = order[r];
-        fprintf(s->out, "%4d  %-20s %7.1f %9.1f %5d\n", r + 1, s->c->engine[i].name,
-                s->sw.half[i] / 2.0, buchholz[i] / 2.0, s->sw.byes[i]);
-    }
 }
 
 int tour_run(const struct tour_config *config, FILE *out, struct err *e)
@@ -702,8 +671,6 @@ int tour_run(const struct tour_config *config, FILE *out, struct err *e)
                          "--resume to finish\n", s.ndone, s.nwanted);
         fputc('\n', out);
         report_print(&s.tally, REPORT_TEXT, REPORT_CSV_STANDINGS, out);
-        if (c->format == SCHEDULE_SWISS)
-            print_swiss(&s);
     }
     int forfeiters = !rc && !stopped ? report_text_forfeiters(&s.tally, out) : 0;
     pool_free(&s.pool);

@@ -73,6 +73,10 @@ static int report_start(struct report_scan *s, const struct hdr *h, struct err *
     if ((h->has & HDR_BIT(HDR_FORMAT)) && strcmp(h->format, "knockout") == 0 &&
         tally_knockout(t) != 0)
         return err_set(e, 0, 0, "out of memory");
+    if ((h->has & HDR_BIT(HDR_FORMAT)) && strcmp(h->format, "swiss") == 0 &&
+        (h->has & HDR_BIT(HDR_ROUNDS)) && h->rounds >= 1 &&
+        tally_swiss(t, h->rounds, h->seed) != 0)
+        return err_set(e, 0, 0, "out of memory");
     /* A judge's journal: the tables read results only, the HTML replay
      * needs the game's rules, so the judge the user named (never the
      * header's command), refused when it is not the journal's. A judge

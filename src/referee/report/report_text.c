@@ -9,6 +9,7 @@
 #include "arena/limits.h"
 #include "report_text.h"
 #include "arena/stats.h"
+#include "arena/swiss.h"
 
 #define PERCENT 100.0
 #define NAME_COLUMN 20     /* the engine column's width, unless a name is longer */
@@ -274,6 +275,21 @@ static void bracket(const struct tally *t, FILE *out)
     knockout_print(t->bracket, name, out);
 }
 
+/* A Swiss tournament's standings (tally_swiss_standings). */
+_Static_assert(SWISS_BYE_HALF_POINTS == 2, "the standings say a bye scores 1 point");
+static void swiss_standings(const struct tally *t, int w, FILE *out)
+{
+    struct tally_swiss_view v;
+    tally_swiss_standings(t, &v);
+    fprintf(out, "\nSwiss standings (%d rounds; a bye scores 1 point):\n", v.rounds);
+    fprintf(out, "%4s  %-*s %7s %9s %5s\n", "Rank", w, "Engine", "Points", "Buchholz", "Byes");
+    for (int r = 0; r < t->n; r++) {
+        int i = v.order[r];
+        fprintf(out, "%4d  %-*s %7.1f %9.1f %5d\n", r + 1, w, shown(t->name[i]).s,
+                v.half[i] / 2.0, v.buchholz[i] / 2.0, v.byes[i]);
+    }
+}
+
 void report_text(struct tally *t, FILE *out)
 {
     int order[REC_MAX_ENGINES], w = name_width(t);
@@ -288,6 +304,8 @@ void report_text(struct tally *t, FILE *out)
         crosstable(t, order, out);
     if (t->bracket)
         bracket(t, out);
+    if (t->swiss)
+        swiss_standings(t, w, out);
     cpu(t, order, w, out);
     forfeits(t, w, out);
     forfeit_reasons(t, order, out);
