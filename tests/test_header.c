@@ -56,7 +56,8 @@ static const char every_key[] =
     "\"sha256\":\"cd34\"}],\"runtime\":[\"/h/.pyenv/versions/3.12\"],"
     "\"shim\":\"/h/.pyenv/shims/python3\"},{\"name\":\"b\",\"cmd\":[\"b\"],\"dir\":\"/w\",\"sha256\":null}],"
     "\"format\":\"gauntlet\",\"rounds\":3,\"shard\":\"2/4\",\"games\":12,"
-    "\"sprt\":{\"elo0\":0,\"elo1\":5,\"alpha\":0.05,\"beta\":0.05,\"model\":\"normalized\"}}";
+    "\"sprt\":{\"elo0\":0,\"elo1\":5,\"alpha\":0.05,\"beta\":0.05,\"model\":\"normalized\"},"
+    "\"anchors\":{\"b\":1000,\"a\":1250.5},\"seeds\":[\"b\"]}";
 
 Test(header, every_field_round_trips)
 {
@@ -99,6 +100,10 @@ Test(header, every_field_round_trips)
     cr_assert(h.rounds == 3 && h.shard_k == 2 && h.shard_n == 4 && h.games == 12);
     cr_assert(h.sprt.elo1 == 5 && h.sprt.alpha == 0.05);
     cr_assert_str_eq(h.sprt.model, "normalized");
+    cr_assert(h.nanchors == 2 && strcmp(h.anchor[0].name, "b") == 0 && h.anchor[0].elo == 1000 &&
+              strcmp(h.anchor[1].name, "a") == 0 && h.anchor[1].elo == 1250.5,
+              "%d anchors", h.nanchors);
+    cr_assert(h.seeds.n == 1 && strcmp(h.seeds.v[0], "b") == 0, "%d seeds", h.seeds.n);
     hdr_free(&h);
 }
 

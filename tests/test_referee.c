@@ -136,6 +136,38 @@ Test(referee, gauntlet_schedule_plays_the_first_engine_every_game)
               opponent[2], opponent[3]);
 }
 
+/* --seeds 1,3 of five: each seed against engines 0, 2 and 4 only, a game
+ * pair each with colours swapped, the seeds never against each other; the
+ * default (no seeds) is engine 0 as seed, game for game. */
+Test(referee, gauntlet_with_seeds_plays_the_others_against_the_seeds_only)
+{
+    struct schedule c, plain, engine0;
+    config(&c, 5, SCHEDULE_GAUNTLET, 1);
+    c.seeds = (1u << 1) | (1u << 3);
+    cr_assert_eq(schedule_games(&c), 2 * 3 * 2);
+    static const int want[6][2] = { { 1, 0 }, { 1, 2 }, { 1, 4 }, { 3, 0 }, { 3, 2 }, { 3, 4 } };
+    for (long i = 1; i <= schedule_games(&c); i++) {
+        struct schedule_game g;
+        schedule_game_at(&c, i, &g);
+        const int *w = want[(i - 1) / 2];
+        int swap = (i - 1) % 2;
+        cr_assert(g.side[0] == w[swap] && g.side[1] == w[1 - swap] && g.pair == (i - 1) / 2,
+                  "game %ld: %d vs %d (pair %ld), want %d vs %d", i, g.side[0], g.side[1],
+                  g.pair, w[swap], w[1 - swap]);
+    }
+    config(&plain, 4, SCHEDULE_GAUNTLET, 2);
+    engine0 = plain;
+    engine0.seeds = 1;
+    cr_assert_eq(schedule_games(&plain), schedule_games(&engine0));
+    for (long i = 1; i <= schedule_games(&plain); i++) {
+        struct schedule_game a, b;
+        schedule_game_at(&plain, i, &a);
+        schedule_game_at(&engine0, i, &b);
+        cr_assert(a.side[0] == b.side[0] && a.side[1] == b.side[1] && a.pair == b.pair,
+                  "game %ld differs", i);
+    }
+}
+
 /* Expected values computed with Python's math module from the formulas
  * cutechess documents (score -> Elo, normal 95% interval, erf LOS, GSPRT). */
 Test(referee, statistics_match_independent_values)

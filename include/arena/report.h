@@ -30,5 +30,11 @@ struct judge_cmd;
  * JUDGE_FAILED with e when the judge failed (judge.h). */
 int report_file(const char *path, const struct judge_cmd *judge, enum report_format f,
                 enum report_csv_table table, FILE *out, struct err *e);
+/* report_file with the ratings of n anchors fixed (--anchor, tally.h); an
+ * anchor that names no engine of the journal is an error (-1, e filled,
+ * nothing printed). */
+int report_file_anchored(const char *path, const struct judge_cmd *judge,
+                         const struct tally_anchor *anchor, int n, enum report_format f,
+                         enum report_csv_table table, FILE *out, struct err *e);
 
 #endif

@@ -44,6 +44,15 @@ void stats_sprt_bounds(double alpha, double beta, double *lower, double *upper);
 #define STATS_RATINGS_MAX 32
 int stats_ratings(int n, const double *games, const double *points, double prior, double *elo,
                   double *margin);
+/* The same fit with anchors, as Ordo's: anchor[i] is engine i's fixed
+ * rating in Elo, or NAN when it is fitted; at least one is fixed. The
+ * fitted ratings are absolute (on the anchors' scale), their prior draws
+ * against an opponent at the anchors' mean, their margin[i] the 95% margin
+ * of the rating itself (the anchors hold the scale); an anchored engine
+ * gets elo[i] = anchor[i] exactly and margin[i] = 0. Returns 0, or -1 when
+ * the iterations did not converge (the fitted ones then NAN). */
+int stats_ratings_anchored(int n, const double *games, const double *points, double prior,
+                           const double *anchor, double *elo, double *margin);
 
 /* Sorts n (>= 0) values ascending, in place, for stats_percentile. */
 void stats_sort(double *v, long n);

@@ -16,10 +16,21 @@
 #ifndef ARENA_TALLY_H
 #define ARENA_TALLY_H
 
+#include <stdint.h>
+#include "arena/knockout.h"
 #include "arena/penta.h"
 #include "arena/record.h"
 
 #define TALLY_MAX_FORFEITS 64     /* distinct (engine, reason) counted; more are dropped */
+/* Bytes of tally_anchor_text: every engine anchored, with a long name. */
+#define TALLY_ANCHOR_TEXT_MAX (REC_MAX_ENGINES * (REC_NAME_MAX + 32))
+
+/* An engine whose rating is fixed (--anchor NAME=ELO): the ratings of the
+ * others are fitted on its scale (stats_ratings_anchored). */
+struct tally_anchor {
+    char name[REC_NAME_MAX];
+    double elo;
+};
 
 /* A pair's first game in: its pair number, side 1's and side 2's engines,
  * and side 1's half points (0 loss, 1 draw, 2 win). */
@@ -77,6 +88,32 @@ struct tally {
     long nwhy, capwhy;
     struct tally_lost *lost;
     long nlost, caplost;
+    /* The anchored engines (tally_anchor) and their ratings. */
+    unsigned char anchored[REC_MAX_ENGINES];
+    double anchor_elo[REC_MAX_ENGINES];
+    int nanchors;
+    struct knockout *bracket;                    /* a knockout's (tally_knockout), malloc'd;
+                                                  * NULL: none */
+    struct tally_swiss *swiss;                   /* a Swiss tournament's (tally_swiss),
+                                                  * malloc'd; NULL: none */
+};
+
+/* A Swiss tournament's games by index (their engines and side 1's half
+ * points, -1: not in), from which its rounds are paired again. */
+struct tally_swiss {
+    int rounds;
+    uint64_t seed;
+    long games;                                  /* rounds x (n / 2) x 2 */
+    unsigned char (*who)[2];
+    signed char *half1;
+};
+
+/* The Swiss standings (tally_swiss_standings): points with byes, the
+ * opponents' points (Buchholz), byes, in order; all in half points. */
+struct tally_swiss_view {
+    int rounds;                                  /* rounds with a game in */
+    int order[REC_MAX_ENGINES];
+    int half[REC_MAX_ENGINES], buchholz[REC_MAX_ENGINES], byes[REC_MAX_ENGINES];
 };
 
 /* Starts a tally for n engines (n <= REC_MAX_ENGINES) named name[i]
@@ -87,6 +124,24 @@ int tally_init(struct tally *t, int n, const char *const name[], struct err *e);
  * players, result or reason, a move without a side). */
 int tally_add(struct tally *t, const struct game_record *rec, struct err *e);
 void tally_free(struct tally *t);
+/* Makes t a knockout's: each game added goes into its bracket too, and one
+ * that is not the bracket's is refused. 0, or -1 when out of memory. */
+int tally_knockout(struct tally *t);
+/* Makes t a Swiss tournament's of rounds rounds whose ties the seed
+ * orders (swiss.h): each game added is kept by index for the standings.
+ * 0, or -1 when out of memory. */
+int tally_swiss(struct tally *t, int rounds, uint64_t seed);
+/* The Swiss standings of t (tally_swiss): its rounds paired again from the
+ * games in, the byes scored, ordered by points, then Buchholz, then the
+ * engines' order. */
+void tally_swiss_standings(const struct tally *t, struct tally_swiss_view *v);
+/* Fixes the ratings of the n anchors (their engines named in t): 0, or -1
+ * with e filled naming the first anchor that names no engine of t. */
+int tally_anchor(struct tally *t, const struct tally_anchor *a, int n, struct err *e);
+/* The anchors as every report names them, in the engines' order: "NAME=ELO,
+ * NAME=ELO" (ELO as stats_elo_text writes it), into buf (cap > 0, cut to
+ * fit); "" without anchors. */
+void tally_anchor_text(const struct tally *t, char *buf, size_t cap);
 
 /* --- views -------------------------------------------------------------- */
 
@@ -127,7 +182,9 @@ int tally_overhead(struct tally *t, double *median, double *p95);
 
 /* The ratings of the field (stats_ratings over every game, with
  * RATING_PRIOR_DRAWS): elo[i] relative to the field's mean and its 95%
- * margin[i]. 0, or -1 when they could not be computed (then NAN). */
+ * margin[i]; with anchors (tally_anchor), stats_ratings_anchored's: the
+ * anchors' own ratings (margin 0) and the others' on their scale. 0, or -1
+ * when they could not be computed (then NAN). */
 int tally_ratings(const struct tally *t, double elo[], double margin[]);
 /* The engines by rating (elo, from tally_ratings), highest first; ties in
  * standings order (order, from tally_standings). Fills by[0..t->n-1]: the

@@ -53,7 +53,17 @@ struct tour_config {
     const char *journal;         /* NULL: none (no resume) */
     int resume;
     int progress;                /* 1: the one-line display on stderr */
+    struct tally_anchor anchor[TOUR_MAX_ENGINES];   /* --anchor: the reports' fixed ratings */
+    char seed_name[TOUR_MAX_ENGINES][REC_NAME_MAX];  /* --seeds, as given */
+    int nseeds;
+    uint64_t seeds;              /* the gauntlet's seeds (schedule.h), from seed_name once
+                                  * the engines are named (tour_seeds) */
+    int nanchors;
 };
+
+/* Sets c->seeds from c->seed_name: 0, or -1 with e filled (a name of no
+ * engine, every engine a seed). */
+int tour_seeds(struct tour_config *c, struct err *e);
 
 /* The schedule c plays (schedule.h). */
 struct schedule tour_schedule(const struct tour_config *c);

@@ -24,6 +24,7 @@
 #include "arena/refopts.h"
 #include "arena/registry.h"
 #include "arena/rules.h"
+#include "arena/swiss.h"
 #include "arena/journal.h"
 #include "arena/match.h"
 #include "arena/preflight.h"
@@ -117,7 +118,14 @@ static const char tournament_help[] =
     "Tournament:\n"
     "  --config FILE        a JSON object of these options ('engines': a list of\n"
     "                       SPECs or {\"name\", \"cmd\"}); options given here win\n"
-    "  --format F           round-robin (default) or gauntlet (engine 1 vs the rest)\n"
+    "  --format F           round-robin (default), gauntlet (engine 1, or --seeds,\n"
+    "                       against the rest)\n"
+    "                       or swiss (--rounds N rounds of game pairs, each round\n"
+    "                       pairing equal scores, never a pair twice) or knockout\n"
+    "                       (a bracket of game pairs, a level match another pair)\n"
+    "  --seeds N1[,N2...]   the gauntlet's seeds: every other engine plays them only\n"
+    "  --anchor NAME=ELO    fix NAME's rating (repeatable); the others are fitted on\n"
+    "                       that scale with intervals\n"
     "  --journal FILE       one JSON line per finished game (required to resume)\n"
     "  --resume             finish the journal's tournament\n"
     "  --sprt elo0=A,elo1=B,alpha=X,beta=Y[,model=M]   stop a 2-engine run when decided;\n"
@@ -148,7 +156,8 @@ static const char report_help[] =
     "  --format F           text (default), json, html (one self-contained page) or\n"
     "                       csv (RFC 4180, one table)\n"
     "  --table T            csv: standings (default), pairs, cpu, forfeits or\n"
-    "                       forfeit-games\n";
+    "                       forfeit-games\n"
+    "  --anchor NAME=ELO    fix NAME's rating (repeatable; instead of the journal's)\n";
 
 static const char verify_help[] =
     "Verify: replays every game of a journal or match log and checks each move,\n"
@@ -572,6 +581,42 @@ static int match_work(const char *prog, struct refopts_settings *s)
     return r == MATCH_FORFEITED ? EXIT_FORFEITED : 0;
 }
 
+/* 1 when one of the tournament's engines is named name. */
+static int names_engine(const struct refopts_settings *s, const char *name)
+{
+    for (int i = 0; i < s->t.nengines; i++)
+        if (strcmp(s->t.engine[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* A Swiss tournament's own limits: rounds a field is sure to be paired in
+ * (swiss.h), and one process, as each round waits for the last. */
+static int check_swiss(const char *prog, const struct refopts_settings *s, const char *cmd)
+{
+    int most = swiss_max_rounds(s->t.nengines);
+    if (s->t.rounds > most)
+        return cli_usage(prog, "%s: --rounds %d: a Swiss of %d engines has at most %d round%s",
+                         cmd, s->t.rounds, s->t.nengines, most, most == 1 ? "" : "s");
+    if (s->t.shard_n > 1 || strcmp(cmd, "slurm") == 0)
+        return cli_usage(prog, "%s: a Swiss tournament pairs each round from the last one's "
+                         "results, so it cannot be split into shards", cmd);
+    return 0;
+}
+
+/* A knockout's: its matches are game pairs until one engine wins, so no
+ * --rounds; one process, as each round waits for the last. */
+static int check_knockout(const char *prog, const struct refopts_settings *s, const char *cmd)
+{
+    if (s->t.rounds != 1)
+        return cli_usage(prog, "%s: --rounds %d: a knockout's matches are game pairs until one "
+                         "engine wins; --rounds does not apply", cmd, s->t.rounds);
+    if (s->t.shard_n > 1 || strcmp(cmd, "slurm") == 0)
+        return cli_usage(prog, "%s: a knockout pairs each round from the last one's "
+                         "results, so it cannot be split into shards", cmd);
+    return 0;
+}
+
 /* What tournament and slurm check of a tournament's options, before and
  * after the engines are resolved; 0 or EXIT_BAD_INPUT (printed). */
 static int check_tournament(const char *prog, struct refopts_settings *s, const char *cmd)
@@ -585,10 +630,21 @@ static int check_tournament(const char *prog, struct refopts_settings *s, const 
         rc = cli_usage(prog, "%s: --sprt needs exactly two engines", cmd);
     if (!rc && s->t.resume && !s->journal[0])
         rc = cli_usage(prog, "%s: --resume needs --journal", cmd);
+    if (!rc && s->t.format == SCHEDULE_SWISS)
+        rc = check_swiss(prog, s, cmd);
+    if (!rc && s->t.format == SCHEDULE_KNOCKOUT)
+        rc = check_knockout(prog, s, cmd);
+    if (!rc && s->t.nseeds && s->t.format != SCHEDULE_GAUNTLET)
+        rc = cli_usage(prog, "%s: --seeds names a gauntlet's seeds (--format gauntlet)", cmd);
     if (!rc)
         rc = finish_rules(prog, s, cmd);
     if (!rc)
         rc = preflight(prog, s);
+    /* The engines' names are known once preflight resolved them. */
+    for (int k = 0; !rc && k < s->t.nanchors; k++)
+        if (!names_engine(s, s->t.anchor[k].name))
+            rc = cli_usage(prog, "%s: --anchor %s: no engine of the tournament is named %s", cmd,
+                           s->t.anchor[k].name, s->t.anchor[k].name);
     return rc;
 }
 
@@ -744,7 +800,8 @@ static int file_read(const char *prog, struct refopts_settings *s, char **args, 
     const struct judge_cmd *judge = named.cmd ? &named : NULL;
     say_if_written(prog, args, n);
     int rc = s->command == REF_CMD_REPORT
-                 ? report_file(args[0], judge, s->report_format, s->report_table, stdout, &e)
+                 ? report_file_anchored(args[0], judge, s->t.anchor, s->t.nanchors,
+                                        s->report_format, s->report_table, stdout, &e)
                  : verify_file(args[0], judge, stdout, &e);
     if (rc == 0)
         return 0;

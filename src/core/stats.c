@@ -151,10 +151,10 @@ static int solve_linear(int n, double *a, double *b)
 /* The log-likelihood's gradient g and the negated Hessian h (positive
  * definite) at x (ratings in natural units: Elo * ln 10 / 400). */
 static void ratings_derivatives(int n, const double *games, const double *points, double prior,
-                                const double *x, double *g, double *h)
+                                double centre, const double *x, double *g, double *h)
 {
     for (int i = 0; i < n; i++) {
-        double p0 = logistic(x[i]);
+        double p0 = logistic(x[i] - centre);
         g[i] = prior * (0.5 - p0);
         for (int j = 0; j < n; j++)
             h[i * n + j] = 0;
@@ -180,7 +180,7 @@ int stats_ratings(int n, const double *games, const double *points, double prior
     double h[STATS_RATINGS_MAX * STATS_RATINGS_MAX];
     int done = 0;
     for (int it = 0; it < RATINGS_ITER_MAX && !done; it++) {
-        ratings_derivatives(n, games, points, prior, x, g, h);
+        ratings_derivatives(n, games, points, prior, 0, x, g, h);
         if (solve_linear(n, h, g) != 0)
             break;
         done = 1;
@@ -200,7 +200,7 @@ int stats_ratings(int n, const double *games, const double *points, double prior
     /* Var(x_i - mean) = c' H^-1 c, c = e_i - 1/n: one solve per engine. */
     for (int i = 0; i < n; i++) {
         double c[STATS_RATINGS_MAX];
-        ratings_derivatives(n, games, points, prior, x, g, h);
+        ratings_derivatives(n, games, points, prior, 0, x, g, h);
         for (int k = 0; k < n; k++)
             c[k] = (k == i) - 1.0 / n;
         double y[STATS_RATINGS_MAX];
@@ -213,5 +213,81 @@ int stats_ratings(int n, const double *games, const double *points, double prior
         elo[i] = (x[i] - mean) * unit;
         margin[i] = STATS_Z95 * sqrt(var) * unit;
     }
+    return 0;
+}
+
+/* The free engines' rows and columns of g and h (n x n) into the front of
+ * g and h (m x m, m the free engines, free_at their numbers). */
+static void free_block(int n, const int *free_at, int m, double *g, double *h)
+{
+    for (int a = 0; a < m; a++) {
+        g[a] = g[free_at[a]];
+        for (int b = 0; b < m; b++)
+            h[a * m + b] = h[free_at[a] * n + free_at[b]];
+    }
+}
+
+/* Newton's iterations on the free engines' ratings (x, natural units), the
+ * anchored ones held: 1 when they converged. */
+static int fit_free(int n, const double *games, const double *points, double prior,
+                    double centre, const int *free_at, int m, double *x)
+{
+    double g[STATS_RATINGS_MAX], h[STATS_RATINGS_MAX * STATS_RATINGS_MAX];
+    for (int it = 0; it < RATINGS_ITER_MAX; it++) {
+        ratings_derivatives(n, games, points, prior, centre, x, g, h);
+        free_block(n, free_at, m, g, h);
+        if (solve_linear(m, h, g) != 0)
+            return 0;
+        int done = 1;
+        for (int a = 0; a < m; a++) {
+            double step = fmax(-RATINGS_STEP_MAX, fmin(RATINGS_STEP_MAX, g[a]));
+            x[free_at[a]] += step;
+            done &= fabs(step) < RATINGS_TOL;
+        }
+        if (done)
+            return 1;
+    }
+    return 0;
+}
+
+int stats_ratings_anchored(int n, const double *games, const double *points, double prior,
+                           const double *anchor, double *elo, double *margin)
+{
+    assert(n >= 2 && n <= STATS_RATINGS_MAX && prior > 0);
+    const double unit = 400.0 / log(10.0);
+    double x[STATS_RATINGS_MAX], centre = 0;
+    int free_at[STATS_RATINGS_MAX], m = 0, anchors = 0;
+    for (int i = 0; i < n; i++)
+        if (!isnan(anchor[i])) {
+            centre += anchor[i] / unit;
+            anchors++;
+        }
+    assert(anchors > 0);
+    centre /= anchors;
+    for (int i = 0; i < n; i++) {
+        x[i] = isnan(anchor[i]) ? centre : anchor[i] / unit;
+        if (isnan(anchor[i]))
+            free_at[m++] = i;
+        elo[i] = margin[i] = NAN;
+    }
+    if (m > 0 && !fit_free(n, games, points, prior, centre, free_at, m, x))
+        return -1;
+    /* Var(x_i) of a free engine: (H_ff^-1)_ii, one solve per engine. */
+    double g[STATS_RATINGS_MAX], h[STATS_RATINGS_MAX * STATS_RATINGS_MAX];
+    for (int a = 0; a < m; a++) {
+        ratings_derivatives(n, games, points, prior, centre, x, g, h);
+        free_block(n, free_at, m, g, h);
+        double y[STATS_RATINGS_MAX] = { 0 };
+        y[a] = 1;
+        if (solve_linear(m, h, y) != 0)
+            return -1;
+        elo[free_at[a]] = x[free_at[a]] * unit;
+        margin[free_at[a]] = STATS_Z95 * sqrt(y[a]) * unit;
+    }
+    for (int i = 0; i < n; i++)
+        if (!isnan(anchor[i])) {   /* exactly as given, not through x */
+            elo[i] = anchor[i];
+            margin[i] = 0;
+        }
     return 0;
 }

@@ -20,7 +20,7 @@
 static const char *const top_keys[] = {
     "schema", "game", "judge", "depth", "seed", "random_plies", "openings", "draw_plies",
     "analyze", "limits", "sandbox", "accounting", "engines", "format", "rounds", "shard", "games",
-    "sprt",
+    "sprt", "anchors", "seeds",
 };
 _Static_assert(sizeof top_keys / sizeof *top_keys == HDR_NKEYS,
                "a name for each enum hdr_key, in its order");
@@ -71,6 +71,7 @@ void hdr_free(struct hdr *h)
     free(h->judge.sha256);
     files_free(h->judge.files, h->judge.nfiles);
     strs_free(&h->openings);
+    strs_free(&h->seeds);
     free(h->sandbox.mode);
     strs_free(&h->sandbox.isolates);
     strs_free(&h->sandbox.read_only);
@@ -275,6 +276,10 @@ static void encode_tail(cJSON *j, const struct hdr *h)
         put_num(s, "beta", h->sprt.has, 0, HDR_SPRT_BETA, h->sprt.beta);
         put_text(s, "model", h->sprt.has, 0, HDR_SPRT_MODEL, h->sprt.model);
     }
+    cJSON *a = put_obj(j, TOP(HDR_ANCHORS));
+    for (int k = 0; a && k < h->nanchors; k++)
+        cJSON_AddNumberToObject(a, h->anchor[k].name, h->anchor[k].elo);
+    put_strs(j, TOP(HDR_SEEDS), &h->seeds);
 }
 
 /* How many keys of has an object holds, to tell a failed add. */
@@ -589,6 +594,23 @@ static void get_shard(const cJSON *j, struct hdr *h)
     }
 }
 
+/* "anchors": each member a name and a finite number; others skipped. */
+static void get_anchors(const cJSON *j, struct hdr *h)
+{
+    const cJSON *o = item(j, top_keys[HDR_ANCHORS]), *a;
+    if (!cJSON_IsObject(o))
+        return;
+    h->has |= HDR_BIT(HDR_ANCHORS);
+    cJSON_ArrayForEach(a, o) {
+        if (!cJSON_IsNumber(a) || !isfinite(a->valuedouble) || h->nanchors == REC_MAX_ENGINES ||
+            strlen(a->string) >= REC_NAME_MAX)
+            continue;
+        struct hdr_anchor *to = &h->anchor[h->nanchors++];
+        snprintf(to->name, sizeof to->name, "%s", a->string);
+        to->elo = a->valuedouble;
+    }
+}
+
 static int decode(const cJSON *j, struct hdr *h, struct err *e)
 {
     if (get_text(j, KEY(HDR_SCHEMA), &h->has, NULL, &h->schema, e) != 0 ||
@@ -615,6 +637,9 @@ static int decode(const cJSON *j, struct hdr *h, struct err *e)
         return -1;
     get_int(j, KEY(HDR_ROUNDS), &h->has, &h->rounds);
     get_shard(j, h);
+    get_anchors(j, h);
+    if (get_strs(j, KEY(HDR_SEEDS), &h->has, NULL, &h->seeds, e) != 0)
+        return -1;
     long long games;
     if (whole(item(j, top_keys[HDR_GAMES]), 0, (double)REC_INDEX_MAX, &games)) {
         h->games = games;

@@ -143,10 +143,16 @@ struct hdr_judge {
     unsigned has;
 };
 
+/* An engine whose rating the reports fix (--anchor NAME=ELO). */
+struct hdr_anchor {
+    char name[REC_NAME_MAX];
+    double elo;
+};
+
 enum hdr_key {
     HDR_SCHEMA, HDR_GAME, HDR_JUDGE, HDR_DEPTH, HDR_SEED, HDR_RANDOM_PLIES, HDR_OPENINGS,
     HDR_DRAW_PLIES, HDR_ANALYZE, HDR_LIMITS, HDR_SANDBOX, HDR_ACCOUNTING, HDR_ENGINES, HDR_FORMAT,
-    HDR_ROUNDS, HDR_SHARD, HDR_GAMES, HDR_SPRT,
+    HDR_ROUNDS, HDR_SHARD, HDR_GAMES, HDR_SPRT, HDR_ANCHORS, HDR_SEEDS,
     HDR_NKEYS   /* not a key: how many there are */
 };
 struct hdr {
@@ -166,11 +172,14 @@ struct hdr {
                                        * (cgroup.h's cg_root_name) */
     int nengines;
     struct hdr_engine engine[REC_MAX_ENGINES];
-    char *format;                     /* "round-robin" or "gauntlet" */
+    char *format;                     /* "round-robin", "gauntlet" or "swiss" */
     int rounds;
     int shard_k, shard_n;             /* "shard": "K/N", 1 <= K <= N */
     long long games;                  /* the schedule's, 0 to REC_INDEX_MAX */
     struct hdr_sprt sprt;             /* null: no SPRT */
+    int nanchors;                     /* "anchors": {NAME: ELO, ...}; missing: none */
+    struct hdr_anchor anchor[REC_MAX_ENGINES];
+    struct hdr_strs seeds;            /* a gauntlet's --seeds; missing: engine 1 */
     unsigned has, null;
 };
 

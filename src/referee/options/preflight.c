@@ -200,6 +200,7 @@ int preflight_check(struct refopts_settings *s, struct err *e)
         snprintf(keep_probe, sizeof keep_probe, "%s/game-1", s->keep);
     }
     rc = rc || spec_resolve_all(s->t.engine, s->t.nengines, &s->each, 1, e) != 0 ||
+         tour_seeds(&s->t, e) != 0 ||
          check_output("--log", s->log, e) != 0 ||
          check_output("--journal", s->journal, e) != 0 ||
          check_output("--json", s->json, e) != 0 ||

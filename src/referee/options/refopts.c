@@ -109,7 +109,9 @@ static const struct option match_options[] = {
     { "journal", required_argument, NULL, REF_OPT_JOURNAL },          \
     { "resume", no_argument, NULL, REF_OPT_RESUME },                  \
     { "sprt", required_argument, NULL, REF_OPT_SPRT },                \
-    { "shard", required_argument, NULL, REF_OPT_SHARD }
+    { "shard", required_argument, NULL, REF_OPT_SHARD },              \
+    { "anchor", required_argument, NULL, REF_OPT_ANCHOR },            \
+    { "seeds", required_argument, NULL, REF_OPT_SEEDS }
 
 /* Also the config file's keys. */
 static const struct option tournament_options[] = {
@@ -138,6 +140,7 @@ static const struct option slurm_options[] = {
 static const struct option report_options[] = {
     { "format", required_argument, NULL, REF_OPT_FORMAT },
     { "table", required_argument, NULL, REF_OPT_TABLE },
+    { "anchor", required_argument, NULL, REF_OPT_ANCHOR },
     READ_JUDGE_OPTIONS,
     CLI_STD_OPTIONS,
 };
@@ -454,6 +457,8 @@ static int apply_choice(struct refopts_settings *s, int id, const char *name, co
         { REF_OPT_FORMAT, REF_CMD_REPORT, "html", REPORT_HTML },
         { REF_OPT_FORMAT, -1, "round-robin", SCHEDULE_ROUND_ROBIN },
         { REF_OPT_FORMAT, -1, "gauntlet", SCHEDULE_GAUNTLET },
+        { REF_OPT_FORMAT, -1, "swiss", SCHEDULE_SWISS },
+        { REF_OPT_FORMAT, -1, "knockout", SCHEDULE_KNOCKOUT },
         { REF_OPT_TABLE, -1, "standings", REPORT_CSV_STANDINGS },
         { REF_OPT_TABLE, -1, "pairs", REPORT_CSV_PAIRS },
         { REF_OPT_TABLE, -1, "cpu", REPORT_CSV_CPU },
@@ -589,6 +594,63 @@ static int apply_named(struct refopts_settings *s, int id, const char *name, con
     return NOT_MINE;
 }
 
+/* --anchor NAME=ELO: NAME an engine's name (which engine is checked once
+ * the engines are known: tally_anchor), ELO a finite number; repeatable,
+ * a name given again takes the later rating. */
+static int apply_anchor(struct refopts_settings *s, const char *name, const char *val,
+                        struct err *e)
+{
+    const char *eq = strrchr(val, '=');
+    char *end = NULL;
+    double elo = eq ? strtod(eq + 1, &end) : NAN;
+    if (!eq || eq == val || (size_t)(eq - val) >= REC_NAME_MAX || end == eq + 1 || *end ||
+        !isfinite(elo))
+        return err_set(e, 0, 0, "%s must be NAME=ELO (an engine's name, a rating: "
+                       "alphabeta:4=1000), got '%s'", name, val);
+    struct tour_config *t = &s->t;
+    int k = 0;
+    while (k < t->nanchors && (strncmp(t->anchor[k].name, val, (size_t)(eq - val)) != 0 ||
+                               t->anchor[k].name[eq - val]))
+        k++;
+    if (k == TOUR_MAX_ENGINES)
+        return err_set(e, 0, 0, "%s: more than %d anchors", name, TOUR_MAX_ENGINES);
+    snprintf(t->anchor[k].name, sizeof t->anchor[k].name, "%.*s", (int)(eq - val), val);
+    t->anchor[k].elo = elo;
+    t->nanchors += k == t->nanchors;
+    return 0;
+}
+
+/* The config's "seeds": the --seeds list as given. 1, or 0 when out of
+ * memory. */
+static int add_seeds(cJSON *j, const struct tour_config *t)
+{
+    char list[TOUR_MAX_ENGINES * REC_NAME_MAX];
+    size_t used = 0;
+    for (int k = 0; k < t->nseeds; k++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? "," : "",
+                                 t->seed_name[k]);
+    return cJSON_AddStringToObject(j, "seeds", list) != NULL;
+}
+
+/* --seeds NAME[,NAME...]: the gauntlet's seeds, by name (which engines:
+ * tour_seeds, once they are named); given again, the later list. */
+static int apply_seeds(struct refopts_settings *s, const char *name, const char *val,
+                       struct err *e)
+{
+    struct tour_config *t = &s->t;
+    t->nseeds = 0;
+    for (const char *p = val;; p++) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= REC_NAME_MAX || t->nseeds == TOUR_MAX_ENGINES)
+            return err_set(e, 0, 0, "%s must be NAME[,NAME...] (engines' names), got '%s'",
+                           name, val);
+        snprintf(t->seed_name[t->nseeds++], REC_NAME_MAX, "%.*s", (int)len, p);
+        p += len;
+        if (!*p)
+            return 0;
+    }
+}
+
 /* The options whose value has a form of its own (A-B, K/N, the SPRT's
  * keys) or none. */
 static int apply_form(struct refopts_settings *s, int id, const char *name, const char *val,
@@ -614,6 +676,10 @@ static int apply_form(struct refopts_settings *s, int id, const char *name, cons
     }
     case REF_OPT_SPRT:
         return apply_sprt(s, name, val, e);
+    case REF_OPT_ANCHOR:
+        return apply_anchor(s, name, val, e);
+    case REF_OPT_SEEDS:
+        return apply_seeds(s, name, val, e);
     case REF_OPT_RESUME:
         s->t.resume = 1;
         return 0;
@@ -864,8 +930,9 @@ cJSON *refopts_config_json(const struct refopts_settings *s)
         ok = path_lexical(s->keep, NULL, path, sizeof path) == 0 &&
              cJSON_AddStringToObject(j, "keep-files", path);
     if (ok) {
-        cJSON_AddStringToObject(j, "format",
-                                s->t.format == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin");
+        cJSON_AddStringToObject(j, "format", schedule_format_name(s->t.format));
+        if (s->t.nseeds)   /* the shards play the same gauntlet */
+            ok = add_seeds(j, &s->t);
         cJSON_AddBoolToObject(j, "analyze", s->analyze);
         cJSON_AddStringToObject(j, "sandbox",
                                 s->sandbox.mode == SBX_NONE ? "none" : "namespaces");

@@ -13,8 +13,17 @@
  * TOUR_GAME_REPLAYS times, and then the tournament stops with an error
  * naming the game; a run that ends on its own has played every game of
  * its shard unless the SPRT stopped it, which it says.
+ *
+ * A Swiss tournament (swiss.h) pairs a round once every game of the last
+ * one is in: its games wait until then. Resume replays the journal's
+ * finished rounds through the same pairing, so every round is paired as
+ * the first run paired it, and a journal game that is not its round's
+ * pairing is refused. A knockout (knockout.h) starts a match's games once
+ * its engines are known; its bracket lives in the tally, which every
+ * game, resumed or played, goes through.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -31,6 +40,7 @@
 #include "arena/sandbox.h"
 #include "arena/schedule.h"
 #include "arena/stats.h"
+#include "arena/swiss.h"
 #include "referee/report/report_text.h"
 #include "arena/tally.h"
 #include "arena/textfile.h"
@@ -55,7 +65,25 @@ static void on_stop(int sig)
 struct schedule tour_schedule(const struct tour_config *c)
 {
     return (struct schedule){ .nengines = c->nengines, .format = c->format, .rounds = c->rounds,
-                              .shard_k = c->shard_k, .shard_n = c->shard_n };
+                              .shard_k = c->shard_k, .shard_n = c->shard_n, .seeds = c->seeds };
+}
+
+int tour_seeds(struct tour_config *c, struct err *e)
+{
+    c->seeds = 0;
+    for (int k = 0; k < c->nseeds; k++) {
+        int i = 0;
+        while (i < c->nengines && strcmp(c->engine[i].name, c->seed_name[k]) != 0)
+            i++;
+        if (i == c->nengines)
+            return err_set(e, 0, 0, "--seeds %s: no engine of the tournament is named %s",
+                           c->seed_name[k], c->seed_name[k]);
+        c->seeds |= (uint64_t)1 << i;
+    }
+    if (c->nseeds && __builtin_popcountll(c->seeds) == c->nengines)
+        return err_set(e, 0, 0, "--seeds: every engine is a seed; a gauntlet needs one that "
+                       "is not");
+    return 0;
 }
 
 int tour_header(const struct tour_config *c, struct hdr *h)
@@ -66,7 +94,7 @@ int tour_header(const struct tour_config *c, struct hdr *h)
     int rc = hdr_set_text(&h->schema, JOURNAL_SCHEMA) | play_rules_header(&c->rules, h);
     for (int i = 0; !rc && i < c->nengines; i++)
         rc = hdr_add_spec(h, &c->engine[i]);
-    rc |= hdr_set_text(&h->format, c->format == SCHEDULE_GAUNTLET ? "gauntlet" : "round-robin");
+    rc |= hdr_set_text(&h->format, schedule_format_name(c->format));
     h->rounds = c->rounds;
     h->shard_k = c->shard_k;
     h->shard_n = c->shard_n;
@@ -84,6 +112,19 @@ int tour_header(const struct tour_config *c, struct hdr *h)
         if (!c->sprt.trinomial) {
             h->sprt.has |= HDR_BIT(HDR_SPRT_MODEL);
             rc |= hdr_set_text(&h->sprt.model, penta_model_name(c->sprt.model));
+        }
+    }
+    if (c->nseeds) {   /* only then, as the anchors */
+        h->has |= HDR_BIT(HDR_SEEDS);
+        for (int k = 0; !rc && k < c->nseeds; k++)
+            rc = hdr_strs_add(&h->seeds, c->seed_name[k]);
+    }
+    if (c->nanchors) {   /* only then: other journals' headers stay as they were */
+        h->has |= HDR_BIT(HDR_ANCHORS);
+        h->nanchors = c->nanchors;
+        for (int k = 0; k < c->nanchors; k++) {
+            snprintf(h->anchor[k].name, sizeof h->anchor[k].name, "%s", c->anchor[k].name);
+            h->anchor[k].elo = c->anchor[k].elo;
         }
     }
     if (rc)
@@ -107,6 +148,14 @@ struct run_state {
     int stopping;            /* an error stops the run: the rest is cut short */
     long replay[TOUR_MAX_CONCURRENCY];   /* games to play again, first */
     int nreplay;
+    /* A Swiss tournament's: the field, its rounds paired so far, and each
+     * game in (by index): its engines and side 1's half points. */
+    struct swiss sw;
+    struct swiss_round *round;   /* c->rounds of them, malloc'd */
+    int paired;
+    unsigned char (*who)[2];
+    signed char *half1;
+    char *started;               /* a knockout's: started[i], game i was started */
 };
 
 /* Frees what the run holds. A worker calls it too: each process frees what
@@ -115,7 +164,38 @@ static void run_free(struct run_state *s)
 {
     free(s->done);
     free(s->deaths);
+    free(s->round);
+    free(s->who);
+    free(s->half1);
+    free(s->started);
     tally_free(&s->tally);
+}
+
+/* Game index of the schedule: a Swiss game's engines are its round's
+ * pairing (which start_games waits for), a knockout's its bracket's match
+ * (which start_games asked for). */
+static void game_at(const struct run_state *s, long index, struct schedule_game *g)
+{
+    if (s->c->format == SCHEDULE_KNOCKOUT) {   /* start_games asked the bracket first */
+        int ready = knockout_game(s->tally.bracket, index, g->side);
+        assert(ready);
+        (void)ready;
+        g->index = index;
+        g->pair = (index - 1) / 2;
+        return;
+    }
+    if (s->c->format != SCHEDULE_SWISS) {
+        schedule_game_at(&s->sched, index, g);
+        return;
+    }
+    int round, pair;
+    schedule_round_of(&s->sched, index, &round, &pair);
+    assert(round < s->paired);
+    const int *side = s->round[round].side[pair];
+    g->index = index;
+    g->pair = (index - 1) / 2;
+    g->side[0] = side[(index - 1) % 2];
+    g->side[1] = side[1 - (index - 1) % 2];
 }
 
 /* In a worker: plays game `index`, writes its record to fd; the exit
@@ -130,7 +210,7 @@ static int play_job(void *ctx, long index, int slot, int fd)
         close(s->journal_fd);
     run_become_reaper();
     struct schedule_game sg;
-    schedule_game_at(&s->sched, index, &sg);
+    game_at(s, index, &sg);
     struct play_rules rules = c->rules;
     rules.limits.reap_all = 1;
     rules.limits.cancel = &stop_signal;
@@ -165,6 +245,26 @@ static int play_job(void *ctx, long index, int slot, int fd)
     return status;
 }
 
+/* Engine number of name, or -1. */
+static int engine_of(const struct tour_config *c, const char *name)
+{
+    for (int i = 0; i < c->nengines; i++)
+        if (strcmp(c->engine[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* A Swiss game in: who played it and side 1's half points, for the
+ * pairing of the rounds after it. */
+static void swiss_note(struct run_state *s, const struct game_record *rec)
+{
+    int a = engine_of(s->c, rec->player[0]), b = engine_of(s->c, rec->player[1]);
+    assert(a >= 0 && b >= 0);   /* tally_add refused any other */
+    s->who[rec->index][0] = (unsigned char)a;
+    s->who[rec->index][1] = (unsigned char)b;
+    s->half1[rec->index] = (signed char)(rec->result == REC_WIN_1 ? 2 : rec->result == REC_WIN_2 ? 0 : 1);
+}
+
 /* A finished game, from the journal or a worker: count it. */
 static int count_game(struct run_state *s, const struct game_record *rec, struct err *e)
 {
@@ -175,7 +275,91 @@ static int count_game(struct run_state *s, const struct game_record *rec, struct
         return err_set(e, 0, 0, "game %ld is in the journal twice", i);
     s->done[i] = 1;
     s->ndone++;
-    return tally_add(&s->tally, rec, e);
+    if (tally_add(&s->tally, rec, e) != 0)
+        return -1;
+    if (s->tally.bracket)   /* what the bracket needs grows as its matches are known */
+        s->nwanted = knockout_needed(s->tally.bracket);
+    if (s->c->format == SCHEDULE_SWISS)
+        swiss_note(s, rec);
+    return 0;
+}
+
+/* Games of a Swiss round: a game pair per pairing, the bye none. */
+static long round_games(const struct run_state *s)
+{
+    return 2L * (s->c->nengines / 2);
+}
+
+/* 1 when every game of Swiss round r (0-based) is in. */
+static int round_done(const struct run_state *s, int r)
+{
+    long first = r * round_games(s) + 1;
+    for (long i = first; i < first + round_games(s); i++)
+        if (!s->done[i])
+            return 0;
+    return 1;
+}
+
+/* Round r's results to the field's scores. */
+static void round_scores(struct run_state *s, int r)
+{
+    long first = r * round_games(s) + 1;
+    for (long i = first; i < first + round_games(s); i++) {
+        swiss_add(&s->sw, s->who[i][0], s->half1[i]);
+        swiss_add(&s->sw, s->who[i][1], 2 - s->half1[i]);
+    }
+}
+
+/* What a bye scores, in words (swiss.h: a drawn pair). */
+#define BYE_WORTH "1 point"
+_Static_assert(SWISS_BYE_HALF_POINTS == 2, "BYE_WORTH says 1 point");
+
+/* Round r's pairings, as a line of the run's output. */
+static void print_round(struct run_state *s, int r)
+{
+    const struct swiss_round *sr = &s->round[r];
+    progress_clear(&s->progress);
+    fprintf(s->out, "Round %d:", r + 1);
+    for (int k = 0; k < sr->npairs; k++)
+        fprintf(s->out, "%s %s - %s", k ? "," : "", s->c->engine[sr->side[k][0]].name,
+                s->c->engine[sr->side[k][1]].name);
+    if (sr->bye >= 0)
+        fprintf(s->out, "; bye: %s (%s)", s->c->engine[sr->bye].name, BYE_WORTH);
+    fputc('\n', s->out);
+    fflush(s->out);
+}
+
+/* The journal's games of round r against its pairing: 0, or -1 with e
+ * filled (a journal of other results, or edited). */
+static int round_check(const struct run_state *s, int r, struct err *e)
+{
+    long first = r * round_games(s) + 1;
+    for (long i = first; i < first + round_games(s); i++) {
+        struct schedule_game g;
+        game_at(s, i, &g);
+        if (s->done[i] && (s->who[i][0] != g.side[0] || s->who[i][1] != g.side[1]))
+            return err_set(e, 0, 0, "game %ld: %s against %s, but round %d pairs %s against %s",
+                           i, s->c->engine[s->who[i][0]].name, s->c->engine[s->who[i][1]].name,
+                           r + 1, s->c->engine[g.side[0]].name, s->c->engine[g.side[1]].name);
+    }
+    return 0;
+}
+
+/* Pairs every Swiss round whose last round is in: 0, or -1 with e filled
+ * (a round no pairing fits, a journal game not its round's pairing). */
+static int swiss_advance(struct run_state *s, struct err *e)
+{
+    while (s->paired < s->c->rounds && (s->paired == 0 || round_done(s, s->paired - 1))) {
+        if (s->paired > 0)
+            round_scores(s, s->paired - 1);
+        if (swiss_pair(&s->sw, &s->round[s->paired]) != 0)
+            return err_set(e, 0, 0, "Swiss round %d: no pairing without a repeat", s->paired + 1);
+        s->paired++;
+        print_round(s, s->paired - 1);
+        if (round_check(s, s->paired - 1, e) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int resume_game(void *ctx, struct game_record *rec, int line, struct err *e)
@@ -295,10 +479,25 @@ static int game_done(void *ctx, long index, int status, char *answer, size_t len
         match_print_result(s->out, &rec, &ev);
         fflush(s->out);
         sprt_check(s);
+        if (s->c->format == SCHEDULE_SWISS)
+            rc = swiss_advance(s, e);
     }
     rec_free(&rec);
     cJSON_Delete(json);
     return rc;
+}
+
+/* A knockout's next game to start: the first its bracket wants that is
+ * neither in nor started; 0 when none is, for now. */
+static long next_knockout(const struct run_state *s)
+{
+    long total = schedule_games(&s->sched);
+    for (long i = 1; i <= total; i++) {
+        int side[2];
+        if (!s->done[i] && !s->started[i] && knockout_game(s->tally.bracket, i, side))
+            return i;
+    }
+    return 0;
 }
 
 /* Starts games while there are slots and games left. */
@@ -306,9 +505,20 @@ static int start_games(struct run_state *s, long *next, struct err *e)
 {
     const struct tour_config *c = s->c;
     long total = schedule_games(&s->sched);
+    if (c->format == SCHEDULE_SWISS)   /* the rounds paired so far */
+        total = s->paired * round_games(s);
     while (!stop_signal && !s->sprt_decided && s->pool.running < c->concurrency) {
         if (s->nreplay > 0) {
             if (pool_start(&s->pool, s->replay[--s->nreplay], play_job, s, e) != 0)
+                return -1;
+            continue;
+        }
+        if (c->format == SCHEDULE_KNOCKOUT) {
+            long i = next_knockout(s);
+            if (!i)
+                break;
+            s->started[i] = 1;
+            if (pool_start(&s->pool, i, play_job, s, e) != 0)
                 return -1;
             continue;
         }
@@ -344,6 +554,17 @@ static int run_loop(struct run_state *s, struct err *e)
     return rc;
 }
 
+/* A Swiss tournament's state, its field seeded by the run's seed: 0, or
+ * -1 when out of memory. */
+static int swiss_open(struct run_state *s, long total)
+{
+    swiss_init(&s->sw, s->c->nengines, s->c->rules.seed);
+    s->round = calloc((size_t)s->c->rounds, sizeof *s->round);
+    s->who = calloc((size_t)total + 1, sizeof *s->who);
+    s->half1 = calloc((size_t)total + 1, 1);
+    return s->round && s->who && s->half1 ? 0 : -1;
+}
+
 /* Sets up s: the tally, the pool, and the journal (resumed games counted).
  * 0, or -1 with e filled; *bad_journal when the journal was the trouble. */
 static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
@@ -360,12 +581,22 @@ static int run_open(struct run_state *s, const struct tour_config *c, FILE *out,
     const char *name[TOUR_MAX_ENGINES];
     for (int i = 0; i < c->nengines; i++)
         name[i] = c->engine[i].name;
-    if (tally_init(&s->tally, c->nengines, name, e) != 0)
+    if (tally_init(&s->tally, c->nengines, name, e) != 0 ||
+        tally_anchor(&s->tally, c->anchor, c->nanchors, e) != 0)
         return -1;
     s->done = calloc((size_t)total + 1, 1);
     s->deaths = calloc((size_t)total + 1, 1);
     if (!s->done || !s->deaths || pool_init(&s->pool, c->concurrency) != 0)
         return err_set(e, 0, 0, "out of memory");
+    if (c->format == SCHEDULE_SWISS &&
+        (swiss_open(s, total) != 0 || tally_swiss(&s->tally, c->rounds, c->rules.seed) != 0))
+        return err_set(e, 0, 0, "out of memory");
+    if (c->format == SCHEDULE_KNOCKOUT) {
+        s->started = calloc((size_t)total + 1, 1);
+        if (!s->started || tally_knockout(&s->tally) != 0)
+            return err_set(e, 0, 0, "out of memory");
+        s->nwanted = knockout_needed(s->tally.bracket);
+    }
     if (!c->journal)
         return 0;
     struct hdr header;
@@ -405,6 +636,8 @@ int tour_run(const struct tour_config *config, FILE *out, struct err *e)
     int rc = run_open(&s, c, out, &bad_journal, e);
     if (!rc && s.ndone)
         fprintf(out, "Resuming: %ld of %ld games are in the journal\n", s.ndone, s.nwanted);
+    if (!rc && c->format == SCHEDULE_SWISS)
+        rc = swiss_advance(&s, e);
     sprt_check(&s);
 
     /* Orphans of a worker killed mid-move come to us and are swept below. */

@@ -39,9 +39,24 @@ struct report_scan {
     struct tally t;
     struct report_html *html;   /* NULL: no games kept */
     const struct judge_cmd *judge_cmd;  /* --judge: the judge the user named; NULL: none */
+    const struct tally_anchor *anchor;  /* --anchor: n of them */
+    int nanchors;
     struct judge *judge;        /* the journal's judge (judge.h); NULL: none */
     int judge_failed;           /* 1 once it failed */
 };
+
+/* The anchors of the command line (--anchor), else the journal's. */
+static int start_anchors(struct report_scan *s, const struct hdr *h, struct err *e)
+{
+    if (s->nanchors)
+        return tally_anchor(&s->t, s->anchor, s->nanchors, e);
+    struct tally_anchor a[REC_MAX_ENGINES];
+    for (int k = 0; k < h->nanchors; k++) {
+        snprintf(a[k].name, sizeof a[k].name, "%s", h->anchor[k].name);
+        a[k].elo = h->anchor[k].elo;
+    }
+    return tally_anchor(&s->t, a, h->nanchors, e);
+}
 
 /* The tally of the engines the header names, and the HTML page's start. */
 static int report_start(struct report_scan *s, const struct hdr *h, struct err *e)
@@ -50,11 +65,18 @@ static int report_start(struct report_scan *s, const struct hdr *h, struct err *
     const char *name[REC_MAX_ENGINES];
     for (int i = 0; i < h->nengines; i++)
         name[i] = h->engine[i].name;
-    if (tally_init(t, h->nengines, name, e) != 0)
+    if (tally_init(t, h->nengines, name, e) != 0 || start_anchors(s, h, e) != 0)
         return -1;
     /* A match log has no "format"; a journal before gauntlets had none either,
      * but a crosstable of two engines says no more than their pair line. */
     t->round_robin = !(h->has & HDR_BIT(HDR_FORMAT)) || strcmp(h->format, "round-robin") == 0;
+    if ((h->has & HDR_BIT(HDR_FORMAT)) && strcmp(h->format, "knockout") == 0 &&
+        tally_knockout(t) != 0)
+        return err_set(e, 0, 0, "out of memory");
+    if ((h->has & HDR_BIT(HDR_FORMAT)) && strcmp(h->format, "swiss") == 0 &&
+        (h->has & HDR_BIT(HDR_ROUNDS)) && h->rounds >= 1 &&
+        tally_swiss(t, h->rounds, h->seed) != 0)
+        return err_set(e, 0, 0, "out of memory");
     /* A judge's journal: the tables read results only, the HTML replay
      * needs the game's rules, so the judge the user named (never the
      * header's command), refused when it is not the journal's. A judge
@@ -97,12 +119,21 @@ static int report_game(void *ctx, struct game_record *rec, int line, struct err 
 int report_file(const char *path, const struct judge_cmd *judge, enum report_format f,
                 enum report_csv_table table, FILE *out, struct err *e)
 {
+    return report_file_anchored(path, judge, NULL, 0, f, table, out, e);
+}
+
+int report_file_anchored(const char *path, const struct judge_cmd *judge,
+                         const struct tally_anchor *anchor, int n, enum report_format f,
+                         enum report_csv_table table, FILE *out, struct err *e)
+{
     struct report_html html;
     struct report_scan s;
     memset(&s, 0, sizeof s);
     memset(&html, 0, sizeof html);
     s.html = f == REPORT_HTML ? &html : NULL;
     s.judge_cmd = judge;
+    s.anchor = anchor;
+    s.nanchors = n;
     static const struct journal_reader rd = { .header = report_header, .game = report_game };
     int rc = journal_scan(path, &rd, &s, e) ? s.judge_failed ? JUDGE_FAILED : -1 : 0;
     if (!rc && s.html)

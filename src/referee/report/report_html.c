@@ -87,11 +87,13 @@ static void standings(const struct tally *t, const struct field *f, const int or
                  "<p>Elo: the engines' ratings as rating lists compute them, a maximum "
                  "likelihood fit over all games (a logistic model, a draw half a win) with a "
                  "prior of %.0f virtual draws per engine, which keeps a perfect score finite; "
-                 "relative to the field's mean, with the 95%% error margin from the fit.%s</p>\n"
+                 "%s, with the 95%% error margin from the fit.%s</p>\n"
                  "<table id=\"standings-table\"><thead><tr><th>Rank</th><th class=\"name\">"
                  "Engine</th><th>Games</th><th>Points</th><th>W</th><th>D</th><th>L</th>"
                  "<th>Score</th><th>Elo</th><th>&#177; 95%%</th><th>Forfeits</th>",
             RATING_PRIOR_DRAWS,
+            t->nanchors ? "on the scale of the anchored engines, whose ratings are fixed"
+                        : "relative to the field's mean",
             t->has_score ? " Game score: the game's own result, the engine's and its "
                            "opponents' mean per game." : "");
     if (t->has_score) {
@@ -212,7 +214,10 @@ static void elo_chart(const struct tally *t, const struct field *f, const int or
     double step = nice_step(c.hi - c.lo, CHART_ELO_TICKS);
     c.lo = floor(c.lo / step) * step;
     c.hi = ceil(c.hi / step) * step;
-    chart_open(&c, "elo-chart", "Ratings against the field's mean with 95% error bars", out);
+    chart_open(&c, "elo-chart",
+               t->nanchors ? "Ratings on the anchors' scale with 95% error bars"
+                           : "Ratings against the field's mean with 95% error bars",
+               out);
     for (double v = c.lo; v <= c.hi + step / 2; v += step) {
         char text[32];
         snprintf(text, sizeof text, "%+.0f", fabs(v) < step / 2 ? 0.0 : v);
@@ -729,6 +734,26 @@ static void games(const struct report_html *h, FILE *out)
     fprintf(out, "</section>\n");
 }
 
+/* A knockout's bracket (knockout.h), its text as the text report has it,
+ * escaped for the page. */
+static void bracket(const struct tally *t, FILE *out)
+{
+    const char *name[REC_MAX_ENGINES];
+    for (int i = 0; i < t->n; i++)
+        name[i] = t->name[i];
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem) {
+        knockout_print(t->bracket, name, mem);
+        fclose(mem);
+    }
+    fprintf(out, "<section id=\"bracket\"><h2>Bracket</h2>\n<pre class=\"bracket\">");
+    esc_html(text && text[0] == '\n' ? text + 1 : text ? text : "", out);
+    fprintf(out, "</pre></section>\n");
+    free(text);
+}
+
 void report_html(struct tally *t, struct report_html *h, FILE *out)
 {
     int order[REC_MAX_ENGINES];
@@ -751,7 +776,9 @@ void report_html(struct tally *t, struct report_html *h, FILE *out)
                  "<a href=\"#overhead\">Overhead</a> | <a href=\"#forfeits\">Forfeits</a> | "
                  "<a href=\"#games\">Games</a></nav>\n<pre id=\"js-errors\"></pre>\n",
             t->games, t->n, t->round_robin ? ", round robin" : "",
-            t->round_robin ? "<a href=\"#crosstable\">Crosstable</a> | " : "");
+            t->round_robin ? "<a href=\"#crosstable\">Crosstable</a> | "
+            : t->bracket   ? "<a href=\"#bracket\">Bracket</a> | "
+                           : "");
     struct field f;
     tally_ratings(t, f.elo, f.margin);   /* NAN if it fails: drawn at 0 */
     standings(t, &f, order, out);
@@ -760,6 +787,8 @@ void report_html(struct tally *t, struct report_html *h, FILE *out)
     pairs(t, order, out);
     if (t->round_robin)
         crosstable(t, order, out);
+    if (t->bracket)
+        bracket(t, out);
     cpu(t, order, out);
     forfeits(t, h, out);
     games(h, out);

@@ -87,6 +87,12 @@ static cJSON *ratings(const struct tally *t, const int order[])
     tally_rating_order(t, order, elo, by);
     cJSON *j = cJSON_CreateObject();
     cJSON_AddNumberToObject(j, "prior_draws", RATING_PRIOR_DRAWS);
+    if (t->nanchors) {   /* only then: the reports of unanchored fields stay as they were */
+        cJSON *anchors = cJSON_AddObjectToObject(j, "anchors");
+        for (int i = 0; i < t->n; i++)
+            if (t->anchored[i])
+                cJSON_AddNumberToObject(anchors, t->name[i], t->anchor_elo[i]);
+    }
     cJSON *list = cJSON_AddArrayToObject(j, "engines");
     for (int r = 0; r < t->n; r++) {
         cJSON *e = cJSON_CreateObject();

@@ -9,6 +9,7 @@
 #include "arena/limits.h"
 #include "report_text.h"
 #include "arena/stats.h"
+#include "arena/swiss.h"
 
 #define PERCENT 100.0
 #define NAME_COLUMN 20     /* the engine column's width, unless a name is longer */
@@ -80,9 +81,17 @@ static void ratings(const struct tally *t, const int order[], int w, FILE *out)
         return;
     int by[REC_MAX_ENGINES];
     tally_rating_order(t, order, elo, by);
-    fprintf(out, "\nRatings (maximum likelihood over all games, a prior of %.0f draws per "
-                 "engine; Elo against the field's mean, 95%% margin)\n%4s  %-*s %7s %7s\n",
-            RATING_PRIOR_DRAWS, "Rank", w, "Engine", "Elo", "+/-");
+    char anchors[TALLY_ANCHOR_TEXT_MAX];
+    tally_anchor_text(t, anchors, sizeof anchors);
+    if (t->nanchors)
+        fprintf(out, "\nRatings (maximum likelihood over all games, a prior of %.0f draws per "
+                     "engine; anchored: %s; Elo on the anchors' scale, 95%% margin)\n"
+                     "%4s  %-*s %7s %7s\n",
+                RATING_PRIOR_DRAWS, anchors, "Rank", w, "Engine", "Elo", "+/-");
+    else
+        fprintf(out, "\nRatings (maximum likelihood over all games, a prior of %.0f draws per "
+                     "engine; Elo against the field's mean, 95%% margin)\n%4s  %-*s %7s %7s\n",
+                RATING_PRIOR_DRAWS, "Rank", w, "Engine", "Elo", "+/-");
     for (int r = 0; r < t->n; r++) {
         char es[32], ms[32];
         stats_elo_text(elo[by[r]], es, sizeof es);
@@ -254,6 +263,33 @@ static void forfeit_reasons(struct tally *t, const int order[], FILE *out)
     }
 }
 
+/* A knockout's bracket (knockout.h), its names as the terminal shows them. */
+static void bracket(const struct tally *t, FILE *out)
+{
+    struct shown names[REC_MAX_ENGINES];
+    const char *name[REC_MAX_ENGINES];
+    for (int i = 0; i < t->n; i++) {
+        names[i] = shown(t->name[i]);
+        name[i] = names[i].s;
+    }
+    knockout_print(t->bracket, name, out);
+}
+
+/* A Swiss tournament's standings (tally_swiss_standings). */
+_Static_assert(SWISS_BYE_HALF_POINTS == 2, "the standings say a bye scores 1 point");
+static void swiss_standings(const struct tally *t, int w, FILE *out)
+{
+    struct tally_swiss_view v;
+    tally_swiss_standings(t, &v);
+    fprintf(out, "\nSwiss standings (%d rounds; a bye scores 1 point):\n", v.rounds);
+    fprintf(out, "%4s  %-*s %7s %9s %5s\n", "Rank", w, "Engine", "Points", "Buchholz", "Byes");
+    for (int r = 0; r < t->n; r++) {
+        int i = v.order[r];
+        fprintf(out, "%4d  %-*s %7.1f %9.1f %5d\n", r + 1, w, shown(t->name[i]).s,
+                v.half[i] / 2.0, v.buchholz[i] / 2.0, v.byes[i]);
+    }
+}
+
 void report_text(struct tally *t, FILE *out)
 {
     int order[REC_MAX_ENGINES], w = name_width(t);
@@ -266,6 +302,10 @@ void report_text(struct tally *t, FILE *out)
     pairs(t, order, out);
     if (t->round_robin && t->n > 2)
         crosstable(t, order, out);
+    if (t->bracket)
+        bracket(t, out);
+    if (t->swiss)
+        swiss_standings(t, w, out);
     cpu(t, order, w, out);
     forfeits(t, w, out);
     forfeit_reasons(t, order, out);

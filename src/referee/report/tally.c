@@ -8,6 +8,7 @@
 #include <string.h>
 #include "arena/limits.h"
 #include "arena/stats.h"
+#include "arena/swiss.h"
 #include "arena/tally.h"
 
 static int engine_number(const struct tally *t, const char *name)
@@ -31,8 +32,130 @@ int tally_init(struct tally *t, int n, const char *const name[], struct err *e)
     return 0;
 }
 
+int tally_anchor(struct tally *t, const struct tally_anchor *a, int n, struct err *e)
+{
+    for (int k = 0; k < n; k++) {
+        int i = engine_number(t, a[k].name);
+        if (i < 0)
+            return err_set(e, 0, 0, "--anchor %s: no engine of the tournament is named %s",
+                           a[k].name, a[k].name);
+        t->nanchors += !t->anchored[i];
+        t->anchored[i] = 1;
+        t->anchor_elo[i] = a[k].elo;
+    }
+    return 0;
+}
+
+void tally_anchor_text(const struct tally *t, char *buf, size_t cap)
+{
+    assert(cap > 0);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < t->n && used < cap; i++) {
+        if (!t->anchored[i])
+            continue;
+        char elo[32];
+        stats_elo_text(t->anchor_elo[i], elo, sizeof elo);
+        int w = snprintf(buf + used, cap - used, "%s%s=%s", used ? ", " : "", t->name[i], elo);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
+int tally_knockout(struct tally *t)
+{
+    assert(t->n <= KNOCKOUT_MAX_ENGINES);
+    if (!t->bracket && !(t->bracket = malloc(sizeof *t->bracket)))
+        return -1;
+    knockout_init(t->bracket, t->n);
+    return 0;
+}
+
+int tally_swiss(struct tally *t, int rounds, uint64_t seed)
+{
+    assert(rounds >= 1 && t->n >= 2);
+    struct tally_swiss *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    s->rounds = rounds;
+    s->seed = seed;
+    s->games = (long)rounds * (t->n / 2) * 2;
+    s->who = calloc((size_t)s->games + 1, sizeof *s->who);
+    s->half1 = malloc((size_t)s->games + 1);
+    if (!s->who || !s->half1) {
+        free(s->who);
+        free(s->half1);
+        free(s);
+        return -1;
+    }
+    memset(s->half1, -1, (size_t)s->games + 1);
+    t->swiss = s;
+    return 0;
+}
+
+/* Round r's games in, to the field's scores: 1 when it has one. */
+static int swiss_round_in(const struct tally *t, int r, struct swiss *sw)
+{
+    const struct tally_swiss *s = t->swiss;
+    long per = 2L * (t->n / 2), in = 0;
+    for (long i = r * per + 1; i <= (r + 1) * per; i++) {
+        if (s->half1[i] < 0)
+            continue;
+        int a = s->who[i][0], b = s->who[i][1];
+        swiss_add(sw, a, s->half1[i]);
+        swiss_add(sw, b, 2 - s->half1[i]);
+        in++;
+    }
+    return in > 0;
+}
+
+void tally_swiss_standings(const struct tally *t, struct tally_swiss_view *v)
+{
+    const struct tally_swiss *s = t->swiss;
+    struct swiss sw;
+    struct swiss_round round;
+    int opp[REC_MAX_ENGINES][REC_MAX_ENGINES], nopp[REC_MAX_ENGINES] = { 0 };
+    swiss_init(&sw, t->n, s->seed);
+    memset(v, 0, sizeof *v);
+    /* Each round's bye comes from its pairing; the games are the journal's. */
+    for (int r = 0; r < s->rounds; r++) {
+        struct swiss before = sw;
+        if (swiss_pair(&sw, &round) != 0 || !swiss_round_in(t, r, &sw)) {
+            sw = before;   /* a round without games: no bye either */
+            break;
+        }
+        for (int k = 0; k < round.npairs; k++) {
+            int a = round.side[k][0], b = round.side[k][1];
+            opp[a][nopp[a]++] = b;
+            opp[b][nopp[b]++] = a;
+        }
+        v->rounds++;
+    }
+    for (int i = 0; i < t->n; i++) {
+        v->half[i] = sw.half[i];
+        v->byes[i] = sw.byes[i];
+        for (int k = 0; k < nopp[i]; k++)
+            v->buchholz[i] += sw.half[opp[i][k]];
+    }
+    for (int i = 0; i < t->n; i++) {   /* insertion sort: stable, n small */
+        int k = i;
+        while (k > 0 && (v->half[v->order[k - 1]] < v->half[i] ||
+                         (v->half[v->order[k - 1]] == v->half[i] &&
+                          v->buchholz[v->order[k - 1]] < v->buchholz[i]))) {
+            v->order[k] = v->order[k - 1];
+            k--;
+        }
+        v->order[k] = i;
+    }
+}
+
 void tally_free(struct tally *t)
 {
+    free(t->bracket);
+    if (t->swiss) {
+        free(t->swiss->who);
+        free(t->swiss->half1);
+        free(t->swiss);
+    }
     for (int i = 0; i < t->n; i++)
         free(t->cpu[i]);
     free(t->overhead);
@@ -168,6 +291,19 @@ int tally_add(struct tally *t, const struct game_record *rec, struct err *e)
     if (side[0] < 0 || side[1] < 0)
         return err_set(e, 0, 0, "a game of an engine the header does not name");
     int winner = rec->result;
+    if (t->swiss && (rec->index < 1 || rec->index > t->swiss->games))
+        return err_set(e, 0, 0, "game %ld is not a game of the Swiss rounds", rec->index);
+    if (t->swiss) {
+        t->swiss->who[rec->index][0] = (unsigned char)side[0];
+        t->swiss->who[rec->index][1] = (unsigned char)side[1];
+        t->swiss->half1[rec->index] =
+            (signed char)(winner == REC_WIN_1 ? 2 : winner == REC_WIN_2 ? 0 : 1);
+    }
+    /* A knockout's game first: one that is not its bracket's counts nowhere. */
+    if (t->bracket && knockout_add(t->bracket, rec->index, side[0],
+                                   winner == REC_WIN_1 ? 2 : winner == REC_WIN_2 ? 0 : 1) != 0)
+        return err_set(e, 0, 0, "game %ld: %s against %s is not a game of the bracket as it "
+                       "stands", rec->index, rec->player[0], rec->player[1]);
     t->games++;
     if (winner) {
         int w = side[winner - 1], l = side[2 - winner];
@@ -224,7 +360,12 @@ int tally_ratings(const struct tally *t, double elo[], double margin[])
             games[i * n + j] = (double)(t->beat[i][j] + t->beat[j][i] + t->drew[i][j]);
             points[i * n + j] = (double)t->beat[i][j] + 0.5 * (double)t->drew[i][j];
         }
-    return stats_ratings(n, games, points, RATING_PRIOR_DRAWS, elo, margin);
+    if (!t->nanchors)
+        return stats_ratings(n, games, points, RATING_PRIOR_DRAWS, elo, margin);
+    double anchor[REC_MAX_ENGINES];
+    for (int i = 0; i < n; i++)
+        anchor[i] = t->anchored[i] ? t->anchor_elo[i] : NAN;
+    return stats_ratings_anchored(n, games, points, RATING_PRIOR_DRAWS, anchor, elo, margin);
 }
 
 void tally_rating_order(const struct tally *t, const int order[], const double elo[], int by[])
