@@ -364,4 +364,41 @@
  * folders adds more). */
 #define GRADE_MAX_PLACES (SBX_MAX_PATHS + 128)
 
+/* ---- referee similarity (similarity.h) and move agreement (agree.h) ---- */
+
+/* Positions every engine answers without --positions. A pair's agreement
+ * is a share over them: at 300 its standard error is under 0.03 (at most
+ * sqrt(0.25 / 300)), well inside the gap between copies (0.9 and more in
+ * the test field) and independent engines (0.7 and less), and 300 moves an
+ * engine are a minute or two of a Python engine in the sandbox. */
+#define SIMIL_DEFAULT_POSITIONS 300
+/* Most --positions: each is a move of every engine, and the positions are
+ * compared for duplicates (quadratic in their number). */
+#define SIMIL_MAX_POSITIONS 5000
+/* Plies of one seeded random game a position is drawn from: longer than a
+ * game of Connect-4, Othello or Nim from the start; a checkers game that
+ * wanders on is cut there. */
+#define SIMIL_GAME_PLIES 200
+/* Random games tried per position asked for: a position is refused when
+ * it is over, has one legal move (no choice, no signal) or was drawn
+ * already; a game with few distinct positions (Nim's small heaps) runs
+ * out, and the referee says how many it found. */
+#define SIMIL_TRIES_PER_POSITION 20
+
+/* The flag (agree.h): a pair above the field's median by more than
+ * AGREE_FLAG_K robust standard deviations, and by AGREE_FLAG_MIN_GAP at
+ * least. K = 4 follows the clone detectors of chess engine testing (flagged
+ * at several deviations); the robust deviation (MAD x AGREE_MAD_SCALE)
+ * ignores the copies themselves, which a plain deviation would let widen
+ * the field. The gap keeps a field of near-equal pairs (a MAD near 0) from
+ * flagging a pair a few positions above the rest: copies, even with a
+ * constant changed, agree on 0.9 and more of the positions, independent
+ * engines of the test field on 0.15 to 0.7. */
+#define AGREE_FLAG_K 4.0
+#define AGREE_FLAG_MIN_GAP 0.15
+/* The MAD of a normal distribution times this is its standard deviation. */
+#define AGREE_MAD_SCALE 1.4826
+/* Positions shown as a flagged pair's evidence (the JSON and the text). */
+#define AGREE_EVIDENCE_MAX 5
+
 #endif
