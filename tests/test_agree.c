@@ -1,8 +1,8 @@
 /*
  * test_agree.c - move agreement (agree.h): a pair's share of identical
- * moves over the positions both answered, the field's median and MAD, the
- * flag above median + max(K x 1.4826 x MAD, gap), the positions a pair
- * agrees on alone, and the JSON's keys.
+ * moves over the positions both answered, its log-odds, the field's median
+ * and MAD of them, the flag above median + max(K x 1.4826 x MAD, gap), the
+ * positions a pair agrees on alone, and the JSON's keys.
  *
  * The tables are small fields written out move by move, so that each
  * expected figure can be counted by hand.
@@ -94,14 +94,15 @@ Test(agree, two_engines_are_their_own_median_and_never_flagged)
     field_make(&f, 2, names, rows);
     struct agree_field af;
     cr_assert_eq(agree_compute(&f.t, &af), 0);
-    cr_assert_float_eq(af.median, 1.0, TOL, "median %g", af.median);
+    cr_assert_float_eq(af.median, agree_log_odds(8, 8), TOL, "median %g", af.median);
     cr_assert_not(af.pair[0].flagged, "a field of one pair flagged it");
     agree_free(&af);
 }
 
 /* Five engines that differ and a copy of the first: the copy's pair is
- * flagged, no other. Agreements: x-x-copy 1, the others 0 to 0.25 (median
- * 0.125, MAD 0.125). */
+ * flagged, no other. Agreements: x-x-copy 1, the others 0 to 0.25 (the
+ * median 0.125, log-odds -1.61; MAD 0.65 in log-odds; threshold 0.81, a
+ * share of 0.69). */
 static const char *field5_names[] = { "x", "y", "z", "w", "v", "x-copy" };
 static const char *field5_rows[] = {
     "abcdefgh",
@@ -135,27 +136,44 @@ Test(agree, a_copy_in_a_field_is_flagged_and_the_rest_not)
 
 Test(agree, the_threshold_is_median_plus_k_robust_deviations_or_the_gap)
 {
-    double wide = agree_threshold(0.3, 0.1);
-    double expect = 0.3 + AGREE_FLAG_K * AGREE_MAD_SCALE * 0.1;
+    double wide = agree_threshold(-0.4, 1.0);
+    double expect = -0.4 + AGREE_FLAG_K * AGREE_MAD_SCALE * 1.0;
     cr_assert_float_eq(wide, expect, TOL, "threshold %g, expected %g", wide, expect);
-    double narrow = agree_threshold(0.3, 0.0);
-    cr_assert_float_eq(narrow, 0.3 + AGREE_FLAG_MIN_GAP, TOL, "threshold %g with MAD 0", narrow);
+    double narrow = agree_threshold(-0.4, 0.0);
+    cr_assert_float_eq(narrow, -0.4 + AGREE_FLAG_MIN_GAP, TOL, "threshold %g with MAD 0",
+                       narrow);
+}
+
+Test(agree, log_odds_count_a_half_on_each_side)
+{
+    double l = agree_log_odds(3, 4);
+    cr_assert_float_eq(l, log(3.5 / 1.5), TOL, "log-odds of 3 of 4: %g", l);
+    cr_assert_float_eq(agree_log_odds(0, 0), 0.0, TOL, "no position: %g", agree_log_odds(0, 0));
+    cr_assert_float_eq(agree_share(0.0), 0.5, TOL, "share at 0: %g", agree_share(0.0));
+    cr_assert_float_eq(agree_share(log(3.0)), 0.75, TOL, "share at ln 3: %g",
+                       agree_share(log(3.0)));
 }
 
 Test(agree, median_and_mad_of_an_even_field_take_the_middle_two)
 {
     static const char *names[] = { "p", "q", "r", "s" };
     static const char *rows[] = { "aaaa", "aabb", "abbb", "bbbb" };
-    /* p-q 2/4, p-r 1/4, p-s 0, q-r 3/4, q-s 2/4, r-s 3/4: sorted 0 .25 .5 .5
-     * .75 .75, median .5; deviations .5 .25 0 0 .25 .25, MAD .25. */
+    /* Same of 4: p-q 2, p-r 1, p-s 0, q-r 3, q-s 2, r-s 3: log-odds
+     * ln(2.5/2.5) = 0 twice, ln(1.5/3.5), ln(0.5/4.5), ln(3.5/1.5) twice;
+     * sorted l0 l1 0 0 l3 l3: median 0; deviations |l0| |l1| 0 0 l3 l3,
+     * l3 = -l1 = 0.847: MAD l3. */
     struct field f;
     field_make(&f, 4, names, rows);
     struct agree_field af;
     cr_assert_eq(agree_compute(&f.t, &af), 0);
-    cr_assert_float_eq(af.median, 0.5, TOL, "median %g, expected 0.5", af.median);
-    cr_assert_float_eq(af.mad, 0.25, TOL, "MAD %g, expected 0.25", af.mad);
-    cr_assert_float_eq(af.threshold, agree_threshold(0.5, 0.25), TOL, "threshold %g",
+    double l3 = log(3.5 / 1.5);
+    cr_assert_float_eq(af.median, 0.0, TOL, "median %g, expected 0", af.median);
+    cr_assert_float_eq(af.mad, l3, TOL, "MAD %g, expected %g", af.mad, l3);
+    cr_assert_float_eq(af.threshold, agree_threshold(0.0, l3), TOL, "threshold %g",
                        af.threshold);
+    const struct agree_pair *qr = pair_of(&af, 1, 2);
+    double z = l3 / (AGREE_MAD_SCALE * l3);
+    cr_assert_float_eq(qr->z, z, TOL, "z of q-r %g, expected %g", qr->z, z);
     agree_free(&af);
 }
 

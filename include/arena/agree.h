@@ -11,14 +11,22 @@
  * engine gave no legal answer there. Moves are compared as texts.
  *
  * A pair's agreement: identical moves / positions both answered (0 when
- * they answered none in common). The field is every pair's agreement; m its
- * median, s = AGREE_MAD_SCALE x its median absolute deviation (the MAD
- * scaled to a normal distribution's standard deviation, so that a pair or
- * two of copies cannot widen it as they would a plain standard deviation).
- * A pair is flagged when
- *     agreement > m + max(AGREE_FLAG_K x s, AGREE_FLAG_MIN_GAP)
+ * they answered none in common). The pairs are compared on its log-odds,
+ *     L = ln((same + 1/2) / (compared - same + 1/2)),
+ * where a share near 1 stands as far from 0.9 as 0.9 from 0.5: copies agree
+ * near 1, and the scale spreads them from the field instead of squeezing
+ * them against the ceiling (the half keeps L finite). The field is every
+ * pair's L; m its median, s = AGREE_MAD_SCALE x its median absolute
+ * deviation (the MAD scaled to a normal distribution's standard
+ * deviation, so that a pair or two of copies cannot widen it as they would
+ * a plain standard deviation); a pair's z is (L - m) / s. It is flagged
+ * when
+ *     L > m + max(AGREE_FLAG_K x s, AGREE_FLAG_MIN_GAP)
  * (limits.h gives both constants' reasons). A field of two engines has one
- * pair, which is its own median: nothing is flagged without a field.
+ * pair, which is its own median: nothing is flagged without a field; and
+ * the rule compares engines with their field, so two engines of one kind
+ * in a field of another (two deep searches among random players) stand out
+ * as copies would.
  *
  * A pair's positions alone: those where the two chose the same move and no
  * other engine of the field did; for a flagged pair they are its evidence.
@@ -47,6 +55,9 @@ struct agree_pair {
     long same, compared;   /* identical moves; positions both answered */
     long alone;            /* identical moves no other engine played */
     double agreement;      /* same / compared; 0 when compared is 0 */
+    double log_odds;       /* L above */
+    double z;              /* (L - median) / s; 0 when s is 0 (none stands out
+                            * of a field whose pairs are alike, but by the gap) */
     int flagged;
 };
 
@@ -55,8 +66,8 @@ struct agree_pair {
 struct agree_field {
     int npairs;            /* nengines x (nengines - 1) / 2 */
     struct agree_pair *pair;
-    double median, mad;    /* of the pairs' agreements; mad unscaled */
-    double threshold;      /* flagged above it */
+    double median, mad;    /* of the pairs' log-odds; mad unscaled */
+    double threshold;      /* flagged above it (log-odds) */
 };
 
 /* Computes f from t (nengines >= 2, npos >= 0). 0, or -1 when out of memory
@@ -64,7 +75,12 @@ struct agree_field {
 int agree_compute(const struct agree_table *t, struct agree_field *f);
 void agree_free(struct agree_field *f);
 
-/* The threshold of a field whose median is median and whose MAD is mad. */
+/* The log-odds of same identical moves out of compared. */
+double agree_log_odds(long same, long compared);
+/* The share whose log-odds (without the halves) is l: 1 / (1 + e^-l). */
+double agree_share(double l);
+/* The threshold (log-odds) of a field whose median is median and whose
+ * MAD is mad (log-odds). */
 double agree_threshold(double median, double mad);
 
 /* Up to cap positions (ascending, 0-based) where pair p agrees alone
@@ -77,12 +93,14 @@ long agree_alone(const struct agree_table *t, const struct agree_pair *p, long *
  * move and the others'), then the engines that failed moves, if any. */
 void agree_text(const struct agree_table *t, const struct agree_field *f, FILE *out);
 
-/* The JSON's keys, added to obj: "rule" {"k", "min_gap", "mad_scale"},
- * "median", "mad", "threshold", "engines" [{"name", "answered",
- * "failed"}], "pairs" [{"a", "b", "agreement", "same", "compared", "alone",
- * "flagged", "evidence": [{"position" (1-based), "moves", "move", "others"
- * {NAME: MOVE|null}}]}] in the text's order; evidence is empty for a pair
- * not flagged. 0, or -1 when out of memory. */
+/* The JSON's keys, added to obj: "rule" {"scale": "log-odds", "k",
+ * "min_gap", "mad_scale"}, "median", "mad", "threshold" (log-odds),
+ * "threshold_share" (the threshold as a share, agree_share), "engines"
+ * [{"name", "answered", "failed"}], "pairs" [{"a", "b", "agreement",
+ * "same", "compared", "alone", "log_odds", "z", "flagged", "evidence":
+ * [{"position" (1-based), "moves", "move", "others" {NAME: MOVE|null}}]}]
+ * in the text's order; evidence is empty for a pair not flagged. 0, or -1
+ * when out of memory. */
 int agree_json(const struct agree_table *t, const struct agree_field *f, struct cJSON *obj);
 
 #endif

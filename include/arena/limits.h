@@ -368,9 +368,10 @@
 
 /* Positions every engine answers without --positions. A pair's agreement
  * is a share over them: at 300 its standard error is under 0.03 (at most
- * sqrt(0.25 / 300)), well inside the gap between copies (0.9 and more in
- * the test field) and independent engines (0.7 and less), and 300 moves an
- * engine are a minute or two of a Python engine in the sandbox. */
+ * sqrt(0.25 / 300)), well inside the gap between copies (0.96 and more in
+ * the test field) and independent engines (0.76 and less), and 300 moves
+ * of a Python engine in the sandbox are some 45 s (0.15 s a move
+ * measured, interpreter start and sandbox included). */
 #define SIMIL_DEFAULT_POSITIONS 300
 /* Most --positions: each is a move of every engine, and the positions are
  * compared for duplicates (quadratic in their number). */
@@ -385,17 +386,21 @@
  * out, and the referee says how many it found. */
 #define SIMIL_TRIES_PER_POSITION 20
 
-/* The flag (agree.h): a pair above the field's median by more than
- * AGREE_FLAG_K robust standard deviations, and by AGREE_FLAG_MIN_GAP at
- * least. K = 4 follows the clone detectors of chess engine testing (flagged
- * at several deviations); the robust deviation (MAD x AGREE_MAD_SCALE)
- * ignores the copies themselves, which a plain deviation would let widen
- * the field. The gap keeps a field of near-equal pairs (a MAD near 0) from
- * flagging a pair a few positions above the rest: copies, even with a
- * constant changed, agree on 0.9 and more of the positions, independent
- * engines of the test field on 0.15 to 0.7. */
-#define AGREE_FLAG_K 4.0
-#define AGREE_FLAG_MIN_GAP 0.15
+/* The flag (agree.h), on the log-odds of the pairs' agreements: a pair
+ * above the field's median by more than AGREE_FLAG_K robust standard
+ * deviations (MAD x AGREE_MAD_SCALE), and by AGREE_FLAG_MIN_GAP at least.
+ * Measured on the test field (tests/engines/similarity, Connect-4, 300
+ * positions): copies stand 3.4 to 6.3 deviations above the median (a copy
+ * with two constants changed agrees on 0.963 of the positions), and no
+ * independently written pair above 1.5 (the highest, 0.76, an alpha-beta
+ * beside a two-ply minimax of a like evaluation); 2.5 lies between with
+ * room on both sides at the tests' 30 positions too. The deviation is the
+ * robust one so that the copies themselves cannot widen the field. The gap
+ * (1 in log-odds: a pair's odds of agreeing e times the median pair's)
+ * keeps a field of near-equal pairs (a MAD near 0) from flagging a pair a
+ * few positions above the rest. */
+#define AGREE_FLAG_K 2.5
+#define AGREE_FLAG_MIN_GAP 1.0
 /* The MAD of a normal distribution times this is its standard deviation. */
 #define AGREE_MAD_SCALE 1.4826
 /* Positions shown as a flagged pair's evidence (the JSON and the text). */

@@ -45,6 +45,18 @@ static void count_pair(const struct agree_table *t, struct agree_pair *pr)
         pr->alone += alone_at(t, pr, p);
     }
     pr->agreement = pr->compared ? (double)pr->same / (double)pr->compared : 0.0;
+    pr->log_odds = agree_log_odds(pr->same, pr->compared);
+}
+
+double agree_log_odds(long same, long compared)
+{
+    assert(same >= 0 && same <= compared);
+    return log(((double)same + 0.5) / ((double)(compared - same) + 0.5));
+}
+
+double agree_share(double l)
+{
+    return 1.0 / (1.0 + exp(-l));
 }
 
 /* The median of n (>= 1) values, sorting v in place: the middle one, or
@@ -63,26 +75,26 @@ double agree_threshold(double median, double mad)
     return median + (spread > AGREE_FLAG_MIN_GAP ? spread : AGREE_FLAG_MIN_GAP);
 }
 
-/* Highest agreement first; ties by the engines' order. */
+/* Highest log-odds first; ties by the engines' order. */
 static int by_agreement(const void *x, const void *y)
 {
     const struct agree_pair *p = x, *q = y;
-    if (p->agreement != q->agreement)
-        return p->agreement < q->agreement ? 1 : -1;
+    if (p->log_odds != q->log_odds)
+        return p->log_odds < q->log_odds ? 1 : -1;
     return p->a != q->a ? p->a - q->a : p->b - q->b;
 }
 
-/* The field's median, MAD and threshold from its pairs' agreements. */
+/* The field's median, MAD and threshold from its pairs' log-odds. */
 static int field_figures(struct agree_field *f)
 {
     double *v = malloc((size_t)f->npairs * sizeof *v);
     if (!v)
         return -1;
     for (int k = 0; k < f->npairs; k++)
-        v[k] = f->pair[k].agreement;
+        v[k] = f->pair[k].log_odds;
     f->median = median_of(v, f->npairs);
     for (int k = 0; k < f->npairs; k++)
-        v[k] = fabs(f->pair[k].agreement - f->median);
+        v[k] = fabs(f->pair[k].log_odds - f->median);
     f->mad = median_of(v, f->npairs);
     free(v);
     f->threshold = agree_threshold(f->median, f->mad);
@@ -107,8 +119,12 @@ int agree_compute(const struct agree_table *t, struct agree_field *f)
         agree_free(f);
         return -1;
     }
-    for (k = 0; k < f->npairs; k++)
-        f->pair[k].flagged = f->pair[k].agreement > f->threshold;
+    double sd = AGREE_MAD_SCALE * f->mad;
+    for (k = 0; k < f->npairs; k++) {
+        struct agree_pair *p = &f->pair[k];
+        p->z = sd > 0 ? (p->log_odds - f->median) / sd : 0.0;
+        p->flagged = p->log_odds > f->threshold;
+    }
     qsort(f->pair, (size_t)f->npairs, sizeof *f->pair, by_agreement);
     return 0;
 }
@@ -146,14 +162,15 @@ static int name_width(const struct agree_table *t)
 static void text_rows(const struct agree_table *t, const struct agree_field *f, FILE *out)
 {
     int w = name_width(t);
-    fprintf(out, "%-*s  %-*s  %9s  %6s  %8s  %5s  %s\n", w, "Engine", w, "Engine", "Agreement",
-            "Same", "Compared", "Alone", "Flagged");
+    fprintf(out, "%-*s  %-*s  %9s  %6s  %8s  %5s  %6s  %s\n", w, "Engine", w, "Engine",
+            "Agreement", "Same", "Compared", "Alone", "z", "Flagged");
     for (int k = 0; k < f->npairs; k++) {
         const struct agree_pair *p = &f->pair[k];
         char a[ESC_ROOM(64)], b[ESC_ROOM(64)];
-        fprintf(out, "%-*s  %-*s  %9.3f  %6ld  %8ld  %5ld  %s\n", w,
+        fprintf(out, "%-*s  %-*s  %9.3f  %6ld  %8ld  %5ld  %6.2f  %s\n", w,
                 esc_text(t->names[p->a], a, sizeof a), w, esc_text(t->names[p->b], b, sizeof b),
-                p->agreement, p->same, p->compared, p->alone, p->flagged ? "FLAGGED" : "-");
+                p->agreement, p->same, p->compared, p->alone, p->z,
+                p->flagged ? "FLAGGED" : "-");
     }
 }
 
@@ -217,11 +234,14 @@ void agree_text(const struct agree_table *t, const struct agree_field *f, FILE *
     int flagged = 0;
     for (int k = 0; k < f->npairs; k++)
         flagged += f->pair[k].flagged;
-    fprintf(out, "Agreement: identical moves / positions both answered. Field of %d pairs: "
-                 "median %.3f, MAD %.3f\n"
-                 "Flagged above %.3f (median + max(%g x %g x MAD, %g)): %d pair%s\n\n",
-            f->npairs, f->median, f->mad, f->threshold, AGREE_FLAG_K, AGREE_MAD_SCALE,
-            AGREE_FLAG_MIN_GAP, flagged, flagged == 1 ? "" : "s");
+    fprintf(out, "Agreement: identical moves / positions both answered, compared as log-odds "
+                 "L = ln((same + 1/2) / (differ + 1/2))\n"
+                 "Field of %d pairs: median L %.3f (agreement %.3f), MAD %.3f\n"
+                 "Flagged above L %.3f (agreement %.3f): median + max(%g x %g x MAD, %g); "
+                 "%d pair%s\n\n",
+            f->npairs, f->median, agree_share(f->median), f->mad, f->threshold,
+            agree_share(f->threshold), AGREE_FLAG_K, AGREE_MAD_SCALE, AGREE_FLAG_MIN_GAP,
+            flagged, flagged == 1 ? "" : "s");
     text_rows(t, f, out);
     for (int k = 0; k < f->npairs; k++)
         if (f->pair[k].flagged)
@@ -258,18 +278,22 @@ static cJSON *json_position(const struct agree_table *t, const struct agree_pair
 static cJSON *json_pair(const struct agree_table *t, const struct agree_pair *p)
 {
     cJSON *j = cJSON_CreateObject();
-    cJSON *ev = j ? cJSON_AddArrayToObject(j, "evidence") : NULL;
-    if (!ev) {
-        cJSON_Delete(j);
+    if (!j)
         return NULL;
-    }
     cJSON_AddStringToObject(j, "a", t->names[p->a]);
     cJSON_AddStringToObject(j, "b", t->names[p->b]);
     cJSON_AddNumberToObject(j, "agreement", p->agreement);
     cJSON_AddNumberToObject(j, "same", (double)p->same);
     cJSON_AddNumberToObject(j, "compared", (double)p->compared);
     cJSON_AddNumberToObject(j, "alone", (double)p->alone);
+    cJSON_AddNumberToObject(j, "log_odds", p->log_odds);
+    cJSON_AddNumberToObject(j, "z", p->z);
     cJSON_AddBoolToObject(j, "flagged", p->flagged);
+    cJSON *ev = cJSON_AddArrayToObject(j, "evidence");
+    if (!ev) {
+        cJSON_Delete(j);
+        return NULL;
+    }
     long pos[AGREE_EVIDENCE_MAX];
     long n = p->flagged ? agree_alone(t, p, pos, AGREE_EVIDENCE_MAX) : 0;
     for (long k = 0; k < n; k++) {
@@ -307,12 +331,14 @@ int agree_json(const struct agree_table *t, const struct agree_field *f, cJSON *
     cJSON *rule = cJSON_AddObjectToObject(obj, "rule");
     if (!rule)
         return -1;
+    cJSON_AddStringToObject(rule, "scale", "log-odds");
     cJSON_AddNumberToObject(rule, "k", AGREE_FLAG_K);
     cJSON_AddNumberToObject(rule, "min_gap", AGREE_FLAG_MIN_GAP);
     cJSON_AddNumberToObject(rule, "mad_scale", AGREE_MAD_SCALE);
     cJSON_AddNumberToObject(obj, "median", f->median);
     cJSON_AddNumberToObject(obj, "mad", f->mad);
     cJSON_AddNumberToObject(obj, "threshold", f->threshold);
+    cJSON_AddNumberToObject(obj, "threshold_share", agree_share(f->threshold));
     if (json_engines(t, obj) != 0)
         return -1;
     cJSON *pairs = cJSON_AddArrayToObject(obj, "pairs");
