@@ -390,11 +390,12 @@
  * above the field's median by more than AGREE_FLAG_K robust standard
  * deviations (MAD x AGREE_MAD_SCALE), and by AGREE_FLAG_MIN_GAP at least.
  * Measured on the test field (tests/engines/similarity, Connect-4, 300
- * positions): copies stand 3.4 to 6.3 deviations above the median (a copy
- * with two constants changed agrees on 0.963 of the positions), and no
- * independently written pair above 1.5 (the highest, 0.76, an alpha-beta
- * beside a two-ply minimax of a like evaluation); 2.5 lies between with
- * room on both sides at the tests' 30 positions too. The deviation is the
+ * positions): copies stand 3.3 to 6.2 deviations above the median (a copy
+ * with two constants changed agrees on 0.963 of the positions), no
+ * independently written pair above 0.7 (the highest agreement 0.57); with
+ * the referee's alpha-beta added, its pair with the field's two-ply
+ * minimax (0.76, a like evaluation) stands at 1.5. 2.5 lies between with
+ * room on both sides, at the tests' 30 positions too (copies 4.8). The deviation is the
  * robust one so that the copies themselves cannot widen the field. The gap
  * (1 in log-odds: a pair's odds of agreeing e times the median pair's)
  * keeps a field of near-equal pairs (a MAD near 0) from flagging a pair a
