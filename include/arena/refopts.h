@@ -110,7 +110,8 @@ struct refopts_settings {
     struct cluster_opts cluster;  /* slurm's own options */
     char *judge_cmd;            /* --judge: never started while the options
                                  * are read (--judge-sandbox may follow).
-                                 * match, tournament, slurm, bench: started
+                                 * match, tournament, slurm, bench,
+                                 * similarity: started
                                  * by refopts_judge_start, which frees it
                                  * (the judge keeps its words); report, verify,
                                  * analyze: the judge to replay a judge's
@@ -151,7 +152,7 @@ void refopts_judge(const struct refopts_settings *s, struct judge_cmd *j);
 
 /* After every option is read (so that --judge-sandbox is known before the
  * judge starts): for a command that plays (match, tournament, slurm,
- * bench), starts --judge's judge into s's rules, its game theirs. 0 (also
+ * bench, similarity), starts --judge's judge into s's rules, its game theirs. 0 (also
  * without --judge, and for the commands that read journals, whose judge
  * starts once checked against a journal's header); -1 with e when the
  * command is refused (judge.h's judge_open); JUDGE_FAILED with e when the

@@ -10,7 +10,13 @@
 #include <string.h>
 #include "arena/agree.h"
 #include "arena/escape.h"
+#include "arena/game.h"
+#include "arena/record.h"
 #include "arena/stats.h"
+
+/* An engine's name and a move as a terminal shows them (escape.h). */
+#define NAME_SHOWN ESC_ROOM(REC_NAME_MAX)
+#define MOVE_SHOWN ESC_ROOM(GAME_MOVE_TEXT_MAX)
 
 static const char *move_at(const struct agree_table *t, int e, long p)
 {
@@ -152,7 +158,7 @@ static int name_width(const struct agree_table *t)
 {
     int w = (int)strlen("Engine");
     for (int e = 0; e < t->nengines; e++) {
-        char name[ESC_ROOM(64)];
+        char name[NAME_SHOWN];
         int len = (int)strlen(esc_text(t->names[e], name, sizeof name));
         w = len > w ? len : w;
     }
@@ -166,7 +172,7 @@ static void text_rows(const struct agree_table *t, const struct agree_field *f, 
             "Agreement", "Same", "Compared", "Alone", "z", "Flagged");
     for (int k = 0; k < f->npairs; k++) {
         const struct agree_pair *p = &f->pair[k];
-        char a[ESC_ROOM(64)], b[ESC_ROOM(64)];
+        char a[NAME_SHOWN], b[NAME_SHOWN];
         fprintf(out, "%-*s  %-*s  %9.3f  %6ld  %8ld  %5ld  %6.2f  %s\n", w,
                 esc_text(t->names[p->a], a, sizeof a), w, esc_text(t->names[p->b], b, sizeof b),
                 p->agreement, p->same, p->compared, p->alone, p->z,
@@ -179,7 +185,7 @@ static void text_rows(const struct agree_table *t, const struct agree_field *f, 
 static void text_position(const struct agree_table *t, const struct agree_pair *p, long q,
                           FILE *out)
 {
-    char move[ESC_ROOM(32)];
+    char move[MOVE_SHOWN];
     fprintf(out, "  position %ld", q + 1);
     if (t->labels && t->labels[q]) {
         fputs(" (", out);
@@ -190,7 +196,7 @@ static void text_position(const struct agree_table *t, const struct agree_pair *
     for (int e = 0, first = 1; e < t->nengines; e++) {
         if (e == p->a || e == p->b)
             continue;
-        char name[ESC_ROOM(64)];
+        char name[NAME_SHOWN];
         const char *m = move_at(t, e, q);
         fprintf(out, "%s %s %s", first ? "" : ",", esc_text(t->names[e], name, sizeof name),
                 m ? esc_text(m, move, sizeof move) : "(none)");
@@ -203,7 +209,7 @@ static void text_evidence(const struct agree_table *t, const struct agree_pair *
 {
     long pos[AGREE_EVIDENCE_MAX];
     long n = agree_alone(t, p, pos, AGREE_EVIDENCE_MAX);
-    char a[ESC_ROOM(64)], b[ESC_ROOM(64)];
+    char a[NAME_SHOWN], b[NAME_SHOWN];
     fprintf(out, "\n%s and %s agree on %ld of %ld positions, %ld of them alone (no other "
                  "engine plays their move)%s\n",
             esc_text(t->names[p->a], a, sizeof a), esc_text(t->names[p->b], b, sizeof b),
@@ -223,7 +229,7 @@ static void text_failures(const struct agree_table *t, FILE *out)
             failed += move_at(t, e, p) == NULL;
         if (!failed)
             continue;
-        char name[ESC_ROOM(64)];
+        char name[NAME_SHOWN];
         fprintf(out, "%s: no legal answer at %ld of %ld positions (not compared there)\n",
                 esc_text(t->names[e], name, sizeof name), failed, t->npos);
     }
