@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "arena/agree.h"
 
@@ -226,5 +227,42 @@ Test(agree, the_json_names_pairs_and_gives_a_flagged_pairs_evidence)
     cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(second, "evidence")), 0);
     cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "engines")), 6);
     cJSON_Delete(doc);
+    agree_free(&af);
+}
+
+Test(agree, the_text_ranks_pairs_marks_the_flagged_and_shows_its_evidence)
+{
+    static const char *names[] = { "x", "y", "z", "w", "v", "x-copy" };
+    static const char *rows[] = {
+        "abcdefgh", "abzzzzzz", "azcrrysr", "yyyyeyyy", "qqqqqfqh", "abcdefg.",
+    };
+    struct field f;
+    field_make(&f, 6, names, rows);
+    const char *labels[8] = { "1", "1 2", "1 2 3", "(start)", "5", "6", "7 1", "8" };
+    f.t.labels = labels;
+    struct agree_field af;
+    cr_assert_eq(agree_compute(&f.t, &af), 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cr_assert_not_null(out);
+    agree_text(&f.t, &af, out);
+    fclose(out);
+    const char *want[] = {
+        "Field of 15 pairs: median L ",
+        "; 1 pair\n\n",
+        "Engine  Engine  Agreement    Same  Compared  Alone       z  Flagged\n"
+        "x       x-copy      1.000       7         7      2 ",
+        "  FLAGGED\n",
+        "\nx and x-copy agree on 7 of 7 positions, 2 of them alone (no other engine plays "
+        "their move):\n"
+        "  position 4 ((start)): both d; others: y z, z r, w y, v q\n"
+        "  position 7 (7 1): both g; others: y z, z s, w y, v q\n",
+        "x-copy: no legal answer at 1 of 8 positions (not compared there)\n",
+    };
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++)
+        cr_assert_not_null(strstr(text, want[k]), "no '%s' in:\n%s", want[k], text);
+    cr_assert_null(strstr(strstr(text, "FLAGGED") + 1, "FLAGGED"), "two flagged:\n%s", text);
+    free(text);
     agree_free(&af);
 }

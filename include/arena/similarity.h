@@ -37,6 +37,9 @@ enum similarity_format { SIMILARITY_TEXT, SIMILARITY_JSON };
 struct similarity_opts {
     long positions;                 /* 1 to SIMIL_MAX_POSITIONS */
     enum similarity_format format;
+    FILE *progress;                 /* a line per engine once it has answered
+                                     * ("similarity: NAME (I of E): N of M
+                                     * positions answered"); NULL: none */
 };
 
 enum { SIMILARITY_DONE = 0, SIMILARITY_CANCELLED = 1, SIMILARITY_BUSY = 2,

@@ -884,6 +884,7 @@ static int similarity_check(const char *prog, struct refopts_settings *s)
 static int similarity_work(const char *prog, struct refopts_settings *s)
 {
     struct err e;
+    s->simil.progress = isatty(STDERR_FILENO) ? stderr : NULL;
     int r = similarity_run(&s->t.rules, s->t.engine, s->t.nengines, &s->simil, stdout, &e);
     int judge = r < 0 ? judge_failed(prog, s) : 0;
     if ((r < 0 && !judge) || r == SIMILARITY_TOO_FEW)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena/agree.h"
+#include "arena/escape.h"
 #include "arena/rng.h"
 #include "arena/similarity.h"
 #include "referee/journal/header.h"
@@ -140,6 +141,18 @@ static int ask_engine(struct simil *s, const struct spec *eng, int i, struct err
     return rc;
 }
 
+/* Engine i's line of progress: a run of minutes shows where it is. */
+static void say_progress(const struct simil *s, int i, int n, FILE *to)
+{
+    long answered = 0;
+    for (long p = 0; p < s->npos; p++)
+        answered += s->moves[(size_t)i * (size_t)s->npos + (size_t)p] != NULL;
+    char name[ESC_ROOM(REC_NAME_MAX)];
+    fprintf(to, "similarity: %s (%d of %d): %ld of %ld positions answered\n",
+            esc_text(s->names[i], name, sizeof name), i + 1, n, answered, s->npos);
+    fflush(to);
+}
+
 static void print_text(const struct simil *s, const struct agree_table *t,
                        const struct agree_field *f, int n, FILE *out)
 {
@@ -219,6 +232,8 @@ int similarity_run(const struct play_rules *r, const struct spec *engines, int n
     for (int i = 0; rc == 0 && i < n; i++) {
         s.names[i] = engines[i].name;
         rc = ask_engine(&s, &engines[i], i, e);
+        if (rc == 0 && o->progress)
+            say_progress(&s, i, n, o->progress);
     }
     if (rc == PLAY_PLAYED)
         rc = compare(&s, n, o, out, e);
