@@ -6,8 +6,9 @@
  * constants changed) every copy's pair is flagged and no other; the
  * built-in engine beside a copy of itself in a field of other players
  * prints the table and the evidence; the same seed gives the same output;
- * the JSON has its keys; usage errors exit 2 with their message and print
- * nothing on stdout.
+ * the JSON has its keys; an engine whose answers are all refused is
+ * compared nowhere and counted; usage errors, and more positions than
+ * tic-tac-toe has, exit 2 with their message and print nothing on stdout.
  */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
@@ -279,6 +280,50 @@ Test(e2e_similarity, too_many_positions_for_the_game_are_refused)
                       65) == 0, "stderr: %s", r.err);
     cr_assert_not_null(strstr(r.err, "; give --positions "), "stderr: %s", r.err);
     cr_assert_eq(r.out_len, 0, "stdout: %s", r.out);
+    e2e_run_free(&r);
+    e2e_rmdir(dir);
+}
+
+/* An engine whose every answer is refused is compared nowhere: its pairs
+ * have no position in common, and the JSON and the text count its
+ * failures. */
+Test(e2e_similarity, an_engine_without_legal_answers_is_compared_nowhere)
+{
+    char specs[3][SPEC_MAX], illegal[PATH_MAX], engine[PATH_MAX];
+    e2e_engine_bin_path("engine", engine, sizeof engine);
+    e2e_repo_path("tests/engines/illegal.sh", illegal, sizeof illegal);
+    snprintf(specs[0], SPEC_MAX, "name=ab,cmd=%s one-move --game connect4", engine);
+    snprintf(specs[1], SPEC_MAX, "name=rnd,cmd=%s one-move --game connect4 --player random",
+             engine);
+    snprintf(specs[2], SPEC_MAX, "name=passer,cmd=sh %s", illegal);
+    const char *args[16];
+    static const char *const extra[] = { "--positions", "6", "--format", "json", NULL };
+    similarity_args(args, sizeof args / sizeof *args, specs, 3, extra);
+    char *dir = e2e_tmpdir();
+    struct e2e_run r;
+    e2e_runv(&r, dir, NULL, "referee", args);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cJSON *doc = json_of(&r);
+    const cJSON *eng = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "engines"), 2);
+    cr_assert_str_eq(cJSON_GetObjectItem(eng, "name")->valuestring, "passer");
+    cr_assert_eq(cJSON_GetObjectItem(eng, "answered")->valueint, 0, "%s", r.out);
+    cr_assert_eq(cJSON_GetObjectItem(eng, "failed")->valueint, 6, "%s", r.out);
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(doc, "pairs")) {
+        int with_passer = !strcmp(cJSON_GetObjectItem(p, "b")->valuestring, "passer");
+        cr_assert_eq(cJSON_GetObjectItem(p, "compared")->valueint, with_passer ? 0 : 6, "%s",
+                     r.out);
+        cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(p, "flagged")), "%s", r.out);
+    }
+    cJSON_Delete(doc);
+    e2e_run_free(&r);
+    const char *text_args[16];
+    static const char *const text_extra[] = { "--positions", "6", NULL };
+    similarity_args(text_args, sizeof text_args / sizeof *text_args, specs, 3, text_extra);
+    e2e_runv(&r, dir, NULL, "referee", text_args);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.out, "\npasser: no legal answer at 6 of 6 positions (not "
+                                     "compared there)\n"), "%s", r.out);
     e2e_run_free(&r);
     e2e_rmdir(dir);
 }
