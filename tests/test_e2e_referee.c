@@ -215,7 +215,7 @@ ParameterizedTestParameters(e2e_referee, usage_error)
           "referee: --engine 'a 'b': column 3: unterminated ' quote\n" },
         { { "serve", "", "", "" },
           "referee: unknown command 'serve' (match, tournament, report, verify, merge, "
-          "analyze, bench, slurm, status, play, grade)\n" },
+          "analyze, bench, slurm, status, play, similarity, grade)\n" },
         { { "play", "", "", "" }, "referee: play: --game is required\n" },
         { { "play", "--game", "nim", "--games", "2", "" },
           "referee: play: unknown option '--games'\n" },
