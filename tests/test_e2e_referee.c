@@ -215,7 +215,7 @@ ParameterizedTestParameters(e2e_referee, usage_error)
           "referee: --engine 'a 'b': column 3: unterminated ' quote\n" },
         { { "serve", "", "", "" },
           "referee: unknown command 'serve' (match, tournament, report, verify, merge, "
-          "analyze, bench, slurm, status, play, grade)\n" },
+          "analyze, bench, slurm, status, play, similarity, grade)\n" },
         { { "play", "", "", "" }, "referee: play: --game is required\n" },
         { { "play", "--game", "nim", "--games", "2", "" },
           "referee: play: unknown option '--games'\n" },
@@ -376,6 +376,7 @@ Test(e2e_referee, command_help_shows_that_command_only)
         { "bench", "Bench: ", "Slurm " },
         { "slurm", "Slurm ", "Bench: " },
         { "play", "Play: ", "Bench: " },
+        { "similarity", "Similarity: ", "Bench: " },
         { "grade", "Grade: ", "Slurm " },
     };
     char *dir = e2e_tmpdir();
@@ -405,7 +406,8 @@ Test(e2e_referee, command_help_shows_that_command_only)
     cr_assert_eq(all.status, 0);
     static const char *const sections[] = { "Match and tournament options:\n", "Match:\n",
                                             "Tournament:\n", "Report:\n", "Bench: ", "Slurm ",
-                                            "Analyze ", "Status: ", "Play: ", "Grade: " };
+                                            "Analyze ", "Status: ", "Play: ", "Similarity: ",
+                                            "Grade: " };
     for (size_t i = 0; i < sizeof sections / sizeof *sections; i++) {
         const char *at = strstr(all.out, sections[i]);
         cr_assert(at && !strstr(at + 1, sections[i]), "'%s' not once in:\n%s", sections[i],

@@ -364,4 +364,47 @@
  * folders adds more). */
 #define GRADE_MAX_PLACES (SBX_MAX_PATHS + 128)
 
+/* ---- referee similarity (similarity.h) and move agreement (agree.h) ---- */
+
+/* Positions every engine answers without --positions. A pair's agreement
+ * is a share over them: at 300 its standard error is under 0.03 (at most
+ * sqrt(0.25 / 300)), well inside the gap between copies (0.96 and more in
+ * the test field) and independent engines (0.76 and less), and 300 moves
+ * of a Python engine in the sandbox are some 45 s (0.15 s a move
+ * measured, interpreter start and sandbox included). */
+#define SIMIL_DEFAULT_POSITIONS 300
+/* Most --positions: each is a move of every engine, and the positions are
+ * compared for duplicates (quadratic in their number). */
+#define SIMIL_MAX_POSITIONS 5000
+/* Plies of one seeded random game a position is drawn from: longer than a
+ * game of Connect-4, Othello or Nim from the start; a checkers game that
+ * wanders on is cut there. */
+#define SIMIL_GAME_PLIES 200
+/* Random games tried per position asked for: a position is refused when
+ * it is over, has one legal move (no choice, no signal) or was drawn
+ * already; a game with few distinct positions (Nim's small heaps) runs
+ * out, and the referee says how many it found. */
+#define SIMIL_TRIES_PER_POSITION 20
+
+/* The flag (agree.h), on the log-odds of the pairs' agreements: a pair
+ * above the field's median by more than AGREE_FLAG_K robust standard
+ * deviations (MAD x AGREE_MAD_SCALE), and by AGREE_FLAG_MIN_GAP at least.
+ * Measured on the test field (tests/engines/similarity, Connect-4, 300
+ * positions): copies stand 3.3 to 6.2 deviations above the median (a copy
+ * with two constants changed agrees on 0.963 of the positions), no
+ * independently written pair above 0.7 (the highest agreement 0.57); with
+ * the referee's alpha-beta added, its pair with the field's two-ply
+ * minimax (0.76, a like evaluation) stands at 1.5. 2.5 lies between with
+ * room on both sides, at the tests' 30 positions too (copies 4.8). The deviation is the
+ * robust one so that the copies themselves cannot widen the field. The gap
+ * (1 in log-odds: a pair's odds of agreeing e times the median pair's)
+ * keeps a field of near-equal pairs (a MAD near 0) from flagging a pair a
+ * few positions above the rest. */
+#define AGREE_FLAG_K 2.5
+#define AGREE_FLAG_MIN_GAP 1.0
+/* The MAD of a normal distribution times this is its standard deviation. */
+#define AGREE_MAD_SCALE 1.4826
+/* Positions shown as a flagged pair's evidence (the JSON and the text). */
+#define AGREE_EVIDENCE_MAX 5
+
 #endif

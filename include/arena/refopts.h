@@ -27,6 +27,7 @@
 #include "arena/cluster.h"
 #include "arena/report.h"
 #include "arena/sandbox.h"
+#include "arena/similarity.h"
 #include "arena/tournament.h"
 
 /* The referee's commands. */
@@ -41,6 +42,7 @@ enum refopts_command {
     REF_CMD_SLURM,     /* a tournament's options and cluster.h's */
     REF_CMD_STATUS,
     REF_CMD_PLAY,
+    REF_CMD_SIMILARITY,
     REF_CMD_GRADE,     /* grade.h reads its own options */
 };
 
@@ -58,7 +60,8 @@ enum refopts_opt_id {
     REF_OPT_REPEAT, REF_OPT_BENCH_BUDGET,
     REF_OPT_SHARDS, REF_OPT_PARTITION, REF_OPT_TIME, REF_OPT_CPUS, REF_OPT_SBATCH_ARG,
     REF_OPT_OUT, REF_OPT_DRY_RUN, REF_OPT_PARALLEL, REF_OPT_SSHLOGIN,
-    REF_OPT_PORT, REF_OPT_LISTEN, REF_OPT_PAGE_TIMEOUT   /* referee play's own */
+    REF_OPT_PORT, REF_OPT_LISTEN, REF_OPT_PAGE_TIMEOUT,  /* referee play's own */
+    REF_OPT_SIMIL_POSITIONS                              /* referee similarity's own */
 };
 
 #define REF_CONFIG_CAP (1 << 20)  /* bytes of a config file */
@@ -103,10 +106,12 @@ struct refopts_settings {
                                  * --random-positions, --repeat, --budget-ms;
                                  * --positions goes to openings, --plies to
                                  * the rules' random_plies, --json to json */
+    struct similarity_opts simil; /* similarity: --positions, --format */
     struct cluster_opts cluster;  /* slurm's own options */
     char *judge_cmd;            /* --judge: never started while the options
                                  * are read (--judge-sandbox may follow).
-                                 * match, tournament, slurm, bench: started
+                                 * match, tournament, slurm, bench,
+                                 * similarity: started
                                  * by refopts_judge_start, which frees it
                                  * (the judge keeps its words); report, verify,
                                  * analyze: the judge to replay a judge's
@@ -147,7 +152,7 @@ void refopts_judge(const struct refopts_settings *s, struct judge_cmd *j);
 
 /* After every option is read (so that --judge-sandbox is known before the
  * judge starts): for a command that plays (match, tournament, slurm,
- * bench), starts --judge's judge into s's rules, its game theirs. 0 (also
+ * bench, similarity), starts --judge's judge into s's rules, its game theirs. 0 (also
  * without --judge, and for the commands that read journals, whose judge
  * starts once checked against a journal's header); -1 with e when the
  * command is refused (judge.h's judge_open); JUDGE_FAILED with e when the

@@ -23,6 +23,7 @@
 #include "arena/limits.h"
 #include "arena/refopts.h"
 #include "arena/registry.h"
+#include "arena/similarity.h"
 #include "arena/rules.h"
 #include "arena/swiss.h"
 #include "arena/journal.h"
@@ -205,6 +206,25 @@ static const char bench_help[] =
     "  (and --judge, --judge-sandbox, --each, --seed, --timeout-ms, --cpu-limit-s,\n"
     "  --mem-limit-mb, --sandbox, --sandbox-ro, --sandbox-env as for a match)\n";
 
+static const char similarity_help[] =
+    "Similarity: engines that copy each other. Every engine answers the same\n"
+    "positions (before a random ply of seeded random games; none over, none with a\n"
+    "single legal move, no two alike), each move run and judged as in a game; each\n"
+    "pair's agreement is its share of identical moves over the positions both\n"
+    "answered, compared as log-odds. A pair is flagged above the field's median +\n"
+    "max(K x S x MAD, G) (K " CLI_STR(AGREE_FLAG_K) ", S " CLI_STR(AGREE_MAD_SCALE) ", G "
+    CLI_STR(AGREE_FLAG_MIN_GAP) "), with the positions where the\n"
+    "two agree and no other engine does.\n"
+    "  --positions N        positions every engine answers (default "
+    CLI_STR(SIMIL_DEFAULT_POSITIONS) ", at most\n"
+    "                       " CLI_STR(SIMIL_MAX_POSITIONS) ")\n"
+    "  --seed S             the random games' seed (default 1): the same seed, the\n"
+    "                       same positions\n"
+    "  --depth D            the {depth} of every move (default " CLI_STR(REF_DEFAULT_DEPTH) ")\n"
+    "  --format F           text (default) or json\n"
+    "  (and --judge, --judge-sandbox, --each, --timeout-ms, --cpu-limit-s,\n"
+    "  --mem-limit-mb, --sandbox, --sandbox-ro, --sandbox-env as for a match)\n";
+
 #define REF_HELP_SECTIONS 3
 
 /* One referee command: its word, its settings' kind, what runs it, its
@@ -269,6 +289,10 @@ static const struct ref_cmd commands[] = {
       "%1$s play --game G [--engine SPEC]... [--port N] [--listen ADDR] [--journal FILE]\n"
       "        [--page-timeout-s S]\n",
       { play_help } },
+    { "similarity", REF_CMD_SIMILARITY, run_command,
+      "%1$s similarity (--game G | --judge CMD) --engine SPEC --engine SPEC...\n"
+      "        [--depth D] [--positions N] [--seed S] [--format text|json]\n",
+      { similarity_help } },
     { "grade", REF_CMD_GRADE, grade_command, grade_usage, { grade_help } },
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof *commands)
@@ -903,6 +927,33 @@ static int bench_work(const char *prog, struct refopts_settings *s)
     return r == REFBENCH_CANCELLED ? 128 + SIGINT : 0;
 }
 
+/* similarity's own checks, once the options are read: a field of engines,
+ * then the rules and the checks before the first move. */
+static int similarity_check(const char *prog, struct refopts_settings *s)
+{
+    if (s->t.nengines < 2)
+        return cli_usage(prog, "similarity: give at least two --engine options, got %d",
+                         s->t.nengines);
+    int rc = finish_rules(prog, s, "similarity");
+    return rc ? rc : preflight(prog, s);
+}
+
+static int similarity_work(const char *prog, struct refopts_settings *s)
+{
+    struct err e;
+    s->simil.progress = isatty(STDERR_FILENO) ? stderr : NULL;
+    int r = similarity_run(&s->t.rules, s->t.engine, s->t.nengines, &s->simil, stdout, &e);
+    int judge = r < 0 ? judge_failed(prog, s) : 0;
+    if ((r < 0 && !judge) || r == SIMILARITY_TOO_FEW)
+        err_print(stderr, prog, &e);
+    if (r < 0)
+        return judge ? judge : 1;
+    return r == SIMILARITY_TOO_FEW   ? EXIT_BAD_INPUT
+           : r == SIMILARITY_CANCELLED ? 128 + SIGINT
+           : r == SIMILARITY_BUSY      ? 1   /* no busy_retries here: never */
+                                       : 0;
+}
+
 static int play_check(const char *prog, struct refopts_settings *s)
 {
     int rc = finish_rules(prog, s, "play");
@@ -967,6 +1018,9 @@ static const struct ref_steps steps[] = {
                          .read = status_read },
     [REF_CMD_PLAY] = { .check = play_check, .guard = { "serving the page", "game" },
                        .work = play_work },
+    [REF_CMD_SIMILARITY] = { .check = similarity_check,
+                             .guard = { "comparing the engines", "comparison" },
+                             .work = similarity_work },
 };
 
 /* Frees s, then, in the process that found the cgroups' root, removes

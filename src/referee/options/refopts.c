@@ -182,6 +182,25 @@ static const struct option bench_options[] = {
     CLI_STD_OPTIONS,
 };
 
+static const struct option similarity_options[] = {
+    { "game", required_argument, NULL, REF_OPT_GAME },
+    { "judge", required_argument, NULL, REF_OPT_JUDGE },
+    { "judge-sandbox", required_argument, NULL, REF_OPT_JUDGE_SANDBOX },
+    { "engine", required_argument, NULL, REF_OPT_ENGINE },
+    { "each", required_argument, NULL, REF_OPT_EACH },
+    { "depth", required_argument, NULL, REF_OPT_DEPTH },
+    { "positions", required_argument, NULL, REF_OPT_SIMIL_POSITIONS },
+    { "seed", required_argument, NULL, REF_OPT_SEED },
+    { "format", required_argument, NULL, REF_OPT_FORMAT },
+    { "timeout-ms", required_argument, NULL, REF_OPT_TIMEOUT },
+    { "cpu-limit-s", required_argument, NULL, REF_OPT_CPU },
+    { "mem-limit-mb", required_argument, NULL, REF_OPT_MEM },
+    { "sandbox", required_argument, NULL, REF_OPT_SANDBOX },
+    { "sandbox-ro", required_argument, NULL, REF_OPT_SANDBOX_RO },
+    { "sandbox-env", required_argument, NULL, REF_OPT_SANDBOX_ENV },
+    CLI_STD_OPTIONS,
+};
+
 static const struct option play_options[] = {
     { "game", required_argument, NULL, REF_OPT_GAME },
     { "engine", required_argument, NULL, REF_OPT_ENGINE },
@@ -221,6 +240,7 @@ void refopts_settings_init(struct refopts_settings *s, enum refopts_command comm
     s->ana.budget_ms = ANA_DEFAULT_BUDGET_MS;
     s->ana.max_empty = ANA_DEFAULT_MAX_EMPTY;
     s->bench.repeat = 1;
+    s->simil.positions = SIMIL_DEFAULT_POSITIONS;
     if (command == REF_CMD_MATCH)   /* 0: not given; --games and --rounds exclude each other */
         s->games = s->t.rounds = 0;
     if (command == REF_CMD_BENCH)
@@ -262,6 +282,8 @@ const struct option *refopts_options(enum refopts_command command)
         return slurm_options;
     case REF_CMD_PLAY:
         return play_options;
+    case REF_CMD_SIMILARITY:
+        return similarity_options;
     case REF_CMD_MERGE:
     case REF_CMD_STATUS:
     case REF_CMD_GRADE:
@@ -274,7 +296,8 @@ void refopts_option_flag(int id, char *buf, size_t cap)
 {
     static const struct option *const tables[] = { match_options, slurm_options,
                                                    report_options, analyze_options,
-                                                   bench_options, play_options };
+                                                   bench_options, play_options,
+                                                   similarity_options };
     snprintf(buf, cap, "--?");
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
         for (const struct option *o = tables[t]; o->name; o++)
@@ -388,6 +411,7 @@ static int apply_number(struct refopts_settings *s, int id, const char *name, co
         { REF_OPT_BENCH_BUDGET, 1, REF_MAX_TIMEOUT_MS, &s->bench.budget_ms },
         { REF_OPT_RANDOM_POSITIONS, 1, REF_BENCH_MAX_POSITIONS, &s->bench.positions },
         { REF_OPT_REPEAT, 1, REF_BENCH_MAX_REPEAT, &s->bench.repeat },
+        { REF_OPT_SIMIL_POSITIONS, 1, SIMIL_MAX_POSITIONS, &s->simil.positions },
         { REF_OPT_SEED, 0, LONG_MAX, NULL },
     };
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++)
@@ -455,6 +479,8 @@ static int apply_choice(struct refopts_settings *s, int id, const char *name, co
         { REF_OPT_FORMAT, REF_CMD_REPORT, "json", REPORT_JSON },
         { REF_OPT_FORMAT, REF_CMD_REPORT, "csv", REPORT_CSV },
         { REF_OPT_FORMAT, REF_CMD_REPORT, "html", REPORT_HTML },
+        { REF_OPT_FORMAT, REF_CMD_SIMILARITY, "text", SIMILARITY_TEXT },
+        { REF_OPT_FORMAT, REF_CMD_SIMILARITY, "json", SIMILARITY_JSON },
         { REF_OPT_FORMAT, -1, "round-robin", SCHEDULE_ROUND_ROBIN },
         { REF_OPT_FORMAT, -1, "gauntlet", SCHEDULE_GAUNTLET },
         { REF_OPT_FORMAT, -1, "swiss", SCHEDULE_SWISS },
@@ -469,7 +495,8 @@ static int apply_choice(struct refopts_settings *s, int id, const char *name, co
         { REF_OPT_JUDGE_SANDBOX, -1, "namespaces", SBX_NAMESPACES },
         { REF_OPT_JUDGE_SANDBOX, -1, "none", SBX_NONE },
     };
-    int cmd = id == REF_OPT_FORMAT && s->command == REF_CMD_REPORT ? REF_CMD_REPORT : -1;
+    int own_format = s->command == REF_CMD_REPORT || s->command == REF_CMD_SIMILARITY;
+    int cmd = id == REF_OPT_FORMAT && own_format ? (int)s->command : -1;
     char list[128] = "";
     int n = 0, used = 0;
     for (size_t k = 0; k < sizeof words / sizeof *words; k++) {
@@ -478,6 +505,8 @@ static int apply_choice(struct refopts_settings *s, int id, const char *name, co
         if (strcmp(val, words[k].word) == 0) {
             if (id == REF_OPT_FORMAT && cmd == REF_CMD_REPORT)
                 s->report_format = (enum report_format)words[k].value;
+            else if (id == REF_OPT_FORMAT && cmd == REF_CMD_SIMILARITY)
+                s->simil.format = (enum similarity_format)words[k].value;
             else if (id == REF_OPT_FORMAT)
                 s->t.format = (enum schedule_format)words[k].value;
             else if (id == REF_OPT_TABLE)
