@@ -143,7 +143,7 @@ ARENA_LINKS := $(TOOLS:%=$(BIN)/arena-%)
 MAN_PAGES   := $(wildcard man/*.1)
 DOC_FILES   := LICENSE NEWS README.md docs/install.md
 
-UNIT_SRC := $(filter-out tests/test_e2e%.c,$(wildcard tests/test_*.c)) tests/c4_testutil.c \
+UNIT_SRC := $(filter-out tests/test_e2e%.c,$(wildcard tests/test_*.c)) tests/c4_testutil.c tests/unit_main.c \
             tests/report_testutil.c tests/swiss_sim.c
 E2E_SRC  := $(wildcard tests/test_e2e*.c) tests/e2e_util.c
 UNIT_BIN := $(BUILD)/tests/unit

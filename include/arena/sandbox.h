@@ -233,6 +233,16 @@ struct sbx;
  * init (run_sweep with the sandbox open would). */
 int sbx_open(struct sbx **box, const struct sbx_view *views, int n, struct err *e);
 
+/* The argument the init is started with: sbx_open's clone execs this
+ * program (/proc/self/exe) as `PROGRAM SBX_INIT_ARG`, with what it needs
+ * in descriptors it inherits, so that the init runs in a memory of its
+ * own (no copy of a large tournament's, nothing a memory checker follows).
+ * A program that opens sandboxes calls sbx_init_main first in main: it
+ * returns 0 when this process is not an init, and otherwise serves as
+ * one and never returns (exit 2, with a message, when started by hand). */
+#define SBX_INIT_ARG "--sandbox-init"
+int sbx_init_main(int argc, char **argv);
+
 /* What a sandbox's messages call it, whom it holds, and how to do without
  * it: "cannot create SANDBOX: new namespaces: CAUSE; WITHOUT", "SANDBOX
  * does not answer; WITHOUT", "cannot hand FOLDER to HOLDS". String

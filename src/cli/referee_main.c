@@ -25,6 +25,7 @@
 #include "arena/registry.h"
 #include "arena/similarity.h"
 #include "arena/rules.h"
+#include "arena/sandbox.h"
 #include "arena/swiss.h"
 #include "arena/journal.h"
 #include "arena/match.h"
@@ -1124,6 +1125,8 @@ static int join_spaced_sprt(int argc, char **argv, char *buf, size_t cap)
 
 int main(int argc, char **argv)
 {
+    /* A game's sandbox init is this program again (sandbox.h). */
+    sbx_init_main(argc, argv);
     const char *prog = cli_prog(argv[0], "referee");
     char list[256];
     command_list(list, sizeof list);

@@ -5,14 +5,18 @@
  * Three processes take part. The referee (a tournament worker, or the
  * process that plays a match) opens the sandbox: it plans the views (plain
  * stat and realpath), clones the init into new namespaces and writes its
- * user-id maps. The init, pid 1 of the game's PID namespace, mounts each
- * view once and then serves moves: for each it vforks the engine, waits for
- * it, kills and reaps whatever is left, and answers. Requests and answers
- * live in a shared anonymous mapping; one byte on a socket pair says "go"
- * and "done", so the referee can wait for the answer with poll and a
- * deadline. The init never exits on its own: the referee kills it (SIGKILL
- * from outside the namespace cannot be ignored), which also spares it the
- * exit of a process that holds a copy of the referee's memory.
+ * user-id maps. The clone then execs the referee's own program as the init
+ * (sbx_init_main), which mounts each view once and then serves moves: for
+ * each it vforks the engine, waits for it, kills and reaps whatever is
+ * left, and answers. The exec gives the init a memory of its own, a few
+ * pages, not a copy of the referee's: a vfork from it costs the same in a
+ * large tournament as in a small one, and a referee under a memory checker
+ * (valgrind follows no exec) does not pay a checked fork for every move.
+ * Requests and answers, and the plan the init mounts, live in a shared
+ * memory file (memfd) both map; one byte on a socket pair says "go" and
+ * "done", so the referee can wait for the answer with poll and a deadline.
+ * The init never exits on its own: the referee kills it (SIGKILL from
+ * outside the namespace cannot be ignored).
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -60,6 +64,13 @@
 /* exec_what of an engine that could not enter its move's cgroup: the
  * referee's failure, not the engine's. */
 #define CG_ENTER_FAILED "cannot enter the move's cgroup"
+/* Room for exec_what's words in the page: the longest is 40 bytes. */
+#define EXEC_WHAT_MAX 64
+/* The init's descriptors after its exec: the socket, the shared memory. */
+#define INIT_SOCK_FD 3
+#define INIT_PAGE_FD 4
+/* The first words of the image: an init of another build refuses it. */
+#define IMAGE_MAGIC "arena sandbox init, image 1"
 #define HOSTNAME "arena"
 #define MAX_USERNS "/proc/sys/user/max_user_namespaces"
 /* The view's root and its masks: tmpfs as small as will do. */
@@ -852,8 +863,7 @@ struct shared {
     int failed;                  /* the sandbox itself failed: msg */
     char msg[ERR_MSG_MAX];
     int exec_errno;              /* the engine did not start: exec_what */
-    const char *exec_what;       /* a string literal: the same address in
-                                  * every process forked from the referee */
+    char exec_what[EXEC_WHAT_MAX];  /* which step failed, in words */
     int status;                  /* the engine's wait status */
     struct rusage ru;            /* its rusage */
     double wall_ms;              /* from vfork to its end */
@@ -874,6 +884,7 @@ struct sbx {
     char **envp;                 /* the engines' environment (sbx_environment) */
     int folder[SBX_MAX_VIEWS];   /* each view's move folder (the init's
                                   * tmpfs), open; -1: none or taken */
+    size_t map_len;              /* the page and the image, mapped at sh */
 };
 
 /* What the init holds. */
@@ -955,7 +966,11 @@ static void engine_child(const struct init_ctx *in, char *const argv[], const in
     execvp(argv[0], argv);
 fail:
     sh->exec_errno = errno ? errno : EINVAL;
-    sh->exec_what = what;
+    /* By hand: a vfork child calls nothing that may take a lock. */
+    size_t i = 0;
+    for (; what[i] && i + 1 < sizeof sh->exec_what; i++)
+        sh->exec_what[i] = what[i];
+    sh->exec_what[i] = '\0';
     _exit(127);
 }
 
@@ -1072,9 +1087,10 @@ static int send_fds(int sock, char what, const int *fd, int n)
     return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
 
-/* Closes every descriptor but keep: the init holds nothing of the
- * referee's (a pipe it held would never reach end of file). */
-static void close_all_but(int keep)
+/* Closes every descriptor above last, and reads and writes /dev/null on
+ * the standard ones: the init holds nothing of the referee's (a pipe it
+ * held would never reach end of file). */
+static void close_above(int last)
 {
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (null >= 0) {
@@ -1082,9 +1098,7 @@ static void close_all_but(int keep)
         dup2(null, STDOUT_FILENO);
         dup2(null, STDERR_FILENO);
     }
-    if (keep > STDERR_FILENO + 1)
-        close_range(STDERR_FILENO + 1, (unsigned)keep - 1, 0);
-    close_range((unsigned)keep + 1, ~0U, 0);
+    close_range((unsigned)last + 1, ~0U, 0);
 }
 
 /* Mounts a tmpfs of SBX_MOVE_OPTIONS, the engine's own, over the move
@@ -1167,28 +1181,17 @@ static void init_setup(struct init_ctx *in)
     }
 }
 
-/* The init: pid 1 of the game's PID namespace. Never returns. */
-static void init_main(const struct sbx *box, int sock)
+/* The init, after its exec: pid 1 of the game's PID namespace, box read
+ * from the image. Never returns. */
+static _Noreturn void init_serve(const struct sbx *box, int sock)
 {
+    /* Again after the exec (which keeps it; a set-user-id one would not):
+     * the referee's death ends the game. */
     prctl(PR_SET_PDEATHSIG, (long)SIGKILL, 0L, 0L, 0L);
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    for (int sig = 1; sig < NSIG; sig++)
-        sigaction(sig, &dfl, NULL);
-    sigset_t all;
-    sigemptyset(&all);
-    sigprocmask(SIG_SETMASK, &all, NULL);
-    close_all_but(sock);
-    char go;
-    if (read(sock, &go, 1) != 1)
-        _exit(1);   /* the referee died before our ids were mapped */
+    close_range(INIT_PAGE_FD + 1, ~0U, 0);
     struct init_ctx in;
     memset(&in, 0, sizeof in);
     in.box = box;
-    /* The init's own copy of the referee's memory: execvp then searches
-     * the engines' PATH, and every engine gets their environment. */
-    environ = box->envp;
     init_setup(&in);
     if (send_folders(sock, &in) != 0)
         _exit(1);
@@ -1221,6 +1224,186 @@ static void init_main(const struct sbx *box, int sock)
         if (send(sock, "d", 1, MSG_NOSIGNAL) != 1)   /* as serve's "s" */
             _exit(0);
     }
+}
+
+/* --- the image: what the init needs of the box, across its exec --------- */
+
+/* After the page in the shared memory: this head, then its strings (each
+ * view's move folder, then each entry of each view's plan: its kind and
+ * is_dir as one byte each, its path and its target, "" for none). */
+struct image_head {
+    char magic[sizeof IMAGE_MAGIC];
+    size_t page;                 /* sizeof (struct shared) of the writer */
+    int n, root;
+    int entries[SBX_MAX_VIEWS];
+    size_t len;                  /* the strings' bytes */
+};
+
+static size_t image_strings(const struct sbx *box)
+{
+    size_t len = 0;
+    for (int v = 0; v < box->n; v++) {
+        len += strlen(box->views[v].rw) + 1;
+        for (int i = 0; i < box->plan[v].n; i++) {
+            const struct sbx_entry *en = &box->plan[v].entry[i];
+            len += 2 + strlen(en->path) + 1 + (en->target ? strlen(en->target) : 0) + 1;
+        }
+    }
+    return len;
+}
+
+static char *put_string(char *at, const char *s)
+{
+    size_t len = strlen(s) + 1;
+    memcpy(at, s, len);
+    return at + len;
+}
+
+/* Writes box's image at dst (image_strings(box) bytes after the head). */
+static void image_write(const struct sbx *box, struct image_head *h)
+{
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, IMAGE_MAGIC, sizeof IMAGE_MAGIC);
+    h->page = sizeof(struct shared);
+    h->n = box->n;
+    h->root = box->root;
+    h->len = image_strings(box);
+    char *at = (char *)(h + 1);
+    for (int v = 0; v < box->n; v++) {
+        h->entries[v] = box->plan[v].n;
+        at = put_string(at, box->views[v].rw);
+        for (int i = 0; i < box->plan[v].n; i++) {
+            const struct sbx_entry *en = &box->plan[v].entry[i];
+            *at++ = (char)('0' + en->kind);
+            *at++ = (char)('0' + en->is_dir);
+            at = put_string(at, en->path);
+            at = put_string(at, en->target ? en->target : "");
+        }
+    }
+}
+
+/* The next string of the image at *at, before end; NULL past it. */
+static const char *take_string(const char **at, const char *end)
+{
+    const char *s = *at, *nul = s < end ? memchr(s, '\0', (size_t)(end - s)) : NULL;
+    if (!nul)
+        return NULL;
+    *at = nul + 1;
+    return s;
+}
+
+/* Reads the image of h (len bytes mapped in all) into box, its views'
+ * move folders into views and its plans' entries pointing into the image.
+ * 0, or -1 when it is not one this build wrote. */
+static int image_read(struct sbx *box, struct sbx_view *views, const struct image_head *h,
+                      size_t len)
+{
+    if (len < sizeof *h || memcmp(h->magic, IMAGE_MAGIC, sizeof IMAGE_MAGIC) != 0 ||
+        h->page != sizeof(struct shared) || h->n < 0 || h->n > SBX_MAX_VIEWS ||
+        h->len > len - sizeof *h)
+        return -1;
+    const char *at = (const char *)(h + 1), *end = at + h->len;
+    box->n = h->n;
+    box->root = h->root;
+    box->views = views;
+    for (int v = 0; v < h->n; v++) {
+        if (!(views[v].rw = take_string(&at, end)) || h->entries[v] < 0)
+            return -1;
+        struct sbx_plan *pl = &box->plan[v];
+        pl->n = pl->cap = h->entries[v];
+        if (pl->n && !(pl->entry = calloc((size_t)pl->n, sizeof *pl->entry)))
+            return -1;
+        for (int i = 0; i < pl->n; i++) {
+            struct sbx_entry *en = &pl->entry[i];
+            if (end - at < 2)
+                return -1;
+            en->kind = (enum sbx_kind)(at[0] - '0');
+            en->is_dir = at[1] - '0';
+            at += 2;
+            const char *path = take_string(&at, end), *target = take_string(&at, end);
+            if (!path || !target)
+                return -1;
+            en->path = (char *)path;
+            en->target = target[0] ? (char *)target : NULL;
+        }
+    }
+    return 0;
+}
+
+/* Keeps the clone's capabilities in its user namespace across the exec:
+ * a non-root referee maps itself, not root, and an exec by a non-root
+ * user drops every capability but the ambient ones. The engines give them
+ * all up (engine_child). */
+static void keep_capabilities(void)
+{
+    struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3];
+    if (syscall(SYS_capget, &head, caps) != 0)
+        return;
+    for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+        caps[i].inheritable = caps[i].permitted;
+    if (syscall(SYS_capset, &head, caps) != 0)
+        return;
+    for (int cap = 0; cap <= LAST_CAP_GUESS; cap++)
+        if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, (long)cap, 0L, 0L) != 0 &&
+            errno == EINVAL)
+            break;   /* past the kernel's last capability */
+}
+
+/* The clone's side, until its exec: waits for the referee's "g" (its ids
+ * are mapped then), keeps its capabilities, and execs exe as the init
+ * with the socket and the shared memory at INIT_SOCK_FD and INIT_PAGE_FD,
+ * in the engines' environment. Never returns; a failed exec is told
+ * through the page. */
+static _Noreturn void init_exec(const struct sbx *box, int sock, int page_fd, const char *exe)
+{
+    prctl(PR_SET_PDEATHSIG, (long)SIGKILL, 0L, 0L, 0L);
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; sig++)
+        sigaction(sig, &dfl, NULL);
+    sigset_t all;
+    sigemptyset(&all);
+    sigprocmask(SIG_SETMASK, &all, NULL);
+    /* Both above the places they go to, then there; nothing else open. */
+    int s = fcntl(sock, F_DUPFD, INIT_PAGE_FD + 1), pg = fcntl(page_fd, F_DUPFD, INIT_PAGE_FD + 1);
+    if (s < 0 || pg < 0 || dup2(s, INIT_SOCK_FD) < 0 || dup2(pg, INIT_PAGE_FD) < 0)
+        _exit(1);
+    close_above(INIT_PAGE_FD);
+    char go;
+    if (read(INIT_SOCK_FD, &go, 1) != 1)
+        _exit(1);   /* the referee died before our ids were mapped */
+    keep_capabilities();
+    char *const argv[] = { (char *)exe, (char *)SBX_INIT_ARG, NULL };
+    execve(exe, argv, box->envp);
+    snprintf(box->sh->msg, sizeof box->sh->msg, "cannot run %.150s as its init: %s", exe,
+             strerror(errno));
+    _exit(1);
+}
+
+int sbx_init_main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], SBX_INIT_ARG) != 0)
+        return 0;
+    struct stat st;
+    void *map = MAP_FAILED;
+    if (argc == 2 && fstat(INIT_PAGE_FD, &st) == 0 && (size_t)st.st_size > sizeof(struct shared))
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, INIT_PAGE_FD, 0);
+    struct sbx box;
+    struct sbx_view views[SBX_MAX_VIEWS];
+    memset(&box, 0, sizeof box);
+    memset(views, 0, sizeof views);
+    if (map == MAP_FAILED ||
+        image_read(&box, views, (const struct image_head *)((char *)map + sizeof(struct shared)),
+                   (size_t)st.st_size - sizeof(struct shared)) != 0) {
+        fprintf(stderr, "%s: %s is the sandbox's init, which only the referee starts\n",
+                argv[0], SBX_INIT_ARG);
+        exit(2);
+    }
+    box.sh = map;
+    box.envp = environ;
+    init_serve(&box, INIT_SOCK_FD);
 }
 
 /* --- the referee's side ------------------------------------------------- */
@@ -1299,7 +1482,9 @@ static int recv_folders(struct sbx *box, struct err *e)
     struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
                         .msg_controllen = sizeof control };
     if (recvmsg(box->sock, &m, MSG_CMSG_CLOEXEC) != 1 || what != 's')
-        return err_set(e, 0, 0, "the sandbox's init died while setting up");
+        return box->sh->msg[0]
+                   ? err_set(e, 0, 0, "cannot create %s: %s", box->words->sandbox, box->sh->msg)
+                   : err_set(e, 0, 0, "the sandbox's init died while setting up");
     struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
     if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
         int n = (int)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
@@ -1317,6 +1502,37 @@ int sbx_take_move_folder(struct sbx *box, int view)
     int fd = box->folder[view];
     box->folder[view] = -1;
     return fd;
+}
+
+/* The program the init execs (this one: valgrind reports its client's
+ * path here) into exe, and the shared memory of the page and the image
+ * mapped at box->sh, its descriptor in *page_fd. 0, or -1 with e. */
+static int map_shared(struct sbx *box, char exe[PATH_MAX], int *page_fd, struct err *e)
+{
+    ssize_t len = readlink("/proc/self/exe", exe, PATH_MAX - 1);
+    if (len <= 0)
+        return err_set(e, 0, 0, "cannot find this program (/proc/self/exe): %s",
+                       strerror(errno));
+    exe[len] = '\0';
+    size_t size = sizeof(struct shared) + sizeof(struct image_head) + image_strings(box);
+    int fd = memfd_create("arena-sandbox", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, (off_t)size) != 0) {
+        int saved = errno;
+        if (fd >= 0)
+            close(fd);
+        return err_set(e, 0, 0, "cannot make the sandbox's shared memory: %s", strerror(saved));
+    }
+    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) {
+        int saved = errno;
+        close(fd);
+        return err_set(e, 0, 0, "mmap: %s", strerror(saved));
+    }
+    box->sh = map;
+    box->map_len = size;
+    image_write(box, (struct image_head *)((char *)map + sizeof(struct shared)));
+    *page_fd = fd;
+    return 0;
 }
 
 int sbx_open(struct sbx **out, const struct sbx_view *views, int n, struct err *e)
@@ -1346,15 +1562,16 @@ int sbx_open_as(struct sbx **out, const struct sbx_view *views, int n,
         rc = err_set(e, 0, 0, "out of memory");
     for (int v = 0; !rc && v < n; v++)
         rc = sbx_plan_build(&views[v], &box->plan[v], e);
-    void *page = MAP_FAILED;
-    if (!rc && (page = mmap(NULL, sizeof *box->sh, PROT_READ | PROT_WRITE,
-                            MAP_SHARED | MAP_ANONYMOUS, -1, 0)) == MAP_FAILED)
-        rc = err_set(e, 0, 0, "mmap: %s", strerror(errno));
-    box->sh = page == MAP_FAILED ? NULL : page;
+    char exe[PATH_MAX];
+    int page_fd = -1;
+    if (!rc)
+        rc = map_shared(box, exe, &page_fd, e);
     int sv[2];
     if (!rc && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
         rc = err_set(e, 0, 0, "socketpair: %s", strerror(errno));
     if (rc) {
+        if (page_fd >= 0)
+            close(page_fd);
         sbx_close(box);
         return -1;
     }
@@ -1362,12 +1579,11 @@ int sbx_open_as(struct sbx **out, const struct sbx_view *views, int n,
     /* A raw clone: glibc's clone wants a stack of its own, and fork cannot
      * make the child the init of a new PID namespace. */
     pid_t pid = (pid_t)syscall(SYS_clone, (long)(CLONE_FLAGS | SIGCHLD), NULL, NULL, NULL, NULL);
-    if (pid == 0) {
-        close(sv[0]);
-        init_main(box, sv[1]);
-    }
+    if (pid == 0)
+        init_exec(box, sv[1], page_fd, exe);
     int saved = errno;
     close(sv[1]);
+    close(page_fd);
     box->sock = sv[0];
     if (pid < 0) {
         sbx_close(box);
@@ -1433,7 +1649,7 @@ void sbx_close(struct sbx *box)
     if (box->sock >= 0)
         close(box->sock);
     if (box->sh)
-        munmap(box->sh, sizeof *box->sh);
+        munmap(box->sh, box->map_len);
     for (int v = 0; v < box->n; v++)
         sbx_plan_free(&box->plan[v]);
     for (int v = 0; v < SBX_MAX_VIEWS; v++)
