@@ -145,7 +145,7 @@ DOC_FILES   := LICENSE NEWS README.md docs/install.md
 
 UNIT_SRC := $(filter-out tests/test_e2e%.c,$(wildcard tests/test_*.c)) tests/c4_testutil.c tests/unit_main.c \
             tests/report_testutil.c tests/swiss_sim.c
-E2E_SRC  := $(wildcard tests/test_e2e*.c) tests/e2e_util.c
+E2E_SRC  := $(wildcard tests/test_e2e*.c) tests/e2e_util.c tests/e2e_field.c
 UNIT_BIN := $(BUILD)/tests/unit
 E2E_BIN  := $(BUILD)/tests/e2e
 

@@ -12,87 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "e2e_field.h"
 #include "e2e_util.h"
 
-#define SPEC_MAX (2 * PATH_MAX + 256)
-#define FIELD 5
-
-/* A Nim field of five: the perfect player, three seeded random ones and a
- * slow random one (tests/engines/slow.sh), so that a kill lands mid-run.
- * Every engine is deterministic, so equal runs have equal results. */
-struct field {
-    char spec[FIELD][SPEC_MAX];
-    const char *name[FIELD];
-};
-
-static void make_field(struct field *f)
-{
-    char e[PATH_MAX], slow[PATH_MAX];
-    e2e_engine_bin_path("engine", e, sizeof e);
-    e2e_repo_path("tests/engines/slow.sh", slow, sizeof slow);
-    snprintf(f->spec[0], SPEC_MAX, "name=perfect,cmd=%s one-move --game nim --player perfect", e);
-    for (int k = 1; k <= 3; k++)
-        snprintf(f->spec[k], SPEC_MAX,
-                 "name=r%d,cmd=%s one-move --game nim --player random --seed %d {in} {out} 1", k,
-                 e, 10 * k);
-    snprintf(f->spec[4], SPEC_MAX, "name=slow,cmd=%s %s 0.052 {in} {out}", slow, e);
-    static const char *names[FIELD] = { "perfect", "r1", "r2", "r3", "slow" };
-    memcpy(f->name, names, sizeof names);
-}
-
-static int engine_number(const struct field *f, const char *name)
-{
-    for (int i = 0; i < FIELD; i++)
-        if (strcmp(f->name[i], name) == 0)
-            return i;
-    cr_assert_fail("an engine named %s", name);
-    return -1;
-}
-
-/* The journal's games: who[i][0..1] the engines of game i (1-based),
- * pair[i] its pair number; *n the games. */
-struct games {
-    int n;
-    int who[64][2];
-    long pair[64];
-};
-
-static void read_journal(const struct field *f, const char *dir, const char *name,
-                         struct games *g)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    char *text = e2e_slurp(path, NULL);
-    cr_assert_not_null(text, "no journal %s", path);
-    memset(g, 0, sizeof *g);
-    int first = 1;
-    for (char *p = text; *p;) {
-        size_t len = strcspn(p, "\n");
-        char *line = strndup(p, len);
-        cJSON *j = cJSON_Parse(line);
-        cr_assert_not_null(j, "not JSON: %s", line);
-        if (first) {
-            cJSON *fmt = cJSON_GetObjectItemCaseSensitive(j, "format");
-            cr_assert(cJSON_IsString(fmt) && strcmp(fmt->valuestring, "knockout") == 0,
-                      "header: %s", line);
-            first = 0;
-        } else {
-            int i = cJSON_GetObjectItemCaseSensitive(j, "index")->valueint;
-            cr_assert(i >= 1 && i < 64, "index %d", i);
-            cJSON *players = cJSON_GetObjectItemCaseSensitive(j, "players");
-            g->who[i][0] = engine_number(f, cJSON_GetArrayItem(players, 0)->valuestring);
-            g->who[i][1] = engine_number(f, cJSON_GetArrayItem(players, 1)->valuestring);
-            g->pair[i] = (long)cJSON_GetObjectItemCaseSensitive(j, "pair")->valuedouble;
-            g->n++;
-        }
-        cJSON_Delete(j);
-        free(line);
-        p += len + (p[len] == '\n');
-    }
-    free(text);
-}
-
-static void run_knockout(const struct field *f, const char *dir, const char *journal,
+static void run_knockout(const struct e2e_field *f, const char *dir, const char *journal,
                          struct e2e_run *r)
 {
     const char *args[] = { "tournament", "--game", "nim", "--format", "knockout",
@@ -115,8 +38,8 @@ static char *bracket_of(const char *out)
 
 Test(e2e_knockout, the_bracket_is_in_the_tournament_and_in_its_reports, .timeout = 90)
 {
-    struct field f;
-    make_field(&f);
+    struct e2e_field f;
+    e2e_field_make(&f);
     char *dir = e2e_tmpdir();
     struct e2e_run r, rep, html;
     run_knockout(&f, dir, "j.jsonl", &r);
@@ -130,8 +53,8 @@ Test(e2e_knockout, the_bracket_is_in_the_tournament_and_in_its_reports, .timeout
                        b);
     cr_assert_not_null(strstr(b, "\nFinal\n  "), "%s", b);
     /* The journal's games are exactly the bracket's pairs. */
-    struct games g;
-    read_journal(&f, dir, "j.jsonl", &g);
+    struct e2e_field_games g;
+    e2e_field_read_journal(&f, dir, "j.jsonl", "knockout", &g);
     cr_assert(g.n >= 8 && g.n % 2 == 0, "%d games", g.n);
     e2e_run(&rep, dir, NULL, "referee", "report", "j.jsonl", NULL);
     cr_assert_eq(rep.status, 0, "%s", rep.err);
@@ -153,9 +76,9 @@ Test(e2e_knockout, the_bracket_is_in_the_tournament_and_in_its_reports, .timeout
  * run, and the same bracket. */
 Test(e2e_knockout, resume_after_a_kill_plays_the_same_bracket, .timeout = 120)
 {
-    struct field f;
-    make_field(&f);
-    char *dir = e2e_tmpdir(), ref[PATH_MAX], cmd[8 * SPEC_MAX];
+    struct e2e_field f;
+    e2e_field_make(&f);
+    char *dir = e2e_tmpdir(), ref[PATH_MAX], cmd[8 * E2E_FIELD_SPEC_MAX];
     struct e2e_run whole;
     run_knockout(&f, dir, "whole.jsonl", &whole);
     cr_assert_eq(whole.status, 0, "exit %d: %s", whole.status, whole.err);
@@ -165,7 +88,7 @@ Test(e2e_knockout, resume_after_a_kill_plays_the_same_bracket, .timeout = 120)
     FILE *s = fopen(script, "w");
     fprintf(s, "#!/bin/sh\nexec '%s' tournament --game nim --format knockout "
                "--random-plies 2 --seed 11 --concurrency 2 --journal j.jsonl", ref);
-    for (int i = 0; i < FIELD; i++)
+    for (int i = 0; i < E2E_FIELD; i++)
         fprintf(s, " --engine '%s'", f.spec[i]);
     fprintf(s, " \"$@\"\n");
     fclose(s);
@@ -182,9 +105,9 @@ Test(e2e_knockout, resume_after_a_kill_plays_the_same_bracket, .timeout = 120)
         usleep(10000);
     snprintf(cmd, sizeof cmd, "cd '%s' && sh run.sh --resume >second.out 2>&1", dir);
     cr_assert_eq(system(cmd), 0, "resume failed");
-    struct games a, b;
-    read_journal(&f, dir, "whole.jsonl", &a);
-    read_journal(&f, dir, "j.jsonl", &b);
+    struct e2e_field_games a, b;
+    e2e_field_read_journal(&f, dir, "whole.jsonl", "knockout", &a);
+    e2e_field_read_journal(&f, dir, "j.jsonl", "knockout", &b);
     cr_assert_eq(b.n, a.n, "%d games resumed, %d uninterrupted", b.n, a.n);
     for (int i = 1; i < 64; i++)
         cr_assert(a.who[i][0] == b.who[i][0] && a.who[i][1] == b.who[i][1],
@@ -201,8 +124,8 @@ Test(e2e_knockout, resume_after_a_kill_plays_the_same_bracket, .timeout = 120)
 
 Test(e2e_knockout, rounds_are_refused_and_nothing_is_written)
 {
-    struct field f;
-    make_field(&f);
+    struct e2e_field f;
+    e2e_field_make(&f);
     char *dir = e2e_tmpdir();
     struct e2e_run r;
     const char *args[] = { "tournament", "--game", "nim", "--format", "knockout", "--rounds", "2",

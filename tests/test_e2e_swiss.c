@@ -13,87 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "e2e_field.h"
 #include "e2e_util.h"
 
-#define SPEC_MAX (2 * PATH_MAX + 256)
-#define FIELD 5
-
-/* A Nim field of five: the perfect player, three seeded random ones and a
- * slow random one (tests/engines/slow.sh), so that a kill lands mid-run.
- * Every engine is deterministic, so equal runs have equal results. */
-struct field {
-    char spec[FIELD][SPEC_MAX];
-    const char *name[FIELD];
-};
-
-static void make_field(struct field *f)
-{
-    char e[PATH_MAX], slow[PATH_MAX];
-    e2e_engine_bin_path("engine", e, sizeof e);
-    e2e_repo_path("tests/engines/slow.sh", slow, sizeof slow);
-    snprintf(f->spec[0], SPEC_MAX, "name=perfect,cmd=%s one-move --game nim --player perfect", e);
-    for (int k = 1; k <= 3; k++)
-        snprintf(f->spec[k], SPEC_MAX,
-                 "name=r%d,cmd=%s one-move --game nim --player random --seed %d {in} {out} 1", k,
-                 e, 10 * k);
-    snprintf(f->spec[4], SPEC_MAX, "name=slow,cmd=%s %s 0.052 {in} {out}", slow, e);
-    static const char *names[FIELD] = { "perfect", "r1", "r2", "r3", "slow" };
-    memcpy(f->name, names, sizeof names);
-}
-
-static int engine_number(const struct field *f, const char *name)
-{
-    for (int i = 0; i < FIELD; i++)
-        if (strcmp(f->name[i], name) == 0)
-            return i;
-    cr_assert_fail("an engine named %s", name);
-    return -1;
-}
-
-/* The journal's games: who[i][0..1] the engines of game i (1-based),
- * pair[i] its pair number; *n the games. */
-struct games {
-    int n;
-    int who[64][2];
-    long pair[64];
-};
-
-static void read_journal(const struct field *f, const char *dir, const char *name,
-                         struct games *g)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    char *text = e2e_slurp(path, NULL);
-    cr_assert_not_null(text, "no journal %s", path);
-    memset(g, 0, sizeof *g);
-    int first = 1;
-    for (char *p = text; *p;) {
-        size_t len = strcspn(p, "\n");
-        char *line = strndup(p, len);
-        cJSON *j = cJSON_Parse(line);
-        cr_assert_not_null(j, "not JSON: %s", line);
-        if (first) {
-            cJSON *fmt = cJSON_GetObjectItemCaseSensitive(j, "format");
-            cr_assert(cJSON_IsString(fmt) && strcmp(fmt->valuestring, "swiss") == 0,
-                      "header: %s", line);
-            first = 0;
-        } else {
-            int i = cJSON_GetObjectItemCaseSensitive(j, "index")->valueint;
-            cr_assert(i >= 1 && i < 64, "index %d", i);
-            cJSON *players = cJSON_GetObjectItemCaseSensitive(j, "players");
-            g->who[i][0] = engine_number(f, cJSON_GetArrayItem(players, 0)->valuestring);
-            g->who[i][1] = engine_number(f, cJSON_GetArrayItem(players, 1)->valuestring);
-            g->pair[i] = (long)cJSON_GetObjectItemCaseSensitive(j, "pair")->valuedouble;
-            g->n++;
-        }
-        cJSON_Delete(j);
-        free(line);
-        p += len + (p[len] == '\n');
-    }
-    free(text);
-}
-
-static void run_swiss(const struct field *f, const char *dir, const char *journal, int rounds,
+static void run_swiss(const struct e2e_field *f, const char *dir, const char *journal, int rounds,
                       struct e2e_run *r)
 {
     char nrounds[16];
@@ -108,19 +31,19 @@ static void run_swiss(const struct field *f, const char *dir, const char *journa
 
 Test(e2e_swiss, pairs_never_repeat_colours_swap_and_byes_rotate, .timeout = 60)
 {
-    struct field f;
-    make_field(&f);
+    struct e2e_field f;
+    e2e_field_make(&f);
     char *dir = e2e_tmpdir();
     struct e2e_run r;
     run_swiss(&f, dir, "j.jsonl", 2, &r);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    struct games g;
-    read_journal(&f, dir, "j.jsonl", &g);
+    struct e2e_field_games g;
+    e2e_field_read_journal(&f, dir, "j.jsonl", "swiss", &g);
     /* 2 rounds of 2 pairings of 2 games: the fifth engine sits out. */
     cr_assert_eq(g.n, 8, "%d games", g.n);
-    int met[FIELD][FIELD] = { { 0 } }, byes[FIELD] = { 0 };
+    int met[E2E_FIELD][E2E_FIELD] = { { 0 } }, byes[E2E_FIELD] = { 0 };
     for (int round = 0; round < 2; round++) {
-        int played[FIELD] = { 0 };
+        int played[E2E_FIELD] = { 0 };
         for (int k = 0; k < 2; k++) {
             int i = 4 * round + 2 * k + 1, a = g.who[i][0], b = g.who[i][1];
             cr_assert(g.who[i + 1][0] == b && g.who[i + 1][1] == a,
@@ -133,7 +56,7 @@ Test(e2e_swiss, pairs_never_repeat_colours_swap_and_byes_rotate, .timeout = 60)
             played[b]++;
         }
         int bye = -1;
-        for (int e = 0; e < FIELD; e++) {
+        for (int e = 0; e < E2E_FIELD; e++) {
             cr_assert(played[e] <= 1, "round %d: %s plays twice", round + 1, f.name[e]);
             if (!played[e])
                 bye = e;
@@ -160,7 +83,7 @@ Test(e2e_swiss, pairs_never_repeat_colours_swap_and_byes_rotate, .timeout = 60)
     cr_assert(len > 40 && strstr(rep.out, block),
               "the report's standings differ:\n%s\nvs\n%s", rep.out, block);
     free(block);
-    for (int e = 0; e < FIELD; e++) {   /* every engine had at most one bye: 1 point */
+    for (int e = 0; e < E2E_FIELD; e++) {   /* every engine had at most one bye: 1 point */
         char row[80];
         snprintf(row, sizeof row, "  %-20s ", f.name[e]);
         cr_assert_not_null(strstr(standings, row), "no row for %s", f.name[e]);
@@ -174,8 +97,8 @@ Test(e2e_swiss, pairs_never_repeat_colours_swap_and_byes_rotate, .timeout = 60)
  * all of round 1's games are printed before round 2's pairing. */
 Test(e2e_swiss, a_round_starts_when_the_last_one_is_in, .timeout = 60)
 {
-    struct field f;
-    make_field(&f);
+    struct e2e_field f;
+    e2e_field_make(&f);
     char *dir = e2e_tmpdir();
     struct e2e_run r;
     run_swiss(&f, dir, "j.jsonl", 2, &r);
@@ -202,9 +125,9 @@ Test(e2e_swiss, a_round_starts_when_the_last_one_is_in, .timeout = 60)
  * uninterrupted run does. */
 Test(e2e_swiss, resume_after_a_kill_pairs_the_same_rounds, .timeout = 90)
 {
-    struct field f;
-    make_field(&f);
-    char *dir = e2e_tmpdir(), ref[PATH_MAX], cmd[8 * SPEC_MAX];
+    struct e2e_field f;
+    e2e_field_make(&f);
+    char *dir = e2e_tmpdir(), ref[PATH_MAX], cmd[8 * E2E_FIELD_SPEC_MAX];
     struct e2e_run whole;
     run_swiss(&f, dir, "whole.jsonl", 2, &whole);
     cr_assert_eq(whole.status, 0, "exit %d: %s", whole.status, whole.err);
@@ -214,7 +137,7 @@ Test(e2e_swiss, resume_after_a_kill_pairs_the_same_rounds, .timeout = 90)
     FILE *s = fopen(script, "w");
     fprintf(s, "#!/bin/sh\nexec '%s' tournament --game nim --format swiss --rounds 2 "
                "--random-plies 2 --seed 11 --concurrency 2 --journal j.jsonl", ref);
-    for (int i = 0; i < FIELD; i++)
+    for (int i = 0; i < E2E_FIELD; i++)
         fprintf(s, " --engine '%s'", f.spec[i]);
     fprintf(s, " \"$@\"\n");
     fclose(s);
@@ -227,8 +150,8 @@ Test(e2e_swiss, resume_after_a_kill_pairs_the_same_rounds, .timeout = 90)
     char *status = e2e_slurp_at(dir, "status");
     cr_assert_eq(atoi(status), 128 + 9, "exit status %s", status);
     free(status);
-    struct games part;
-    read_journal(&f, dir, "j.jsonl", &part);
+    struct e2e_field_games part;
+    e2e_field_read_journal(&f, dir, "j.jsonl", "swiss", &part);
     cr_assert(part.n >= 2 && part.n < 8, "the kill came too late or too early: %d games",
               part.n);
     /* Let the killed referee's workers take their engines down. */
@@ -236,9 +159,9 @@ Test(e2e_swiss, resume_after_a_kill_pairs_the_same_rounds, .timeout = 90)
         usleep(10000);
     snprintf(cmd, sizeof cmd, "cd '%s' && sh run.sh --resume >second.out 2>&1", dir);
     cr_assert_eq(system(cmd), 0, "resume failed");
-    struct games a, b;
-    read_journal(&f, dir, "whole.jsonl", &a);
-    read_journal(&f, dir, "j.jsonl", &b);
+    struct e2e_field_games a, b;
+    e2e_field_read_journal(&f, dir, "whole.jsonl", "swiss", &a);
+    e2e_field_read_journal(&f, dir, "j.jsonl", "swiss", &b);
     cr_assert_eq(b.n, 8, "%d games after resume", b.n);
     for (int i = 1; i <= 8; i++)
         cr_assert(a.who[i][0] == b.who[i][0] && a.who[i][1] == b.who[i][1],
@@ -256,8 +179,8 @@ Test(e2e_swiss, resume_after_a_kill_pairs_the_same_rounds, .timeout = 90)
  * two finished) is refused on resume. */
 Test(e2e_swiss, resume_refuses_a_game_that_is_not_its_pairing, .timeout = 60)
 {
-    struct field f;
-    make_field(&f);
+    struct e2e_field f;
+    e2e_field_make(&f);
     char *dir = e2e_tmpdir();
     struct e2e_run r;
     run_swiss(&f, dir, "j.jsonl", 1, &r);
@@ -306,8 +229,8 @@ struct bad { const char *extra[3]; const char *message; };
 /* Bad Swiss options: status 2, the reason, no journal. */
 Test(e2e_swiss, bad_options_are_refused_and_write_nothing)
 {
-    struct field f;
-    make_field(&f);
+    struct e2e_field f;
+    e2e_field_make(&f);
     static const struct bad bad[] = {
         { { "--rounds", "0", NULL }, "--rounds" },
         { { "--rounds", "3", NULL }, "--rounds 3: a Swiss of 5 engines has at most 2 rounds" },
