@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "e2e_field.h"
 #include "e2e_util.h"
 void e2e_field_make(struct e2e_field *f)
@@ -70,4 +71,36 @@ void e2e_field_read_journal(const struct e2e_field *f, const char *dir, const ch
         p += len + (p[len] == '\n');
     }
     free(text);
+}
+
+void e2e_field_kill_and_resume(const struct e2e_field *f, const char *dir, const char *format,
+                               const char *more, int lines, struct e2e_field_games *part)
+{
+    char ref[PATH_MAX], script[PATH_MAX], cmd[8 * E2E_FIELD_SPEC_MAX];
+    e2e_bin_path("referee", ref, sizeof ref);
+    snprintf(script, sizeof script, "%s/run.sh", dir);
+    FILE *s = fopen(script, "w");
+    cr_assert_not_null(s, "cannot write %s", script);
+    fprintf(s, "#!/bin/sh\nexec '%s' tournament --game nim --format %s %s "
+               "--random-plies 2 --seed 11 --concurrency 2 --journal j.jsonl", ref, format,
+            more);
+    for (int i = 0; i < E2E_FIELD; i++)
+        fprintf(s, " --engine '%s'", f->spec[i]);
+    fprintf(s, " \"$@\"\n");
+    fclose(s);
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && { sh run.sh >first.out 2>&1 & pid=$!; i=0; "
+             "while [ $i -lt 400 ] && [ \"$(cat j.jsonl 2>/dev/null | wc -l)\" -lt %d ]; "
+             "do sleep 0.05; i=$((i+1)); done; kill -KILL $pid; "
+             "wait $pid; echo $? > status; } 2>/dev/null", dir, lines);
+    cr_assert_eq(system(cmd), 0);
+    char *status = e2e_slurp_at(dir, "status");
+    cr_assert_eq(atoi(status), 128 + 9, "exit status %s", status);
+    free(status);
+    e2e_field_read_journal(f, dir, "j.jsonl", format, part);
+    /* Let the killed referee's workers take their engines down. */
+    for (int i = 0; i < 100 && e2e_process_alive("sleep 0[.]052"); i++)
+        usleep(10000);
+    snprintf(cmd, sizeof cmd, "cd '%s' && sh run.sh --resume >second.out 2>&1", dir);
+    cr_assert_eq(system(cmd), 0, "resume failed");
 }

@@ -32,5 +32,11 @@ int e2e_field_engine(const struct e2e_field *f, const char *name);
 /* Reads dir/name, a journal whose header's format is format, into g. */
 void e2e_field_read_journal(const struct e2e_field *f, const char *dir, const char *name,
                             const char *format, struct e2e_field_games *g);
+/* Plays the field's Nim tournament of --format format (more: its other
+ * options, "--rounds 2" say) in dir into j.jsonl through dir/run.sh,
+ * SIGKILLs it once the journal holds lines lines, reads the journal as it
+ * was into part, and resumes it to the end. */
+void e2e_field_kill_and_resume(const struct e2e_field *f, const char *dir, const char *format,
+                               const char *more, int lines, struct e2e_field_games *part);
 
 #endif

@@ -78,33 +78,12 @@ Test(e2e_knockout, resume_after_a_kill_plays_the_same_bracket, .timeout = 120)
 {
     struct e2e_field f;
     e2e_field_make(&f);
-    char *dir = e2e_tmpdir(), ref[PATH_MAX], cmd[8 * E2E_FIELD_SPEC_MAX];
+    char *dir = e2e_tmpdir();
     struct e2e_run whole;
     run_knockout(&f, dir, "whole.jsonl", &whole);
     cr_assert_eq(whole.status, 0, "exit %d: %s", whole.status, whole.err);
-    e2e_bin_path("referee", ref, sizeof ref);
-    char script[PATH_MAX];
-    snprintf(script, sizeof script, "%s/run.sh", dir);
-    FILE *s = fopen(script, "w");
-    fprintf(s, "#!/bin/sh\nexec '%s' tournament --game nim --format knockout "
-               "--random-plies 2 --seed 11 --concurrency 2 --journal j.jsonl", ref);
-    for (int i = 0; i < E2E_FIELD; i++)
-        fprintf(s, " --engine '%s'", f.spec[i]);
-    fprintf(s, " \"$@\"\n");
-    fclose(s);
-    snprintf(cmd, sizeof cmd,
-             "cd '%s' && { sh run.sh >first.out 2>&1 & pid=$!; i=0; "
-             "while [ $i -lt 400 ] && [ \"$(cat j.jsonl 2>/dev/null | wc -l)\" -lt 2 ]; "
-             "do sleep 0.05; i=$((i+1)); done; kill -KILL $pid; "
-             "wait $pid; echo $? > status; } 2>/dev/null", dir);
-    cr_assert_eq(system(cmd), 0);
-    char *status = e2e_slurp_at(dir, "status");
-    cr_assert_eq(atoi(status), 128 + 9, "exit status %s", status);
-    free(status);
-    for (int i = 0; i < 100 && e2e_process_alive("sleep 0[.]052"); i++)
-        usleep(10000);
-    snprintf(cmd, sizeof cmd, "cd '%s' && sh run.sh --resume >second.out 2>&1", dir);
-    cr_assert_eq(system(cmd), 0, "resume failed");
+    struct e2e_field_games part;
+    e2e_field_kill_and_resume(&f, dir, "knockout", "", 2, &part);
     struct e2e_field_games a, b;
     e2e_field_read_journal(&f, dir, "whole.jsonl", "knockout", &a);
     e2e_field_read_journal(&f, dir, "j.jsonl", "knockout", &b);
