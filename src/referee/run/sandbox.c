@@ -1259,7 +1259,7 @@ static char *put_string(char *at, const char *s)
     return at + len;
 }
 
-/* Writes box's image at dst (image_strings(box) bytes after the head). */
+/* Writes box's image at h: the head, then image_strings(box) bytes. */
 static void image_write(const struct sbx *box, struct image_head *h)
 {
     memset(h, 0, sizeof *h);
